@@ -1,0 +1,53 @@
+import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config/config.js';
+import { buildServer } from './http/server.js';
+import { createServices, type Services } from './services.js';
+
+const NONCE_PURGE_MS = 60_000;
+
+export interface RunningService {
+  app: FastifyInstance;
+  services: Services;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the service: storage (migrated), services, HTTP, housekeeping.
+ * stop() stops accepting, lets in-flight requests finish, then closes storage.
+ */
+export async function startService(config: Config): Promise<RunningService> {
+  const services = await createServices(config);
+  const app = await buildServer(services);
+  for (const note of services.startupNotes) app.log.info(note);
+
+  const purge = setInterval(() => {
+    services.nonces.purgeExpired(Date.now()).catch((err) => app.log.warn({ err }, 'nonce purge failed'));
+  }, NONCE_PURGE_MS);
+  purge.unref();
+
+  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  app.log.info({ database: services.database.dialect, region: config.REGION }, `service listening on ${url}`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      clearInterval(purge);
+      await app.close();
+      await services.close();
+    })();
+    return stopping;
+  };
+  return { app, services, url, stop };
+}
+
+/** Runs until SIGTERM/SIGINT, then shuts down gracefully (10 s at most). */
+export async function serveUntilSignal(config: Config): Promise<void> {
+  const running = await startService(config);
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) running.app.log.error({ err }, 'shutting down after an error');
+    else running.app.log.info({ signal }, 'shutting down');
+    await running.stop();
+  });
+}

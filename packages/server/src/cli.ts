@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+import { Command, Option } from 'commander';
+import { serveUntilSignal } from './boot.js';
+import { cliContext } from './cli/context.js';
+import { registerAppCommands } from './apps/apps.cli.js';
+import { registerKeyCommands } from './platform-keys/keys.cli.js';
+
+/**
+ * The service's command line: `serve` (what `npm start` runs), `migrate`, and
+ * operator commands that work on the same database as the service.
+ */
+const program = new Command('game-platform')
+  .description('Game platform service and its operator commands')
+  .addOption(new Option('--json', 'print JSON').default(false));
+const ctx = cliContext(program);
+
+program.command('serve').description('run the service').action(async () => {
+  await serveUntilSignal(ctx.config());
+});
+
+program.command('migrate').description('apply pending database migrations and exit').action(async () => {
+  // Opening the services applies the migrations.
+  await ctx.withServices(async (s) => ctx.output({ migrated: true, database: s.database.dialect }, () => `database (${s.database.dialect}) is up to date`));
+});
+
+registerAppCommands(program, ctx);
+registerKeyCommands(program, ctx);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  const e = err as { detail?: string; message?: string };
+  console.error(e.detail ?? e.message ?? String(err));
+  process.exit(1);
+});

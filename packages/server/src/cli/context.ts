@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import { createServices, type Services } from '../services.js';
+
+/** What every operator command needs: the config, the services, and how to print. */
+export interface CliContext {
+  config(): Config;
+  withServices<T>(fn: (services: Services) => Promise<T>): Promise<T>;
+  /** JSON with --json, otherwise the text form. */
+  output(value: unknown, text: () => string): void;
+}
+
+export function cliContext(program: Command): CliContext {
+  const config = (): Config => {
+    try {
+      return loadConfig();
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        console.error(err.message);
+        process.exit(2);
+      }
+      throw err;
+    }
+  };
+  return {
+    config,
+    async withServices(fn) {
+      const services = await createServices(config());
+      try {
+        return await fn(services);
+      } finally {
+        await services.close();
+      }
+    },
+    output(value, text) {
+      console.log(program.opts().json ? JSON.stringify(value, null, 2) : text());
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Tables } from './schema.js';
+import type { DialectName } from './dialect.js';
+
+export interface Database {
+  db: Kysely<Tables>;
+  dialect: DialectName;
+  /** The PostgreSQL schema in use, when not the default. */
+  schema?: string;
+  /** Throws when the database cannot answer (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://... ; unset means embedded SQLite at `sqliteFile`. */
+  url?: string | undefined;
+  sqliteFile?: string;
+  poolSize?: number;
+  /** PostgreSQL schema to use (tests give each file a fresh one). */
+  schema?: string;
+}
+
+// int8 (bigint) and numeric come back as strings by default; our bigints are
+// Unix milliseconds and ids below 2^53, so numbers are exact.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+export function openDatabase(opts: DatabaseOptions): Database {
+  if (opts.url) {
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      types: pgTypes as pg.CustomTypesConfig,
+      ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
+    });
+    // An idle client that errors (server restart) must not crash the process.
+    pool.on('error', () => {});
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      dialect: 'postgres',
+      ...(opts.schema ? { schema: opts.schema } : {}),
+      ping: async () => { await sql`select 1`.execute(db); },
+      close: () => db.destroy(),
+    };
+  }
+  const file = opts.sqliteFile ?? ':memory:';
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: a commit is on disk before the request that made it is answered.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: async () => { await sql`select 1`.execute(db); },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The one error vocabulary of the service. Every error a route can answer is
+ * listed here once, with:
+ *  - `code`: the numeric code of the 2.3 envelope (account, order and admin routes).
+ *    Codes from spec section 7 keep their numbers; ours follow the same scheme.
+ *  - `http`: the HTTP status. The rule is that it is the first three digits of
+ *    `code` (40300 -> 403), so a client can tell one from the other.
+ *  - `grpc`: the google.rpc.Code of the rpcStatus envelope (reporting routes),
+ *    with the HTTP status grpc-gateway gives that code.
+ *  - `msg`: the player/developer-facing message.
+ * docs/errors.md documents every entry; a test keeps the two in step.
+ */
+export const ErrorCodes = {
+  // --- spec section 7 ---
+  ILLEGAL_ACCESS_TOKEN: { code: 40300, http: 403, grpc: 16, msg: 'Illegal access token.' },
+  ILLEGAL_USER_ID: { code: 40103, http: 401, grpc: 5, msg: 'Illegal user id.' },
+  EMAIL_NOT_VERIFIED: { code: 40021, http: 400, grpc: 9, msg: 'The bound email of this account is not verified.' },
+  EMAIL_BOUND_TO_LOGIN_TYPE: { code: 40902, http: 409, grpc: 6, msg: 'The email of this login is already bound to this login type.' },
+  EMAIL_BOUND_TO_SEVERAL_ACCOUNTS: { code: 40901, http: 409, grpc: 6, msg: 'Several accounts are bound to this email; it cannot be bound automatically.' },
+
+  // --- request shape ---
+  INVALID_PARAMETER: { code: 40000, http: 400, grpc: 3, msg: 'Invalid parameter.' },
+  MALFORMED_JSON: { code: 40001, http: 400, grpc: 3, msg: 'The body is not valid JSON.' },
+  PAYLOAD_TOO_LARGE: { code: 41300, http: 413, grpc: 3, msg: 'The request body is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: { code: 41500, http: 415, grpc: 3, msg: 'Unsupported content type; send application/json.' },
+  NOT_FOUND: { code: 40400, http: 404, grpc: 5, msg: 'Not found.' },
+  METHOD_NOT_ALLOWED: { code: 40500, http: 405, grpc: 12, msg: 'Method not allowed.' },
+  CONFLICT: { code: 40900, http: 409, grpc: 6, msg: 'Conflict with the current state.' },
+
+  // --- signatures and access (5.1, 5.2, 5.4) ---
+  BAD_SIGNATURE: { code: 40101, http: 401, grpc: 16, msg: 'The signature does not match.' },
+  STALE_TIMESTAMP: { code: 40102, http: 401, grpc: 16, msg: 'The timestamp is outside the permitted window.' },
+  NONCE_REUSED: { code: 40104, http: 401, grpc: 16, msg: 'The nonce has already been used.' },
+  UNKNOWN_CLIENT: { code: 40105, http: 401, grpc: 16, msg: 'Unknown or disabled client id.' },
+  ADMIN_UNAUTHORIZED: { code: 40106, http: 401, grpc: 16, msg: 'Missing or invalid admin bearer token.' },
+  IP_NOT_ALLOWED: { code: 40301, http: 403, grpc: 7, msg: 'The caller IP is not on the allow-list of this app.' },
+
+  // --- load and faults ---
+  RATE_LIMITED: { code: 42900, http: 429, grpc: 8, msg: 'Too many requests.' },
+  INTERNAL: { code: 50000, http: 500, grpc: 13, msg: 'Internal error.' },
+  UNAVAILABLE: { code: 50300, http: 503, grpc: 14, msg: 'Service unavailable, retry later.' },
+} as const satisfies Record<string, { code: number; http: number; grpc: number; msg: string }>;
+
+export type ErrorReason = keyof typeof ErrorCodes;
+
+/** google.rpc.Code names, for the rpcStatus `details`. */
+export const GrpcCodeNames: Record<number, string> = {
+  3: 'INVALID_ARGUMENT', 5: 'NOT_FOUND', 6: 'ALREADY_EXISTS', 7: 'PERMISSION_DENIED', 8: 'RESOURCE_EXHAUSTED',
+  9: 'FAILED_PRECONDITION', 12: 'UNIMPLEMENTED', 13: 'INTERNAL', 14: 'UNAVAILABLE', 16: 'UNAUTHENTICATED',
+};
+
+/** grpc-gateway's HTTP status for a google.rpc.Code. */
+export const GrpcHttpStatus: Record<number, number> = {
+  3: 400, 5: 404, 6: 409, 7: 403, 8: 429, 9: 400, 12: 501, 13: 500, 14: 503, 16: 401,
+};

@@ -1,0 +1,81 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './app-error.js';
+import { ErrorCodes, GrpcCodeNames, type ErrorReason } from './codes.js';
+
+/** Which envelope a route answers errors in. Set per route as `config.envelope`. */
+export type Envelope = 'platform' | 'rpc';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    envelope?: Envelope;
+  }
+}
+
+const RPC_PREFIX = '/svc/reporting/';
+
+function envelopeOf(request: FastifyRequest): Envelope {
+  return request.routeOptions.config?.envelope ?? (request.url.startsWith(RPC_PREFIX) ? 'rpc' : 'platform');
+}
+
+/** Turns anything thrown into an AppError. The only place this mapping happens. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as FastifyError & { validation?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }>; validationContext?: string };
+  if (e && Array.isArray(e.validation) && e.validation.length > 0) {
+    const first = e.validation[0]!;
+    const base = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const missing = first.params?.missingProperty as string | undefined;
+    const extra = first.params?.additionalProperty as string | undefined;
+    const field = [base, missing ?? extra].filter(Boolean).join('.') || (e.validationContext ?? 'body');
+    const problem = missing ? 'is required' : extra ? 'is not a known field' : (first.message ?? 'is invalid');
+    return new AppError('INVALID_PARAMETER', `${field}: ${problem}`, { cause: err });
+  }
+  const byCode: Record<string, ErrorReason> = {
+    FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+    FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_JSON',
+    FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_PARAMETER',
+  };
+  const reason = e?.code ? byCode[e.code] : undefined;
+  if (reason) return new AppError(reason, e.message, { cause: err });
+  const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
+  if (status === 404) return new AppError('NOT_FOUND', e.message, { cause: err });
+  if (status === 405) return new AppError('METHOD_NOT_ALLOWED', e.message, { cause: err });
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', e.message, { cause: err });
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', e.message, { cause: err });
+  if (status === 429) return new AppError('RATE_LIMITED', e.message, { cause: err });
+  if (status >= 400 && status < 500) return new AppError('INVALID_PARAMETER', e.message, { cause: err });
+  return new AppError('INTERNAL', 'an unexpected error occurred; it has been logged', { cause: err });
+}
+
+/** The wire body of an error in the given envelope. */
+export function errorBody(error: AppError, envelope: Envelope): object {
+  if (envelope === 'rpc') {
+    const grpc = ErrorCodes[error.reason].grpc;
+    return {
+      code: grpc,
+      message: error.detail,
+      details: [{
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: error.reason,
+        domain: 'game-platform',
+        metadata: { code: String(error.code), status: GrpcCodeNames[grpc] ?? 'UNKNOWN' },
+      }],
+    };
+  }
+  return { code: error.code, msg: error.msg, detail: error.detail, data: error.data ?? '' };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+  const error = toAppError(err);
+  if (error.reason === 'INTERNAL') request.log.error({ err }, 'unhandled error');
+  else request.log.info({ reason: error.reason, detail: error.detail }, 'request refused');
+  if (error.headers) reply.headers(error.headers);
+  return reply.code(error.httpStatus).send(errorBody(error, envelopeOf(request)));
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, new AppError('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0]}`)));
+}

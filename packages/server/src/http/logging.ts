@@ -1,0 +1,51 @@
+import crypto from 'node:crypto';
+import type { FastifyServerOptions, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+
+/** Query parameters and headers that carry secrets, signatures or tokens: never logged. */
+const SECRET_QUERY_KEYS = /^(sign|signature|token|nonce|mac|secret|access_token|x-amz-signature|x-amz-credential|x-amz-security-token)$/i;
+
+/** The URL with secret-bearing query values replaced by `[redacted]`. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const key = decodeURIComponentSafe(eq < 0 ? pair : pair.slice(0, eq));
+    return SECRET_QUERY_KEYS.test(key) ? `${pair.slice(0, eq < 0 ? pair.length : eq)}=[redacted]` : pair;
+  });
+  return `${url.slice(0, q)}?${params.join('&')}`;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Takes a well-formed X-Request-Id from the caller, otherwise makes one. */
+export function genReqId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
+/**
+ * pino options: JSON lines with the request id; the request is logged as
+ * method, redacted URL and peer only (no headers, so no Authorization,
+ * Signature or cookies), and bodies are never logged.
+ */
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: { paths: ['*.authorization', '*.signature', '*.secret', '*.macKey', '*.sign', '*.password', 'headers'], censor: '[redacted]' },
+    serializers: {
+      req(request: FastifyRequest) {
+        return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip };
+      },
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Services } from '../services.js';
+import { installErrorHandling } from '../errors/handler.js';
+import { genReqId, loggerOptions } from './logging.js';
+import { installMetrics } from './metrics.js';
+import { installOpenApi } from './openapi.js';
+import { parseJsonBody } from './json-body.js';
+import { PlatformEnvelopeError, RpcStatus } from './schemas.js';
+import { registerRoutes } from '../routes.js';
+
+export interface BuildOptions {
+  /** Pass false to silence request logs (tests); default from LOG_LEVEL. */
+  logger?: boolean;
+}
+
+/**
+ * The HTTP service: Fastify with TypeBox schemas on every route, one JSON
+ * parser, one error handler, metrics and the OpenAPI document, then the
+ * routes of every domain (routes.ts).
+ */
+export async function buildServer(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    logger: opts.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    genReqId,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    // The peer address is the caller unless it is a trusted proxy (TRUSTED_PROXIES):
+    // only then are X-Forwarded-For and X-Forwarded-Host believed.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // JSON only; any other content type on a body is 415 (see errors/handler.ts).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
+  app.addSchema(PlatformEnvelopeError);
+  app.addSchema(RpcStatus);
+  installErrorHandling(app);
+  await installOpenApi(app);
+  installMetrics(app);
+  await registerRoutes(app, services);
+  return app;
+}

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../cli/context.js';
+
+export function registerKeyCommands(program: Command, ctx: CliContext): void {
+  const keys = program.command('keys').description('the platform key pairs that sign calls to games (5.3)');
+
+  keys.command('list').action(async () => {
+    await ctx.withServices(async (s) => {
+      const list = await s.keys.list();
+      ctx.output({ keys: list }, () => list.map((k) => `${k.kid}  ${k.status}  created ${k.createdAt}${k.retiredAt ? `  retired ${k.retiredAt}` : ''}`).join('\n'));
+    });
+  });
+
+  keys.command('rotate').description('add a key pair that signs from now on; the old one stays published').action(async () => {
+    await ctx.withServices(async (s) => {
+      const key = await s.keys.rotate();
+      ctx.output(key, () => `${key.kid} now signs\n${key.publicKeyPem}`);
+    });
+  });
+
+  keys.command('retire').argument('<kid>').description('stop publishing an old key').action(async (kid: string) => {
+    await ctx.withServices(async (s) => {
+      await s.keys.retire(kid);
+      ctx.output({ retired: kid }, () => `${kid} retired`);
+    });
+  });
+}

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from './services.js';
+import { registerHealthRoutes } from './http/health.js';
+import { adminAuth } from './auth/admin.js';
+import { App } from './apps/apps.schemas.js';
+import { appRoutes } from './apps/apps.routes.js';
+import { platformKeyRoutes } from './platform-keys/keys.routes.js';
+
+/**
+ * Every route of the service, by area. A domain contributes a plugin; the
+ * admin ones are mounted under /admin/v1 behind the bearer token.
+ */
+export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  registerHealthRoutes(app, services);
+  app.addSchema(App);
+
+  await app.register(async (admin) => {
+    admin.addHook('onRequest', adminAuth(services.adminToken));
+    await admin.register(appRoutes(services));
+    await admin.register(platformKeyRoutes(services));
+  }, { prefix: '/admin/v1' });
+}

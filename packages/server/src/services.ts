@@ -1,0 +1,86 @@
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { Config } from './config/config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { SecretBox, decodeMasterKey, randomToken, readOrCreateSecretFile } from './crypto/secret-box.js';
+import { AppsRepository } from './apps/apps.repository.js';
+import { AppService } from './apps/apps.service.js';
+import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
+import { PlatformKeyService } from './platform-keys/keys.service.js';
+import { NonceStore } from './auth/nonces.js';
+import { ReplayGuard } from './auth/replay.js';
+
+/**
+ * Everything the routes depend on, built once per service instance:
+ * storage at the bottom, domain services on top. Routes receive this and
+ * never reach the database themselves.
+ */
+export interface Services {
+  config: Config;
+  database: Database;
+  box: SecretBox;
+  adminToken: string;
+  apps: AppService;
+  keys: PlatformKeyService;
+  nonces: NonceStore;
+  replay: ReplayGuard;
+  /** Notes for the operator printed at start (where generated secrets were written). */
+  startupNotes: string[];
+  close(): Promise<void>;
+}
+
+export interface ServiceOverrides {
+  /** An already-open database (tests hand each file a fresh one). */
+  database?: Database;
+  now?: () => number;
+}
+
+export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
+  const startupNotes: string[] = [];
+  const database = overrides.database ?? openDatabase({
+    url: config.DATABASE_URL,
+    sqliteFile: path.join(config.dataDir, 'platform.db'),
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
+  await migrateToLatest(database);
+
+  let masterKey: Buffer;
+  if (config.MASTER_KEY) {
+    masterKey = decodeMasterKey(config.MASTER_KEY);
+  } else {
+    const file = readOrCreateSecretFile(config.dataDir, 'master.key', () => crypto.randomBytes(32).toString('base64'));
+    if (file.created) startupNotes.push(`generated a master key into ${file.file}; back it up with the database`);
+    masterKey = decodeMasterKey(file.value);
+  }
+  let adminToken = config.ADMIN_TOKEN;
+  if (!adminToken) {
+    const file = readOrCreateSecretFile(config.dataDir, 'admin-token', () => randomToken(32));
+    startupNotes.push(`admin API token is in ${file.file}${file.created ? ' (generated now)' : ''}`);
+    adminToken = file.value;
+  }
+
+  const now = overrides.now ?? Date.now;
+  const box = new SecretBox(masterKey);
+  const nonces = new NonceStore(database.db);
+  const apps = new AppService(new AppsRepository(database.db), box, {
+    defaultRegion: config.REGION,
+    secretGraceSeconds: config.SECRET_GRACE_SECONDS,
+    now,
+  });
+  const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now);
+  await keys.ensureKey();
+
+  return {
+    config,
+    database,
+    box,
+    adminToken,
+    apps,
+    keys,
+    nonces,
+    replay: new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now),
+    startupNotes,
+    close: () => database.close(),
+  };
+}
