@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
 import type { Database } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
+import * as m0002 from './migrations/0002_outbox.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -10,6 +11,7 @@ import * as m0001 from './migrations/0001_foundation.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
+  '0002_outbox': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { OutboxTables } from '../delivery/outbox.tables.js';
 
 /**
  * Row types of every table, as Kysely sees them. Times are Unix milliseconds
@@ -43,7 +44,8 @@ export interface NoncesTable {
   expires_at: number;
 }
 
-export interface Tables {
+/** All tables: the foundation's here, each domain's from its own `<domain>.tables.ts`. */
+export interface Tables extends OutboxTables {
   apps: AppsTable;
   platform_keys: PlatformKeysTable;
   nonces: NoncesTable;

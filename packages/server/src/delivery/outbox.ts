@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../db/schema.js';
+
+export type EventType = 'payment' | 'refund' | 'cancellation' | 'consumption' | 'test';
+export type EventTarget = 'callback' | 'cancellation' | 'partner';
+
+export interface NewEvent {
+  appId: number;
+  type: EventType;
+  target: EventTarget;
+  /** serverId of the order (4.7 callback map); null or absent: `default`. */
+  serverId?: string | null;
+  /** Builds the body once the event id (the `notifyId`) is known. */
+  body: (eventId: number) => unknown;
+}
+
+/**
+ * Writes an event to the outbox. Call it with the transaction of the business
+ * change that caused the event, so that both commit or neither does (an event
+ * can never be lost between the two). The body is serialised here, once: the
+ * same bytes are signed and sent on every attempt.
+ */
+export async function enqueueEvent(db: Kysely<Tables>, event: NewEvent, now: number = Date.now()): Promise<{ eventId: number; body: string }> {
+  const { event_id: eventId } = await db.insertInto('outbox').values({
+    app_id: event.appId,
+    type: event.type,
+    target: event.target,
+    server_id: event.serverId ?? null,
+    body: '',
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    delivered_at: null,
+    last_error: null,
+  }).returning('event_id').executeTakeFirstOrThrow();
+  const body = JSON.stringify(event.body(eventId));
+  await db.updateTable('outbox').set({ body }).where('event_id', '=', eventId).execute();
+  return { eventId, body };
+}
