@@ -27,7 +27,7 @@ export async function post(svc: TestService, path: string, body?: unknown, heade
   return { status: res.status, body: await res.json() as any };
 }
 
-export async function guestLogin(svc: TestService, clientId: string, deviceId = crypto.randomUUID(), headers: Record<string, string> = {}): Promise<Login> {
+export async function guestLogin(svc: TestService, clientId: string, deviceId: string = crypto.randomUUID(), headers: Record<string, string> = {}): Promise<Login> {
   const res = await post(svc, '/api/account/v1/client/login/guest', { clientId, deviceId }, headers);
   if (res.status !== 200) throw new Error(`guest login: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;

@@ -43,7 +43,10 @@ export class OidcProvider implements LoginProvider {
         clockTolerance: 30,
       }));
     } catch (err) {
-      if (err instanceof errors.JWKSTimeout || (err instanceof TypeError && /fetch/i.test(err.message))) {
+      // Fetching the JWKS failed (timeout, non-200, not a key set, network): our fault or theirs, not the client's.
+      const fetchFailed = err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid
+        || (err instanceof errors.JOSEError && err.code === 'ERR_JOSE_GENERIC') || err instanceof TypeError;
+      if (fetchFailed) {
         throw new AppError('UNAVAILABLE', `${this.name}: the provider's signing keys could not be fetched; retry later`, { cause: err });
       }
       if (err instanceof errors.JOSEError) {
