@@ -1,7 +1,9 @@
 import { Command, Option } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
+import { Value } from '@sinclair/typebox/value';
 import type { UserDetail, UserSummary } from './accounts.schemas.js';
+import { SandboxAssertionBody } from './providers/sandbox.js';
 
 function parseUserId(value: string): number {
   if (!/^[0-9]{1,15}$/.test(value)) throw invalidParameter('userId', 'must be a number');
@@ -85,11 +87,14 @@ export function registerAccountCommands(program: Command, ctx: CliContext): void
     .action(async (o) => {
       await ctx.withServices(async (s) => {
         if (!s.accounts.sandbox) throw invalidParameter('SANDBOX_LOGIN', 'the sandbox login provider is off; set SANDBOX_LOGIN=true (not in production)');
-        const minted = s.accounts.sandbox.mint({
-          loginType: Number(o.loginType) as never, openId: o.openId,
+        const body = {
+          loginType: Number(o.loginType), openId: o.openId,
           ...(o.unionId ? { unionId: o.unionId } : {}), ...(o.nickname ? { nickname: o.nickname } : {}), ...(o.avatar ? { avatar: o.avatar } : {}),
           ...(o.email ? { email: o.email, emailVerified: o.emailVerified } : {}),
-        });
+        };
+        const error = Value.Errors(SandboxAssertionBody, body).First();
+        if (error) throw invalidParameter(error.path.slice(1) || 'assertion', error.message);
+        const minted = s.accounts.sandbox.mint(body as SandboxAssertionBody);
         ctx.output(minted, () => minted.assertion);
       });
     });

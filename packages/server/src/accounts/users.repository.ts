@@ -87,9 +87,12 @@ export class UsersRepository {
     return this.db.selectFrom('user_bans').selectAll().where('user_id', '=', userId).orderBy('ban_id').execute();
   }
 
+  /** Lifts the bans in force; answers how many. */
   async liftBans(userId: number, now: number, actor: string): Promise<number> {
     const r = await this.db.updateTable('user_bans').set({ lifted_at: now, lifted_by: actor })
-      .where('user_id', '=', userId).where('lifted_at', 'is', null).executeTakeFirst();
+      .where('user_id', '=', userId).where('lifted_at', 'is', null)
+      .where((eb) => eb.or([eb('until', 'is', null), eb('until', '>', now)]))
+      .executeTakeFirst();
     return Number(r.numUpdatedRows);
   }
 }
