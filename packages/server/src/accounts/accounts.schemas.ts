@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { platformSuccess } from '../http/schemas.js';
-import { LOGIN_TYPE_CODES, SVC_ID_LOGIN_TYPES } from './login-types.js';
+import { SVC_ID_LOGIN_TYPES } from './login-types.js';
 
 const ClientId = Type.String({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -174,4 +174,3 @@ export const RevokedAnswer = Type.Object({ revoked: Type.Integer() });
 export const LiftedAnswer = Type.Object({ lifted: Type.Integer() });
 export const CancellationRun = Type.Object({ cancelled: Type.Array(Type.String()) });
 
-export { LOGIN_TYPE_CODES };

@@ -11,8 +11,9 @@ import { AppError, invalidParameter } from '../errors/app-error.js';
 import { IpAllowList } from '../http/ip-ranges.js';
 import type { Ban, Profile } from './accounts.schemas.js';
 import { countryOrDefault } from './country.js';
-import { GAME_STORE, GUEST, isLoginType, providerName, SVC_ID_LOGIN_TYPES, type SvcIdLoginType } from './login-types.js';
-import { LoginMethodsRepository, type LoginMethodRow } from './login-methods.repository.js';
+import { autoBindTarget, refuseUnverifiedStoreEmail } from './email-binding.js';
+import { GUEST, isLoginType, providerName, SVC_ID_LOGIN_TYPES, type SvcIdLoginType } from './login-types.js';
+import { LoginMethodsRepository } from './login-methods.repository.js';
 import type { LoginProvider, ProviderIdentity, SandboxProvider } from './providers/index.js';
 import type { TokenService, TokenSession } from './tokens.service.js';
 import { encodeUserCode } from './user-code.js';
@@ -170,9 +171,9 @@ export class AccountService {
           ...(identity.email !== null ? { email: identity.email, email_verified: identity.emailVerified ? 1 : 0 } : {}),
         });
       } else {
-        const target = identity.loginType === GUEST ? null : await this.autoBindTarget(methods, identity);
+        const target = identity.loginType === GUEST ? null : await autoBindTarget(methods, identity);
         if (target !== null) await this.refuseIfBanned(users, target, now);
-        if (target === null) this.refuseUnverifiedStoreEmail(app, identity);
+        if (target === null) refuseUnverifiedStoreEmail(app, identity);
         const userId = target ?? await this.createUser(users, ctx.ip, now);
         isNew = target === null;
         method = await methods.insert({
@@ -215,45 +216,6 @@ export class AccountService {
     const userId = await users.insert({ username: '', regist_time: now, regist_ip: ip, source: 0, status: 'active', cancel_requested_at: null, cancel_due_at: null, cancelled_at: null });
     await users.setUsername(userId, `player_${encodeUserCode(userId)}`);
     return userId;
-  }
-
-  /**
-   * The auto-binding rule (section 7, docs/accounts.md): a first login whose
-   * provider vouches for the email joins the one account that holds the same
-   * verified email through another login type. 40902 when an account holds
-   * it through this very login type; 40901 when several accounts hold it.
-   * Unverified emails never bind anything. An account that already has a
-   * method of this login type is not a candidate (one method per type).
-   */
-  private async autoBindTarget(methods: LoginMethodsRepository, identity: ProviderIdentity): Promise<number | null> {
-    if (!identity.email || !identity.emailVerified) return null;
-    const holders = await methods.verifiedByEmail(identity.email);
-    if (holders.length === 0) return null;
-    const conflictData = (list: LoginMethodRow[]) => ({
-      loginType: identity.loginType,
-      conflicts: list.map((m) => ({ loginType: m.login_type, userId: String(m.user_id) })),
-      email: identity.email,
-    });
-    const sameType = holders.filter((m) => m.login_type === identity.loginType);
-    if (sameType.length > 0) {
-      throw new AppError('EMAIL_BOUND_TO_LOGIN_TYPE', `email ${identity.email} is already bound to login type ${identity.loginType} (${providerName(identity.loginType)}) on another account`, { data: conflictData(sameType) });
-    }
-    const accounts = [...new Set(holders.map((m) => m.user_id))];
-    if (accounts.length > 1) {
-      throw new AppError('EMAIL_BOUND_TO_SEVERAL_ACCOUNTS', `email ${identity.email} is bound to ${accounts.length} accounts; log in with one of them and bind this login there`, { data: conflictData(holders) });
-    }
-    const userId = accounts[0]!;
-    const own = await methods.byUser(userId);
-    return own.some((m) => m.login_type === identity.loginType) ? null : userId;
-  }
-
-  /** 40021: a first login through the overseas game-store provider, creating a user, with an unverified email. */
-  private refuseUnverifiedStoreEmail(app: AppRecord, identity: ProviderIdentity): void {
-    if (identity.loginType === GAME_STORE && app.region === 'overseas' && identity.email && !identity.emailVerified) {
-      throw new AppError('EMAIL_NOT_VERIFIED', `the game-store account's email ${identity.email} is not verified; verify it with the store, then log in again`, {
-        data: { email: identity.email, loginType: identity.loginType },
-      });
-    }
   }
 
   private async refuseIfBanned(users: UsersRepository, userId: number, now: number): Promise<void> {
