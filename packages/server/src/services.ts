@@ -10,6 +10,8 @@ import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
 import { PlatformKeyService } from './platform-keys/keys.service.js';
 import { NonceStore } from './auth/nonces.js';
 import { ReplayGuard } from './auth/replay.js';
+import type { AccountService } from './accounts/accounts.service.js';
+import { createAccounts } from './accounts/accounts.module.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -25,6 +27,8 @@ export interface Services {
   keys: PlatformKeyService;
   nonces: NonceStore;
   replay: ReplayGuard;
+  /** Accounts: logins, MAC tokens, profile (4.3), open id lookup (4.4), cancellation, bans. */
+  accounts: AccountService;
   /** Notes for the operator printed at start (where generated secrets were written). */
   startupNotes: string[];
   close(): Promise<void>;
@@ -70,6 +74,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now);
   await keys.ensureKey();
+  const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
+  const accounts = createAccounts({ db: database.db, config, box, replay, apps, now });
 
   return {
     config,
@@ -79,7 +85,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     apps,
     keys,
     nonces,
-    replay: new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now),
+    replay,
+    accounts,
     startupNotes,
     close: () => database.close(),
   };

@@ -2,6 +2,7 @@ import { sql, Migrator, type Migration, type MigrationProvider, type MigrationRe
 import type { Database } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_outbox.js';
+import * as m0003 from './migrations/0003_accounts.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -12,6 +13,7 @@ import * as m0002 from './migrations/0002_outbox.js';
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_outbox': m0002,
+  '0003_accounts': m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
