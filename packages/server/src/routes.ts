@@ -5,6 +5,8 @@ import { adminAuth } from './auth/admin.js';
 import { App } from './apps/apps.schemas.js';
 import { appRoutes } from './apps/apps.routes.js';
 import { platformKeyRoutes } from './platform-keys/keys.routes.js';
+import { deliveryRoutes } from './delivery/delivery.routes.js';
+import { pullRoutes } from './delivery/pull.routes.js';
 
 /**
  * Every route of the service, by area. A domain contributes a plugin; the
@@ -18,5 +20,8 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
     admin.addHook('onRequest', adminAuth(services.adminToken));
     await admin.register(appRoutes(services));
     await admin.register(platformKeyRoutes(services));
+    await admin.register(deliveryRoutes(services));
   }, { prefix: '/admin/v1' });
+  await app.register(pullRoutes(services));
+  services.delivery.attachMetrics(app.metrics);
 }

@@ -10,6 +10,9 @@ import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
 import { PlatformKeyService } from './platform-keys/keys.service.js';
 import { NonceStore } from './auth/nonces.js';
 import { ReplayGuard } from './auth/replay.js';
+import { DeliveryService } from './delivery/delivery.service.js';
+import { deliveryOptions, outboundHttp } from './delivery/delivery.config.js';
+import { GameCallsClient } from './game-calls/game-calls.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -25,6 +28,10 @@ export interface Services {
   keys: PlatformKeyService;
   nonces: NonceStore;
   replay: ReplayGuard;
+  /** Outbox dispatcher and operator actions (4.7, 5.3, 6); started by startService. */
+  delivery: DeliveryService;
+  /** Role query, role list, pre-order check (4.8-4.10). */
+  gameCalls: GameCallsClient;
   /** Notes for the operator printed at start (where generated secrets were written). */
   startupNotes: string[];
   close(): Promise<void>;
@@ -70,6 +77,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now);
   await keys.ensureKey();
+  const http = outboundHttp(config);
+  const delivery = new DeliveryService(database.db, database.dialect, apps, keys, http, deliveryOptions(config), now);
+  const gameCalls = new GameCallsClient(database.db, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
 
   return {
     config,
@@ -80,7 +90,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     keys,
     nonces,
     replay: new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now),
+    delivery,
+    gameCalls,
     startupNotes,
-    close: () => database.close(),
+    close: async () => {
+      await delivery.stop();
+      http.close();
+      await database.close();
+    },
   };
 }
