@@ -124,3 +124,23 @@ describe('delivery: retries, success rule, dead events, isolation', () => {
     assert.deepEqual(new Set(slow.requests.map((r) => notifyIdOf(r.body))), new Set(slowIds));
   });
 });
+
+describe('delivery: per-app rate limit', () => {
+  it('spreads an app\'s sends to DELIVERY_APP_RATE per second without counting deferrals as attempts', async () => {
+    const svc = await startTestService({ ...FAST, DELIVERY_APP_RATE: '2' });
+    const game = await startGameServer(await platformPublicKeys(svc.services));
+    try {
+      const app = await appFor(svc, game.url);
+      const ids = [];
+      for (let i = 0; i < 5; i++) ids.push((await svc.admin('POST', `/apps/${app.appId}/test-events`, { type: 'payment' })).body.eventId);
+      const rows = [];
+      for (const id of ids) rows.push(await waitForEvent(svc, id, (e) => e.state === 'delivered'));
+      assert.ok(rows.every((r) => r.attempts === 1), 'one attempt each');
+      const times = game.requests.map((r) => r.at).sort((a, b) => a - b);
+      assert.ok(times.at(-1)! - times[0]! >= 900, `5 sends at 2/s took ${times.at(-1)! - times[0]!} ms`);
+    } finally {
+      await svc.close();
+      await game.close();
+    }
+  });
+});
