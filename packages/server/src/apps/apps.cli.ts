@@ -14,7 +14,7 @@ function parseAppId(value: string): number {
 function parseCallbacks(pairs: string[]): Record<string, string> {
   return Object.fromEntries(pairs.map((p) => {
     const eq = p.indexOf('=');
-    return eq < 0 ? ['default', p] : [p.slice(0, eq), p.slice(eq + 1)];
+    return /^https?:\/\//i.test(p) || eq < 0 ? ['default', p] : [p.slice(0, eq), p.slice(eq + 1)];
   }));
 }
 

@@ -1,22 +1,79 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 
+interface Pending {
+  scope: string;
+  nonce: string;
+  expiresAt: number;
+  resolve: (fresh: boolean) => void;
+  reject: (err: unknown) => void;
+}
+
+const MAX_BATCH = 500;
+const MAX_IN_FLIGHT = 4;
+
 /**
  * One-time nonces (5.1, 5.2), kept in the database so they hold across several
  * service instances. A nonce is kept as long as the timestamp window, after
  * which the timestamp check alone refuses a replay.
+ *
+ * Concurrent requests' nonces are written together (group commit): one
+ * multi-row `INSERT ... ON CONFLICT DO NOTHING RETURNING` per batch, and a
+ * nonce is fresh exactly when its row came back. The unique key still decides,
+ * so batches in flight at once (here or on other instances) stay correct.
  */
 export class NonceStore {
+  #pending: Pending[] = [];
+  #scheduled = false;
+  #inFlight = 0;
+
   constructor(private readonly db: Kysely<Tables>) {}
 
   /** Records the nonce; false when it was already used in this scope. */
-  async consume(scope: string, nonce: string, expiresAt: number): Promise<boolean> {
-    const result = await this.db
-      .insertInto('nonces')
-      .values({ scope, nonce, expires_at: expiresAt })
-      .onConflict((oc) => oc.columns(['scope', 'nonce']).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  consume(scope: string, nonce: string, expiresAt: number): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ scope, nonce, expiresAt, resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#inFlight >= MAX_IN_FLIGHT || this.#pending.length === 0) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      const batch = this.#pending.splice(0, MAX_BATCH);
+      this.#inFlight++;
+      this.#write(batch).finally(() => {
+        this.#inFlight--;
+        this.#schedule();
+      });
+      this.#schedule();
+    });
+  }
+
+  async #write(batch: Pending[]): Promise<void> {
+    // The same nonce twice in one batch: only the first can be fresh.
+    const first = new Map<string, Pending>();
+    const duplicates: Pending[] = [];
+    for (const p of batch) {
+      const key = `${p.scope}\u0000${p.nonce}`;
+      if (first.has(key)) duplicates.push(p);
+      else first.set(key, p);
+    }
+    try {
+      const rows = await this.db
+        .insertInto('nonces')
+        .values([...first.values()].map((p) => ({ scope: p.scope, nonce: p.nonce, expires_at: p.expiresAt })))
+        .onConflict((oc) => oc.columns(['scope', 'nonce']).doNothing())
+        .returning(['scope', 'nonce'])
+        .execute();
+      const inserted = new Set(rows.map((r) => `${r.scope}\u0000${r.nonce}`));
+      for (const [key, p] of first) p.resolve(inserted.has(key));
+      for (const p of duplicates) p.resolve(false);
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+    }
   }
 
   /** Deletes expired nonces; returns how many. */

@@ -39,7 +39,7 @@ export class ReplayGuard {
     // Kept until the timestamp itself falls out of the window.
     const expiresAt = (timestampSeconds + this.windowSeconds) * 1000 + 1000;
     if (!(await this.nonces.consume(scope, nonce, expiresAt))) {
-      throw new AppError('NONCE_REUSED', `nonce ${JSON.stringify(nonce)} was already used; send a fresh one with every request`);
+      throw new AppError('NONCE_REUSED', 'the nonce was already used; send a fresh one with every request, retries included');
     }
   }
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import path from 'node:path';
+import { isValidIpRange } from '../http/ip-ranges.js';
 
 /**
  * Every environment variable the service reads, with its default. The README's
@@ -82,6 +83,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('invalid configuration: ADMIN_TOKEN: required when DATABASE_URL is set');
   }
   const trustedProxies = parsed.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean);
+  const badProxy = trustedProxies.find((p) => !isValidIpRange(p));
+  if (badProxy) throw new ConfigError(`invalid configuration: TRUSTED_PROXIES: ${JSON.stringify(badProxy)} is not an IP address or CIDR`);
   return {
     ...parsed,
     dataDir: path.resolve(parsed.DATA_DIR),

@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -61,11 +61,32 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',
     ping: async () => { await sql`select 1`.execute(db); },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs as much as running a
+ * point query. Our queries are a small fixed set of SQL texts, so prepared
+ * statements are cached by text (bounded, in case of dynamic IN lists).
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDialectConfig['database'] {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (!statement) {
+        if (cache.size >= 1000) cache.clear();
+        statement = sqlite.prepare(text);
+        cache.set(text, statement);
+      }
+      return statement;
+    },
+  } as SqliteDialectConfig['database'];
 }

@@ -1,4 +1,4 @@
-import { Migrator, sql, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
+import { sql, Migrator, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
 import type { Database } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_outbox.js';
@@ -19,11 +19,11 @@ export const migrations: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest(database: Database): Promise<MigrationResult[]> {
-  // With a search_path from the connection string (options=-c search_path=...),
-  // Kysely would look for its tables in every schema; pin it to the current one.
-  const schema = database.schema ?? (database.dialect === 'postgres'
-    ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s
-    : undefined);
+  // Kysely looks for its bookkeeping tables by name across schemas; pin it to
+  // the schema we actually use, or another schema's tables could be taken for ours.
+  const schema = database.dialect === 'postgres'
+    ? database.schema ?? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s
+    : undefined;
   const migrator = new Migrator({ db: database.db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -1,0 +1,149 @@
+// Shared pieces of the bench harness: processes, load, measurements.
+import { spawn, execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+export const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+
+async function freePort() {
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts a server process on a free port and waits until `readyPath` answers; resolves { url, pid, stop }. */
+export async function startProcess(args, env = {}, readyPath = '/') {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let exited = false;
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  child.on('exit', () => { exited = true; });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (exited) throw new Error(`exited before answering: ${out}`);
+    if (i > 300) throw new Error(`did not start: ${out}`);
+    try {
+      if ((await fetch(url + readyPath)).ok) break;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    pid: child.pid,
+    output: () => out,
+    stop: () => new Promise((resolve) => { child.removeAllListeners('exit'); child.on('exit', resolve); child.kill('SIGTERM'); }),
+  };
+}
+
+/** A service on a fresh embedded database or a fresh PostgreSQL schema. */
+export async function startService(backend, extraEnv = {}, nodeArgs = []) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-bench-'));
+  const adminToken = crypto.randomBytes(24).toString('base64url');
+  const env = { DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, MASTER_KEY: crypto.randomBytes(32).toString('base64'), ...extraEnv };
+  let schema;
+  if (backend === 'postgres') {
+    schema = `bench_${crypto.randomBytes(5).toString('hex')}`;
+    await pgQuery(`create schema ${schema}`);
+    env.DATABASE_URL = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    env.DATABASE_POOL_SIZE = env.DATABASE_POOL_SIZE ?? '20';
+  }
+  const proc = await startProcess([...nodeArgs, '--enable-source-maps', path.join(ROOT, 'packages/server/dist/cli.js'), 'serve'], env, '/readyz');
+  const admin = async (method, p, body) => {
+    const res = await fetch(proc.url + '/admin/v1' + p, { method, headers: { authorization: `Bearer ${adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  return {
+    ...proc, backend, adminToken, admin, schema, dataDir, env,
+    async stop() {
+      await proc.stop();
+      if (schema) await pgQuery(`drop schema ${schema} cascade`);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function pgQuery(text) {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  try { return await c.query(text); } finally { await c.end(); }
+}
+
+/** Peak RSS (MB) of a pid, sampled every 100 ms while `fn` runs. */
+export async function withRss(pid, fn) {
+  let peak = 0;
+  const sample = () => {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) peak = Math.max(peak, Number(m[1]) / 1024);
+    } catch { /* exited */ }
+  };
+  const timer = setInterval(sample, 100);
+  try {
+    const result = await fn();
+    sample();
+    return { result, rssMb: peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * Drives a URL with autocannon. `request` is an autocannon request object;
+ * `setupRequest` (optional) rewrites each request (fresh nonce and signature).
+ * Non-2xx answers are counted and reported: a scenario must not "win" by failing fast.
+ */
+export async function load(url, { method = 'GET', path: p = '/', headers = {}, body, setupRequest, connections = CONNECTIONS, duration = DURATION } = {}) {
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    requests: [{ method, path: p, headers, body, ...(setupRequest ? { setupRequest } : {}) }],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
+}
+
+/** pgbench: single-row INSERT transactions at a concurrency, tps. */
+export function pgbenchInsertRate(clients, seconds = DURATION) {
+  const table = `bench_ins_${crypto.randomBytes(4).toString('hex')}`;
+  const script = path.join(os.tmpdir(), `${table}.sql`);
+  execFileSync('psql', [PG_URL, '-qc', `create table ${table} (id bigserial primary key, a text, b bigint, c text)`]);
+  fs.writeFileSync(script, `insert into ${table} (a, b, c) values ('reporter-role', 12345, '{"x":1}');\n`);
+  try {
+    const out = execFileSync('pgbench', ['-n', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', script, PG_URL], { encoding: 'utf8' });
+    return Number(/tps = ([0-9.]+)/.exec(out)[1]);
+  } finally {
+    execFileSync('psql', [PG_URL, '-qc', `drop table ${table}`]);
+    fs.rmSync(script, { force: true });
+  }
+}
+
+/** RSA-2048 PKCS#1 v1.5 SHA-256 signatures per second on one core (this process). */
+export function rsaSignRate(seconds = 2) {
+  const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const body = Buffer.from('POST\n/pay/callback\n1795238620\nnonce\n' + JSON.stringify({ notifyId: 1, trxNo: 123, products: [{ productCode: 'gem' }] }) + '\n');
+  const until = Date.now() + seconds * 1000;
+  let n = 0;
+  while (Date.now() < until) { crypto.sign('sha256', body, privateKey); n++; }
+  return n / seconds;
+}

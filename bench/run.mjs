@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// npm run bench: every speed target is a ratio against a baseline measured in
+// the same run (a bare Fastify hello world, or pgbench / RSA signing where the
+// issue says so), on each storage backend. Prints a table; exits 1 if a target
+// is missed. BENCH_DURATION (s), BENCH_CONNECTIONS, BENCH_BACKENDS (sqlite,postgres)
+// and BENCH_ONLY (substring of scenario names) tune it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { CONNECTIONS, DURATION, ROOT, load, startProcess, startService, withRss } from './lib.mjs';
+
+const scenarioDir = path.join(ROOT, 'bench/scenarios');
+const scenarios = [];
+for (const file of fs.readdirSync(scenarioDir).filter((f) => f.endsWith('.mjs')).sort()) {
+  scenarios.push(...(await import(path.join(scenarioDir, file))).default);
+}
+const only = process.env.BENCH_ONLY;
+const backends = (process.env.BENCH_BACKENDS ?? 'sqlite,postgres').split(',');
+
+async function baseline() {
+  const proc = await startProcess([path.join(ROOT, 'bench/baseline.mjs')]);
+  try {
+    return await load(proc.url, { path: '/' });
+  } finally {
+    await proc.stop();
+  }
+}
+
+const rows = [];
+console.log(`bench: ${DURATION}s per scenario, ${CONNECTIONS} connections, backends ${backends.join(', ')}`);
+for (const backend of backends) {
+  const base = await baseline();
+  rows.push({ backend, name: 'baseline: Fastify hello world', ...base, rssMb: null, ratio: 1 });
+  console.log(`[${backend}] baseline ${base.rps.toFixed(0)} req/s`);
+  for (const scenario of scenarios) {
+    if (only && !scenario.name.includes(only)) continue;
+    if (scenario.backends && !scenario.backends.includes(backend)) continue;
+    const svc = await startService(backend, scenario.env ?? {});
+    try {
+      const { result, rssMb } = await withRss(svc.pid, () => scenario.run(svc, { baseline: base, backend }));
+      const reference = result.reference ?? { name: 'hello world', rps: base.rps };
+      const ratio = result.rps / reference.rps;
+      const checks = [];
+      if (scenario.minRatio !== undefined) checks.push(ratio >= scenario.minRatio);
+      if (scenario.maxP99Ms !== undefined) checks.push(result.p99 <= scenario.maxP99Ms);
+      if (scenario.maxRssMb !== undefined) checks.push(rssMb <= scenario.maxRssMb);
+      if (result.non2xx > 0 || result.errors > 0) checks.push(false);
+      const row = { backend, name: scenario.name, ...result, rssMb, ratio, reference: reference.name, referenceRps: reference.rps, target: scenario.target ?? '', pass: checks.every(Boolean) };
+      rows.push(row);
+      console.log(`[${backend}] ${scenario.name}: ${result.rps.toFixed(0)} req/s (${ratio.toFixed(2)}x ${reference.name}), p50 ${result.p50} ms, p99 ${result.p99} ms, RSS ${rssMb.toFixed(0)} MB${result.non2xx ? `, ${result.non2xx} non-2xx!` : ''}${checks.length ? (row.pass ? '  ok' : '  MISSED') : ''}`);
+    } catch (err) {
+      rows.push({ backend, name: scenario.name, error: String(err), pass: false });
+      console.log(`[${backend}] ${scenario.name}: FAILED ${err}`);
+    } finally {
+      await svc.stop();
+    }
+  }
+}
+
+console.log('\n| backend | scenario | req/s | p50 ms | p99 ms | RSS MB | ratio | against | target | |');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  if (r.error) { console.log(`| ${r.backend} | ${r.name} | error: ${r.error} | | | | | | | MISSED |`); continue; }
+  console.log(`| ${r.backend} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.rssMb === null ? '' : r.rssMb.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.reference ?? ''}${r.referenceRps ? ` (${r.referenceRps.toFixed(0)}/s)` : ''} | ${r.target ?? ''} | ${r.pass === undefined ? '' : r.pass ? 'ok' : 'MISSED'} |`);
+}
+fs.mkdirSync(path.join(ROOT, '.bench'), { recursive: true });
+fs.writeFileSync(path.join(ROOT, '.bench/last.json'), JSON.stringify(rows, null, 2));
+process.exit(rows.some((r) => r.pass === false) ? 1 : 0);

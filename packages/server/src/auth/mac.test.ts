@@ -1,0 +1,84 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildMacAuthorization } from '@game-platform/sdk';
+import type { FastifyInstance } from 'fastify';
+import { startTestService, type TestService } from '../testing/service.js';
+import type { Services } from '../services.js';
+import { verifyMacRequest } from './mac.js';
+
+// The token store is the accounts domain's; here a fixed token exercises the scheme itself.
+const TOKEN = { kid: 'kid-0123456789abcdef', macKey: 'mac-key-0123456789abcdef' };
+
+function macRoutes(app: FastifyInstance, services: Services) {
+  app.get('/test/mac', async (request) => {
+    const { kid } = await verifyMacRequest(request, services, async (id) => (id === TOKEN.kid ? { macKey: TOKEN.macKey, scope: `mac:${id}` } : null));
+    return { kid };
+  });
+}
+
+async function suite(name: string, env: Record<string, string>, host: (svc: TestService) => string, port: number) {
+  describe(name, () => {
+    let svc: TestService;
+    before(async () => { svc = await startTestService(env, { routes: macRoutes }); });
+    after(async () => { await svc.close(); });
+
+    const uri = '/test/mac?clientId=abc&x=%20y';
+    const call = (authorization: string | undefined, headers: Record<string, string> = {}) =>
+      svc.fetch(uri, { headers: { ...(authorization ? { authorization } : {}), ...headers } });
+    const sign = (o: Partial<Parameters<typeof buildMacAuthorization>[0]> = {}) =>
+      buildMacAuthorization({ kid: TOKEN.kid, macKey: TOKEN.macKey, method: 'GET', uri, host: host(svc), port, ...o });
+
+    it('accepts a correct MAC with the uri exactly as sent', async () => {
+      const res = await call(sign());
+      assert.equal(res.status, 200, await res.clone().text());
+    });
+
+    it('refuses every kind of failure with 40300, each with its own detail', async () => {
+      const ts = Math.floor(Date.now() / 1000);
+      const cases: Array<[string | undefined, RegExp]> = [
+        [undefined, /Authorization header/],
+        ['Bearer abc', /Authorization header/],
+        ['MAC id="a",ts="1"', /Authorization header/],
+        [`MAC id="${TOKEN.kid}",id="${TOKEN.kid}",ts="${ts}",nonce="abcdef",mac="x"`, /Authorization header/],
+        [sign({ kid: 'unknown-kid' }), /unknown, expired or revoked/],
+        [sign({ macKey: 'wrong-key' }), /mac does not match/],
+        [sign({ uri: '/test/mac?clientId=abc' }), /mac does not match/],
+        [sign({ method: 'POST' }), /mac does not match/],
+        [sign({ host: 'evil.example' }), /mac does not match/],
+        [sign({ port: port + 1 }), /mac does not match/],
+        [sign({ ts: ts - 1000 }), /window/],
+        [sign({ ts: ts + 1000 }), /window/],
+      ];
+      for (const [authorization, detail] of cases) {
+        const res = await call(authorization);
+        assert.equal(res.status, 403, String(authorization));
+        const body = (await res.json()) as any;
+        assert.equal(body.code, 40300);
+        assert.equal(body.data, '');
+        assert.match(body.detail, detail, String(authorization));
+      }
+    });
+
+    it('refuses a reused nonce', async () => {
+      const auth = sign({ nonce: 'nonce-once' });
+      assert.equal((await call(auth)).status, 200);
+      const replay = await call(auth);
+      assert.equal(replay.status, 403);
+      assert.match(((await replay.json()) as any).detail, /already used/);
+    });
+
+    it('tolerates parameter order and spacing', async () => {
+      const auth = sign({ nonce: 'nonce-order' });
+      const params = auth.slice(4).split(',').reverse().join(' ,  ');
+      assert.equal((await call(`mac ${params}`)).status, 200);
+    });
+
+    it('does not believe X-Forwarded-Host from an untrusted peer', async () => {
+      const res = await call(sign({ host: 'forged.example' }), { 'x-forwarded-host': 'forged.example' });
+      assert.equal(res.status, 403);
+    });
+  });
+}
+
+await suite('MAC token scheme (5.2): host from the Host header', {}, () => '127.0.0.1', 443);
+await suite('MAC token scheme (5.2): PUBLIC_HOST and PUBLIC_PORT', { PUBLIC_HOST: 'api.game-platform.example', PUBLIC_PORT: '8443' }, () => 'api.game-platform.example', 8443);

@@ -1,0 +1,90 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildMacAuthorization } from '@game-platform/sdk';
+import { runCli, spawnService, type ChildService } from './testing/child.js';
+import { processEnv } from './testing/env.js';
+import { signMd5 } from './testing/service.js';
+
+describe('the service as a process', () => {
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  let child: ChildService;
+  let adminToken: string;
+  before(async () => {
+    ({ env, cleanup } = await processEnv());
+    child = await spawnService(env);
+    adminToken = env.ADMIN_TOKEN ?? fs.readFileSync(path.join(env.DATA_DIR!, 'admin-token'), 'utf8').trim();
+  });
+  after(async () => {
+    child.process.kill('SIGKILL');
+    await cleanup();
+  });
+
+  it('serves health, readiness, the API reference and metrics', async () => {
+    assert.deepEqual(await (await fetch(`${child.url}/healthz`)).json(), { status: 'ok' });
+    assert.equal(((await (await fetch(`${child.url}/readyz`)).json()) as any).status, 'ready');
+    const docs = await fetch(`${child.url}/docs/`);
+    assert.equal(docs.status, 200);
+    assert.match(await docs.text(), /swagger/i);
+    const openapi = (await (await fetch(`${child.url}/openapi.json`)).json()) as any;
+    assert.equal(openapi.openapi, '3.1.0');
+    assert.ok(openapi.paths['/admin/v1/apps'].post.requestBody, 'request schemas are in the document');
+    assert.ok(openapi.paths['/admin/v1/apps'].post.responses['201'], 'response schemas are in the document');
+    const metrics = await (await fetch(`${child.url}/metrics`)).text();
+    assert.match(metrics, /http_request_duration_seconds_bucket\{[^}]*route="\/healthz"/);
+    assert.match(metrics, /process_resident_memory_bytes/);
+  });
+
+  it('logs no secret, signature or token, then shuts down cleanly on SIGTERM', async () => {
+    const created = (await (await fetch(`${child.url}/admin/v1/apps`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'log test' }),
+    })).json()) as any;
+    const signed = signMd5({ 'client_info.client_id': created.clientId }, created.secret);
+    await fetch(`${child.url}/svc/reporting/open/v1/upload/oss_sign_url?${new URLSearchParams(signed as Record<string, string>)}`);
+    const mac = buildMacAuthorization({ kid: 'kid-secret-value', macKey: 'mac-key-secret', method: 'GET', uri: '/api/account/v1/user/profile?clientId=x', host: '127.0.0.1' });
+    await fetch(`${child.url}/api/account/v1/user/profile?clientId=x`, { headers: { authorization: mac } });
+
+    child.process.kill('SIGTERM');
+    assert.equal(await child.exited, 0);
+    const out = child.output();
+    assert.match(out, /shutting down/);
+    for (const secret of [adminToken, created.secret, signed.sign, 'kid-secret-value', mac]) {
+      assert.ok(!out.includes(secret), `the log contains ${secret}`);
+    }
+    assert.ok(out.includes('sign=[redacted]'));
+  });
+
+  it('refuses to start with a bad configuration, naming the variable', async () => {
+    const res = await runCli({ ...env, PORT: 'eighty' }, ['serve']);
+    assert.equal(res.code, 2);
+    assert.match(res.stderr, /PORT/);
+  });
+
+  it('runs operator commands on the same database', async () => {
+    const created = await runCli(env, ['--json', 'app', 'create', '--name', 'from cli', '--callback', 'https://g.example/cb', '--callback', 's2=https://g.example/cb2', '--allow-ip', '10.0.0.0/8']);
+    assert.equal(created.code, 0, created.stderr);
+    const app = JSON.parse(created.stdout);
+    assert.deepEqual(app.callbackUrls, { default: 'https://g.example/cb', s2: 'https://g.example/cb2' });
+    assert.ok(app.secret.length >= 32);
+    const shown = JSON.parse((await runCli(env, ['--json', 'app', 'show', String(app.appId)])).stdout);
+    assert.equal(shown.clientId, app.clientId);
+    assert.equal(shown.secret, undefined);
+    const rotated = JSON.parse((await runCli(env, ['--json', 'app', 'rotate-secret', String(app.appId)])).stdout);
+    assert.notEqual(rotated.secret, app.secret);
+    const bad = await runCli(env, ['app', 'create', '--name', 'x', '--callback', 'https://g.example/cb?q=1']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /callbackUrls.default: must carry no query string/);
+    const keys = JSON.parse((await runCli(env, ['--json', 'keys', 'rotate'])).stdout);
+    const list = JSON.parse((await runCli(env, ['--json', 'keys', 'list'])).stdout);
+    assert.equal(list.keys[0].kid, keys.kid);
+    assert.equal(list.keys[0].status, 'signing');
+    assert.equal(list.keys[1].status, 'published');
+    assert.equal((await runCli(env, ['keys', 'retire', keys.kid])).code, 1, 'the signing key cannot be retired');
+    assert.equal((await runCli(env, ['keys', 'retire', list.keys[1].kid])).code, 0);
+    assert.equal((await runCli(env, ['--json', 'migrate'])).code, 0);
+  });
+});

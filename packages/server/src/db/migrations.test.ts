@@ -1,0 +1,49 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openDatabase, type Database } from './database.js';
+import { migrateToLatest, migrations } from './migrate.js';
+import { TEST_DATABASE_URL } from '../testing/database.js';
+
+async function shape(database: Database): Promise<Record<string, string[]>> {
+  const tables = await database.db.introspection.getTables();
+  return Object.fromEntries(tables
+    .filter((t) => !t.name.startsWith('kysely_') && (database.schema === undefined || t.schema === database.schema))
+    .map((t) => [t.name, t.columns.map((c) => c.name).sort()])
+    .sort(([a], [b]) => String(a).localeCompare(String(b))));
+}
+
+describe('migrations', () => {
+  it('are numbered in order', () => {
+    const names = Object.keys(migrations);
+    assert.deepEqual(names, [...names].sort());
+    names.forEach((n, i) => assert.match(n, new RegExp(`^${String(i + 1).padStart(4, '0')}_[a-z0-9_]+$`)));
+  });
+
+  it('give SQLite and PostgreSQL the same tables and columns, and apply once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-mig-'));
+    const sqlite = openDatabase({ sqliteFile: path.join(dir, 'm.db') });
+    const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    const postgres = openDatabase({ url: TEST_DATABASE_URL, schema });
+    try {
+      const applied = await migrateToLatest(sqlite);
+      assert.equal(applied.length, Object.keys(migrations).length);
+      assert.equal((await migrateToLatest(sqlite)).length, 0, 'a second run applies nothing');
+      await migrateToLatest(postgres);
+      assert.deepEqual(await shape(sqlite), await shape(postgres));
+    } finally {
+      await sqlite.close();
+      await postgres.close();
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
