@@ -1,28 +1,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { freshDatabase, TEST_DATABASE_URL } from '../testing/database.js';
+import { spawnService } from '../testing/child.js';
 import { startGameServer, type GameServer } from '../testing/game-server.js';
 import type { Database } from '../db/database.js';
 
-const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
-
-/** `cli.js serve` as a real child process; resolves with its URL once it listens. */
-function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, 'serve'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    const lines = readline.createInterface({ input: child.stdout! });
-    let stderr = '';
-    child.stderr!.on('data', (d) => { stderr += d; });
-    child.on('exit', (code) => reject(new Error(`service exited (${code}): ${stderr}`)));
-    lines.on('line', (line) => {
-      const m = /service listening on (http:\/\/[^"\s]+)/.exec(line);
-      if (m) resolve({ child, url: m[1]! });
-    });
-  });
+/** `cli.js serve` as a real child process, listening. */
+async function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const s = await spawnService(env);
+  return { child: s.process, url: s.url };
 }
 
 function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
