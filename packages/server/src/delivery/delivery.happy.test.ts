@@ -118,6 +118,13 @@ describe('delivery (happy paths)', () => {
     assert.deepEqual(future.body.events, []);
   });
 
+  it('documents its routes in the OpenAPI document', async () => {
+    const doc = await (await svc.fetch('/openapi.json')).json() as { paths: Record<string, unknown> };
+    for (const p of ['/admin/v1/events', '/admin/v1/events/{eventId}', '/admin/v1/events/{eventId}/resend', '/admin/v1/apps/{appId}/events/recover', '/admin/v1/apps/{appId}/test-events', '/api/notify/v1/events']) {
+      assert.ok(doc.paths[p], p);
+    }
+  });
+
   it('exposes queue and attempt metrics', async () => {
     const text = await (await svc.fetch('/metrics')).text();
     assert.match(text, /delivery_attempts_total\{outcome="delivered"\} [1-9]/);
