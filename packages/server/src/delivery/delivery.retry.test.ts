@@ -105,6 +105,20 @@ describe('delivery: retries, success rule, dead events, isolation', () => {
     assert.equal((await svc.services.delivery.events.get(otherId))!.state, 'dead');
   });
 
+  it('an event with no URL for it fails with no_url and follows the schedule; a disabled app still gets its events', async () => {
+    const app = await svc.createApp({ callbackUrls: { review: `${game.url}/review-only` } });
+    const { body: { eventId } } = await svc.admin('POST', `/apps/${app.appId}/test-events`, { type: 'payment', serverId: 'prod' });
+    const row = await waitForEvent(svc, eventId, (e) => e.state === 'dead');
+    assert.match(row.last_error ?? '', /no callback URL for serverId "prod" nor a default/);
+    const log = (await svc.admin('GET', `/events/${eventId}`)).body.attemptLog;
+    assert.deepEqual(log.map((a: any) => [a.outcome, a.url]), [['no_url', null], ['no_url', null], ['no_url', null]]);
+
+    const disabled = await svc.createApp({ callbackUrls: { default: `${game.url}/disabled` } });
+    await svc.admin('PATCH', `/apps/${disabled.appId}`, { status: 'disabled' });
+    const id = (await svc.admin('POST', `/apps/${disabled.appId}/test-events`, { type: 'refund' })).body.eventId;
+    await waitForEvent(svc, id, (e) => e.state === 'delivered');
+  });
+
   it('a slow game server does not delay deliveries to a healthy one', async () => {
     const slowApp = await svc.createApp({ callbackUrls: { default: `${slow.url}/cb` } });
     const fastApp = await svc.createApp({ callbackUrls: { default: `${game.url}/healthy` } });
