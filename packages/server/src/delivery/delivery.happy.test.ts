@@ -83,8 +83,8 @@ describe('delivery (happy paths)', () => {
     assert.equal(got.url, '/account/cancel');
     assert.equal(got.verified, true);
     const body = JSON.parse(got.body);
-    assert.equal(body.type, 'cancellation');
-    assert.deepEqual(Object.keys(body).sort(), ['appId', 'notifyId', 'notifyTime', 'type', 'userId']);
+    assert.equal(body.eventType, 'account_cancellation');
+    assert.deepEqual(Object.keys(body), ['notifyId', 'notifyTime', 'eventType', 'appId', 'userId', 'userCode', 'requestTime', 'cancelTime']);
   });
 
   it('delivers an event enqueued in a business transaction promptly after the commit', async () => {

@@ -28,7 +28,10 @@ export function testEventBody(kind: TestEventKind, o: { notifyId: number; appId:
         trxType: 2, platform: 2, channel: 2, paymentType: 0, products, currency: 'USD', totalAmount: 0.99, status: 0,
         successTime: o.now, attach,
       };
-    case 'cancellation': // 6: body not shown by the spec; see docs/decisions.md
-      return { notifyId: o.notifyId, notifyTime: o.now, appId: o.appId, userId: 'test-user-1', type: 'cancellation' };
+    case 'cancellation': // 6: body not shown by the spec; the accounts area's shape (accounts/cancellation.service.ts)
+      return {
+        notifyId: o.notifyId, notifyTime: o.now, eventType: 'account_cancellation', appId: o.appId, userId: 'test-user-1',
+        userCode: 'test-user-code-1', requestTime: o.now - 7 * 86_400_000, cancelTime: o.now,
+      };
   }
 }
