@@ -4,6 +4,7 @@ import { serveUntilSignal } from './boot.js';
 import { cliContext } from './cli/context.js';
 import { registerAppCommands } from './apps/apps.cli.js';
 import { registerKeyCommands } from './platform-keys/keys.cli.js';
+import { registerAccountCommands } from './accounts/accounts.cli.js';
 import { registerDeliveryCommands } from './delivery/delivery.cli.js';
 
 /**
@@ -26,6 +27,7 @@ program.command('migrate').description('apply pending database migrations and ex
 
 registerAppCommands(program, ctx);
 registerKeyCommands(program, ctx);
+registerAccountCommands(program, ctx);
 registerDeliveryCommands(program, ctx);
 
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -10,6 +10,8 @@ import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
 import { PlatformKeyService } from './platform-keys/keys.service.js';
 import { NonceStore } from './auth/nonces.js';
 import { ReplayGuard } from './auth/replay.js';
+import type { AccountService } from './accounts/accounts.service.js';
+import { createAccounts } from './accounts/accounts.module.js';
 import { DeliveryService } from './delivery/delivery.service.js';
 import { deliveryOptions, outboundHttp } from './delivery/delivery.config.js';
 import { GameCallsClient } from './game-calls/game-calls.js';
@@ -28,6 +30,8 @@ export interface Services {
   keys: PlatformKeyService;
   nonces: NonceStore;
   replay: ReplayGuard;
+  /** Accounts: logins, MAC tokens, profile (4.3), open id lookup (4.4), cancellation, bans. */
+  accounts: AccountService;
   /** Outbox dispatcher and operator actions (4.7, 5.3, 6); started by startService. */
   delivery: DeliveryService;
   /** Role query, role list, pre-order check (4.8-4.10). */
@@ -77,6 +81,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now);
   await keys.ensureKey();
+  const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
+  const accounts = createAccounts({ db: database.db, config, box, replay, apps, now });
   const http = outboundHttp(config);
   const delivery = new DeliveryService(database.db, database.dialect, apps, keys, http, deliveryOptions(config), now);
   const gameCalls = new GameCallsClient(database.db, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
@@ -89,7 +95,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     apps,
     keys,
     nonces,
-    replay: new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now),
+    replay,
+    accounts,
     delivery,
     gameCalls,
     startupNotes,
