@@ -9,6 +9,8 @@ import { profileRoutes } from './accounts/profile.routes.js';
 import { svcIdRoutes } from './accounts/svc-id.routes.js';
 import { clientRoutes } from './accounts/client.routes.js';
 import { accountAdminRoutes } from './accounts/admin.routes.js';
+import { deliveryRoutes } from './delivery/delivery.routes.js';
+import { pullRoutes } from './delivery/pull.routes.js';
 
 /**
  * Every route of the service, by area. A domain contributes a plugin; the
@@ -23,9 +25,12 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
     await admin.register(appRoutes(services));
     await admin.register(platformKeyRoutes(services));
     await admin.register(accountAdminRoutes(services));
+    await admin.register(deliveryRoutes(services));
   }, { prefix: '/admin/v1' });
 
   await app.register(profileRoutes(services));
   await app.register(svcIdRoutes(services));
   await app.register(clientRoutes(services));
+  await app.register(pullRoutes(services));
+  services.delivery.attachMetrics(app.metrics);
 }
