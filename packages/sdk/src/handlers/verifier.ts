@@ -74,7 +74,7 @@ export class CallbackVerifier {
     }
     this.#o = options;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.#nonces = options.nonces === false ? undefined : (options.nonces ?? new MemoryNonceStore());
+    this.#nonces = options.nonces === false ? undefined : (options.nonces ?? new MemoryNonceStore(options.now ? { now: options.now } : {}));
   }
 
   /**
