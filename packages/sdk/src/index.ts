@@ -47,7 +47,6 @@ export {
   type PaymentNotification,
   type RefundNotification,
   type UnknownNotification,
-  type UnknownTrxType,
   type NotificationProduct,
   type NotificationAttach,
   parseNotification,

@@ -72,14 +72,15 @@ export interface RefundNotification extends NotificationCommon {
   currency: string | number;
 }
 
-declare const unknownTrxType: unique symbol;
-/** A trxType this SDK version does not know. Branded so `trxType === 0` never narrows to it. */
-export type UnknownTrxType = number & { readonly [unknownTrxType]: true };
-
-/** A notification whose trxType is not payment or refund: do not grant or revoke; log it and acknowledge or reject as you choose. */
+/**
+ * A notification whose trxType this SDK version does not know (9: types may be added).
+ * Do not grant or revoke anything for it: log it, then accept or reject as you choose.
+ * `trxType` is null so that `switch (n.trxType)` narrows cleanly; the value is `unknownTrxType`.
+ */
 export interface UnknownNotification {
   kind: 'unknown';
-  trxType: UnknownTrxType;
+  trxType: null;
+  unknownTrxType: number;
   notifyId: number | null;
   trxNo: number | null;
   raw: JsonObject;
@@ -149,5 +150,5 @@ export function parseNotification(input: unknown): Notification {
     return { ...common(f), kind: 'refund', trxType, originalTrxNo: f.integer('originalTrxNo'), currency: c };
   }
   const id = (k: string): number | null => (Number.isSafeInteger(f.o[k]) ? (f.o[k] as number) : null);
-  return { kind: 'unknown', trxType: trxType as UnknownTrxType, notifyId: id('notifyId'), trxNo: id('trxNo'), raw: f.o };
+  return { kind: 'unknown', trxType: null, unknownTrxType: trxType, notifyId: id('notifyId'), trxNo: id('trxNo'), raw: f.o };
 }
