@@ -5,7 +5,9 @@
 import { describe, it, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  DEFAULT_MAC_PORT,
   PlatformApiError,
+  PlatformError,
   PlatformClient,
   PlatformNetworkError,
   PlatformResponseError,
@@ -90,6 +92,7 @@ describe('4.1 report', () => {
     assert.equal(e.reason, 'BAD_SIGNATURE');
     assert.equal(e.msg, 'sign does not match');
     assert.equal(e.attempts, 1);
+    assert.ok(e instanceof PlatformError);
     assert.equal(fake.requestsTo(REPORT).length, 1, 'a POST is never re-sent after a response');
   });
 
@@ -195,6 +198,7 @@ describe('4.3 profile and 4.5 arrears (MAC, 5.2)', () => {
   });
 
   it('the MAC host and port are options (the service signs its public host name)', async () => {
+    assert.equal(DEFAULT_MAC_PORT, 443);
     fake.macHost = 'api.example.com';
     await apiError(client().getProfile(PLAYER));
     assert.deepEqual(await client({ macHost: 'api.example.com' }).getProfile(PLAYER), PROFILE);

@@ -7,6 +7,7 @@ import {
   CallbackVerificationError,
   CallbackVerifier,
   createCallbackVerifier,
+  DEFAULT_MAX_BODY_BYTES,
   MemoryNonceStore,
   readRawBody,
   verifiedCallOf,
@@ -97,6 +98,11 @@ describe('CallbackVerifier', () => {
   it('refuses a body over maxBodyBytes before verifying', async () => {
     const verifier = new CallbackVerifier({ publicKeys: publicKey, now: clock(T), maxBodyBytes: 10 });
     await assert.rejects(verifier.verify(request()), BodyTooLargeError);
+  });
+
+  it('defaults to a 1 MiB body limit', () => {
+    assert.equal(DEFAULT_MAX_BODY_BYTES, 1024 * 1024);
+    assert.equal(createCallbackVerifier({ publicKeys: publicKey }).maxBodyBytes, DEFAULT_MAX_BODY_BYTES);
   });
 
   it('needs public keys', () => {

@@ -2,6 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   Channel,
+  LoginType,
+  OrderStatus,
+  PaymentType,
+  SupplyStatus,
   parseCancellationNotification,
   parseNotification,
   PayloadParseError,
@@ -192,5 +196,17 @@ describe('parseCancellationNotification', () => {
     assert.equal(fieldOf({ ...base, userId: undefined }), 'userId');
     assert.equal(fieldOf({ ...base, appId: '1001' }), 'appId');
     assert.equal(fieldOf('{'), 'body');
+  });
+});
+
+describe('enumerations (2.2, 2.6, 2.7)', () => {
+  it('carry the spec values', () => {
+    assert.deepEqual(TrxType, { PAYMENT: 0, SUPPLEMENT: 1, REFUND: 2 });
+    assert.deepEqual(Object.values(Platform), [1, 2, 3, 4, 5, 7]);
+    assert.deepEqual(Object.values(PaymentType), [0, 1, 2, 3]);
+    assert.deepEqual(Object.values(OrderStatus), [0, 1, 2, 3, 4]);
+    assert.deepEqual(Object.values(Channel), [1, 2, 3, 4, 5, 15]);
+    assert.deepEqual(Object.values(LoginType), [0, 2, 3, 4, 5, 6, 7, 9, 10, 11]);
+    assert.equal(SupplyStatus.PENDING, 1);
   });
 });
