@@ -12,7 +12,9 @@ export type CallbackVerifyFailure =
   | 'malformed_header'
   | 'stale_timestamp'
   | 'unknown_key'
-  | 'bad_signature';
+  | 'bad_signature'
+  /** Raised by the ready-made handlers (CallbackVerifier), not by verifyCallback: the nonce was seen within the window. */
+  | 'replayed_nonce';
 
 export class CallbackVerificationError extends Error {
   readonly reason: CallbackVerifyFailure;

@@ -8,6 +8,7 @@ import {
   callbackSignBase,
   CallbackVerificationError,
   signCallback,
+  stripQuery,
   verifyCallback,
   type CallbackVerifyFailure,
   type VerifyCallbackOptions,
@@ -224,4 +225,10 @@ test('property: signatures are deterministic (PKCS#1 v1.5) and bodies are bytes,
     }),
     { numRuns: 30 },
   );
+});
+
+test('stripQuery: the path up to the first "?"', () => {
+  assert.equal(stripQuery('/a/b?x=1?y'), '/a/b');
+  assert.equal(stripQuery('/a/b'), '/a/b');
+  assert.equal(stripQuery('/?'), '/');
 });

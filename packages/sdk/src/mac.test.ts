@@ -7,6 +7,7 @@ import {
   macSignBase,
   macVerify,
   MacHeaderError,
+  MAX_MAC_HEADER_LENGTH,
   parseMacAuthorization,
   type MacHeaderFailure,
 } from './mac.js';
@@ -108,6 +109,7 @@ test('parseMacAuthorization: every error reason', () => {
   for (const [h, reason] of cases) assert.equal(reasonOf(h), reason, JSON.stringify(h));
   const longest = `MAC ${full},x="${'a'.repeat(4096 - 40)}"`;
   assert.equal(longest.length, 4096);
+  assert.equal(MAX_MAC_HEADER_LENGTH, 4096);
   assert.equal(reasonOf(longest), 'ok');
 });
 

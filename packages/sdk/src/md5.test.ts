@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { canonicalParams, md5Sign, md5Verify, MAX_SIGN_DEPTH, type SignableValue } from './md5.js';
+import { canonicalPairs, canonicalParams, md5Sign, md5Verify, MAX_SIGN_DEPTH, type SignableValue } from './md5.js';
 import { loadVectors, type Md5Vector } from './vectors.testlib.js';
 
 const vectors = loadVectors<Md5Vector>('md5');
@@ -193,4 +193,8 @@ test('property: garbage sign never throws', () => {
       if (typeof garbage !== 'string') assert.equal(r, false);
     }),
   );
+});
+
+test('canonicalPairs: the sorted, flattened pairs behind canonicalParams', () => {
+  assert.deepEqual(canonicalPairs({ b: 2, a: { y: [1, null, 'z'] }, sign: 'x' }), [['a.y.0', '1'], ['a.y.2', 'z'], ['b', '2']]);
 });
