@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Config } from './config/config.js';
@@ -8,6 +9,7 @@ import { AppsRepository } from './apps/apps.repository.js';
 import { AppService } from './apps/apps.service.js';
 import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
 import { PlatformKeyService } from './platform-keys/keys.service.js';
+import { SignPool } from './platform-keys/sign-pool.js';
 import { NonceStore } from './auth/nonces.js';
 import { ReplayGuard } from './auth/replay.js';
 import type { AccountService } from './accounts/accounts.service.js';
@@ -79,7 +81,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     secretGraceSeconds: config.SECRET_GRACE_SECONDS,
     now,
   });
-  const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now);
+  const signPool = new SignPool(config.SIGN_WORKERS >= 0 ? config.SIGN_WORKERS : Math.max(1, os.availableParallelism() - 1));
+  const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now, signPool);
   await keys.ensureKey();
   const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
   const accounts = createAccounts({ db: database.db, config, box, replay, apps, now });
@@ -103,6 +106,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     close: async () => {
       await delivery.stop();
       http.close();
+      await signPool.close();
       await database.close();
     },
   };
