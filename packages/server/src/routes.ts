@@ -5,6 +5,10 @@ import { adminAuth } from './auth/admin.js';
 import { App } from './apps/apps.schemas.js';
 import { appRoutes } from './apps/apps.routes.js';
 import { platformKeyRoutes } from './platform-keys/keys.routes.js';
+import { evidenceRoutes } from './evidence/evidence.routes.js';
+import { ReportView } from './reporting/moderation.schemas.js';
+import { moderationRoutes } from './reporting/moderation.routes.js';
+import { reportingRoutes } from './reporting/reporting.routes.js';
 
 /**
  * Every route of the service, by area. A domain contributes a plugin; the
@@ -13,10 +17,14 @@ import { platformKeyRoutes } from './platform-keys/keys.routes.js';
 export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
   registerHealthRoutes(app, services);
   app.addSchema(App);
+  app.addSchema(ReportView);
+  await app.register(reportingRoutes(services));
+  if (services.evidence.storage.backend === 'embedded') await app.register(evidenceRoutes(services));
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', adminAuth(services.adminToken));
     await admin.register(appRoutes(services));
     await admin.register(platformKeyRoutes(services));
+    await admin.register(moderationRoutes(services));
   }, { prefix: '/admin/v1' });
 }

@@ -10,6 +10,13 @@ import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
 import { PlatformKeyService } from './platform-keys/keys.service.js';
 import { NonceStore } from './auth/nonces.js';
 import { ReplayGuard } from './auth/replay.js';
+import { createEvidenceStorage, evidenceLimits } from './evidence/create-storage.js';
+import { EvidenceRepository } from './evidence/evidence.repository.js';
+import { EvidenceService } from './evidence/evidence.service.js';
+import { ModerationRepository } from './reporting/moderation.repository.js';
+import { ModerationService } from './reporting/moderation.service.js';
+import { ReportsRepository } from './reporting/reports.repository.js';
+import { ReportService } from './reporting/report.service.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -25,6 +32,9 @@ export interface Services {
   keys: PlatformKeyService;
   nonces: NonceStore;
   replay: ReplayGuard;
+  evidence: EvidenceService;
+  reports: ReportService;
+  moderation: ModerationService;
   /** Notes for the operator printed at start (where generated secrets were written). */
   startupNotes: string[];
   close(): Promise<void>;
@@ -70,6 +80,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now);
   await keys.ensureKey();
+  const evidence = new EvidenceService(new EvidenceRepository(database.db), createEvidenceStorage(config, masterKey, now), evidenceLimits(config), now);
+  const reports = new ReportService(database.db, new ReportsRepository(), evidence, {
+    maxReasons: config.REPORT_MAX_REASONS,
+    descriptionMaxChars: config.REPORT_DESCRIPTION_MAX_CHARS,
+    extrasMaxChars: config.REPORT_EXTRAS_MAX_CHARS,
+    duplicateWindowSeconds: config.REPORT_DUPLICATE_WINDOW_SECONDS,
+    dailyCapPerReporter: config.REPORT_DAILY_CAP_PER_REPORTER,
+    openCapPerReportee: config.REPORT_OPEN_CAP_PER_REPORTEE,
+  }, now);
+  const moderation = new ModerationService(database.db, new ModerationRepository(database.db), evidence, database.dialect === 'postgres', now);
 
   return {
     config,
@@ -80,6 +100,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     keys,
     nonces,
     replay: new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now),
+    evidence,
+    reports,
+    moderation,
     startupNotes,
     close: () => database.close(),
   };

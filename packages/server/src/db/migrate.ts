@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider, type MigrationResult 
 import type { Database } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_outbox.js';
+import * as m0004 from './migrations/0004_reporting.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -12,6 +13,7 @@ import * as m0002 from './migrations/0002_outbox.js';
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_outbox': m0002,
+  '0004_reporting': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,7 @@
 import type { Generated } from 'kysely';
 import type { OutboxTables } from '../delivery/outbox.tables.js';
+import type { EvidenceTables } from '../evidence/evidence.tables.js';
+import type { ReportingTables } from '../reporting/reporting.tables.js';
 
 /**
  * Row types of every table, as Kysely sees them. Times are Unix milliseconds
@@ -45,7 +47,7 @@ export interface NoncesTable {
 }
 
 /** All tables: the foundation's here, each domain's from its own `<domain>.tables.ts`. */
-export interface Tables extends OutboxTables {
+export interface Tables extends OutboxTables, EvidenceTables, ReportingTables {
   apps: AppsTable;
   platform_keys: PlatformKeysTable;
   nonces: NoncesTable;
