@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
 import { ConfigError, type Config } from '../config/config.js';
 import { EmbeddedEvidenceStorage } from './embedded-storage.js';
 import { S3EvidenceStorage } from './s3-storage.js';
@@ -25,7 +24,7 @@ export function createEvidenceStorage(config: Config, masterKey: Buffer, now: ()
     });
   }
   const tokenKey = Buffer.from(crypto.hkdfSync('sha256', masterKey, Buffer.alloc(0), 'evidence-url-token-v1', 32));
-  return new EmbeddedEvidenceStorage(path.join(config.dataDir, 'evidence'), new UrlTokenSigner(tokenKey), config.EVIDENCE_PUBLIC_URL);
+  return new EmbeddedEvidenceStorage(config.dataDir, new UrlTokenSigner(tokenKey), config.EVIDENCE_PUBLIC_URL);
 }
 
 export function evidenceLimits(config: Config): EvidenceLimits {

@@ -11,13 +11,14 @@ import type { UrlTokenSigner } from './url-token.js';
 export const EMBEDDED_ROUTE_PREFIX = '/svc/reporting/open/v1/';
 
 /**
- * Embedded backend: files under DATA_DIR/evidence, uploaded by HTTP PUT to
+ * Embedded backend: files under DATA_DIR (keys start with `evidence/`), uploaded by HTTP PUT to
  * this service (evidence.routes.ts) with an expiring HMAC token in the query.
  */
 export class EmbeddedEvidenceStorage implements EvidenceStorage {
   readonly backend = 'embedded' as const;
 
   constructor(
+    /** DATA_DIR; object keys are relative to it. */
     private readonly root: string,
     readonly tokens: UrlTokenSigner,
     private readonly publicUrl: string | undefined,
@@ -63,7 +64,7 @@ export class EmbeddedEvidenceStorage implements EvidenceStorage {
    */
   async write(key: string, size: number, body: Readable): Promise<string> {
     const target = this.filePath(key);
-    const tmpDir = path.join(this.root, '.tmp');
+    const tmpDir = path.join(this.root, 'evidence', '.tmp');
     await fs.promises.mkdir(tmpDir, { recursive: true });
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     const tmp = path.join(tmpDir, `${crypto.randomBytes(12).toString('hex')}.part`);
