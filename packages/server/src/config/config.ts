@@ -49,6 +49,26 @@ const Env = Type.Object({
   DELIVERY_LEASE_MS: Type.Integer({ minimum: 500, maximum: 3_600_000, default: 120_000, description: 'How long a claimed event is held by an instance; after a crash it is due again after this.' }),
   CALLBACK_PRIVATE_ALLOWLIST: Type.String({ default: '', description: 'Comma-separated IPs/CIDRs that calls to games may reach in production mode although private, loopback or link-local (private deployments).' }),
   GAME_CALL_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000, description: 'Timeout of one role query, role list or pre-order check call (4.8-4.10).' }),
+  // --- reporting and evidence (4.1, 4.2; docs/reporting.md) ---
+  EVIDENCE_BACKEND: Type.Union([Type.Literal('embedded'), Type.Literal('s3')], { default: 'embedded', description: 'Evidence storage: `embedded` (files under DATA_DIR/evidence, uploaded to this service) or `s3` (S3-compatible object storage, presigned URLs).' }),
+  EVIDENCE_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+(/[^?#]*)?$', description: 'Embedded backend: base URL that games reach this service at, for signed upload URLs (e.g. `http://report.example.com`). Unset: taken from the request (scheme and Host).' })),
+  EVIDENCE_URL_TTL_SECONDS: Type.Integer({ minimum: 30, maximum: 7 * 86400, default: 900, description: 'Validity of a signed upload URL (4.2 `ttl`, seconds).' }),
+  EVIDENCE_DOWNLOAD_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 86400, default: 300, description: 'Validity of the evidence download links shown to moderators (seconds).' }),
+  EVIDENCE_MAX_FILE_BYTES: Type.Integer({ minimum: 1, maximum: 5 * 1024 * 1024 * 1024, default: 20 * 1024 * 1024, description: 'Largest evidence file (bytes); 4.2 refuses a larger `file_size`.' }),
+  EVIDENCE_MAX_FILES: Type.Integer({ minimum: 0, maximum: 100, default: 10, description: 'Most evidence files one report may cite.' }),
+  EVIDENCE_CONTENT_TYPES: Type.String({ pattern: '^[a-z0-9.+-]+/[a-z0-9.+-]+(,[a-z0-9.+-]+/[a-z0-9.+-]+)*$', default: 'image/png,image/jpeg,image/gif,image/webp,video/mp4,video/webm,video/quicktime,text/plain', description: 'Comma-separated content types allowed for evidence; the type is taken from the extension of `file_name`.' }),
+  EVIDENCE_S3_BUCKET: Type.Optional(Type.String({ minLength: 3, maxLength: 63, description: 's3 backend: bucket name (required with EVIDENCE_BACKEND=s3).' })),
+  EVIDENCE_S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://', description: 's3 backend: endpoint of an S3-compatible store. Unset: AWS S3 of EVIDENCE_S3_REGION.' })),
+  EVIDENCE_S3_REGION: Type.String({ minLength: 1, default: 'us-east-1', description: 's3 backend: region.' }),
+  EVIDENCE_S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1, description: 's3 backend: access key id. Unset: the AWS SDK default credential chain.' })),
+  EVIDENCE_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1, description: 's3 backend: secret access key (with EVIDENCE_S3_ACCESS_KEY_ID).' })),
+  EVIDENCE_S3_FORCE_PATH_STYLE: Type.Boolean({ default: false, description: 's3 backend: path-style URLs (`endpoint/bucket/key`), as most S3-compatible stores need.' }),
+  REPORT_MAX_REASONS: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Most reasons in one report (4.1).' }),
+  REPORT_DESCRIPTION_MAX_CHARS: Type.Integer({ minimum: 1, maximum: 100_000, default: 2000, description: 'Longest `user_description` (characters).' }),
+  REPORT_EXTRAS_MAX_CHARS: Type.Integer({ minimum: 1, maximum: 100_000, default: 4096, description: 'Longest pass-through string: `extras`, a reason\'s `extras`, a user\'s `extra` (characters).' }),
+  REPORT_DUPLICATE_WINDOW_SECONDS: Type.Integer({ minimum: 0, maximum: 30 * 86400, default: 86400, description: 'A report with the same app, reporter, reportee and reason set within this window is answered 200 and stored once. 0: no deduplication.' }),
+  REPORT_DAILY_CAP_PER_REPORTER: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 50, description: 'Reports one reporter may file per app in any 24 hours; more answer RESOURCE_EXHAUSTED.' }),
+  REPORT_OPEN_CAP_PER_REPORTEE: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 3, description: 'Open reports one reporter may have against one reportee; more answer RESOURCE_EXHAUSTED.' }),
 });
 
 export type Env = Static<typeof Env>;
