@@ -5,6 +5,9 @@ import { adminAuth } from './auth/admin.js';
 import { App } from './apps/apps.schemas.js';
 import { appRoutes } from './apps/apps.routes.js';
 import { platformKeyRoutes } from './platform-keys/keys.routes.js';
+import { orderAdminRoutes } from './orders/admin.routes.js';
+import { sandboxRoutes } from './orders/sandbox.routes.js';
+import { consumptionRoutes } from './orders/consumption.routes.js';
 
 /**
  * Every route of the service, by area. A domain contributes a plugin; the
@@ -18,5 +21,9 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
     admin.addHook('onRequest', adminAuth(services.adminToken));
     await admin.register(appRoutes(services));
     await admin.register(platformKeyRoutes(services));
+    await admin.register(orderAdminRoutes(services));
+    await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
   }, { prefix: '/admin/v1' });
+
+  await app.register(consumptionRoutes(services));
 }

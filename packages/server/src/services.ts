@@ -10,6 +10,7 @@ import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
 import { PlatformKeyService } from './platform-keys/keys.service.js';
 import { NonceStore } from './auth/nonces.js';
 import { ReplayGuard } from './auth/replay.js';
+import { createOrdersDomain, type OrdersDomain } from './orders/orders.module.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -25,6 +26,8 @@ export interface Services {
   keys: PlatformKeyService;
   nonces: NonceStore;
   replay: ReplayGuard;
+  /** Products, orders, refunds and supplements, consumption notices (2.4-2.7, 4.5, 4.6). */
+  orders: OrdersDomain;
   /** Notes for the operator printed at start (where generated secrets were written). */
   startupNotes: string[];
   close(): Promise<void>;
@@ -80,6 +83,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     keys,
     nonces,
     replay: new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now),
+    orders: createOrdersDomain(database.db, config, apps, now),
     startupNotes,
     close: () => database.close(),
   };

@@ -24,6 +24,7 @@ const Env = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1024 * 1024, description: 'Largest accepted request body; larger gets 413.' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info', description: 'pino log level.' }),
   NODE_ENV: Type.String({ default: 'development', description: '`production` turns on production mode (sandbox features refused).' }),
+  SANDBOX_PAYMENTS: Type.Boolean({ default: false, description: 'Enables the sandbox payment channel (tests, demos): operators complete, fail and refund payments by hand. Refused in production mode.' }),
 });
 
 export type Env = Static<typeof Env>;
@@ -70,6 +71,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.DATABASE_URL && !parsed.ADMIN_TOKEN) {
     throw new ConfigError('invalid configuration: ADMIN_TOKEN: required when DATABASE_URL is set');
+  }
+  if (parsed.SANDBOX_PAYMENTS && parsed.NODE_ENV === 'production') {
+    throw new ConfigError('invalid configuration: SANDBOX_PAYMENTS: the sandbox payment channel is never enabled in production mode');
   }
   const trustedProxies = parsed.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean);
   const badProxy = trustedProxies.find((p) => !isValidIpRange(p));

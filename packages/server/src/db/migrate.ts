@@ -2,6 +2,7 @@ import { sql, Migrator, type Migration, type MigrationProvider, type MigrationRe
 import type { Database } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_outbox.js';
+import * as m0006 from './migrations/0006_orders.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -12,6 +13,7 @@ import * as m0002 from './migrations/0002_outbox.js';
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_outbox': m0002,
+  '0006_orders': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

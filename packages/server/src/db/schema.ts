@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { OutboxTables } from '../delivery/outbox.tables.js';
+import type { OrdersTables } from '../orders/orders.tables.js';
 
 /**
  * Row types of every table, as Kysely sees them. Times are Unix milliseconds
@@ -45,7 +46,7 @@ export interface NoncesTable {
 }
 
 /** All tables: the foundation's here, each domain's from its own `<domain>.tables.ts`. */
-export interface Tables extends OutboxTables {
+export interface Tables extends OutboxTables, OrdersTables {
   apps: AppsTable;
   platform_keys: PlatformKeysTable;
   nonces: NoncesTable;
