@@ -5,7 +5,7 @@ import { adminAuth } from './auth/admin.js';
 import { App } from './apps/apps.schemas.js';
 import { appRoutes } from './apps/apps.routes.js';
 import { platformKeyRoutes } from './platform-keys/keys.routes.js';
-import { orderAdminRoutes } from './orders/admin.routes.js';
+import { addOrderSchemas, orderAdminRoutes } from './orders/admin.routes.js';
 import { sandboxRoutes } from './orders/sandbox.routes.js';
 import { consumptionRoutes } from './orders/consumption.routes.js';
 
@@ -16,6 +16,7 @@ import { consumptionRoutes } from './orders/consumption.routes.js';
 export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
   registerHealthRoutes(app, services);
   app.addSchema(App);
+  addOrderSchemas(app);
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', adminAuth(services.adminToken));

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
@@ -12,14 +13,17 @@ import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './p
 const tags = ['admin'];
 const security = [{ adminBearer: [] }];
 
+/** Shared schemas of the orders routes, added once at the root (routes.ts). */
+export function addOrderSchemas(app: FastifyInstance): void {
+  app.addSchema(Order);
+  app.addSchema(Product);
+  app.addSchema(SupplementAdmin);
+}
+
 /** Operator API of the orders domain, mounted under /admin/v1. */
 export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { orders: domain } = services;
   return async (app) => {
-    app.addSchema(Order);
-    app.addSchema(Product);
-    app.addSchema(SupplementAdmin);
-
     app.post('/apps/:appId/products', {
       schema: { tags, security, summary: 'Add a product: code, name, unit price, currency, store SKUs', params: AppIdParams, body: ProductCreateBody, response: { 201: Type.Ref(Product), ...platformErrorResponses } },
     }, async (request, reply) => reply.code(201).send(await domain.products.create(Number(request.params.appId), request.body)));
