@@ -52,7 +52,7 @@ export function toMinor(field: string, value: unknown, currency: string): number
   // A JSON number's shortest round-trip text is the decimal the client wrote (up to 15 digits).
   const text = typeof value === 'number' && Number.isFinite(value) ? numberText(value) : value;
   if (typeof text !== 'string') throw invalidParameter(field, 'must be a decimal amount');
-  const m = /^(\d{1,16})(?:\.(\d{1,20}))?$/.exec(text);
+  const m = /^(\d{1,30})(?:\.(\d{1,20}))?$/.exec(text);
   if (!m) throw invalidParameter(field, 'must be a non-negative decimal amount such as 6.99');
   const exponent = exponentOf(currency);
   const decimals = (m[2] ?? '').replace(/0+$/, '');
