@@ -4,6 +4,7 @@ import { serveUntilSignal } from './boot.js';
 import { cliContext } from './cli/context.js';
 import { registerAppCommands } from './apps/apps.cli.js';
 import { registerKeyCommands } from './platform-keys/keys.cli.js';
+import { registerOrderCommands } from './orders/orders.cli.js';
 
 /**
  * The service's command line: `serve` (what `npm start` runs), `migrate`, and
@@ -25,6 +26,7 @@ program.command('migrate').description('apply pending database migrations and ex
 
 registerAppCommands(program, ctx);
 registerKeyCommands(program, ctx);
+registerOrderCommands(program, ctx);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as { detail?: string; message?: string };
