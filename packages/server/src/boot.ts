@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { buildServer } from './http/server.js';
 import { createServices, type Services } from './services.js';
+import { startAccountSweep } from './accounts/sweep.js';
 
 const NONCE_PURGE_MS = 60_000;
 
@@ -26,6 +27,7 @@ export async function startService(config: Config): Promise<RunningService> {
     services.nonces.purgeExpired(Date.now()).catch((err) => app.log.warn({ err }, 'nonce purge failed'));
   }, NONCE_PURGE_MS);
   purge.unref();
+  const sweep = startAccountSweep(services, (err) => app.log.warn({ err }, 'account cancellation sweep failed'));
 
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info({ database: services.database.dialect, region: config.REGION }, `service listening on ${url}`);
@@ -34,6 +36,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const stop = () => {
     stopping ??= (async () => {
       clearInterval(purge);
+      clearInterval(sweep);
       await app.close();
       await services.close();
     })();

@@ -5,6 +5,7 @@ import { cliContext } from './cli/context.js';
 import { registerAppCommands } from './apps/apps.cli.js';
 import { registerKeyCommands } from './platform-keys/keys.cli.js';
 import { registerOrderCommands } from './orders/orders.cli.js';
+import { registerAccountCommands } from './accounts/accounts.cli.js';
 
 /**
  * The service's command line: `serve` (what `npm start` runs), `migrate`, and
@@ -27,6 +28,7 @@ program.command('migrate').description('apply pending database migrations and ex
 registerAppCommands(program, ctx);
 registerKeyCommands(program, ctx);
 registerOrderCommands(program, ctx);
+registerAccountCommands(program, ctx);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as { detail?: string; message?: string };

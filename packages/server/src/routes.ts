@@ -5,6 +5,10 @@ import { adminAuth } from './auth/admin.js';
 import { App } from './apps/apps.schemas.js';
 import { appRoutes } from './apps/apps.routes.js';
 import { platformKeyRoutes } from './platform-keys/keys.routes.js';
+import { profileRoutes } from './accounts/profile.routes.js';
+import { svcIdRoutes } from './accounts/svc-id.routes.js';
+import { clientRoutes } from './accounts/client.routes.js';
+import { accountAdminRoutes } from './accounts/admin.routes.js';
 import { addOrderSchemas, orderAdminRoutes } from './orders/admin.routes.js';
 import { sandboxRoutes } from './orders/sandbox.routes.js';
 import { consumptionRoutes } from './orders/consumption.routes.js';
@@ -22,9 +26,13 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
     admin.addHook('onRequest', adminAuth(services.adminToken));
     await admin.register(appRoutes(services));
     await admin.register(platformKeyRoutes(services));
+    await admin.register(accountAdminRoutes(services));
     await admin.register(orderAdminRoutes(services));
     await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
   }, { prefix: '/admin/v1' });
 
+  await app.register(profileRoutes(services));
+  await app.register(svcIdRoutes(services));
+  await app.register(clientRoutes(services));
   await app.register(consumptionRoutes(services));
 }

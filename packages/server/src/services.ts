@@ -11,6 +11,8 @@ import { PlatformKeyService } from './platform-keys/keys.service.js';
 import { NonceStore } from './auth/nonces.js';
 import { ReplayGuard } from './auth/replay.js';
 import { createOrdersDomain, type OrdersDomain } from './orders/orders.module.js';
+import type { AccountService } from './accounts/accounts.service.js';
+import { createAccounts } from './accounts/accounts.module.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -28,6 +30,8 @@ export interface Services {
   replay: ReplayGuard;
   /** Products, orders, refunds and supplements, consumption notices (2.4-2.7, 4.5, 4.6). */
   orders: OrdersDomain;
+  /** Accounts: logins, MAC tokens, profile (4.3), open id lookup (4.4), cancellation, bans. */
+  accounts: AccountService;
   /** Notes for the operator printed at start (where generated secrets were written). */
   startupNotes: string[];
   close(): Promise<void>;
@@ -73,6 +77,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now);
   await keys.ensureKey();
+  const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
+  const accounts = createAccounts({ db: database.db, config, box, replay, apps, now });
 
   return {
     config,
@@ -82,7 +88,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     apps,
     keys,
     nonces,
-    replay: new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now),
+    replay,
+    accounts,
     orders: createOrdersDomain(database.db, config, apps, now),
     startupNotes,
     close: () => database.close(),

@@ -16,7 +16,7 @@ export interface MacToken {
  * sent it (path and query), host = PUBLIC_HOST, else the Host header without
  * its port (X-Forwarded-Host only from a trusted proxy), port = PUBLIC_PORT.
  */
-export function macInputFor(request: FastifyRequest, services: Services, ts: string, nonce: string): MacSignInput {
+export function macInputFor(request: FastifyRequest, services: Pick<Services, 'config'>, ts: string, nonce: string): MacSignInput {
   const { config } = services;
   return {
     ts,
@@ -36,7 +36,7 @@ export function macInputFor(request: FastifyRequest, services: Services, ts: str
  */
 export async function verifyMacRequest<T extends MacToken>(
   request: FastifyRequest,
-  services: Services,
+  services: Pick<Services, 'config' | 'replay'>,
   lookup: (kid: string) => Promise<T | null>,
 ): Promise<{ kid: string; token: T }> {
   let creds;

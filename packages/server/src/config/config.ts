@@ -24,6 +24,19 @@ const Env = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1024 * 1024, description: 'Largest accepted request body; larger gets 413.' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info', description: 'pino log level.' }),
   NODE_ENV: Type.String({ default: 'development', description: '`production` turns on production mode (sandbox features refused).' }),
+  ACCESS_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 90 * 86400, default: 7 * 86400, description: 'Lifetime of a login\'s MAC access token (5.2).' }),
+  TOKENS_PER_USER_APP: Type.Integer({ minimum: 1, maximum: 100, default: 3, description: 'Re-login policy: live tokens a user keeps per app; a login revokes the oldest beyond this.' }),
+  TOKEN_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 60, default: 5, description: 'How long an instance caches a token lookup; a revocation made on another instance takes effect within this.' }),
+  CANCELLATION_COOLING_OFF_SECONDS: Type.Integer({ minimum: 0, maximum: 365 * 86400, default: 15 * 86400, description: 'Cooling-off between a cancellation request and the account\'s cancellation.' }),
+  CANCELLATION_SWEEP_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 60, description: 'How often the service cancels accounts whose cooling-off has ended.' }),
+  EDGE_COUNTRY_HEADER: Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', default: 'cf-ipcountry', description: 'Header in which the edge (a TRUSTED_PROXIES peer) gives the caller\'s ISO 3166-1 alpha-2 country (userRegion, 2.2).' }),
+  SANDBOX_LOGIN: Type.Boolean({ default: false, description: 'Enables the sandbox login provider (assertions minted by the admin API/CLI). Refused in production.' }),
+  APPLE_JWKS_URL: Type.String({ pattern: '^https?://', default: 'https://appleid.apple.com/auth/keys', description: 'JWKS of Sign in with Apple ID tokens.' }),
+  APPLE_AUDIENCES: Type.String({ default: '', description: 'Comma-separated Apple client ids (bundle/service ids) accepted as ID token audience. Empty: Apple login off.' }),
+  GOOGLE_JWKS_URL: Type.String({ pattern: '^https?://', default: 'https://www.googleapis.com/oauth2/v3/certs', description: 'JWKS of Google sign-in ID tokens.' }),
+  GOOGLE_AUDIENCES: Type.String({ default: '', description: 'Comma-separated Google OAuth client ids accepted as ID token audience. Empty: Google login off.' }),
+  FACEBOOK_JWKS_URL: Type.String({ pattern: '^https?://', default: 'https://limited.facebook.com/.well-known/oauth/openid/jwks/', description: 'JWKS of Facebook Limited Login ID tokens.' }),
+  FACEBOOK_AUDIENCES: Type.String({ default: '', description: 'Comma-separated Facebook app ids accepted as ID token audience. Empty: Facebook login off.' }),
   SANDBOX_PAYMENTS: Type.Boolean({ default: false, description: 'Enables the sandbox payment channel (tests, demos): operators complete, fail and refund payments by hand. Refused in production mode.' }),
 });
 
@@ -74,6 +87,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.SANDBOX_PAYMENTS && parsed.NODE_ENV === 'production') {
     throw new ConfigError('invalid configuration: SANDBOX_PAYMENTS: the sandbox payment channel is never enabled in production mode');
+  }
+  if (parsed.SANDBOX_LOGIN && parsed.NODE_ENV === 'production') {
+    throw new ConfigError('invalid configuration: SANDBOX_LOGIN: the sandbox login provider is never enabled in production');
   }
   const trustedProxies = parsed.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean);
   const badProxy = trustedProxies.find((p) => !isValidIpRange(p));

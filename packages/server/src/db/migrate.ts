@@ -2,6 +2,7 @@ import { sql, Migrator, type Migration, type MigrationProvider, type MigrationRe
 import type { Database } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_outbox.js';
+import * as m0003 from './migrations/0003_accounts.js';
 import * as m0006 from './migrations/0006_orders.js';
 
 /**
@@ -13,6 +14,7 @@ import * as m0006 from './migrations/0006_orders.js';
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_outbox': m0002,
+  '0003_accounts': m0003,
   '0006_orders': m0006,
 };
 

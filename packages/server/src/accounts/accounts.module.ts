@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { AppService } from '../apps/apps.service.js';
+import type { ReplayGuard } from '../auth/replay.js';
+import type { Config } from '../config/config.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { Tables } from '../db/schema.js';
+import { AccountService } from './accounts.service.js';
+import { CancellationService } from './cancellation.service.js';
+import { buildProviders } from './providers/index.js';
+import { TokenService } from './tokens.service.js';
+import { UserAdminService } from './user-admin.service.js';
+
+/** Builds the accounts domain (services.ts calls this once). */
+export function createAccounts(d: { db: Kysely<Tables>; config: Config; box: SecretBox; replay: ReplayGuard; apps: AppService; now: () => number }): AccountService {
+  const tokens = new TokenService(d.db, d.box, {
+    ttlSeconds: d.config.ACCESS_TOKEN_TTL_SECONDS,
+    perUserApp: d.config.TOKENS_PER_USER_APP,
+    cacheSeconds: d.config.TOKEN_CACHE_SECONDS,
+    now: d.now,
+  });
+  const { providers, sandbox } = buildProviders(d.config, d.box, d.now);
+  return new AccountService({
+    db: d.db,
+    config: d.config,
+    replay: d.replay,
+    apps: d.apps,
+    tokens,
+    providers,
+    sandbox,
+    cancellation: new CancellationService(d.db, tokens, { coolingOffSeconds: d.config.CANCELLATION_COOLING_OFF_SECONDS, now: d.now }),
+    users: new UserAdminService(d.db, tokens, d.now),
+    now: d.now,
+  });
+}

@@ -1,0 +1,397 @@
+import crypto from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AppRecord, AppService } from '../apps/apps.service.js';
+import { verifyMacRequest } from '../auth/mac.js';
+import type { Config } from '../config/config.js';
+import type { Tables } from '../db/schema.js';
+import { isUniqueViolation } from '../db/dialect.js';
+import type { ReplayGuard } from '../auth/replay.js';
+import { AppError, invalidParameter } from '../errors/app-error.js';
+import { IpAllowList } from '../http/ip-ranges.js';
+import type { Ban, Profile } from './accounts.schemas.js';
+import { countryOrDefault } from './country.js';
+import { autoBindTarget, refuseUnverifiedStoreEmail } from './email-binding.js';
+import { GUEST, isLoginType, providerName, SVC_ID_LOGIN_TYPES, type SvcIdLoginType } from './login-types.js';
+import { LoginMethodsRepository } from './login-methods.repository.js';
+import type { LoginProvider, ProviderIdentity, SandboxProvider } from './providers/index.js';
+import type { TokenService, TokenSession } from './tokens.service.js';
+import { encodeUserCode } from './user-code.js';
+import { UsersRepository } from './users.repository.js';
+import { iso, isoWithOffset, toBan } from './accounts.format.js';
+import type { CancellationService } from './cancellation.service.js';
+import type { UserAdminService } from './user-admin.service.js';
+
+/** Who a MAC-authenticated player request comes from (5.2). */
+export interface PlayerAuth {
+  appId: number;
+  clientId: string;
+  userId: string;
+  tokenId: number;
+  loginType: number;
+}
+
+/** Where a client login comes from. */
+export interface LoginContext {
+  ip: string;
+  /** The edge's country header, when the peer is a trusted proxy (see edgeCountry). */
+  country: string | undefined;
+}
+
+export interface LoginResult {
+  kid: string;
+  macKey: string;
+  macAlgorithm: 'hmac-sha-1';
+  expiresAt: string;
+  expiresIn: number;
+  userId: string;
+  userCode: string;
+  loginType: number;
+  openId: string;
+  isNew: boolean;
+}
+
+interface AccountDeps {
+  db: Kysely<Tables>;
+  config: Config;
+  replay: ReplayGuard;
+  apps: AppService;
+  tokens: TokenService;
+  providers: Map<string, LoginProvider>;
+  sandbox: SandboxProvider | null;
+  cancellation: CancellationService;
+  users: UserAdminService;
+  now: () => number;
+}
+
+/** Guests' open id: SHA-256 of the device id, so the raw device id is neither stored nor answered. */
+export function guestOpenId(deviceId: string): string {
+  return crypto.createHash('sha256').update(`guest:${deviceId}`, 'utf8').digest('base64url');
+}
+
+/**
+ * Platform accounts: logins that mint MAC tokens, linking of login methods,
+ * the profile of 4.3, the open id lookup of 4.4, cancellation and bans.
+ */
+export class AccountService {
+  readonly #trusted: IpAllowList;
+
+  constructor(private readonly deps: AccountDeps) {
+    let trusted: IpAllowList;
+    try {
+      trusted = new IpAllowList(deps.config.trustedProxies);
+    } catch {
+      trusted = new IpAllowList([]);
+    }
+    this.#trusted = trusted;
+  }
+
+  /** Cancellation requests and the sweep that carries them out. */
+  get cancellation(): CancellationService {
+    return this.deps.cancellation;
+  }
+
+  /** The operator's view: find users, show them, revoke their tokens. */
+  get users(): UserAdminService {
+    return this.deps.users;
+  }
+
+  get tokens(): TokenService {
+    return this.deps.tokens;
+  }
+
+  get sandbox(): SandboxProvider | null {
+    return this.deps.sandbox;
+  }
+
+  private now(): number {
+    return this.deps.now();
+  }
+
+  /**
+   * The edge country header (EDGE_COUNTRY_HEADER) of a request, believed
+   * only when the socket peer is a trusted proxy (the edge): a client talking
+   * to us directly cannot choose its region.
+   */
+  edgeCountry(request: FastifyRequest): string | undefined {
+    if (!this.#trusted.has(request.socket.remoteAddress)) return undefined;
+    const value = request.headers[this.deps.config.EDGE_COUNTRY_HEADER.toLowerCase()];
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  // --- logins ---
+
+  async loginGuest(clientId: string, deviceId: string, ctx: LoginContext): Promise<LoginResult> {
+    const app = await this.deps.apps.requireActive(clientId);
+    const identity: ProviderIdentity = { loginType: GUEST, openId: guestOpenId(deviceId), unionId: null, nickname: null, avatar: null, email: null, emailVerified: false };
+    return this.login(app, identity, ctx);
+  }
+
+  async loginWithProvider(clientId: string, provider: string, credential: string, ctx: LoginContext): Promise<LoginResult> {
+    const app = await this.deps.apps.requireActive(clientId);
+    const identity = await this.verifyCredential(provider, credential);
+    return this.login(app, identity, ctx);
+  }
+
+  private async verifyCredential(provider: string, credential: string): Promise<ProviderIdentity> {
+    const p = this.deps.providers.get(provider);
+    if (!p) {
+      const enabled = [...this.deps.providers.keys()].join(', ') || 'none';
+      throw invalidParameter('provider', `${JSON.stringify(provider)} is not a login provider of this service (enabled: ${enabled})`);
+    }
+    return p.verify(credential);
+  }
+
+  private async login(app: AppRecord, identity: ProviderIdentity, ctx: LoginContext): Promise<LoginResult> {
+    try {
+      return await this.loginOnce(app, identity, ctx);
+    } catch (err) {
+      // Two first logins of one open id at once: the loser's insert hits the unique key; its second try finds the method.
+      if (isUniqueViolation(err)) return this.loginOnce(app, identity, ctx);
+      throw err;
+    }
+  }
+
+  private async loginOnce(app: AppRecord, identity: ProviderIdentity, ctx: LoginContext): Promise<LoginResult> {
+    const now = this.now();
+    const userRegion = app.region === 'mainland' ? '' : countryOrDefault(ctx.country);
+    const result = await this.deps.db.transaction().execute(async (trx) => {
+      const users = new UsersRepository(trx);
+      const methods = new LoginMethodsRepository(trx);
+      let isNew = false;
+      let method = await methods.byOpenId(identity.loginType, identity.openId);
+      if (method) {
+        await this.refuseIfBanned(users, method.user_id, now);
+        await methods.update(method.method_id, {
+          last_login_at: now,
+          // What the provider says now wins; what it no longer sends is kept.
+          ...(identity.nickname !== null ? { nickname: identity.nickname } : {}),
+          ...(identity.avatar !== null ? { avatar: identity.avatar } : {}),
+          ...(identity.unionId !== null ? { union_id: identity.unionId } : {}),
+          ...(identity.email !== null ? { email: identity.email, email_verified: identity.emailVerified ? 1 : 0 } : {}),
+        });
+      } else {
+        const target = identity.loginType === GUEST ? null : await autoBindTarget(methods, identity);
+        if (target !== null) await this.refuseIfBanned(users, target, now);
+        if (target === null) refuseUnverifiedStoreEmail(app, identity);
+        const userId = target ?? await this.createUser(users, ctx.ip, now);
+        isNew = target === null;
+        method = await methods.insert({
+          user_id: userId,
+          login_type: identity.loginType,
+          open_id: identity.openId,
+          union_id: identity.unionId,
+          nickname: identity.nickname,
+          avatar: identity.avatar,
+          email: identity.email,
+          email_verified: identity.emailVerified ? 1 : 0,
+          created_at: now,
+          last_login_at: now,
+        });
+      }
+      await users.touchApp(method.user_id, app.appId, now);
+      const token = await this.deps.tokens.issue(trx, {
+        userId: method.user_id, appId: app.appId, methodId: method.method_id,
+        loginType: identity.loginType, openId: identity.openId, userRegion, ip: ctx.ip,
+      });
+      return { token, userId: method.user_id, isNew };
+    });
+    this.deps.tokens.evictTokens(result.token.revokedIds);
+    if (!result.isNew) this.deps.tokens.evictUser(result.userId);
+    return {
+      kid: result.token.kid,
+      macKey: result.token.macKey,
+      macAlgorithm: 'hmac-sha-1',
+      expiresAt: iso(result.token.expiresAt),
+      expiresIn: Math.round((result.token.expiresAt - now) / 1000),
+      userId: String(result.userId),
+      userCode: encodeUserCode(result.userId),
+      loginType: identity.loginType,
+      openId: identity.openId,
+      isNew: result.isNew,
+    };
+  }
+
+  private async createUser(users: UsersRepository, ip: string, now: number): Promise<number> {
+    const userId = await users.insert({ username: '', regist_time: now, regist_ip: ip, source: 0, status: 'active', cancel_requested_at: null, cancel_due_at: null, cancelled_at: null });
+    await users.setUsername(userId, `player_${encodeUserCode(userId)}`);
+    return userId;
+  }
+
+  private async refuseIfBanned(users: UsersRepository, userId: number, now: number): Promise<void> {
+    const bans = await users.activeBans(userId, now);
+    if (bans.length === 0) return;
+    const until = bans.some((b) => b.until === null) ? null : Math.max(...bans.map((b) => b.until!));
+    throw new AppError('ACCOUNT_BANNED', until === null ? 'this account is banned until further notice' : `this account is banned until ${iso(until)}`, {
+      data: { until: until === null ? null : iso(until) },
+    });
+  }
+
+  // --- MAC-authenticated requests ---
+
+  /**
+   * Authenticates a player request signed with the MAC token of 5.2, for the
+   * app of `clientId` (4.3, 4.5, order placement and the client API). Order:
+   * unknown/disabled clientId -> 40105 (UNKNOWN_CLIENT); then every token
+   * failure is 40300 (ILLEGAL_ACCESS_TOKEN) with `detail` telling them apart:
+   * malformed/missing header, unknown token, bad mac, stale ts, reused nonce,
+   * and (only once the mac proved the caller holds the key) revoked, expired,
+   * or issued for another app. A revocation takes effect at once on this
+   * instance and within TOKEN_CACHE_SECONDS on the others.
+   */
+  async authenticatePlayer(request: FastifyRequest, clientId: string): Promise<PlayerAuth> {
+    const { app, session } = await this.authenticate(request, clientId);
+    return { appId: app.appId, clientId: app.clientId, userId: String(session.userId), tokenId: session.tokenId, loginType: session.loginType };
+  }
+
+  /** authenticatePlayer with the whole token session (the profile needs it). */
+  async authenticate(request: FastifyRequest, clientId: string): Promise<{ app: AppRecord; session: TokenSession }> {
+    const app = await this.deps.apps.requireActive(clientId);
+    const { token } = await verifyMacRequest(request, this.deps, (kid) => this.deps.tokens.lookup(kid));
+    const illegal = (detail: string) => new AppError('ILLEGAL_ACCESS_TOKEN', detail, { data: '' });
+    if (token.revokedAt !== null) throw illegal(`the access token was revoked (${token.revokeReason ?? 'revoked'}) at ${iso(token.revokedAt)}; log in again`);
+    if (token.expiresAt <= this.now()) throw illegal(`the access token expired at ${iso(token.expiresAt)}; log in again`);
+    if (token.appId !== app.appId) throw illegal(`the access token was issued for another app, not clientId ${app.clientId}`);
+    return { app, session: token };
+  }
+
+  /** The object of 2.2 for the current token (4.3). */
+  profile(app: AppRecord, s: TokenSession): Profile {
+    return {
+      appId: String(app.appId),
+      userId: String(s.userId),
+      userCode: encodeUserCode(s.userId),
+      username: s.user.username,
+      nickName: s.method.nickname,
+      avatar: s.method.avatar,
+      loginType: s.loginType,
+      registTime: isoWithOffset(s.user.registTime),
+      registIp: s.user.registIp,
+      source: s.user.source,
+      loginList: s.loginTypes,
+      isGuest: s.loginTypes.length > 0 && s.loginTypes.every((t) => t === GUEST),
+      provider: s.loginTypes.map(providerName),
+      openId: s.openId,
+      userRegion: s.userRegion,
+      unionId: app.unionIdEnabled ? s.method.unionId : null,
+    };
+  }
+
+  async logout(s: TokenSession): Promise<void> {
+    await this.deps.db.updateTable('tokens').set({ revoked_at: this.now(), revoke_reason: 'logout' })
+      .where('token_id', '=', s.tokenId).where('revoked_at', 'is', null).execute();
+    this.deps.tokens.evictTokens([s.tokenId]);
+  }
+
+  // --- linking ---
+
+  async bind(s: TokenSession, provider: string, credential: string): Promise<{ loginList: number[]; provider: string[] }> {
+    const identity = await this.verifyCredential(provider, credential);
+    const now = this.now();
+    try {
+      await this.deps.db.transaction().execute(async (trx) => {
+        const methods = new LoginMethodsRepository(trx);
+        const existing = await methods.byOpenId(identity.loginType, identity.openId);
+        if (existing && existing.user_id !== s.userId) {
+          throw new AppError('CONFLICT', `this ${providerName(identity.loginType)} account is already bound to another platform account`);
+        }
+        if (existing) return;
+        const own = await methods.byUser(s.userId);
+        if (own.some((m) => m.login_type === identity.loginType)) {
+          throw new AppError('CONFLICT', `a ${providerName(identity.loginType)} login is already bound to this account; unbind it first`);
+        }
+        await methods.insert({
+          user_id: s.userId, login_type: identity.loginType, open_id: identity.openId, union_id: identity.unionId,
+          nickname: identity.nickname, avatar: identity.avatar, email: identity.email, email_verified: identity.emailVerified ? 1 : 0,
+          created_at: now, last_login_at: now,
+        });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError('CONFLICT', `this ${providerName(identity.loginType)} account was bound elsewhere at the same time`);
+      throw err;
+    }
+    this.deps.tokens.evictUser(s.userId);
+    return this.loginMethodsOf(s.userId);
+  }
+
+  /** Unbinds a login type from the current account: never the last one, nor the one of the current session. */
+  async unbind(s: TokenSession, loginTypeText: string): Promise<{ loginList: number[]; provider: string[] }> {
+    const loginType = Number(loginTypeText);
+    if (!isLoginType(loginType)) throw invalidParameter('loginType', `${loginTypeText} is not a login type code of 2.2`);
+    const now = this.now();
+    await this.deps.db.transaction().execute(async (trx) => {
+      const methods = new LoginMethodsRepository(trx);
+      const own = await methods.byUser(s.userId);
+      const target = own.find((m) => m.login_type === loginType);
+      if (!target) throw new AppError('NOT_FOUND', `no ${providerName(loginType)} login is bound to this account`);
+      if (own.length === 1) throw new AppError('CONFLICT', 'the last login method of an account cannot be unbound');
+      if (target.method_id === s.methodId) throw new AppError('CONFLICT', 'this session logged in with that method; log in with another method to unbind it');
+      await methods.delete(target.method_id);
+      await trx.updateTable('tokens').set({ revoked_at: now, revoke_reason: 'unbind' })
+        .where('user_id', '=', s.userId).where('method_id', '=', target.method_id).where('revoked_at', 'is', null).execute();
+    });
+    this.deps.tokens.evictUser(s.userId);
+    return this.loginMethodsOf(s.userId);
+  }
+
+  private async loginMethodsOf(userId: number): Promise<{ loginList: number[]; provider: string[] }> {
+    const types = [...new Set((await new LoginMethodsRepository(this.deps.db).byUser(userId)).map((m) => m.login_type))].sort((a, b) => a - b);
+    return { loginList: types, provider: types.map(providerName) };
+  }
+
+  // --- 4.4 ---
+
+  /**
+   * The platform user id of an open id (4.4). The caller's IP (the peer, or
+   * X-Forwarded-For only from TRUSTED_PROXIES, as Fastify resolves
+   * request.ip) must be on the app's allow-list.
+   */
+  async svcId(clientId: string, callerIp: string, loginTypeName: string, openId: string): Promise<string> {
+    if (!Object.hasOwn(SVC_ID_LOGIN_TYPES, loginTypeName)) {
+      throw invalidParameter('loginType', `must be one of ${Object.keys(SVC_ID_LOGIN_TYPES).join(', ')} (lowercase provider name)`);
+    }
+    const loginType = loginTypeName as SvcIdLoginType;
+    const app = await this.deps.apps.requireActive(clientId);
+    if (!app.allowList.has(callerIp)) {
+      throw new AppError('IP_NOT_ALLOWED', `caller IP ${callerIp} is not on the allow-list of clientId ${app.clientId}`);
+    }
+    const method = await new LoginMethodsRepository(this.deps.db).byOpenId(SVC_ID_LOGIN_TYPES[loginType], openId);
+    if (!method) throw new AppError('ILLEGAL_USER_ID', `no user has the ${loginType} open id ${JSON.stringify(openId)}`, { data: '' });
+    return String(method.user_id);
+  }
+
+  // --- bans ---
+
+  /**
+   * Bans a user: revokes all their tokens at once and refuses their logins
+   * (ACCOUNT_BANNED, 40302) until `until` (Unix ms) or, with null, until
+   * lifted. For moderation (the reporting issue wires it to reports).
+   */
+  async banUser(userId: number, ban: { reason: string; until: number | null; actor: string }): Promise<Ban> {
+    const now = this.now();
+    if (ban.until !== null && ban.until <= now) throw invalidParameter('until', 'must be in the future (or null for a ban until lifted)');
+    const row = await this.deps.db.transaction().execute(async (trx) => {
+      const users = new UsersRepository(trx);
+      await this.requireUser(users, userId);
+      const inserted = await users.insertBan({ user_id: userId, reason: ban.reason, until: ban.until, actor: ban.actor, created_at: now, lifted_at: null, lifted_by: null });
+      await trx.updateTable('tokens').set({ revoked_at: now, revoke_reason: 'ban' })
+        .where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+      return inserted;
+    });
+    this.deps.tokens.evictUser(userId);
+    return toBan(row);
+  }
+
+  /** Lifts every ban in force on a user; answers how many. */
+  async liftBan(userId: number, actor: string): Promise<number> {
+    const users = new UsersRepository(this.deps.db);
+    await this.requireUser(users, userId);
+    return users.liftBans(userId, this.now(), actor);
+  }
+
+  async requireUser(users: UsersRepository, userId: number) {
+    const user = await users.byId(userId);
+    if (!user) throw new AppError('NOT_FOUND', `user ${userId} does not exist`);
+    return user;
+  }
+}

@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { AppRecord } from '../apps/apps.service.js';
+import { invalidParameter } from '../errors/app-error.js';
+import { platformErrorResponses } from '../http/schemas.js';
+import type { Services } from '../services.js';
+import {
+  BindBody, CancellationAnswer, ClientIdQuery, GuestLoginBody, LoginAnswer, LoginMethodsAnswer, OkAnswer, ProviderLoginBody, UnbindQuery,
+} from './accounts.schemas.js';
+import { success } from './envelope.js';
+import type { TokenSession } from './tokens.service.js';
+
+const tags = ['account client'];
+const security = [{ macToken: [] }];
+
+/**
+ * The client login API (what the client SDK calls; the spec assumes it):
+ * logins that mint MAC tokens, then MAC-authenticated linking, logout and
+ * cancellation. Parameters of MAC-authenticated calls go in the query, which
+ * the MAC covers (`uri` of 5.2).
+ */
+export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const sessions = new WeakMap<FastifyRequest, { app: AppRecord; session: TokenSession }>();
+    // Authentication before body validation: a caller without a valid token learns nothing else.
+    const player = async (request: FastifyRequest) => {
+      const clientId = (request.query as Record<string, unknown> | undefined)?.clientId;
+      if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 64) throw invalidParameter('clientId', 'is required (1-64 characters)');
+      sessions.set(request, await services.accounts.authenticate(request, clientId));
+    };
+    const sessionOf = (request: FastifyRequest) => sessions.get(request)!.session;
+    const context = (request: FastifyRequest) => ({ ip: request.ip, country: services.accounts.edgeCountry(request) });
+
+    app.post('/api/account/v1/client/login/guest', {
+      schema: { tags, summary: 'Guest login by device id; answers a MAC token', body: GuestLoginBody, response: { 200: LoginAnswer, ...platformErrorResponses } },
+    }, async (request) => success(await services.accounts.loginGuest(request.body.clientId, request.body.deviceId, context(request))));
+
+    app.post('/api/account/v1/client/login', {
+      schema: { tags, summary: 'Login through a provider (ID token or sandbox assertion); answers a MAC token', body: ProviderLoginBody, response: { 200: LoginAnswer, ...platformErrorResponses } },
+    }, async (request) => success(await services.accounts.loginWithProvider(request.body.clientId, request.body.provider, request.body.credential, context(request))));
+
+    app.post('/api/account/v1/client/bind', {
+      preValidation: player,
+      schema: { tags, security, summary: 'Bind another login method to the current account', querystring: ClientIdQuery, body: BindBody, response: { 200: LoginMethodsAnswer, ...platformErrorResponses } },
+    }, async (request) => success(await services.accounts.bind(sessionOf(request), request.body.provider, request.body.credential)));
+
+    app.post('/api/account/v1/client/unbind', {
+      preValidation: player,
+      schema: { tags, security, summary: 'Unbind a login method (never the last, nor the current session\'s)', querystring: UnbindQuery, response: { 200: LoginMethodsAnswer, ...platformErrorResponses } },
+    }, async (request) => success(await services.accounts.unbind(sessionOf(request), request.query.loginType)));
+
+    app.post('/api/account/v1/client/logout', {
+      preValidation: player,
+      schema: { tags, security, summary: 'Revoke the current token', querystring: ClientIdQuery, response: { 200: OkAnswer, ...platformErrorResponses } },
+    }, async (request) => {
+      await services.accounts.logout(sessionOf(request));
+      return success(true);
+    });
+
+    app.post('/api/account/v1/client/cancellation', {
+      preValidation: player,
+      schema: { tags, security, summary: 'Ask for the account\'s cancellation (after CANCELLATION_COOLING_OFF_SECONDS)', querystring: ClientIdQuery, response: { 200: CancellationAnswer, ...platformErrorResponses } },
+    }, async (request) => success(await services.accounts.cancellation.request(sessionOf(request))));
+
+    app.post('/api/account/v1/client/cancellation/withdraw', {
+      preValidation: player,
+      schema: { tags, security, summary: 'Withdraw a pending cancellation', querystring: ClientIdQuery, response: { 200: CancellationAnswer, ...platformErrorResponses } },
+    }, async (request) => success(await services.accounts.cancellation.withdraw(sessionOf(request))));
+  };
+}

@@ -1,0 +1,46 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Tables } from '../db/schema.js';
+import type { LoginMethodsTable } from './accounts.tables.js';
+
+export type LoginMethodRow = Selectable<LoginMethodsTable>;
+
+/** SQL of the login methods bound to users. Methods of cancelled users are deleted at cancellation. */
+export class LoginMethodsRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async insert(row: Insertable<LoginMethodsTable>): Promise<LoginMethodRow> {
+    return this.db.insertInto('login_methods').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** The method of an open id (unique per login type). */
+  async byOpenId(loginType: number, openId: string): Promise<LoginMethodRow | undefined> {
+    return this.db.selectFrom('login_methods').selectAll()
+      .where('login_type', '=', loginType).where('open_id', '=', openId).executeTakeFirst();
+  }
+
+  async byUser(userId: number): Promise<LoginMethodRow[]> {
+    return this.db.selectFrom('login_methods').selectAll().where('user_id', '=', userId).orderBy('login_type').execute();
+  }
+
+  /** Methods whose provider vouched for this (lower-cased) email: the candidates of auto-binding. */
+  async verifiedByEmail(email: string): Promise<LoginMethodRow[]> {
+    return this.db.selectFrom('login_methods').selectAll()
+      .where('email', '=', email).where('email_verified', '=', 1).orderBy('method_id').execute();
+  }
+
+  async byEmail(email: string): Promise<LoginMethodRow[]> {
+    return this.db.selectFrom('login_methods').selectAll().where('email', '=', email).orderBy('method_id').execute();
+  }
+
+  async update(methodId: number, changes: Updateable<LoginMethodsTable>): Promise<void> {
+    await this.db.updateTable('login_methods').set(changes).where('method_id', '=', methodId).execute();
+  }
+
+  async delete(methodId: number): Promise<void> {
+    await this.db.deleteFrom('login_methods').where('method_id', '=', methodId).execute();
+  }
+
+  async deleteByUser(userId: number): Promise<void> {
+    await this.db.deleteFrom('login_methods').where('user_id', '=', userId).execute();
+  }
+}

@@ -1,0 +1,154 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { Tables } from '../db/schema.js';
+import type { MacToken } from '../auth/mac.js';
+import { TokensRepository, type TokenLookupRow } from './tokens.repository.js';
+
+/** A token as authentication sees it (5.2), with what the profile (4.3) answers. */
+export interface TokenSession extends MacToken {
+  tokenId: number;
+  userId: number;
+  appId: number;
+  methodId: number;
+  loginType: number;
+  openId: string;
+  userRegion: string;
+  expiresAt: number;
+  revokedAt: number | null;
+  revokeReason: string | null;
+  user: { username: string; registTime: number; registIp: string; source: number };
+  method: { nickname: string | null; avatar: string | null; unionId: string | null };
+  /** Login type codes bound to the user. */
+  loginTypes: number[];
+}
+
+export interface IssuedToken {
+  tokenId: number;
+  kid: string;
+  macKey: string;
+  expiresAt: number;
+}
+
+export interface TokenPolicy {
+  ttlSeconds: number;
+  perUserApp: number;
+  cacheSeconds: number;
+  now: () => number;
+}
+
+const CACHE_MAX = 50_000;
+
+export function kidHash(kid: string): string {
+  return crypto.createHash('sha256').update(kid, 'utf8').digest('base64url');
+}
+
+const macKeyContext = (hash: string) => `mac-key:${hash}`;
+
+/**
+ * MAC access tokens (5.2). The kid (access token) and the MAC key are 256
+ * random bits each; the database keeps only SHA-256 of the kid and the MAC
+ * key sealed under the master key. Lookups are cached per instance for
+ * TOKEN_CACHE_SECONDS: a revocation evicts this instance's cache at once and
+ * takes effect on other instances within that bound (docs/decisions.md).
+ */
+export class TokenService {
+  readonly #cache = new Map<string, { session: TokenSession | null; until: number }>();
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly box: SecretBox,
+    private readonly policy: TokenPolicy,
+  ) {}
+
+  /**
+   * Mints a token in the login's transaction, then applies the re-login
+   * policy: the user keeps at most TOKENS_PER_USER_APP live tokens for this
+   * app; older ones are revoked (reason `relogin`). Returns revoked ids too.
+   */
+  async issue(
+    trx: Kysely<Tables>,
+    t: { userId: number; appId: number; methodId: number; loginType: number; openId: string; userRegion: string; ip: string },
+  ): Promise<IssuedToken & { revokedIds: number[] }> {
+    const now = this.policy.now();
+    const kid = crypto.randomBytes(32).toString('base64url');
+    const macKey = crypto.randomBytes(32).toString('base64url');
+    const hash = kidHash(kid);
+    const expiresAt = now + this.policy.ttlSeconds * 1000;
+    const repo = new TokensRepository(trx);
+    const tokenId = await repo.insert({
+      kid_hash: hash,
+      user_id: t.userId,
+      app_id: t.appId,
+      method_id: t.methodId,
+      login_type: t.loginType,
+      open_id: t.openId,
+      mac_key_enc: this.box.seal(macKey, macKeyContext(hash)),
+      user_region: t.userRegion,
+      issued_ip: t.ip,
+      created_at: now,
+      expires_at: expiresAt,
+      revoked_at: null,
+      revoke_reason: null,
+    });
+    const live = await repo.liveIds(t.userId, t.appId, now);
+    const revokedIds = live.filter((id) => id !== tokenId).slice(Math.max(0, this.policy.perUserApp - 1));
+    await repo.revokeIds(revokedIds, 'relogin', now);
+    return { tokenId, kid, macKey, expiresAt, revokedIds };
+  }
+
+  /**
+   * The token of a kid, revoked and expired ones included (the caller tells
+   * them apart after the MAC is verified); null when unknown.
+   */
+  async lookup(kid: string): Promise<TokenSession | null> {
+    const hash = kidHash(kid);
+    const now = this.policy.now();
+    const hit = this.#cache.get(hash);
+    if (hit && hit.until > now) return hit.session;
+    const found = await new TokensRepository(this.db).lookup(hash);
+    const session = found ? this.toSession(hash, found.row, found.loginTypes) : null;
+    if (this.policy.cacheSeconds > 0) {
+      if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
+      this.#cache.set(hash, { session, until: now + this.policy.cacheSeconds * 1000 });
+    }
+    return session;
+  }
+
+  /** Deletes tokens that expired before `before`. */
+  async purgeExpired(before: number): Promise<number> {
+    return new TokensRepository(this.db).purgeExpired(before);
+  }
+
+  /** Drops this instance's cached lookups of a user (after a revocation or a change of bound methods commits). */
+  evictUser(userId: number): void {
+    for (const [hash, entry] of this.#cache) if (entry.session?.userId === userId) this.#cache.delete(hash);
+  }
+
+  /** Drops cached lookups of these tokens. */
+  evictTokens(tokenIds: number[]): void {
+    if (tokenIds.length === 0) return;
+    const ids = new Set(tokenIds);
+    for (const [hash, entry] of this.#cache) if (entry.session && ids.has(entry.session.tokenId)) this.#cache.delete(hash);
+  }
+
+  private toSession(hash: string, row: TokenLookupRow, loginTypes: number[]): TokenSession {
+    return {
+      macKey: this.box.open(row.mac_key_enc, macKeyContext(hash)),
+      scope: `mac:${row.token_id}`,
+      tokenId: row.token_id,
+      userId: row.user_id,
+      appId: row.app_id,
+      methodId: row.method_id,
+      loginType: row.login_type,
+      openId: row.open_id,
+      userRegion: row.user_region,
+      expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
+      revokeReason: row.revoke_reason,
+      user: { username: row.username, registTime: row.regist_time, registIp: row.regist_ip, source: row.source },
+      method: { nickname: row.nickname, avatar: row.avatar, unionId: row.union_id },
+      loginTypes: [...new Set(loginTypes)].sort((a, b) => a - b),
+    };
+  }
+}
