@@ -12,6 +12,7 @@ import { accountAdminRoutes } from './accounts/admin.routes.js';
 import { addOrderSchemas, orderAdminRoutes } from './orders/admin.routes.js';
 import { sandboxRoutes } from './orders/sandbox.routes.js';
 import { consumptionRoutes } from './orders/consumption.routes.js';
+import { orderClientRoutes } from './orders/client.routes.js';
 
 /**
  * Every route of the service, by area. A domain contributes a plugin; the
@@ -35,4 +36,5 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await app.register(svcIdRoutes(services));
   await app.register(clientRoutes(services));
   await app.register(consumptionRoutes(services));
+  await app.register(orderClientRoutes(services));
 }

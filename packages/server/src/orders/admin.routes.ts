@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
+import { PendingSupplement } from './notifications.schemas.js';
 import { orderDetails } from './order-details.js';
 import {
   AppIdParams, CancelBody, Notification, OrderQuery, Settings, SettingsBody, SupplementAdmin, SupplementQuery, TrxNoParams, parseLimit,
@@ -18,6 +19,7 @@ export function addOrderSchemas(app: FastifyInstance): void {
   app.addSchema(Order);
   app.addSchema(Product);
   app.addSchema(SupplementAdmin);
+  app.addSchema(PendingSupplement);
 }
 
 /** Operator API of the orders domain, mounted under /admin/v1. */
