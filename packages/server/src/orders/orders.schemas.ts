@@ -24,9 +24,11 @@ const PlacementFields = {
   region: Type.Optional(Region('Region the player chose (web payment without region lock, 2.4 rule 8).')),
 };
 
-/** Client order placement (MAC token). */
+/** Client order placement (MAC token). The role is required: the game confirms it (4.8) before the order exists. */
 export const PlaceOrderBody = Type.Object({
   ...PlacementFields,
+  game_server_id: Type.String({ minLength: 1, maxLength: 128, description: 'Server of the role; echoed as attach.gameServerId; selects the callback URL (4.7).' }),
+  game_role_id: Type.String({ minLength: 1, maxLength: 128, description: 'Role that receives the items; echoed as attach.gameRoleId.' }),
   extras: Type.Optional(Type.String({ maxLength: 2048, description: 'Passed to the game\'s pre-order check (4.10).' })),
 }, { additionalProperties: false });
 export type PlaceOrderBody = Static<typeof PlaceOrderBody>;
