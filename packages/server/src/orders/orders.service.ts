@@ -237,11 +237,14 @@ export class OrderService {
     return { order: await this.get(earlier.trx_no), payment: null, created: false };
   }
 
+  /** Refuses a channel no adapter takes (no real adapter yet; the sandbox when enabled). */
+  requireChannel(channel: number): void {
+    if (!this.channels.forChannel(channel)) throw invalidParameter('channel', `no payment channel is available for channel ${channel}`);
+  }
+
   /** Every check that needs no game and writes nothing. */
   private async prepare(input: PlaceOrderInput): Promise<Prepared> {
-    if (!this.channels.forChannel(input.channel)) {
-      throw invalidParameter('channel', `no payment channel is available for channel ${input.channel}`);
-    }
+    this.requireChannel(input.channel);
     const store = isStoreChannel(input.channel);
     if (input.mergedReceipts && input.channel !== Channel.IOS_STORE) throw invalidParameter('mergedReceipts', 'only iOS store receipts are merged (channel 1)');
     if (input.products.length === 0) throw invalidParameter('products', 'must hold at least one product');

@@ -121,6 +121,7 @@ export class RefundService {
       }
     }
     const refund = await this.orders.row(tradeNo);
+    this.orders.requireChannel(refund.channel);
     const now = this.now();
     const row = await this.db.transaction().execute(async (trx) => {
       const items = await ordersRepo.items(trx, tradeNo);
