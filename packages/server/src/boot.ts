@@ -16,7 +16,8 @@ export interface RunningService {
 
 /**
  * Starts the service: storage (migrated), services, HTTP, housekeeping.
- * stop() stops accepting, lets in-flight requests finish, then closes storage.
+ * stop() stops accepting, lets in-flight requests finish, then closes storage
+ * (services.close() first stops the delivery dispatcher, letting its sends finish).
  */
 export async function startService(config: Config): Promise<RunningService> {
   const services = await createServices(config);
@@ -31,6 +32,7 @@ export async function startService(config: Config): Promise<RunningService> {
 
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info({ database: services.database.dialect, region: config.REGION }, `service listening on ${url}`);
+  services.delivery.start(app.log);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

@@ -9,6 +9,8 @@ import { profileRoutes } from './accounts/profile.routes.js';
 import { svcIdRoutes } from './accounts/svc-id.routes.js';
 import { clientRoutes } from './accounts/client.routes.js';
 import { accountAdminRoutes } from './accounts/admin.routes.js';
+import { deliveryRoutes } from './delivery/delivery.routes.js';
+import { pullRoutes } from './delivery/pull.routes.js';
 import { addOrderSchemas, orderAdminRoutes } from './orders/admin.routes.js';
 import { sandboxRoutes } from './orders/sandbox.routes.js';
 import { consumptionRoutes } from './orders/consumption.routes.js';
@@ -28,6 +30,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
     await admin.register(appRoutes(services));
     await admin.register(platformKeyRoutes(services));
     await admin.register(accountAdminRoutes(services));
+    await admin.register(deliveryRoutes(services));
     await admin.register(orderAdminRoutes(services));
     await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
   }, { prefix: '/admin/v1' });
@@ -35,6 +38,8 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await app.register(profileRoutes(services));
   await app.register(svcIdRoutes(services));
   await app.register(clientRoutes(services));
+  await app.register(pullRoutes(services));
+  services.delivery.attachMetrics(app.metrics);
   await app.register(consumptionRoutes(services));
   await app.register(orderClientRoutes(services));
 }

@@ -13,6 +13,9 @@ import { ReplayGuard } from './auth/replay.js';
 import { createOrdersDomain, type OrdersDomain } from './orders/orders.module.js';
 import type { AccountService } from './accounts/accounts.service.js';
 import { createAccounts } from './accounts/accounts.module.js';
+import { DeliveryService } from './delivery/delivery.service.js';
+import { deliveryOptions, outboundHttp } from './delivery/delivery.config.js';
+import { GameCallsClient } from './game-calls/game-calls.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -32,6 +35,10 @@ export interface Services {
   orders: OrdersDomain;
   /** Accounts: logins, MAC tokens, profile (4.3), open id lookup (4.4), cancellation, bans. */
   accounts: AccountService;
+  /** Outbox dispatcher and operator actions (4.7, 5.3, 6); started by startService. */
+  delivery: DeliveryService;
+  /** Role query, role list, pre-order check (4.8-4.10). */
+  gameCalls: GameCallsClient;
   /** Notes for the operator printed at start (where generated secrets were written). */
   startupNotes: string[];
   close(): Promise<void>;
@@ -79,6 +86,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   await keys.ensureKey();
   const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
   const accounts = createAccounts({ db: database.db, config, box, replay, apps, now });
+  const http = outboundHttp(config);
+  const delivery = new DeliveryService(database.db, database.dialect, apps, keys, http, deliveryOptions(config), now);
+  const gameCalls = new GameCallsClient(database.db, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
 
   return {
     config,
@@ -90,8 +100,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     nonces,
     replay,
     accounts,
+    delivery,
+    gameCalls,
     orders: createOrdersDomain(database.db, config, apps, now),
     startupNotes,
-    close: () => database.close(),
+    close: async () => {
+      await delivery.stop();
+      http.close();
+      await database.close();
+    },
   };
 }

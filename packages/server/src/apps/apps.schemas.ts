@@ -24,8 +24,8 @@ const AppFields = {
   unionIdEnabled: Type.Boolean({ description: 'Whether profile answers carry unionId (2.2).' }),
 };
 
-export const AppCreateBody = Type.Object({
-  name: AppFields.name,
+/** The settable fields other than the name, optional in both create and patch. */
+const OptionalAppFields = {
   region: Type.Optional(AppFields.region),
   callbackUrls: Type.Optional(AppFields.callbackUrls),
   roleQueryUrl: Type.Optional(AppFields.roleQueryUrl),
@@ -35,21 +35,15 @@ export const AppCreateBody = Type.Object({
   partnerUrl: Type.Optional(AppFields.partnerUrl),
   allowedIps: Type.Optional(AppFields.allowedIps),
   unionIdEnabled: Type.Optional(AppFields.unionIdEnabled),
-}, { additionalProperties: false });
+};
+
+export const AppCreateBody = Type.Object({ name: AppFields.name, ...OptionalAppFields }, { additionalProperties: false });
 export type AppCreateBody = Static<typeof AppCreateBody>;
 
 export const AppPatchBody = Type.Object({
   name: Type.Optional(AppFields.name),
-  region: Type.Optional(AppFields.region),
   status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
-  callbackUrls: Type.Optional(AppFields.callbackUrls),
-  roleQueryUrl: Type.Optional(AppFields.roleQueryUrl),
-  roleListUrl: Type.Optional(AppFields.roleListUrl),
-  preOrderCheckUrl: Type.Optional(AppFields.preOrderCheckUrl),
-  cancellationCallbackUrl: Type.Optional(AppFields.cancellationCallbackUrl),
-  partnerUrl: Type.Optional(AppFields.partnerUrl),
-  allowedIps: Type.Optional(AppFields.allowedIps),
-  unionIdEnabled: Type.Optional(AppFields.unionIdEnabled),
+  ...OptionalAppFields,
 }, { additionalProperties: false, minProperties: 1 });
 export type AppPatchBody = Static<typeof AppPatchBody>;
 

@@ -43,7 +43,7 @@ export async function verifyMacRequest<T extends MacToken>(
   try {
     creds = parseMacAuthorization(request.headers.authorization);
   } catch (err) {
-    if (err instanceof MacHeaderError) throw new AppError('ILLEGAL_ACCESS_TOKEN', `Authorization header: ${err.message}`, { data: '' });
+    if (err instanceof MacHeaderError) throw new AppError('ILLEGAL_ACCESS_TOKEN', err.message, { data: '' });
     throw err;
   }
   let shape;

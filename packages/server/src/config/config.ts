@@ -37,6 +37,17 @@ const Env = Type.Object({
   GOOGLE_AUDIENCES: Type.String({ default: '', description: 'Comma-separated Google OAuth client ids accepted as ID token audience. Empty: Google login off.' }),
   FACEBOOK_JWKS_URL: Type.String({ pattern: '^https?://', default: 'https://limited.facebook.com/.well-known/oauth/openid/jwks/', description: 'JWKS of Facebook Limited Login ID tokens.' }),
   FACEBOOK_AUDIENCES: Type.String({ default: '', description: 'Comma-separated Facebook app ids accepted as ID token audience. Empty: Facebook login off.' }),
+  DELIVERY_SCHEDULE: Type.String({ pattern: '^ *0 *(, *[0-9]{1,9}(ms|s|m|h|d) *)*$', default: '0,15s,1m,5m,30m,2h,6h,12h,24h,24h,24h', description: 'Delay before each delivery attempt of a game event, after the previous one (first must be 0); its length is the number of attempts. Units ms, s, m, h, d. Default: 11 attempts over about 3.9 days.' }),
+  DELIVERY_JITTER: Type.Number({ minimum: 0, maximum: 1, default: 0.1, description: 'Random spread of each retry delay, as a fraction (0.1: +-10%).' }),
+  DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000, description: 'Timeout of one notification POST to a game (4.7).' }),
+  DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 2000, default: 64, description: 'Notification sends in flight per instance.' }),
+  DELIVERY_HOST_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 8, description: 'Notification sends in flight per destination host (so one slow game cannot starve the others).' }),
+  DELIVERY_APP_RATE: Type.Number({ minimum: 0, maximum: 100_000, default: 0, description: 'Most notification sends per second per app; 0: unlimited.' }),
+  DELIVERY_BATCH: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Events claimed from the outbox per query.' }),
+  DELIVERY_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1000, description: 'How often the dispatcher looks for due events (besides being woken by new ones in this instance).' }),
+  DELIVERY_LEASE_MS: Type.Integer({ minimum: 500, maximum: 3_600_000, default: 120_000, description: 'How long a claimed event is held by an instance; after a crash it is due again after this.' }),
+  CALLBACK_PRIVATE_ALLOWLIST: Type.String({ default: '', description: 'Comma-separated IPs/CIDRs that calls to games may reach in production mode although private, loopback or link-local (private deployments).' }),
+  GAME_CALL_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000, description: 'Timeout of one role query, role list or pre-order check call (4.8-4.10).' }),
   SANDBOX_PAYMENTS: Type.Boolean({ default: false, description: 'Enables the sandbox payment channel (tests, demos): operators complete, fail and refund payments by hand. Refused in production mode.' }),
 });
 

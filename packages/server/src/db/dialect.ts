@@ -21,3 +21,12 @@ export function addAutoIdColumn<T extends string>(table: CreateTableBuilder<T, a
     ? table.addColumn(name, 'bigint', (c: ColumnDefinitionBuilder) => c.primaryKey().generatedByDefaultAsIdentity())
     : table.addColumn(name, 'integer', (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement());
 }
+
+/**
+ * Row locking for a queue claim: `FOR UPDATE SKIP LOCKED` on PostgreSQL, so
+ * several instances claim disjoint rows without waiting on each other. SQLite
+ * has one writer at a time, so the claiming UPDATE is already exclusive.
+ */
+export function skipLocked<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q, dialect: DialectName): Q {
+  return dialect === 'postgres' ? query.forUpdate().skipLocked() : query;
+}

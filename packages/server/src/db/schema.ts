@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { OutboxTables } from '../delivery/outbox.tables.js';
 import type { AccountsTables } from '../accounts/accounts.tables.js';
+import type { GameCallsTables } from '../game-calls/game-calls.tables.js';
 import type { OrdersTables } from '../orders/orders.tables.js';
 
 /**
@@ -47,7 +48,7 @@ export interface NoncesTable {
 }
 
 /** All tables: the foundation's here, each domain's from its own `<domain>.tables.ts`. */
-export interface Tables extends OutboxTables, AccountsTables, OrdersTables {
+export interface Tables extends OutboxTables, AccountsTables, GameCallsTables, OrdersTables {
   apps: AppsTable;
   platform_keys: PlatformKeysTable;
   nonces: NoncesTable;

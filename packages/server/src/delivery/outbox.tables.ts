@@ -19,12 +19,36 @@ export interface OutboxTable {
   /** pending | delivered | dead */
   state: string;
   attempts: number;
+  /** When the next attempt is due; while claimed, when the claim lapses. */
   next_attempt_at: number;
   created_at: number;
   delivered_at: number | null;
   last_error: string | null;
+  /** Set while an instance holds the event (migration 0005); completion checks it. */
+  claim_token: Generated<string | null>;
+  /** When the event was declared dead (migration 0005). */
+  dead_at: Generated<number | null>;
+}
+
+/** One attempt to deliver an event (migration 0005). */
+export interface DeliveryAttemptsTable {
+  attempt_id: Generated<number>;
+  event_id: number;
+  app_id: number;
+  /** 1 for the first attempt. */
+  attempt_no: number;
+  started_at: number;
+  url: string | null;
+  http_status: number | null;
+  latency_ms: number;
+  /** delivered | http_status | timeout | network | refused | no_url */
+  outcome: string;
+  /** The first KB of the response body. */
+  response_body: string | null;
+  error: string | null;
 }
 
 export interface OutboxTables {
   outbox: OutboxTable;
+  delivery_attempts: DeliveryAttemptsTable;
 }

@@ -29,6 +29,8 @@ export interface TestServiceOptions {
   now?: () => number;
   /** Extra routes for the test (registered before listen), e.g. to exercise an auth scheme. */
   routes?: (app: FastifyInstance, services: Services) => void | Promise<void>;
+  /** false: do not start the delivery dispatcher (events stay in the outbox). Default true. */
+  dispatcher?: boolean;
 }
 
 export async function startTestService(env: Record<string, string> = {}, opts: TestServiceOptions = {}): Promise<TestService> {
@@ -41,12 +43,16 @@ export async function startTestService(env: Record<string, string> = {}, opts: T
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     PORT: '0',
+    // Calls to games give up quickly, so closing a test service never waits long.
+    DELIVERY_TIMEOUT_MS: '2000',
+    DELIVERY_POLL_MS: '200',
     ...env,
   });
   const services = await createServices(config, { database, ...(opts.now ? { now: opts.now } : {}) });
   const app = await buildServer(services, { logger: false });
   if (opts.routes) await opts.routes(app, services);
   const url = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
+  if (opts.dispatcher !== false) services.delivery.start();
   const call = (path: string, init?: RequestInit) => fetch(url + path, init);
   const admin = async (method: string, path: string, body?: unknown) => {
     const res = await call(`/admin/v1${path}`, {

@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../db/schema.js';
+import { skipLocked, type DialectName } from '../db/dialect.js';
+
+export interface ClaimedEvent {
+  eventId: number;
+  appId: number;
+  type: string;
+  target: string;
+  serverId: string | null;
+  body: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  createdAt: number;
+  claimToken: string;
+}
+
+/**
+ * Claims up to `limit` due events for this instance: their next_attempt_at
+ * becomes the end of the lease, so if the instance dies they fall due again
+ * then (at-least-once, nothing lost). On PostgreSQL the rows are picked with
+ * FOR UPDATE SKIP LOCKED so instances claim disjoint sets without waiting.
+ */
+export async function claimDueEvents(db: Kysely<Tables>, dialect: DialectName, o: { now: number; limit: number; leaseMs: number; token: string }): Promise<ClaimedEvent[]> {
+  const due = skipLocked(
+    db.selectFrom('outbox').select('event_id')
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', o.now)
+      // enqueueEvent writes the body just after the row; never send an empty one.
+      .where('body', '<>', '')
+      .orderBy('next_attempt_at').orderBy('event_id')
+      .limit(o.limit),
+    dialect,
+  );
+  const rows = await db.updateTable('outbox')
+    .set({ next_attempt_at: o.now + o.leaseMs, claim_token: o.token })
+    .where('event_id', 'in', due)
+    .returning(['event_id', 'app_id', 'type', 'target', 'server_id', 'body', 'attempts', 'created_at'])
+    .execute();
+  return rows
+    .map((r) => ({
+      eventId: r.event_id, appId: r.app_id, type: r.type, target: r.target, serverId: r.server_id,
+      body: r.body, attempts: r.attempts, createdAt: r.created_at, claimToken: o.token,
+    }))
+    .sort((a, b) => a.eventId - b.eventId);
+}

@@ -1,0 +1,303 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { buildCallbackHeaders } from '@game-platform/sdk';
+import type { Tables } from '../db/schema.js';
+import type { DialectName } from '../db/dialect.js';
+import type { AppRecord, AppService } from '../apps/apps.service.js';
+import type { PlatformKeyService } from '../platform-keys/keys.service.js';
+import { claimDueEvents, type ClaimedEvent } from './claim.js';
+import { markDelivered } from './complete.js';
+import { markFailed } from './fail.js';
+import { releaseClaims } from './release.js';
+import { recordAttempts, RESPONSE_KEEP_BYTES, type AttemptOutcome, type NewAttempt } from './attempts.js';
+import { AppRateLimiter, KeyedLimiter, LimiterClosedError } from './limits.js';
+import type { OutboundHttp, OutboundResult } from './http-client.js';
+import type { RetrySchedule } from './schedule.js';
+import { targetUrl } from './target.js';
+import { outboxSignal } from './outbox.js';
+import type { DeliveryMetrics } from './metrics.js';
+
+export interface DispatcherOptions {
+  schedule: RetrySchedule;
+  timeoutMs: number;
+  /** Sends in flight per instance. */
+  concurrency: number;
+  /** Sends in flight per destination host. */
+  hostConcurrency: number;
+  /** Sends per second per app; 0: unlimited. */
+  appRate: number;
+  batch: number;
+  pollMs: number;
+  leaseMs: number;
+}
+
+export interface DispatchLogger {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+interface Finished {
+  event: ClaimedEvent;
+  attempt: NewAttempt;
+  outcome: AttemptOutcome;
+}
+
+/** How long an event waits when its host's queue is full or its app is over its rate. */
+const DEFER_MS = 1000;
+/** After a wake-up from an enqueue in an uncommitted transaction, look again this soon. */
+const RECHECK_MS = 100;
+const APP_CACHE_MS = 2000;
+
+/**
+ * Sends due outbox events to games (4.7, 5.3, 6). One loop claims batches of
+ * due events (never more than it can hold); each event is signed and POSTed
+ * concurrently within the per-host and global limits; the outcomes are
+ * written back in batches (attempt log + new state in one transaction).
+ * Delivery is at-least-once: a crash between send and write-back means the
+ * claim lapses and the event is sent again.
+ */
+export class Dispatcher {
+  #running = false;
+  #loop: Promise<void> | undefined;
+  #wakeUp: (() => void) | undefined;
+  /** A wake-up that came while not asleep: the next sleep returns at once. */
+  #woken = false;
+  #recheck: NodeJS.Timeout | undefined;
+  #held = 0;
+  readonly #maxHeld: number;
+  readonly #tasks = new Set<Promise<void>>();
+  readonly #hosts: KeyedLimiter;
+  readonly #global: KeyedLimiter;
+  readonly #rate: AppRateLimiter;
+  readonly #apps = new Map<number, { record: AppRecord | null; until: number }>();
+  #finished: Finished[] = [];
+  #flushScheduled = false;
+  #flushChain: Promise<void> = Promise.resolve();
+  #log: DispatchLogger = { warn() {}, error() {} };
+  readonly #onEnqueued = () => this.wake(true);
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly dialect: DialectName,
+    private readonly apps: AppService,
+    private readonly keys: PlatformKeyService,
+    private readonly http: OutboundHttp,
+    private readonly metrics: DeliveryMetrics,
+    private readonly opts: DispatcherOptions,
+    private readonly now: () => number,
+  ) {
+    this.#maxHeld = opts.concurrency + opts.batch;
+    // A host may hold its sends plus a short queue; more of its events are deferred.
+    this.#hosts = new KeyedLimiter(opts.hostConcurrency, opts.hostConcurrency * 2);
+    this.#global = new KeyedLimiter(opts.concurrency, Infinity);
+    this.#rate = new AppRateLimiter(opts.appRate, now);
+  }
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  start(log?: DispatchLogger): void {
+    if (this.#running) return;
+    if (log) this.#log = log;
+    this.#running = true;
+    outboxSignal.on('enqueued', this.#onEnqueued);
+    this.#loop = this.#run();
+  }
+
+  /** Stops claiming, lets sends in flight finish, writes their outcomes, gives back what was not sent. */
+  async stop(): Promise<void> {
+    if (!this.#running) return;
+    this.#running = false;
+    outboxSignal.off('enqueued', this.#onEnqueued);
+    clearTimeout(this.#recheck);
+    this.#hosts.close();
+    this.#global.close();
+    this.wake(false);
+    await this.#loop;
+    await Promise.allSettled([...this.#tasks]);
+    await this.#flush();
+  }
+
+  /** Looks for due events now (and once more shortly, when asked: the enqueue may not be committed yet). */
+  wake(recheck = false): void {
+    if (this.#wakeUp) this.#wakeUp();
+    else this.#woken = true;
+    if (recheck && this.#running && !this.#recheck) {
+      this.#recheck = setTimeout(() => {
+        this.#recheck = undefined;
+        this.wake();
+      }, RECHECK_MS);
+      this.#recheck.unref();
+    }
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      const room = this.#maxHeld - this.#held;
+      let full = false;
+      if (room > 0) {
+        const limit = Math.min(this.opts.batch, room);
+        let claimed: ClaimedEvent[] = [];
+        this.#woken = false; // this claim sees everything committed so far
+        try {
+          claimed = await claimDueEvents(this.db, this.dialect, { now: this.now(), limit, leaseMs: this.opts.leaseMs, token: crypto.randomUUID() });
+        } catch (err) {
+          this.#log.error({ err }, 'delivery: claiming due events failed');
+        }
+        for (const event of claimed) this.#track(this.#deliver(event));
+        full = claimed.length === limit;
+      }
+      if (!this.#running) break;
+      // A full batch means more is probably due: go again as soon as there is room.
+      if (full && this.#held < this.#maxHeld) continue;
+      await this.#sleep(this.opts.pollMs);
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
+    if (this.#woken) {
+      this.#woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wakeUp = () => {
+        this.#wakeUp = undefined;
+        done();
+      };
+    });
+  }
+
+  #track(task: Promise<void>): void {
+    this.#held++;
+    this.#tasks.add(task);
+    void task.finally(() => {
+      this.#tasks.delete(task);
+      const wasFull = this.#held >= this.#maxHeld;
+      this.#held--;
+      if (wasFull) this.wake();
+    });
+  }
+
+  async #app(appId: number): Promise<AppRecord | null> {
+    const now = this.now();
+    const hit = this.#apps.get(appId);
+    if (hit && hit.until > now) return hit.record;
+    const record = await this.apps.resolveByAppId(appId);
+    if (this.#apps.size > 10_000) this.#apps.clear();
+    this.#apps.set(appId, { record, until: now + APP_CACHE_MS });
+    return record;
+  }
+
+  async #deliver(event: ClaimedEvent): Promise<void> {
+    try {
+      const app = await this.#app(event.appId);
+      const url = app ? targetUrl(app, event.target, event.serverId) : null;
+      if (!url) {
+        const why = app ? `app ${event.appId} has no ${event.target === 'callback' ? `callback URL for serverId ${JSON.stringify(event.serverId ?? 'default')} nor a default` : `${event.target} URL`}` : `app ${event.appId} does not exist`;
+        return this.#finish(event, { url: null, started: this.now(), result: { status: null, latencyMs: 0, body: '', error: why } }, 'no_url');
+      }
+      const parsed = new URL(url);
+      const wait = this.#rate.take(event.appId);
+      if (wait > 0) return await this.#defer(event, wait);
+      if (!this.#hosts.canQueue(parsed.host)) return await this.#defer(event, DEFER_MS);
+      await this.#hosts.acquire(parsed.host);
+      try {
+        await this.#global.acquire('');
+        try {
+          const started = this.now();
+          const result = await this.#send(parsed, event.body);
+          const outcome: AttemptOutcome = result.failure ?? (result.status === 200 || result.status === 204 ? 'delivered' : 'http_status');
+          this.#finish(event, { url, started, result }, outcome);
+        } finally {
+          this.#global.release('');
+        }
+      } finally {
+        this.#hosts.release(parsed.host);
+      }
+    } catch (err) {
+      if (err instanceof LimiterClosedError) return await this.#defer(event, 0);
+      // Our own fault (no key, database): the claim lapses and the event is retried then.
+      this.#log.error({ err, eventId: event.eventId }, 'delivery: sending an event failed');
+    }
+  }
+
+  async #send(url: URL, body: string): Promise<OutboundResult> {
+    const signer = await this.keys.signer();
+    // 5.3: the exact body bytes are signed and sent; the path is the URL's (no query string, 4.7).
+    const headers = buildCallbackHeaders({ method: 'POST', path: url.pathname, body, privateKey: signer.privateKey, keyId: signer.kid });
+    return this.http.request({
+      method: 'POST', url, body, timeoutMs: this.opts.timeoutMs, maxBodyBytes: RESPONSE_KEEP_BYTES,
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'game-platform-delivery/1' },
+    });
+  }
+
+  async #defer(event: ClaimedEvent, ms: number): Promise<void> {
+    try {
+      await releaseClaims(this.db, [event], this.now() + ms);
+    } catch (err) {
+      this.#log.warn({ err, eventId: event.eventId }, 'delivery: giving back a claim failed; it lapses instead');
+    }
+  }
+
+  #finish(event: ClaimedEvent, a: { url: string | null; started: number; result: OutboundResult }, outcome: AttemptOutcome): void {
+    const r = a.result;
+    const error = outcome === 'delivered' ? null
+      : outcome === 'http_status' ? `HTTP ${r.status} is not accepted (only 200 or 204)`
+      : (r.error ?? outcome);
+    this.#finished.push({
+      event,
+      outcome,
+      attempt: {
+        event_id: event.eventId,
+        app_id: event.appId,
+        attempt_no: event.attempts + 1,
+        started_at: a.started,
+        url: a.url,
+        http_status: r.status,
+        latency_ms: r.latencyMs,
+        outcome,
+        response_body: r.status === null ? null : r.body,
+        error,
+      },
+    });
+    this.metrics.attempts.inc({ outcome });
+    if (a.url) this.metrics.attemptDuration.observe({ app_id: String(event.appId) }, r.latencyMs / 1000);
+    if (outcome === 'delivered') this.metrics.deliveryLatency.observe({ app_id: String(event.appId) }, Math.max(0, this.now() - event.createdAt) / 1000);
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => void this.#flush());
+    }
+  }
+
+  /** Writes finished attempts back, in one transaction per batch; batches run one after another. */
+  #flush(): Promise<void> {
+    this.#flushScheduled = false;
+    const batch = this.#finished;
+    this.#finished = [];
+    if (batch.length === 0) return this.#flushChain;
+    this.#flushChain = this.#flushChain.then(async () => {
+      const now = this.now();
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          await recordAttempts(trx, batch.map((f) => f.attempt));
+          await markDelivered(trx, batch.filter((f) => f.outcome === 'delivered').map((f) => f.event), now);
+          for (const f of batch) {
+            if (f.outcome !== 'delivered') {
+              await markFailed(trx, { eventId: f.event.eventId, claimToken: f.event.claimToken, attemptsBefore: f.event.attempts }, f.attempt.error ?? f.outcome, this.opts.schedule, now);
+            }
+          }
+        });
+      } catch (err) {
+        // The claims lapse and the events are sent again: at-least-once holds.
+        this.#log.error({ err, events: batch.length }, 'delivery: writing attempt outcomes failed');
+      }
+    });
+    return this.#flushChain;
+  }
+}

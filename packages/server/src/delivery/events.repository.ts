@@ -1,0 +1,56 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Tables } from '../db/schema.js';
+import type { DeliveryAttemptsTable, OutboxTable } from './outbox.tables.js';
+
+export type EventRow = Selectable<OutboxTable>;
+export type AttemptRow = Selectable<DeliveryAttemptsTable>;
+
+export interface EventFilter {
+  appId?: number;
+  state?: string;
+  type?: string;
+  /** created_at >= from (ms) */
+  from?: number;
+  /** created_at < to (ms) */
+  to?: number;
+  /** Newest first: event ids below this. */
+  before?: number;
+  limit: number;
+}
+
+/** Reads of the outbox and the attempt log for the operator and the pull endpoint. */
+export class EventsRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async list(f: EventFilter): Promise<EventRow[]> {
+    let q = this.db.selectFrom('outbox').selectAll();
+    if (f.appId !== undefined) q = q.where('app_id', '=', f.appId);
+    if (f.state !== undefined) q = q.where('state', '=', f.state);
+    if (f.type !== undefined) q = q.where('type', '=', f.type);
+    if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
+    if (f.to !== undefined) q = q.where('created_at', '<', f.to);
+    if (f.before !== undefined) q = q.where('event_id', '<', f.before);
+    return q.orderBy('event_id', 'desc').limit(f.limit).execute();
+  }
+
+  /** The game's own notifications (not partner forwards), oldest first, after a cursor. */
+  async forGame(appId: number, o: { since: number; after: number; limit: number }): Promise<EventRow[]> {
+    return this.db.selectFrom('outbox').selectAll()
+      .where('app_id', '=', appId)
+      .where('target', '<>', 'partner')
+      .where('created_at', '>=', o.since)
+      .where('event_id', '>', o.after)
+      .where('body', '<>', '')
+      .orderBy('event_id', 'asc')
+      .limit(o.limit)
+      .execute();
+  }
+
+  async get(eventId: number): Promise<EventRow | undefined> {
+    return this.db.selectFrom('outbox').selectAll().where('event_id', '=', eventId).executeTakeFirst();
+  }
+
+  async attempts(eventId: number): Promise<AttemptRow[]> {
+    return this.db.selectFrom('delivery_attempts').selectAll().where('event_id', '=', eventId).orderBy('attempt_id').execute();
+  }
+}

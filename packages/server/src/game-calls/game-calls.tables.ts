@@ -1,0 +1,22 @@
+import type { Generated } from 'kysely';
+
+/** Every game-hosted call (4.8-4.10) with its outcome and latency (migration 0005). */
+export interface GameCallsTable {
+  call_id: Generated<number>;
+  app_id: number;
+  /** role_query | role_list | pre_order_check */
+  kind: string;
+  started_at: number;
+  url: string | null;
+  /** 1, or 2 for the retry of 4.8/4.10. */
+  try_no: number;
+  http_status: number | null;
+  latency_ms: number;
+  /** ok | no_role | blocked | rejected | invalid_response | timeout | network | refused | not_configured */
+  outcome: string;
+  error: string | null;
+}
+
+export interface GameCallsTables {
+  game_calls: GameCallsTable;
+}
