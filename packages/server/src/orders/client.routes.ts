@@ -2,7 +2,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import type { Services } from '../services.js';
+import { countryOrDefault } from '../accounts/country.js';
+import { checkWithGame } from './game-checks.js';
 import { PendingSupplement } from './notifications.schemas.js';
+import { PlaceOrderBody } from './orders.schemas.js';
 import { Order } from './orders.view.js';
 
 const ClientIdQuery = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }) });
@@ -17,10 +20,45 @@ export const PlacedOrder = Type.Object({
 
 const ok = <T>(data: T, detail = '') => ({ code: 200 as const, msg: 'success', detail, data });
 
-/** The player's order API (MAC token of 5.2): arrears (4.5) and supplement payment. */
+/** The player's order API (MAC token of 5.2): order placement, arrears (4.5) and supplement payment. */
 export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { orders: domain } = services;
   return async (app) => {
+    app.post('/order/v1/client/orders', {
+      schema: {
+        tags: ['orders'], security, querystring: ClientIdQuery, body: PlaceOrderBody,
+        summary: 'Place an order: role query (4.8) and pre-order check (4.10) first, then the order is opened at the payment channel',
+        response: { 200: platformSuccess(PlacedOrder), ...platformErrorResponses },
+      },
+    }, async (request) => {
+      const { app: record, session } = await services.accounts.authenticate(request, request.query.clientId);
+      const userId = String(session.userId);
+      const b = request.body;
+      const placed = await domain.orders.place({
+        appId: record.appId,
+        userId,
+        origin: 'client',
+        orderId: b.orderId ?? null,
+        products: b.products,
+        gameServerId: b.game_server_id,
+        gameRoleId: b.game_role_id,
+        gameExt: b.game_ext ?? null,
+        platform: b.platform,
+        channel: b.channel,
+        paymentType: b.paymentType,
+        mergedReceipts: false,
+        sdkVersion: b.sdkVersion ?? null,
+        ipCountry: countryOrDefault(services.accounts.edgeCountry(request)),
+        chosenRegion: b.region ?? null,
+        // The accounts area keeps no separate registration region: the token's userRegion (set by the edge at login).
+        registrationRegion: session.userRegion || null,
+      }, () => checkWithGame(services, record, {
+        userId, roleId: b.game_role_id, serverId: b.game_server_id, products: b.products,
+        ...(b.extras !== undefined ? { extras: b.extras } : {}),
+      }));
+      return ok(placed, placed.created ? 'order placed' : 'the same order was placed before');
+    });
+
     app.get('/order/v1/user/arrears', {
       schema: {
         tags: ['orders'], security, querystring: ClientIdQuery,
