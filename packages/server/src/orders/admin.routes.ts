@@ -83,7 +83,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
           ...platformErrorResponses,
         },
       },
-    }, async (request) => orderDetails(services.database.db, domain, Number(request.params.trxNo)));
+    }, async (request) => orderDetails(services, Number(request.params.trxNo)));
 
     app.post('/orders/:trxNo/cancel', {
       schema: { tags, security, summary: 'Cancel an order that is created or awaiting payment (-> 4)', params: TrxNoParams, body: Type.Optional(CancelBody), response: { 200: Type.Ref(Order), ...platformErrorResponses } },

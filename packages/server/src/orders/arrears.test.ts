@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { buildMacAuthorization } from '@game-platform/sdk';
 import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib.js';
 import { startTestService, type TestService } from '../testing/service.js';
-import { SANDBOX, appWithProducts, counts } from './orders.testlib.js';
+import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
+import { SANDBOX, appWithProducts, counts, details, payOk, placeOk, storeOrder } from './orders.testlib.js';
 
 /** 4.5 and the supplement payment route: MAC token of the player; nothing else gets in. */
 describe('4.5 arrears: access', () => {
@@ -54,5 +55,51 @@ describe('4.5 arrears: access', () => {
     const unsigned = await svc.fetch(path, { method: 'POST', headers: { authorization: buildMacAuthorization({ kid: login.kid, macKey: login.macKey, method: 'GET', uri: path, host: '127.0.0.1' }) } });
     assert.equal(unsigned.status, 403, 'signed for another method');
     assert.deepEqual(await counts(svc), before);
+  });
+});
+
+describe('4.5 arrears: only pending store-refund supplements of the token\'s user', () => {
+  let svc: TestService;
+  let game: GameServer;
+  let app: any;
+  let accept = true;
+  before(async () => {
+    svc = await startTestService({ ...SANDBOX, DELIVERY_POLL_MS: '50', DELIVERY_SCHEDULE: '0' });
+    game = await startGameServer(await platformPublicKeys(svc.services), () => ({ status: accept ? 204 : 500, body: '' }));
+    app = await appWithProducts(svc, { callbackUrls: { default: `${game.url}/cb` } });
+  });
+  after(async () => {
+    await svc.close();
+    await game.close();
+  });
+
+  async function paidAndSettled(userId: string, state: 'delivered' | 'dead') {
+    const order = await placeOk(svc, storeOrder(app.appId, { userId, products: [{ productCode: 'gems_100', quantity: 1 }] }));
+    await payOk(svc, order.trxNo);
+    const until = Date.now() + 10_000;
+    while ((await details(svc, order.trxNo)).notifications[0].state !== state) {
+      if (Date.now() > until) throw new Error(`payment notification not ${state}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return order;
+  }
+
+  it('lists the player\'s own pending supplements only, and none for refunds of items never granted', async () => {
+    const alice = await guestLogin(svc, app.clientId);
+    const bob = await guestLogin(svc, app.clientId);
+    const granted = await paidAndSettled(alice.userId, 'delivered');
+    accept = false;
+    const notGranted = await paidAndSettled(alice.userId, 'dead');
+    accept = true;
+    for (const o of [granted, notGranted]) assert.equal((await svc.admin('POST', `/sandbox/orders/${o.trxNo}/refund`, {})).status, 201);
+    const uri = `/order/v1/user/arrears?clientId=${app.clientId}`;
+    const mine = await macRequest(svc, 'GET', uri, alice);
+    assert.deepEqual(mine.body.data.list.map((s: any) => s.tradeNo), [(await details(svc, granted.trxNo)).refund.trxNo]);
+    assert.equal((await details(svc, notGranted.trxNo)).supplement, null);
+    assert.deepEqual((await macRequest(svc, 'GET', uri, bob)).body.data.list, []);
+    const listed = await svc.admin('GET', `/supplements?appId=${app.appId}`);
+    assert.deepEqual(listed.body.supplements.map((s: any) => [s.userId, s.supplyStatus]), [[alice.userId, 1]]);
+    const bobPays = await macRequest(svc, 'POST', `/order/v1/user/arrears/${mine.body.data.list[0].tradeNo}/pay?clientId=${app.clientId}`, bob);
+    assert.deepEqual([bobPays.status, bobPays.body.code], [404, 40400], 'another player cannot pay it');
   });
 });

@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Services } from '../services.js';
+import type { DeliveryAttempt } from '../delivery/delivery.schemas.js';
 import { ordersRepo } from './orders.repository.js';
-import type { OrdersDomain } from './orders.module.js';
 import type { Order } from './orders.view.js';
 import type { PendingSupplementAdmin } from './refunds.js';
 
@@ -15,13 +14,16 @@ export interface OrderDetails {
   notifications: Array<{
     notifyId: number; type: string; target: string; state: string; attempts: number;
     createdAt: string; deliveredAt: string | null; lastError: string | null; body: unknown;
+    /** Every delivery attempt: when, where, HTTP status, latency, outcome. */
+    attemptLog: DeliveryAttempt[];
   }>;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** An order with what followed it, for the operator (admin API, CLI). */
-export async function orderDetails(db: Kysely<Tables>, domain: OrdersDomain, trxNo: number): Promise<OrderDetails> {
+export async function orderDetails(services: Services, trxNo: number): Promise<OrderDetails> {
+  const { orders: domain, database: { db } } = services;
   const order = await domain.orders.get(trxNo);
   const refundRow = order.trxType === 0 ? await ordersRepo.refundOf(db, trxNo) : undefined;
   const refund = refundRow ? await domain.orders.get(refundRow.trx_no) : null;
@@ -33,7 +35,7 @@ export async function orderDetails(db: Kysely<Tables>, domain: OrdersDomain, trx
     order,
     refund,
     supplement,
-    notifications: events.map((e) => ({
+    notifications: await Promise.all(events.map(async (e) => ({
       notifyId: e.event_id,
       type: e.type,
       target: e.target,
@@ -43,6 +45,7 @@ export async function orderDetails(db: Kysely<Tables>, domain: OrdersDomain, trx
       deliveredAt: iso(e.delivered_at),
       lastError: e.last_error,
       body: JSON.parse(e.body) as unknown,
-    })),
+      attemptLog: (await services.delivery.get(e.event_id)).attemptLog,
+    }))),
   };
 }

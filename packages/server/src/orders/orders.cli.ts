@@ -44,7 +44,7 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
 
   order.command('show').argument('<trxNo>').description('an order with its refund, supplement and notifications').action(async (trxNo: string) => {
     await ctx.withServices(async (s) => {
-      const d = await orderDetails(s.database.db, s.orders, num('trxNo', trxNo));
+      const d = await orderDetails(s, num('trxNo', trxNo));
       ctx.output(d, () => [
         line(d.order),
         d.refund ? `refund: ${line(d.refund)}` : '',

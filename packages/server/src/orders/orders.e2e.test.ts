@@ -80,6 +80,8 @@ describe('orders end to end: login to supplement, against a real game server', (
     assert.deepEqual(payment.attach, { gameServerId: 's1', gameRoleId: 'role-9', gameExt: '{"from":"shop"}' });
     // The game accepted it: the items count as granted.
     await waitFor(async () => (await details(svc, order.trxNo)).notifications[0].state === 'delivered', 'the payment notification delivered');
+    const [shown] = (await details(svc, order.trxNo)).notifications;
+    assert.deepEqual([shown.notifyId, shown.attemptLog.length, shown.attemptLog[0].outcome, shown.attemptLog[0].httpStatus], [payment.notifyId, 1, 'delivered', 200]);
 
     // Store refund, then the refund notification (2.5).
     const refund = await svc.admin('POST', `/sandbox/orders/${order.trxNo}/refund`, { bankRefundNo: 'apple-refund-1' });

@@ -112,6 +112,7 @@ export const Notification = Type.Object({
   deliveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   lastError: Type.Union([Type.String(), Type.Null()]),
   body: Type.Unknown({ description: 'The JSON body, as sent.' }),
+  attemptLog: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'Delivery attempts (see GET /admin/v1/events/{eventId}).' }),
 });
 
 export const SettingsBody = Type.Object({ webRegionLock: Type.Boolean() }, { additionalProperties: false });
