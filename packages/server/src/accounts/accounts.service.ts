@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AppRecord, AppService } from '../apps/apps.service.js';
 import { verifyMacRequest } from '../auth/mac.js';
 import type { Config } from '../config/config.js';
@@ -367,24 +367,30 @@ export class AccountService {
    * (ACCOUNT_BANNED, 40302) until `until` (Unix ms) or, with null, until
    * lifted. For moderation (the reporting issue wires it to reports).
    */
-  async banUser(userId: number, ban: { reason: string; until: number | null; actor: string }): Promise<Ban> {
+  /**
+   * Bans a user: all their tokens are revoked at once and logins are refused
+   * until the ban ends (`until`, or lifted). Runs in `trx` when given, so a
+   * moderation decision and its ban commit together.
+   */
+  async banUser(userId: number, ban: { reason: string; until: number | null; actor: string }, trx?: Transaction<Tables>): Promise<Ban> {
     const now = this.now();
     if (ban.until !== null && ban.until <= now) throw invalidParameter('until', 'must be in the future (or null for a ban until lifted)');
-    const row = await this.deps.db.transaction().execute(async (trx) => {
-      const users = new UsersRepository(trx);
+    const apply = async (t: Kysely<Tables>) => {
+      const users = new UsersRepository(t);
       await this.requireUser(users, userId);
       const inserted = await users.insertBan({ user_id: userId, reason: ban.reason, until: ban.until, actor: ban.actor, created_at: now, lifted_at: null, lifted_by: null });
-      await trx.updateTable('tokens').set({ revoked_at: now, revoke_reason: 'ban' })
+      await t.updateTable('tokens').set({ revoked_at: now, revoke_reason: 'ban' })
         .where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
       return inserted;
-    });
+    };
+    const row = trx ? await apply(trx) : await this.deps.db.transaction().execute(apply);
     this.deps.tokens.evictUser(userId);
     return toBan(row);
   }
 
   /** Lifts every ban in force on a user; answers how many. */
-  async liftBan(userId: number, actor: string): Promise<number> {
-    const users = new UsersRepository(this.deps.db);
+  async liftBan(userId: number, actor: string, trx?: Transaction<Tables>): Promise<number> {
+    const users = new UsersRepository(trx ?? this.deps.db);
     await this.requireUser(users, userId);
     return users.liftBans(userId, this.now(), actor);
   }

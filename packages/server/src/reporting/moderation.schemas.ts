@@ -83,6 +83,11 @@ export const ModerationBody = Type.Object({
   status: ReportStatus,
   note: Type.String({ minLength: 1, maxLength: 4000, description: 'Why; kept in the history.' }),
   expectedStatus: Type.Optional(ReportStatus),
+  ban: Type.Optional(Type.Object({
+    reason: Type.String({ minLength: 1, maxLength: 500 }),
+    until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'End of the ban; null bans until lifted.' }),
+  }, { additionalProperties: false, description: "Bans the reportee's platform account (its svcid): tokens revoked at once, logins refused until the ban ends." })),
+  liftBan: Type.Optional(Type.Boolean({ description: "Lifts the bans in force on the reportee's platform account." })),
 }, { additionalProperties: false });
 export type ModerationBody = Static<typeof ModerationBody>;
 
@@ -124,7 +129,7 @@ export type AuditQuery = Static<typeof AuditQuery>;
 
 export const AuditEntry = Type.Object({
   actionId: Type.Integer(),
-  action: Type.String({ description: 'set_status | view_evidence' }),
+  action: Type.String({ description: 'set_status | view_evidence | ban_account | lift_ban' }),
   reportId: Type.Union([Type.Integer(), Type.Null()]),
   appId: Type.Union([Type.Integer(), Type.Null()]),
   moderator: Str(),

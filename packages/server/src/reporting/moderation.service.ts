@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { AccountService } from '../accounts/accounts.service.js';
 import type { Tables } from '../db/schema.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { EvidenceService } from '../evidence/evidence.service.js';
@@ -74,12 +75,16 @@ function historyEntry(a: ActionRow) {
  * with short-lived evidence links, change its status with a note (kept as
  * history), reports per reportee, and the audit log of moderator actions.
  */
+/** What moderation needs of the accounts domain: bans of platform accounts. */
+export type AccountBans = Pick<AccountService, 'banUser' | 'liftBan'>;
+
 export class ModerationService {
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly repo: ModerationRepository,
     private readonly evidence: EvidenceService,
     private readonly postgres: boolean,
+    private readonly bans: AccountBans,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -168,10 +173,27 @@ export class ModerationService {
         report_id: reportId, app_id: row.app_id, action: 'set_status', moderator: body.moderator,
         from_status: row.status, to_status: body.status, note: body.note, details: null, created_at: now,
       });
+      if (body.ban || body.liftBan) {
+        // The ban and its audit entry commit with the decision, or none of them does.
+        const userId = platformUserId(row.reportee_svcid);
+        const action = body.ban
+          ? { action: 'ban_account', details: { userId, ...(await this.banOf(trx, userId, body)) } }
+          : { action: 'lift_ban', details: { userId, lifted: await this.bans.liftBan(userId, body.moderator, trx) } };
+        await this.repo.insertAction(trx, {
+          report_id: reportId, app_id: row.app_id, action: action.action, moderator: body.moderator,
+          from_status: null, to_status: null, note: body.note, details: JSON.stringify(action.details), created_at: now,
+        });
+      }
     });
     const view = (await this.views([await this.row(reportId)]))[0]!;
     view.history = (await this.repo.history(reportId)).map(historyEntry);
     return view;
+  }
+
+  private async banOf(trx: Transaction<Tables>, userId: number, body: ModerationBody) {
+    const until = body.ban!.until === null ? null : Date.parse(body.ban!.until);
+    const ban = await this.bans.banUser(userId, { reason: body.ban!.reason, until, actor: body.moderator }, trx);
+    return { banId: ban.banId, reason: ban.reason, until: ban.until };
   }
 
   async reporteeCounts(q: ReporteeCountsQuery) {
@@ -217,4 +239,12 @@ export class ModerationService {
       nextCursor: rows.length === limit && last ? encodeCursor({ id: last.action_id }) : null,
     };
   }
+}
+
+/** The reportee's platform account: its svcid, which is the platform user id (2.1). */
+function platformUserId(svcid: string | null): number {
+  if (!svcid || !/^[0-9]{1,15}$/.test(svcid)) {
+    throw invalidParameter('ban', `the reportee has no platform account to ban (svcid ${JSON.stringify(svcid ?? '')})`);
+  }
+  return Number(svcid);
 }
