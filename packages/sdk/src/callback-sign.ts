@@ -60,14 +60,23 @@ export interface BuildCallbackHeadersOptions {
 
 /** The `Timestamp`, `Nonce`, `Signature` (and `Key-Id`) headers of a signed platform call. */
 export function buildCallbackHeaders(o: BuildCallbackHeadersOptions): Record<string, string> {
-  const timestamp = String(o.timestamp ?? Math.floor(Date.now() / 1000));
-  const nonce = o.nonce ?? randomBytes(16).toString('base64url');
+  const { timestamp, nonce } = freshCallbackReplay(o);
   const signature = signCallback({ method: o.method, path: o.path, timestamp, nonce, body: o.body }, o.privateKey);
+  return callbackHeaders({ timestamp, nonce, signature, keyId: o.keyId });
+}
+
+/** A call's `Timestamp` (Unix seconds, default now) and `Nonce` (default 16 random bytes, base64url). */
+export function freshCallbackReplay(o: { timestamp?: number; nonce?: string } = {}): { timestamp: string; nonce: string } {
+  return { timestamp: String(o.timestamp ?? Math.floor(Date.now() / 1000)), nonce: o.nonce ?? randomBytes(16).toString('base64url') };
+}
+
+/** The header set of a signed call from its parts (for signers that compute the signature elsewhere). */
+export function callbackHeaders(p: { timestamp: string; nonce: string; signature: string; keyId?: string | undefined }): Record<string, string> {
   const h: Record<string, string> = {
-    [CALLBACK_HEADERS.timestamp]: timestamp,
-    [CALLBACK_HEADERS.nonce]: nonce,
-    [CALLBACK_HEADERS.signature]: signature,
+    [CALLBACK_HEADERS.timestamp]: p.timestamp,
+    [CALLBACK_HEADERS.nonce]: p.nonce,
+    [CALLBACK_HEADERS.signature]: p.signature,
   };
-  if (o.keyId !== undefined) h[CALLBACK_HEADERS.keyId] = o.keyId;
+  if (p.keyId !== undefined) h[CALLBACK_HEADERS.keyId] = p.keyId;
   return h;
 }

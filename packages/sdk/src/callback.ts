@@ -6,6 +6,8 @@ export {
   callbackSignBase,
   signCallback,
   buildCallbackHeaders,
+  freshCallbackReplay,
+  callbackHeaders,
   stripQuery,
 } from './callback-sign.js';
 export {

@@ -6,6 +6,7 @@ import { registerAppCommands } from './apps/apps.cli.js';
 import { registerKeyCommands } from './platform-keys/keys.cli.js';
 import { registerAccountCommands } from './accounts/accounts.cli.js';
 import { registerDeliveryCommands } from './delivery/delivery.cli.js';
+import { registerReportCommands } from './reporting/reporting.cli.js';
 
 /**
  * The service's command line: `serve` (what `npm start` runs), `migrate`, and
@@ -29,6 +30,7 @@ registerAppCommands(program, ctx);
 registerKeyCommands(program, ctx);
 registerAccountCommands(program, ctx);
 registerDeliveryCommands(program, ctx);
+registerReportCommands(program, ctx);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as { detail?: string; message?: string };

@@ -11,6 +11,10 @@ import { clientRoutes } from './accounts/client.routes.js';
 import { accountAdminRoutes } from './accounts/admin.routes.js';
 import { deliveryRoutes } from './delivery/delivery.routes.js';
 import { pullRoutes } from './delivery/pull.routes.js';
+import { evidenceRoutes } from './evidence/evidence.routes.js';
+import { ReportView } from './reporting/moderation.schemas.js';
+import { moderationRoutes } from './reporting/moderation.routes.js';
+import { reportingRoutes } from './reporting/reporting.routes.js';
 
 /**
  * Every route of the service, by area. A domain contributes a plugin; the
@@ -19,6 +23,9 @@ import { pullRoutes } from './delivery/pull.routes.js';
 export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
   registerHealthRoutes(app, services);
   app.addSchema(App);
+  app.addSchema(ReportView);
+  await app.register(reportingRoutes(services));
+  if (services.evidence.storage.backend === 'embedded') await app.register(evidenceRoutes(services));
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', adminAuth(services.adminToken));
@@ -26,6 +33,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
     await admin.register(platformKeyRoutes(services));
     await admin.register(accountAdminRoutes(services));
     await admin.register(deliveryRoutes(services));
+    await admin.register(moderationRoutes(services));
   }, { prefix: '/admin/v1' });
 
   await app.register(profileRoutes(services));

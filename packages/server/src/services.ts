@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Config } from './config/config.js';
@@ -8,6 +9,7 @@ import { AppsRepository } from './apps/apps.repository.js';
 import { AppService } from './apps/apps.service.js';
 import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
 import { PlatformKeyService } from './platform-keys/keys.service.js';
+import { SignPool } from './platform-keys/sign-pool.js';
 import { NonceStore } from './auth/nonces.js';
 import { ReplayGuard } from './auth/replay.js';
 import type { AccountService } from './accounts/accounts.service.js';
@@ -15,6 +17,13 @@ import { createAccounts } from './accounts/accounts.module.js';
 import { DeliveryService } from './delivery/delivery.service.js';
 import { deliveryOptions, outboundHttp } from './delivery/delivery.config.js';
 import { GameCallsClient } from './game-calls/game-calls.js';
+import { createEvidenceStorage, evidenceLimits } from './evidence/create-storage.js';
+import { EvidenceRepository } from './evidence/evidence.repository.js';
+import { EvidenceService } from './evidence/evidence.service.js';
+import { ModerationRepository } from './reporting/moderation.repository.js';
+import { ModerationService } from './reporting/moderation.service.js';
+import { ReportsRepository } from './reporting/reports.repository.js';
+import { ReportService } from './reporting/report.service.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -36,6 +45,9 @@ export interface Services {
   delivery: DeliveryService;
   /** Role query, role list, pre-order check (4.8-4.10). */
   gameCalls: GameCallsClient;
+  evidence: EvidenceService;
+  reports: ReportService;
+  moderation: ModerationService;
   /** Notes for the operator printed at start (where generated secrets were written). */
   startupNotes: string[];
   close(): Promise<void>;
@@ -79,13 +91,24 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     secretGraceSeconds: config.SECRET_GRACE_SECONDS,
     now,
   });
-  const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now);
+  const signPool = new SignPool(config.SIGN_WORKERS >= 0 ? config.SIGN_WORKERS : Math.max(1, os.availableParallelism() - 1));
+  const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now, signPool);
   await keys.ensureKey();
   const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
   const accounts = createAccounts({ db: database.db, config, box, replay, apps, now });
   const http = outboundHttp(config);
   const delivery = new DeliveryService(database.db, database.dialect, apps, keys, http, deliveryOptions(config), now);
   const gameCalls = new GameCallsClient(database.db, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
+  const evidence = new EvidenceService(new EvidenceRepository(database.db), createEvidenceStorage(config, masterKey, now), evidenceLimits(config), now);
+  const reports = new ReportService(database.db, new ReportsRepository(), evidence, {
+    maxReasons: config.REPORT_MAX_REASONS,
+    descriptionMaxChars: config.REPORT_DESCRIPTION_MAX_CHARS,
+    extrasMaxChars: config.REPORT_EXTRAS_MAX_CHARS,
+    duplicateWindowSeconds: config.REPORT_DUPLICATE_WINDOW_SECONDS,
+    dailyCapPerReporter: config.REPORT_DAILY_CAP_PER_REPORTER,
+    openCapPerReportee: config.REPORT_OPEN_CAP_PER_REPORTEE,
+  }, now);
+  const moderation = new ModerationService(database.db, new ModerationRepository(database.db), evidence, database.dialect === 'postgres', now);
 
   return {
     config,
@@ -99,10 +122,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     accounts,
     delivery,
     gameCalls,
+    evidence,
+    reports,
+    moderation,
     startupNotes,
     close: async () => {
       await delivery.stop();
       http.close();
+      await signPool.close();
       await database.close();
     },
   };

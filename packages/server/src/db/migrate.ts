@@ -3,6 +3,7 @@ import type { Database } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_outbox.js';
 import * as m0003 from './migrations/0003_accounts.js';
+import * as m0004 from './migrations/0004_reporting.js';
 import * as m0005 from './migrations/0005_delivery.js';
 
 /**
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_outbox': m0002,
   '0003_accounts': m0003,
+  '0004_reporting': m0004,
   '0005_delivery': m0005,
 };
 

@@ -2,6 +2,8 @@ import type { Generated } from 'kysely';
 import type { OutboxTables } from '../delivery/outbox.tables.js';
 import type { AccountsTables } from '../accounts/accounts.tables.js';
 import type { GameCallsTables } from '../game-calls/game-calls.tables.js';
+import type { EvidenceTables } from '../evidence/evidence.tables.js';
+import type { ReportingTables } from '../reporting/reporting.tables.js';
 
 /**
  * Row types of every table, as Kysely sees them. Times are Unix milliseconds
@@ -47,7 +49,7 @@ export interface NoncesTable {
 }
 
 /** All tables: the foundation's here, each domain's from its own `<domain>.tables.ts`. */
-export interface Tables extends OutboxTables, AccountsTables, GameCallsTables {
+export interface Tables extends OutboxTables, AccountsTables, GameCallsTables, EvidenceTables, ReportingTables {
   apps: AppsTable;
   platform_keys: PlatformKeysTable;
   nonces: NoncesTable;

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { buildCallbackHeaders } from '@game-platform/sdk';
 import type { Tables } from '../db/schema.js';
 import type { DialectName } from '../db/dialect.js';
 import type { AppRecord, AppService } from '../apps/apps.service.js';
@@ -228,9 +227,8 @@ export class Dispatcher {
   }
 
   async #send(url: URL, body: string): Promise<OutboundResult> {
-    const signer = await this.keys.signer();
     // 5.3: the exact body bytes are signed and sent; the path is the URL's (no query string, 4.7).
-    const headers = buildCallbackHeaders({ method: 'POST', path: url.pathname, body, privateKey: signer.privateKey, keyId: signer.kid });
+    const headers = await this.keys.signCall({ method: 'POST', path: url.pathname, body });
     return this.http.request({
       method: 'POST', url, body, timeoutMs: this.opts.timeoutMs, maxBodyBytes: RESPONSE_KEEP_BYTES,
       headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'game-platform-delivery/1' },

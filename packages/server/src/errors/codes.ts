@@ -41,6 +41,10 @@ export const ErrorCodes = {
   RATE_LIMITED: { code: 42900, http: 429, grpc: 8, msg: 'Too many requests.' },
   INTERNAL: { code: 50000, http: 500, grpc: 13, msg: 'Internal error.' },
   UNAVAILABLE: { code: 50300, http: 503, grpc: 14, msg: 'Service unavailable, retry later.' },
+
+  // --- reporting (4.1, 4.2) ---
+  REPORT_LIMIT_REACHED: { code: 42901, http: 429, grpc: 8, msg: 'The reporter has reached a report limit.' },
+  UPLOAD_URL_EXPIRED: { code: 40330, http: 403, grpc: 7, msg: 'The signed upload or download URL has expired.' },
 } as const satisfies Record<string, { code: number; http: number; grpc: number; msg: string }>;
 
 export type ErrorReason = keyof typeof ErrorCodes;

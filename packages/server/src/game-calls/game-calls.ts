@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import { Value } from '@sinclair/typebox/value';
-import { buildCallbackHeaders } from '@game-platform/sdk';
 import type { Tables } from '../db/schema.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';
@@ -145,8 +144,7 @@ export class GameCallsClient {
     let res: OutboundResult | undefined;
     for (let tryNo = 1; tryNo <= 2; tryNo++) {
       const started = this.now();
-      const signer = await this.keys.signer();
-      const headers = buildCallbackHeaders({ method, path: url.pathname, body, privateKey: signer.privateKey, keyId: signer.kid });
+      const headers = await this.keys.signCall({ method, path: url.pathname, body });
       res = await this.http.request({
         method, url, body, timeoutMs: this.opts.timeoutMs, maxBodyBytes: MAX_ANSWER_BYTES,
         headers: { ...headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), accept: 'application/json', 'user-agent': 'game-platform/1' },

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
+import { callbackHeaders, callbackSignBase, freshCallbackReplay } from '@game-platform/sdk';
 import type { SecretBox } from '../crypto/secret-box.js';
+import type { SignPool } from './sign-pool.js';
 import { AppError } from '../errors/app-error.js';
 import type { PlatformKeyRow, PlatformKeysRepository } from './keys.repository.js';
 
@@ -30,7 +32,26 @@ export const SIGNER_REFRESH_MS = 60_000;
 export class PlatformKeyService {
   #signer: { value: Signer; until: number } | undefined;
 
-  constructor(private readonly repo: PlatformKeysRepository, private readonly box: SecretBox, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly repo: PlatformKeysRepository,
+    private readonly box: SecretBox,
+    private readonly now: () => number = Date.now,
+    private readonly pool?: SignPool,
+  ) {}
+
+  /**
+   * The `Timestamp`, `Nonce`, `Signature` and `Key-Id` headers of a call to a
+   * game (5.3), signed with the current key (in the signing pool when there is one).
+   */
+  async signCall(call: { method: string; path: string; body: string }): Promise<Record<string, string>> {
+    const signer = await this.signer();
+    const { timestamp, nonce } = freshCallbackReplay({ timestamp: Math.floor(this.now() / 1000) });
+    const base = callbackSignBase({ method: call.method, path: call.path, timestamp, nonce, body: call.body });
+    const signature = this.pool
+      ? await this.pool.sign(signer.kid, signer.privateKey, base)
+      : crypto.sign('sha256', base, signer.privateKey).toString('base64');
+    return callbackHeaders({ timestamp, nonce, signature, keyId: signer.kid });
+  }
 
   /** Creates the first key pair if there is none (first start). */
   async ensureKey(): Promise<void> {

@@ -1,0 +1,34 @@
+import crypto from 'node:crypto';
+import { safeEqual } from '../crypto/secret-box.js';
+
+export type TokenPurpose = 'put' | 'get';
+
+export interface TokenClaims {
+  purpose: TokenPurpose;
+  key: string;
+  appId: number;
+  /** Declared size for `put`; 0 for `get`. */
+  size: number;
+  /** Unix seconds. */
+  expires: number;
+}
+
+/**
+ * The expiring HMAC token of the embedded backend's URLs: HMAC-SHA256 under a
+ * key derived from the master key, over purpose, object key, declared size,
+ * app and expiry, so changing any of them (or using an upload URL to
+ * download) breaks it.
+ */
+export class UrlTokenSigner {
+  constructor(private readonly key: Buffer) {}
+
+  sign(c: TokenClaims): string {
+    const input = ['evidence-url-v1', c.purpose, c.key, String(c.size), String(c.appId), String(c.expires)].join('\n');
+    return crypto.createHmac('sha256', this.key).update(input, 'utf8').digest('base64url');
+  }
+
+  /** Constant-time check. */
+  verify(c: TokenClaims, signature: string): boolean {
+    return safeEqual(this.sign(c), signature);
+  }
+}

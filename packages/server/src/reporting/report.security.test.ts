@@ -1,0 +1,107 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestService, type TestService } from '../testing/service.js';
+import { countRows, createGame, getUploadUrl, postReport, reportBody, rpcError, uploadEvidence, type GameApp } from './reporting.testlib.js';
+
+describe('reporting 4.1 / 4.2 (signatures, replay, caps)', () => {
+  let svc: TestService;
+  let game: GameApp;
+  let other: GameApp;
+  before(async () => {
+    svc = await startTestService({ REPORT_DAILY_CAP_PER_REPORTER: '3', REPORT_OPEN_CAP_PER_REPORTEE: '2' });
+    game = await createGame(svc);
+    other = await createGame(svc, { name: 'other' });
+  });
+  after(async () => { await svc.close(); });
+
+  const stale = String(Math.floor(Date.now() / 1000) - 3600);
+
+  const authCases: Array<[string, () => GameApp, { secret?: string; timestamp?: string }, number, string]> = [
+    ['a wrong secret', () => game, { secret: 'not-the-secret' }, 401, 'BAD_SIGNATURE'],
+    ['the secret of another app', () => game, { secret: 'x' }, 401, 'BAD_SIGNATURE'],
+    ['a stale timestamp', () => game, { timestamp: stale }, 401, 'STALE_TIMESTAMP'],
+    ['a future timestamp', () => game, { timestamp: String(Math.floor(Date.now() / 1000) + 3600) }, 401, 'STALE_TIMESTAMP'],
+    ['an unknown client id', () => ({ ...game, clientId: 'no-such-client' }), {}, 401, 'UNKNOWN_CLIENT'],
+  ];
+
+  for (const [name, who, opts, status, reason] of authCases) {
+    it(`4.1 refuses ${name} and stores nothing`, async () => {
+      const before = await countRows(svc, 'reports');
+      const app = who();
+      const secret = name === 'the secret of another app' ? other.secret : opts.secret;
+      const res = await postReport(svc, app, reportBody(app), { ...opts, ...(secret ? { secret } : {}) });
+      assert.equal(rpcError(res, status, 16, reason), undefined);
+      assert.equal(await countRows(svc, 'reports'), before);
+    });
+
+    it(`4.2 refuses ${name} and issues no URL`, async () => {
+      const before = await countRows(svc, 'evidence_uploads');
+      const app = who();
+      const secret = name === 'the secret of another app' ? other.secret : opts.secret;
+      const res = await getUploadUrl(svc, app, { file_name: 'a.png', file_size: '5' }, { ...opts, ...(secret ? { secret } : {}) });
+      assert.equal(rpcError(res, status, 16, reason), undefined);
+      assert.equal(await countRows(svc, 'evidence_uploads'), before);
+    });
+  }
+
+  it('4.1 refuses a body changed after signing', async () => {
+    const res = await svc.fetch('/svc/reporting/open/v1/player/report', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...(await import('../testing/service.js')).signMd5(reportBody(game), game.secret), user_description: 'changed' }),
+    });
+    assert.equal(rpcError({ status: res.status, body: await res.json() }, 401, 16, 'BAD_SIGNATURE', /sign does not match/), undefined);
+  });
+
+  it('4.1 and 4.2 refuse a reused nonce', async () => {
+    const nonce = `n-${Date.now()}`;
+    assert.equal((await postReport(svc, game, reportBody(game, { reporter: { svcid: 'nonce-1' } }), { nonce })).status, 200);
+    const again = await postReport(svc, game, reportBody(game, { reporter: { svcid: 'nonce-2' } }), { nonce });
+    assert.equal(rpcError(again, 401, 16, 'NONCE_REUSED'), undefined);
+    const u = `u-${Date.now()}`;
+    assert.equal((await getUploadUrl(svc, game, { file_name: 'a.png', file_size: '5' }, { nonce: u })).status, 200);
+    assert.equal(rpcError(await getUploadUrl(svc, game, { file_name: 'a.png', file_size: '5' }, { nonce: u }), 401, 16, 'NONCE_REUSED'), undefined);
+  });
+
+  it('refuses a disabled app', async () => {
+    const off = await createGame(svc, { name: 'disabled' });
+    await svc.admin('PATCH', `/apps/${off.appId}`, { status: 'disabled' });
+    await new Promise((r) => setTimeout(r, 2100)); // the app cache (APP_CACHE_MS)
+    assert.equal(rpcError(await postReport(svc, off, reportBody(off)), 401, 16, 'UNKNOWN_CLIENT'), undefined);
+  });
+
+  it('lets only the reporter named in 4.2 (svcid) cite the file', async () => {
+    const { uri } = await uploadEvidence(svc, game, Buffer.from('bound'), 'b.png', { svcid: 'owner-1' });
+    const res = await postReport(svc, game, reportBody(game, { reporter: { svcid: 'someone-else' }, evidence: [{ uri }] }));
+    assert.equal(rpcError(res, 400, 3, 'INVALID_PARAMETER', /^evidence\.0\.uri: was issued \(4\.2 svcid\) to another player/), undefined);
+    assert.equal((await postReport(svc, game, reportBody(game, { reporter: { svcid: 'owner-1' }, evidence: [{ uri }] }))).status, 200);
+  });
+
+  it('caps open reports by one reporter against one reportee (RESOURCE_EXHAUSTED)', async () => {
+    const reporter = { svcid: 'cap-open' };
+    for (const id of [1, 2]) assert.equal((await postReport(svc, game, reportBody(game, { reporter, reasons: [{ id }] }))).status, 200);
+    const before = await countRows(svc, 'reports');
+    const third = await postReport(svc, game, reportBody(game, { reporter, reasons: [{ id: 3 }] }));
+    assert.equal(rpcError(third, 429, 8, 'REPORT_LIMIT_REACHED', /2 open reports against this reportee.*REPORT_OPEN_CAP_PER_REPORTEE/), undefined);
+    assert.equal(third.body.details[0].metadata.status, 'RESOURCE_EXHAUSTED');
+    assert.equal(await countRows(svc, 'reports'), before);
+    // A repeat of a stored report is still answered 200 (duplicate rule before caps).
+    assert.equal((await postReport(svc, game, reportBody(game, { reporter, reasons: [{ id: 1 }] }))).status, 200);
+    // Another reportee is fine, and another app has its own counts.
+    assert.equal((await postReport(svc, game, reportBody(game, { reporter, reportee: { svcid: 'x-2' } }))).status, 200);
+    assert.equal((await postReport(svc, other, reportBody(other, { reporter, reasons: [{ id: 3 }] }))).status, 200);
+  });
+
+  it('caps reports a day per reporter (RESOURCE_EXHAUSTED)', async () => {
+    const reporter = { svcid: 'cap-day' };
+    for (const r of ['a', 'b', 'c']) assert.equal((await postReport(svc, game, reportBody(game, { reporter, reportee: { svcid: `day-${r}` } }))).status, 200);
+    const res = await postReport(svc, game, reportBody(game, { reporter, reportee: { svcid: 'day-d' } }));
+    assert.equal(rpcError(res, 429, 8, 'REPORT_LIMIT_REACHED', /3 reports in the last 24 hours.*REPORT_DAILY_CAP_PER_REPORTER/), undefined);
+  });
+
+  it('never echoes the secret in errors', async () => {
+    const res = await postReport(svc, game, reportBody(game), { secret: 'wrong' });
+    assert.equal(res.status, 401);
+    assert.ok(!JSON.stringify(res.body).includes(game.secret));
+  });
+});
