@@ -236,7 +236,36 @@ async function main() {
     ok(`role ${roleId} on server ${serverId} belongs to user ${player.userId}`);
   });
 
-  // STORY-CONTINUES: reporting and orders steps are added as those domains land.
+  await step('Report a player with evidence (4.2 signed upload URL, PUT, then 4.1), via the SDK\'s PlatformClient', async () => {
+    // The reportee: another player, logged in as a guest.
+    const guest = expectStatus(await http('POST', `${base}/api/account/v1/client/login/guest`, {
+      body: { clientId: app.clientId, deviceId: `demo-device-${crypto.randomBytes(6).toString('hex')}` },
+    }), 200, 'guest login');
+    const cheater = guest.data.userId;
+    ok(`a second player logged in as a guest: userId ${cheater}`);
+    const clip = Buffer.from('frame 1: player clips through the wall\nframe 2: player is outside the map\n', 'utf8');
+    const evidence = await client.uploadEvidence({ fileName: 'wallhack.txt', data: clip, svcid: player.userId });
+    ok(`evidence uploaded (${evidence.size_byte} bytes) to ${evidence.uri}`);
+    await client.report({
+      client_info: { client_id: app.clientId, ip: '203.0.113.7' },
+      reporter: { svcid: player.userId, role_id: roleId, server_code: serverId, role_name: 'Aria' },
+      reportee: { svcid: cheater, role_id: 'shadow-9', server_code: serverId, role_name: 'Shadow' },
+      reasons: [{ id: 3, title: 'cheating' }],
+      evidence: [evidence],
+      user_description: 'walks through walls',
+    });
+    ok('report accepted (4.1 answered 200 {})');
+    const { reports } = expectStatus(await admin('GET', `/reports?appId=${app.appId}`), 200, 'moderation queue');
+    check(reports.length === 1, `expected 1 report in the queue, got ${reports.length}`);
+    const shown = expectStatus(await admin('GET', `/reports/${reports[0].reportId}?moderator=demo`), 200, 'show report');
+    check(shown.evidence.length === 1 && shown.evidence[0].uri === evidence.uri, 'the report does not cite the evidence');
+    const download = await fetch(shown.evidence[0].downloadUrl);
+    const bytes = Buffer.from(await download.arrayBuffer());
+    check(download.status === 200 && bytes.equals(clip), `evidence download: HTTP ${download.status}, ${bytes.length} bytes`);
+    ok(`moderation queue: report ${shown.reportId} (${shown.status}) against ${cheater}, reason "${shown.reasons[0].title}", evidence downloads intact`);
+  });
+
+  // STORY-CONTINUES: the orders steps are added when that domain lands.
 
   await step('The player cancels the account; the signed cancellation callback reaches the game (6)', async () => {
     const uri = `/api/account/v1/client/cancellation?clientId=${app.clientId}`;
