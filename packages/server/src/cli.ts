@@ -4,6 +4,7 @@ import { serveUntilSignal } from './boot.js';
 import { cliContext } from './cli/context.js';
 import { registerAppCommands } from './apps/apps.cli.js';
 import { registerKeyCommands } from './platform-keys/keys.cli.js';
+import { registerOrderCommands } from './orders/orders.cli.js';
 import { registerAccountCommands } from './accounts/accounts.cli.js';
 import { registerDeliveryCommands } from './delivery/delivery.cli.js';
 import { registerReportCommands } from './reporting/reporting.cli.js';
@@ -28,6 +29,7 @@ program.command('migrate').description('apply pending database migrations and ex
 
 registerAppCommands(program, ctx);
 registerKeyCommands(program, ctx);
+registerOrderCommands(program, ctx);
 registerAccountCommands(program, ctx);
 registerDeliveryCommands(program, ctx);
 registerReportCommands(program, ctx);

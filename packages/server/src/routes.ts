@@ -15,6 +15,10 @@ import { evidenceRoutes } from './evidence/evidence.routes.js';
 import { ReportView } from './reporting/moderation.schemas.js';
 import { moderationRoutes } from './reporting/moderation.routes.js';
 import { reportingRoutes } from './reporting/reporting.routes.js';
+import { addOrderSchemas, orderAdminRoutes } from './orders/admin.routes.js';
+import { sandboxRoutes } from './orders/sandbox.routes.js';
+import { consumptionRoutes } from './orders/consumption.routes.js';
+import { orderClientRoutes } from './orders/client.routes.js';
 
 /**
  * Every route of the service, by area. A domain contributes a plugin; the
@@ -26,6 +30,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   app.addSchema(ReportView);
   await app.register(reportingRoutes(services));
   if (services.evidence.storage.backend === 'embedded') await app.register(evidenceRoutes(services));
+  addOrderSchemas(app);
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', adminAuth(services.adminToken));
@@ -34,6 +39,8 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
     await admin.register(accountAdminRoutes(services));
     await admin.register(deliveryRoutes(services));
     await admin.register(moderationRoutes(services));
+    await admin.register(orderAdminRoutes(services));
+    await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
   }, { prefix: '/admin/v1' });
 
   await app.register(profileRoutes(services));
@@ -41,4 +48,6 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await app.register(clientRoutes(services));
   await app.register(pullRoutes(services));
   services.delivery.attachMetrics(app.metrics);
+  await app.register(consumptionRoutes(services));
+  await app.register(orderClientRoutes(services));
 }

@@ -12,6 +12,7 @@ import { PlatformKeyService } from './platform-keys/keys.service.js';
 import { SignPool } from './platform-keys/sign-pool.js';
 import { NonceStore } from './auth/nonces.js';
 import { ReplayGuard } from './auth/replay.js';
+import { createOrdersDomain, type OrdersDomain } from './orders/orders.module.js';
 import type { AccountService } from './accounts/accounts.service.js';
 import { createAccounts } from './accounts/accounts.module.js';
 import { DeliveryService } from './delivery/delivery.service.js';
@@ -39,6 +40,8 @@ export interface Services {
   keys: PlatformKeyService;
   nonces: NonceStore;
   replay: ReplayGuard;
+  /** Products, orders, refunds and supplements, consumption notices (2.4-2.7, 4.5, 4.6). */
+  orders: OrdersDomain;
   /** Accounts: logins, MAC tokens, profile (4.3), open id lookup (4.4), cancellation, bans. */
   accounts: AccountService;
   /** Outbox dispatcher and operator actions (4.7, 5.3, 6); started by startService. */
@@ -125,6 +128,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     evidence,
     reports,
     moderation,
+    orders: createOrdersDomain(database.db, config, apps, now),
     startupNotes,
     close: async () => {
       await delivery.stop();

@@ -69,6 +69,7 @@ const Env = Type.Object({
   REPORT_DUPLICATE_WINDOW_SECONDS: Type.Integer({ minimum: 0, maximum: 30 * 86400, default: 86400, description: 'A report with the same app, reporter, reportee and reason set within this window is answered 200 and stored once. 0: no deduplication.' }),
   REPORT_DAILY_CAP_PER_REPORTER: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 50, description: 'Reports one reporter may file per app in any 24 hours; more answer RESOURCE_EXHAUSTED.' }),
   REPORT_OPEN_CAP_PER_REPORTEE: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 3, description: 'Open reports one reporter may have against one reportee; more answer RESOURCE_EXHAUSTED.' }),
+  SANDBOX_PAYMENTS: Type.Boolean({ default: false, description: 'Enables the sandbox payment channel (tests, demos): operators complete, fail and refund payments by hand. Refused in production mode.' }),
 });
 
 export type Env = Static<typeof Env>;
@@ -115,6 +116,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.DATABASE_URL && !parsed.ADMIN_TOKEN) {
     throw new ConfigError('invalid configuration: ADMIN_TOKEN: required when DATABASE_URL is set');
+  }
+  if (parsed.SANDBOX_PAYMENTS && parsed.NODE_ENV === 'production') {
+    throw new ConfigError('invalid configuration: SANDBOX_PAYMENTS: the sandbox payment channel is never enabled in production mode');
   }
   if (parsed.SANDBOX_LOGIN && parsed.NODE_ENV === 'production') {
     throw new ConfigError('invalid configuration: SANDBOX_LOGIN: the sandbox login provider is never enabled in production');

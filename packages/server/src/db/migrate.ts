@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_outbox.js';
 import * as m0003 from './migrations/0003_accounts.js';
 import * as m0004 from './migrations/0004_reporting.js';
 import * as m0005 from './migrations/0005_delivery.js';
+import * as m0006 from './migrations/0006_orders.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '0003_accounts': m0003,
   '0004_reporting': m0004,
   '0005_delivery': m0005,
+  '0006_orders': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

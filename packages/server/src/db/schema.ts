@@ -4,6 +4,7 @@ import type { AccountsTables } from '../accounts/accounts.tables.js';
 import type { GameCallsTables } from '../game-calls/game-calls.tables.js';
 import type { EvidenceTables } from '../evidence/evidence.tables.js';
 import type { ReportingTables } from '../reporting/reporting.tables.js';
+import type { OrdersTables } from '../orders/orders.tables.js';
 
 /**
  * Row types of every table, as Kysely sees them. Times are Unix milliseconds
@@ -49,7 +50,7 @@ export interface NoncesTable {
 }
 
 /** All tables: the foundation's here, each domain's from its own `<domain>.tables.ts`. */
-export interface Tables extends OutboxTables, AccountsTables, GameCallsTables, EvidenceTables, ReportingTables {
+export interface Tables extends OutboxTables, AccountsTables, GameCallsTables, EvidenceTables, ReportingTables, OrdersTables {
   apps: AppsTable;
   platform_keys: PlatformKeysTable;
   nonces: NoncesTable;

@@ -37,6 +37,17 @@ export const ErrorCodes = {
   INVALID_LOGIN_CREDENTIAL: { code: 40107, http: 401, grpc: 16, msg: 'The login credential is not valid.' },
   ACCOUNT_BANNED: { code: 40302, http: 403, grpc: 7, msg: 'This account is banned.' },
 
+  // --- orders (2.4-2.7, 4.5, 4.10) ---
+  UNKNOWN_PRODUCT: { code: 40010, http: 400, grpc: 3, msg: 'Unknown or unavailable product.' },
+  ROLE_NOT_OWNED: { code: 40310, http: 403, grpc: 7, msg: 'This role does not belong to this player.' },
+  SANDBOX_DISABLED: { code: 40311, http: 403, grpc: 7, msg: 'The sandbox payment channel is not enabled.' },
+  ORDER_STATE: { code: 40910, http: 409, grpc: 9, msg: 'The order cannot change to this status.' },
+  OUT_TRX_NO_CONFLICT: { code: 40911, http: 409, grpc: 6, msg: 'This order id was already used for a different order.' },
+  REFUND_NOT_ALLOWED: { code: 40912, http: 409, grpc: 9, msg: 'This order cannot be refunded.' },
+  PRE_ORDER_BLOCKED: { code: 40920, http: 409, grpc: 9, msg: 'The game refused this order.' },
+  GAME_UNREACHABLE: { code: 50201, http: 502, grpc: 14, msg: 'The game server could not be reached; retry later.' },
+  ROLE_QUERY_FAILED: { code: 50202, http: 502, grpc: 14, msg: 'The game could not confirm the role; retry later.' },
+
   // --- load and faults ---
   RATE_LIMITED: { code: 42900, http: 429, grpc: 8, msg: 'Too many requests.' },
   INTERNAL: { code: 50000, http: 500, grpc: 13, msg: 'Internal error.' },

@@ -1,0 +1,120 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { platformErrorResponses } from '../http/schemas.js';
+import type { Services } from '../services.js';
+import { PendingSupplement } from './notifications.schemas.js';
+import { orderDetails } from './order-details.js';
+import {
+  AppIdParams, CancelBody, Notification, OrderQuery, Settings, SettingsBody, SupplementAdmin, SupplementQuery, TrxNoParams, parseLimit,
+} from './orders.schemas.js';
+import { Order } from './orders.view.js';
+import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './products.schemas.js';
+
+const tags = ['admin'];
+const security = [{ adminBearer: [] }];
+
+/** Shared schemas of the orders routes, added once at the root (routes.ts). */
+export function addOrderSchemas(app: FastifyInstance): void {
+  app.addSchema(Order);
+  app.addSchema(Product);
+  app.addSchema(SupplementAdmin);
+  app.addSchema(PendingSupplement);
+}
+
+/** Operator API of the orders domain, mounted under /admin/v1. */
+export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { orders: domain } = services;
+  return async (app) => {
+    app.post('/apps/:appId/products', {
+      schema: { tags, security, summary: 'Add a product: code, name, unit price, currency, store SKUs', params: AppIdParams, body: ProductCreateBody, response: { 201: Type.Ref(Product), ...platformErrorResponses } },
+    }, async (request, reply) => reply.code(201).send(await domain.products.create(Number(request.params.appId), request.body)));
+
+    app.get('/apps/:appId/products', {
+      schema: { tags, security, summary: 'List the products of an app', params: AppIdParams, response: { 200: Type.Object({ products: Type.Array(Type.Ref(Product)) }), ...platformErrorResponses } },
+    }, async (request) => ({ products: await domain.products.list(Number(request.params.appId)) }));
+
+    app.get('/apps/:appId/products/:productCode', {
+      schema: { tags, security, summary: 'Show a product', params: ProductParams, response: { 200: Type.Ref(Product), ...platformErrorResponses } },
+    }, async (request) => domain.products.get(Number(request.params.appId), request.params.productCode));
+
+    app.patch('/apps/:appId/products/:productCode', {
+      schema: { tags, security, summary: 'Change a product (name, price, store SKUs, status)', params: ProductParams, body: ProductPatchBody, response: { 200: Type.Ref(Product), ...platformErrorResponses } },
+    }, async (request) => domain.products.update(Number(request.params.appId), request.params.productCode, request.body));
+
+    app.get('/apps/:appId/order-settings', {
+      schema: { tags, security, summary: 'Order settings of an app', params: AppIdParams, response: { 200: Settings, ...platformErrorResponses } },
+    }, async (request) => {
+      await services.apps.get(Number(request.params.appId));
+      return domain.settings.get(Number(request.params.appId));
+    });
+
+    app.put('/apps/:appId/order-settings', {
+      schema: { tags, security, summary: 'Set the order settings of an app (web region lock, 2.4 rule 8)', params: AppIdParams, body: SettingsBody, response: { 200: Settings, ...platformErrorResponses } },
+    }, async (request) => domain.settings.put(Number(request.params.appId), request.body));
+
+    app.get('/orders', {
+      schema: { tags, security, summary: 'Find orders by trxNo, outTrxNo, app, user or role, newest first', querystring: OrderQuery, response: { 200: Type.Object({ orders: Type.Array(Type.Ref(Order)) }), ...platformErrorResponses } },
+    }, async (request) => {
+      const q = request.query;
+      return {
+        orders: await domain.orders.find({
+          ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
+          ...(q.trxNo !== undefined ? { trxNo: Number(q.trxNo) } : {}),
+          ...(q.outTrxNo !== undefined ? { outTrxNo: q.outTrxNo } : {}),
+          ...(q.userId !== undefined ? { userId: q.userId } : {}),
+          ...(q.roleId !== undefined ? { roleId: q.roleId } : {}),
+          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
+          limit: parseLimit(q.limit),
+        }),
+      };
+    });
+
+    app.get('/orders/:trxNo', {
+      schema: {
+        tags, security, summary: 'Show an order with its refund, supplement and notifications', params: TrxNoParams,
+        response: {
+          200: Type.Object({
+            order: Type.Ref(Order),
+            refund: Type.Union([Type.Ref(Order), Type.Null()]),
+            supplement: Type.Union([Type.Ref(SupplementAdmin), Type.Null()]),
+            notifications: Type.Array(Notification),
+          }),
+          ...platformErrorResponses,
+        },
+      },
+    }, async (request) => orderDetails(services, Number(request.params.trxNo)));
+
+    app.post('/orders/:trxNo/cancel', {
+      schema: { tags, security, summary: 'Cancel an order that is created or awaiting payment (-> 4)', params: TrxNoParams, body: Type.Optional(CancelBody), response: { 200: Type.Ref(Order), ...platformErrorResponses } },
+    }, async (request) => domain.orders.cancel(Number(request.params.trxNo), request.body?.reason ?? 'cancelled by an operator'));
+
+    app.get('/supplements', {
+      schema: { tags, security, summary: 'List supplement orders (default: pending)', querystring: SupplementQuery, response: { 200: Type.Object({ supplements: Type.Array(Type.Ref(SupplementAdmin)) }), ...platformErrorResponses } },
+    }, async (request) => {
+      const q = request.query;
+      const status = q.status ?? 'pending';
+      return {
+        supplements: await domain.refunds.listSupplements({
+          ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
+          ...(q.userId !== undefined ? { userId: q.userId } : {}),
+          ...(status === 'all' ? {} : { supplyStatus: status === 'pending' ? 1 : 2 }),
+          limit: parseLimit(q.limit),
+        }),
+      };
+    });
+
+    app.get('/consumption-notices', {
+      schema: {
+        tags, security, summary: 'List in-game consumption notices (4.6), newest first',
+        querystring: Type.Object({ appId: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })), userId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })), limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })) }, { additionalProperties: false }),
+      },
+    }, async (request) => ({
+      notices: await domain.consumption.list({
+        ...(request.query.appId !== undefined ? { appId: Number(request.query.appId) } : {}),
+        ...(request.query.userId !== undefined ? { userId: request.query.userId } : {}),
+        limit: parseLimit(request.query.limit),
+      }),
+    }));
+  };
+}

@@ -1,0 +1,51 @@
+import type { Services } from '../services.js';
+import type { DeliveryAttempt } from '../delivery/delivery.schemas.js';
+import { ordersRepo } from './orders.repository.js';
+import type { Order } from './orders.view.js';
+import type { PendingSupplementAdmin } from './refunds.js';
+
+export interface OrderDetails {
+  order: Order;
+  /** The refund order of a refunded payment. */
+  refund: Order | null;
+  /** The supplement that followed the refund, when the items had been granted. */
+  supplement: PendingSupplementAdmin | null;
+  /** Payment and refund notifications of this order (outbox events). */
+  notifications: Array<{
+    notifyId: number; type: string; target: string; state: string; attempts: number;
+    createdAt: string; deliveredAt: string | null; lastError: string | null; body: unknown;
+    /** Every delivery attempt: when, where, HTTP status, latency, outcome. */
+    attemptLog: DeliveryAttempt[];
+  }>;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** An order with what followed it, for the operator (admin API, CLI). */
+export async function orderDetails(services: Services, trxNo: number): Promise<OrderDetails> {
+  const { orders: domain, database: { db } } = services;
+  const order = await domain.orders.get(trxNo);
+  const refundRow = order.trxType === 0 ? await ordersRepo.refundOf(db, trxNo) : undefined;
+  const refund = refundRow ? await domain.orders.get(refundRow.trx_no) : null;
+  const supplementNo = refund?.trxNo ?? (order.trxType === 2 ? order.trxNo : order.trxType === 1 ? order.originalTrxNo : null);
+  const supplement = supplementNo === null ? null : await domain.refunds.supplementOf(supplementNo);
+  const eventIds = [order.notifyId, refund?.notifyId ?? null].filter((x): x is number => x !== null);
+  const events = await ordersRepo.events(db, eventIds);
+  return {
+    order,
+    refund,
+    supplement,
+    notifications: await Promise.all(events.map(async (e) => ({
+      notifyId: e.event_id,
+      type: e.type,
+      target: e.target,
+      state: e.state,
+      attempts: e.attempts,
+      createdAt: iso(e.created_at)!,
+      deliveredAt: iso(e.delivered_at),
+      lastError: e.last_error,
+      body: JSON.parse(e.body) as unknown,
+      attemptLog: (await services.delivery.get(e.event_id)).attemptLog,
+    }))),
+  };
+}

@@ -1,0 +1,52 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli } from '../testing/child.js';
+import { TEST_DATABASE_URL } from '../testing/database.js';
+import { startTestService, type TestService } from '../testing/service.js';
+import { SANDBOX, payOk, placeOk, storeOrder } from './orders.testlib.js';
+
+describe('orders CLI', () => {
+  let svc: TestService;
+  let env: Record<string, string>;
+  before(async () => {
+    svc = await startTestService(SANDBOX);
+    // The CLI works on the same database as the running service.
+    const schema = svc.services.database.schema;
+    env = {
+      DATA_DIR: svc.config.dataDir, MASTER_KEY: svc.config.MASTER_KEY!, ADMIN_TOKEN: svc.adminToken, ...SANDBOX,
+      ...(schema ? { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` } : {}),
+    };
+  });
+  after(async () => { await svc.close(); });
+
+  const cli = async (...args: string[]) => {
+    const res = await runCli(env, ['--json', ...args]);
+    assert.equal(res.code, 0, res.stderr);
+    return JSON.parse(res.stdout);
+  };
+
+  it('adds and lists products, finds and shows orders, refunds through the sandbox, lists supplements', async () => {
+    const app = await svc.createApp();
+    const product = await cli('product', 'add', '--app', String(app.appId), '--code', 'gems_100', '--name', '100 gems', '--price', '6.99', '--currency', 'USD', '--ios-sku', 'com.game.gems100');
+    assert.deepEqual([product.price, product.priceMinor, product.channelSkus], [6.99, 699, { 1: 'com.game.gems100' }]);
+    assert.equal((await cli('product', 'list', '--app', String(app.appId))).products.length, 1);
+
+    const order = await placeOk(svc, storeOrder(app.appId, { products: [{ productCode: 'gems_100', quantity: 1 }], game_role_id: 'cli-role' }));
+    await payOk(svc, order.trxNo);
+    assert.deepEqual((await cli('order', 'find', '--role', 'cli-role')).orders.map((o: any) => o.trxNo), [order.trxNo]);
+    assert.deepEqual((await cli('order', 'find', '--out-trx-no', order.outTrxNo)).orders.map((o: any) => o.trxNo), [order.trxNo]);
+    const shown = await cli('order', 'show', String(order.trxNo));
+    assert.deepEqual(shown.notifications.map((n: any) => n.type), ['payment']);
+    const refund = await cli('order', 'refund', String(order.trxNo), '--bank-refund-no', 'r-1');
+    assert.deepEqual([refund.trxType, refund.originalTrxNo, refund.bankTrxNo], [2, order.trxNo, 'r-1']);
+    assert.deepEqual((await cli('order', 'supplements', '--app', String(app.appId))).supplements, []);
+
+    const bad = await runCli(env, ['order', 'refund', String(order.trxNo)]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /already refunded/);
+    const text = await runCli({ ...env }, ['order', 'show', String(order.trxNo)]);
+    assert.match(text.stdout, /refund: trxNo \d+  trxType 2/);
+    const off = await runCli({ ...env, SANDBOX_PAYMENTS: 'false' }, ['order', 'refund', String(order.trxNo)]);
+    assert.match(off.stderr, /SANDBOX_PAYMENTS/);
+  });
+});

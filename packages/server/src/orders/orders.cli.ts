@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../cli/context.js';
+import { AppError, invalidParameter } from '../errors/app-error.js';
+import { orderDetails } from './order-details.js';
+import type { Order } from './orders.view.js';
+import type { PendingSupplementAdmin } from './refunds.js';
+
+const ID = /^[0-9]{1,15}$/;
+
+function num(field: string, value: string): number {
+  if (!ID.test(value)) throw invalidParameter(field, 'must be a number');
+  return Number(value);
+}
+
+const line = (o: Order) =>
+  `trxNo ${o.trxNo}  trxType ${o.trxType}  status ${o.status} (${o.statusName})  app ${o.appId}  user ${o.userId}  ` +
+  `${o.totalAmount} ${o.currency}  channel ${o.channel}  outTrxNo ${o.outTrxNo ?? '-'}${o.originalTrxNo ? `  original ${o.originalTrxNo}` : ''}` +
+  `${o.attach ? `  role ${o.attach.gameRoleId}@${o.attach.gameServerId}` : ''}`;
+
+const supplementLine = (s: PendingSupplementAdmin) =>
+  `tradeNo ${s.tradeNo}  ${s.supplyStatus === 1 ? 'pending' : 'supplemented'}  app ${s.appId}  user ${s.userId}  ${s.refundAmount} ${s.currency}  ` +
+  `productId ${s.productId}  original ${s.originalTrxNo}`;
+
+/** Operator commands of the orders domain: find, show, refund (sandbox), supplements, products. */
+export function registerOrderCommands(program: Command, ctx: CliContext): void {
+  const order = program.command('order').description('orders, refunds and supplements (2.4-2.7)');
+
+  order.command('find').description('find orders, newest first')
+    .option('--trx-no <trxNo>').option('--out-trx-no <outTrxNo>').option('--app <appId>').option('--user <userId>').option('--role <roleId>')
+    .option('--limit <n>', 'at most this many', '50')
+    .action(async (o) => {
+      await ctx.withServices(async (s) => {
+        const orders = await s.orders.orders.find({
+          ...(o.trxNo ? { trxNo: num('trx-no', o.trxNo) } : {}),
+          ...(o.outTrxNo ? { outTrxNo: o.outTrxNo } : {}),
+          ...(o.app ? { appId: num('app', o.app) } : {}),
+          ...(o.user ? { userId: o.user } : {}),
+          ...(o.role ? { roleId: o.role } : {}),
+          limit: Math.min(500, num('limit', o.limit)),
+        });
+        ctx.output({ orders }, () => orders.map(line).join('\n') || 'no orders');
+      });
+    });
+
+  order.command('show').argument('<trxNo>').description('an order with its refund, supplement and notifications').action(async (trxNo: string) => {
+    await ctx.withServices(async (s) => {
+      const d = await orderDetails(s, num('trxNo', trxNo));
+      ctx.output(d, () => [
+        line(d.order),
+        d.refund ? `refund: ${line(d.refund)}` : '',
+        d.supplement ? `supplement: ${supplementLine(d.supplement)}` : '',
+        ...d.notifications.map((n) => `notification ${n.notifyId} ${n.type} ${n.state} attempts ${n.attempts}${n.lastError ? ` (${n.lastError})` : ''}`),
+      ].filter(Boolean).join('\n'));
+    });
+  });
+
+  order.command('refund').argument('<trxNo>').description('refund a paid store order through the sandbox channel (SANDBOX_PAYMENTS only)')
+    .option('--bank-refund-no <no>', 'the store refund number')
+    .action(async (trxNo: string, o) => {
+      await ctx.withServices(async (s) => {
+        if (!s.orders.sandboxEnabled) throw new AppError('SANDBOX_DISABLED', 'set SANDBOX_PAYMENTS=true (never in production mode) to refund through the sandbox channel');
+        const refund = await s.orders.orders.applyChannelEvent({ kind: 'refunded', trxNo: num('trxNo', trxNo), bankRefundNo: o.bankRefundNo ?? null });
+        ctx.output(refund, () => `refunded: ${line(refund)}`);
+      });
+    });
+
+  order.command('supplements').description('supplement orders after store refunds (default: pending)')
+    .option('--app <appId>').option('--user <userId>').option('--all', 'supplemented ones too', false)
+    .action(async (o) => {
+      await ctx.withServices(async (s) => {
+        const supplements = await s.orders.refunds.listSupplements({
+          ...(o.app ? { appId: num('app', o.app) } : {}),
+          ...(o.user ? { userId: o.user } : {}),
+          ...(o.all ? {} : { supplyStatus: 1 }),
+          limit: 500,
+        });
+        ctx.output({ supplements }, () => supplements.map(supplementLine).join('\n') || 'no supplements');
+      });
+    });
+
+  const product = program.command('product').description('products and prices of an app');
+  product.command('add').requiredOption('--app <appId>').requiredOption('--code <productCode>').requiredOption('--name <name>')
+    .requiredOption('--price <decimal>', 'unit price, e.g. 6.99').requiredOption('--currency <ISO 4217>')
+    .option('--ios-sku <sku>', 'iOS store SKU (channel 1)').option('--android-sku <sku>', 'Android store SKU (channel 2)')
+    .action(async (o) => {
+      await ctx.withServices(async (s) => {
+        const created = await s.orders.products.create(num('app', o.app), {
+          productCode: o.code, name: o.name, price: o.price, currency: o.currency,
+          channelSkus: { ...(o.iosSku ? { 1: o.iosSku } : {}), ...(o.androidSku ? { 2: o.androidSku } : {}) },
+        });
+        ctx.output(created, () => `${created.productCode}  ${created.name}  ${created.price} ${created.currency}`);
+      });
+    });
+  product.command('list').requiredOption('--app <appId>').action(async (o) => {
+    await ctx.withServices(async (s) => {
+      const products = await s.orders.products.list(num('app', o.app));
+      ctx.output({ products }, () => products.map((p) => `${p.productCode}  ${p.name}  ${p.price} ${p.currency}  ${p.status}`).join('\n') || 'no products');
+    });
+  });
+}

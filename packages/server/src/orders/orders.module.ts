@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../db/schema.js';
+import type { Config } from '../config/config.js';
+import type { AppService } from '../apps/apps.service.js';
+import { ChannelRegistry, type PaymentChannelAdapter } from './channels/channel.js';
+import { SandboxChannel } from './channels/sandbox.js';
+import { ConsumptionService } from './consumption.js';
+import { OrderService } from './orders.service.js';
+import { ProductService } from './products.js';
+import { RefundService } from './refunds.js';
+import { OrderSettingsService } from './settings.js';
+
+/** The orders domain as services.ts holds it. */
+export interface OrdersDomain {
+  products: ProductService;
+  orders: OrderService;
+  refunds: RefundService;
+  consumption: ConsumptionService;
+  settings: OrderSettingsService;
+  /** The sandbox channel is on (SANDBOX_PAYMENTS; config refuses it in production mode). */
+  sandboxEnabled: boolean;
+}
+
+export function createOrdersDomain(db: Kysely<Tables>, config: Config, apps: AppService, now: () => number): OrdersDomain {
+  const sandboxEnabled = config.SANDBOX_PAYMENTS && !config.production;
+  // Real channel adapters (store receipt verification, providers) go here; the sandbox stands in for all when enabled.
+  const adapters: PaymentChannelAdapter[] = sandboxEnabled ? [new SandboxChannel()] : [];
+  const products = new ProductService(db, apps, now);
+  const settings = new OrderSettingsService(db, apps, now);
+  const orders = new OrderService(db, products, new ChannelRegistry(adapters), {
+    webRegionLock: async (appId) => (await settings.get(appId)).webRegionLock,
+  }, now);
+  const refunds = new RefundService(db, orders, now);
+  orders.onRefund = (event) => refunds.refund(event.trxNo, event.bankRefundNo);
+  return { products, orders, refunds, consumption: new ConsumptionService(db, now), settings, sandboxEnabled };
+}

@@ -1,0 +1,91 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Tables } from '../db/schema.js';
+import type { OrderItemsTable, OrdersTable, SupplementsTable } from './orders.tables.js';
+
+export type OrderRow = Selectable<OrdersTable>;
+export type ItemRow = Selectable<OrderItemsTable>;
+export type SupplementRow = Selectable<SupplementsTable>;
+
+/** SQL of orders, their items and supplements. Every function takes the executor so it can run in a caller's transaction. */
+export const ordersRepo = {
+  async insertOrder(db: Kysely<Tables>, row: Insertable<OrdersTable>, items: Array<Omit<OrderItemsTable, 'trx_no' | 'line_no'>>): Promise<OrderRow> {
+    const order = await db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
+    await db.insertInto('order_items').values(items.map((it, i) => ({ ...it, trx_no: order.trx_no, line_no: i + 1 }))).execute();
+    return order;
+  },
+
+  byTrxNo(db: Kysely<Tables>, trxNo: number): Promise<OrderRow | undefined> {
+    return db.selectFrom('orders').selectAll().where('trx_no', '=', trxNo).executeTakeFirst();
+  },
+
+  byOutTrxNo(db: Kysely<Tables>, appId: number, outTrxNo: string): Promise<OrderRow | undefined> {
+    return db.selectFrom('orders').selectAll().where('app_id', '=', appId).where('out_trx_no', '=', outTrxNo).executeTakeFirst();
+  },
+
+  refundOf(db: Kysely<Tables>, trxNo: number): Promise<OrderRow | undefined> {
+    return db.selectFrom('orders').selectAll().where('original_trx_no', '=', trxNo).where('trx_type', '=', 2).executeTakeFirst();
+  },
+
+  items(db: Kysely<Tables>, trxNo: number): Promise<ItemRow[]> {
+    return db.selectFrom('order_items').selectAll().where('trx_no', '=', trxNo).orderBy('line_no').execute();
+  },
+
+  /** Compare-and-set of the status: the row changes only if it still has `from`. */
+  async setStatus(db: Kysely<Tables>, trxNo: number, from: number, changes: Updateable<OrdersTable> & { status: number }): Promise<OrderRow | undefined> {
+    return db.updateTable('orders').set(changes).where('trx_no', '=', trxNo).where('status', '=', from).returningAll().executeTakeFirst();
+  },
+
+  find(db: Kysely<Tables>, q: { appId?: number; trxNo?: number; outTrxNo?: string; userId?: string; roleId?: string; limit: number; before?: number }): Promise<OrderRow[]> {
+    let query = db.selectFrom('orders').selectAll();
+    if (q.appId !== undefined) query = query.where('app_id', '=', q.appId);
+    if (q.trxNo !== undefined) query = query.where('trx_no', '=', q.trxNo);
+    if (q.outTrxNo !== undefined) query = query.where('out_trx_no', '=', q.outTrxNo);
+    if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
+    if (q.roleId !== undefined) query = query.where('game_role_id', '=', q.roleId);
+    if (q.before !== undefined) query = query.where('trx_no', '<', q.before);
+    return query.orderBy('trx_no', 'desc').limit(q.limit).execute();
+  },
+
+  insertSupplement(db: Kysely<Tables>, row: SupplementRow): Promise<SupplementRow> {
+    return db.insertInto('supplements').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  supplement(db: Kysely<Tables>, refundTrxNo: number): Promise<SupplementRow | undefined> {
+    return db.selectFrom('supplements').selectAll().where('refund_trx_no', '=', refundTrxNo).executeTakeFirst();
+  },
+
+  /** The arrears of 4.5: pending supplements of store refunds of one user of one app. */
+  pendingSupplements(db: Kysely<Tables>, appId: number, userId: string): Promise<SupplementRow[]> {
+    return db.selectFrom('supplements').selectAll()
+      .where('app_id', '=', appId).where('user_id', '=', userId).where('supply_status', '=', 1)
+      .where('channel_type', 'in', [1, 2])
+      .orderBy('refund_trx_no').execute();
+  },
+
+  listSupplements(db: Kysely<Tables>, q: { appId?: number; userId?: string; supplyStatus?: number; limit: number }): Promise<SupplementRow[]> {
+    let query = db.selectFrom('supplements').selectAll();
+    if (q.appId !== undefined) query = query.where('app_id', '=', q.appId);
+    if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
+    if (q.supplyStatus !== undefined) query = query.where('supply_status', '=', q.supplyStatus);
+    return query.orderBy('refund_trx_no', 'desc').limit(q.limit).execute();
+  },
+
+  async claimSupplementPayment(db: Kysely<Tables>, refundTrxNo: number, previous: number | null, next: number): Promise<boolean> {
+    let query = db.updateTable('supplements').set({ paying_trx_no: next })
+      .where('refund_trx_no', '=', refundTrxNo).where('supply_status', '=', 1);
+    query = previous === null ? query.where('paying_trx_no', 'is', null) : query.where('paying_trx_no', '=', previous);
+    const res = await query.executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  },
+
+  async markSupplemented(db: Kysely<Tables>, payingTrxNo: number, at: number): Promise<SupplementRow | undefined> {
+    return db.updateTable('supplements').set({ supply_status: 2, supplied_at: at })
+      .where('paying_trx_no', '=', payingTrxNo).where('supply_status', '=', 1).returningAll().executeTakeFirst();
+  },
+
+  /** The notification events of orders (outbox rows by id). */
+  events(db: Kysely<Tables>, eventIds: number[]) {
+    if (eventIds.length === 0) return Promise.resolve([]);
+    return db.selectFrom('outbox').selectAll().where('event_id', 'in', eventIds).orderBy('event_id').execute();
+  },
+};

@@ -1,0 +1,321 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../db/schema.js';
+import { isUniqueViolation } from '../db/dialect.js';
+import { enqueueEvent } from '../delivery/outbox.js';
+import { AppError, invalidParameter } from '../errors/app-error.js';
+import type { ChannelEvent, ChannelRegistry, PaymentStart } from './channels/channel.js';
+import { Channel, MAX_QUANTITY, OrderStatus, TrxType, isStoreChannel } from './enums.js';
+import { MAX_MINOR } from './money.js';
+import { paymentNotification } from './notifications.js';
+import { ordersRepo, type OrderRow } from './orders.repository.js';
+import { toOrder, type Order } from './orders.view.js';
+import { channelSkusOf, type ProductService } from './products.js';
+import { assertTransition } from './status.js';
+
+/** An order to place, whoever places it (the client API, the sandbox web payment page). */
+export interface PlaceOrderInput {
+  appId: number;
+  userId: string;
+  /** client: the game client through the SDK; web_page: the official web payment page (2.4 rule 3). */
+  origin: 'client' | 'web_page';
+  /** The client's orderId (becomes outTrxNo); null when it gave none. */
+  orderId: string | null;
+  products: Array<{ productCode: string; quantity: number }>;
+  gameServerId: string | null;
+  gameRoleId: string | null;
+  gameExt: string | null;
+  platform: number;
+  channel: number;
+  paymentType: number;
+  /** Several iOS store receipts merged into this order (2.4 rules 3, 9). */
+  mergedReceipts: boolean;
+  sdkVersion: string | null;
+  /** Country of the placing client's IP (edge header; DF when none). */
+  ipCountry: string | null;
+  /** The region the player chose (web payment without region lock). */
+  chosenRegion: string | null;
+  /** The player's registration region (web payment with region lock). */
+  registrationRegion: string | null;
+}
+
+export interface PlacedOrder {
+  order: Order;
+  /** What the client needs to pay; null when this was an earlier order answered again. */
+  payment: Record<string, string> | null;
+  /** false: the same request was placed before (2.4 rule 5) and that order is answered. */
+  created: boolean;
+}
+
+interface Prepared {
+  outTrxNo: string;
+  clientGivenOrderId: boolean;
+  digest: string;
+  currency: string;
+  totalMinor: number;
+  region: string;
+  items: Array<{ product_code: string; quantity: number; unit_price_minor: number; channel_sku_code: string }>;
+}
+
+/**
+ * Orders: placement (deduplicated by appId + outTrxNo, 2.4 rule 5), the
+ * payment outcomes reported by the channels and the status machine (2.7,
+ * status.ts). A successful payment writes its notification (2.4) to the
+ * outbox in the same transaction as the status change.
+ */
+export class OrderService {
+  /** Refunds are handled by the refund service; set by services.ts (the two refer to each other). */
+  onRefund: ((event: Extract<ChannelEvent, { kind: 'refunded' }>) => Promise<Order>) | null = null;
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly products: ProductService,
+    private readonly channels: ChannelRegistry,
+    private readonly opts: { webRegionLock: (appId: number) => Promise<boolean> },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Validates without writing, then answers an earlier identical order, or
+   * runs `checks` (the game's role query and pre-order check for client
+   * orders) and creates the order and opens its payment at the channel.
+   */
+  async place(input: PlaceOrderInput, checks?: () => Promise<void>): Promise<PlacedOrder> {
+    const prepared = await this.prepare(input);
+    if (prepared.clientGivenOrderId) {
+      const earlier = await ordersRepo.byOutTrxNo(this.db, input.appId, prepared.outTrxNo);
+      if (earlier) return this.sameOrder(earlier, prepared);
+    }
+    if (checks) await checks();
+    const now = this.now();
+    let row: OrderRow;
+    try {
+      row = await this.db.transaction().execute((trx) => ordersRepo.insertOrder(trx, {
+        app_id: input.appId,
+        user_id: input.userId,
+        trx_type: TrxType.PAYMENT,
+        out_trx_no: prepared.outTrxNo,
+        original_trx_no: null,
+        status: OrderStatus.CREATED,
+        platform: input.platform,
+        channel: input.channel,
+        payment_type: input.paymentType,
+        currency: prepared.currency,
+        total_minor: prepared.totalMinor,
+        region: prepared.region,
+        client_amount_minor: null,
+        client_currency: null,
+        client_region: null,
+        bank_trx_no: null,
+        game_server_id: input.gameServerId,
+        game_role_id: input.gameRoleId,
+        game_ext: input.gameExt,
+        origin: input.origin,
+        merged_receipts: input.mergedReceipts ? 1 : 0,
+        sdk_version: input.sdkVersion,
+        ip_country: input.ipCountry,
+        request_digest: prepared.digest,
+        notify_event_id: null,
+        failure_reason: null,
+        created_at: now,
+        updated_at: now,
+        success_time: null,
+      }, prepared.items));
+    } catch (err) {
+      // The same outTrxNo placed concurrently: the unique key let one through; answer that one.
+      if (!isUniqueViolation(err)) throw err;
+      const winner = await ordersRepo.byOutTrxNo(this.db, input.appId, prepared.outTrxNo);
+      if (!winner) throw err;
+      return this.sameOrder(winner, prepared);
+    }
+    const { order, payment } = await this.openPayment(row);
+    return { order, payment, created: true };
+  }
+
+  /** 1 -> 2: opens the payment at the channel; 1 -> 3 when the channel refuses. */
+  async openPayment(row: OrderRow): Promise<{ order: Order; payment: Record<string, string> }> {
+    const adapter = this.channels.forChannel(row.channel)!;
+    let start: PaymentStart;
+    try {
+      start = await adapter.startPayment(row);
+    } catch (err) {
+      await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, { status: OrderStatus.FAILED, failure_reason: `channel ${adapter.name}: ${(err as Error).message}`, updated_at: this.now() });
+      throw new AppError('UNAVAILABLE', `the payment channel could not open the payment of order ${row.trx_no}`, { cause: err });
+    }
+    const updated = await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, {
+      status: OrderStatus.AWAITING_PAYMENT, bank_trx_no: start.bankTrxNo, updated_at: this.now(),
+    });
+    if (!updated) {
+      const current = (await ordersRepo.byTrxNo(this.db, row.trx_no))!;
+      assertTransition(row.trx_no, current.status, OrderStatus.AWAITING_PAYMENT);
+    }
+    return { order: await this.get(row.trx_no), payment: start.payment };
+  }
+
+  /** Applies what a channel reported: paid (2 -> 0 and the 2.4 notification), failed (2 -> 3), refunded. */
+  async applyChannelEvent(event: ChannelEvent): Promise<Order> {
+    if (event.kind === 'refunded') {
+      if (!this.onRefund) throw new Error('refunds are not wired');
+      return this.onRefund(event);
+    }
+    const order = await this.row(event.trxNo);
+    if (event.kind === 'failed') {
+      const updated = await ordersRepo.setStatus(this.db, order.trx_no, OrderStatus.AWAITING_PAYMENT, {
+        status: OrderStatus.FAILED, failure_reason: event.reason, updated_at: this.now(),
+      });
+      if (!updated) assertTransition(order.trx_no, (await this.row(order.trx_no)).status, OrderStatus.FAILED);
+      return this.get(order.trx_no);
+    }
+    if (event.client && !isStoreChannel(order.channel)) {
+      throw invalidParameter('clientAmount', `is reported only for the two store payments (channel 1 or 2), not channel ${order.channel} (2.4)`);
+    }
+    await this.db.transaction().execute(async (trx) => {
+      const now = this.now();
+      const client = event.client;
+      const paid = await ordersRepo.setStatus(trx, order.trx_no, OrderStatus.AWAITING_PAYMENT, {
+        status: OrderStatus.SUCCEEDED,
+        success_time: now,
+        updated_at: now,
+        bank_trx_no: event.bankTrxNo ?? order.bank_trx_no,
+        client_amount_minor: client?.amountMinor ?? null,
+        client_currency: client?.currency ?? null,
+        client_region: client ? clientRegionOf(order, client.region) : null,
+      });
+      if (!paid) {
+        assertTransition(order.trx_no, (await ordersRepo.byTrxNo(trx, order.trx_no))!.status, OrderStatus.SUCCEEDED);
+        return;
+      }
+      if (paid.trx_type === TrxType.SUPPLEMENT) {
+        // 2.5 rule 3: a paid supplement is recorded, and no payment notification is sent.
+        await ordersRepo.markSupplemented(trx, paid.trx_no, now);
+        return;
+      }
+      const items = await ordersRepo.items(trx, paid.trx_no);
+      const { eventId } = await enqueueEvent(trx, {
+        appId: paid.app_id,
+        type: 'payment',
+        target: 'callback',
+        serverId: paid.game_server_id,
+        body: (notifyId) => paymentNotification(notifyId, now, paid, items),
+      }, now);
+      await trx.updateTable('orders').set({ notify_event_id: eventId }).where('trx_no', '=', paid.trx_no).execute();
+    });
+    return this.get(order.trx_no);
+  }
+
+  /** 1 or 2 -> 4. */
+  async cancel(trxNo: number, reason: string): Promise<Order> {
+    const order = await this.row(trxNo);
+    let updated: OrderRow | undefined;
+    for (const from of [OrderStatus.CREATED, OrderStatus.AWAITING_PAYMENT]) {
+      updated ??= await ordersRepo.setStatus(this.db, trxNo, from, { status: OrderStatus.CANCELLED, failure_reason: reason, updated_at: this.now() });
+    }
+    if (!updated) assertTransition(trxNo, (await this.row(order.trx_no)).status, OrderStatus.CANCELLED);
+    return this.get(trxNo);
+  }
+
+  async get(trxNo: number): Promise<Order> {
+    const row = await this.row(trxNo);
+    return toOrder(row, await ordersRepo.items(this.db, trxNo));
+  }
+
+  async row(trxNo: number): Promise<OrderRow> {
+    const row = await ordersRepo.byTrxNo(this.db, trxNo);
+    if (!row) throw new AppError('NOT_FOUND', `order ${trxNo} does not exist`);
+    return row;
+  }
+
+  async find(q: Parameters<typeof ordersRepo.find>[1]): Promise<Order[]> {
+    const rows = await ordersRepo.find(this.db, q);
+    return Promise.all(rows.map(async (r) => toOrder(r, await ordersRepo.items(this.db, r.trx_no))));
+  }
+
+  private async sameOrder(earlier: OrderRow, prepared: Prepared): Promise<PlacedOrder> {
+    if (earlier.request_digest !== prepared.digest) {
+      throw new AppError('OUT_TRX_NO_CONFLICT', `orderId ${JSON.stringify(prepared.outTrxNo)} was already used for order ${earlier.trx_no} with different contents (2.4 rule 5)`, { data: { trxNo: earlier.trx_no } });
+    }
+    return { order: await this.get(earlier.trx_no), payment: null, created: false };
+  }
+
+  /** Refuses a channel no adapter takes (no real adapter yet; the sandbox when enabled). */
+  requireChannel(channel: number): void {
+    if (!this.channels.forChannel(channel)) throw invalidParameter('channel', `no payment channel is available for channel ${channel}`);
+  }
+
+  /** Every check that needs no game and writes nothing. */
+  private async prepare(input: PlaceOrderInput): Promise<Prepared> {
+    this.requireChannel(input.channel);
+    const store = isStoreChannel(input.channel);
+    if (input.mergedReceipts && input.channel !== Channel.IOS_STORE) throw invalidParameter('mergedReceipts', 'only iOS store receipts are merged (channel 1)');
+    if (input.products.length === 0) throw invalidParameter('products', 'must hold at least one product');
+    // A store transaction is for one SKU; several products are for web orders (2.4 rule 6).
+    if (store && input.products.length > 1) throw invalidParameter('products', 'a store payment (channel 1 or 2) holds exactly one product');
+    const codes = new Set<string>();
+    input.products.forEach((p, i) => {
+      if (!Number.isSafeInteger(p.quantity) || p.quantity < 1 || p.quantity > MAX_QUANTITY) {
+        throw invalidParameter(`products.${i}.quantity`, `must be a whole number from 1 to ${MAX_QUANTITY}`);
+      }
+      if (codes.has(p.productCode)) throw invalidParameter(`products.${i}.productCode`, `${p.productCode} is listed twice; give its quantity once`);
+      codes.add(p.productCode);
+    });
+    const found = await this.products.activeByCodes(this.db, input.appId, [...codes]);
+    let currency: string | null = null;
+    let total = 0;
+    const items = input.products.map((p, i) => {
+      const product = found.get(p.productCode);
+      if (!product) throw new AppError('UNKNOWN_PRODUCT', `products.${i}.productCode: ${p.productCode} is not an active product of app ${input.appId}`);
+      const sku = store ? channelSkusOf(product)[String(input.channel)] : '';
+      if (sku === undefined) throw new AppError('UNKNOWN_PRODUCT', `products.${i}.productCode: ${p.productCode} has no store SKU for channel ${input.channel}`);
+      if (currency !== null && product.currency !== currency) {
+        throw invalidParameter(`products.${i}.productCode`, `is priced in ${product.currency}, the order in ${currency}; one order has one currency`);
+      }
+      currency = product.currency;
+      total += product.price_minor * p.quantity;
+      if (!Number.isSafeInteger(total) || total > MAX_MINOR) throw invalidParameter('products', 'the order total is too large');
+      return { product_code: p.productCode, quantity: p.quantity, unit_price_minor: product.price_minor, channel_sku_code: sku };
+    });
+    const generate = input.orderId === null || input.mergedReceipts || input.origin === 'web_page';
+    return {
+      outTrxNo: generate ? crypto.randomUUID().replaceAll('-', '') : input.orderId!,
+      clientGivenOrderId: !generate,
+      digest: digestOf(input),
+      currency: currency!,
+      totalMinor: total,
+      region: await this.regionOf(input, store),
+      items,
+    };
+  }
+
+  /** 2.4 rule 8. */
+  private async regionOf(input: PlaceOrderInput, store: boolean): Promise<string> {
+    if (store) return input.ipCountry ?? 'DF';
+    if (await this.opts.webRegionLock(input.appId)) return input.registrationRegion ?? 'DF';
+    return input.chosenRegion ?? input.ipCountry ?? 'DF';
+  }
+}
+
+/** 2.4 rule 9: empty for merged iOS receipts and for iOS SDKs below 6.8.1 (web payments carry no client fields at all). */
+function clientRegionOf(order: OrderRow, reported: string | null): string | null {
+  if (order.merged_receipts === 1) return null;
+  if (order.channel === Channel.IOS_STORE && order.sdk_version !== null && compareVersions(order.sdk_version, '6.8.1') < 0) return null;
+  return reported;
+}
+
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  return 0;
+}
+
+/** What makes two placements "the same request" (2.4 rule 5): everything but the transport. */
+function digestOf(input: PlaceOrderInput): string {
+  const canonical = JSON.stringify([
+    input.userId, input.products.map((p) => [p.productCode, p.quantity]), input.gameServerId, input.gameRoleId, input.gameExt,
+    input.platform, input.channel, input.paymentType,
+  ]);
+  return crypto.createHash('sha256').update(canonical).digest('hex');
+}

@@ -1,0 +1,132 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Tables of the orders domain (migration 0006_orders). Money is integer minor
+ * units of the row's currency (ISO 4217 exponent, money.ts), never a float;
+ * times are Unix ms; booleans 0/1.
+ */
+export interface ProductsTable {
+  product_id: Generated<number>;
+  app_id: number;
+  /** `productCode` of 2.4. Unique per app. */
+  product_code: string;
+  name: string;
+  price_minor: number;
+  currency: string;
+  /** JSON object: channel (2.7 enum, as a string key) -> store SKU (`channelSkuCode`). */
+  channel_skus: string;
+  /** active | disabled */
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Payment (trxType 0), supplement payment (1) and refund (2) orders: one row each, `trx_no` the platform number. */
+export interface OrdersTable {
+  /** `trxNo`: an auto id, so numeric, unique and far below 2^53. */
+  trx_no: Generated<number>;
+  app_id: number;
+  user_id: string;
+  trx_type: number;
+  /** `outTrxNo`; null for refund orders. Unique per app (2.4 rule 5). */
+  out_trx_no: string | null;
+  /** Refund: the payment refunded. Supplement payment: the refund order it makes good. */
+  original_trx_no: number | null;
+  /** 2.7: 0 succeeded, 1 created, 2 awaiting payment, 3 failed, 4 cancelled. */
+  status: number;
+  platform: number;
+  channel: number;
+  payment_type: number;
+  currency: string;
+  total_minor: number;
+  /** 2.4 rule 8; null for refund orders. */
+  region: string | null;
+  client_amount_minor: number | null;
+  client_currency: string | null;
+  client_region: string | null;
+  /** `bankTrxNo`: the channel's transaction number. */
+  bank_trx_no: string | null;
+  game_server_id: string | null;
+  game_role_id: string | null;
+  game_ext: string | null;
+  /** client | web_page | supplement | refund */
+  origin: string;
+  merged_receipts: number;
+  sdk_version: string | null;
+  /** Country of the placing client's IP (edge header), for the store `region` (2.4 rule 8). */
+  ip_country: string | null;
+  /** SHA-256 of the placement request, to tell a retry (same order) from a reused outTrxNo. */
+  request_digest: string | null;
+  /** Outbox event of the payment/refund notification (its `notifyId`). */
+  notify_event_id: number | null;
+  failure_reason: string | null;
+  created_at: number;
+  updated_at: number;
+  /** `successTime`: when the payment (or refund) completed. */
+  success_time: number | null;
+}
+
+export interface OrderItemsTable {
+  trx_no: number;
+  line_no: number;
+  product_code: string;
+  quantity: number;
+  unit_price_minor: number;
+  /** Store SKU for the two store channels; '' otherwise (2.4 product entry). */
+  channel_sku_code: string;
+}
+
+/** Pending supplement orders after store refunds of granted items (2.5, 2.6, 3, 4.5). */
+export interface SupplementsTable {
+  /** `tradeNo`: the refund order. */
+  refund_trx_no: number;
+  app_id: number;
+  user_id: string;
+  original_trx_no: number;
+  product_id: string;
+  currency: string;
+  out_trade_no: string;
+  bank_trade_no: string | null;
+  refund_minor: number;
+  channel_id: number;
+  channel_type: number;
+  platform: number;
+  /** 1 pending supplement, 2 supplemented. */
+  supply_status: number;
+  /** The supplement payment order (trxType 1) currently open or paid. */
+  paying_trx_no: number | null;
+  created_at: number;
+  supplied_at: number | null;
+}
+
+/** In-game consumption notices (4.6), stored once per (app, user, role, server, product, timestamp). */
+export interface ConsumptionNoticesTable {
+  notice_id: Generated<number>;
+  app_id: number;
+  nonce: string;
+  user_id: string;
+  role_id: string;
+  server_id: string;
+  product_code: string;
+  timestamp: number;
+  sign: string;
+  event_id: number;
+  received_at: number;
+}
+
+/** Per-app order settings. */
+export interface OrderSettingsTable {
+  app_id: number;
+  /** Web payments use the registration region (1) or the region the player chose (0), 2.4 rule 8. */
+  web_region_lock: number;
+  updated_at: number;
+}
+
+export interface OrdersTables {
+  products: ProductsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  supplements: SupplementsTable;
+  consumption_notices: ConsumptionNoticesTable;
+  order_settings: OrderSettingsTable;
+}

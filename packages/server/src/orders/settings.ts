@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../db/schema.js';
+import type { AppService } from '../apps/apps.service.js';
+
+export interface OrderSettings {
+  appId: number;
+  /** 2.4 rule 8: web payments take the registration region (true) or the region the player chose (false). */
+  webRegionLock: boolean;
+}
+
+/** Per-app order settings (absent row: defaults). */
+export class OrderSettingsService {
+  constructor(private readonly db: Kysely<Tables>, private readonly apps: AppService, private readonly now: () => number = Date.now) {}
+
+  async get(appId: number): Promise<OrderSettings> {
+    const row = await this.db.selectFrom('order_settings').selectAll().where('app_id', '=', appId).executeTakeFirst();
+    return { appId, webRegionLock: row?.web_region_lock === 1 };
+  }
+
+  async put(appId: number, settings: { webRegionLock: boolean }): Promise<OrderSettings> {
+    await this.apps.get(appId);
+    const values = { app_id: appId, web_region_lock: settings.webRegionLock ? 1 : 0, updated_at: this.now() };
+    await this.db.insertInto('order_settings').values(values)
+      .onConflict((oc) => oc.column('app_id').doUpdateSet({ web_region_lock: values.web_region_lock, updated_at: values.updated_at }))
+      .execute();
+    return this.get(appId);
+  }
+}
