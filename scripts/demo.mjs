@@ -265,7 +265,112 @@ async function main() {
     ok(`moderation queue: report ${shown.reportId} (${shown.status}) against ${cheater}, reason "${shown.reasons[0].title}", evidence downloads intact`);
   });
 
-  // STORY-CONTINUES: the orders steps are added when that domain lands.
+  // The player's own calls to the platform carry the MAC token of their login (5.2).
+  const asPlayer = (method, p, body) => {
+    const authorization = buildMacAuthorization({ kid: player.kid, macKey: player.macKey, method, uri: p, host: '127.0.0.1' });
+    return http(method, `${base}${p}`, { headers: { authorization }, body });
+  };
+  const gameStatus = async () => expectStatus(await ops('GET', '/ops/status'), 200, 'game status').calls;
+  const gamePlayer = async () => expectStatus(await ops('GET', `/ops/players/${player.userId}`), 200, 'game player state');
+  const fmt = (items) => Object.entries(items).map(([k, v]) => `${v} ${k}`).join(', ') || 'nothing';
+
+  await step('Set up the catalog (admin API): products with their Android store SKUs', async () => {
+    for (const p of [
+      { productCode: 'starter_pack', name: 'Starter pack', price: '4.99', currency: 'USD', channelSkus: { 2: 'com.demo.starter' } },
+      { productCode: 'gems_100', name: '100 gems', price: '0.99', currency: 'USD', channelSkus: { 2: 'com.demo.gems100' } },
+    ]) {
+      const created = expectStatus(await admin('POST', `/apps/${app.appId}/products`, p), 201, `create product ${p.productCode}`);
+      ok(`${created.productCode}: ${created.price} ${created.currency} (Android SKU ${created.channelSkus['2']})`);
+    }
+    say('the game grants starter_pack = 50 gems + 1 sword, at most 1 per role (its own catalog)');
+  });
+
+  const order = await step('Place an order: the platform asks the game (role query 4.8, pre-order check 4.10)', async () => {
+    const before = await gameStatus();
+    const placed = expectStatus(await asPlayer('POST', `/order/v1/client/orders?clientId=${app.clientId}`, {
+      orderId: `demo-order-${crypto.randomBytes(4).toString('hex')}`,
+      products: [{ productCode: 'starter_pack', quantity: 1 }],
+      game_server_id: serverId, game_role_id: roleId, game_ext: 'campaign=spring',
+      platform: 2, channel: 2, paymentType: 0,
+    }), 200, 'place order').data.order;
+    const after = await gameStatus();
+    check(after.roleQuery === before.roleQuery + 1, 'the game was not asked for the role (4.8)');
+    check(after.preOrderAllowed === before.preOrderAllowed + 1, 'the game did not allow the order (4.10)');
+    ok('the game confirmed role hero-1 belongs to the player (4.8) and allowed 1 x starter_pack (4.10)');
+    ok(`order trxNo ${placed.trxNo}, outTrxNo ${placed.outTrxNo}: ${placed.totalAmount} ${placed.currency}, status ${placed.status} (${placed.statusName})`);
+    return placed;
+  });
+
+  await step('Pay it in the sandbox store; the signed payment callback grants the items (4.7, 2.4)', async () => {
+    const paid = expectStatus(await admin('POST', `/sandbox/orders/${order.trxNo}/pay`, {
+      outcome: 'success', bankTrxNo: 'GPA.3301-0001-0001', clientAmount: '4.99', clientCurrency: 'USD', clientRegion: 'JP',
+    }), 200, 'sandbox pay');
+    ok(`store reports the payment: status ${paid.status} (${paid.statusName}), notification ${paid.notifyId} queued`);
+    const state = await waitFor('the grant', async () => {
+      const p = await gamePlayer();
+      return p.payments.find((x) => x.trxNo === order.trxNo && x.state === 'granted') ? p : undefined;
+    });
+    await waitFor('the platform to record the delivery', async () => {
+      const d = expectStatus(await admin('GET', `/orders/${order.trxNo}`), 200, 'order details');
+      return d.notifications.some((n) => n.state === 'delivered');
+    });
+    ok(`the game verified the signature and granted ${fmt(state.payments.find((x) => x.trxNo === order.trxNo).items)} to ${roleId}; the platform marks it delivered`);
+  });
+
+  await step('A second starter pack: the pre-order check answers 105 (purchase limit)', async () => {
+    const r = await asPlayer('POST', `/order/v1/client/orders?clientId=${app.clientId}`, {
+      products: [{ productCode: 'starter_pack', quantity: 1 }], game_server_id: serverId, game_role_id: roleId,
+      platform: 2, channel: 2, paymentType: 0,
+    });
+    check(r.status === 409 && r.body.code === 40920 && r.body.data?.code === 105, `expected 40920 with game code 105, got ${r.status} ${JSON.stringify(r.body)}`);
+    ok(`order refused: ${r.body.code} ${r.body.msg} (game code ${r.body.data.code}: ${r.body.data.meaning ?? ''}; ${r.body.detail})`);
+  });
+
+  await step('The player spends 30 gems in the game', async () => {
+    expectStatus(await ops('POST', `/ops/players/${player.userId}/spend`, { roleId, serverId, item: 'gems', quantity: 30 }), 200, 'spend');
+    ok(`inventory now: ${(await gamePlayer()).inventory.map((i) => `${i.quantity} ${i.item}`).join(', ')}`);
+  });
+
+  const refund = await step('A store refund; the signed refund callback takes the items back (2.5)', async () => {
+    const r = expectStatus(await admin('POST', `/sandbox/orders/${order.trxNo}/refund`, { bankRefundNo: 'GPA.REFUND-0001' }), 201, 'sandbox refund');
+    ok(`refund order trxNo ${r.trxNo} (trxType ${r.trxType}) of payment ${r.originalTrxNo}`);
+    const state = await waitFor('the refund callback', async () => {
+      const p = await gamePlayer();
+      return p.refunds.find((x) => x.trxNo === r.trxNo) ? p : undefined;
+    });
+    const handled = state.refunds.find((x) => x.trxNo === r.trxNo);
+    check(handled.state === 'revoked', `refund state ${handled.state}`);
+    check(!state.payments.some((x) => x.trxNo === r.trxNo), 'the refund was recorded as a payment');
+    ok(`the game revoked ${fmt(handled.revoked)}; already spent, recorded as debt: ${fmt(handled.owed)}`);
+    return r;
+  });
+
+  const arrear = await step('The arrears (4.5): the pending supplement order, via PlatformClient.getArrears', async () => {
+    const list = await client.getArrears({ kid: player.kid, macKey: player.macKey });
+    check(list.length === 1 && list[0].tradeNo === refund.trxNo && list[0].supplyStatus === 1, `arrears: ${JSON.stringify(list)}`);
+    const a = list[0];
+    ok(`tradeNo ${a.tradeNo}: ${a.refundAmount} ${a.currency} for ${a.productId}, supplyStatus ${a.supplyStatus} (pending), channel ${a.channelType}`);
+    return a;
+  });
+
+  await step('The player pays the supplement; the arrears are empty and no second payment notification is sent', async () => {
+    const paymentsBefore = (await gameStatus()).payment;
+    const opened = expectStatus(await asPlayer('POST', `/order/v1/user/arrears/${arrear.tradeNo}/pay?clientId=${app.clientId}`), 200, 'open supplement payment').data.order;
+    ok(`supplement payment order trxNo ${opened.trxNo} (trxType ${opened.trxType}), ${opened.totalAmount} ${opened.currency}`);
+    const paid = expectStatus(await admin('POST', `/sandbox/orders/${opened.trxNo}/pay`, { outcome: 'success', bankTrxNo: 'GPA.3301-0001-0002' }), 200, 'sandbox pay supplement');
+    check(paid.status === 0, `supplement payment status ${paid.status}`);
+    ok('the store reports the supplement paid');
+    const list = await client.getArrears({ kid: player.kid, macKey: player.macKey });
+    check(list.length === 0, `arrears still list ${list.length} order(s)`);
+    ok('arrears (4.5) now empty');
+    // Give a (wrongly) queued notification time to arrive: the dispatcher would send it at once.
+    await new Promise((r) => setTimeout(r, 1500));
+    const { events } = expectStatus(await admin('GET', `/events?appId=${app.appId}&type=payment`), 200, 'list events');
+    check(events.length === 1, `the platform queued ${events.length} payment notifications`);
+    const paymentsAfter = (await gameStatus()).payment;
+    check(paymentsAfter === paymentsBefore, `the game received ${paymentsAfter - paymentsBefore} more payment notification(s)`);
+    ok('one payment notification in all; the game received none for the supplement (2.5 rule 3)');
+  });
 
   await step('The player cancels the account; the signed cancellation callback reaches the game (6)', async () => {
     const uri = `/api/account/v1/client/cancellation?clientId=${app.clientId}`;
