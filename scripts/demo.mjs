@@ -19,6 +19,7 @@ const adminToken = crypto.randomBytes(24).toString('base64url');
 const opsToken = crypto.randomBytes(24).toString('base64url');
 const started = Date.now();
 const children = [];
+let echoing = true; // off while shutting down, so the story ends with its verdict
 
 // ---------- output ----------
 
@@ -73,7 +74,7 @@ function startProcess(name, args, env, echo) {
   let pending = '';
   child.stdout.on('data', (chunk) => {
     log.write(chunk);
-    if (!echo) return;
+    if (!echo || !echoing) return;
     pending += chunk.toString('utf8');
     let i;
     while ((i = pending.indexOf('\n')) >= 0) {
@@ -104,6 +105,7 @@ async function waitFor(what, probe, timeoutMs = 15_000, proc) {
 }
 
 async function stopAll() {
+  echoing = false;
   await Promise.all(children.map((p) => new Promise((resolve) => {
     if (p.exited) return resolve();
     const kill = setTimeout(() => p.child.kill('SIGKILL'), 5000);
