@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the compiled test files (`*.test.js` under packages/*/dist) with Node's
-// test runner: the SDK's once, the server's on each storage backend
+// test runner: the SDK's and the example game server's once, the server's on each storage backend
 // (TEST_BACKEND=sqlite, then postgres). `--backend sqlite|postgres` runs one.
 // Exits non-zero if any run fails.
 import { spawnSync } from 'node:child_process';
@@ -33,6 +33,7 @@ function run(label, files, env) {
 const backends = values.backend ? [values.backend] : ['sqlite', 'postgres'];
 let ok = true;
 if (!values.backend) ok = run('sdk', testFiles(path.join(root, 'packages/sdk/dist')), {}) && ok;
+if (!values.backend) ok = run('example game server', testFiles(path.join(root, 'examples/game-server/dist')), {}) && ok;
 for (const backend of backends) {
   ok = run(`server on ${backend}`, testFiles(path.join(root, 'packages/server/dist')), { TEST_BACKEND: backend }) && ok;
 }
