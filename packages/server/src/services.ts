@@ -88,7 +88,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
   const now = overrides.now ?? Date.now;
   const box = new SecretBox(masterKey);
-  const nonces = new NonceStore(database.db);
+  const nonces = new NonceStore(database);
   const apps = new AppService(new AppsRepository(database.db), box, {
     defaultRegion: config.REGION,
     secretGraceSeconds: config.SECRET_GRACE_SECONDS,

@@ -14,15 +14,15 @@ describe('nonce store', () => {
   after(async () => { await database.close(); });
 
   it('accepts a nonce once per scope', async () => {
-    const store = new NonceStore(database.db);
+    const store = new NonceStore(database);
     assert.equal(await store.consume('a', 'n1', Date.now() + 1000), true);
     assert.equal(await store.consume('a', 'n1', Date.now() + 1000), false);
     assert.equal(await store.consume('b', 'n1', Date.now() + 1000), true);
   });
 
   it('lets exactly one of many concurrent uses of a nonce through, across two stores (instances)', async () => {
-    const one = new NonceStore(database.db);
-    const two = new NonceStore(database.db);
+    const one = new NonceStore(database);
+    const two = new NonceStore(database);
     const attempts = Array.from({ length: 50 }, (_, i) => (i % 2 ? one : two).consume('race', 'same', Date.now() + 1000));
     const others = Array.from({ length: 200 }, (_, i) => one.consume('race', `distinct-${i}`, Date.now() + 1000));
     const results = await Promise.all(attempts);
@@ -31,7 +31,7 @@ describe('nonce store', () => {
   });
 
   it('purges expired nonces only', async () => {
-    const store = new NonceStore(database.db);
+    const store = new NonceStore(database);
     await store.consume('p', 'old', 1000);
     await store.consume('p', 'new', Date.now() + 60_000);
     assert.ok((await store.purgeExpired(Date.now())) >= 1);

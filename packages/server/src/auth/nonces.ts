@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Database } from '../db/database.js';
 
 interface Pending {
   scope: string;
@@ -27,7 +26,7 @@ export class NonceStore {
   #scheduled = false;
   #inFlight = 0;
 
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(private readonly database: Database) {}
 
   /** Records the nonce; false when it was already used in this scope. */
   consume(scope: string, nonce: string, expiresAt: number): Promise<boolean> {
@@ -62,12 +61,13 @@ export class NonceStore {
       else first.set(key, p);
     }
     try {
-      const rows = await this.db
+      // Written without waiting for the disk (see Database.relaxed): a nonce only guards a window of seconds.
+      const rows = await this.database.relaxed((db) => db
         .insertInto('nonces')
         .values([...first.values()].map((p) => ({ scope: p.scope, nonce: p.nonce, expires_at: p.expiresAt })))
         .onConflict((oc) => oc.columns(['scope', 'nonce']).doNothing())
         .returning(['scope', 'nonce'])
-        .execute();
+        .execute());
       const inserted = new Set(rows.map((r) => `${r.scope}\u0000${r.nonce}`));
       for (const [key, p] of first) p.resolve(inserted.has(key));
       for (const p of duplicates) p.resolve(false);
@@ -78,7 +78,7 @@ export class NonceStore {
 
   /** Deletes expired nonces; returns how many. */
   async purgeExpired(now: number): Promise<number> {
-    const result = await this.db.deleteFrom('nonces').where('expires_at', '<', now).executeTakeFirst();
+    const result = await this.database.db.deleteFrom('nonces').where('expires_at', '<', now).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

@@ -11,6 +11,14 @@ export interface Database {
   dialect: DialectName;
   /** The PostgreSQL schema in use, when not the default. */
   schema?: string;
+  /**
+   * Runs `fn` with writes that need not wait for the disk (one-time nonces:
+   * losing the last instants of them in a power failure only reopens a
+   * replay window of seconds). SQLite: `synchronous=NORMAL` for these
+   * statements (WAL still makes them atomic; the next FULL commit syncs them);
+   * PostgreSQL: a small pool with `synchronous_commit=off`.
+   */
+  relaxed<T>(fn: (db: Kysely<Tables>) => Promise<T>): Promise<T>;
   /** Throws when the database cannot answer (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -36,21 +44,28 @@ const pgTypes = {
 
 export function openDatabase(opts: DatabaseOptions): Database {
   if (opts.url) {
-    const pool = new pg.Pool({
-      connectionString: opts.url,
-      max: opts.poolSize ?? 10,
-      types: pgTypes as pg.CustomTypesConfig,
-      ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
-    });
-    // An idle client that errors (server restart) must not crash the process.
-    pool.on('error', () => {});
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    const url = opts.url;
+    const kysely = (max: number, options: string[]) => {
+      const pool = new pg.Pool({
+        connectionString: url,
+        max,
+        types: pgTypes as pg.CustomTypesConfig,
+        ...(options.length ? { options: options.join(' ') } : {}),
+      });
+      // An idle client that errors (server restart) must not crash the process.
+      pool.on('error', () => {});
+      return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    };
+    const searchPath = opts.schema ? [`-c search_path=${opts.schema}`] : [];
+    const db = kysely(opts.poolSize ?? 10, searchPath);
+    const relaxedDb = kysely(2, [...searchPath, '-c synchronous_commit=off']);
     return {
       db,
       dialect: 'postgres',
       ...(opts.schema ? { schema: opts.schema } : {}),
+      relaxed: (fn) => fn(relaxedDb),
       ping: async () => { await sql`select 1`.execute(db); },
-      close: () => db.destroy(),
+      close: async () => { await relaxedDb.destroy(); await db.destroy(); },
     };
   }
   const file = opts.sqliteFile ?? ':memory:';
@@ -65,6 +80,16 @@ export function openDatabase(opts: DatabaseOptions): Database {
   return {
     db,
     dialect: 'sqlite',
+    // One connection (a second one could deadlock the one thread on SQLite's
+    // write lock): hold it, relax, run, restore.
+    relaxed: (fn) => db.connection().execute(async (c) => {
+      await sql`pragma synchronous = NORMAL`.execute(c);
+      try {
+        return await fn(c);
+      } finally {
+        await sql`pragma synchronous = FULL`.execute(c);
+      }
+    }),
     ping: async () => { await sql`select 1`.execute(db); },
     close: () => db.destroy(),
   };
