@@ -2,12 +2,11 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import { isUniqueViolation } from '../db/dialect.js';
-import { enqueueEvent } from '../delivery/outbox.js';
+import { notifyGame } from './notify-game.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { ChannelEvent, ChannelRegistry, PaymentStart } from './channels/channel.js';
 import { Channel, MAX_QUANTITY, OrderStatus, TrxType, isStoreChannel } from './enums.js';
 import { MAX_MINOR } from './money.js';
-import { paymentNotification } from './notifications.js';
 import { ordersRepo, type OrderRow } from './orders.repository.js';
 import { toOrder, type Order } from './orders.view.js';
 import { channelSkusOf, type ProductService } from './products.js';
@@ -191,14 +190,7 @@ export class OrderService {
         return;
       }
       const items = await ordersRepo.items(trx, paid.trx_no);
-      const { eventId } = await enqueueEvent(trx, {
-        appId: paid.app_id,
-        type: 'payment',
-        target: 'callback',
-        serverId: paid.game_server_id,
-        body: (notifyId) => paymentNotification(notifyId, now, paid, items),
-      }, now);
-      await trx.updateTable('orders').set({ notify_event_id: eventId }).where('trx_no', '=', paid.trx_no).execute();
+      await notifyGame(trx, 'payment', paid, items, now);
     });
     return this.get(order.trx_no);
   }

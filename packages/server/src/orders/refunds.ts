@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import { isUniqueViolation } from '../db/dialect.js';
-import { enqueueEvent } from '../delivery/outbox.js';
+import { notifyGame } from './notify-game.js';
 import { AppError } from '../errors/app-error.js';
 import { OrderStatus, SupplyStatus, TrxType, isStoreChannel } from './enums.js';
-import { pendingSupplement, refundNotification } from './notifications.js';
+import { pendingSupplement } from './notifications.js';
 import type { PendingSupplement } from './notifications.schemas.js';
 import { ordersRepo, type OrderRow, type SupplementRow } from './orders.repository.js';
 import type { OrderService } from './orders.service.js';
@@ -56,14 +56,7 @@ export class RefundService {
           updated_at: now,
           success_time: now,
         }, items.map(({ product_code, quantity, unit_price_minor, channel_sku_code }) => ({ product_code, quantity, unit_price_minor, channel_sku_code })));
-        const { eventId } = await enqueueEvent(trx, {
-          appId: refund.app_id,
-          type: 'refund',
-          target: 'callback',
-          serverId: refund.game_server_id,
-          body: (notifyId) => refundNotification(notifyId, now, refund, items),
-        }, now);
-        await trx.updateTable('orders').set({ notify_event_id: eventId }).where('trx_no', '=', refund.trx_no).execute();
+        await notifyGame(trx, 'refund', refund, items, now);
         if (await granted(trx, original)) {
           await ordersRepo.insertSupplement(trx, {
             refund_trx_no: refund.trx_no,
