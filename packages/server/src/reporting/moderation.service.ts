@@ -192,6 +192,7 @@ export class ModerationService {
 
   private async banOf(trx: Transaction<Tables>, userId: number, body: ModerationBody) {
     const until = body.ban!.until === null ? null : Date.parse(body.ban!.until);
+    if (Number.isNaN(until)) throw invalidParameter('ban.until', 'must be an ISO 8601 time, or null');
     const ban = await this.bans.banUser(userId, { reason: body.ban!.reason, until, actor: body.moderator }, trx);
     return { banId: ban.banId, reason: ban.reason, until: ban.until };
   }

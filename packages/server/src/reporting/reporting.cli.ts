@@ -65,11 +65,16 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
     .requiredOption('--note <text>', 'why (kept in the history)')
     .option('--moderator <name>', 'who decides', os.userInfo().username)
     .option('--expect <status>', 'refuse if the report is no longer in this status')
+    .option('--ban <reason>', "also ban the reportee's platform account")
+    .option('--ban-until <time>', 'end of the ban (ISO 8601); without it the ban lasts until lifted')
+    .option('--lift-ban', "lift the bans on the reportee's platform account")
     .action(async (id: string, o) => {
       await ctx.withServices(async (s) => {
         const r = await s.moderation.decide(parseReportId(id), {
           moderator: o.moderator, status: parseStatus(o.status), note: o.note,
           ...(o.expect ? { expectedStatus: parseStatus(o.expect) } : {}),
+          ...(o.ban ? { ban: { reason: o.ban, until: o.banUntil ?? null } } : {}),
+          ...(o.liftBan ? { liftBan: true } : {}),
         });
         ctx.output(r, () => detail(r));
       });
