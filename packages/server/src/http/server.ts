@@ -4,6 +4,7 @@ import type { Services } from '../services.js';
 import { installErrorHandling } from '../errors/handler.js';
 import { genReqId, loggerOptions } from './logging.js';
 import { installMetrics } from './metrics.js';
+import { installRateLimit } from './rate-limit.js';
 import { installOpenApi } from './openapi.js';
 import { parseJsonBody } from './json-body.js';
 import { PlatformEnvelopeError, RpcStatus } from './schemas.js';
@@ -53,6 +54,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   installErrorHandling(app);
   await installOpenApi(app);
   installMetrics(app);
+  await installRateLimit(app, config);
   await registerRoutes(app, services);
   return app;
 }
