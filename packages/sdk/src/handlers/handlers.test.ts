@@ -180,7 +180,7 @@ for (const [name, setup] of setups) {
     it('refuses a re-serialised body (same JSON, other bytes)', () => refused(pay({ sign: { body: JSON.stringify(JSON.parse(PAYMENT_BODY)) } }), 'bad_signature'));
     it('refuses a changed path', () => refused(pay({ sign: { path: '/pay/other' } }), 'bad_signature'));
     it('refuses a stale timestamp', () => refused(pay({ sign: { timestamp: now() - 301 } }), 'stale_timestamp'));
-    it('refuses a timestamp from the future', () => refused(pay({ sign: { timestamp: now() + 301 } }), 'stale_timestamp'));
+    it('refuses a timestamp from the future', () => refused(pay({ sign: { timestamp: now() + 400 } }), 'stale_timestamp'));
     it('refuses a Timestamp header changed after signing', async () => {
       const ts = now();
       await refused(pay({ sign: { timestamp: ts }, headers: { Timestamp: String(ts - 1) } }), 'bad_signature');
