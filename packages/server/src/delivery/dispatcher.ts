@@ -46,6 +46,8 @@ const DEFER_MS = 1000;
 /** After a wake-up from an enqueue in an uncommitted transaction, look again this soon. */
 const RECHECK_MS = 100;
 const APP_CACHE_MS = 2000;
+/** Most attempt outcomes written in one transaction. */
+const MAX_WRITE_BATCH = 500;
 
 /**
  * Sends due outbox events to games (4.7, 5.3, 6). One loop claims batches of
@@ -71,6 +73,8 @@ export class Dispatcher {
   readonly #apps = new Map<number, { record: AppRecord | null; until: number }>();
   #finished: Finished[] = [];
   #flushScheduled = false;
+  /** A write is queued that has not taken its batch yet. */
+  #flushQueued = false;
   #flushChain: Promise<void> = Promise.resolve();
   #log: DispatchLogger = { warn() {}, error() {} };
   readonly #onEnqueued = () => this.wake(true);
@@ -273,13 +277,22 @@ export class Dispatcher {
     }
   }
 
-  /** Writes finished attempts back, in one transaction per batch; batches run one after another. */
+  /**
+   * Writes finished attempts back, one transaction per batch, one batch at a
+   * time. A batch is taken when its turn comes, so outcomes that finish while
+   * a write is under way join the next write instead of queueing up behind it
+   * one small transaction each.
+   */
   #flush(): Promise<void> {
     this.#flushScheduled = false;
-    const batch = this.#finished;
-    this.#finished = [];
-    if (batch.length === 0) return this.#flushChain;
+    if (this.#flushQueued) return this.#flushChain;
+    this.#flushQueued = true;
     this.#flushChain = this.#flushChain.then(async () => {
+      this.#flushQueued = false;
+      // Bounded, to stay far below the databases' limits on statement parameters.
+      const batch = this.#finished.splice(0, MAX_WRITE_BATCH);
+      if (this.#finished.length > 0) void this.#flush();
+      if (batch.length === 0) return;
       const now = this.now();
       try {
         await this.db.transaction().execute(async (trx) => {
