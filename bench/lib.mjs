@@ -12,6 +12,8 @@ export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 export const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+/** The service runs with the Node flags `npm start` gives it (package.json config.serviceNodeFlags). */
+const SERVICE_NODE_FLAGS = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).config.serviceNodeFlags.split(' ');
 
 async function freePort() {
   const server = net.createServer();
@@ -59,7 +61,7 @@ export async function startService(backend, extraEnv = {}, nodeArgs = []) {
     env.DATABASE_URL = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     env.DATABASE_POOL_SIZE = env.DATABASE_POOL_SIZE ?? '20';
   }
-  const proc = await startProcess([...nodeArgs, '--enable-source-maps', path.join(ROOT, 'packages/server/dist/cli.js'), 'serve'], env, '/readyz');
+  const proc = await startProcess([...SERVICE_NODE_FLAGS, ...nodeArgs, path.join(ROOT, 'packages/server/dist/cli.js'), 'serve'], env, '/readyz');
   const admin = async (method, p, body) => {
     const res = await fetch(proc.url + '/admin/v1' + p, { method, headers: { authorization: `Bearer ${adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
     const text = await res.text();
