@@ -48,6 +48,8 @@ const RECHECK_MS = 100;
 const APP_CACHE_MS = 2000;
 /** Most attempt outcomes written in one transaction. */
 const MAX_WRITE_BATCH = 500;
+/** How long finished outcomes wait to be written with others. */
+const WRITE_DELAY_MS = 20;
 
 /**
  * Sends due outbox events to games (4.7, 5.3, 6). One loop claims batches of
@@ -73,6 +75,8 @@ export class Dispatcher {
   readonly #apps = new Map<number, { record: AppRecord | null; until: number }>();
   #finished: Finished[] = [];
   #flushScheduled = false;
+  /** Events being given back, by delay, until the next tick writes them. */
+  readonly #deferred = new Map<number, { events: ClaimedEvent[]; done: Promise<void> }>();
   /** A write is queued that has not taken its batch yet. */
   #flushQueued = false;
   #flushChain: Promise<void> = Promise.resolve();
@@ -239,12 +243,22 @@ export class Dispatcher {
     });
   }
 
-  async #defer(event: ClaimedEvent, ms: number): Promise<void> {
-    try {
-      await releaseClaims(this.db, [event], this.now() + ms);
-    } catch (err) {
-      this.#log.warn({ err, eventId: event.eventId }, 'delivery: giving back a claim failed; it lapses instead');
+  /** Gives an event back to the outbox, due in `ms`; the events given back in one tick go in one write. */
+  #defer(event: ClaimedEvent, ms: number): Promise<void> {
+    let group = this.#deferred.get(ms);
+    if (!group) {
+      const events: ClaimedEvent[] = [];
+      const done = new Promise<void>((resolve) => setImmediate(() => {
+        this.#deferred.delete(ms);
+        releaseClaims(this.db, events, this.now() + ms)
+          .catch((err) => this.#log.warn({ err, events: events.length }, 'delivery: giving back claims failed; they lapse instead'))
+          .finally(resolve);
+      }));
+      group = { events, done };
+      this.#deferred.set(ms, group);
     }
+    group.events.push(event);
+    return group.done;
   }
 
   #finish(event: ClaimedEvent, a: { url: string | null; started: number; result: OutboundResult }, outcome: AttemptOutcome): void {
@@ -271,9 +285,14 @@ export class Dispatcher {
     this.metrics.attempts.inc({ outcome });
     if (a.url) this.metrics.attemptDuration.observe({ app_id: String(event.appId) }, r.latencyMs / 1000);
     if (outcome === 'delivered') this.metrics.deliveryLatency.observe({ app_id: String(event.appId) }, Math.max(0, this.now() - event.createdAt) / 1000);
-    if (!this.#flushScheduled) {
+    if (this.#finished.length >= MAX_WRITE_BATCH) {
+      void this.#flush();
+    } else if (!this.#flushScheduled) {
+      // Outcomes are written a few ms later, together: one transaction for many
+      // events instead of one each. A crash in between only means those events
+      // are sent again (at-least-once).
       this.#flushScheduled = true;
-      setImmediate(() => void this.#flush());
+      setTimeout(() => void this.#flush(), WRITE_DELAY_MS).unref();
     }
   }
 
