@@ -58,7 +58,7 @@ export async function startService(backend, extraEnv = {}, nodeArgs = []) {
   if (backend === 'postgres') {
     schema = `bench_${crypto.randomBytes(5).toString('hex')}`;
     await pgQuery(`create schema ${schema}`);
-    env.DATABASE_URL = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    env.DATABASE_URL = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}${process.env.BENCH_PG_LOG ? ' -c log_statement=all' : ''}`)}`;
     env.DATABASE_POOL_SIZE = env.DATABASE_POOL_SIZE ?? '20';
   }
   const proc = await startProcess([...SERVICE_NODE_FLAGS, ...nodeArgs, path.join(ROOT, 'packages/server/dist/cli.js'), 'serve'], env, '/readyz');
@@ -116,7 +116,8 @@ export async function load(url, { method = 'GET', path: p = '/', headers = {}, b
     const made = Array.from({ length: Math.min(400_000, duration * 40_000) }, () => setupRequest(base));
     const generate = setupRequest;
     let i = 0;
-    setupRequest = (req) => (i < made.length ? made[i++] : generate(req));
+    // Merged over autocannon's own request, which carries the host and port.
+    setupRequest = (req) => (i < made.length ? { ...req, ...made[i++] } : generate(req));
   }
   const result = await autocannon({
     url,
