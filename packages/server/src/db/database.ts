@@ -1,10 +1,10 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Tables } from './schema.js';
-import type { DialectName } from './dialect.js';
+import { CatalogSafePostgresDialect, type DialectName } from './dialect.js';
 
 export interface Database {
   db: Kysely<Tables>;
@@ -54,7 +54,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
       });
       // An idle client that errors (server restart) must not crash the process.
       pool.on('error', () => {});
-      return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+      return new Kysely<Tables>({ dialect: new CatalogSafePostgresDialect({ pool }) });
     };
     const searchPath = opts.schema ? [`-c search_path=${opts.schema}`] : [];
     const db = kysely(opts.poolSize ?? 10, searchPath);

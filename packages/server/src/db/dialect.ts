@@ -1,4 +1,7 @@
-import { PostgresAdapter, type Kysely, type ColumnDefinitionBuilder, type CreateTableBuilder } from 'kysely';
+import {
+  PostgresAdapter, PostgresDialect, sql,
+  type ColumnDefinitionBuilder, type CreateTableBuilder, type DatabaseIntrospector, type Kysely, type TableMetadata,
+} from 'kysely';
 
 /**
  * Every place where SQLite and PostgreSQL must differ lives in this file.
@@ -29,4 +32,45 @@ export function addAutoIdColumn<T extends string>(table: CreateTableBuilder<T, a
  */
 export function skipLocked<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q, dialect: DialectName): Q {
   return dialect === 'postgres' ? query.forUpdate().skipLocked() : query;
+}
+
+/**
+ * PostgreSQL with an introspector that reads the catalogs by oid only.
+ * Kysely's own looks schemas up by name (`has_schema_privilege(nspname, ..)`),
+ * which fails with "schema does not exist" when any other schema of the
+ * database is dropped meanwhile - and its migrator introspects at every start.
+ */
+export class CatalogSafePostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    const getTables = async (options?: { withInternalKyselyTables?: boolean }): Promise<TableMetadata[]> => {
+      const { rows } = await sql<{ schema: string; table: string; relkind: string; column: string | null; not_null: boolean | null; has_default: boolean | null; type: string | null }>`
+        select n.nspname as schema, c.relname as table, c.relkind, a.attname as column, a.attnotnull as not_null,
+          a.atthasdef as has_default, t.typname as type
+        from pg_catalog.pg_class c
+        join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+        left join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+        left join pg_catalog.pg_type t on t.oid = a.atttypid
+        where c.relkind in ('r', 'p', 'v', 'm') and n.nspname !~ '^pg_' and n.nspname <> 'information_schema'
+        order by n.nspname, c.relname, a.attnum`.execute(db);
+      const tables = new Map<string, TableMetadata & { columns: TableMetadata['columns'][number][] }>();
+      for (const r of rows) {
+        if (!options?.withInternalKyselyTables && r.table.startsWith('kysely_')) continue;
+        const key = `${r.schema}.${r.table}`;
+        let table = tables.get(key);
+        if (!table) {
+          table = { schema: r.schema, name: r.table, isView: r.relkind === 'v' || r.relkind === 'm', columns: [] };
+          tables.set(key, table);
+        }
+        if (r.column !== null) {
+          table.columns.push({ name: r.column, dataType: r.type ?? '', isNullable: !r.not_null, hasDefaultValue: !!r.has_default, isAutoIncrementing: false });
+        }
+      }
+      return [...tables.values()];
+    };
+    return {
+      getSchemas: async () => (await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(db)).rows,
+      getTables,
+      getMetadata: async (options) => ({ tables: await getTables(options) }),
+    };
+  }
 }

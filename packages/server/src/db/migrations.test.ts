@@ -48,4 +48,28 @@ describe('migrations', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('introspect PostgreSQL without failing while other schemas are dropped (several instances, test files)', async () => {
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    const database = openDatabase({ url: TEST_DATABASE_URL });
+    try {
+      const churn = (async () => {
+        for (let i = 0; i < 30; i++) {
+          const doomed = `t_churn_${crypto.randomBytes(5).toString('hex')}`;
+          await admin.query(`create schema ${doomed}; create table ${doomed}.t (id serial primary key, a text)`);
+          await admin.query(`drop schema ${doomed} cascade`);
+        }
+      })();
+      let reads = 0;
+      const reading = (async () => {
+        for (let i = 0; i < 60; i++) { await database.db.introspection.getTables({ withInternalKyselyTables: true }); reads++; }
+      })();
+      await Promise.all([churn, reading]);
+      assert.equal(reads, 60);
+    } finally {
+      await database.close();
+      await admin.end();
+    }
+  });
 });
