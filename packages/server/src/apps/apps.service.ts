@@ -44,6 +44,7 @@ export const APP_CACHE_MS = 2000;
  */
 export class AppService {
   readonly #cache = new Map<string, { record: AppRecord | null; until: number }>();
+  readonly #clientIds = new Map<number, string>();
 
   constructor(
     private readonly repo: AppsRepository,
@@ -138,9 +139,20 @@ export class AppService {
     return record;
   }
 
+  /**
+   * The app of an appId (4.6 bodies, outbox events); cached like
+   * resolveByClientId. An app's clientId never changes, so the mapping is kept.
+   */
   async resolveByAppId(appId: number): Promise<AppRecord | null> {
-    const row = await this.repo.byAppId(appId);
-    return row ? this.resolveByClientId(row.client_id) : null;
+    let clientId = this.#clientIds.get(appId);
+    if (clientId === undefined) {
+      const row = await this.repo.byAppId(appId);
+      if (!row) return null;
+      if (this.#clientIds.size > 10_000) this.#clientIds.clear();
+      clientId = row.client_id;
+      this.#clientIds.set(appId, clientId);
+    }
+    return this.resolveByClientId(clientId);
   }
 
   /** Like resolveByClientId, but unknown or disabled apps are refused (UNKNOWN_CLIENT). */
@@ -161,20 +173,21 @@ export class AppService {
     if (row.previous_secret_enc && (row.previous_secret_expires_at ?? 0) > now) {
       secrets.push(this.box.open(row.previous_secret_enc, secretContext(row.client_id)));
     }
+    const app = toApp(row);
     return {
-      appId: row.app_id,
-      clientId: row.client_id,
-      name: row.name,
-      region: row.region as AppRecord['region'],
-      active: row.status === 'active',
-      callbackUrls: JSON.parse(row.callback_urls) as Record<string, string>,
-      roleQueryUrl: row.role_query_url,
-      roleListUrl: row.role_list_url,
-      preOrderCheckUrl: row.pre_order_check_url,
-      cancellationCallbackUrl: row.cancellation_callback_url,
-      partnerUrl: row.partner_url,
-      allowList: new IpAllowList(JSON.parse(row.allowed_ips) as string[]),
-      unionIdEnabled: row.union_id_enabled === 1,
+      appId: app.appId,
+      clientId: app.clientId,
+      name: app.name,
+      region: app.region,
+      active: app.status === 'active',
+      callbackUrls: app.callbackUrls,
+      roleQueryUrl: app.roleQueryUrl,
+      roleListUrl: app.roleListUrl,
+      preOrderCheckUrl: app.preOrderCheckUrl,
+      cancellationCallbackUrl: app.cancellationCallbackUrl,
+      partnerUrl: app.partnerUrl,
+      allowList: new IpAllowList(app.allowedIps),
+      unionIdEnabled: app.unionIdEnabled,
       secrets,
     };
   }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import type { DialectName } from '../db/dialect.js';
-import type { AppRecord, AppService } from '../apps/apps.service.js';
+import type { AppService } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import { claimDueEvents, type ClaimedEvent } from './claim.js';
 import { markDelivered } from './complete.js';
@@ -45,7 +45,6 @@ interface Finished {
 const DEFER_MS = 1000;
 /** After a wake-up from an enqueue in an uncommitted transaction, look again this soon. */
 const RECHECK_MS = 100;
-const APP_CACHE_MS = 2000;
 /** Most attempt outcomes written in one transaction. */
 const MAX_WRITE_BATCH = 500;
 /** How long finished outcomes wait to be written with others. */
@@ -72,7 +71,6 @@ export class Dispatcher {
   readonly #hosts: KeyedLimiter;
   readonly #global: KeyedLimiter;
   readonly #rate: AppRateLimiter;
-  readonly #apps = new Map<number, { record: AppRecord | null; until: number }>();
   #finished: Finished[] = [];
   #flushScheduled = false;
   /** Events being given back, by delay, until the next tick writes them. */
@@ -191,19 +189,9 @@ export class Dispatcher {
     });
   }
 
-  async #app(appId: number): Promise<AppRecord | null> {
-    const now = this.now();
-    const hit = this.#apps.get(appId);
-    if (hit && hit.until > now) return hit.record;
-    const record = await this.apps.resolveByAppId(appId);
-    if (this.#apps.size > 10_000) this.#apps.clear();
-    this.#apps.set(appId, { record, until: now + APP_CACHE_MS });
-    return record;
-  }
-
   async #deliver(event: ClaimedEvent): Promise<void> {
     try {
-      const app = await this.#app(event.appId);
+      const app = await this.apps.resolveByAppId(event.appId);
       const url = app ? targetUrl(app, event.target, event.serverId) : null;
       if (!url) {
         const why = app ? `app ${event.appId} has no ${event.target === 'callback' ? `callback URL for serverId ${JSON.stringify(event.serverId ?? 'default')} nor a default` : `${event.target} URL`}` : `app ${event.appId} does not exist`;
