@@ -5,18 +5,9 @@ import type { TokensTable } from './accounts.tables.js';
 export type TokenRow = Selectable<TokensTable>;
 
 /** A token with what the profile (4.3) needs of its user and login method, in one indexed lookup. */
-export interface TokenLookupRow {
-  token_id: number;
-  user_id: number;
-  app_id: number;
-  method_id: number;
-  login_type: number;
-  open_id: string;
-  mac_key_enc: string;
-  user_region: string;
-  expires_at: number;
-  revoked_at: number | null;
-  revoke_reason: string | null;
+export type TokenLookupRow = Pick<TokenRow,
+  'token_id' | 'user_id' | 'app_id' | 'method_id' | 'login_type' | 'open_id' | 'mac_key_enc' | 'user_region' | 'expires_at' | 'revoked_at' | 'revoke_reason'
+> & {
   username: string;
   regist_time: number;
   regist_ip: string;
@@ -24,7 +15,7 @@ export interface TokenLookupRow {
   nickname: string | null;
   avatar: string | null;
   union_id: string | null;
-}
+};
 
 /** SQL of access tokens. */
 export class TokensRepository {
