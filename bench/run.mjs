@@ -13,7 +13,7 @@ const scenarios = [];
 for (const file of fs.readdirSync(scenarioDir).filter((f) => f.endsWith('.mjs')).sort()) {
   scenarios.push(...(await import(path.join(scenarioDir, file))).default);
 }
-const only = process.env.BENCH_ONLY;
+const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null;
 const backends = (process.env.BENCH_BACKENDS ?? 'sqlite,postgres').split(',');
 
 async function baseline() {
@@ -32,7 +32,7 @@ for (const backend of backends) {
   rows.push({ backend, name: 'baseline: Fastify hello world', ...base, rssMb: null, ratio: 1 });
   console.log(`[${backend}] baseline ${base.rps.toFixed(0)} req/s`);
   for (const scenario of scenarios) {
-    if (only && !scenario.name.includes(only)) continue;
+    if (only && !only.some((o) => scenario.name.includes(o))) continue;
     if (scenario.backends && !scenario.backends.includes(backend)) continue;
     const svc = await startService(backend, scenario.env ?? {});
     try {
