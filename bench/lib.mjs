@@ -13,6 +13,8 @@ export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 export const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+/** Seconds of unmeasured load before each measurement. */
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 /** The service runs with the Node flags `npm start` gives it (package.json config.serviceNodeFlags). */
 const SERVICE_NODE_FLAGS = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).config.serviceNodeFlags.split(' ');
 
@@ -142,16 +144,14 @@ export async function load(url, { method = 'GET', path: p = '/', headers = {}, b
     const { hostname, port } = new URL(url);
     const build = buildRequestBytes({ hostname, port });
     const base = { method, path: p, headers, body };
-    const buffers = Array.from({ length: Math.min(600_000, duration * 60_000) }, () => build({ ...setupRequest(base) }));
+    const buffers = Array.from({ length: Math.min(660_000, (duration + WARMUP) * 60_000) }, () => build({ ...setupRequest(base) }));
     feed = { buffers, i: 0 };
   }
   try {
-    const result = await autocannon({
-      url,
-      connections,
-      duration,
-      requests: [{ method, path: p, headers, body, ...(setupRequest ? { setupRequest } : {}) }],
-    });
+    const requests = [{ method, path: p, headers, body, ...(setupRequest ? { setupRequest } : {}) }];
+    // A warm-up at the same concurrency first (JIT, pools, caches), for the baseline and every scenario alike.
+    if (WARMUP > 0) await autocannon({ url, connections, duration: WARMUP, requests });
+    const result = await autocannon({ url, connections, duration, requests });
     return {
       rps: result.requests.average,
       p50: result.latency.p50,

@@ -24,7 +24,10 @@ export const MAX_MAC_HEADER_LENGTH = 4096;
 const REQUIRED = ['id', 'ts', 'nonce', 'mac'] as const;
 
 const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t';
-const isTokenChar = (c: string | undefined): boolean => c !== undefined && /^[A-Za-z0-9!#$%&'*+.^_`|~-]$/.test(c);
+// RFC 7230 tchar, as a table by char code: this runs for every character of every MAC header.
+const TOKEN_CHARS = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+.^_`|~-") TOKEN_CHARS[c.charCodeAt(0)] = 1;
+const isTokenChar = (c: string | undefined): boolean => c !== undefined && c.length === 1 && TOKEN_CHARS[c.charCodeAt(0)] === 1;
 
 /**
  * Tolerant parser: scheme `MAC` in any case, params in any order, optional spaces
@@ -68,18 +71,22 @@ export function parseMacAuthorization(header: string | undefined): MacCredential
     i++;
     let value = '';
     for (;;) {
-      const c = s[i];
-      if (c === undefined) bad('unterminated quoted value');
-      if (c === '"') break;
-      if (c === '\\') {
-        i++;
-        if (s[i] === undefined) bad('unterminated escape');
-        value += s[i];
-      } else {
-        value += c;
+      // Plain characters up to the next quote or backslash are taken as one slice.
+      const start = i;
+      let code = s.charCodeAt(i);
+      while (i < s.length && code !== 0x22 && code !== 0x5c) {
+        if (code < 0x20 || code === 0x7f) bad('control character in value');
+        code = s.charCodeAt(++i);
       }
-      const code = value.charCodeAt(value.length - 1);
-      if (code < 0x20 || code === 0x7f) bad('control character in value');
+      value += s.slice(start, i);
+      if (i >= s.length) bad('unterminated quoted value');
+      if (code === 0x22) break;
+      // A backslash escapes the next character, which must not be a control character either.
+      i++;
+      if (i >= s.length) bad('unterminated escape');
+      const escaped = s.charCodeAt(i);
+      if (escaped < 0x20 || escaped === 0x7f) bad('control character in value');
+      value += s[i];
       i++;
     }
     i++; // closing quote

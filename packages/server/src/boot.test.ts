@@ -56,6 +56,10 @@ describe('the service as a process', () => {
       assert.ok(!out.includes(secret), `the log contains ${secret}`);
     }
     assert.ok(out.includes('sign=[redacted]'));
+    // Request log lines carry their request id (the per-request logger is made lazily, http/logging.ts).
+    const requestLines = out.split('\n').filter((l) => l.includes('"incoming request"'));
+    assert.ok(requestLines.length >= 3);
+    for (const line of requestLines) assert.match(line, /"reqId":"[^"]+"/);
   });
 
   it('refuses to start with a bad configuration, naming the variable', async () => {

@@ -102,15 +102,16 @@ export class TokenService {
    * them apart after the MAC is verified); null when unknown.
    */
   async lookup(kid: string): Promise<TokenSession | null> {
-    const hash = kidHash(kid);
     const now = this.policy.now();
-    const hit = this.#cache.get(hash);
+    // Keyed by the kid itself, so a hit costs no hash; the cache already holds MAC keys in the clear.
+    const hit = this.#cache.get(kid);
     if (hit && hit.until > now) return hit.session;
+    const hash = kidHash(kid);
     const found = await new TokensRepository(this.db).lookup(hash);
     const session = found ? this.toSession(hash, found.row, found.loginTypes) : null;
     if (this.policy.cacheSeconds > 0) {
       if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
-      this.#cache.set(hash, { session, until: now + this.policy.cacheSeconds * 1000 });
+      this.#cache.set(kid, { session, until: now + this.policy.cacheSeconds * 1000 });
     }
     return session;
   }
@@ -122,14 +123,14 @@ export class TokenService {
 
   /** Drops this instance's cached lookups of a user (after a revocation or a change of bound methods commits). */
   evictUser(userId: number): void {
-    for (const [hash, entry] of this.#cache) if (entry.session?.userId === userId) this.#cache.delete(hash);
+    for (const [kid, entry] of this.#cache) if (entry.session?.userId === userId) this.#cache.delete(kid);
   }
 
   /** Drops cached lookups of these tokens. */
   evictTokens(tokenIds: number[]): void {
     if (tokenIds.length === 0) return;
     const ids = new Set(tokenIds);
-    for (const [hash, entry] of this.#cache) if (entry.session && ids.has(entry.session.tokenId)) this.#cache.delete(hash);
+    for (const [kid, entry] of this.#cache) if (entry.session && ids.has(entry.session.tokenId)) this.#cache.delete(kid);
   }
 
   private toSession(hash: string, row: TokenLookupRow, loginTypes: number[]): TokenSession {

@@ -9,7 +9,7 @@ interface Pending {
 }
 
 const MAX_BATCH = 500;
-const MAX_IN_FLIGHT = 4;
+const MAX_IN_FLIGHT = 2;
 
 /**
  * One-time nonces (5.1, 5.2), kept in the database so they hold across several
@@ -17,8 +17,8 @@ const MAX_IN_FLIGHT = 4;
  * which the timestamp check alone refuses a replay.
  *
  * Concurrent requests' nonces are written together (group commit): one
- * multi-row `INSERT ... ON CONFLICT DO NOTHING RETURNING` per batch, and a
- * nonce is fresh exactly when its row came back. The unique key still decides,
+ * insert-if-absent per batch (Database.relaxedInsertIgnore), and a nonce is
+ * fresh exactly when its row was inserted. The unique key still decides,
  * so batches in flight at once (here or on other instances) stay correct.
  */
 export class NonceStore {
@@ -61,15 +61,9 @@ export class NonceStore {
       else first.set(key, p);
     }
     try {
-      // Written without waiting for the disk (see Database.relaxed): a nonce only guards a window of seconds.
-      const rows = await this.database.relaxed((db) => db
-        .insertInto('nonces')
-        .values([...first.values()].map((p) => ({ scope: p.scope, nonce: p.nonce, expires_at: p.expiresAt })))
-        .onConflict((oc) => oc.columns(['scope', 'nonce']).doNothing())
-        .returning(['scope', 'nonce'])
-        .execute());
-      const inserted = new Set(rows.map((r) => `${r.scope}\u0000${r.nonce}`));
-      for (const [key, p] of first) p.resolve(inserted.has(key));
+      const fresh = [...first.values()];
+      const inserted = await this.database.relaxedInsertIgnore('nonces', fresh.map((p) => ({ scope: p.scope, nonce: p.nonce, expires_at: p.expiresAt })));
+      fresh.forEach((p, i) => p.resolve(inserted[i]!));
       for (const p of duplicates) p.resolve(false);
     } catch (err) {
       for (const p of batch) p.reject(err);

@@ -12,17 +12,26 @@ export interface Database {
   /** The PostgreSQL schema in use, when not the default. */
   schema?: string;
   /**
-   * Runs `fn` with writes that need not wait for the disk (one-time nonces:
-   * losing the last instants of them in a power failure only reopens a
-   * replay window of seconds). SQLite: `synchronous=NORMAL` for these
-   * statements (WAL still makes them atomic; the next FULL commit syncs them);
-   * PostgreSQL: a small pool with `synchronous_commit=off`.
+   * Inserts `rows` into `table`, skipping rows whose unique key (`keyColumns`)
+   * exists, and answers for each row whether it was inserted. Written without
+   * waiting for the disk (one-time nonces: losing the last instants of them in
+   * a power failure only reopens a replay window of seconds). One statement for
+   * all rows on PostgreSQL (`unnest`, on a small pool with
+   * `synchronous_commit=off`); one `synchronous=NORMAL` transaction of a
+   * prepared statement on SQLite. Constant SQL text, no query builder: this is
+   * on the path of every signed request.
    */
-  relaxed<T>(fn: (db: Kysely<Tables>) => Promise<T>): Promise<T>;
+  relaxedInsertIgnore(table: RelaxedTable, rows: readonly Record<string, string | number>[]): Promise<boolean[]>;
   /** Throws when the database cannot answer (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Tables written through relaxedInsertIgnore, with their columns (PostgreSQL types) and unique key. */
+const RELAXED_TABLES = {
+  nonces: { columns: { scope: 'text', nonce: 'text', expires_at: 'int8' }, key: ['scope', 'nonce'] },
+} as const;
+export type RelaxedTable = keyof typeof RELAXED_TABLES;
 
 export interface DatabaseOptions {
   /** postgres://... ; unset means embedded SQLite at `sqliteFile`. */
@@ -45,7 +54,7 @@ const pgTypes = {
 export function openDatabase(opts: DatabaseOptions): Database {
   if (opts.url) {
     const url = opts.url;
-    const kysely = (max: number, options: string[]) => {
+    const pgPool = (max: number, options: string[]) => {
       const pool = new pg.Pool({
         connectionString: url,
         max,
@@ -54,18 +63,32 @@ export function openDatabase(opts: DatabaseOptions): Database {
       });
       // An idle client that errors (server restart) must not crash the process.
       pool.on('error', () => {});
-      return new Kysely<Tables>({ dialect: new CatalogSafePostgresDialect({ pool }) });
+      return pool;
     };
     const searchPath = opts.schema ? [`-c search_path=${opts.schema}`] : [];
-    const db = kysely(opts.poolSize ?? 10, searchPath);
-    const relaxedDb = kysely(2, [...searchPath, '-c synchronous_commit=off']);
+    const db = new Kysely<Tables>({ dialect: new CatalogSafePostgresDialect({ pool: pgPool(opts.poolSize ?? 10, searchPath) }) });
+    const relaxedSql = new Map<RelaxedTable, string>();
+    const relaxedPool = pgPool(2, [...searchPath, '-c synchronous_commit=off']);
     return {
       db,
       dialect: 'postgres',
       ...(opts.schema ? { schema: opts.schema } : {}),
-      relaxed: (fn) => fn(relaxedDb),
+      async relaxedInsertIgnore(table, rows) {
+        if (rows.length === 0) return [];
+        const { columns, key } = RELAXED_TABLES[table];
+        const names = Object.keys(columns) as (keyof typeof columns)[];
+        let text = relaxedSql.get(table);
+        if (!text) {
+          text = `insert into ${table} (${names.join(', ')}) select * from unnest(${names.map((n, i) => `$${i + 1}::${columns[n]}[]`).join(', ')}) `
+            + `on conflict (${key.join(', ')}) do nothing returning ${key.join(', ')}`;
+          relaxedSql.set(table, text);
+        }
+        const result = await relaxedPool.query({ name: `relaxed_${table}`, text, values: names.map((n) => rows.map((r) => r[n])) });
+        const inserted = new Set(result.rows.map((r: Record<string, unknown>) => key.map((k) => String(r[k])).join('\u0000')));
+        return rows.map((r) => inserted.has(key.map((k) => String(r[k])).join('\u0000')));
+      },
       ping: async () => { await sql`select 1`.execute(db); },
-      close: async () => { await relaxedDb.destroy(); await db.destroy(); },
+      close: async () => { await relaxedPool.end(); await db.destroy(); },
     };
   }
   const file = opts.sqliteFile ?? ':memory:';
@@ -77,17 +100,27 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const relaxedStatements = new Map<RelaxedTable, SQLite.Statement>();
+  const relax = sqlite.prepare('pragma synchronous = NORMAL');
+  const unrelax = sqlite.prepare('pragma synchronous = FULL');
   return {
     db,
     dialect: 'sqlite',
-    // One connection (a second one could deadlock the one thread on SQLite's
-    // write lock): hold it, relax, run, restore.
-    relaxed: (fn) => db.connection().execute(async (c) => {
-      await sql`pragma synchronous = NORMAL`.execute(c);
+    // Through Kysely's one connection (its lock keeps these statements out of
+    // any transaction in progress), then synchronously on the raw handle.
+    relaxedInsertIgnore: (table, rows) => db.connection().execute(async () => {
+      let insert = relaxedStatements.get(table);
+      if (!insert) {
+        const names = Object.keys(RELAXED_TABLES[table].columns);
+        insert = sqlite.prepare(`insert or ignore into ${table} (${names.join(', ')}) values (${names.map((n) => `@${n}`).join(', ')})`);
+        relaxedStatements.set(table, insert);
+      }
+      const statement = insert;
+      relax.run();
       try {
-        return await fn(c);
+        return sqlite.transaction(() => rows.map((r) => statement.run(r).changes === 1))();
       } finally {
-        await sql`pragma synchronous = FULL`.execute(c);
+        unrelax.run();
       }
     }),
     ping: async () => { await sql`select 1`.execute(db); },

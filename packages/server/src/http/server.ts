@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.js';
 import { installErrorHandling } from '../errors/handler.js';
-import { genReqId, loggerOptions } from './logging.js';
+import { genReqId, lazyChildLoggerFactory, loggerOptions } from './logging.js';
 import { installMetrics } from './metrics.js';
 import { installRateLimit } from './rate-limit.js';
 import { installOpenApi } from './openapi.js';
@@ -25,6 +25,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOptions(config.LOG_LEVEL),
     genReqId,
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: config.BODY_LIMIT_BYTES,
     // The peer address is the caller unless it is a trusted proxy (TRUSTED_PROXIES):
     // only then are X-Forwarded-For and X-Forwarded-Host believed.
@@ -35,8 +36,10 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onSend', async (request, reply) => {
+  // Callback-style hooks: an async hook costs a promise and a tick per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   // JSON only; any other content type on a body is 415 (see errors/handler.ts).
