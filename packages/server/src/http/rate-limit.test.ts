@@ -10,10 +10,15 @@ describe('rate limit per app', () => {
   const profile = (clientId: string) => svc.fetch(`/api/account/v1/user/profile?clientId=${clientId}`);
 
   it('answers 429 RATE_LIMITED with Retry-After past the limit, per app', async () => {
-    for (let i = 0; i < 3; i++) assert.notEqual((await profile('app-a')).status, 429);
+    for (let i = 0; i < 3; i++) {
+      const under = await profile('app-a');
+      assert.notEqual(under.status, 429);
+      assert.equal(under.headers.get('x-ratelimit-remaining'), null, 'no limit headers under the limit');
+    }
     const limited = await profile('app-a');
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
+    assert.equal(limited.headers.get('x-ratelimit-limit'), '3');
     const body = (await limited.json()) as any;
     assert.equal(body.code, 42900);
     assert.match(body.detail, /app:app-a/);

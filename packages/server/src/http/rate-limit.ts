@@ -22,6 +22,8 @@ export async function installRateLimit(app: FastifyInstance, config: Config): Pr
     cache: 50_000,
     allowList: (request) => !isLimited(request.url),
     keyGenerator: callerKey,
+    // The limit is a guard, not a quota: its headers go on the 429 only, not on every answer.
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     errorResponseBuilder: (request, ctx) => new AppError('RATE_LIMITED', `more than ${ctx.max} requests a minute for ${callerKey(request)}; retry in ${ctx.after}`),
   });
 }
