@@ -16,24 +16,18 @@ for (const file of fs.readdirSync(scenarioDir).filter((f) => f.endsWith('.mjs'))
 const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null;
 const backends = (process.env.BENCH_BACKENDS ?? 'sqlite,postgres').split(',');
 
-async function baseline() {
-  const proc = await startProcess([path.join(ROOT, 'bench/baseline.mjs')]);
-  try {
-    return await load(proc.url, { path: '/' });
-  } finally {
-    await proc.stop();
-  }
-}
-
+// The baseline runs as one process per backend and is measured again right
+// before every scenario: the machine's speed drifts (other processes, CPU
+// steal), and a ratio is only fair against a baseline taken next to it.
 const rows = [];
 console.log(`bench: ${DURATION}s per scenario, ${CONNECTIONS} connections, backends ${backends.join(', ')}`);
 for (const backend of backends) {
-  const base = await baseline();
-  rows.push({ backend, name: 'baseline: Fastify hello world', ...base, rssMb: null, ratio: 1 });
-  console.log(`[${backend}] baseline ${base.rps.toFixed(0)} req/s`);
+  const baselineProc = await startProcess([path.join(ROOT, 'bench/baseline.mjs')]);
   for (const scenario of scenarios) {
     if (only && !only.some((o) => scenario.name.includes(o))) continue;
     if (scenario.backends && !scenario.backends.includes(backend)) continue;
+    const base = await load(baselineProc.url, { path: '/' });
+    console.log(`[${backend}] baseline ${base.rps.toFixed(0)} req/s (p50 ${base.p50} ms, p99 ${base.p99} ms)`);
     const svc = await startService(backend, scenario.env ?? {});
     try {
       const { result, rssMb } = await withRss(svc.pid, () => scenario.run(svc, { baseline: base, backend }));
@@ -54,6 +48,7 @@ for (const backend of backends) {
       await svc.stop();
     }
   }
+  await baselineProc.stop();
 }
 
 console.log('\n| backend | scenario | req/s | p50 ms | p99 ms | RSS MB | ratio | against | target | |');
