@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import type { DialectName } from '../db/dialect.js';
 import type { UploadRecord } from '../evidence/evidence.service.js';
-import { BATCH_INSERT_REPORTS } from './reports.pg-batch.js';
+import { BATCH_INSERT_REPORTS, BATCH_INSERT_REPORTS_NO_EVIDENCE } from './reports.pg-batch.js';
 import type { ReportsTable } from './reporting.tables.js';
 
 /** A checked report ready to store (evidence resolved). `lockKey` = app and reporter (see GroupCommit). */
@@ -71,7 +71,7 @@ export class ReportsRepository {
     const params = [r.now, r.now - DAY_MS, r.now + r.duplicateWindowMs, r.duplicateWindowMs > 0, r.dailyCap, r.openCap, JSON.stringify(input)];
     // Constant SQL text, no query builder on the hot path.
     const { rows } = await db.executeQuery<{ idx: number; dup: number | null; recent: number; open_against: number; report_id: number | null }>(
-      CompiledQuery.raw(BATCH_INSERT_REPORTS, params),
+      CompiledQuery.raw(items.some((x) => x.evidence.length > 0) ? BATCH_INSERT_REPORTS : BATCH_INSERT_REPORTS_NO_EVIDENCE, params),
     );
     const out: ReportOutcome[] = new Array(items.length);
     for (const row of rows) {
