@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { ConfigError, type Config } from '../config/config.js';
 import { EmbeddedEvidenceStorage } from './embedded-storage.js';
+import { ObjectIdSigner } from './object-id.js';
 import { S3EvidenceStorage } from './s3-storage.js';
 import type { EvidenceStorage } from './storage.js';
 import { UrlTokenSigner } from './url-token.js';
@@ -8,6 +9,7 @@ import type { EvidenceLimits } from './evidence.service.js';
 
 /** The evidence backend chosen by EVIDENCE_BACKEND. `masterKey` keys the embedded URL tokens (through HKDF). */
 export function createEvidenceStorage(config: Config, masterKey: Buffer, now: () => number): EvidenceStorage {
+  const objectIds = new ObjectIdSigner(Buffer.from(crypto.hkdfSync('sha256', masterKey, Buffer.alloc(0), 'evidence-object-id-v1', 32)));
   if (config.EVIDENCE_BACKEND === 's3') {
     if (!config.EVIDENCE_S3_BUCKET) throw new ConfigError('invalid configuration: EVIDENCE_S3_BUCKET: required when EVIDENCE_BACKEND=s3');
     if (!!config.EVIDENCE_S3_ACCESS_KEY_ID !== !!config.EVIDENCE_S3_SECRET_ACCESS_KEY) {
@@ -21,10 +23,10 @@ export function createEvidenceStorage(config: Config, masterKey: Buffer, now: ()
       accessKeyId: config.EVIDENCE_S3_ACCESS_KEY_ID,
       secretAccessKey: config.EVIDENCE_S3_SECRET_ACCESS_KEY,
       now,
-    });
+    }, objectIds);
   }
   const tokenKey = Buffer.from(crypto.hkdfSync('sha256', masterKey, Buffer.alloc(0), 'evidence-url-token-v1', 32));
-  return new EmbeddedEvidenceStorage(config.dataDir, new UrlTokenSigner(tokenKey), config.EVIDENCE_PUBLIC_URL);
+  return new EmbeddedEvidenceStorage(config.dataDir, new UrlTokenSigner(tokenKey), config.EVIDENCE_PUBLIC_URL, objectIds);
 }
 
 export function evidenceLimits(config: Config): EvidenceLimits {

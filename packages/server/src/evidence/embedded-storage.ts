@@ -5,6 +5,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors/app-error.js';
 import { uriOf, type DownloadTarget, type EvidenceStorage, type UploadTarget } from './storage.js';
+import type { ObjectIdSigner } from './object-id.js';
 import type { UrlTokenSigner } from './url-token.js';
 
 /** Path of the embedded upload/download route; the object key follows it. */
@@ -22,24 +23,33 @@ export class EmbeddedEvidenceStorage implements EvidenceStorage {
     private readonly root: string,
     readonly tokens: UrlTokenSigner,
     private readonly publicUrl: string | undefined,
+    readonly objectIds: ObjectIdSigner,
   ) {}
 
-  private url(key: string, baseUrl: string, query: Record<string, string>): string {
-    const base = (this.publicUrl ?? baseUrl).replace(/\/+$/, '');
-    return `${base}${EMBEDDED_ROUTE_PREFIX}${key}?${new URLSearchParams(query).toString()}`;
+  async uriPrefix(requestBaseUrl: string): Promise<string> {
+    return this.prefix(requestBaseUrl);
+  }
+
+  private prefix(baseUrl: string): string {
+    return `${(this.publicUrl ?? baseUrl).replace(/\/+$/, '')}${EMBEDDED_ROUTE_PREFIX}`;
+  }
+
+  private url(key: string, baseUrl: string, query: string): string {
+    return `${this.prefix(baseUrl)}${key}?${query}`;
   }
 
   async signUpload(t: UploadTarget): Promise<{ signedUrl: string; uri: string }> {
     const expires = Math.floor(t.expiresAt / 1000);
     const signature = this.tokens.sign({ purpose: 'put', key: t.key, appId: t.appId, size: t.size, expires });
-    const signedUrl = this.url(t.key, t.requestBaseUrl, { expires: String(expires), size: String(t.size), signature });
+    // Every value is digits or base64url: nothing to escape.
+    const signedUrl = this.url(t.key, t.requestBaseUrl, `expires=${expires}&size=${t.size}&signature=${signature}`);
     return { signedUrl, uri: uriOf(signedUrl) };
   }
 
   async signDownload(t: DownloadTarget): Promise<string> {
     const expires = Math.floor(t.expiresAt / 1000);
     const signature = this.tokens.sign({ purpose: 'get', key: t.key, appId: t.appId, size: 0, expires });
-    return this.url(t.key, t.requestBaseUrl, { expires: String(expires), signature });
+    return this.url(t.key, t.requestBaseUrl, `expires=${expires}&signature=${signature}`);
   }
 
   /** Keys are checked by the caller (digits and hex only), so joining cannot leave the root. */

@@ -68,7 +68,7 @@ describe('evidence upload, embedded storage', () => {
     const cases = [
       tamper((u) => u.searchParams.set('size', '6')),
       tamper((u) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600))),
-      tamper((u) => { u.pathname = u.pathname.replace(/[0-9a-f]{32}/, 'f'.repeat(32)); }),
+      tamper((u) => { u.pathname = u.pathname.replace(/[0-9a-f]{64}/, 'f'.repeat(64)); }),
       tamper((u) => { u.pathname = u.pathname.replace(/\.png$/, '.txt'); }),
       tamper((u) => { u.pathname = u.pathname.replace(`/evidence/${game.appId}/`, `/evidence/${game.appId + 1}/`); }),
       tamper((u) => u.searchParams.set('signature', 'A'.repeat(43))),
@@ -126,9 +126,35 @@ describe('evidence upload, embedded storage', () => {
     assert.equal(missing.status, 400, 'the bare uri is not a download link');
   });
 
-  it('counts nothing for refused 4.2 calls and one row per issued URL', async () => {
+  it('still accepts an upload issued before ids were self-authenticating (a row written by 4.2)', async () => {
+    const uploadId = 'a'.repeat(32);
+    const key = `evidence/${game.appId}/${uploadId}.png`;
+    const expiresAt = clock + 60_000;
+    const storage = svc.services.evidence.storage;
+    const { signedUrl, uri } = await storage.signUpload({ key, appId: game.appId, size: 6, expiresAt, requestBaseUrl: new URL(svc.url).origin });
+    await svc.services.database.db.insertInto('evidence_uploads').values({
+      upload_id: uploadId, app_id: game.appId, backend: 'embedded', object_key: key, uri, file_name: 'old.png', content_type: 'image/png',
+      declared_size: 6, svcid: null, client_ip: null, device_id: null, created_at: clock, expires_at: expiresAt, uploaded_at: null, uploaded_size: null,
+    }).execute();
+    assert.equal((await put(signedUrl, 'legacy')).status, 200);
+    const res = await postReport(svc, game, reportBody(game, { reporter: { svcid: 'legacy-1' }, evidence: [{ uri }] }), { timestamp: String(Math.floor(clock / 1000)) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const row = await svc.services.database.db.selectFrom('evidence_uploads').selectAll().where('upload_id', '=', uploadId).executeTakeFirstOrThrow();
+    assert.equal(row.uploaded_size, 6);
+    assert.equal(row.file_name, 'old.png');
+  });
+
+  it('writes nothing for 4.2; the first report citing an upload records it, once', async () => {
     const before = await countRows(svc, 'evidence_uploads');
-    await issue(3);
+    const url = await issue(3);
+    assert.equal(await countRows(svc, 'evidence_uploads'), before, 'the address is self-authenticating');
+    assert.equal((await put(url, 'abc')).status, 200);
+    const uri = url.href.split('?')[0]!;
+    const ts = { timestamp: String(Math.floor(clock / 1000)) };
+    for (const reporter of ['rec-1', 'rec-2']) {
+      const res = await postReport(svc, game, reportBody(game, { reporter: { svcid: reporter }, evidence: [{ uri }] }), ts);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
     assert.equal(await countRows(svc, 'evidence_uploads'), before + 1);
   });
 });

@@ -8,10 +8,6 @@ export type UploadRow = Selectable<EvidenceUploadsTable>;
 export class EvidenceRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
-  async insert(row: Insertable<EvidenceUploadsTable>): Promise<void> {
-    await this.db.insertInto('evidence_uploads').values(row).execute();
-  }
-
   async byKey(objectKey: string): Promise<UploadRow | undefined> {
     return this.db.selectFrom('evidence_uploads').selectAll().where('object_key', '=', objectKey).executeTakeFirst();
   }
@@ -26,13 +22,18 @@ export class EvidenceRepository {
     return this.db.selectFrom('evidence_uploads').selectAll().where('upload_id', 'in', ids).execute();
   }
 
-  /** Records the upload once; false when it was already recorded. */
-  async markUploaded(uploadId: string, size: number, at: number, db: Kysely<Tables> = this.db): Promise<boolean> {
-    const result = await db.updateTable('evidence_uploads')
-      .set({ uploaded_at: at, uploaded_size: size })
-      .where('upload_id', '=', uploadId)
-      .where('uploaded_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  /**
+   * Records uploads that a report cites for the first time, in the report's
+   * transaction: inserts the row (addresses are self-authenticating, 4.2
+   * writes none), or marks a row written by 4.2 before 0007 as uploaded.
+   * Racing reports both succeed; the first record stays.
+   */
+  async recordUploaded(db: Kysely<Tables>, rows: Insertable<EvidenceUploadsTable>[]): Promise<void> {
+    if (rows.length === 0) return;
+    await db.insertInto('evidence_uploads').values(rows)
+      .onConflict((oc) => oc.column('upload_id')
+        .doUpdateSet((eb) => ({ uploaded_at: eb.ref('excluded.uploaded_at'), uploaded_size: eb.ref('excluded.uploaded_size') }))
+        .where('evidence_uploads.uploaded_at', 'is', null))
+      .execute();
   }
 }

@@ -9,7 +9,8 @@ const tags = ['reporting'];
 
 const ObjectParams = Type.Object({
   appId: Type.String({ pattern: '^[0-9]{1,15}$' }),
-  file: Type.String({ pattern: '^[0-9a-f]{32}\\.[a-z0-9]{1,16}$', description: 'Object file name, as built by the service.' }),
+  // 64 hex: a self-authenticating id (object-id.ts); 32 hex: an id issued before those.
+  file: Type.String({ pattern: '^(?:[0-9a-f]{32}|[0-9a-f]{64})\\.[a-z0-9]{1,16}$', description: 'Object file name, as built by the service.' }),
 });
 const Expires = Type.String({ pattern: '^[0-9]{1,12}$', description: 'Unix seconds after which the URL is refused.' });
 const Signature = Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'HMAC-SHA256 token (base64url).' });

@@ -51,7 +51,7 @@ describe('evidence upload, s3 storage', () => {
     const content = Buffer.from('fake mp4 content');
     const signedUrl = await issue(content.length);
     const uri = signedUrl.split('?')[0]!;
-    assert.match(uri, new RegExp(`/evidence-test/evidence/${game.appId}/[0-9a-f]{32}\\.mp4$`));
+    assert.match(uri, new RegExp(`/evidence-test/evidence/${game.appId}/[0-9a-f]{64}\\.mp4$`));
     assert.equal((await putTo(signedUrl, content)).status, 200);
 
     const res = await postReport(svc, game, reportBody(game, { evidence: [{ uri, size_byte: content.length, name: 'clip.mp4' }] }));
@@ -97,7 +97,7 @@ describe('evidence upload, s3 storage', () => {
     assert.ok(!sigV4Valid(signedUrl, 'PUT', { ...good, 'content-length': '1235' }, SECRET), 'another length breaks it');
     assert.ok(!sigV4Valid(signedUrl, 'PUT', { 'content-length': '1234', 'if-none-match': '' }, SECRET), 'dropping If-None-Match breaks it');
     const otherKey = new URL(signedUrl);
-    otherKey.pathname = otherKey.pathname.replace(/[0-9a-f]{32}/, '0'.repeat(32));
+    otherKey.pathname = otherKey.pathname.replace(/[0-9a-f]{64}/, '0'.repeat(64));
     assert.ok(!sigV4Valid(otherKey.href, 'PUT', good, SECRET), 'another key breaks it');
     const longer = new URL(signedUrl);
     longer.searchParams.set('X-Amz-Expires', '604800');

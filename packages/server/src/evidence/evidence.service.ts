@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import mime from 'mime-types';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { EmbeddedEvidenceStorage } from './embedded-storage.js';
 import type { EvidenceRepository, UploadRow } from './evidence.repository.js';
 import type { EvidenceStorage } from './storage.js';
+import type { EvidenceUploadsTable } from './evidence.tables.js';
 
 export interface EvidenceLimits {
   maxFileBytes: number;
@@ -44,9 +45,11 @@ export interface ResolvedEvidence {
   name: string;
   size: number;
   uri: string;
-  /** Not yet recorded as uploaded: record it in the report's transaction. */
-  recordUpload: boolean;
+  /** The upload is not yet recorded as uploaded: this row is upserted in the report's transaction. */
+  record: UploadRecord | undefined;
 }
+
+export type UploadRecord = Insertable<EvidenceUploadsTable>;
 
 export interface DownloadLink {
   url: string;
@@ -54,9 +57,6 @@ export interface DownloadLink {
 }
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
-
-/** Object keys as the service builds them: nothing from the client. */
-export const OBJECT_FILE = /^[0-9a-f]{32}\.[a-z0-9]{1,16}$/;
 
 /**
  * Evidence files (4.2): issuing signed upload URLs, accepting uploads to the
@@ -85,31 +85,24 @@ export class EvidenceService {
     return { fileName, contentType, size: Number(size) };
   }
 
-  /** 4.2: a signed URL for one PUT of exactly `file_size` bytes to a key the service builds. */
+  /**
+   * 4.2: a signed URL for one PUT of exactly `file_size` bytes to a key the
+   * service builds. Nothing is written: the key is self-authenticating
+   * (object-id.ts), so a report can check it without a row.
+   */
   async issueUploadUrl(req: UploadUrlRequest): Promise<{ signedUrl: string; ttl: string }> {
-    const { fileName, contentType, size } = req.file;
-    const now = this.now();
-    const uploadId = crypto.randomBytes(16).toString('hex');
-    const key = `evidence/${req.appId}/${uploadId}.${mime.extension(contentType) || 'bin'}`;
-    const expiresAt = now + this.limits.urlTtlSeconds * 1000;
-    const { signedUrl, uri } = await this.storage.signUpload({ key, appId: req.appId, size, expiresAt, requestBaseUrl: req.requestBaseUrl });
-    await this.repo.insert({
-      upload_id: uploadId,
-      app_id: req.appId,
+    const { contentType, size } = req.file;
+    const expiresAt = this.now() + this.limits.urlTtlSeconds * 1000;
+    const prefix = await this.storage.uriPrefix(req.requestBaseUrl);
+    const key = this.storage.objectIds.issue(prefix, {
+      appId: req.appId,
       backend: this.storage.backend,
-      object_key: key,
-      uri,
-      file_name: fileName,
-      content_type: contentType,
-      declared_size: size,
-      svcid: req.svcid || null,
-      client_ip: req.clientIp || null,
-      device_id: req.deviceId || null,
-      created_at: now,
-      expires_at: expiresAt,
-      uploaded_at: null,
-      uploaded_size: null,
-    });
+      size,
+      expires: Math.floor(expiresAt / 1000),
+      svcid: req.svcid,
+    }, mime.extension(contentType) || 'bin');
+    const { signedUrl, uri } = await this.storage.signUpload({ key, appId: req.appId, size, expiresAt, requestBaseUrl: req.requestBaseUrl });
+    if (uri !== prefix + key) throw new Error(`evidence address ${uri} does not follow its prefix ${prefix}`);
     return { signedUrl, ttl: String(this.limits.urlTtlSeconds) };
   }
 
@@ -128,7 +121,8 @@ export class EvidenceService {
       const earlier = seen.get(file.uri);
       if (earlier !== undefined) throw invalidParameter(`${field}.uri`, `is already cited as evidence.${earlier}`);
       seen.set(file.uri, i);
-      const row = rows.get(file.uri);
+      // A row exists once a report cited the address (or for addresses issued before 4.2 stopped writing rows).
+      const row = rows.get(file.uri) ?? this.rowOfAddress(field, appId, reporterSvcid, file.uri, file.name);
       // Unknown and foreign addresses get the same answer.
       if (!row || row.app_id !== appId) {
         throw invalidParameter(`${field}.uri`, 'is not an evidence address this service issued to this app; cite signed_url of 4.2 without its query string, after uploading');
@@ -143,15 +137,53 @@ export class EvidenceService {
       }
       if (size !== row.declared_size) throw invalidParameter(`${field}.uri`, `the stored file has ${size} bytes but ${row.declared_size} were declared; upload it again`);
       if (file.sizeByte !== undefined && BigInt(file.sizeByte) !== BigInt(size)) throw invalidParameter(`${field}.size_byte`, `is ${file.sizeByte} but the uploaded file has ${size} bytes`);
-      out.push({ uploadId: row.upload_id, name: file.name ?? row.file_name, size, uri: row.uri, recordUpload });
+      const name = file.name ?? row.file_name;
+      const record = recordUpload ? { ...row, uploaded_at: this.now(), uploaded_size: size } : undefined;
+      out.push({ uploadId: row.upload_id, name, size, uri: row.uri, record });
     }
     return out;
   }
 
-  /** Records uploads found by resolveCited, in the caller's transaction. */
-  async recordUploads(db: Kysely<Tables>, evidence: ResolvedEvidence[]): Promise<void> {
+  /**
+   * The upload row that an issued, never-cited address stands for, built from
+   * the address itself once its tag checks out; undefined for anything else.
+   * The client's file name is not in the address: the citing report's `name`
+   * (or else the object's file name) takes its place.
+   */
+  private rowOfAddress(field: string, appId: number, reporterSvcid: string | undefined, uri: string, name: string | undefined): UploadRow | undefined {
+    const ids = this.storage.objectIds;
+    const a = ids.parse(uri);
+    if (!a || a.appId !== appId) return undefined;
+    if (a.bound) {
+      // The flag is under the tag: a mismatch is another player's file (or a forgery, which learns nothing from this).
+      if (!reporterSvcid || !ids.verify(a, reporterSvcid)) throw invalidParameter(`${field}.uri`, 'was issued (4.2 svcid) to another player than reporter.svcid');
+    } else if (!ids.verify(a, undefined)) {
+      return undefined;
+    }
+    const file = a.key.slice(a.key.lastIndexOf('/') + 1);
     const now = this.now();
-    for (const e of evidence) if (e.recordUpload) await this.repo.markUploaded(e.uploadId, e.size, now, db);
+    return {
+      upload_id: file.slice(0, file.indexOf('.')),
+      app_id: appId,
+      backend: a.backend,
+      object_key: a.key,
+      uri,
+      file_name: name ?? file,
+      content_type: mime.lookup(a.ext) || 'application/octet-stream',
+      declared_size: a.size,
+      svcid: a.bound ? reporterSvcid! : null,
+      client_ip: null,
+      device_id: null,
+      created_at: now,
+      expires_at: a.expires * 1000,
+      uploaded_at: null,
+      uploaded_size: null,
+    };
+  }
+
+  /** Records the uploads a report cites for the first time (ResolvedEvidence.record), in the report's transaction. */
+  async recordUploads(db: Kysely<Tables>, rows: UploadRecord[]): Promise<void> {
+    await this.repo.recordUploaded(db, rows);
   }
 
   async uploads(ids: string[]): Promise<UploadRow[]> {
@@ -203,11 +235,9 @@ export class EvidenceService {
     if (p.contentLength === undefined) throw invalidParameter('content-length', `is required: send exactly ${size} bytes`);
     if (p.contentLength > size) throw new AppError('PAYLOAD_TOO_LARGE', `content-length ${p.contentLength} is larger than the declared file_size ${size}`);
     if (p.contentLength < size) throw invalidParameter('content-length', `is ${p.contentLength}; the declared file_size is ${size}`);
-    const row = await this.repo.byKey(key);
-    if (!row || row.app_id !== p.appId) throw new AppError('NOT_FOUND', 'no upload was issued for this URL');
-    if (row.uploaded_at !== null) throw new AppError('CONFLICT', 'a file was already uploaded to this URL; an object is never overwritten');
+    // The token proves this service issued the URL; write() refuses an existing object. The
+    // database learns of the upload when a report first cites it (resolveCited checks the file).
     const md5 = await this.embedded().write(key, size, p.body);
-    await this.repo.markUploaded(row.upload_id, size, this.now());
     return { etag: `"${md5}"` };
   }
 

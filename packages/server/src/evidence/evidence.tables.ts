@@ -1,9 +1,11 @@
 /**
- * Evidence uploads (4.2): one row per signed upload URL this service issued.
- * A report (4.1) may cite only a row of its own app that has been uploaded.
+ * Evidence uploads: one row per uploaded file a report (4.1) has cited,
+ * written by the first citing report (4.2 writes nothing: its addresses are
+ * self-authenticating, object-id.ts). Rows of 32-hex ids were written by 4.2
+ * before that, one per issued URL.
  */
 export interface EvidenceUploadsTable {
-  /** 32 random hex digits; part of the object key. */
+  /** The object's file name without extension: 64 hex digits (object-id.ts), or 32 for older rows. */
   upload_id: string;
   app_id: number;
   /** embedded | s3: the backend that issued it. */
@@ -12,18 +14,20 @@ export interface EvidenceUploadsTable {
   object_key: string;
   /** The stored address games cite in `evidence[].uri`: signed_url without its query string. */
   uri: string;
-  /** The client's file name, kept for display only. */
+  /** For display only: the first citing report's `evidence[].name`, else the object's file name (older rows: 4.2 `file_name`). */
   file_name: string;
   content_type: string;
   declared_size: number;
   /** 4.2 `svcid` (the uploader), when given: then only that reporter may cite it. */
   svcid: string | null;
+  /** The 4.2 caller's client_info (older rows only; 4.2 no longer stores it). */
   client_ip: string | null;
   device_id: string | null;
+  /** When the row was written. */
   created_at: number;
   /** When the signed upload URL stops working. */
   expires_at: number;
-  /** Set once the object is known to be stored (embedded: on PUT; s3: on the first report citing it). */
+  /** Set when the first report citing it found the object stored. */
   uploaded_at: number | null;
   uploaded_size: number | null;
 }

@@ -1,6 +1,7 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { AppError } from '../errors/app-error.js';
+import type { ObjectIdSigner } from './object-id.js';
 import { uriOf, type DownloadTarget, type EvidenceStorage, type UploadTarget } from './storage.js';
 
 export interface S3Options {
@@ -23,7 +24,9 @@ export class S3EvidenceStorage implements EvidenceStorage {
   readonly backend = 's3' as const;
   readonly client: S3Client;
 
-  constructor(private readonly opts: S3Options) {
+  #prefix: Promise<string> | undefined;
+
+  constructor(private readonly opts: S3Options, readonly objectIds: ObjectIdSigner) {
     this.client = new S3Client({
       region: opts.region,
       forcePathStyle: opts.forcePathStyle,
@@ -37,6 +40,18 @@ export class S3EvidenceStorage implements EvidenceStorage {
 
   private expiresIn(expiresAt: number): number {
     return Math.max(1, Math.round((expiresAt - (this.opts.now ?? Date.now)()) / 1000));
+  }
+
+  /** The object URL of any key is this prefix plus the key (path style or virtual host): learnt once from a presigned probe. */
+  uriPrefix(): Promise<string> {
+    this.#prefix ??= (async () => {
+      const probe = 'evidence/probe';
+      const uri = uriOf(await getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.opts.bucket, Key: probe }), { expiresIn: 60 }));
+      if (!uri.endsWith(probe)) throw new Error(`unexpected S3 object URL ${uri}`);
+      return uri.slice(0, -probe.length);
+    })();
+    this.#prefix.catch(() => { this.#prefix = undefined; });
+    return this.#prefix;
   }
 
   async signUpload(t: UploadTarget): Promise<{ signedUrl: string; uri: string }> {

@@ -4,6 +4,8 @@
  * (S3-compatible object storage, presigned URLs). The object key is always
  * built by the service (evidence.service.ts), never from the client's name.
  */
+import type { ObjectIdSigner } from './object-id.js';
+
 export interface UploadTarget {
   key: string;
   appId: number;
@@ -27,6 +29,10 @@ export interface DownloadTarget {
 
 export interface EvidenceStorage {
   readonly backend: 'embedded' | 's3';
+  /** Builds and checks the self-authenticating object ids (object-id.ts), keyed from the master key. */
+  readonly objectIds: ObjectIdSigner;
+  /** The stored address of `key` is this prefix followed by the key. */
+  uriPrefix(requestBaseUrl: string): Promise<string>;
   /** A URL that accepts one HTTP PUT of exactly `size` bytes to `key` until `expiresAt`, and the stored address (`uri`). */
   signUpload(target: UploadTarget): Promise<{ signedUrl: string; uri: string }>;
   /** Size of the stored object, or null when nothing was uploaded. */

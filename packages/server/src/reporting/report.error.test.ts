@@ -54,6 +54,8 @@ describe('reporting 4.1 / 4.2 (bad input)', () => {
     ['an unknown evidence uri', () => postReport(svc, game, body({ evidence: [{ uri: uploaded.uri }, { uri: 'https://elsewhere.example/x.png' }] })), /^evidence\.1\.uri: is not an evidence address this service issued to this app/],
     ['evidence of another app', () => postReport(svc, game, body({ evidence: [{ uri: otherAppUri }] })), /^evidence\.0\.uri: is not an evidence address this service issued to this app/],
     ['evidence not uploaded', () => postReport(svc, game, body({ evidence: [{ uri: uploaded.uri }, { uri: notUploadedUri }] })), /^evidence\.1\.uri: nothing has been uploaded/],
+    ['a forged address (tag changed)', () => postReport(svc, game, body({ evidence: [{ uri: uploaded.uri.replace(/[0-9a-f](\.png)$/, (m, ext) => (m[0] === '0' ? '1' : '0') + ext) }] })), /^evidence\.0\.uri: is not an evidence address this service issued to this app/],
+    ['an issued address under another host', () => postReport(svc, game, body({ evidence: [{ uri: uploaded.uri.replace(/^https?:\/\/[^/]+/, 'https://elsewhere.example') }] })), /^evidence\.0\.uri: is not an evidence address this service issued to this app/],
     ['the signed URL instead of the uri', () => postReport(svc, game, body({ evidence: [{ uri: `${uploaded.uri}?expires=1&size=9&signature=x` }] })), /^evidence\.0\.uri: is not an evidence address/],
     ['a wrong size_byte', () => postReport(svc, game, body({ evidence: [{ uri: uploaded.uri, size_byte: '10' }] })), /^evidence\.0\.size_byte: is 10 but the uploaded file has 9 bytes/],
     ['a negative size_byte', () => postReport(svc, game, body({ evidence: [{ uri: uploaded.uri, size_byte: -1 }] })), /^evidence\.0\.size_byte: must be a non-negative int64/],

@@ -25,7 +25,7 @@ describe('reporting 4.1 / 4.2 (happy paths, embedded storage)', () => {
     assert.deepEqual(Object.keys(res.body).sort(), ['signed_url', 'ttl']);
     assert.equal(res.body.ttl, '900');
     const url = new URL(res.body.signed_url);
-    assert.match(url.pathname, new RegExp(`^/svc/reporting/open/v1/evidence/${game.appId}/[0-9a-f]{32}\\.mp4$`));
+    assert.match(url.pathname, new RegExp(`^/svc/reporting/open/v1/evidence/${game.appId}/[0-9a-f]{64}\\.mp4$`));
     assert.equal(url.searchParams.get('size'), '1024');
     assert.ok(Number(url.searchParams.get('expires')) > Date.now() / 1000 + 800);
   });
@@ -57,7 +57,7 @@ describe('reporting 4.1 / 4.2 (happy paths, embedded storage)', () => {
     assert.equal(download.status, 200);
     assert.deepEqual(Buffer.from(await download.arrayBuffer()), content);
     assert.equal(download.headers.get('content-type'), 'image/png');
-    assert.match(download.headers.get('content-disposition') ?? '', /^attachment; filename="[0-9a-f]{32}\.png"$/);
+    assert.match(download.headers.get('content-disposition') ?? '', /^attachment; filename="[0-9a-f]{64}\.png"$/);
     assert.equal(download.headers.get('x-content-type-options'), 'nosniff');
   });
 
@@ -134,7 +134,7 @@ describe('reporting 4.1 / 4.2 (happy paths, embedded storage)', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const url = new URL(res.body.signed_url);
     assert.ok(!res.body.signed_url.includes('passwd') && !res.body.signed_url.includes('..'));
-    assert.match(url.pathname, /\/evidence\/\d+\/[0-9a-f]{32}\.txt$/);
+    assert.match(url.pathname, /\/evidence\/\d+\/[0-9a-f]{64}\.txt$/);
     assert.equal((await fetch(res.body.signed_url, { method: 'PUT', body: content })).status, 200);
     const stored = await svc.services.evidence.storage.storedSize(url.pathname.replace('/svc/reporting/open/v1/', ''));
     assert.equal(stored, content.length);

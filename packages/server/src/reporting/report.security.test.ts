@@ -99,6 +99,27 @@ describe('reporting 4.1 / 4.2 (signatures, replay, caps)', () => {
     assert.equal(rpcError(res, 429, 8, 'REPORT_LIMIT_REACHED', /3 reports in the last 24 hours.*REPORT_DAILY_CAP_PER_REPORTER/), undefined);
   });
 
+  it('holds the daily cap exactly when one reporter sends a burst (reports of one reporter never share a batch)', async () => {
+    const reporter = { svcid: 'cap-burst' };
+    const before = await countRows(svc, 'reports');
+    const answers = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((r) => postReport(svc, game, reportBody(game, { reporter, reportee: { svcid: `burst-${r}` } }))));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 200, 200, 429, 429]);
+    assert.equal(await countRows(svc, 'reports'), before + 3);
+  });
+
+  it('stores a burst of reports by many reporters, each once with its reasons, and answers repeats within it', async () => {
+    const [reports, reasons] = [await countRows(svc, 'reports'), await countRows(svc, 'report_reasons')];
+    const bodies = Array.from({ length: 24 }, (_, i) => reportBody(game, { reporter: { svcid: `many-${i}` }, reportee: { svcid: 'many-target' }, reasons: [{ id: 1 }, { id: 2 + i }] }));
+    const answers = await Promise.all([...bodies, bodies[0]!, bodies[1]!].map((b) => postReport(svc, game, b)));
+    assert.deepEqual(answers.filter((a) => a.status !== 200), []);
+    assert.equal(await countRows(svc, 'reports'), reports + 24);
+    assert.equal(await countRows(svc, 'report_reasons'), reasons + 48);
+    const listed = await svc.admin('GET', `/reports?appId=${game.appId}&reportee=many-target&limit=50`);
+    assert.equal(listed.body.reports.length, 24);
+    const one = listed.body.reports.find((r: any) => r.reporter.svcid === 'many-5');
+    assert.deepEqual(one.reasons.map((r: any) => r.id), ['1', '7']);
+  });
+
   it('never echoes the secret in errors', async () => {
     const res = await postReport(svc, game, reportBody(game), { secret: 'wrong' });
     assert.equal(res.status, 401);

@@ -4,7 +4,9 @@ import type { AppRecord } from '../apps/apps.service.js';
 import type { Tables } from '../db/schema.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { CitedFile, EvidenceService } from '../evidence/evidence.service.js';
-import type { ReportsRepository } from './reports.repository.js';
+import { dialectOf, type DialectName } from '../db/dialect.js';
+import { GroupCommit } from './group-commit.js';
+import type { NewReport, ReportOutcome, ReportsRepository } from './reports.repository.js';
 import type { CreateReportLogReq } from './reporting.schemas.js';
 
 export interface ReportLimits {
@@ -42,6 +44,10 @@ export interface PreparedReport {
   extras: string | undefined;
 }
 
+/** Reports per group commit, and batches written at once (each holds one pooled connection). */
+const MAX_BATCH = 200;
+const MAX_IN_FLIGHT = 3;
+
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -76,7 +82,13 @@ export class ReportService {
     private readonly evidence: EvidenceService,
     readonly limits: ReportLimits,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.dialect = dialectOf(db);
+    this.writer = new GroupCommit((items) => this.#write(items), { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT });
+  }
+
+  private readonly dialect: DialectName;
+  private readonly writer: GroupCommit<NewReport, ReportOutcome>;
 
   /** Checks that need neither the database nor the app: run before the signature is verified. */
   prepare(body: CreateReportLogReq): PreparedReport {
@@ -131,56 +143,50 @@ export class ReportService {
   /**
    * Stores a report of an authenticated app. A repeat of a report with the same
    * reporter, reportee and reason set within REPORT_DUPLICATE_WINDOW_SECONDS is
-   * answered as a success and not stored again.
+   * answered as a success and not stored again. Concurrent reports are written
+   * together (group commit); each is answered after the shared commit.
    */
   async create(app: AppRecord, p: PreparedReport): Promise<{ reportId: number; duplicate: boolean }> {
-    const evidence = await this.evidence.resolveCited(app.appId, p.reporter.svcid, p.evidence);
-    const now = this.now();
+    const evidence = p.evidence.length === 0 ? [] : await this.evidence.resolveCited(app.appId, p.reporter.svcid, p.evidence);
     const L = this.limits;
     const dedupeKey = crypto.createHash('sha256')
       .update(JSON.stringify([p.reporter.key, p.reportee.key, p.reasons.map((r) => r.id).sort()]))
       .digest('hex');
-    const dedupe = L.duplicateWindowSeconds > 0;
-    const lostRace = Symbol('duplicate');
-    try {
-      return await this.db.transaction().execute(async (trx) => {
-        if (dedupe) {
-          const existing = await this.repo.liveDuplicate(trx, app.appId, dedupeKey, now);
-          if (existing !== undefined) return { reportId: existing, duplicate: true };
-        }
-        const counts = await this.repo.reporterCounts(trx, app.appId, p.reporter.key, p.reportee.key, now - 86_400_000);
-        if (counts.recent >= L.dailyCapPerReporter) {
-          throw new AppError('REPORT_LIMIT_REACHED', `the reporter has filed ${counts.recent} reports in the last 24 hours; the limit is ${L.dailyCapPerReporter} (REPORT_DAILY_CAP_PER_REPORTER)`);
-        }
-        if (counts.openAgainst >= L.openCapPerReportee) {
-          throw new AppError('REPORT_LIMIT_REACHED', `the reporter has ${counts.openAgainst} open reports against this reportee; the limit is ${L.openCapPerReportee} (REPORT_OPEN_CAP_PER_REPORTEE)`);
-        }
-        const reportId = await this.repo.insertReport(trx, {
-          app_id: app.appId,
-          client_id: p.clientId,
-          client_ip: p.clientIp ?? null,
-          device_id: p.deviceId ?? null,
-          ...playerColumns('reporter', p.reporter),
-          ...playerColumns('reportee', p.reportee),
-          user_description: p.userDescription ?? null,
-          extras: p.extras ?? null,
-          status: 'open',
-          status_changed_at: now,
-          created_at: now,
-        });
-        if (dedupe && !(await this.repo.claimDedupe(trx, app.appId, dedupeKey, reportId, now + L.duplicateWindowSeconds * 1000, now))) {
-          throw lostRace;
-        }
-        await this.repo.insertReasons(trx, p.reasons.map((r, position) => ({ report_id: reportId, position, reason_id: r.id, title: r.title ?? null, extras: r.extras ?? null })));
-        await this.repo.insertEvidence(trx, evidence.map((e, position) => ({ report_id: reportId, position, upload_id: e.uploadId, name: e.name, size_byte: e.size, uri: e.uri })));
-        await this.evidence.recordUploads(trx, evidence);
-        return { reportId, duplicate: false };
-      });
-    } catch (err) {
-      // An identical report committed between our check and our claim: it is the one stored.
-      if (err === lostRace) return { reportId: 0, duplicate: true };
-      throw err;
+    const outcome = await this.writer.submit({
+      lockKey: `${app.appId}:${p.reporter.key}`,
+      dedupeKey,
+      row: {
+        app_id: app.appId,
+        client_id: p.clientId,
+        client_ip: p.clientIp ?? null,
+        device_id: p.deviceId ?? null,
+        ...playerColumns('reporter', p.reporter),
+        ...playerColumns('reportee', p.reportee),
+        user_description: p.userDescription ?? null,
+        extras: p.extras ?? null,
+      },
+      reasons: p.reasons.map((r) => ({ reason_id: r.id, title: r.title ?? null, extras: r.extras ?? null })),
+      evidence: evidence.map((e) => ({ upload_id: e.uploadId, name: e.name, size_byte: e.size, uri: e.uri })),
+      uploads: evidence.flatMap((e) => (e.record ? [e.record] : [])),
+    });
+    if (outcome.kind === 'capped') {
+      if (outcome.recent >= L.dailyCapPerReporter) {
+        throw new AppError('REPORT_LIMIT_REACHED', `the reporter has filed ${outcome.recent} reports in the last 24 hours; the limit is ${L.dailyCapPerReporter} (REPORT_DAILY_CAP_PER_REPORTER)`);
+      }
+      throw new AppError('REPORT_LIMIT_REACHED', `the reporter has ${outcome.openAgainst} open reports against this reportee; the limit is ${L.openCapPerReportee} (REPORT_OPEN_CAP_PER_REPORTEE)`);
     }
+    return { reportId: outcome.reportId, duplicate: outcome.kind === 'duplicate' };
+  }
+
+  /** One batch of reports from distinct reporters, in one transaction. */
+  #write(items: NewReport[]): Promise<ReportOutcome[]> {
+    const L = this.limits;
+    return this.repo.writeBatch(this.db, this.dialect, items, {
+      now: this.now(),
+      duplicateWindowMs: L.duplicateWindowSeconds * 1000,
+      dailyCap: L.dailyCapPerReporter,
+      openCap: L.openCapPerReportee,
+    }, (trx, rows) => this.evidence.recordUploads(trx, rows));
   }
 }
 

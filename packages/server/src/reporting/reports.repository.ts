@@ -1,19 +1,111 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
-import type { ReportEvidenceTable, ReportReasonsTable, ReportsTable } from './reporting.tables.js';
+import type { DialectName } from '../db/dialect.js';
+import type { UploadRecord } from '../evidence/evidence.service.js';
+import { BATCH_INSERT_REPORTS, BATCH_INSERT_REPORTS_NO_EVIDENCE } from './reports.pg-batch.js';
+import type { ReportsTable } from './reporting.tables.js';
+
+/** A checked report ready to store (evidence resolved). `lockKey` = app and reporter (see GroupCommit). */
+export interface NewReport {
+  lockKey: string;
+  dedupeKey: string;
+  row: Omit<Insertable<ReportsTable>, 'report_id' | 'status' | 'status_changed_at' | 'created_at'>;
+  reasons: Array<{ reason_id: string; title: string | null; extras: string | null }>;
+  evidence: Array<{ upload_id: string; name: string | null; size_byte: number; uri: string }>;
+  /** Upload rows to record with the report (first citation). */
+  uploads: UploadRecord[];
+}
+
+export type ReportOutcome =
+  | { kind: 'stored'; reportId: number }
+  /** reportId 0: an identical report committed concurrently (the claim on the duplicate key was lost). */
+  | { kind: 'duplicate'; reportId: number }
+  | { kind: 'capped'; recent: number; openAgainst: number };
+
+/** The rules of one batch, evaluated at its time `now`. */
+export interface WriteRules {
+  now: number;
+  /** 0: deduplication off. */
+  duplicateWindowMs: number;
+  dailyCap: number;
+  openCap: number;
+}
+
+export type RecordUploads = (trx: Kysely<Tables>, rows: UploadRecord[]) => Promise<void>;
+
+const DAY_MS = 86_400_000;
+const lostRace = Symbol('lost the duplicate key');
 
 /**
- * SQL of report creation (4.1). Every method takes the transaction it runs
- * in, so that a report, its reasons, its evidence and its duplicate-guard row
- * commit together or not at all.
+ * SQL of report creation (4.1), for a batch of reports from distinct
+ * reporters, in one transaction. PostgreSQL: one statement for the whole
+ * batch (reports.pg-batch.ts). SQLite: the statements of each report in
+ * turn, in one transaction (one fsync for the batch).
  */
 export class ReportsRepository {
-  /** The report already filed with this duplicate key, if it is still within the window. */
-  async liveDuplicate(trx: Kysely<Tables>, appId: number, dedupeKey: string, now: number): Promise<number | undefined> {
-    const row = await trx.selectFrom('report_dedupe').select('report_id')
-      .where('app_id', '=', appId).where('dedupe_key', '=', dedupeKey).where('expires_at', '>', now)
-      .executeTakeFirst();
-    return row?.report_id;
+  /** `recordUploads` writes upload rows in the given transaction (the evidence domain's SQL; SQLite only). */
+  async writeBatch(db: Kysely<Tables>, dialect: DialectName, items: NewReport[], rules: WriteRules, recordUploads: RecordUploads): Promise<ReportOutcome[]> {
+    if (dialect === 'postgres') return this.#postgresBatch(db, items, rules);
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const out: ReportOutcome[] = [];
+        for (const item of items) out.push(await this.#writeOne(trx, item, rules, recordUploads));
+        return out;
+      });
+    } catch (err) {
+      // Only a lone report can answer its lost race (a batch is retried report by report).
+      if (err === lostRace && items.length === 1) return [{ kind: 'duplicate', reportId: 0 }];
+      throw err;
+    }
+  }
+
+  async #postgresBatch(db: Kysely<Tables>, items: NewReport[], r: WriteRules): Promise<ReportOutcome[]> {
+    const input = items.map((item, idx) => ({
+      idx,
+      dedupe_key: item.dedupeKey,
+      ...item.row,
+      reasons: item.reasons.map((x, position) => ({ position, ...x })),
+      evidence: item.evidence.map((x, position) => ({ position, ...x })),
+      uploads: item.uploads,
+    }));
+    const params = [r.now, r.now - DAY_MS, r.now + r.duplicateWindowMs, r.duplicateWindowMs > 0, r.dailyCap, r.openCap, JSON.stringify(input)];
+    // Constant SQL text, no query builder on the hot path.
+    const { rows } = await db.executeQuery<{ idx: number; dup: number | null; recent: number; open_against: number; report_id: number | null }>(
+      CompiledQuery.raw(items.some((x) => x.evidence.length > 0) ? BATCH_INSERT_REPORTS : BATCH_INSERT_REPORTS_NO_EVIDENCE, params),
+    );
+    const out: ReportOutcome[] = new Array(items.length);
+    for (const row of rows) {
+      out[row.idx] = row.dup !== null ? { kind: 'duplicate', reportId: Number(row.dup) }
+        : row.report_id !== null ? { kind: 'stored', reportId: Number(row.report_id) }
+        : row.recent >= r.dailyCap || row.open_against >= r.openCap ? { kind: 'capped', recent: row.recent, openAgainst: row.open_against }
+        : { kind: 'duplicate', reportId: 0 };
+    }
+    return out;
+  }
+
+  async #writeOne(trx: Kysely<Tables>, item: NewReport, r: WriteRules, recordUploads: RecordUploads): Promise<ReportOutcome> {
+    const appId = item.row.app_id;
+    const dedupe = r.duplicateWindowMs > 0;
+    if (dedupe) {
+      const existing = await trx.selectFrom('report_dedupe').select('report_id')
+        .where('app_id', '=', appId).where('dedupe_key', '=', item.dedupeKey).where('expires_at', '>', r.now)
+        .executeTakeFirst();
+      if (existing) return { kind: 'duplicate', reportId: existing.report_id };
+    }
+    const counts = await this.#reporterCounts(trx, appId, item.row.reporter_key, item.row.reportee_key, r.now - DAY_MS);
+    if (counts.recent >= r.dailyCap || counts.openAgainst >= r.openCap) return { kind: 'capped', ...counts };
+    const { report_id: reportId } = await trx.insertInto('reports')
+      .values({ ...item.row, status: 'open', status_changed_at: r.now, created_at: r.now })
+      .returning('report_id').executeTakeFirstOrThrow();
+    if (dedupe && !(await this.#claimDedupe(trx, appId, item.dedupeKey, reportId, r.now + r.duplicateWindowMs, r.now))) throw lostRace;
+    if (item.reasons.length > 0) {
+      await trx.insertInto('report_reasons').values(item.reasons.map((x, position) => ({ report_id: reportId, position, ...x }))).execute();
+    }
+    await recordUploads(trx, item.uploads);
+    if (item.evidence.length > 0) {
+      await trx.insertInto('report_evidence').values(item.evidence.map((x, position) => ({ report_id: reportId, position, ...x }))).execute();
+    }
+    return { kind: 'stored', reportId: Number(reportId) };
   }
 
   /**
@@ -21,7 +113,7 @@ export class ReportsRepository {
    * One statement (insert, or replace an expired row), so two identical
    * reports racing cannot both win.
    */
-  async claimDedupe(trx: Kysely<Tables>, appId: number, dedupeKey: string, reportId: number, expiresAt: number, now: number): Promise<boolean> {
+  async #claimDedupe(trx: Kysely<Tables>, appId: number, dedupeKey: string, reportId: number, expiresAt: number, now: number): Promise<boolean> {
     const result = await trx.insertInto('report_dedupe')
       .values({ app_id: appId, dedupe_key: dedupeKey, report_id: reportId, expires_at: expiresAt })
       .onConflict((oc) => oc.columns(['app_id', 'dedupe_key'])
@@ -32,7 +124,7 @@ export class ReportsRepository {
   }
 
   /** For the per-reporter caps: reports since `since`, and open reports against this reportee. */
-  async reporterCounts(trx: Kysely<Tables>, appId: number, reporterKey: string, reporteeKey: string, since: number): Promise<{ recent: number; openAgainst: number }> {
+  async #reporterCounts(trx: Kysely<Tables>, appId: number, reporterKey: string, reporteeKey: string, since: number): Promise<{ recent: number; openAgainst: number }> {
     const row = await trx.selectFrom('reports')
       .select([
         sql<number>`coalesce(sum(case when created_at > ${since} then 1 else 0 end), 0)`.as('recent'),
@@ -43,18 +135,5 @@ export class ReportsRepository {
       .where((eb) => eb.or([eb('created_at', '>', since), eb.and([eb('reportee_key', '=', reporteeKey), eb('status', '=', 'open')])]))
       .executeTakeFirstOrThrow();
     return { recent: Number(row.recent), openAgainst: Number(row.open_against) };
-  }
-
-  async insertReport(trx: Kysely<Tables>, row: Insertable<ReportsTable>): Promise<number> {
-    const { report_id } = await trx.insertInto('reports').values(row).returning('report_id').executeTakeFirstOrThrow();
-    return Number(report_id);
-  }
-
-  async insertReasons(trx: Kysely<Tables>, rows: Insertable<ReportReasonsTable>[]): Promise<void> {
-    if (rows.length > 0) await trx.insertInto('report_reasons').values(rows).execute();
-  }
-
-  async insertEvidence(trx: Kysely<Tables>, rows: Insertable<ReportEvidenceTable>[]): Promise<void> {
-    if (rows.length > 0) await trx.insertInto('report_evidence').values(rows).execute();
   }
 }
