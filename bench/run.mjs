@@ -45,6 +45,7 @@ for (const backend of backends) {
       rows.push({ backend, name: scenario.name, error: String(err), pass: false });
       console.log(`[${backend}] ${scenario.name}: FAILED ${err}`);
     } finally {
+      if (process.env.BENCH_SHOW_OUTPUT) console.log(svc.output());
       await svc.stop();
     }
   }
