@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 
 export type EventType = 'payment' | 'refund' | 'cancellation' | 'consumption' | 'test';
@@ -46,4 +46,41 @@ export async function enqueueEvent(db: Kysely<Tables>, event: NewEvent, now: num
   // Possibly before the caller's transaction commits: the dispatcher looks again shortly after.
   outboxSignal.emit('enqueued');
   return { eventId, body };
+}
+
+/**
+ * enqueueEvent for many events at once, in two statements whatever their
+ * number (a multi-row INSERT, then one UPDATE of the bodies): for group
+ * commits, where one transaction stores the changes of many requests. Same
+ * rules as enqueueEvent: call it with the business change's transaction.
+ * Answers in the order of `events`.
+ */
+export async function enqueueEvents(db: Kysely<Tables>, events: NewEvent[], now: number = Date.now()): Promise<Array<{ eventId: number; body: string }>> {
+  if (events.length === 0) return [];
+  // Each row carries a placeholder body until its id is known, so the returned ids are matched to
+  // the events without relying on the order of RETURNING.
+  const rows = await db.insertInto('outbox').values(events.map((event, i) => ({
+    app_id: event.appId,
+    type: event.type,
+    target: event.target,
+    server_id: event.serverId ?? null,
+    body: `#${i}`,
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    delivered_at: null,
+    last_error: null,
+  }))).returning(['event_id', 'body']).execute();
+  const ids = new Map(rows.map((r) => [r.body, r.event_id]));
+  const out = events.map((event, i) => {
+    const eventId = ids.get(`#${i}`)!;
+    return { eventId, body: JSON.stringify(event.body(eventId)) };
+  });
+  await db.updateTable('outbox')
+    .set({ body: sql<string>`case ${sql.ref('event_id')} ${sql.join(out.map((o) => sql`when ${o.eventId} then cast(${o.body} as text)`), sql` `)} end` })
+    .where('event_id', 'in', out.map((o) => o.eventId))
+    .execute();
+  outboxSignal.emit('enqueued');
+  return out;
 }

@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely';
 import { Value } from '@sinclair/typebox/value';
+import type { Insertable } from 'kysely';
 import type { Tables } from '../db/schema.js';
+import { Batcher } from '../db/batcher.js';
+import { dialectOf } from '../db/dialect.js';
+import type { GameCallsTable } from './game-calls.tables.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import type { OutboundHttp, OutboundResult } from '../delivery/http-client.js';
@@ -48,6 +52,15 @@ export type PreOrderOutcome =
 
 type Kind = 'role_query' | 'role_list' | 'pre_order_check';
 
+/**
+ * Where a caller collects the writes of the call log instead of waiting for
+ * each: order placement awaits them all once, before it answers, so the log
+ * rows of its two calls cost it no round trip of its own.
+ */
+export interface CallLogs {
+  logs?: Array<Promise<void>>;
+}
+
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
@@ -56,20 +69,28 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * game cannot be reached (8); every try is logged with outcome and latency.
  */
 export class GameCallsClient {
+  /** Log rows of concurrent calls are written together, one multi-row INSERT per batch. */
+  readonly #log: Batcher<Insertable<GameCallsTable>, void>;
+
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly keys: PlatformKeyService,
     private readonly http: OutboundHttp,
     private readonly opts: { timeoutMs: number },
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#log = new Batcher<Insertable<GameCallsTable>, void>(async (rows) => {
+      await this.db.insertInto('game_calls').values(rows).execute();
+      return rows.map(() => undefined);
+    }, { maxBatch: 500, maxInFlight: dialectOf(db) === 'sqlite' ? 1 : 2 });
+  }
 
   /** 4.8: GET {roleQueryUrl}?roleId=&serverId= */
-  async roleQuery(app: AppRecord, q: { roleId: string; serverId: string }): Promise<RoleQueryOutcome> {
+  async roleQuery(app: AppRecord, q: { roleId: string; serverId: string }, logs: CallLogs = {}): Promise<RoleQueryOutcome> {
     if (!app.roleQueryUrl) return notConfigured('roleQueryUrl');
     const url = withQuery(app.roleQueryUrl, { roleId: q.roleId, serverId: q.serverId });
     // 4.8: "retried once after a failure": a game that cannot be reached or answers 5xx.
-    const res = await this.call(app, 'role_query', 'GET', url, '', (r) => r.failure !== undefined || (r.status ?? 0) >= 500, (r) => {
+    const res = await this.call(logs, app, 'role_query', 'GET', url, '', (r) => r.failure !== undefined || (r.status ?? 0) >= 500, (r) => {
       if (r.failure) return r.failure;
       if (r.status !== 200) return 'rejected';
       return Value.Check(RoleQueryAnswer, parseJson(r.body)) ? 'ok' : 'invalid_response';
@@ -87,7 +108,7 @@ export class GameCallsClient {
   async roleList(app: AppRecord, q: { userId: string; serverId?: string }): Promise<RoleListOutcome> {
     if (!app.roleListUrl) return notConfigured('roleListUrl');
     const url = withQuery(app.roleListUrl, { userId: q.userId, ...(q.serverId !== undefined ? { serverId: q.serverId } : {}) });
-    const res = await this.call(app, 'role_list', 'GET', url, '', () => false, (r) => {
+    const res = await this.call({}, app, 'role_list', 'GET', url, '', () => false, (r) => {
       if (r.failure) return r.failure;
       const b = parseJson(r.body) as { results?: unknown; msg?: unknown } | undefined;
       if (r.status === 401 && (!Array.isArray(b?.results) || b.results.length === 0)) return 'no_role';
@@ -115,14 +136,14 @@ export class GameCallsClient {
   }
 
   /** 4.10: POST {preOrderCheckUrl} with a JSON body. */
-  async preOrderCheck(app: AppRecord, q: { roleId: string; serverId: string; productSkuCode: string; quantity: number; extras?: string }): Promise<PreOrderOutcome> {
+  async preOrderCheck(app: AppRecord, q: { roleId: string; serverId: string; productSkuCode: string; quantity: number; extras?: string }, logs: CallLogs = {}): Promise<PreOrderOutcome> {
     if (!app.preOrderCheckUrl) return { allowed: true, checked: false };
     const body = JSON.stringify({
       roleId: q.roleId, serverId: q.serverId, productSkuCode: q.productSkuCode, quantity: q.quantity,
       ...(q.extras !== undefined ? { extras: q.extras } : {}),
     });
     // 4.10: only a failure to reach the game is retried; any answer but 200 blocks.
-    const res = await this.call(app, 'pre_order_check', 'POST', new URL(app.preOrderCheckUrl), body, (r) => r.failure !== undefined, (r) => r.failure ?? (r.status === 200 ? 'ok' : 'blocked'));
+    const res = await this.call(logs, app, 'pre_order_check', 'POST', new URL(app.preOrderCheckUrl), body, (r) => r.failure !== undefined, (r) => r.failure ?? (r.status === 200 ? 'ok' : 'blocked'));
     if (res.failure) return { allowed: false, reason: 'unreachable', httpStatus: null, detail: res.error ?? res.failure };
     if (res.status === 200) return { allowed: true, checked: true };
     const answer = parseJson(res.body);
@@ -139,8 +160,8 @@ export class GameCallsClient {
     };
   }
 
-  /** One signed call, tried twice when `retry` says so; each try is logged. */
-  private async call(app: AppRecord, kind: Kind, method: 'GET' | 'POST', url: URL, body: string, retry: (r: OutboundResult) => boolean, outcome: (r: OutboundResult) => string): Promise<OutboundResult> {
+  /** One signed call, tried twice when `retry` says so; each try is logged (awaited here unless the caller collects the logs). */
+  private async call(logs: CallLogs, app: AppRecord, kind: Kind, method: 'GET' | 'POST', url: URL, body: string, retry: (r: OutboundResult) => boolean, outcome: (r: OutboundResult) => string): Promise<OutboundResult> {
     let res: OutboundResult | undefined;
     for (let tryNo = 1; tryNo <= 2; tryNo++) {
       const started = this.now();
@@ -149,10 +170,12 @@ export class GameCallsClient {
         method, url, body, timeoutMs: this.opts.timeoutMs, maxBodyBytes: MAX_ANSWER_BYTES,
         headers: { ...headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), accept: 'application/json', 'user-agent': 'game-platform/1' },
       });
-      await this.db.insertInto('game_calls').values({
+      const logged = this.#log.submit({
         app_id: app.appId, kind, started_at: started, url: url.origin + url.pathname, try_no: tryNo, http_status: res.status,
         latency_ms: res.latencyMs, outcome: outcome(res), error: res.error ?? null,
-      }).execute();
+      });
+      if (logs.logs) logs.logs.push(logged);
+      else await logged;
       if (res.failure === 'refused' || !retry(res)) break;
     }
     return res!;

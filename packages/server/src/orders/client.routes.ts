@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { countryOrDefault } from '../accounts/country.js';
+import type { CallLogs } from '../game-calls/game-calls.js';
 import { checkWithGame } from './game-checks.js';
 import { PendingSupplement } from './notifications.schemas.js';
 import { PlaceOrderBody } from './orders.schemas.js';
@@ -34,6 +35,8 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
       const { app: record, session } = await services.accounts.authenticate(request, request.query.clientId);
       const userId = String(session.userId);
       const b = request.body;
+      // The game-call log rows are written meanwhile and awaited once, before the answer (either way).
+      const calls: CallLogs = { logs: [] };
       const placed = await domain.orders.place({
         appId: record.appId,
         userId,
@@ -55,7 +58,11 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
       }, () => checkWithGame(services, record, {
         userId, roleId: b.game_role_id, serverId: b.game_server_id, products: b.products,
         ...(b.extras !== undefined ? { extras: b.extras } : {}),
-      }));
+      }, calls)).catch(async (err: unknown) => {
+        await Promise.allSettled(calls.logs!);
+        throw err;
+      });
+      await Promise.all(calls.logs!);
       return ok(placed, placed.created ? 'order placed' : 'the same order was placed before');
     });
 

@@ -1,11 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
-import { isUniqueViolation } from '../db/dialect.js';
-import { enqueueEvent } from '../delivery/outbox.js';
+import { Batcher, caseById } from '../db/batcher.js';
+import { dialectOf } from '../db/dialect.js';
+import { enqueueEvents } from '../delivery/outbox.js';
 import { verifyMd5Request } from '../auth/md5.js';
 import { AppError } from '../errors/app-error.js';
 import type { Services } from '../services.js';
 import type { ConsumptionForward, ConsumptionNoticeBody } from './consumption.schemas.js';
+
+interface Notice {
+  appId: number;
+  body: ConsumptionNoticeBody;
+}
 
 /**
  * In-game consumption notices (4.6): verified (md5 of 5.1, replay window and
@@ -17,51 +23,88 @@ import type { ConsumptionForward, ConsumptionNoticeBody } from './consumption.sc
  * nothing written). A game that resends a notice whose answer it missed
  * signs it afresh (new nonce) but keeps the notice's timestamp: it is
  * answered with success and stored and forwarded once.
+ *
+ * Group commit: the notices of concurrent requests are stored in one
+ * transaction (one multi-row `INSERT ... ON CONFLICT DO NOTHING RETURNING`,
+ * their outbox events in two statements, one update linking both) and each request is answered
+ * after that COMMIT. Whether a notice is new is decided by the unique key, so
+ * batches running at once, here or on other instances, stay correct.
  */
 export class ConsumptionService {
+  readonly #store: Batcher<Notice, boolean>;
+
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // SQLite has one connection: a second transaction in flight would only queue behind the first.
+    const sqlite = dialectOf(db) === 'sqlite';
+    this.#store = new Batcher((notices) => this.#storeAll(notices), { maxBatch: 200, maxInFlight: sqlite ? 1 : 4 });
+  }
 
   /** Answers true when the notice was stored now, false when it was stored before. */
   async notify(services: Services, body: ConsumptionNoticeBody): Promise<boolean> {
     const app = await services.apps.resolveByAppId(body.appId);
     if (!app || !app.active) throw new AppError('UNKNOWN_CLIENT', `appId ${body.appId} is not a known active app`);
     await verifyMd5Request(services, body as unknown as Record<string, unknown>, app.clientId);
-    const now = this.now();
+    return this.#store.submit({ appId: app.appId, body });
+  }
+
+  /** Stores a batch; when the batch fails as a whole, each notice is tried alone so one cannot fail the others. */
+  async #storeAll(notices: Notice[]): Promise<Array<boolean | Error>> {
     try {
-      await this.db.transaction().execute(async (trx) => {
-        const notice = await trx.insertInto('consumption_notices').values({
-          app_id: app.appId,
-          nonce: body.nonce,
-          user_id: body.userId,
-          role_id: body.roleId,
-          server_id: body.serverId,
-          product_code: body.productCode,
-          timestamp: body.timestamp,
-          sign: body.sign.toLowerCase(),
-          event_id: 0,
-          received_at: now,
-        }).returning('notice_id').executeTakeFirstOrThrow();
-        const { eventId } = await enqueueEvent(trx, {
-          appId: app.appId,
-          type: 'consumption',
-          target: 'partner',
-          serverId: body.serverId,
-          body: (notifyId): ConsumptionForward => ({
-            noticeId: notice.notice_id, notifyId, notifyTime: now, appId: app.appId,
-            userId: body.userId, roleId: body.roleId, serverId: body.serverId, productCode: body.productCode, timestamp: body.timestamp,
-          }),
-        }, now);
-        await trx.updateTable('consumption_notices').set({ event_id: eventId }).where('notice_id', '=', notice.notice_id).execute();
-      });
-      return true;
+      return await this.#insert(notices);
     } catch (err) {
-      // Stored before (a resend, or its concurrent twin won): one row, one forward.
-      if (isUniqueViolation(err)) return false;
-      throw err;
+      if (notices.length === 1) throw err;
+      return Promise.all(notices.map((n) => this.#insert([n]).then((r) => r[0]!, (e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
     }
+  }
+
+  async #insert(notices: Notice[]): Promise<boolean[]> {
+    // The same notice twice in one batch (concurrent resends): only the first can be new.
+    const first = new Map<string, number>();
+    notices.forEach((n, i) => { if (!first.has(dedupeKey(n.appId, n.body))) first.set(dedupeKey(n.appId, n.body), i); });
+    const unique = [...first.values()].map((i) => notices[i]!);
+    const now = this.now();
+    const stored = await this.db.transaction().execute(async (trx) => {
+      const rows = await trx.insertInto('consumption_notices').values(unique.map(({ appId, body }) => ({
+        app_id: appId,
+        nonce: body.nonce,
+        user_id: body.userId,
+        role_id: body.roleId,
+        server_id: body.serverId,
+        product_code: body.productCode,
+        timestamp: body.timestamp,
+        sign: body.sign.toLowerCase(),
+        event_id: 0,
+        received_at: now,
+      })))
+        .onConflict((oc) => oc.columns(['app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp']).doNothing())
+        .returning(['notice_id', 'app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp'])
+        .execute();
+      if (rows.length === 0) return new Set<string>();
+      const events = await enqueueEvents(trx, rows.map((r) => ({
+        appId: r.app_id,
+        type: 'consumption' as const,
+        target: 'partner' as const,
+        serverId: r.server_id,
+        body: (notifyId: number): ConsumptionForward => ({
+          noticeId: r.notice_id, notifyId, notifyTime: now, appId: r.app_id,
+          userId: r.user_id, roleId: r.role_id, serverId: r.server_id, productCode: r.product_code, timestamp: r.timestamp,
+        }),
+      })), now);
+      const links = rows.map((r, i) => ({ noticeId: r.notice_id, eventId: events[i]!.eventId }));
+      await trx.updateTable('consumption_notices')
+        .set({ event_id: caseById('notice_id', 'bigint', links.map((l) => [l.noticeId, l.eventId])) })
+        .where('notice_id', 'in', links.map((l) => l.noticeId))
+        .execute();
+      return new Set(rows.map((r) => dedupeKey(r.app_id, { userId: r.user_id, roleId: r.role_id, serverId: r.server_id, productCode: r.product_code, timestamp: r.timestamp })));
+    });
+    // Answered only now, after COMMIT: a notice is durable before its request is answered.
+    return notices.map((n, i) => {
+      const key = dedupeKey(n.appId, n.body);
+      return first.get(key) === i && stored.has(key);
+    });
   }
 
   async list(q: { appId?: number; userId?: string; limit: number }) {
@@ -74,4 +117,8 @@ export class ConsumptionService {
       productCode: r.product_code, timestamp: r.timestamp, eventId: r.event_id, receivedAt: new Date(r.received_at).toISOString(),
     }));
   }
+}
+
+function dedupeKey(appId: number, n: Pick<ConsumptionNoticeBody, 'userId' | 'roleId' | 'serverId' | 'productCode' | 'timestamp'>): string {
+  return JSON.stringify([appId, n.userId, n.roleId, n.serverId, n.productCode, n.timestamp]);
 }

@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import type { Services } from '../services.js';
+import type { CallLogs } from '../game-calls/game-calls.js';
 
 export interface OrderToCheck {
   userId: string;
@@ -15,10 +16,11 @@ export interface OrderToCheck {
  * answer the role with the token's user id, then the pre-order check (4.10)
  * must allow each product line with its quantity. Both calls are retried once
  * when the game cannot be reached (8); a final failure fails the order and
- * nothing is written.
+ * nothing is written (but the call log). The call log's writes are collected
+ * in `logs` for the caller to await before it answers.
  */
-export async function checkWithGame(services: Services, app: AppRecord, order: OrderToCheck): Promise<void> {
-  const role = await services.gameCalls.roleQuery(app, { roleId: order.roleId, serverId: order.serverId });
+export async function checkWithGame(services: Services, app: AppRecord, order: OrderToCheck, logs: CallLogs = {}): Promise<void> {
+  const role = await services.gameCalls.roleQuery(app, { roleId: order.roleId, serverId: order.serverId }, logs);
   if (!role.ok) {
     if (role.reason === 'unreachable') throw new AppError('GAME_UNREACHABLE', `role query (4.8): ${role.detail}`);
     throw new AppError('ROLE_QUERY_FAILED', `role query (4.8): ${role.detail}`);
@@ -30,7 +32,7 @@ export async function checkWithGame(services: Services, app: AppRecord, order: O
     const check = await services.gameCalls.preOrderCheck(app, {
       roleId: order.roleId, serverId: order.serverId, productSkuCode: line.productCode, quantity: line.quantity,
       ...(order.extras !== undefined ? { extras: order.extras } : {}),
-    });
+    }, logs);
     if (check.allowed) continue;
     if (check.reason === 'unreachable') throw new AppError('GAME_UNREACHABLE', `pre-order check (4.10): ${check.detail}`);
     // 4.10: the game's code, msg and detail go to the client; without a code no reason is shown.

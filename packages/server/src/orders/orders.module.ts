@@ -28,7 +28,7 @@ export function createOrdersDomain(db: Kysely<Tables>, config: Config, apps: App
   const products = new ProductService(db, apps, now);
   const settings = new OrderSettingsService(db, apps, now);
   const orders = new OrderService(db, products, new ChannelRegistry(adapters), {
-    webRegionLock: async (appId) => (await settings.get(appId)).webRegionLock,
+    webRegionLock: async (appId) => (await settings.cached(appId)).webRegionLock,
   }, now);
   const refunds = new RefundService(db, orders, now);
   orders.onRefund = (event) => refunds.refund(event.trxNo, event.bankRefundNo);

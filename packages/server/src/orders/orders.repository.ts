@@ -54,12 +54,21 @@ export const ordersRepo = {
     return db.selectFrom('supplements').selectAll().where('refund_trx_no', '=', refundTrxNo).executeTakeFirst();
   },
 
-  /** The arrears of 4.5: pending supplements of store refunds of one user of one app. */
-  pendingSupplements(db: Kysely<Tables>, appId: number, userId: string): Promise<SupplementRow[]> {
-    return db.selectFrom('supplements').selectAll()
-      .where('app_id', '=', appId).where('user_id', '=', userId).where('supply_status', '=', 1)
+  /** The arrears of 4.5: pending supplements of store refunds of each (app, user), in one query for many (answered in the order of `keys`). */
+  async pendingSupplementsOf(db: Kysely<Tables>, keys: Array<{ appId: number; userId: string }>): Promise<SupplementRow[][]> {
+    const byApp = new Map<number, Set<string>>();
+    for (const k of keys) byApp.set(k.appId, (byApp.get(k.appId) ?? new Set()).add(k.userId));
+    const rows = await db.selectFrom('supplements').selectAll()
+      .where((eb) => eb.or([...byApp].map(([appId, users]) => eb.and([eb('app_id', '=', appId), eb('user_id', 'in', [...users])]))))
+      .where('supply_status', '=', 1)
       .where('channel_type', 'in', [1, 2])
       .orderBy('refund_trx_no').execute();
+    const byKey = new Map<string, SupplementRow[]>();
+    for (const r of rows) {
+      const key = `${r.app_id}\u0000${r.user_id}`;
+      byKey.set(key, [...(byKey.get(key) ?? []), r]);
+    }
+    return keys.map((k) => byKey.get(`${k.appId}\u0000${k.userId}`) ?? []);
   },
 
   listSupplements(db: Kysely<Tables>, q: { appId?: number; userId?: string; supplyStatus?: number; limit: number }): Promise<SupplementRow[]> {

@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
-import { isUniqueViolation } from '../db/dialect.js';
 import { notifyGame } from './notify-game.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { ChannelEvent, ChannelRegistry, PaymentStart } from './channels/channel.js';
 import { Channel, MAX_QUANTITY, OrderStatus, TrxType, isStoreChannel } from './enums.js';
 import { MAX_MINOR } from './money.js';
 import { ordersRepo, type OrderRow } from './orders.repository.js';
+import { PlacementWrites } from './placement-writes.js';
 import { toOrder, type Order } from './orders.view.js';
 import { channelSkusOf, type ProductService } from './products.js';
 import { assertTransition } from './status.js';
@@ -65,6 +65,7 @@ interface Prepared {
 export class OrderService {
   /** Refunds are handled by the refund service; set by services.ts (the two refer to each other). */
   onRefund: ((event: Extract<ChannelEvent, { kind: 'refunded' }>) => Promise<Order>) | null = null;
+  private readonly writes: PlacementWrites;
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -72,7 +73,9 @@ export class OrderService {
     private readonly channels: ChannelRegistry,
     private readonly opts: { webRegionLock: (appId: number) => Promise<boolean> },
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.writes = new PlacementWrites(db);
+  }
 
   /**
    * Validates without writing, then answers an earlier identical order, or
@@ -82,53 +85,65 @@ export class OrderService {
   async place(input: PlaceOrderInput, checks?: () => Promise<void>): Promise<PlacedOrder> {
     const prepared = await this.prepare(input);
     if (prepared.clientGivenOrderId) {
-      const earlier = await ordersRepo.byOutTrxNo(this.db, input.appId, prepared.outTrxNo);
+      const earlier = await this.writes.byOutTrxNo(input.appId, prepared.outTrxNo);
       if (earlier) return this.sameOrder(earlier, prepared);
     }
     if (checks) await checks();
     const now = this.now();
-    let row: OrderRow;
-    try {
-      row = await this.db.transaction().execute((trx) => ordersRepo.insertOrder(trx, {
-        app_id: input.appId,
-        user_id: input.userId,
-        trx_type: TrxType.PAYMENT,
-        out_trx_no: prepared.outTrxNo,
-        original_trx_no: null,
-        status: OrderStatus.CREATED,
-        platform: input.platform,
-        channel: input.channel,
-        payment_type: input.paymentType,
-        currency: prepared.currency,
-        total_minor: prepared.totalMinor,
-        region: prepared.region,
-        client_amount_minor: null,
-        client_currency: null,
-        client_region: null,
-        bank_trx_no: null,
-        game_server_id: input.gameServerId,
-        game_role_id: input.gameRoleId,
-        game_ext: input.gameExt,
-        origin: input.origin,
-        merged_receipts: input.mergedReceipts ? 1 : 0,
-        sdk_version: input.sdkVersion,
-        ip_country: input.ipCountry,
-        request_digest: prepared.digest,
-        notify_event_id: null,
-        failure_reason: null,
-        created_at: now,
-        updated_at: now,
-        success_time: null,
-      }, prepared.items));
-    } catch (err) {
-      // The same outTrxNo placed concurrently: the unique key let one through; answer that one.
-      if (!isUniqueViolation(err)) throw err;
-      const winner = await ordersRepo.byOutTrxNo(this.db, input.appId, prepared.outTrxNo);
-      if (!winner) throw err;
+    const created = await this.writes.create({
+      app_id: input.appId,
+      user_id: input.userId,
+      trx_type: TrxType.PAYMENT,
+      out_trx_no: prepared.outTrxNo,
+      original_trx_no: null,
+      status: OrderStatus.CREATED,
+      platform: input.platform,
+      channel: input.channel,
+      payment_type: input.paymentType,
+      currency: prepared.currency,
+      total_minor: prepared.totalMinor,
+      region: prepared.region,
+      client_amount_minor: null,
+      client_currency: null,
+      client_region: null,
+      bank_trx_no: null,
+      game_server_id: input.gameServerId,
+      game_role_id: input.gameRoleId,
+      game_ext: input.gameExt,
+      origin: input.origin,
+      merged_receipts: input.mergedReceipts ? 1 : 0,
+      sdk_version: input.sdkVersion,
+      ip_country: input.ipCountry,
+      request_digest: prepared.digest,
+      notify_event_id: null,
+      failure_reason: null,
+      created_at: now,
+      updated_at: now,
+      success_time: null,
+    }, prepared.items);
+    if (!created) {
+      // The same outTrxNo placed concurrently: the unique key let one through (committed by now); answer that one.
+      const winner = await this.writes.byOutTrxNo(input.appId, prepared.outTrxNo);
+      if (!winner) throw new Error(`order ${prepared.outTrxNo} of app ${input.appId} conflicted but cannot be found`);
       return this.sameOrder(winner, prepared);
     }
-    const { order, payment } = await this.openPayment(row);
-    return { order, payment, created: true };
+    const adapter = this.channels.forChannel(created.row.channel)!;
+    let start: PaymentStart;
+    try {
+      start = await adapter.startPayment(created.row);
+    } catch (err) {
+      return this.channelRefused(created.row, adapter.name, err);
+    }
+    // The answer is built from what was written: no read back.
+    const opened = await this.writes.open(created.row.trx_no, start.bankTrxNo, this.now());
+    if (!opened) assertTransition(created.row.trx_no, (await this.row(created.row.trx_no)).status, OrderStatus.AWAITING_PAYMENT);
+    return { order: toOrder(opened!, created.items), payment: start.payment, created: true };
+  }
+
+  /** 1 -> 3: the channel could not open the payment. */
+  private async channelRefused(row: OrderRow, channel: string, err: unknown): Promise<never> {
+    await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, { status: OrderStatus.FAILED, failure_reason: `channel ${channel}: ${(err as Error).message}`, updated_at: this.now() });
+    throw new AppError('UNAVAILABLE', `the payment channel could not open the payment of order ${row.trx_no}`, { cause: err });
   }
 
   /** 1 -> 2: opens the payment at the channel; 1 -> 3 when the channel refuses. */
@@ -138,8 +153,7 @@ export class OrderService {
     try {
       start = await adapter.startPayment(row);
     } catch (err) {
-      await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, { status: OrderStatus.FAILED, failure_reason: `channel ${adapter.name}: ${(err as Error).message}`, updated_at: this.now() });
-      throw new AppError('UNAVAILABLE', `the payment channel could not open the payment of order ${row.trx_no}`, { cause: err });
+      return this.channelRefused(row, adapter.name, err);
     }
     const updated = await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, {
       status: OrderStatus.AWAITING_PAYMENT, bank_trx_no: start.bankTrxNo, updated_at: this.now(),
@@ -250,7 +264,7 @@ export class OrderService {
       if (codes.has(p.productCode)) throw invalidParameter(`products.${i}.productCode`, `${p.productCode} is listed twice; give its quantity once`);
       codes.add(p.productCode);
     });
-    const found = await this.products.activeByCodes(this.db, input.appId, [...codes]);
+    const found = await this.products.activeByCodes(input.appId, [...codes]);
     let currency: string | null = null;
     let total = 0;
     const items = input.products.map((p, i) => {

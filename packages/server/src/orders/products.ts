@@ -9,8 +9,18 @@ import type { Product, ProductCreateBody, ProductPatchBody } from './products.sc
 
 export type ProductRow = Selectable<ProductsTable>;
 
+/**
+ * How long order placement trusts a product it looked up on this instance
+ * (the same bound as the app cache, APP_CACHE_MS): a change made here is seen
+ * at once (the entry is dropped), one made on another instance within this.
+ */
+export const PRODUCT_CACHE_MS = 2000;
+
 /** Products and prices per app: code, name, unit price (minor units) and currency, store SKU per store channel. */
 export class ProductService {
+  /** Active products by appId and code (null: none), for order placement; see PRODUCT_CACHE_MS. */
+  readonly #cache = new Map<string, { row: ProductRow | null; until: number }>();
+
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly apps: AppService,
@@ -34,6 +44,7 @@ export class ProductService {
         created_at: now,
         updated_at: now,
       }).returningAll().executeTakeFirstOrThrow();
+      this.#cache.delete(cacheKey(appId, body.productCode));
       return toProduct(row);
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppError('CONFLICT', `productCode: ${body.productCode} already exists in app ${appId}`);
@@ -50,6 +61,7 @@ export class ProductService {
     if (patch.status !== undefined) changes.status = patch.status;
     const row = await this.db.updateTable('products').set(changes)
       .where('app_id', '=', appId).where('product_code', '=', productCode).returningAll().executeTakeFirstOrThrow();
+    this.#cache.delete(cacheKey(appId, productCode));
     return toProduct(row);
   }
 
@@ -65,13 +77,31 @@ export class ProductService {
     return toProduct(row);
   }
 
-  /** The active products of an app among `codes`, by code (order placement). */
-  async activeByCodes(db: Kysely<Tables>, appId: number, codes: string[]): Promise<Map<string, ProductRow>> {
-    if (codes.length === 0) return new Map();
-    const rows = await db.selectFrom('products').selectAll()
-      .where('app_id', '=', appId).where('product_code', 'in', codes).where('status', '=', 'active').execute();
-    return new Map(rows.map((r) => [r.product_code, r]));
+  /** The active products of an app among `codes`, by code (order placement; cached, see PRODUCT_CACHE_MS). */
+  async activeByCodes(appId: number, codes: string[]): Promise<Map<string, ProductRow>> {
+    const now = this.now();
+    const found = new Map<string, ProductRow>();
+    const missing: string[] = [];
+    for (const code of codes) {
+      const hit = this.#cache.get(cacheKey(appId, code));
+      if (!hit || hit.until <= now) missing.push(code);
+      else if (hit.row) found.set(code, hit.row);
+    }
+    if (missing.length === 0) return found;
+    const rows = await this.db.selectFrom('products').selectAll()
+      .where('app_id', '=', appId).where('product_code', 'in', missing).where('status', '=', 'active').execute();
+    if (this.#cache.size > 10_000) this.#cache.clear();
+    for (const code of missing) {
+      const row = rows.find((r) => r.product_code === code) ?? null;
+      this.#cache.set(cacheKey(appId, code), { row, until: now + PRODUCT_CACHE_MS });
+      if (row) found.set(code, row);
+    }
+    return found;
   }
+}
+
+function cacheKey(appId: number, code: string): string {
+  return `${appId}\u0000${code}`;
 }
 
 export function channelSkusOf(row: ProductRow): Record<string, string> {

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
-import { isUniqueViolation } from '../db/dialect.js';
+import { Batcher } from '../db/batcher.js';
+import { dialectOf, isUniqueViolation } from '../db/dialect.js';
 import { notifyGame } from './notify-game.js';
 import { AppError } from '../errors/app-error.js';
 import { OrderStatus, SupplyStatus, TrxType, isStoreChannel } from './enums.js';
@@ -17,11 +18,20 @@ import type { Order } from './orders.view.js';
  * to the payment (originalTrxNo); the paid order keeps status 0.
  */
 export class RefundService {
+  /**
+   * The arrears reads (4.5) of concurrent requests, one query per batch. A
+   * batch starts after its requests arrived, so each answer reflects every
+   * change committed before its request (a paid supplement is gone at once).
+   */
+  readonly #arrears: Batcher<{ appId: number; userId: string }, SupplementRow[]>;
+
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly orders: OrderService,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#arrears = new Batcher((keys) => ordersRepo.pendingSupplementsOf(this.db, keys), { maxBatch: 500, maxInFlight: dialectOf(db) === 'sqlite' ? 1 : 4 });
+  }
 
   /**
    * A completed store refund of a paid order: the refund order, its
@@ -90,7 +100,7 @@ export class RefundService {
 
   /** 4.5: the pending supplements of store refunds of this user. */
   async arrears(appId: number, userId: string): Promise<PendingSupplement[]> {
-    return (await ordersRepo.pendingSupplements(this.db, appId, userId)).map(pendingSupplement);
+    return (await this.#arrears.submit({ appId, userId })).map(pendingSupplement);
   }
 
   /**

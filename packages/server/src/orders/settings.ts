@@ -8,8 +8,13 @@ export interface OrderSettings {
   webRegionLock: boolean;
 }
 
+/** How long an instance trusts the settings it read; a change made here is seen at once, elsewhere within this (as APP_CACHE_MS). */
+export const SETTINGS_CACHE_MS = 2000;
+
 /** Per-app order settings (absent row: defaults). */
 export class OrderSettingsService {
+  readonly #cache = new Map<number, { settings: OrderSettings; until: number }>();
+
   constructor(private readonly db: Kysely<Tables>, private readonly apps: AppService, private readonly now: () => number = Date.now) {}
 
   async get(appId: number): Promise<OrderSettings> {
@@ -23,6 +28,18 @@ export class OrderSettingsService {
     await this.db.insertInto('order_settings').values(values)
       .onConflict((oc) => oc.column('app_id').doUpdateSet({ web_region_lock: values.web_region_lock, updated_at: values.updated_at }))
       .execute();
+    this.#cache.delete(appId);
     return this.get(appId);
+  }
+
+  /** The settings order placement uses: cached per instance for SETTINGS_CACHE_MS. */
+  async cached(appId: number): Promise<OrderSettings> {
+    const now = this.now();
+    const hit = this.#cache.get(appId);
+    if (hit && hit.until > now) return hit.settings;
+    const settings = await this.get(appId);
+    if (this.#cache.size > 10_000) this.#cache.clear();
+    this.#cache.set(appId, { settings, until: now + SETTINGS_CACHE_MS });
+    return settings;
   }
 }
