@@ -44,6 +44,9 @@ export const APP_CACHE_MS = 2000;
  */
 export class AppService {
   readonly #cache = new Map<string, { record: AppRecord | null; until: number }>();
+  readonly #loading = new Map<string, Promise<AppRecord | null>>();
+  /** Bumped whenever an app changes here, so reads that began before the change are not cached. */
+  #generation = 0;
   readonly #clientIds = new Map<number, string>();
 
   constructor(
@@ -104,7 +107,7 @@ export class AppService {
     if (checked.allowedIps !== undefined) changes.allowed_ips = JSON.stringify(checked.allowedIps);
     if (patch.unionIdEnabled !== undefined) changes.union_id_enabled = patch.unionIdEnabled ? 1 : 0;
     const row = await this.repo.update(appId, changes);
-    this.#cache.delete(row!.client_id);
+    this.#forget(row!.client_id);
     return toApp(row!);
   }
 
@@ -123,7 +126,7 @@ export class AppService {
       secret_rotated_at: now,
       updated_at: now,
     });
-    this.#cache.delete(current.client_id);
+    this.#forget(current.client_id);
     return { app: toApp(row!), secret };
   }
 
@@ -132,11 +135,26 @@ export class AppService {
     const now = this.now();
     const hit = this.#cache.get(clientId);
     if (hit && hit.until > now) return hit.record;
-    const row = await this.repo.byClientId(clientId);
-    const record = row ? this.toRecord(row, now) : null;
-    if (this.#cache.size > 10_000) this.#cache.clear();
-    this.#cache.set(clientId, { record, until: now + APP_CACHE_MS });
-    return record;
+    // One read per app however many requests find the entry expired at once.
+    let loading = this.#loading.get(clientId);
+    if (!loading) {
+      const generation = this.#generation;
+      loading = this.repo.byClientId(clientId).then((row) => {
+        const record = row ? this.toRecord(row, now) : null;
+        // An app changed meanwhile: this read may predate the change, so it is not kept.
+        if (generation === this.#generation) {
+          if (this.#cache.size > 10_000) this.#cache.clear();
+          this.#cache.set(clientId, { record, until: now + APP_CACHE_MS });
+        }
+        return record;
+      });
+      const entry = loading.finally(() => {
+        if (this.#loading.get(clientId) === entry) this.#loading.delete(clientId);
+      });
+      this.#loading.set(clientId, entry);
+      loading = entry;
+    }
+    return loading;
   }
 
   /**
@@ -160,6 +178,12 @@ export class AppService {
     const record = await this.resolveByClientId(clientId);
     if (!record || !record.active) throw new AppError('UNKNOWN_CLIENT', `clientId ${JSON.stringify(clientId)} is not a known active app`);
     return record;
+  }
+
+  #forget(clientId: string): void {
+    this.#generation++;
+    this.#cache.delete(clientId);
+    this.#loading.delete(clientId);
   }
 
   private async row(appId: number): Promise<AppRow> {

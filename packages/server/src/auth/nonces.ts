@@ -1,73 +1,49 @@
+import { Batcher } from '../db/batcher.js';
 import type { Database } from '../db/database.js';
 
-interface Pending {
+interface NonceUse {
   scope: string;
   nonce: string;
   expiresAt: number;
-  resolve: (fresh: boolean) => void;
-  reject: (err: unknown) => void;
 }
-
-const MAX_BATCH = 500;
-const MAX_IN_FLIGHT = 2;
 
 /**
  * One-time nonces (5.1, 5.2), kept in the database so they hold across several
  * service instances. A nonce is kept as long as the timestamp window, after
  * which the timestamp check alone refuses a replay.
  *
- * Concurrent requests' nonces are written together (group commit): one
- * insert-if-absent per batch (Database.relaxedInsertIgnore), and a nonce is
- * fresh exactly when its row was inserted. The unique key still decides,
- * so batches in flight at once (here or on other instances) stay correct.
+ * Concurrent requests' nonces are written together (group commit, db/batcher.ts):
+ * one insert-if-absent per batch (Database.relaxedInsertIgnore), and a nonce is
+ * fresh exactly when its row was inserted. The unique key still decides, so
+ * batches in flight at once (here or on other instances) stay correct. Two
+ * batches in flight match the two connections of the relaxed pool.
  */
 export class NonceStore {
-  #pending: Pending[] = [];
-  #scheduled = false;
-  #inFlight = 0;
+  readonly #batcher: Batcher<NonceUse, boolean>;
 
-  constructor(private readonly database: Database) {}
+  constructor(private readonly database: Database) {
+    this.#batcher = new Batcher((uses) => this.#write(uses), { maxBatch: 500, maxInFlight: 2 });
+  }
 
   /** Records the nonce; false when it was already used in this scope. */
   consume(scope: string, nonce: string, expiresAt: number): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.#pending.push({ scope, nonce, expiresAt, resolve, reject });
-      this.#schedule();
-    });
+    return this.#batcher.submit({ scope, nonce, expiresAt });
   }
 
-  #schedule(): void {
-    if (this.#scheduled || this.#inFlight >= MAX_IN_FLIGHT || this.#pending.length === 0) return;
-    this.#scheduled = true;
-    setImmediate(() => {
-      this.#scheduled = false;
-      const batch = this.#pending.splice(0, MAX_BATCH);
-      this.#inFlight++;
-      this.#write(batch).finally(() => {
-        this.#inFlight--;
-        this.#schedule();
-      });
-      this.#schedule();
-    });
-  }
-
-  async #write(batch: Pending[]): Promise<void> {
+  async #write(uses: NonceUse[]): Promise<boolean[]> {
     // The same nonce twice in one batch: only the first can be fresh.
-    const first = new Map<string, Pending>();
-    const duplicates: Pending[] = [];
-    for (const p of batch) {
-      const key = `${p.scope}\u0000${p.nonce}`;
-      if (first.has(key)) duplicates.push(p);
-      else first.set(key, p);
-    }
-    try {
-      const fresh = [...first.values()];
-      const inserted = await this.database.relaxedInsertIgnore('nonces', fresh.map((p) => ({ scope: p.scope, nonce: p.nonce, expires_at: p.expiresAt })));
-      fresh.forEach((p, i) => p.resolve(inserted[i]!));
-      for (const p of duplicates) p.resolve(false);
-    } catch (err) {
-      for (const p of batch) p.reject(err);
-    }
+    const seen = new Set<string>();
+    const fresh: NonceUse[] = [];
+    const isFirst = uses.map((u) => {
+      const key = `${u.scope}\u0000${u.nonce}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      fresh.push(u);
+      return true;
+    });
+    const inserted = await this.database.relaxedInsertIgnore('nonces', fresh.map((u) => ({ scope: u.scope, nonce: u.nonce, expires_at: u.expiresAt })));
+    let k = 0;
+    return isFirst.map((first) => (first ? inserted[k++]! : false));
   }
 
   /** Deletes expired nonces; returns how many. */
