@@ -39,7 +39,7 @@ export class ConsumptionService {
   ) {
     // SQLite has one connection: a second transaction in flight would only queue behind the first.
     const sqlite = dialectOf(db) === 'sqlite';
-    this.#store = new Batcher((notices) => this.#storeAll(notices), { maxBatch: 200, maxInFlight: sqlite ? 1 : 4 });
+    this.#store = new Batcher((notices) => this.#insert(notices), { maxBatch: 200, maxInFlight: sqlite ? 1 : 4, retryAlone: true });
   }
 
   /** Answers true when the notice was stored now, false when it was stored before. */
@@ -48,16 +48,6 @@ export class ConsumptionService {
     if (!app || !app.active) throw new AppError('UNKNOWN_CLIENT', `appId ${body.appId} is not a known active app`);
     await verifyMd5Request(services, body as unknown as Record<string, unknown>, app.clientId);
     return this.#store.submit({ appId: app.appId, body });
-  }
-
-  /** Stores a batch; when the batch fails as a whole, each notice is tried alone so one cannot fail the others. */
-  async #storeAll(notices: Notice[]): Promise<Array<boolean | Error>> {
-    try {
-      return await this.#insert(notices);
-    } catch (err) {
-      if (notices.length === 1) throw err;
-      return Promise.all(notices.map((n) => this.#insert([n]).then((r) => r[0]!, (e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
-    }
   }
 
   async #insert(notices: Notice[]): Promise<boolean[]> {

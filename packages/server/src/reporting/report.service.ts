@@ -5,7 +5,7 @@ import type { Tables } from '../db/schema.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { CitedFile, EvidenceService } from '../evidence/evidence.service.js';
 import { dialectOf, type DialectName } from '../db/dialect.js';
-import { GroupCommit } from './group-commit.js';
+import { Batcher } from '../db/batcher.js';
 import type { NewReport, ReportOutcome, ReportsRepository } from './reports.repository.js';
 import type { CreateReportLogReq } from './reporting.schemas.js';
 
@@ -84,11 +84,11 @@ export class ReportService {
     private readonly now: () => number = Date.now,
   ) {
     this.dialect = dialectOf(db);
-    this.writer = new GroupCommit((items) => this.#write(items), { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT });
+    this.writer = new Batcher((items) => this.#write(items), { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, lockKey: (report) => report.lockKey, retryAlone: true });
   }
 
   private readonly dialect: DialectName;
-  private readonly writer: GroupCommit<NewReport, ReportOutcome>;
+  private readonly writer: Batcher<NewReport, ReportOutcome>;
 
   /** Checks that need neither the database nor the app: run before the signature is verified. */
   prepare(body: CreateReportLogReq): PreparedReport {

@@ -5,7 +5,7 @@ import type { UploadRecord } from '../evidence/evidence.service.js';
 import { BATCH_INSERT_REPORTS, BATCH_INSERT_REPORTS_NO_EVIDENCE } from './reports.pg-batch.js';
 import type { ReportsTable } from './reporting.tables.js';
 
-/** A checked report ready to store (evidence resolved). `lockKey` = app and reporter (see GroupCommit). */
+/** A checked report ready to store (evidence resolved). `lockKey` = app and reporter (see BatcherOptions.lockKey). */
 export interface NewReport {
   lockKey: string;
   dedupeKey: string;
