@@ -51,8 +51,21 @@ describe('4.6 in-game consumption notice', () => {
       noticeId: rows[0]!.notice_id, notifyId: event.event_id, notifyTime: forwarded.notifyTime, appId: app.appId,
       userId: '1001', roleId: 'r-1', serverId: 's1', productCode: 'happy', timestamp: body.timestamp,
     });
+    assert.equal(event.body, JSON.stringify(forwarded), 'compact JSON, keys in the documented order');
     const listed = await svc.admin('GET', `/consumption-notices?appId=${app.appId}`);
     assert.ok(listed.body.notices.some((n: any) => n.productCode === 'happy'));
+  });
+
+  it('forwards ids with quotes, backslashes, control characters and non-ASCII exactly as JSON.stringify writes them', async () => {
+    const roleId = 'r "q" \\ \u0001 tab\t ü 角色 😀';
+    const res = await post(signed(notice({ productCode: 'escaped', roleId })));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const row = await svc.services.database.db.selectFrom('consumption_notices').selectAll().where('product_code', '=', 'escaped').executeTakeFirstOrThrow();
+    assert.equal(row.role_id, roleId);
+    const event = await svc.services.database.db.selectFrom('outbox').selectAll().where('event_id', '=', row.event_id).executeTakeFirstOrThrow();
+    const forwarded = JSON.parse(event.body);
+    assert.equal(forwarded.roleId, roleId);
+    assert.equal(event.body, JSON.stringify(forwarded));
   });
 
   it('stores a resent notice once (fresh nonce, same timestamp), also when resent concurrently', async () => {

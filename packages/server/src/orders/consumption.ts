@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import { Batcher, caseById } from '../db/batcher.js';
 import { dialectOf } from '../db/dialect.js';
-import { enqueueEvents } from '../delivery/outbox.js';
+import { enqueueEvents, outboxSignal } from '../delivery/outbox.js';
+import { storeNoticesPg, type NoticeRow } from './consumption.pg-batch.js';
 import { verifyMd5Request } from '../auth/md5.js';
 import { AppError } from '../errors/app-error.js';
 import type { Services } from '../services.js';
@@ -24,22 +25,24 @@ interface Notice {
  * signs it afresh (new nonce) but keeps the notice's timestamp: it is
  * answered with success and stored and forwarded once.
  *
- * Group commit: the notices of concurrent requests are stored in one
- * transaction (one multi-row `INSERT ... ON CONFLICT DO NOTHING RETURNING`,
- * their outbox events in two statements, one update linking both) and each request is answered
- * after that COMMIT. Whether a notice is new is decided by the unique key, so
+ * Group commit: the notices of concurrent requests are stored together, with
+ * their partner forwards, and each request is answered after that COMMIT. On
+ * PostgreSQL a batch is one statement (consumption.pg-batch.ts); on SQLite one
+ * transaction (a multi-row `INSERT ... ON CONFLICT DO NOTHING RETURNING`, the
+ * outbox events, one update linking both). Whether a notice is new is decided by the unique key, so
  * batches running at once, here or on other instances, stay correct.
  */
 export class ConsumptionService {
   readonly #store: Batcher<Notice, boolean>;
+  readonly #sqlite: boolean;
 
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly now: () => number = Date.now,
   ) {
     // SQLite has one connection: a second transaction in flight would only queue behind the first.
-    const sqlite = dialectOf(db) === 'sqlite';
-    this.#store = new Batcher((notices) => this.#insert(notices), { maxBatch: 200, maxInFlight: sqlite ? 1 : 4, retryAlone: true });
+    this.#sqlite = dialectOf(db) === 'sqlite';
+    this.#store = new Batcher((notices) => this.#insert(notices), { maxBatch: 200, maxInFlight: this.#sqlite ? 1 : 4, retryAlone: true });
   }
 
   /** Answers true when the notice was stored now, false when it was stored before. */
@@ -54,25 +57,28 @@ export class ConsumptionService {
     // The same notice twice in one batch (concurrent resends): only the first can be new.
     const first = new Map<string, number>();
     notices.forEach((n, i) => { if (!first.has(dedupeKey(n.appId, n.body))) first.set(dedupeKey(n.appId, n.body), i); });
-    const unique = [...first.values()].map((i) => notices[i]!);
+    const rows: NoticeRow[] = [...first.values()].map((idx) => {
+      const { appId, body } = notices[idx]!;
+      return {
+        idx, app_id: appId, nonce: body.nonce, user_id: body.userId, role_id: body.roleId, server_id: body.serverId,
+        product_code: body.productCode, timestamp: body.timestamp, sign: body.sign.toLowerCase(),
+      };
+    });
     const now = this.now();
-    const stored = await this.db.transaction().execute(async (trx) => {
-      const rows = await trx.insertInto('consumption_notices').values(unique.map(({ appId, body }) => ({
-        app_id: appId,
-        nonce: body.nonce,
-        user_id: body.userId,
-        role_id: body.roleId,
-        server_id: body.serverId,
-        product_code: body.productCode,
-        timestamp: body.timestamp,
-        sign: body.sign.toLowerCase(),
-        event_id: 0,
-        received_at: now,
-      })))
+    const stored = this.#sqlite ? await this.#storeInTransaction(rows, now) : await storeNoticesPg(this.db, rows, now);
+    if (stored.size > 0) outboxSignal.emit('enqueued');
+    // Answered only now, after COMMIT: a notice is durable before its request is answered.
+    return notices.map((_, i) => stored.has(i));
+  }
+
+  /** SQLite: the notices, their forwards (enqueueEvents) and the links between them in one transaction. */
+  async #storeInTransaction(notices: NoticeRow[], now: number): Promise<Set<number>> {
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await trx.insertInto('consumption_notices').values(notices.map(({ idx: _idx, ...n }) => ({ ...n, event_id: 0, received_at: now })))
         .onConflict((oc) => oc.columns(['app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp']).doNothing())
         .returning(['notice_id', 'app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp'])
         .execute();
-      if (rows.length === 0) return new Set<string>();
+      if (rows.length === 0) return new Set<number>();
       const events = await enqueueEvents(trx, rows.map((r) => ({
         appId: r.app_id,
         type: 'consumption' as const,
@@ -88,12 +94,8 @@ export class ConsumptionService {
         .set({ event_id: caseById('notice_id', 'bigint', links.map((l) => [l.noticeId, l.eventId])) })
         .where('notice_id', 'in', links.map((l) => l.noticeId))
         .execute();
-      return new Set(rows.map((r) => dedupeKey(r.app_id, { userId: r.user_id, roleId: r.role_id, serverId: r.server_id, productCode: r.product_code, timestamp: r.timestamp })));
-    });
-    // Answered only now, after COMMIT: a notice is durable before its request is answered.
-    return notices.map((n, i) => {
-      const key = dedupeKey(n.appId, n.body);
-      return first.get(key) === i && stored.has(key);
+      const storedKeys = new Set(rows.map((r) => dedupeKey(r.app_id, { userId: r.user_id, roleId: r.role_id, serverId: r.server_id, productCode: r.product_code, timestamp: r.timestamp })));
+      return new Set(notices.filter((n) => storedKeys.has(dedupeKey(n.app_id, { userId: n.user_id, roleId: n.role_id, serverId: n.server_id, productCode: n.product_code, timestamp: n.timestamp }))).map((n) => n.idx));
     });
   }
 

@@ -1,0 +1,61 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { Tables } from '../db/schema.js';
+import type { ConsumptionForward } from './consumption.schemas.js';
+
+/** A notice as the batch statement takes it; `idx` is its place in the batch. */
+export interface NoticeRow {
+  idx: number;
+  app_id: number;
+  nonce: string;
+  user_id: string;
+  role_id: string;
+  server_id: string;
+  product_code: string;
+  timestamp: number;
+  sign: string;
+}
+
+/** The partner body of ConsumptionForward, built in SQL: compact JSON, keys in the interface's order. */
+const FORWARD_FIELDS: Array<[keyof ConsumptionForward, string]> = [
+  ['noticeId', 'notice_id::text'], ['notifyId', 'event_id::text'], ['notifyTime', '$2::bigint::text'], ['appId', 'app_id::text'],
+  ['userId', 'to_json(user_id)::text'], ['roleId', 'to_json(role_id)::text'], ['serverId', 'to_json(server_id)::text'],
+  ['productCode', 'to_json(product_code)::text'], ['timestamp', 'timestamp::text'],
+];
+const FORWARD_BODY = `'{' || ${FORWARD_FIELDS.map(([key, value], i) => `'${i ? ',' : ''}"${key}":' || ${value}`).join(' || ')} || '}'`;
+
+/**
+ * PostgreSQL: a batch of consumption notices (4.6) and their partner forwards
+ * in one statement, hence one round trip and one atomic commit. Each notice
+ * takes its notice id and its event id (the forward's notifyId) up front, so
+ * the forward's body is complete when its outbox row is written; a notice
+ * already stored (the dedupe key) is skipped with its forward, leaving only
+ * a gap in the ids. $1 the notices (JSON array), $2 now. Answers the `idx`
+ * of the notices stored now.
+ */
+const STATEMENT = `
+with i as (
+  select * from json_to_recordset($1::json) as t(idx int, app_id bigint, nonce text, user_id text, role_id text,
+    server_id text, product_code text, timestamp bigint, sign text)
+),
+ids as materialized (
+  select i.*, nextval(pg_get_serial_sequence('consumption_notices', 'notice_id')::regclass) as notice_id,
+    nextval(pg_get_serial_sequence('outbox', 'event_id')::regclass) as event_id
+  from i
+),
+stored as (
+  insert into consumption_notices (notice_id, app_id, nonce, user_id, role_id, server_id, product_code, timestamp, sign, event_id, received_at)
+  select notice_id, app_id, nonce, user_id, role_id, server_id, product_code, timestamp, sign, event_id, $2::bigint from ids
+  on conflict (app_id, user_id, role_id, server_id, product_code, timestamp) do nothing
+  returning notice_id, event_id, app_id, user_id, role_id, server_id, product_code, timestamp
+),
+forwards as (
+  insert into outbox (event_id, app_id, type, target, server_id, body, state, attempts, next_attempt_at, created_at, delivered_at, last_error)
+  select event_id, app_id, 'consumption', 'partner', server_id, ${FORWARD_BODY}, 'pending', 0, $2::bigint, $2::bigint, null, null
+  from stored
+)
+select ids.idx from stored join ids using (notice_id)`;
+
+export async function storeNoticesPg(db: Kysely<Tables>, notices: NoticeRow[], now: number): Promise<Set<number>> {
+  const { rows } = await db.executeQuery<{ idx: number }>(CompiledQuery.raw(STATEMENT, [JSON.stringify(notices), now]));
+  return new Set(rows.map((r) => r.idx));
+}
