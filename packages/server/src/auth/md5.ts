@@ -2,6 +2,7 @@ import { md5Verify, type SignableValue } from '@game-platform/sdk';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import type { Services } from '../services.js';
+import type { NonceUse } from './nonces.js';
 import { ReplayGuard } from './replay.js';
 
 const SIGN_PATTERN = /^[0-9a-fA-F]{32}$/;
@@ -16,6 +17,18 @@ const SIGN_PATTERN = /^[0-9a-fA-F]{32}$/;
  * who can sign reaches the checks that write.
  */
 export async function verifyMd5Request(services: Services, params: Record<string, unknown>, clientId: string | undefined): Promise<AppRecord> {
+  const { app, nonce } = await verifyMd5Signature(services, params, clientId);
+  if (!(await services.nonces.consume(nonce.scope, nonce.nonce, nonce.expiresAt))) throw ReplayGuard.nonceReused();
+  return app;
+}
+
+/**
+ * verifyMd5Request but for the nonce, which the caller records in the
+ * transaction that stores the request (and refuses with
+ * ReplayGuard.nonceReused() when it was used): one round trip less for a
+ * write route.
+ */
+export async function verifyMd5Signature(services: Services, params: Record<string, unknown>, clientId: string | undefined): Promise<{ app: AppRecord; nonce: NonceUse }> {
   const { nonce, timestamp } = ReplayGuard.checkShape('nonce', params.nonce, 'timestamp', params.timestamp);
   const sign = params.sign;
   if (typeof sign !== 'string' || !SIGN_PATTERN.test(sign)) throw invalidParameter('sign', 'must be 32 hexadecimal characters (md5, spec 5.1)');
@@ -25,6 +38,5 @@ export async function verifyMd5Request(services: Services, params: Record<string
   if (!app.secrets.some((secret) => md5Verify(signable, secret, sign))) {
     throw new AppError('BAD_SIGNATURE', 'sign does not match: md5 of the sorted key=value pairs (all parameters except sign, nested keys as dot paths) followed by the app secret; see docs/signing.md');
   }
-  await services.replay.check(`md5:${app.appId}`, nonce, timestamp);
-  return app;
+  return { app, nonce: services.replay.admit(`md5:${app.appId}`, nonce, timestamp) };
 }

@@ -1,7 +1,8 @@
 import { Batcher } from '../db/batcher.js';
 import type { Database } from '../db/database.js';
 
-interface NonceUse {
+/** A nonce to record: its scope (an app or a token), the nonce, and when it may be forgotten. */
+export interface NonceUse {
   scope: string;
   nonce: string;
   expiresAt: number;

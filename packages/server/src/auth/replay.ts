@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.js';
-import type { NonceStore } from './nonces.js';
+import type { NonceStore, NonceUse } from './nonces.js';
 
 const NONCE_PATTERN = /^[\x21-\x7e]{1,128}$/;
 const TIMESTAMP_PATTERN = /^[0-9]{1,12}$/;
@@ -31,15 +31,26 @@ export class ReplayGuard {
   }
 
   async check(scope: string, nonce: string, timestampSeconds: number): Promise<void> {
+    const use = this.admit(scope, nonce, timestampSeconds);
+    if (!(await this.nonces.consume(use.scope, use.nonce, use.expiresAt))) throw ReplayGuard.nonceReused();
+  }
+
+  /**
+   * The timestamp check alone, answering the nonce use that the caller must
+   * then record itself, in the transaction that stores the request (a write
+   * route that group-commits saves the nonce's own round trip that way).
+   */
+  admit(scope: string, nonce: string, timestampSeconds: number): NonceUse {
     const nowMs = this.now();
     const skew = Math.abs(nowMs / 1000 - timestampSeconds);
     if (skew > this.windowSeconds) {
       throw new AppError('STALE_TIMESTAMP', `timestamp ${timestampSeconds} is ${Math.round(skew)} s from server time ${Math.floor(nowMs / 1000)}; the window is ${this.windowSeconds} s`);
     }
     // Kept until the timestamp itself falls out of the window.
-    const expiresAt = (timestampSeconds + this.windowSeconds) * 1000 + 1000;
-    if (!(await this.nonces.consume(scope, nonce, expiresAt))) {
-      throw new AppError('NONCE_REUSED', 'the nonce was already used; send a fresh one with every request, retries included');
-    }
+    return { scope, nonce, expiresAt: (timestampSeconds + this.windowSeconds) * 1000 + 1000 };
+  }
+
+  static nonceReused(): AppError {
+    return new AppError('NONCE_REUSED', 'the nonce was already used; send a fresh one with every request, retries included');
   }
 }

@@ -5,6 +5,9 @@ import type { ConsumptionForward } from './consumption.schemas.js';
 /** A notice as the batch statement takes it; `idx` is its place in the batch. */
 export interface NoticeRow {
   idx: number;
+  /** The request's nonce use (5.1): recorded in the same statement. */
+  nonce_scope: string;
+  nonce_expires_at: number;
   app_id: number;
   nonce: string;
   user_id: string;
@@ -24,23 +27,34 @@ const FORWARD_FIELDS: Array<[keyof ConsumptionForward, string]> = [
 const FORWARD_BODY = `'{' || ${FORWARD_FIELDS.map(([key, value], i) => `'${i ? ',' : ''}"${key}":' || ${value}`).join(' || ')} || '}'`;
 
 /**
- * PostgreSQL: a batch of consumption notices (4.6) and their partner forwards
- * in one statement, hence one round trip and one atomic commit. Each notice
- * takes its notice id and its event id (the forward's notifyId) up front, so
- * the forward's body is complete when its outbox row is written; a notice
- * already stored (the dedupe key) is skipped with its forward, leaving only
- * a gap in the ids. $1 the notices (JSON array), $2 now. Answers the `idx`
- * of the notices stored now.
+ * PostgreSQL: a batch of consumption notices (4.6), their requests' nonces
+ * and their partner forwards in one statement, hence one round trip and one
+ * atomic commit. A notice whose nonce was already recorded goes no further.
+ * Each admitted notice takes its notice id and its event id (the forward's
+ * notifyId) up front, so the forward's body is complete when its outbox row
+ * is written; a notice already stored (the dedupe key) is skipped with its
+ * forward, leaving only a gap in the ids. $1 the notices (JSON array), $2
+ * now. Answers, for each admitted notice, its `idx` and whether it was stored
+ * now; a notice not in the answer had a used nonce.
  */
 const STATEMENT = `
 with i as (
-  select * from json_to_recordset($1::json) as t(idx int, app_id bigint, nonce text, user_id text, role_id text,
-    server_id text, product_code text, timestamp bigint, sign text)
+  select * from json_to_recordset($1::json) as t(idx int, nonce_scope text, nonce_expires_at bigint,
+    app_id bigint, nonce text, user_id text, role_id text, server_id text, product_code text, timestamp bigint, sign text)
 ),
+fresh as (
+  insert into nonces (scope, nonce, expires_at) select nonce_scope, nonce, nonce_expires_at from i
+  on conflict (scope, nonce) do nothing
+  returning scope, nonce
+),
+admitted as (select i.* from i join fresh on fresh.scope = i.nonce_scope and fresh.nonce = i.nonce),
+-- The same notice twice among the admitted (resent at once with fresh nonces): the first is the candidate.
 ids as materialized (
-  select i.*, nextval(pg_get_serial_sequence('consumption_notices', 'notice_id')::regclass) as notice_id,
+  select first.*, nextval(pg_get_serial_sequence('consumption_notices', 'notice_id')::regclass) as notice_id,
     nextval(pg_get_serial_sequence('outbox', 'event_id')::regclass) as event_id
-  from i
+  from (select admitted.*, row_number() over (
+    partition by app_id, user_id, role_id, server_id, product_code, timestamp order by idx) as nth from admitted) first
+  where nth = 1
 ),
 stored as (
   insert into consumption_notices (notice_id, app_id, nonce, user_id, role_id, server_id, product_code, timestamp, sign, event_id, received_at)
@@ -53,9 +67,11 @@ forwards as (
   select event_id, app_id, 'consumption', 'partner', server_id, ${FORWARD_BODY}, 'pending', 0, $2::bigint, $2::bigint, null, null
   from stored
 )
-select ids.idx from stored join ids using (notice_id)`;
+select admitted.idx, stored.notice_id is not null as stored
+from admitted left join ids on ids.idx = admitted.idx left join stored on stored.notice_id = ids.notice_id`;
 
-export async function storeNoticesPg(db: Kysely<Tables>, notices: NoticeRow[], now: number): Promise<Set<number>> {
-  const { rows } = await db.executeQuery<{ idx: number }>(CompiledQuery.raw(STATEMENT, [JSON.stringify(notices), now]));
-  return new Set(rows.map((r) => r.idx));
+export async function storeNoticesPg(db: Kysely<Tables>, notices: NoticeRow[], now: number): Promise<Map<number, boolean>> {
+  if (notices.length === 0) return new Map();
+  const { rows } = await db.executeQuery<{ idx: number; stored: boolean }>(CompiledQuery.raw(STATEMENT, [JSON.stringify(notices), now]));
+  return new Map(rows.map((r) => [r.idx, r.stored]));
 }

@@ -56,6 +56,15 @@ describe('4.6 in-game consumption notice', () => {
     assert.ok(listed.body.notices.some((n: any) => n.productCode === 'happy'));
   });
 
+  it('lets exactly one of many concurrent sends of one signed request through; the others are NONCE_REUSED', async () => {
+    const body = signed(notice({ productCode: 'same-nonce' }));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(body)));
+    assert.equal(answers.filter((a) => a.status === 200).length, 1);
+    for (const a of answers.filter((x) => x.status !== 200)) assert.equal(a.body.code, 40104);
+    const rows = await svc.services.database.db.selectFrom('consumption_notices').select('notice_id').where('product_code', '=', 'same-nonce').execute();
+    assert.equal(rows.length, 1);
+  });
+
   it('forwards ids with quotes, backslashes, control characters and non-ASCII exactly as JSON.stringify writes them', async () => {
     const roleId = 'r "q" \\ \u0001 tab\t ü 角色 😀';
     const res = await post(signed(notice({ productCode: 'escaped', roleId })));

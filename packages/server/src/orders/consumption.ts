@@ -4,7 +4,9 @@ import { Batcher, caseById } from '../db/batcher.js';
 import { dialectOf } from '../db/dialect.js';
 import { enqueueEvents, outboxSignal } from '../delivery/outbox.js';
 import { storeNoticesPg, type NoticeRow } from './consumption.pg-batch.js';
-import { verifyMd5Request } from '../auth/md5.js';
+import { verifyMd5Signature } from '../auth/md5.js';
+import type { NonceUse } from '../auth/nonces.js';
+import { ReplayGuard } from '../auth/replay.js';
 import { AppError } from '../errors/app-error.js';
 import type { Services } from '../services.js';
 import type { ConsumptionForward, ConsumptionNoticeBody } from './consumption.schemas.js';
@@ -12,6 +14,8 @@ import type { ConsumptionForward, ConsumptionNoticeBody } from './consumption.sc
 interface Notice {
   appId: number;
   body: ConsumptionNoticeBody;
+  /** Recorded in the notice's own batch (verifyMd5Signature): one round trip per batch, not two. */
+  nonce: NonceUse;
 }
 
 /**
@@ -45,40 +49,72 @@ export class ConsumptionService {
     this.#store = new Batcher((notices) => this.#insert(notices), { maxBatch: 200, maxInFlight: this.#sqlite ? 1 : 4, retryAlone: true });
   }
 
-  /** Answers true when the notice was stored now, false when it was stored before. */
+  /** Answers true when the notice was stored now, false when it was stored before; NONCE_REUSED for a used nonce. */
   async notify(services: Services, body: ConsumptionNoticeBody): Promise<boolean> {
     const app = await services.apps.resolveByAppId(body.appId);
     if (!app || !app.active) throw new AppError('UNKNOWN_CLIENT', `appId ${body.appId} is not a known active app`);
-    await verifyMd5Request(services, body as unknown as Record<string, unknown>, app.clientId);
-    return this.#store.submit({ appId: app.appId, body });
+    const { nonce } = await verifyMd5Signature(services, body as unknown as Record<string, unknown>, app.clientId);
+    return this.#store.submit({ appId: app.appId, body, nonce });
   }
 
-  async #insert(notices: Notice[]): Promise<boolean[]> {
-    // The same notice twice in one batch (concurrent resends): only the first can be new.
-    const first = new Map<string, number>();
-    notices.forEach((n, i) => { if (!first.has(dedupeKey(n.appId, n.body))) first.set(dedupeKey(n.appId, n.body), i); });
-    const rows: NoticeRow[] = [...first.values()].map((idx) => {
-      const { appId, body } = notices[idx]!;
-      return {
-        idx, app_id: appId, nonce: body.nonce, user_id: body.userId, role_id: body.roleId, server_id: body.serverId,
+  async #insert(notices: Notice[]): Promise<Array<boolean | Error>> {
+    // The same nonce twice in one batch: only the first can be fresh.
+    const nonces = new Set<string>();
+    const rows: NoticeRow[] = [];
+    const reused = new Set<number>();
+    notices.forEach(({ appId, body, nonce }, idx) => {
+      const nonceKey = `${nonce.scope}\u0000${nonce.nonce}`;
+      if (nonces.has(nonceKey)) {
+        reused.add(idx);
+        return;
+      }
+      nonces.add(nonceKey);
+      rows.push({
+        idx, nonce_scope: nonce.scope, nonce_expires_at: nonce.expiresAt,
+        app_id: appId, nonce: body.nonce, user_id: body.userId, role_id: body.roleId, server_id: body.serverId,
         product_code: body.productCode, timestamp: body.timestamp, sign: body.sign.toLowerCase(),
-      };
+      });
     });
     const now = this.now();
-    const stored = this.#sqlite ? await this.#storeInTransaction(rows, now) : await storeNoticesPg(this.db, rows, now);
-    if (stored.size > 0) outboxSignal.emit('enqueued');
+    const outcome = this.#sqlite ? await this.#storeInTransaction(rows, now) : await storeNoticesPg(this.db, rows, now);
+    if ([...outcome.values()].some(Boolean)) outboxSignal.emit('enqueued');
     // Answered only now, after COMMIT: a notice is durable before its request is answered.
-    return notices.map((_, i) => stored.has(i));
+    return notices.map((_, i) => {
+      const stored = reused.has(i) ? undefined : outcome.get(i);
+      return stored === undefined ? ReplayGuard.nonceReused() : stored;
+    });
   }
 
-  /** SQLite: the notices, their forwards (enqueueEvents) and the links between them in one transaction. */
-  async #storeInTransaction(notices: NoticeRow[], now: number): Promise<Set<number>> {
+  /** SQLite: the nonces, the notices, their forwards (enqueueEvents) and the links between them in one transaction. */
+  async #storeInTransaction(notices: NoticeRow[], now: number): Promise<Map<number, boolean>> {
     return this.db.transaction().execute(async (trx) => {
-      const rows = await trx.insertInto('consumption_notices').values(notices.map(({ idx: _idx, ...n }) => ({ ...n, event_id: 0, received_at: now })))
+      const outcome = new Map<number, boolean>();
+      if (notices.length === 0) return outcome;
+      const fresh = new Set((await trx.insertInto('nonces')
+        .values(notices.map((n) => ({ scope: n.nonce_scope, nonce: n.nonce, expires_at: n.nonce_expires_at })))
+        .onConflict((oc) => oc.columns(['scope', 'nonce']).doNothing())
+        .returning(['scope', 'nonce'])
+        .execute()).map((r) => `${r.scope}\u0000${r.nonce}`));
+      const admitted = notices.filter((n) => fresh.has(`${n.nonce_scope}\u0000${n.nonce}`));
+      for (const n of admitted) outcome.set(n.idx, false);
+      // The same notice twice among the admitted (resent at once with fresh nonces): the first is the candidate.
+      const contents = new Set<string>();
+      const candidates = admitted.filter((n) => {
+        const key = dedupeKey(n.app_id, { userId: n.user_id, roleId: n.role_id, serverId: n.server_id, productCode: n.product_code, timestamp: n.timestamp });
+        if (contents.has(key)) return false;
+        contents.add(key);
+        return true;
+      });
+      if (candidates.length === 0) return outcome;
+      const rows = await trx.insertInto('consumption_notices')
+        .values(candidates.map((n) => ({
+          app_id: n.app_id, nonce: n.nonce, user_id: n.user_id, role_id: n.role_id, server_id: n.server_id,
+          product_code: n.product_code, timestamp: n.timestamp, sign: n.sign, event_id: 0, received_at: now,
+        })))
         .onConflict((oc) => oc.columns(['app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp']).doNothing())
         .returning(['notice_id', 'app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp'])
         .execute();
-      if (rows.length === 0) return new Set<number>();
+      if (rows.length === 0) return outcome;
       const events = await enqueueEvents(trx, rows.map((r) => ({
         appId: r.app_id,
         type: 'consumption' as const,
@@ -89,13 +125,15 @@ export class ConsumptionService {
           userId: r.user_id, roleId: r.role_id, serverId: r.server_id, productCode: r.product_code, timestamp: r.timestamp,
         }),
       })), now);
-      const links = rows.map((r, i) => ({ noticeId: r.notice_id, eventId: events[i]!.eventId }));
       await trx.updateTable('consumption_notices')
-        .set({ event_id: caseById('notice_id', 'bigint', links.map((l) => [l.noticeId, l.eventId])) })
-        .where('notice_id', 'in', links.map((l) => l.noticeId))
+        .set({ event_id: caseById('notice_id', 'bigint', rows.map((r, i) => [r.notice_id, events[i]!.eventId])) })
+        .where('notice_id', 'in', rows.map((r) => r.notice_id))
         .execute();
-      const storedKeys = new Set(rows.map((r) => dedupeKey(r.app_id, { userId: r.user_id, roleId: r.role_id, serverId: r.server_id, productCode: r.product_code, timestamp: r.timestamp })));
-      return new Set(notices.filter((n) => storedKeys.has(dedupeKey(n.app_id, { userId: n.user_id, roleId: n.role_id, serverId: n.server_id, productCode: n.product_code, timestamp: n.timestamp }))).map((n) => n.idx));
+      const stored = new Set(rows.map((r) => dedupeKey(r.app_id, { userId: r.user_id, roleId: r.role_id, serverId: r.server_id, productCode: r.product_code, timestamp: r.timestamp })));
+      for (const n of candidates) {
+        if (stored.has(dedupeKey(n.app_id, { userId: n.user_id, roleId: n.role_id, serverId: n.server_id, productCode: n.product_code, timestamp: n.timestamp }))) outcome.set(n.idx, true);
+      }
+      return outcome;
     });
   }
 

@@ -115,7 +115,7 @@ describe('client order placement', () => {
     const res = await placeAs(body(), player, other.clientId);
     assert.deepEqual([res.status, res.body.code], [502, 50201], JSON.stringify(res.body));
     assert.deepEqual(await counts(svc), before);
-    const tries = await svc.services.database.db.selectFrom('game_calls').select('try_no').where('app_id', '=', other.appId).execute();
+    const tries = await svc.services.database.db.selectFrom('game_calls').select('try_no').where('app_id', '=', other.appId).orderBy('try_no').execute();
     assert.deepEqual(tries.map((t) => t.try_no), [1, 2], 'retried once (8)');
   });
 
