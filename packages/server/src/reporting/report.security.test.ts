@@ -63,6 +63,15 @@ describe('reporting 4.1 / 4.2 (signatures, replay, caps)', () => {
     assert.equal(rpcError(await getUploadUrl(svc, game, { file_name: 'a.png', file_size: '5' }, { nonce: u }), 401, 16, 'NONCE_REUSED'), undefined);
   });
 
+  it('4.1: of concurrent reports sharing one nonce (one batch, distinct reporters), exactly one is stored', async () => {
+    const nonce = `race-${Date.now()}`;
+    const before = await countRows(svc, 'reports');
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => postReport(svc, game, reportBody(game, { reporter: { svcid: `race-${i}` } }), { nonce })));
+    assert.equal(answers.filter((a) => a.status === 200).length, 1);
+    for (const a of answers.filter((x) => x.status !== 200)) assert.equal(rpcError(a, 401, 16, 'NONCE_REUSED'), undefined);
+    assert.equal(await countRows(svc, 'reports'), before + 1);
+  });
+
   it('refuses a disabled app', async () => {
     const off = await createGame(svc, { name: 'disabled' });
     await svc.admin('PATCH', `/apps/${off.appId}`, { status: 'disabled' });

@@ -6,6 +6,8 @@ import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { CitedFile, EvidenceService } from '../evidence/evidence.service.js';
 import { dialectOf, type DialectName } from '../db/dialect.js';
 import { Batcher } from '../db/batcher.js';
+import type { NonceUse } from '../auth/nonces.js';
+import { ReplayGuard } from '../auth/replay.js';
 import type { NewReport, ReportOutcome, ReportsRepository } from './reports.repository.js';
 import type { CreateReportLogReq } from './reporting.schemas.js';
 
@@ -144,9 +146,11 @@ export class ReportService {
    * Stores a report of an authenticated app. A repeat of a report with the same
    * reporter, reportee and reason set within REPORT_DUPLICATE_WINDOW_SECONDS is
    * answered as a success and not stored again. Concurrent reports are written
-   * together (group commit); each is answered after the shared commit.
+   * together (group commit); each is answered after the shared commit. The
+   * request's nonce (verifyMd5Signature) is recorded in the same transaction;
+   * a used one is refused (NONCE_REUSED) and nothing is stored.
    */
-  async create(app: AppRecord, p: PreparedReport): Promise<{ reportId: number; duplicate: boolean }> {
+  async create(app: AppRecord, p: PreparedReport, nonce: NonceUse): Promise<{ reportId: number; duplicate: boolean }> {
     const evidence = p.evidence.length === 0 ? [] : await this.evidence.resolveCited(app.appId, p.reporter.svcid, p.evidence);
     const L = this.limits;
     const dedupeKey = crypto.createHash('sha256')
@@ -155,6 +159,7 @@ export class ReportService {
     const outcome = await this.writer.submit({
       lockKey: `${app.appId}:${p.reporter.key}`,
       dedupeKey,
+      nonce,
       row: {
         app_id: app.appId,
         client_id: p.clientId,
@@ -169,6 +174,7 @@ export class ReportService {
       evidence: evidence.map((e) => ({ upload_id: e.uploadId, name: e.name, size_byte: e.size, uri: e.uri })),
       uploads: evidence.flatMap((e) => (e.record ? [e.record] : [])),
     });
+    if (outcome.kind === 'replayed') throw ReplayGuard.nonceReused();
     if (outcome.kind === 'capped') {
       if (outcome.recent >= L.dailyCapPerReporter) {
         throw new AppError('REPORT_LIMIT_REACHED', `the reporter has filed ${outcome.recent} reports in the last 24 hours; the limit is ${L.dailyCapPerReporter} (REPORT_DAILY_CAP_PER_REPORTER)`);

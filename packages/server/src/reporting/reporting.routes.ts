@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { verifyMd5Request } from '../auth/md5.js';
+import { verifyMd5Request, verifyMd5Signature } from '../auth/md5.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { rpcErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
@@ -28,8 +28,9 @@ export function reportingRoutes(services: Services): FastifyPluginAsyncTypebox {
       const body = request.body;
       const prepared = services.reports.prepare(body);
       // The body exactly as received is what the game signed.
-      const app = await verifyMd5Request(services, body as Record<string, unknown>, body.client_info.client_id);
-      await services.reports.create(app, prepared);
+      // The nonce is recorded in the batch that stores the report (one round trip, not two).
+      const { app, nonce } = await verifyMd5Signature(services, body as Record<string, unknown>, body.client_info.client_id);
+      await services.reports.create(app, prepared, nonce);
       return {};
     });
 

@@ -4,6 +4,8 @@
  * one JSON parameter; every report is checked and stored as the per-report
  * SQLite path does (reports.repository.ts):
  *
+ * - `fresh`: the requests' nonces (5.1) are recorded; `i`: the reports whose
+ *   nonce was fresh go on, the others are left out of the answer (replayed);
  * - `c`: the live duplicate (if any) and the reporter's counts for the caps;
  * - `n`: reports that are neither duplicates nor capped get an id;
  * - `claim`: each takes its duplicate key, or replaces an expired one. The
@@ -22,11 +24,17 @@ const REPORT_COLUMNS = ['app_id', 'client_id', 'client_ip', 'device_id', ...PLAY
 const UPLOAD_COLUMNS = 'upload_id text, app_id bigint, backend text, object_key text, uri text, file_name text, content_type text, declared_size bigint, svcid text, client_ip text, device_id text, created_at bigint, expires_at bigint, uploaded_at bigint, uploaded_size bigint';
 
 const withEvidence = (evidence: boolean) => `
-with i as (
+with input as (
   select * from json_to_recordset($7::json) as t(
-    idx int, dedupe_key text, ${REPORT_COLUMNS.map((c) => `${c} ${c === 'app_id' ? 'bigint' : 'text'}`).join(', ')},
+    idx int, nonce_scope text, nonce_value text, nonce_expires_at bigint, dedupe_key text, ${REPORT_COLUMNS.map((c) => `${c} ${c === 'app_id' ? 'bigint' : 'text'}`).join(', ')},
     reasons json, evidence json, uploads json)
 ),
+fresh as (
+  insert into nonces (scope, nonce, expires_at) select nonce_scope, nonce_value, nonce_expires_at from input
+  on conflict (scope, nonce) do nothing
+  returning scope, nonce
+),
+i as (select input.* from input join fresh on fresh.scope = input.nonce_scope and fresh.nonce = input.nonce_value),
 c as (
   select i.*,
     (select d.report_id from report_dedupe d

@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import type { DialectName } from '../db/dialect.js';
 import type { UploadRecord } from '../evidence/evidence.service.js';
+import type { NonceUse } from '../auth/nonces.js';
 import { BATCH_INSERT_REPORTS, BATCH_INSERT_REPORTS_NO_EVIDENCE } from './reports.pg-batch.js';
 import type { ReportsTable } from './reporting.tables.js';
 
@@ -9,6 +10,8 @@ import type { ReportsTable } from './reporting.tables.js';
 export interface NewReport {
   lockKey: string;
   dedupeKey: string;
+  /** The request's nonce (5.1), recorded in the report's transaction. */
+  nonce: NonceUse;
   row: Omit<Insertable<ReportsTable>, 'report_id' | 'status' | 'status_changed_at' | 'created_at'>;
   reasons: Array<{ reason_id: string; title: string | null; extras: string | null }>;
   evidence: Array<{ upload_id: string; name: string | null; size_byte: number; uri: string }>;
@@ -18,6 +21,8 @@ export interface NewReport {
 
 export type ReportOutcome =
   | { kind: 'stored'; reportId: number }
+  /** The request's nonce was already used: nothing stored. */
+  | { kind: 'replayed' }
   /** reportId 0: an identical report committed concurrently (the claim on the duplicate key was lost). */
   | { kind: 'duplicate'; reportId: number }
   | { kind: 'capped'; recent: number; openAgainst: number };
@@ -45,6 +50,24 @@ const lostRace = Symbol('lost the duplicate key');
 export class ReportsRepository {
   /** `recordUploads` writes upload rows in the given transaction (the evidence domain's SQL; SQLite only). */
   async writeBatch(db: Kysely<Tables>, dialect: DialectName, items: NewReport[], rules: WriteRules, recordUploads: RecordUploads): Promise<ReportOutcome[]> {
+    // The same nonce twice in one batch (one app, two reporters): only the first can be fresh.
+    const nonces = new Set<string>();
+    const fresh = items.map((item) => {
+      const key = `${item.nonce.scope}\u0000${item.nonce.nonce}`;
+      if (nonces.has(key)) return false;
+      nonces.add(key);
+      return true;
+    });
+    const out: ReportOutcome[] = items.map(() => ({ kind: 'replayed' }));
+    const admitted = items.filter((_, i) => fresh[i]);
+    const written = await this.#writeAdmitted(db, dialect, admitted, rules, recordUploads);
+    let k = 0;
+    fresh.forEach((isFresh, i) => { if (isFresh) out[i] = written[k++]!; });
+    return out;
+  }
+
+  async #writeAdmitted(db: Kysely<Tables>, dialect: DialectName, items: NewReport[], rules: WriteRules, recordUploads: RecordUploads): Promise<ReportOutcome[]> {
+    if (items.length === 0) return [];
     if (dialect === 'postgres') return this.#postgresBatch(db, items, rules);
     try {
       return await db.transaction().execute(async (trx) => {
@@ -62,6 +85,9 @@ export class ReportsRepository {
   async #postgresBatch(db: Kysely<Tables>, items: NewReport[], r: WriteRules): Promise<ReportOutcome[]> {
     const input = items.map((item, idx) => ({
       idx,
+      nonce_scope: item.nonce.scope,
+      nonce_value: item.nonce.nonce,
+      nonce_expires_at: item.nonce.expiresAt,
       dedupe_key: item.dedupeKey,
       ...item.row,
       reasons: item.reasons.map((x, position) => ({ position, ...x })),
@@ -73,7 +99,8 @@ export class ReportsRepository {
     const { rows } = await db.executeQuery<{ idx: number; dup: number | null; recent: number; open_against: number; report_id: number | null }>(
       CompiledQuery.raw(items.some((x) => x.evidence.length > 0) ? BATCH_INSERT_REPORTS : BATCH_INSERT_REPORTS_NO_EVIDENCE, params),
     );
-    const out: ReportOutcome[] = new Array(items.length);
+    // A report missing from the answer had a used nonce.
+    const out: ReportOutcome[] = items.map(() => ({ kind: 'replayed' }));
     for (const row of rows) {
       out[row.idx] = row.dup !== null ? { kind: 'duplicate', reportId: Number(row.dup) }
         : row.report_id !== null ? { kind: 'stored', reportId: Number(row.report_id) }
@@ -84,6 +111,11 @@ export class ReportsRepository {
   }
 
   async #writeOne(trx: Kysely<Tables>, item: NewReport, r: WriteRules, recordUploads: RecordUploads): Promise<ReportOutcome> {
+    const nonce = await trx.insertInto('nonces')
+      .values({ scope: item.nonce.scope, nonce: item.nonce.nonce, expires_at: item.nonce.expiresAt })
+      .onConflict((oc) => oc.columns(['scope', 'nonce']).doNothing())
+      .executeTakeFirst();
+    if (Number(nonce.numInsertedOrUpdatedRows ?? 0n) !== 1) return { kind: 'replayed' };
     const appId = item.row.app_id;
     const dedupe = r.duplicateWindowMs > 0;
     if (dedupe) {
