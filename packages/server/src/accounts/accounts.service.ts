@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { AppRecord, AppService } from '../apps/apps.service.js';
-import { verifyMacRequest } from '../auth/mac.js';
+import { verifyMacSignature } from '../auth/mac.js';
 import type { Config } from '../config/config.js';
 import type { Tables } from '../db/schema.js';
 import { isUniqueViolation } from '../db/dialect.js';
@@ -29,6 +29,10 @@ export interface PlayerAuth {
   userId: string;
   tokenId: number;
   loginType: number;
+}
+
+function playerAuth({ app, session }: { app: AppRecord; session: TokenSession }): PlayerAuth {
+  return { appId: app.appId, clientId: app.clientId, userId: String(session.userId), tokenId: session.tokenId, loginType: session.loginType };
 }
 
 /** Where a client login comes from. */
@@ -240,19 +244,37 @@ export class AccountService {
    * instance and within TOKEN_CACHE_SECONDS on the others.
    */
   async authenticatePlayer(request: FastifyRequest, clientId: string): Promise<PlayerAuth> {
-    const { app, session } = await this.authenticate(request, clientId);
-    return { appId: app.appId, clientId: app.clientId, userId: String(session.userId), tokenId: session.tokenId, loginType: session.loginType };
+    return playerAuth(await this.authenticate(request, clientId));
   }
 
   /** authenticatePlayer with the whole token session (the profile needs it). */
   async authenticate(request: FastifyRequest, clientId: string): Promise<{ app: AppRecord; session: TokenSession }> {
+    const { auth, replay } = await this.#verify(request, clientId);
+    await replay();
+    return auth;
+  }
+
+  /**
+   * authenticatePlayer for a read-only route: `read` runs while the request's
+   * nonce is recorded (one round trip instead of two in a row), and its
+   * answer is given only when the nonce was fresh. `read` must not write.
+   */
+  async authenticateWhile<T>(request: FastifyRequest, clientId: string, read: (player: PlayerAuth) => Promise<T>): Promise<T> {
+    const { auth, replay } = await this.#verify(request, clientId);
+    const [replayed, value] = await Promise.allSettled([replay(), read(playerAuth(auth))]);
+    if (replayed.status === 'rejected') throw replayed.reason;
+    if (value.status === 'rejected') throw value.reason;
+    return value.value;
+  }
+
+  async #verify(request: FastifyRequest, clientId: string): Promise<{ auth: { app: AppRecord; session: TokenSession }; replay: () => Promise<void> }> {
     const app = await this.deps.apps.requireActive(clientId);
-    const { token } = await verifyMacRequest(request, this.deps, (kid) => this.deps.tokens.lookup(kid));
+    const { token, replay } = await verifyMacSignature(request, this.deps, (kid) => this.deps.tokens.lookup(kid));
     const illegal = (detail: string) => new AppError('ILLEGAL_ACCESS_TOKEN', detail, { data: '' });
     if (token.revokedAt !== null) throw illegal(`the access token was revoked (${token.revokeReason ?? 'revoked'}) at ${iso(token.revokedAt)}; log in again`);
     if (token.expiresAt <= this.now()) throw illegal(`the access token expired at ${iso(token.expiresAt)}; log in again`);
     if (token.appId !== app.appId) throw illegal(`the access token was issued for another app, not clientId ${app.clientId}`);
-    return { app, session: token };
+    return { auth: { app, session: token }, replay };
   }
 
   /** The object of 2.2 for the current token (4.3). */

@@ -39,6 +39,22 @@ export async function verifyMacRequest<T extends MacToken>(
   services: Pick<Services, 'config' | 'replay'>,
   lookup: (kid: string) => Promise<T | null>,
 ): Promise<{ kid: string; token: T }> {
+  const verified = await verifyMacSignature(request, services, lookup);
+  await verified.replay();
+  return { kid: verified.kid, token: verified.token };
+}
+
+/**
+ * verifyMacRequest in two steps: the MAC is verified now, and `replay()`
+ * checks the timestamp window and records the one-time nonce. A read-only
+ * route may read while the nonce is recorded, and must answer only once
+ * `replay()` resolved (see AccountsService.authenticateWhile).
+ */
+export async function verifyMacSignature<T extends MacToken>(
+  request: FastifyRequest,
+  services: Pick<Services, 'config' | 'replay'>,
+  lookup: (kid: string) => Promise<T | null>,
+): Promise<{ kid: string; token: T; replay: () => Promise<void> }> {
   let creds;
   try {
     creds = parseMacAuthorization(request.headers.authorization);
@@ -46,7 +62,7 @@ export async function verifyMacRequest<T extends MacToken>(
     if (err instanceof MacHeaderError) throw new AppError('ILLEGAL_ACCESS_TOKEN', err.message, { data: '' });
     throw err;
   }
-  let shape;
+  let shape: { nonce: string; timestamp: number };
   try {
     shape = ReplayGuard.checkShape('nonce', creds.nonce, 'ts', creds.ts);
   } catch (err) {
@@ -57,11 +73,13 @@ export async function verifyMacRequest<T extends MacToken>(
   if (!macVerify(macInputFor(request, services, creds.ts, creds.nonce), token.macKey, creds.mac)) {
     throw new AppError('ILLEGAL_ACCESS_TOKEN', 'mac does not match: HMAC-SHA1 over ts, nonce, method, uri, host and port, each followed by a line feed; see docs/signing.md', { data: '' });
   }
-  try {
-    await services.replay.check(token.scope, shape.nonce, shape.timestamp);
-  } catch (err) {
-    if (err instanceof AppError) throw new AppError('ILLEGAL_ACCESS_TOKEN', err.detail, { data: '' });
-    throw err;
-  }
-  return { kid: creds.id, token };
+  const replay = async (): Promise<void> => {
+    try {
+      await services.replay.check(token.scope, shape.nonce, shape.timestamp);
+    } catch (err) {
+      if (err instanceof AppError) throw new AppError('ILLEGAL_ACCESS_TOKEN', err.detail, { data: '' });
+      throw err;
+    }
+  };
+  return { kid: creds.id, token, replay };
 }

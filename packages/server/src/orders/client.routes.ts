@@ -73,8 +73,9 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
         response: { 200: platformSuccess(Type.Object({ list: Type.Array(Type.Ref(PendingSupplement)) })), ...platformErrorResponses },
       },
     }, async (request) => {
-      const player = await services.accounts.authenticatePlayer(request, request.query.clientId);
-      return ok({ list: await domain.refunds.arrears(player.appId, player.userId) });
+      // The read runs while the nonce is recorded; the answer waits for both.
+      const list = await services.accounts.authenticateWhile(request, request.query.clientId, (player) => domain.refunds.arrears(player.appId, player.userId));
+      return ok({ list });
     });
 
     app.post('/order/v1/user/arrears/:tradeNo/pay', {
