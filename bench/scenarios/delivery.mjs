@@ -36,7 +36,7 @@ async function drain(svc, n, fixture) {
   return { rps: n / seconds, p50: Math.round(rows[0].p50), p99: Math.round(rows[0].p99), errors: 0, non2xx: 0, total: n };
 }
 
-const env = { DELIVERY_HOST_CONCURRENCY: '64', DELIVERY_CONCURRENCY: '64', DELIVERY_POLL_MS: '100', DELIVERY_BATCH: '200' };
+const env = { DELIVERY_HOST_CONCURRENCY: '64', DELIVERY_CONCURRENCY: '64', DELIVERY_POLL_MS: '100', DELIVERY_BATCH: '128' };
 
 export default [
   {

@@ -5,13 +5,12 @@ import type { DialectName } from '../db/dialect.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import { claimDueEvents, type ClaimedEvent } from './claim.js';
-import { markDelivered } from './complete.js';
-import { markFailed } from './fail.js';
+import { writeOutcomes, type Outcome } from './complete.js';
 import { releaseClaims } from './release.js';
-import { recordAttempts, RESPONSE_KEEP_BYTES, type AttemptOutcome, type NewAttempt } from './attempts.js';
+import { RESPONSE_KEEP_BYTES, type AttemptOutcome } from './attempts.js';
 import { AppRateLimiter, KeyedLimiter, LimiterClosedError } from './limits.js';
 import type { OutboundHttp, OutboundResult } from './http-client.js';
-import type { RetrySchedule } from './schedule.js';
+import { nextAttemptAt, type RetrySchedule } from './schedule.js';
 import { targetUrl } from './target.js';
 import { outboxSignal } from './outbox.js';
 import type { DeliveryMetrics } from './metrics.js';
@@ -33,12 +32,6 @@ export interface DispatcherOptions {
 export interface DispatchLogger {
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
-}
-
-interface Finished {
-  event: ClaimedEvent;
-  attempt: NewAttempt;
-  outcome: AttemptOutcome;
 }
 
 /** How long an event waits when its host's queue is full or its app is over its rate. */
@@ -67,11 +60,17 @@ export class Dispatcher {
   #recheck: NodeJS.Timeout | undefined;
   #held = 0;
   readonly #maxHeld: number;
+  /**
+   * Least room worth a claim. Under load, claiming whenever one event has
+   * finished costs a statement per event or two; waiting for half a batch of
+   * room keeps claims big while a half batch still waits to be sent.
+   */
+  readonly #claimMin: number;
   readonly #tasks = new Set<Promise<void>>();
   readonly #hosts: KeyedLimiter;
   readonly #global: KeyedLimiter;
   readonly #rate: AppRateLimiter;
-  #finished: Finished[] = [];
+  #finished: Outcome[] = [];
   #flushScheduled = false;
   /** Events being given back, by delay, until the next tick writes them. */
   readonly #deferred = new Map<number, { events: ClaimedEvent[]; done: Promise<void> }>();
@@ -92,6 +91,7 @@ export class Dispatcher {
     private readonly now: () => number,
   ) {
     this.#maxHeld = opts.concurrency + opts.batch;
+    this.#claimMin = Math.max(1, Math.ceil(opts.batch / 2));
     // A host may hold its sends plus a short queue; more of its events are deferred.
     this.#hosts = new KeyedLimiter(opts.hostConcurrency, opts.hostConcurrency * 2);
     this.#global = new KeyedLimiter(opts.concurrency, Infinity);
@@ -141,7 +141,7 @@ export class Dispatcher {
     while (this.#running) {
       const room = this.#maxHeld - this.#held;
       let full = false;
-      if (room > 0) {
+      if (room >= this.#claimMin) {
         const limit = Math.min(this.opts.batch, room);
         let claimed: ClaimedEvent[] = [];
         this.#woken = false; // this claim sees everything committed so far
@@ -155,7 +155,7 @@ export class Dispatcher {
       }
       if (!this.#running) break;
       // A full batch means more is probably due: go again as soon as there is room.
-      if (full && this.#held < this.#maxHeld) continue;
+      if (full && this.#maxHeld - this.#held >= this.#claimMin) continue;
       await this.#sleep(this.opts.pollMs);
     }
   }
@@ -183,9 +183,8 @@ export class Dispatcher {
     this.#tasks.add(task);
     void task.finally(() => {
       this.#tasks.delete(task);
-      const wasFull = this.#held >= this.#maxHeld;
       this.#held--;
-      if (wasFull) this.wake();
+      if (this.#maxHeld - this.#held === this.#claimMin) this.wake();
     });
   }
 
@@ -254,9 +253,13 @@ export class Dispatcher {
     const error = outcome === 'delivered' ? null
       : outcome === 'http_status' ? `HTTP ${r.status} is not accepted (only 200 or 204)`
       : (r.error ?? outcome);
+    const next = outcome === 'delivered' ? null : nextAttemptAt(this.opts.schedule, event.attempts + 1, this.now());
     this.#finished.push({
-      event,
-      outcome,
+      eventId: event.eventId,
+      claimToken: event.claimToken,
+      state: outcome === 'delivered' ? 'delivered' : next === null ? 'dead' : 'pending',
+      at: next ?? this.now(),
+      lastError: error === null ? null : error.slice(0, 1000),
       attempt: {
         event_id: event.eventId,
         app_id: event.appId,
@@ -300,17 +303,8 @@ export class Dispatcher {
       const batch = this.#finished.splice(0, MAX_WRITE_BATCH);
       if (this.#finished.length > 0) void this.#flush();
       if (batch.length === 0) return;
-      const now = this.now();
       try {
-        await this.db.transaction().execute(async (trx) => {
-          await recordAttempts(trx, batch.map((f) => f.attempt));
-          await markDelivered(trx, batch.filter((f) => f.outcome === 'delivered').map((f) => f.event), now);
-          for (const f of batch) {
-            if (f.outcome !== 'delivered') {
-              await markFailed(trx, { eventId: f.event.eventId, claimToken: f.event.claimToken, attemptsBefore: f.event.attempts }, f.attempt.error ?? f.outcome, this.opts.schedule, now);
-            }
-          }
-        });
+        await writeOutcomes(this.db, this.dialect, batch);
       } catch (err) {
         // The claims lapse and the events are sent again: at-least-once holds.
         this.#log.error({ err, events: batch.length }, 'delivery: writing attempt outcomes failed');

@@ -31,6 +31,10 @@ export const SIGNER_REFRESH_MS = 60_000;
  */
 export class PlatformKeyService {
   #signer: { value: Signer; until: number } | undefined;
+  /** The key being loaded, shared by every caller meanwhile (a burst of sends reads it once). */
+  #loading: Promise<Signer> | undefined;
+  /** Bumped by rotate(), so a load that began before it is not cached. */
+  #generation = 0;
 
   constructor(
     private readonly repo: PlatformKeysRepository,
@@ -72,6 +76,8 @@ export class PlatformKeyService {
       retired_at: null,
     });
     this.#signer = undefined;
+    this.#loading = undefined;
+    this.#generation++;
     const info = (await this.list()).find((k) => k.kid === kid);
     return info!;
   }
@@ -93,10 +99,19 @@ export class PlatformKeyService {
   async signer(): Promise<Signer> {
     const now = this.now();
     if (this.#signer && this.#signer.until > now) return this.#signer.value;
+    if (!this.#loading) {
+      const loading = this.#load(now, this.#generation);
+      this.#loading = loading;
+      void loading.catch(() => {}).finally(() => { if (this.#loading === loading) this.#loading = undefined; });
+    }
+    return this.#loading;
+  }
+
+  async #load(now: number, generation: number): Promise<Signer> {
     const row = (await this.repo.published())[0];
     if (!row) throw new AppError('UNAVAILABLE', 'no platform key pair; the service creates one at start');
     const value = { kid: row.kid, privateKey: crypto.createPrivateKey(this.box.open(row.private_pem_enc, `platform-key:${row.kid}`)) };
-    this.#signer = { value, until: now + SIGNER_REFRESH_MS };
+    if (generation === this.#generation) this.#signer = { value, until: now + SIGNER_REFRESH_MS };
     return value;
   }
 }
