@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import { callbackHeaders, callbackSignBase, freshCallbackReplay } from '@game-platform/sdk';
+import { callbackHeaders } from '@game-platform/sdk';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SignPool } from './sign-pool.js';
 import { AppError } from '../errors/app-error.js';
 import type { PlatformKeyRow, PlatformKeysRepository } from './keys.repository.js';
+import { NonceSource, signBaseText } from './sign-base.js';
 
 const generateKeyPair = promisify(crypto.generateKeyPair);
 
@@ -35,6 +36,7 @@ export class PlatformKeyService {
   #loading: Promise<Signer> | undefined;
   /** Bumped by rotate(), so a load that began before it is not cached. */
   #generation = 0;
+  readonly #nonces = new NonceSource();
 
   constructor(
     private readonly repo: PlatformKeysRepository,
@@ -49,11 +51,12 @@ export class PlatformKeyService {
    */
   async signCall(call: { method: string; path: string; body: string }): Promise<Record<string, string>> {
     const signer = await this.signer();
-    const { timestamp, nonce } = freshCallbackReplay({ timestamp: Math.floor(this.now() / 1000) });
-    const base = callbackSignBase({ method: call.method, path: call.path, timestamp, nonce, body: call.body });
+    const timestamp = String(Math.floor(this.now() / 1000));
+    const nonce = this.#nonces.next();
+    const base = signBaseText({ method: call.method, path: call.path, timestamp, nonce, body: call.body });
     const signature = this.pool
       ? await this.pool.sign(signer.kid, signer.privateKey, base)
-      : crypto.sign('sha256', base, signer.privateKey).toString('base64');
+      : crypto.sign('sha256', Buffer.from(base, 'utf8'), signer.privateKey).toString('base64');
     return callbackHeaders({ timestamp, nonce, signature, keyId: signer.kid });
   }
 
