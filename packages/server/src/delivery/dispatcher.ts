@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import type { DialectName } from '../db/dialect.js';
-import type { AppService } from '../apps/apps.service.js';
+import type { AppRecord, AppService } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import { claimDueEvents, type ClaimedEvent } from './claim.js';
 import { writeOutcomes, type Outcome } from './complete.js';
@@ -38,6 +38,8 @@ export interface DispatchLogger {
 const DEFER_MS = 1000;
 /** After a wake-up from an enqueue in an uncommitted transaction, look again this soon. */
 const RECHECK_MS = 100;
+/** Parsed target URLs kept (the cache is emptied when full). */
+const URL_CACHE_SIZE = 1000;
 /** Most attempt outcomes written in one transaction. */
 const MAX_WRITE_BATCH = 500;
 /** How long finished outcomes wait to be written with others. */
@@ -70,6 +72,7 @@ export class Dispatcher {
   readonly #hosts: KeyedLimiter;
   readonly #global: KeyedLimiter;
   readonly #rate: AppRateLimiter;
+  readonly #urls = new Map<string, URL>();
   #finished: Outcome[] = [];
   #flushScheduled = false;
   /** Events being given back, by delay, until the next tick writes them. */
@@ -150,7 +153,17 @@ export class Dispatcher {
         } catch (err) {
           this.#log.error({ err }, 'delivery: claiming due events failed');
         }
-        for (const event of claimed) this.#track(this.#deliver(event));
+        // Each app of the batch is looked up once, not once per event (a cold cache would query it per event).
+        const apps = new Map<number, Promise<AppRecord | null>>();
+        for (const event of claimed) {
+          let app = apps.get(event.appId);
+          if (!app) {
+            app = this.apps.resolveByAppId(event.appId);
+            app.catch(() => {}); // each delivery awaits it and handles the failure
+            apps.set(event.appId, app);
+          }
+          this.#track(this.#deliver(event, app));
+        }
         full = claimed.length === limit;
       }
       if (!this.#running) break;
@@ -188,24 +201,35 @@ export class Dispatcher {
     });
   }
 
-  async #deliver(event: ClaimedEvent): Promise<void> {
+  async #deliver(event: ClaimedEvent, appLookup: Promise<AppRecord | null>): Promise<void> {
     try {
-      const app = await this.apps.resolveByAppId(event.appId);
+      const app = await appLookup;
       const url = app ? targetUrl(app, event.target, event.serverId) : null;
       if (!url) {
         const why = app ? `app ${event.appId} has no ${event.target === 'callback' ? `callback URL for serverId ${JSON.stringify(event.serverId ?? 'default')} nor a default` : `${event.target} URL`}` : `app ${event.appId} does not exist`;
         return this.#finish(event, { url: null, started: this.now(), result: { status: null, latencyMs: 0, body: '', error: why } }, 'no_url');
       }
-      const parsed = new URL(url);
+      const parsed = this.#parseUrl(url);
       const wait = this.#rate.take(event.appId);
       if (wait > 0) return await this.#defer(event, wait);
       if (!this.#hosts.canQueue(parsed.host)) return await this.#defer(event, DEFER_MS);
+      // Signed as soon as it is admitted, not when a slot frees: the events of
+      // a claim then reach the signing threads together (one message each way
+      // per thread instead of one per event). The wait for a slot is bounded
+      // by the host's short queue, so the Timestamp is at most seconds old.
+      // 5.3: the exact body bytes are signed and sent; the path is the URL's (no query string, 4.7).
+      const signed = this.keys.signCall({ method: 'POST', path: parsed.pathname, body: event.body });
+      signed.catch(() => {}); // awaited below; not unhandled meanwhile
       await this.#hosts.acquire(parsed.host);
       try {
         await this.#global.acquire('');
         try {
+          const headers = await signed;
           const started = this.now();
-          const result = await this.#send(parsed, event.body);
+          const result = await this.http.request({
+            method: 'POST', url: parsed, body: event.body, timeoutMs: this.opts.timeoutMs, maxBodyBytes: RESPONSE_KEEP_BYTES,
+            headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'game-platform-delivery/1' },
+          });
           const outcome: AttemptOutcome = result.failure ?? (result.status === 200 || result.status === 204 ? 'delivered' : 'http_status');
           this.#finish(event, { url, started, result }, outcome);
         } finally {
@@ -221,13 +245,15 @@ export class Dispatcher {
     }
   }
 
-  async #send(url: URL, body: string): Promise<OutboundResult> {
-    // 5.3: the exact body bytes are signed and sent; the path is the URL's (no query string, 4.7).
-    const headers = await this.keys.signCall({ method: 'POST', path: url.pathname, body });
-    return this.http.request({
-      method: 'POST', url, body, timeoutMs: this.opts.timeoutMs, maxBodyBytes: RESPONSE_KEEP_BYTES,
-      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'game-platform-delivery/1' },
-    });
+  /** Parsed target URLs: a few per app, used for every event. */
+  #parseUrl(url: string): URL {
+    let parsed = this.#urls.get(url);
+    if (!parsed) {
+      if (this.#urls.size >= URL_CACHE_SIZE) this.#urls.clear();
+      parsed = new URL(url);
+      this.#urls.set(url, parsed);
+    }
+    return parsed;
   }
 
   /** Gives an event back to the outbox, due in `ms`; the events given back in one tick go in one write. */
