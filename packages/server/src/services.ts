@@ -1,4 +1,3 @@
-import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Config } from './config/config.js';
@@ -94,7 +93,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     secretGraceSeconds: config.SECRET_GRACE_SECONDS,
     now,
   });
-  const signPool = new SignPool(config.SIGN_WORKERS >= 0 ? config.SIGN_WORKERS : Math.max(1, os.availableParallelism() - 1));
+  const signPool = new SignPool(config.SIGN_WORKERS);
   const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now, signPool);
   await keys.ensureKey();
   const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);

@@ -22,7 +22,7 @@ const Env = Type.Object({
   SIGN_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 300, description: 'Permitted clock difference for signed requests; nonces are kept this long.' }),
   SECRET_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 30 * 86400, default: 86400, description: 'How long the previous md5 secret stays valid after a rotation.' }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1024 * 1024, description: 'Largest accepted request body; larger gets 413.' }),
-  SIGN_WORKERS: Type.Integer({ minimum: -1, maximum: 64, default: -1, description: 'Threads that sign calls to games (RSA, 5.3); 0 signs on the main thread; -1: one fewer than the cores, at least 1.' }),
+  SIGN_WORKERS: Type.Integer({ minimum: -1, maximum: 64, default: -1, description: 'Threads that sign calls to games (RSA, 5.3); 0 signs on the main thread; -1: one per core.' }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 1_200_000, description: 'Most requests a minute per app (or per caller IP when a request names no app) on the routes games and players call, per instance; 0: no limit.' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info', description: 'pino log level.' }),
   NODE_ENV: Type.String({ default: 'development', description: '`production` turns on production mode (sandbox features refused).' }),

@@ -2,16 +2,15 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import type { DialectName } from '../db/dialect.js';
-import type { AppService } from '../apps/apps.service.js';
+import type { AppRecord, AppService } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import { claimDueEvents, type ClaimedEvent } from './claim.js';
-import { markDelivered } from './complete.js';
-import { markFailed } from './fail.js';
+import { writeOutcomes, type Outcome } from './complete.js';
 import { releaseClaims } from './release.js';
-import { recordAttempts, RESPONSE_KEEP_BYTES, type AttemptOutcome, type NewAttempt } from './attempts.js';
+import { RESPONSE_KEEP_BYTES, type AttemptOutcome } from './attempts.js';
 import { AppRateLimiter, KeyedLimiter, LimiterClosedError } from './limits.js';
 import type { OutboundHttp, OutboundResult } from './http-client.js';
-import type { RetrySchedule } from './schedule.js';
+import { nextAttemptAt, type RetrySchedule } from './schedule.js';
 import { targetUrl } from './target.js';
 import { outboxSignal } from './outbox.js';
 import type { DeliveryMetrics } from './metrics.js';
@@ -35,16 +34,12 @@ export interface DispatchLogger {
   error(obj: object, msg: string): void;
 }
 
-interface Finished {
-  event: ClaimedEvent;
-  attempt: NewAttempt;
-  outcome: AttemptOutcome;
-}
-
 /** How long an event waits when its host's queue is full or its app is over its rate. */
 const DEFER_MS = 1000;
 /** After a wake-up from an enqueue in an uncommitted transaction, look again this soon. */
 const RECHECK_MS = 100;
+/** Parsed target URLs kept (the cache is emptied when full). */
+const URL_CACHE_SIZE = 1000;
 /** Most attempt outcomes written in one transaction. */
 const MAX_WRITE_BATCH = 500;
 /** How long finished outcomes wait to be written with others. */
@@ -67,11 +62,18 @@ export class Dispatcher {
   #recheck: NodeJS.Timeout | undefined;
   #held = 0;
   readonly #maxHeld: number;
+  /**
+   * Least room worth a claim. Under load, claiming whenever one event has
+   * finished costs a statement per event or two; waiting for half a batch of
+   * room keeps claims big while a half batch still waits to be sent.
+   */
+  readonly #claimMin: number;
   readonly #tasks = new Set<Promise<void>>();
   readonly #hosts: KeyedLimiter;
   readonly #global: KeyedLimiter;
   readonly #rate: AppRateLimiter;
-  #finished: Finished[] = [];
+  readonly #urls = new Map<string, URL>();
+  #finished: Outcome[] = [];
   #flushScheduled = false;
   /** Events being given back, by delay, until the next tick writes them. */
   readonly #deferred = new Map<number, { events: ClaimedEvent[]; done: Promise<void> }>();
@@ -92,6 +94,7 @@ export class Dispatcher {
     private readonly now: () => number,
   ) {
     this.#maxHeld = opts.concurrency + opts.batch;
+    this.#claimMin = Math.max(1, Math.ceil(opts.batch / 2));
     // A host may hold its sends plus a short queue; more of its events are deferred.
     this.#hosts = new KeyedLimiter(opts.hostConcurrency, opts.hostConcurrency * 2);
     this.#global = new KeyedLimiter(opts.concurrency, Infinity);
@@ -141,7 +144,7 @@ export class Dispatcher {
     while (this.#running) {
       const room = this.#maxHeld - this.#held;
       let full = false;
-      if (room > 0) {
+      if (room >= this.#claimMin) {
         const limit = Math.min(this.opts.batch, room);
         let claimed: ClaimedEvent[] = [];
         this.#woken = false; // this claim sees everything committed so far
@@ -150,12 +153,22 @@ export class Dispatcher {
         } catch (err) {
           this.#log.error({ err }, 'delivery: claiming due events failed');
         }
-        for (const event of claimed) this.#track(this.#deliver(event));
+        // Each app of the batch is looked up once, not once per event (a cold cache would query it per event).
+        const apps = new Map<number, Promise<AppRecord | null>>();
+        for (const event of claimed) {
+          let app = apps.get(event.appId);
+          if (!app) {
+            app = this.apps.resolveByAppId(event.appId);
+            app.catch(() => {}); // each delivery awaits it and handles the failure
+            apps.set(event.appId, app);
+          }
+          this.#track(this.#deliver(event, app));
+        }
         full = claimed.length === limit;
       }
       if (!this.#running) break;
       // A full batch means more is probably due: go again as soon as there is room.
-      if (full && this.#held < this.#maxHeld) continue;
+      if (full && this.#maxHeld - this.#held >= this.#claimMin) continue;
       await this.#sleep(this.opts.pollMs);
     }
   }
@@ -183,30 +196,40 @@ export class Dispatcher {
     this.#tasks.add(task);
     void task.finally(() => {
       this.#tasks.delete(task);
-      const wasFull = this.#held >= this.#maxHeld;
       this.#held--;
-      if (wasFull) this.wake();
+      if (this.#maxHeld - this.#held === this.#claimMin) this.wake();
     });
   }
 
-  async #deliver(event: ClaimedEvent): Promise<void> {
+  async #deliver(event: ClaimedEvent, appLookup: Promise<AppRecord | null>): Promise<void> {
     try {
-      const app = await this.apps.resolveByAppId(event.appId);
+      const app = await appLookup;
       const url = app ? targetUrl(app, event.target, event.serverId) : null;
       if (!url) {
         const why = app ? `app ${event.appId} has no ${event.target === 'callback' ? `callback URL for serverId ${JSON.stringify(event.serverId ?? 'default')} nor a default` : `${event.target} URL`}` : `app ${event.appId} does not exist`;
         return this.#finish(event, { url: null, started: this.now(), result: { status: null, latencyMs: 0, body: '', error: why } }, 'no_url');
       }
-      const parsed = new URL(url);
+      const parsed = this.#parseUrl(url);
       const wait = this.#rate.take(event.appId);
       if (wait > 0) return await this.#defer(event, wait);
       if (!this.#hosts.canQueue(parsed.host)) return await this.#defer(event, DEFER_MS);
+      // Signed as soon as it is admitted, not when a slot frees: the events of
+      // a claim then reach the signing threads together (one message each way
+      // per thread instead of one per event). The wait for a slot is bounded
+      // by the host's short queue, so the Timestamp is at most seconds old.
+      // 5.3: the exact body bytes are signed and sent; the path is the URL's (no query string, 4.7).
+      const signed = this.keys.signCall({ method: 'POST', path: parsed.pathname, body: event.body });
+      signed.catch(() => {}); // awaited below; not unhandled meanwhile
       await this.#hosts.acquire(parsed.host);
       try {
         await this.#global.acquire('');
         try {
+          const headers = await signed;
           const started = this.now();
-          const result = await this.#send(parsed, event.body);
+          const result = await this.http.request({
+            method: 'POST', url: parsed, body: event.body, timeoutMs: this.opts.timeoutMs, maxBodyBytes: RESPONSE_KEEP_BYTES,
+            headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'game-platform-delivery/1' },
+          });
           const outcome: AttemptOutcome = result.failure ?? (result.status === 200 || result.status === 204 ? 'delivered' : 'http_status');
           this.#finish(event, { url, started, result }, outcome);
         } finally {
@@ -222,13 +245,15 @@ export class Dispatcher {
     }
   }
 
-  async #send(url: URL, body: string): Promise<OutboundResult> {
-    // 5.3: the exact body bytes are signed and sent; the path is the URL's (no query string, 4.7).
-    const headers = await this.keys.signCall({ method: 'POST', path: url.pathname, body });
-    return this.http.request({
-      method: 'POST', url, body, timeoutMs: this.opts.timeoutMs, maxBodyBytes: RESPONSE_KEEP_BYTES,
-      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'game-platform-delivery/1' },
-    });
+  /** Parsed target URLs: a few per app, used for every event. */
+  #parseUrl(url: string): URL {
+    let parsed = this.#urls.get(url);
+    if (!parsed) {
+      if (this.#urls.size >= URL_CACHE_SIZE) this.#urls.clear();
+      parsed = new URL(url);
+      this.#urls.set(url, parsed);
+    }
+    return parsed;
   }
 
   /** Gives an event back to the outbox, due in `ms`; the events given back in one tick go in one write. */
@@ -254,9 +279,13 @@ export class Dispatcher {
     const error = outcome === 'delivered' ? null
       : outcome === 'http_status' ? `HTTP ${r.status} is not accepted (only 200 or 204)`
       : (r.error ?? outcome);
+    const next = outcome === 'delivered' ? null : nextAttemptAt(this.opts.schedule, event.attempts + 1, this.now());
     this.#finished.push({
-      event,
-      outcome,
+      eventId: event.eventId,
+      claimToken: event.claimToken,
+      state: outcome === 'delivered' ? 'delivered' : next === null ? 'dead' : 'pending',
+      at: next ?? this.now(),
+      lastError: error === null ? null : error.slice(0, 1000),
       attempt: {
         event_id: event.eventId,
         app_id: event.appId,
@@ -300,17 +329,8 @@ export class Dispatcher {
       const batch = this.#finished.splice(0, MAX_WRITE_BATCH);
       if (this.#finished.length > 0) void this.#flush();
       if (batch.length === 0) return;
-      const now = this.now();
       try {
-        await this.db.transaction().execute(async (trx) => {
-          await recordAttempts(trx, batch.map((f) => f.attempt));
-          await markDelivered(trx, batch.filter((f) => f.outcome === 'delivered').map((f) => f.event), now);
-          for (const f of batch) {
-            if (f.outcome !== 'delivered') {
-              await markFailed(trx, { eventId: f.event.eventId, claimToken: f.event.claimToken, attemptsBefore: f.event.attempts }, f.attempt.error ?? f.outcome, this.opts.schedule, now);
-            }
-          }
-        });
+        await writeOutcomes(this.db, this.dialect, batch);
       } catch (err) {
         // The claims lapse and the events are sent again: at-least-once holds.
         this.#log.error({ err, events: batch.length }, 'delivery: writing attempt outcomes failed');

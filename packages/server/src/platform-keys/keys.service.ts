@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import { callbackHeaders, callbackSignBase, freshCallbackReplay } from '@game-platform/sdk';
+import { callbackHeaders } from '@game-platform/sdk';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SignPool } from './sign-pool.js';
 import { AppError } from '../errors/app-error.js';
 import type { PlatformKeyRow, PlatformKeysRepository } from './keys.repository.js';
+import { NonceSource, signBaseText } from './sign-base.js';
 
 const generateKeyPair = promisify(crypto.generateKeyPair);
 
@@ -31,6 +32,11 @@ export const SIGNER_REFRESH_MS = 60_000;
  */
 export class PlatformKeyService {
   #signer: { value: Signer; until: number } | undefined;
+  /** The key being loaded, shared by every caller meanwhile (a burst of sends reads it once). */
+  #loading: Promise<Signer> | undefined;
+  /** Bumped by rotate(), so a load that began before it is not cached. */
+  #generation = 0;
+  readonly #nonces = new NonceSource();
 
   constructor(
     private readonly repo: PlatformKeysRepository,
@@ -45,11 +51,12 @@ export class PlatformKeyService {
    */
   async signCall(call: { method: string; path: string; body: string }): Promise<Record<string, string>> {
     const signer = await this.signer();
-    const { timestamp, nonce } = freshCallbackReplay({ timestamp: Math.floor(this.now() / 1000) });
-    const base = callbackSignBase({ method: call.method, path: call.path, timestamp, nonce, body: call.body });
+    const timestamp = String(Math.floor(this.now() / 1000));
+    const nonce = this.#nonces.next();
+    const base = signBaseText({ method: call.method, path: call.path, timestamp, nonce, body: call.body });
     const signature = this.pool
       ? await this.pool.sign(signer.kid, signer.privateKey, base)
-      : crypto.sign('sha256', base, signer.privateKey).toString('base64');
+      : crypto.sign('sha256', Buffer.from(base, 'utf8'), signer.privateKey).toString('base64');
     return callbackHeaders({ timestamp, nonce, signature, keyId: signer.kid });
   }
 
@@ -72,6 +79,8 @@ export class PlatformKeyService {
       retired_at: null,
     });
     this.#signer = undefined;
+    this.#loading = undefined;
+    this.#generation++;
     const info = (await this.list()).find((k) => k.kid === kid);
     return info!;
   }
@@ -93,10 +102,19 @@ export class PlatformKeyService {
   async signer(): Promise<Signer> {
     const now = this.now();
     if (this.#signer && this.#signer.until > now) return this.#signer.value;
+    if (!this.#loading) {
+      const loading = this.#load(now, this.#generation);
+      this.#loading = loading;
+      void loading.catch(() => {}).finally(() => { if (this.#loading === loading) this.#loading = undefined; });
+    }
+    return this.#loading;
+  }
+
+  async #load(now: number, generation: number): Promise<Signer> {
     const row = (await this.repo.published())[0];
     if (!row) throw new AppError('UNAVAILABLE', 'no platform key pair; the service creates one at start');
     const value = { kid: row.kid, privateKey: crypto.createPrivateKey(this.box.open(row.private_pem_enc, `platform-key:${row.kid}`)) };
-    this.#signer = { value, until: now + SIGNER_REFRESH_MS };
+    if (generation === this.#generation) this.#signer = { value, until: now + SIGNER_REFRESH_MS };
     return value;
   }
 }

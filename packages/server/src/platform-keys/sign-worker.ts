@@ -1,22 +1,31 @@
 import crypto from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
+import type { SignAnswer, SignBatch } from './sign-pool.js';
 
 /**
- * A signing thread of SignPool: RSA-SHA256 (PKCS#1 v1.5) over sign bases
- * sent by the main thread. Keys arrive once per key id and are kept.
+ * A signing thread of SignPool: RSA-SHA256 (PKCS#1 v1.5) over batches of
+ * sign bases sent by the main thread, answered as one message per batch.
+ * Keys arrive once per key id and are kept.
  */
 const keys = new Map<string, crypto.KeyObject>();
 
-parentPort!.on('message', (m: { kind: 'key'; kid: string; key: crypto.KeyObject } | { kind: 'sign'; id: number; kid: string; base: Uint8Array }) => {
+parentPort!.on('message', (m: { kind: 'key'; kid: string; key: crypto.KeyObject } | SignBatch) => {
   if (m.kind === 'key') {
     keys.set(m.kid, m.key);
     return;
   }
+  let answer: SignAnswer;
   try {
-    const key = keys.get(m.kid);
-    if (!key) throw new Error(`signing key ${m.kid} was not sent to this worker`);
-    parentPort!.postMessage({ id: m.id, signature: crypto.sign('sha256', m.base, key).toString('base64') });
+    answer = {
+      batch: m.batch,
+      signatures: m.bases.map((base, i) => {
+        const key = keys.get(m.kids[i]!);
+        if (!key) throw new Error(`signing key ${m.kids[i]} was not sent to this worker`);
+        return crypto.sign('sha256', Buffer.from(base, 'utf8'), key).toString('base64');
+      }),
+    };
   } catch (err) {
-    parentPort!.postMessage({ id: m.id, error: (err as Error).message });
+    answer = { batch: m.batch, error: (err as Error).message };
   }
+  parentPort!.postMessage(answer);
 });
