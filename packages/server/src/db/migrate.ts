@@ -6,7 +6,7 @@ import * as m0003 from './migrations/0003_accounts.js';
 import * as m0004 from './migrations/0004_reporting.js';
 import * as m0005 from './migrations/0005_delivery.js';
 import * as m0006 from './migrations/0006_orders.js';
-import * as m0009 from './migrations/0009_delivery_perf.js';
+import * as m0007 from './migrations/0007_delivery_perf.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -21,7 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0004_reporting': m0004,
   '0005_delivery': m0005,
   '0006_orders': m0006,
-  '0009_delivery_perf': m0009,
+  '0007_delivery_perf': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

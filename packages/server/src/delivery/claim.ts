@@ -24,7 +24,7 @@ export interface ClaimedEvent {
 export async function claimDueEvents(db: Kysely<Tables>, dialect: DialectName, o: { now: number; limit: number; leaseMs: number; token: string }): Promise<ClaimedEvent[]> {
   const due = skipLocked(
     db.selectFrom('outbox').select('event_id')
-      // A literal, so the planner can use the partial index of pending events (migration 0009), in claim order.
+      // A literal, so the planner can use the partial index of pending events (migration 0007), in claim order.
       .where('state', '=', sql.lit('pending'))
       .where('next_attempt_at', '<=', o.now)
       // enqueueEvent writes the body just after the row; never send an empty one.

@@ -53,6 +53,9 @@ const WRITE_DELAY_MS = 20;
  * Delivery is at-least-once: a crash between send and write-back means the
  * claim lapses and the event is sent again.
  */
+
+/** A signature made on admission is used if its slot comes within this time; later, the call is signed again. */
+const RESIGN_AFTER_MS = 30_000;
 export class Dispatcher {
   #running = false;
   #loop: Promise<void> | undefined;
@@ -218,13 +221,17 @@ export class Dispatcher {
       // per thread instead of one per event). The wait for a slot is bounded
       // by the host's short queue, so the Timestamp is at most seconds old.
       // 5.3: the exact body bytes are signed and sent; the path is the URL's (no query string, 4.7).
-      const signed = this.keys.signCall({ method: 'POST', path: parsed.pathname, body: event.body });
+      const call = { method: 'POST', path: parsed.pathname, body: event.body };
+      const signedAt = this.now();
+      const signed = this.keys.signCall(call);
       signed.catch(() => {}); // awaited below; not unhandled meanwhile
       await this.#hosts.acquire(parsed.host);
       try {
         await this.#global.acquire('');
         try {
-          const headers = await signed;
+          // Slow games ahead in the queues: a signature older than RESIGN_AFTER_MS is made
+          // afresh, so the Timestamp a game sees stays far inside its window (300 s in the SDK).
+          const headers = this.now() - signedAt > RESIGN_AFTER_MS ? await this.keys.signCall(call) : await signed;
           const started = this.now();
           const result = await this.http.request({
             method: 'POST', url: parsed, body: event.body, timeoutMs: this.opts.timeoutMs, maxBodyBytes: RESPONSE_KEEP_BYTES,

@@ -6,7 +6,9 @@ import { parseJsonBody } from './json-body.js';
 
 describe('JSON body parsing', () => {
   it('parses ordinary JSON like JSON.parse', () => {
-    fc.assert(fc.property(fc.jsonValue().map((v) => JSON.stringify(v)).filter((t) => !/\d{16}/.test(t)), (text) => {
+    // Long integers and prototype-polluting keys are left to the tests below (fast-check favours `__proto__` keys).
+    const ordinary = (t: string) => !/\d{16}/.test(t) && !/"(__proto__|prototype)":/.test(t);
+    fc.assert(fc.property(fc.jsonValue().map((v) => JSON.stringify(v)).filter(ordinary), (text) => {
       assert.deepEqual(parseJsonBody(text), JSON.parse(text));
     }));
   });

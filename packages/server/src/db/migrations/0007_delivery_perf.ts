@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// 0009: outbox indexes shaped for the dispatcher.
+// 0007: outbox indexes shaped for the dispatcher.
 // - Claims read pending events in (next_attempt_at, event_id) order with a
 //   LIMIT. outbox_due was (state, next_attempt_at): without event_id every
 //   claim sorted all due rows (the whole backlog) to take the first batch. The
