@@ -21,6 +21,23 @@ export interface NewEvent {
   body: (eventId: number) => unknown;
 }
 
+/** A new outbox row, due now; `body` is a placeholder until the event id is known. */
+function pendingRow(event: NewEvent, body: string, now: number) {
+  return {
+    app_id: event.appId,
+    type: event.type,
+    target: event.target,
+    server_id: event.serverId ?? null,
+    body,
+    state: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    delivered_at: null,
+    last_error: null,
+  };
+}
+
 /**
  * Writes an event to the outbox. Call it with the transaction of the business
  * change that caused the event, so that both commit or neither does (an event
@@ -28,19 +45,8 @@ export interface NewEvent {
  * same bytes are signed and sent on every attempt.
  */
 export async function enqueueEvent(db: Kysely<Tables>, event: NewEvent, now: number = Date.now()): Promise<{ eventId: number; body: string }> {
-  const { event_id: eventId } = await db.insertInto('outbox').values({
-    app_id: event.appId,
-    type: event.type,
-    target: event.target,
-    server_id: event.serverId ?? null,
-    body: '',
-    state: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    created_at: now,
-    delivered_at: null,
-    last_error: null,
-  }).returning('event_id').executeTakeFirstOrThrow();
+  // Empty until its id is known: the claim never takes an event with an empty body.
+  const { event_id: eventId } = await db.insertInto('outbox').values(pendingRow(event, '', now)).returning('event_id').executeTakeFirstOrThrow();
   const body = JSON.stringify(event.body(eventId));
   await db.updateTable('outbox').set({ body }).where('event_id', '=', eventId).execute();
   // Possibly before the caller's transaction commits: the dispatcher looks again shortly after.
@@ -59,19 +65,7 @@ export async function enqueueEvents(db: Kysely<Tables>, events: NewEvent[], now:
   if (events.length === 0) return [];
   // Each row carries a placeholder body until its id is known, so the returned ids are matched to
   // the events without relying on the order of RETURNING.
-  const rows = await db.insertInto('outbox').values(events.map((event, i) => ({
-    app_id: event.appId,
-    type: event.type,
-    target: event.target,
-    server_id: event.serverId ?? null,
-    body: `#${i}`,
-    state: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    created_at: now,
-    delivered_at: null,
-    last_error: null,
-  }))).returning(['event_id', 'body']).execute();
+  const rows = await db.insertInto('outbox').values(events.map((event, i) => pendingRow(event, `#${i}`, now))).returning(['event_id', 'body']).execute();
   const ids = new Map(rows.map((r) => [r.body, r.event_id]));
   const out = events.map((event, i) => {
     const eventId = ids.get(`#${i}`)!;

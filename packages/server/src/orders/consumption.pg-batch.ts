@@ -1,22 +1,15 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import type { ConsumptionForward } from './consumption.schemas.js';
+import type { ConsumptionNoticesTable } from './orders.tables.js';
 
 /** A notice as the batch statement takes it; `idx` is its place in the batch. */
-export interface NoticeRow {
+export type NoticeRow = Pick<ConsumptionNoticesTable, 'app_id' | 'nonce' | 'user_id' | 'role_id' | 'server_id' | 'product_code' | 'timestamp' | 'sign'> & {
   idx: number;
   /** The request's nonce use (5.1): recorded in the same statement. */
   nonce_scope: string;
   nonce_expires_at: number;
-  app_id: number;
-  nonce: string;
-  user_id: string;
-  role_id: string;
-  server_id: string;
-  product_code: string;
-  timestamp: number;
-  sign: string;
-}
+};
 
 /** The partner body of ConsumptionForward, built in SQL: compact JSON, keys in the interface's order. */
 const FORWARD_FIELDS: Array<[keyof ConsumptionForward, string]> = [
