@@ -16,14 +16,16 @@ export interface NonceUse {
  * Concurrent requests' nonces are written together (group commit, db/batcher.ts):
  * one insert-if-absent per batch (Database.relaxedInsertIgnore), and a nonce is
  * fresh exactly when its row was inserted. The unique key still decides, so
- * batches in flight at once (here or on other instances) stay correct. Two
- * batches in flight match the two connections of the relaxed pool.
+ * batches in flight at once (here or on other instances) stay correct. On
+ * PostgreSQL four batches in flight match the four connections of the relaxed
+ * pool: under load a batch waits less for the one before it.
  */
 export class NonceStore {
   readonly #batcher: Batcher<NonceUse, boolean>;
 
   constructor(private readonly database: Database) {
-    this.#batcher = new Batcher((uses) => this.#write(uses), { maxBatch: 500, maxInFlight: 2 });
+    // SQLite has one connection: batches in flight would only queue for it, each smaller.
+    this.#batcher = new Batcher((uses) => this.#write(uses), { maxBatch: 500, maxInFlight: database.dialect === 'sqlite' ? 1 : 4 });
   }
 
   /** Records the nonce; false when it was already used in this scope. */

@@ -68,7 +68,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
     const searchPath = opts.schema ? [`-c search_path=${opts.schema}`] : [];
     const db = new Kysely<Tables>({ dialect: new CatalogSafePostgresDialect({ pool: pgPool(opts.poolSize ?? 10, searchPath) }) });
     const relaxedSql = new Map<RelaxedTable, string>();
-    const relaxedPool = pgPool(2, [...searchPath, '-c synchronous_commit=off']);
+    const relaxedPool = pgPool(4, [...searchPath, '-c synchronous_commit=off']);
     return {
       db,
       dialect: 'postgres',
