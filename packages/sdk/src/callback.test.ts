@@ -6,6 +6,7 @@ import {
   buildCallbackHeaders,
   CALLBACK_HEADERS,
   callbackSignBase,
+  callbackSignBaseText,
   CallbackVerificationError,
   signCallback,
   stripQuery,
@@ -25,6 +26,7 @@ test('rsa vectors: sign base, signature, verification', async (t) => {
       const input = { method: v.method, path: v.path, timestamp: v.timestamp, nonce: v.nonce, body: v.body };
       assert.equal(callbackSignBase(input).toString('utf8'), v.signBase);
       assert.deepEqual(callbackSignBase({ ...input, body: Buffer.from(v.body, 'utf8') }), Buffer.from(v.signBase, 'utf8'));
+      assert.equal(callbackSignBaseText(input), v.signBase);
       assert.equal(signCallback(input, v.privateKeyPem), v.signature);
       assert.equal(signCallback(input, createPrivateKey(v.privateKeyPem)), v.signature);
       const got = verifyCallback({ method: v.method, url: v.path, headers: v.headers, body: v.body, publicKeys: { [v.keyId]: v.publicKeyPem }, now: nowFor(v.timestamp) });
@@ -42,6 +44,17 @@ test('rsa vectors: the committed PEM files are the key pair inside rsa.json', ()
   }
   const derived = createPublicKey(v0.privateKeyPem).export({ type: 'spki', format: 'pem' });
   assert.equal(derived, v0.publicKeyPem);
+});
+
+test('callbackSignBaseText is callbackSignBase as text: query stripped, non-ASCII and line feeds in the body, LF in a value refused', () => {
+  for (const c of [
+    { method: 'post', path: '/pay/callback', timestamp: '1760000000', nonce: 'abc', body: '{"notifyId":1,"name":"Zoë ✓"}' },
+    { method: 'GET', path: '/role?roleId=1&serverId=s1', timestamp: 1, nonce: 'n-_', body: '' },
+    { method: 'POST', path: '/x', timestamp: '2', nonce: 'n', body: 'line\nbreaks\n' },
+  ]) {
+    assert.deepEqual(Buffer.from(callbackSignBaseText(c), 'utf8'), callbackSignBase(c));
+  }
+  assert.throws(() => callbackSignBaseText({ method: 'POST', path: '/a\nb', timestamp: '1', nonce: 'n', body: '' }), /line feed/);
 });
 
 test('callbackSignBase: empty body gives a last line that is only LF; query is stripped', () => {

@@ -4,6 +4,7 @@ export {
   type CallbackSignInput,
   type BuildCallbackHeadersOptions,
   callbackSignBase,
+  callbackSignBaseText,
   signCallback,
   buildCallbackHeaders,
   freshCallbackReplay,

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import { callbackHeaders } from '@game-platform/sdk';
+import { callbackHeaders, callbackSignBaseText } from '@game-platform/sdk';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SignPool } from './sign-pool.js';
 import { AppError } from '../errors/app-error.js';
 import type { PlatformKeyRow, PlatformKeysRepository } from './keys.repository.js';
-import { NonceSource, signBaseText } from './sign-base.js';
+import { NonceSource } from './nonce-source.js';
 
 const generateKeyPair = promisify(crypto.generateKeyPair);
 
@@ -53,7 +53,7 @@ export class PlatformKeyService {
     const signer = await this.signer();
     const timestamp = String(Math.floor(this.now() / 1000));
     const nonce = this.#nonces.next();
-    const base = signBaseText({ method: call.method, path: call.path, timestamp, nonce, body: call.body });
+    const base = callbackSignBaseText({ method: call.method, path: call.path, timestamp, nonce, body: call.body });
     const signature = this.pool
       ? await this.pool.sign(signer.kid, signer.privateKey, base)
       : crypto.sign('sha256', Buffer.from(base, 'utf8'), signer.privateKey).toString('base64');
