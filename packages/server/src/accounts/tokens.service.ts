@@ -4,6 +4,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { Tables } from '../db/schema.js';
 import type { MacToken } from '../auth/mac.js';
 import { TokensRepository, type TokenLookupRow } from './tokens.repository.js';
+import { TtlCache } from '../cache/ttl-cache.js';
 
 /** A token as authentication sees it (5.2), with what the profile (4.3) answers. */
 export interface TokenSession extends MacToken {
@@ -53,13 +54,16 @@ const macKeyContext = (hash: string) => `mac-key:${hash}`;
  * takes effect on other instances within that bound (docs/decisions.md).
  */
 export class TokenService {
-  readonly #cache = new Map<string, { session: TokenSession | null; until: number }>();
+  /** Lookups by kid (the kid itself, so a hit costs no hash; the cache already holds MAC keys in the clear). */
+  readonly #cache: TtlCache<string, TokenSession | null>;
 
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly box: SecretBox,
     private readonly policy: TokenPolicy,
-  ) {}
+  ) {
+    this.#cache = new TtlCache(policy.cacheSeconds * 1000, () => policy.now(), CACHE_MAX);
+  }
 
   /**
    * Mints a token in the login's transaction, then applies the re-login
@@ -102,18 +106,11 @@ export class TokenService {
    * them apart after the MAC is verified); null when unknown.
    */
   async lookup(kid: string): Promise<TokenSession | null> {
-    const now = this.policy.now();
-    // Keyed by the kid itself, so a hit costs no hash; the cache already holds MAC keys in the clear.
-    const hit = this.#cache.get(kid);
-    if (hit && hit.until > now) return hit.session;
-    const hash = kidHash(kid);
-    const found = await new TokensRepository(this.db).lookup(hash);
-    const session = found ? this.toSession(hash, found.row, found.loginTypes) : null;
-    if (this.policy.cacheSeconds > 0) {
-      if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
-      this.#cache.set(kid, { session, until: now + this.policy.cacheSeconds * 1000 });
-    }
-    return session;
+    return this.#cache.getOrLoad(kid, async () => {
+      const hash = kidHash(kid);
+      const found = await new TokensRepository(this.db).lookup(hash);
+      return found ? this.toSession(hash, found.row, found.loginTypes) : null;
+    });
   }
 
   /** Deletes tokens that expired before `before`. */
@@ -123,14 +120,14 @@ export class TokenService {
 
   /** Drops this instance's cached lookups of a user (after a revocation or a change of bound methods commits). */
   evictUser(userId: number): void {
-    for (const [kid, entry] of this.#cache) if (entry.session?.userId === userId) this.#cache.delete(kid);
+    this.#cache.deleteWhere((session) => session?.userId === userId);
   }
 
   /** Drops cached lookups of these tokens. */
   evictTokens(tokenIds: number[]): void {
     if (tokenIds.length === 0) return;
     const ids = new Set(tokenIds);
-    for (const [kid, entry] of this.#cache) if (entry.session && ids.has(entry.session.tokenId)) this.#cache.delete(kid);
+    this.#cache.deleteWhere((session) => session !== null && ids.has(session.tokenId));
   }
 
   private toSession(hash: string, row: TokenLookupRow, loginTypes: number[]): TokenSession {

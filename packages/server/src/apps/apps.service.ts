@@ -6,6 +6,7 @@ import { IpAllowList, isValidIpRange } from '../http/ip-ranges.js';
 import type { AppRow, AppsRepository } from './apps.repository.js';
 import type { App, AppCreateBody, AppPatchBody } from './apps.schemas.js';
 import { checkCallbackUrl } from './callback-url.js';
+import { TtlCache } from '../cache/ttl-cache.js';
 
 /** An app as the other domains use it: parsed, with its live secrets. */
 export interface AppRecord {
@@ -43,17 +44,16 @@ export const APP_CACHE_MS = 2000;
  * secret, the URLs the platform calls, the IP allow-list of 4.4).
  */
 export class AppService {
-  readonly #cache = new Map<string, { record: AppRecord | null; until: number }>();
-  readonly #loading = new Map<string, Promise<AppRecord | null>>();
-  /** Bumped whenever an app changes here, so reads that began before the change are not cached. */
-  #generation = 0;
+  readonly #cache: TtlCache<string, AppRecord | null>;
   readonly #clientIds = new Map<number, string>();
 
   constructor(
     private readonly repo: AppsRepository,
     private readonly box: SecretBox,
     private readonly opts: { defaultRegion: 'overseas' | 'mainland'; secretGraceSeconds: number; now?: () => number },
-  ) {}
+  ) {
+    this.#cache = new TtlCache(APP_CACHE_MS, () => this.now());
+  }
 
   private now(): number {
     return this.opts.now?.() ?? Date.now();
@@ -107,7 +107,7 @@ export class AppService {
     if (checked.allowedIps !== undefined) changes.allowed_ips = JSON.stringify(checked.allowedIps);
     if (patch.unionIdEnabled !== undefined) changes.union_id_enabled = patch.unionIdEnabled ? 1 : 0;
     const row = await this.repo.update(appId, changes);
-    this.#forget(row!.client_id);
+    this.#cache.delete(row!.client_id);
     return toApp(row!);
   }
 
@@ -126,35 +126,16 @@ export class AppService {
       secret_rotated_at: now,
       updated_at: now,
     });
-    this.#forget(current.client_id);
+    this.#cache.delete(current.client_id);
     return { app: toApp(row!), secret };
   }
 
   /** The app of a clientId, for request authentication; null when unknown. Cached briefly. */
   async resolveByClientId(clientId: string): Promise<AppRecord | null> {
-    const now = this.now();
-    const hit = this.#cache.get(clientId);
-    if (hit && hit.until > now) return hit.record;
-    // One read per app however many requests find the entry expired at once.
-    let loading = this.#loading.get(clientId);
-    if (!loading) {
-      const generation = this.#generation;
-      loading = this.repo.byClientId(clientId).then((row) => {
-        const record = row ? this.toRecord(row, now) : null;
-        // An app changed meanwhile: this read may predate the change, so it is not kept.
-        if (generation === this.#generation) {
-          if (this.#cache.size > 10_000) this.#cache.clear();
-          this.#cache.set(clientId, { record, until: now + APP_CACHE_MS });
-        }
-        return record;
-      });
-      const entry = loading.finally(() => {
-        if (this.#loading.get(clientId) === entry) this.#loading.delete(clientId);
-      });
-      this.#loading.set(clientId, entry);
-      loading = entry;
-    }
-    return loading;
+    return this.#cache.getOrLoad(clientId, async () => {
+      const row = await this.repo.byClientId(clientId);
+      return row ? this.toRecord(row, this.now()) : null;
+    });
   }
 
   /**
@@ -178,12 +159,6 @@ export class AppService {
     const record = await this.resolveByClientId(clientId);
     if (!record || !record.active) throw new AppError('UNKNOWN_CLIENT', `clientId ${JSON.stringify(clientId)} is not a known active app`);
     return record;
-  }
-
-  #forget(clientId: string): void {
-    this.#generation++;
-    this.#cache.delete(clientId);
-    this.#loading.delete(clientId);
   }
 
   private async row(appId: number): Promise<AppRow> {

@@ -6,6 +6,7 @@ import type { AppService } from '../apps/apps.service.js';
 import type { ProductsTable } from './orders.tables.js';
 import { checkCurrency, minorToNumber, toMinor } from './money.js';
 import type { Product, ProductCreateBody, ProductPatchBody } from './products.schemas.js';
+import { TtlCache } from '../cache/ttl-cache.js';
 
 export type ProductRow = Selectable<ProductsTable>;
 
@@ -19,13 +20,15 @@ export const PRODUCT_CACHE_MS = 2000;
 /** Products and prices per app: code, name, unit price (minor units) and currency, store SKU per store channel. */
 export class ProductService {
   /** Active products by appId and code (null: none), for order placement; see PRODUCT_CACHE_MS. */
-  readonly #cache = new Map<string, { row: ProductRow | null; until: number }>();
+  readonly #cache: TtlCache<string, ProductRow | null>;
 
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly apps: AppService,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#cache = new TtlCache(PRODUCT_CACHE_MS, now);
+  }
 
   async create(appId: number, body: ProductCreateBody): Promise<Product> {
     await this.apps.get(appId);
@@ -79,21 +82,20 @@ export class ProductService {
 
   /** The active products of an app among `codes`, by code (order placement; cached, see PRODUCT_CACHE_MS). */
   async activeByCodes(appId: number, codes: string[]): Promise<Map<string, ProductRow>> {
-    const now = this.now();
+    const readAt = this.now();
     const found = new Map<string, ProductRow>();
     const missing: string[] = [];
     for (const code of codes) {
       const hit = this.#cache.get(cacheKey(appId, code));
-      if (!hit || hit.until <= now) missing.push(code);
-      else if (hit.row) found.set(code, hit.row);
+      if (!hit) missing.push(code);
+      else if (hit.value) found.set(code, hit.value);
     }
     if (missing.length === 0) return found;
     const rows = await this.db.selectFrom('products').selectAll()
       .where('app_id', '=', appId).where('product_code', 'in', missing).where('status', '=', 'active').execute();
-    if (this.#cache.size > 10_000) this.#cache.clear();
     for (const code of missing) {
       const row = rows.find((r) => r.product_code === code) ?? null;
-      this.#cache.set(cacheKey(appId, code), { row, until: now + PRODUCT_CACHE_MS });
+      this.#cache.set(cacheKey(appId, code), row, readAt);
       if (row) found.set(code, row);
     }
     return found;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import type { AppService } from '../apps/apps.service.js';
+import { TtlCache } from '../cache/ttl-cache.js';
 
 export interface OrderSettings {
   appId: number;
@@ -13,9 +14,11 @@ export const SETTINGS_CACHE_MS = 2000;
 
 /** Per-app order settings (absent row: defaults). */
 export class OrderSettingsService {
-  readonly #cache = new Map<number, { settings: OrderSettings; until: number }>();
+  readonly #cache: TtlCache<number, OrderSettings>;
 
-  constructor(private readonly db: Kysely<Tables>, private readonly apps: AppService, private readonly now: () => number = Date.now) {}
+  constructor(private readonly db: Kysely<Tables>, private readonly apps: AppService, private readonly now: () => number = Date.now) {
+    this.#cache = new TtlCache(SETTINGS_CACHE_MS, now);
+  }
 
   async get(appId: number): Promise<OrderSettings> {
     const row = await this.db.selectFrom('order_settings').selectAll().where('app_id', '=', appId).executeTakeFirst();
@@ -33,13 +36,7 @@ export class OrderSettingsService {
   }
 
   /** The settings order placement uses: cached per instance for SETTINGS_CACHE_MS. */
-  async cached(appId: number): Promise<OrderSettings> {
-    const now = this.now();
-    const hit = this.#cache.get(appId);
-    if (hit && hit.until > now) return hit.settings;
-    const settings = await this.get(appId);
-    if (this.#cache.size > 10_000) this.#cache.clear();
-    this.#cache.set(appId, { settings, until: now + SETTINGS_CACHE_MS });
-    return settings;
+  cached(appId: number): Promise<OrderSettings> {
+    return this.#cache.getOrLoad(appId, () => this.get(appId));
   }
 }
