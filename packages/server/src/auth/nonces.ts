@@ -1,4 +1,4 @@
-import { Batcher } from '../db/batcher.js';
+import { Batcher, batchesInFlight } from '../db/batcher.js';
 import type { Database } from '../db/database.js';
 
 /** A nonce to record: its scope (an app or a token), the nonce, and when it may be forgotten. */
@@ -24,8 +24,7 @@ export class NonceStore {
   readonly #batcher: Batcher<NonceUse, boolean>;
 
   constructor(private readonly database: Database) {
-    // SQLite has one connection: batches in flight would only queue for it, each smaller.
-    this.#batcher = new Batcher((uses) => this.#write(uses), { maxBatch: 500, maxInFlight: database.dialect === 'sqlite' ? 1 : 4 });
+    this.#batcher = new Batcher((uses) => this.#write(uses), { maxBatch: 500, maxInFlight: batchesInFlight(database.dialect) });
   }
 
   /** Records the nonce; false when it was already used in this scope. */

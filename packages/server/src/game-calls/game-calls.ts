@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { Value } from '@sinclair/typebox/value';
 import type { Insertable } from 'kysely';
 import type { Tables } from '../db/schema.js';
-import { Batcher } from '../db/batcher.js';
+import { Batcher, batchesInFlight } from '../db/batcher.js';
 import { dialectOf } from '../db/dialect.js';
 import type { GameCallsTable } from './game-calls.tables.js';
 import type { AppRecord } from '../apps/apps.service.js';
@@ -82,7 +82,7 @@ export class GameCallsClient {
     this.#log = new Batcher<Insertable<GameCallsTable>, void>(async (rows) => {
       await this.db.insertInto('game_calls').values(rows).execute();
       return rows.map(() => undefined);
-    }, { maxBatch: 500, maxInFlight: dialectOf(db) === 'sqlite' ? 1 : 2 });
+    }, { maxBatch: 500, maxInFlight: batchesInFlight(dialectOf(db), 2) });
   }
 
   /** 4.8: GET {roleQueryUrl}?roleId=&serverId= */

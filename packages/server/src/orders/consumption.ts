@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
-import { Batcher, caseById } from '../db/batcher.js';
+import { Batcher, batchesInFlight, caseById } from '../db/batcher.js';
 import { dialectOf } from '../db/dialect.js';
 import { enqueueEvents, outboxSignal } from '../delivery/outbox.js';
 import { storeNoticesPg, type NoticeRow } from './consumption.pg-batch.js';
@@ -44,9 +44,9 @@ export class ConsumptionService {
     private readonly db: Kysely<Tables>,
     private readonly now: () => number = Date.now,
   ) {
-    // SQLite has one connection: a second transaction in flight would only queue behind the first.
-    this.#sqlite = dialectOf(db) === 'sqlite';
-    this.#store = new Batcher((notices) => this.#insert(notices), { maxBatch: 200, maxInFlight: this.#sqlite ? 1 : 4, retryAlone: true });
+    const dialect = dialectOf(db);
+    this.#sqlite = dialect === 'sqlite';
+    this.#store = new Batcher((notices) => this.#insert(notices), { maxBatch: 200, maxInFlight: batchesInFlight(dialect), retryAlone: true });
   }
 
   /** Answers true when the notice was stored now, false when it was stored before; NONCE_REUSED for a used nonce. */

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
-import { Batcher, caseById } from '../db/batcher.js';
+import { Batcher, batchesInFlight, caseById } from '../db/batcher.js';
 import { dialectOf } from '../db/dialect.js';
 import { OrderStatus } from './enums.js';
 import type { ItemRow, OrderRow } from './orders.repository.js';
@@ -25,10 +25,10 @@ export class PlacementWrites {
   readonly #open: Batcher<{ trxNo: number; bankTrxNo: string | null; at: number }, OrderRow | undefined>;
 
   constructor(private readonly db: Kysely<Tables>) {
-    // SQLite has one connection: more batches in flight would only queue behind each other.
-    const maxInFlight = dialectOf(db) === 'sqlite' ? 1 : 4;
+    const maxInFlight = batchesInFlight(dialectOf(db));
     this.#lookup = new Batcher((keys) => this.#lookupAll(keys), { maxBatch: 200, maxInFlight });
-    this.#create = new Batcher((orders) => this.#createEach(orders), { maxBatch: 200, maxInFlight });
+    // When a batch fails as a whole, each order is tried alone, so one cannot fail the others.
+    this.#create = new Batcher((orders) => this.#createAll(orders), { maxBatch: 200, maxInFlight, retryAlone: true });
     this.#open = new Batcher((opens) => this.#openAll(opens), { maxBatch: 200, maxInFlight });
   }
 
@@ -55,16 +55,6 @@ export class PlacementWrites {
       .execute();
     const found = new Map(rows.map((r) => [`${r.app_id}\u0000${r.out_trx_no}`, r]));
     return keys.map((k) => found.get(`${k.appId}\u0000${k.outTrxNo}`));
-  }
-
-  /** When a batch fails as a whole, each order is tried alone, so one cannot fail the others. */
-  async #createEach(batch: Array<{ order: Insertable<OrdersTable>; items: NewItem[] }>): Promise<Array<Created | Error>> {
-    try {
-      return await this.#createAll(batch);
-    } catch (err) {
-      if (batch.length === 1) throw err;
-      return Promise.all(batch.map((b) => this.#createAll([b]).then((r) => r[0]!, (e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
-    }
   }
 
   async #createAll(batch: Array<{ order: Insertable<OrdersTable>; items: NewItem[] }>): Promise<Created[]> {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
-import { Batcher } from '../db/batcher.js';
+import { Batcher, batchesInFlight } from '../db/batcher.js';
 import { dialectOf, isUniqueViolation } from '../db/dialect.js';
 import { notifyGame } from './notify-game.js';
 import { AppError } from '../errors/app-error.js';
@@ -30,7 +30,7 @@ export class RefundService {
     private readonly orders: OrderService,
     private readonly now: () => number = Date.now,
   ) {
-    this.#arrears = new Batcher((keys) => ordersRepo.pendingSupplementsOf(this.db, keys), { maxBatch: 500, maxInFlight: dialectOf(db) === 'sqlite' ? 1 : 4 });
+    this.#arrears = new Batcher((keys) => ordersRepo.pendingSupplementsOf(this.db, keys), { maxBatch: 500, maxInFlight: batchesInFlight(dialectOf(db)) });
   }
 
   /**
