@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { RandomPool } from '../crypto/random-pool.js';
 import { safeEqual } from '../crypto/secret-box.js';
 
 /**
@@ -44,19 +45,8 @@ const S3 = 2;
 /** `<prefix>evidence/<appId>/<64 hex>.<ext>`; greedy, so the last `evidence/` starts the key. */
 const ADDRESS = /^(.*)(evidence\/([0-9]{1,15})\/([0-9a-f]{32})([0-9a-f]{32})\.([a-z0-9]{1,16}))$/;
 
-/** Random bytes drawn in bulk: one call into the CSPRNG per 682 ids instead of one per id (a visible cost at 4.2's rate). */
-const POOL_SIZE = 4096;
-let pool = Buffer.alloc(0);
-let poolOffset = POOL_SIZE;
-
-function randomInto(target: Buffer, offset: number, length: number): void {
-  if (poolOffset + length > pool.length) {
-    pool = crypto.randomBytes(POOL_SIZE);
-    poolOffset = 0;
-  }
-  pool.copy(target, offset, poolOffset, poolOffset + length);
-  poolOffset += length;
-}
+/** The random bits of object ids. */
+const random = new RandomPool();
 
 export class ObjectIdSigner {
   constructor(private readonly key: Buffer) {}
@@ -73,7 +63,7 @@ export class ObjectIdSigner {
     head[0] = (f.svcid ? BOUND : 0) | (f.backend === 's3' ? S3 : 0);
     head.writeUIntBE(f.size, 1, 5);
     head.writeUInt32BE(f.expires, 6);
-    randomInto(head, 10, 6);
+    random.fill(head, 10, 6);
     const hex = head.toString('hex');
     return `evidence/${f.appId}/${hex}${this.tagOf(prefix, f.appId, hex, ext, f.svcid || undefined)}.${ext}`;
   }

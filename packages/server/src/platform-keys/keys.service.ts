@@ -5,7 +5,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { SignPool } from './sign-pool.js';
 import { AppError } from '../errors/app-error.js';
 import type { PlatformKeyRow, PlatformKeysRepository } from './keys.repository.js';
-import { NonceSource } from './nonce-source.js';
+import { RandomPool } from '../crypto/random-pool.js';
 
 const generateKeyPair = promisify(crypto.generateKeyPair);
 
@@ -36,7 +36,8 @@ export class PlatformKeyService {
   #loading: Promise<Signer> | undefined;
   /** Bumped by rotate(), so a load that began before it is not cached. */
   #generation = 0;
-  readonly #nonces = new NonceSource();
+  /** Call nonces: 16 random bytes, base64url (like the SDK's default), drawn 256 at a time. */
+  readonly #nonces = new RandomPool(16 * 256);
 
   constructor(
     private readonly repo: PlatformKeysRepository,
@@ -52,7 +53,7 @@ export class PlatformKeyService {
   async signCall(call: { method: string; path: string; body: string }): Promise<Record<string, string>> {
     const signer = await this.signer();
     const timestamp = String(Math.floor(this.now() / 1000));
-    const nonce = this.#nonces.next();
+    const nonce = this.#nonces.text(16, 'base64url');
     const base = callbackSignBaseText({ method: call.method, path: call.path, timestamp, nonce, body: call.body });
     const signature = this.pool
       ? await this.pool.sign(signer.kid, signer.privateKey, base)
