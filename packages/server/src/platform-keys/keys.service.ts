@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { callbackHeaders, callbackSignBaseText } from '@game-platform/sdk';
 import type { SecretBox } from '../crypto/secret-box.js';
-import type { SignPool } from './sign-pool.js';
+import { rsaSignText, type SignPool } from './sign-pool.js';
 import { AppError } from '../errors/app-error.js';
 import type { PlatformKeyRow, PlatformKeysRepository } from './keys.repository.js';
 import { RandomPool } from '../crypto/random-pool.js';
@@ -57,7 +57,7 @@ export class PlatformKeyService {
     const base = callbackSignBaseText({ method: call.method, path: call.path, timestamp, nonce, body: call.body });
     const signature = this.pool
       ? await this.pool.sign(signer.kid, signer.privateKey, base)
-      : crypto.sign('sha256', Buffer.from(base, 'utf8'), signer.privateKey).toString('base64');
+      : rsaSignText(base, signer.privateKey);
     return callbackHeaders({ timestamp, nonce, signature, keyId: signer.kid });
   }
 

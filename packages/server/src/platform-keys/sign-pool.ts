@@ -2,6 +2,11 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 
+/** RSA-SHA256 (PKCS#1 v1.5) of the UTF-8 bytes of a sign base, base64: 5.3's Signature. */
+export function rsaSignText(base: string, key: crypto.KeyObject): string {
+  return crypto.sign('sha256', Buffer.from(base, 'utf8'), key).toString('base64');
+}
+
 interface Job {
   kid: string;
   key: crypto.KeyObject;
@@ -60,7 +65,7 @@ export class SignPool {
 
   /** The base64 RSA-SHA256 signature of the UTF-8 bytes of `base`. */
   sign(kid: string, key: crypto.KeyObject, base: string): Promise<string> {
-    if (this.#size === 0 || this.#closed) return Promise.resolve(crypto.sign('sha256', Buffer.from(base, 'utf8'), key).toString('base64'));
+    if (this.#size === 0 || this.#closed) return Promise.resolve(rsaSignText(base, key));
     return new Promise<string>((resolve, reject) => {
       this.#queued.push({ kid, key, base, resolve, reject });
       if (!this.#flushScheduled) {
@@ -130,7 +135,7 @@ export class SignPool {
   async close(): Promise<void> {
     this.#closed = true;
     // Jobs queued for the next turn are signed inline rather than lost.
-    for (const j of this.#queued.splice(0)) j.resolve(crypto.sign('sha256', Buffer.from(j.base, 'utf8'), j.key).toString('base64'));
+    for (const j of this.#queued.splice(0)) j.resolve(rsaSignText(j.base, j.key));
     const workers = this.#workers.splice(0);
     await Promise.all(workers.map((w) => w.worker.terminate()));
     for (const w of workers) for (const jobs of w.inFlight.values()) for (const j of jobs) j.reject(new Error('signing pool closed'));

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
-import type { SignAnswer, SignBatch } from './sign-pool.js';
+import { rsaSignText, type SignAnswer, type SignBatch } from './sign-pool.js';
 
 /**
  * A signing thread of SignPool: RSA-SHA256 (PKCS#1 v1.5) over batches of
@@ -21,7 +21,7 @@ parentPort!.on('message', (m: { kind: 'key'; kid: string; key: crypto.KeyObject 
       signatures: m.bases.map((base, i) => {
         const key = keys.get(m.kids[i]!);
         if (!key) throw new Error(`signing key ${m.kids[i]} was not sent to this worker`);
-        return crypto.sign('sha256', Buffer.from(base, 'utf8'), key).toString('base64');
+        return rsaSignText(base, key);
       }),
     };
   } catch (err) {
