@@ -1,11 +1,40 @@
 import { Batcher, batchesInFlight } from '../db/batcher.js';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { Tables } from '../db/schema.js';
 
 /** A nonce to record: its scope (an app or a token), the nonce, and when it may be forgotten. */
 export interface NonceUse {
   scope: string;
   nonce: string;
   expiresAt: number;
+}
+
+/** Per use, whether it is the first of its nonce in `uses`: of the same nonce twice in one batch, only the first can be fresh. */
+export function firstOfEachNonce(uses: NonceUse[]): boolean[] {
+  const seen = new Set<string>();
+  return uses.map((u) => {
+    const key = `${u.scope}\u0000${u.nonce}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Records nonces in the caller's transaction (a write route that stores its
+ * request with them, see verifyMd5Signature); answers, per use, whether it
+ * was fresh. Uses must be distinct.
+ */
+export async function recordNonces(trx: Kysely<Tables>, uses: NonceUse[]): Promise<boolean[]> {
+  if (uses.length === 0) return [];
+  const rows = await trx.insertInto('nonces')
+    .values(uses.map((u) => ({ scope: u.scope, nonce: u.nonce, expires_at: u.expiresAt })))
+    .onConflict((oc) => oc.columns(['scope', 'nonce']).doNothing())
+    .returning(['scope', 'nonce'])
+    .execute();
+  const inserted = new Set(rows.map((r) => `${r.scope}\u0000${r.nonce}`));
+  return uses.map((u) => inserted.has(`${u.scope}\u0000${u.nonce}`));
 }
 
 /**
@@ -33,16 +62,8 @@ export class NonceStore {
   }
 
   async #write(uses: NonceUse[]): Promise<boolean[]> {
-    // The same nonce twice in one batch: only the first can be fresh.
-    const seen = new Set<string>();
-    const fresh: NonceUse[] = [];
-    const isFirst = uses.map((u) => {
-      const key = `${u.scope}\u0000${u.nonce}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      fresh.push(u);
-      return true;
-    });
+    const isFirst = firstOfEachNonce(uses);
+    const fresh = uses.filter((_, i) => isFirst[i]);
     const inserted = await this.database.relaxedInsertIgnore('nonces', fresh.map((u) => ({ scope: u.scope, nonce: u.nonce, expires_at: u.expiresAt })));
     let k = 0;
     return isFirst.map((first) => (first ? inserted[k++]! : false));

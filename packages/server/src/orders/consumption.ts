@@ -5,7 +5,7 @@ import { dialectOf } from '../db/dialect.js';
 import { enqueueEvents, outboxSignal } from '../delivery/outbox.js';
 import { storeNoticesPg, type NoticeRow } from './consumption.pg-batch.js';
 import { verifyMd5Signature } from '../auth/md5.js';
-import type { NonceUse } from '../auth/nonces.js';
+import { firstOfEachNonce, recordNonces, type NonceUse } from '../auth/nonces.js';
 import { ReplayGuard } from '../auth/replay.js';
 import { AppError } from '../errors/app-error.js';
 import type { Services } from '../services.js';
@@ -59,30 +59,17 @@ export class ConsumptionService {
 
   async #insert(notices: Notice[]): Promise<Array<boolean | Error>> {
     // The same nonce twice in one batch: only the first can be fresh.
-    const nonces = new Set<string>();
-    const rows: NoticeRow[] = [];
-    const reused = new Set<number>();
-    notices.forEach(({ appId, body, nonce }, idx) => {
-      const nonceKey = `${nonce.scope}\u0000${nonce.nonce}`;
-      if (nonces.has(nonceKey)) {
-        reused.add(idx);
-        return;
-      }
-      nonces.add(nonceKey);
-      rows.push({
-        idx, nonce_scope: nonce.scope, nonce_expires_at: nonce.expiresAt,
-        app_id: appId, nonce: body.nonce, user_id: body.userId, role_id: body.roleId, server_id: body.serverId,
-        product_code: body.productCode, timestamp: body.timestamp, sign: body.sign.toLowerCase(),
-      });
-    });
+    const first = firstOfEachNonce(notices.map((n) => n.nonce));
+    const rows: NoticeRow[] = notices.flatMap(({ appId, body, nonce }, idx) => (first[idx] ? [{
+      idx, nonce_scope: nonce.scope, nonce_expires_at: nonce.expiresAt,
+      app_id: appId, nonce: body.nonce, user_id: body.userId, role_id: body.roleId, server_id: body.serverId,
+      product_code: body.productCode, timestamp: body.timestamp, sign: body.sign.toLowerCase(),
+    }] : []));
     const now = this.now();
     const outcome = this.#sqlite ? await this.#storeInTransaction(rows, now) : await storeNoticesPg(this.db, rows, now);
     if ([...outcome.values()].some(Boolean)) outboxSignal.emit('enqueued');
     // Answered only now, after COMMIT: a notice is durable before its request is answered.
-    return notices.map((_, i) => {
-      const stored = reused.has(i) ? undefined : outcome.get(i);
-      return stored === undefined ? ReplayGuard.nonceReused() : stored;
-    });
+    return notices.map((_, i) => outcome.get(i) ?? ReplayGuard.nonceReused());
   }
 
   /** SQLite: the nonces, the notices, their forwards (enqueueEvents) and the links between them in one transaction. */
@@ -90,17 +77,13 @@ export class ConsumptionService {
     return this.db.transaction().execute(async (trx) => {
       const outcome = new Map<number, boolean>();
       if (notices.length === 0) return outcome;
-      const fresh = new Set((await trx.insertInto('nonces')
-        .values(notices.map((n) => ({ scope: n.nonce_scope, nonce: n.nonce, expires_at: n.nonce_expires_at })))
-        .onConflict((oc) => oc.columns(['scope', 'nonce']).doNothing())
-        .returning(['scope', 'nonce'])
-        .execute()).map((r) => `${r.scope}\u0000${r.nonce}`));
-      const admitted = notices.filter((n) => fresh.has(`${n.nonce_scope}\u0000${n.nonce}`));
+      const fresh = await recordNonces(trx, notices.map((n) => ({ scope: n.nonce_scope, nonce: n.nonce, expiresAt: n.nonce_expires_at })));
+      const admitted = notices.filter((_, i) => fresh[i]);
       for (const n of admitted) outcome.set(n.idx, false);
       // The same notice twice among the admitted (resent at once with fresh nonces): the first is the candidate.
       const contents = new Set<string>();
       const candidates = admitted.filter((n) => {
-        const key = dedupeKey(n.app_id, { userId: n.user_id, roleId: n.role_id, serverId: n.server_id, productCode: n.product_code, timestamp: n.timestamp });
+        const key = dedupeKey(n);
         if (contents.has(key)) return false;
         contents.add(key);
         return true;
@@ -129,9 +112,9 @@ export class ConsumptionService {
         .set({ event_id: caseById('notice_id', 'bigint', rows.map((r, i) => [r.notice_id, events[i]!.eventId])) })
         .where('notice_id', 'in', rows.map((r) => r.notice_id))
         .execute();
-      const stored = new Set(rows.map((r) => dedupeKey(r.app_id, { userId: r.user_id, roleId: r.role_id, serverId: r.server_id, productCode: r.product_code, timestamp: r.timestamp })));
+      const stored = new Set(rows.map((r) => dedupeKey(r)));
       for (const n of candidates) {
-        if (stored.has(dedupeKey(n.app_id, { userId: n.user_id, roleId: n.role_id, serverId: n.server_id, productCode: n.product_code, timestamp: n.timestamp }))) outcome.set(n.idx, true);
+        if (stored.has(dedupeKey(n))) outcome.set(n.idx, true);
       }
       return outcome;
     });
@@ -149,6 +132,7 @@ export class ConsumptionService {
   }
 }
 
-function dedupeKey(appId: number, n: Pick<ConsumptionNoticeBody, 'userId' | 'roleId' | 'serverId' | 'productCode' | 'timestamp'>): string {
-  return JSON.stringify([appId, n.userId, n.roleId, n.serverId, n.productCode, n.timestamp]);
+/** The dedupe key of 4.6 (see the class comment), of a notice as stored. */
+function dedupeKey(n: Pick<NoticeRow, 'app_id' | 'user_id' | 'role_id' | 'server_id' | 'product_code' | 'timestamp'>): string {
+  return JSON.stringify([n.app_id, n.user_id, n.role_id, n.server_id, n.product_code, n.timestamp]);
 }

@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import type { DialectName } from '../db/dialect.js';
 import type { UploadRecord } from '../evidence/evidence.service.js';
-import type { NonceUse } from '../auth/nonces.js';
+import { firstOfEachNonce, recordNonces, type NonceUse } from '../auth/nonces.js';
 import { BATCH_INSERT_REPORTS, BATCH_INSERT_REPORTS_NO_EVIDENCE } from './reports.pg-batch.js';
 import type { ReportsTable } from './reporting.tables.js';
 
@@ -51,13 +51,7 @@ export class ReportsRepository {
   /** `recordUploads` writes upload rows in the given transaction (the evidence domain's SQL; SQLite only). */
   async writeBatch(db: Kysely<Tables>, dialect: DialectName, items: NewReport[], rules: WriteRules, recordUploads: RecordUploads): Promise<ReportOutcome[]> {
     // The same nonce twice in one batch (one app, two reporters): only the first can be fresh.
-    const nonces = new Set<string>();
-    const fresh = items.map((item) => {
-      const key = `${item.nonce.scope}\u0000${item.nonce.nonce}`;
-      if (nonces.has(key)) return false;
-      nonces.add(key);
-      return true;
-    });
+    const fresh = firstOfEachNonce(items.map((item) => item.nonce));
     const out: ReportOutcome[] = items.map(() => ({ kind: 'replayed' }));
     const admitted = items.filter((_, i) => fresh[i]);
     const written = await this.#writeAdmitted(db, dialect, admitted, rules, recordUploads);
@@ -111,11 +105,7 @@ export class ReportsRepository {
   }
 
   async #writeOne(trx: Kysely<Tables>, item: NewReport, r: WriteRules, recordUploads: RecordUploads): Promise<ReportOutcome> {
-    const nonce = await trx.insertInto('nonces')
-      .values({ scope: item.nonce.scope, nonce: item.nonce.nonce, expires_at: item.nonce.expiresAt })
-      .onConflict((oc) => oc.columns(['scope', 'nonce']).doNothing())
-      .executeTakeFirst();
-    if (Number(nonce.numInsertedOrUpdatedRows ?? 0n) !== 1) return { kind: 'replayed' };
+    if (!(await recordNonces(trx, [item.nonce]))[0]) return { kind: 'replayed' };
     const appId = item.row.app_id;
     const dedupe = r.duplicateWindowMs > 0;
     if (dedupe) {
