@@ -174,8 +174,14 @@ export class GameCallsClient {
         app_id: app.appId, kind, started_at: started, url: url.origin + url.pathname, try_no: tryNo, http_status: res.status,
         latency_ms: res.latencyMs, outcome: outcome(res), error: res.error ?? null,
       });
-      if (logs.logs) logs.logs.push(logged);
-      else await logged;
+      if (logs.logs) {
+        // Collected for the caller to await later: marked handled now, so a
+        // failed write waits there instead of being an unhandled rejection meanwhile.
+        logged.catch(() => {});
+        logs.logs.push(logged);
+      } else {
+        await logged;
+      }
       if (res.failure === 'refused' || !retry(res)) break;
     }
     return res!;

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { countryOrDefault } from '../accounts/country.js';
@@ -59,10 +60,11 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
         userId, roleId: b.game_role_id, serverId: b.game_server_id, products: b.products,
         ...(b.extras !== undefined ? { extras: b.extras } : {}),
       }, calls)).catch(async (err: unknown) => {
-        await Promise.allSettled(calls.logs!);
+        await settleCallLogs(request, calls);
         throw err;
       });
-      await Promise.all(calls.logs!);
+      // The order exists now: a log row that failed to write must not turn its answer into an error.
+      await settleCallLogs(request, calls);
       return ok(placed, placed.created ? 'order placed' : 'the same order was placed before');
     });
 
@@ -89,4 +91,11 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
       return ok(await domain.refunds.startSupplementPayment(player.appId, player.userId, Number(request.params.tradeNo)));
     });
   };
+}
+
+/** Waits for the game-call log rows of a placement; a row that could not be written is logged, not answered. */
+async function settleCallLogs(request: FastifyRequest, calls: CallLogs): Promise<void> {
+  for (const r of await Promise.allSettled(calls.logs!)) {
+    if (r.status === 'rejected') request.log.warn({ err: r.reason }, 'a game-call log row could not be written');
+  }
 }

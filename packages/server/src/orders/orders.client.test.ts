@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib.js';
 import { platformPublicKeys, startGameServer, type GameReply, type GameRequest, type GameServer } from '../testing/game-server.js';
 import { startTestService, type TestService } from '../testing/service.js';
@@ -136,5 +137,21 @@ describe('client order placement', () => {
     const b = body();
     assert.equal((await placeAs(b)).status, 200);
     await refused({ ...b, products: [{ productCode: 'pass', quantity: 9 }] }, 409, 40911, /already used/);
+  });
+
+  it('answers the placed order even when its game-call log rows cannot be written', async () => {
+    reset();
+    const db = svc.services.database.db;
+    await sql`alter table game_calls rename to game_calls_away`.execute(db);
+    let res;
+    try {
+      res = await placeAs(body());
+    } finally {
+      await sql`alter table game_calls_away rename to game_calls`.execute(db);
+    }
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.data.created, true);
+    const row = await db.selectFrom('orders').select('status').where('trx_no', '=', Number(res.body.data.order.trxNo)).executeTakeFirstOrThrow();
+    assert.equal(row.status, res.body.data.order.status);
   });
 });
