@@ -77,13 +77,14 @@ export class DeliveryService {
   async sendTestEvent(appId: number, kind: TestEventKind, serverId: string | null): Promise<number> {
     await this.apps.get(appId);
     const now = this.now();
-    const { eventId } = await enqueueEvent(this.db, {
+    // In a transaction like every enqueue: the row and its body commit together.
+    const { eventId } = await this.db.transaction().execute((trx) => enqueueEvent(trx, {
       appId,
       type: 'test',
       target: kind === 'cancellation' ? 'cancellation' : 'callback',
       serverId,
       body: (notifyId) => testEventBody(kind, { notifyId, appId, serverId, now }),
-    }, now);
+    }, now));
     return eventId;
   }
 }
