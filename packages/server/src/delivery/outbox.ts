@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { caseById } from '../db/batcher.js';
 import type { Tables } from '../db/schema.js';
 
 export type EventType = 'payment' | 'refund' | 'cancellation' | 'consumption' | 'test';
@@ -72,7 +73,7 @@ export async function enqueueEvents(db: Kysely<Tables>, events: NewEvent[], now:
     return { eventId, body: JSON.stringify(event.body(eventId)) };
   });
   await db.updateTable('outbox')
-    .set({ body: sql<string>`case ${sql.ref('event_id')} ${sql.join(out.map((o) => sql`when ${o.eventId} then cast(${o.body} as text)`), sql` `)} end` })
+    .set({ body: caseById<string>('event_id', 'text', out.map((o) => [o.eventId, o.body])) })
     .where('event_id', 'in', out.map((o) => o.eventId))
     .execute();
   outboxSignal.emit('enqueued');
