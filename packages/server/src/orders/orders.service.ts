@@ -6,7 +6,7 @@ import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { ChannelEvent, ChannelRegistry, PaymentStart } from './channels/channel.js';
 import { Channel, MAX_QUANTITY, OrderStatus, TrxType, isStoreChannel } from './enums.js';
 import { MAX_MINOR } from './money.js';
-import { ordersRepo, type OrderRow } from './orders.repository.js';
+import { ordersRepo, type ItemRow, type OrderRow } from './orders.repository.js';
 import { PlacementWrites } from './placement-writes.js';
 import { toOrder, type Order } from './orders.view.js';
 import { channelSkusOf, type ProductService } from './products.js';
@@ -127,42 +127,27 @@ export class OrderService {
       if (!winner) throw new Error(`order ${prepared.outTrxNo} of app ${input.appId} conflicted but cannot be found`);
       return this.sameOrder(winner, prepared);
     }
-    const adapter = this.channels.forChannel(created.row.channel)!;
-    let start: PaymentStart;
-    try {
-      start = await adapter.startPayment(created.row);
-    } catch (err) {
-      return this.channelRefused(created.row, adapter.name, err);
-    }
-    // The answer is built from what was written: no read back.
-    const opened = await this.writes.open(created.row.trx_no, start.bankTrxNo, this.now());
-    if (!opened) assertTransition(created.row.trx_no, (await this.row(created.row.trx_no)).status, OrderStatus.AWAITING_PAYMENT);
-    return { order: toOrder(opened!, created.items), payment: start.payment, created: true };
+    const { order, payment } = await this.openPayment(created.row, created.items);
+    return { order, payment, created: true };
   }
 
-  /** 1 -> 3: the channel could not open the payment. */
-  private async channelRefused(row: OrderRow, channel: string, err: unknown): Promise<never> {
-    await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, { status: OrderStatus.FAILED, failure_reason: `channel ${channel}: ${(err as Error).message}`, updated_at: this.now() });
-    throw new AppError('UNAVAILABLE', `the payment channel could not open the payment of order ${row.trx_no}`, { cause: err });
-  }
-
-  /** 1 -> 2: opens the payment at the channel; 1 -> 3 when the channel refuses. */
-  async openPayment(row: OrderRow): Promise<{ order: Order; payment: Record<string, string> }> {
+  /**
+   * 1 -> 2: opens the payment at the channel (a compare-and-set shared with
+   * concurrent placements); 1 -> 3 when the channel refuses. The answer is
+   * built from the row written and `items` when the caller has them (no read back).
+   */
+  async openPayment(row: OrderRow, items?: ItemRow[]): Promise<{ order: Order; payment: Record<string, string> }> {
     const adapter = this.channels.forChannel(row.channel)!;
     let start: PaymentStart;
     try {
       start = await adapter.startPayment(row);
     } catch (err) {
-      return this.channelRefused(row, adapter.name, err);
+      await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, { status: OrderStatus.FAILED, failure_reason: `channel ${adapter.name}: ${(err as Error).message}`, updated_at: this.now() });
+      throw new AppError('UNAVAILABLE', `the payment channel could not open the payment of order ${row.trx_no}`, { cause: err });
     }
-    const updated = await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, {
-      status: OrderStatus.AWAITING_PAYMENT, bank_trx_no: start.bankTrxNo, updated_at: this.now(),
-    });
-    if (!updated) {
-      const current = (await ordersRepo.byTrxNo(this.db, row.trx_no))!;
-      assertTransition(row.trx_no, current.status, OrderStatus.AWAITING_PAYMENT);
-    }
-    return { order: await this.get(row.trx_no), payment: start.payment };
+    const opened = await this.writes.open(row.trx_no, start.bankTrxNo, this.now());
+    if (!opened) assertTransition(row.trx_no, (await this.row(row.trx_no)).status, OrderStatus.AWAITING_PAYMENT);
+    return { order: toOrder(opened!, items ?? await ordersRepo.items(this.db, row.trx_no)), payment: start.payment };
   }
 
   /** Applies what a channel reported: paid (2 -> 0 and the 2.4 notification), failed (2 -> 3), refunded. */
