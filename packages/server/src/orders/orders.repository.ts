@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../db/schema.js';
+import { groupBy } from '../db/group-by.js';
 import type { OrderItemsTable, OrdersTable, SupplementsTable } from './orders.tables.js';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -63,11 +64,7 @@ export const ordersRepo = {
       .where('supply_status', '=', 1)
       .where('channel_type', 'in', [1, 2])
       .orderBy('refund_trx_no').execute();
-    const byKey = new Map<string, SupplementRow[]>();
-    for (const r of rows) {
-      const key = `${r.app_id}\u0000${r.user_id}`;
-      byKey.set(key, [...(byKey.get(key) ?? []), r]);
-    }
+    const byKey = groupBy(rows, (r) => `${r.app_id}\u0000${r.user_id}`);
     return keys.map((k) => byKey.get(`${k.appId}\u0000${k.userId}`) ?? []);
   },
 

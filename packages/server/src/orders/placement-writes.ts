@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
+import { groupBy } from '../db/group-by.js';
 import { Batcher, batchesInFlight, caseById } from '../db/batcher.js';
 import { dialectOf } from '../db/dialect.js';
 import { OrderStatus } from './enums.js';
@@ -48,8 +49,7 @@ export class PlacementWrites {
   }
 
   async #lookupAll(keys: Array<{ appId: number; outTrxNo: string }>): Promise<Array<OrderRow | undefined>> {
-    const byApp = new Map<number, string[]>();
-    for (const k of keys) byApp.set(k.appId, [...(byApp.get(k.appId) ?? []), k.outTrxNo]);
+    const byApp = groupBy(keys, (k) => k.appId, (k) => k.outTrxNo);
     const rows = await this.db.selectFrom('orders').selectAll()
       .where((eb) => eb.or([...byApp].map(([appId, nos]) => eb.and([eb('app_id', '=', appId), eb('out_trx_no', 'in', nos)]))))
       .execute();

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AccountService } from '../accounts/accounts.service.js';
 import type { Tables } from '../db/schema.js';
+import { groupBy } from '../db/group-by.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { EvidenceService } from '../evidence/evidence.service.js';
 import type { ActionRow, EvidenceRow, ModerationRepository, ReasonRow, ReportFilter, ReportRow } from './moderation.repository.js';
@@ -92,11 +93,7 @@ export class ModerationService {
     const ids = rows.map((r) => r.report_id);
     const [reasons, evidence] = await Promise.all([this.repo.reasonsOf(ids), this.repo.evidenceOf(ids)]);
     const uploads = new Map((await this.evidence.uploads([...new Set(evidence.map((e) => e.upload_id))])).map((u) => [u.upload_id, u]));
-    const byReport = <T extends { report_id: number }>(list: T[]) => {
-      const m = new Map<number, T[]>();
-      for (const x of list) m.set(Number(x.report_id), [...(m.get(Number(x.report_id)) ?? []), x]);
-      return m;
-    };
+    const byReport = <T extends { report_id: number }>(list: T[]) => groupBy(list, (x) => Number(x.report_id));
     const reasonMap = byReport<ReasonRow>(reasons);
     const evidenceMap = byReport<EvidenceRow>(evidence);
     return rows.map((r) => ({
