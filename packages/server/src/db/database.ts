@@ -12,8 +12,8 @@ export interface Database {
   /** The PostgreSQL schema in use, when not the default. */
   schema?: string;
   /**
-   * Inserts `rows` into `table`, skipping rows whose unique key (`keyColumns`)
-   * exists, and answers for each row whether it was inserted. Written without
+   * Inserts `rows` into `table`, skipping rows whose unique key (the table's
+   * `key` in RELAXED_TABLES) exists, and answers for each row whether it was inserted. Written without
    * waiting for the disk (one-time nonces: losing the last instants of them in
    * a power failure only reopens a replay window of seconds). One statement for
    * all rows on PostgreSQL (`unnest`, on a small pool with
