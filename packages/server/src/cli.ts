@@ -8,6 +8,7 @@ import { registerOrderCommands } from './orders/orders.cli.js';
 import { registerAccountCommands } from './accounts/accounts.cli.js';
 import { registerDeliveryCommands } from './delivery/delivery.cli.js';
 import { registerReportCommands } from './reporting/reporting.cli.js';
+import { registerCallLogCommands } from './game-calls/call-log.cli.js';
 
 /**
  * The service's command line: `serve` (what `npm start` runs), `migrate`, and
@@ -33,6 +34,7 @@ registerOrderCommands(program, ctx);
 registerAccountCommands(program, ctx);
 registerDeliveryCommands(program, ctx);
 registerReportCommands(program, ctx);
+registerCallLogCommands(program, ctx);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as { detail?: string; message?: string };

@@ -10,6 +10,7 @@ import { svcIdRoutes } from './accounts/svc-id.routes.js';
 import { clientRoutes } from './accounts/client.routes.js';
 import { accountAdminRoutes } from './accounts/admin.routes.js';
 import { deliveryRoutes } from './delivery/delivery.routes.js';
+import { callLogRoutes } from './game-calls/call-log.routes.js';
 import { pullRoutes } from './delivery/pull.routes.js';
 import { evidenceRoutes } from './evidence/evidence.routes.js';
 import { ReportView } from './reporting/moderation.schemas.js';
@@ -38,6 +39,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
     await admin.register(platformKeyRoutes(services));
     await admin.register(accountAdminRoutes(services));
     await admin.register(deliveryRoutes(services));
+    await admin.register(callLogRoutes(services));
     await admin.register(moderationRoutes(services));
     await admin.register(orderAdminRoutes(services));
     await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });

@@ -17,6 +17,8 @@ import { createAccounts } from './accounts/accounts.module.js';
 import { DeliveryService } from './delivery/delivery.service.js';
 import { deliveryOptions, outboundHttp } from './delivery/delivery.config.js';
 import { GameCallsClient } from './game-calls/game-calls.js';
+import { CallLogRepository } from './game-calls/call-log.repository.js';
+import { CallLogService } from './game-calls/call-log.service.js';
 import { createEvidenceStorage, evidenceLimits } from './evidence/create-storage.js';
 import { EvidenceRepository } from './evidence/evidence.repository.js';
 import { EvidenceService } from './evidence/evidence.service.js';
@@ -47,6 +49,8 @@ export interface Services {
   delivery: DeliveryService;
   /** Role query, role list, pre-order check (4.8-4.10). */
   gameCalls: GameCallsClient;
+  /** The operator's view of the calls to games (4.8-4.10). */
+  callLog: CallLogService;
   evidence: EvidenceService;
   reports: ReportService;
   moderation: ModerationService;
@@ -124,6 +128,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     accounts,
     delivery,
     gameCalls,
+    callLog: new CallLogService(new CallLogRepository(database.db), apps),
     evidence,
     reports,
     moderation,

@@ -1,13 +1,9 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
-import { parseLimit, parseTime, type DeliveryEvent } from './delivery.schemas.js';
+import { parseId, parseLimit, parseTime } from '../http/admin-query.js';
+import type { DeliveryEvent } from './delivery.schemas.js';
 import type { TestEventKind } from './sample-events.js';
-
-function parseId(field: string, value: string): number {
-  if (!/^[0-9]{1,15}$/.test(value)) throw invalidParameter(field, 'must be a number');
-  return Number(value);
-}
 
 const line = (e: DeliveryEvent) =>
   `#${e.eventId}  app ${e.appId}  ${e.type}->${e.target}${e.serverId ? `[${e.serverId}]` : ''}  ${e.state}  attempts ${e.attempts}  created ${e.createdAt}${e.lastError ? `  last error: ${e.lastError}` : ''}`;

@@ -4,8 +4,8 @@ import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import {
   AppIdParams, DeliveryAttempt, DeliveryEvent, EventIdParams, EventList, EventListQuery, RecoverBody, TestEventBody,
-  parseLimit, parseTime,
 } from './delivery.schemas.js';
+import { parseLimit, parseTime } from '../http/admin-query.js';
 
 const tags = ['admin'];
 const security = [{ adminBearer: [] }];

@@ -1,8 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { invalidParameter } from '../errors/app-error.js';
+import { QueryId as Id, QueryTime as Time } from '../http/admin-query.js';
 
-const Time = (description: string) => Type.String({ pattern: '^([0-9]{1,15}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9]{2}:[0-9]{2}))$', description: `${description} ISO 8601 date-time or Unix milliseconds.` });
-const Id = Type.String({ pattern: '^[0-9]{1,15}$' });
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -64,18 +62,3 @@ export const TestEventBody = Type.Object({
   type: Type.Union([Type.Literal('payment'), Type.Literal('refund'), Type.Literal('cancellation')]),
   serverId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$', description: 'Picks the callback URL from the 4.7 map; absent: `default`.' })),
 }, { additionalProperties: false });
-
-/** Numbers from the query, checked (Ajv does not coerce). */
-export function parseLimit(field: string, value: string | undefined, dflt: number, max: number): number {
-  if (value === undefined) return dflt;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw invalidParameter(field, `must be 1-${max}`);
-  return n;
-}
-
-/** ISO 8601 date-time or Unix milliseconds -> ms. */
-export function parseTime(field: string, value: string): number {
-  const ms = /^[0-9]+$/.test(value) ? Number(value) : Date.parse(value);
-  if (!Number.isFinite(ms)) throw invalidParameter(field, 'must be an ISO 8601 date-time or Unix milliseconds');
-  return ms;
-}

@@ -4,7 +4,7 @@ import { verifyMd5Request } from '../auth/md5.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import type { Services } from '../services.js';
-import { parseLimit } from './delivery.schemas.js';
+import { parseLimit } from '../http/admin-query.js';
 
 const Digits = (description: string) => Type.String({ pattern: '^[0-9]{1,15}$', description });
 

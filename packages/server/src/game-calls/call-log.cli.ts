@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../cli/context.js';
+import { invalidParameter } from '../errors/app-error.js';
+import { parseId, parseLimit, parseTime } from '../http/admin-query.js';
+import type { GameCall } from './call-log.schemas.js';
+
+const KINDS = ['role_query', 'role_list', 'pre_order_check'];
+
+const line = (c: GameCall) =>
+  `#${c.callId}  ${c.startedAt}  ${c.kind} try ${c.tryNo}  ${c.outcome}${c.httpStatus !== null ? ` HTTP ${c.httpStatus}` : ''}  ${c.latencyMs} ms  ${c.url ?? '-'}${c.error ? `  ${c.error}` : ''}`;
+
+/** `game-calls list`: the role query, role list and pre-order check log of an app (4.8-4.10). */
+export function registerCallLogCommands(program: Command, ctx: CliContext): void {
+  const calls = program.command('game-calls').description('calls to the game (role query, role list, pre-order check) with their outcomes');
+
+  calls.command('list')
+    .requiredOption('--app <appId>')
+    .option('--kind <kind>', KINDS.join(' | '))
+    .option('--outcome <outcome>', 'ok | no_role | blocked | rejected | invalid_response | timeout | network | refused | not_configured')
+    .option('--failed', 'only tries whose outcome is not ok')
+    .option('--from <time>', 'started at or after (ISO 8601 or Unix ms)').option('--to <time>', 'started before')
+    .option('--limit <n>', '1-500', '50')
+    .action(async (o) => {
+      if (o.kind !== undefined && !KINDS.includes(o.kind)) throw invalidParameter('kind', `must be ${KINDS.join(', ')}`);
+      await ctx.withServices(async (s) => {
+        const list = await s.callLog.list({
+          appId: parseId('app', o.app),
+          ...(o.kind ? { kind: o.kind } : {}),
+          ...(o.outcome ? { outcome: o.outcome } : {}),
+          ...(o.failed ? { failed: true } : {}),
+          ...(o.from ? { from: parseTime('from', o.from) } : {}),
+          ...(o.to ? { to: parseTime('to', o.to) } : {}),
+          limit: parseLimit('limit', o.limit, 50, 500),
+        });
+        ctx.output({ calls: list }, () => list.map(line).join('\n') || 'no calls');
+      });
+    });
+}

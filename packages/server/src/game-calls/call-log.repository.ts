@@ -1,0 +1,36 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Tables } from '../db/schema.js';
+import type { GameCallsTable } from './game-calls.tables.js';
+
+export type GameCallRow = Selectable<GameCallsTable>;
+
+export interface GameCallFilter {
+  appId: number;
+  kind?: string;
+  outcome?: string;
+  /** Only tries whose outcome is not `ok`. */
+  failed?: boolean;
+  /** started_at >= from (ms) */
+  from?: number;
+  /** started_at < to (ms) */
+  to?: number;
+  /** Newest first: call ids below this. */
+  before?: number;
+  limit: number;
+}
+
+/** Reads of the game-call log that GameCallsClient writes. */
+export class CallLogRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async list(f: GameCallFilter): Promise<GameCallRow[]> {
+    let q = this.db.selectFrom('game_calls').selectAll().where('app_id', '=', f.appId);
+    if (f.kind !== undefined) q = q.where('kind', '=', f.kind);
+    if (f.outcome !== undefined) q = q.where('outcome', '=', f.outcome);
+    if (f.failed) q = q.where('outcome', '<>', 'ok');
+    if (f.from !== undefined) q = q.where('started_at', '>=', f.from);
+    if (f.to !== undefined) q = q.where('started_at', '<', f.to);
+    if (f.before !== undefined) q = q.where('call_id', '<', f.before);
+    return q.orderBy('call_id', 'desc').limit(f.limit).execute();
+  }
+}

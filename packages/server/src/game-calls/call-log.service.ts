@@ -1,0 +1,37 @@
+import type { AppService } from '../apps/apps.service.js';
+import type { CallLogRepository, GameCallFilter, GameCallRow } from './call-log.repository.js';
+import type { GameCall } from './call-log.schemas.js';
+
+/**
+ * The operator's view of the game-hosted calls (4.8-4.10): every try with
+ * its outcome, status, latency and error, newest first. It answers "why did
+ * this player's order fail?" when the role query or pre-order check did
+ * (those calls run before an order exists, so the log is kept per app).
+ */
+export class CallLogService {
+  constructor(
+    private readonly repo: CallLogRepository,
+    private readonly apps: Pick<AppService, 'get'>,
+  ) {}
+
+  /** An unknown app is NOT_FOUND, not an empty list. */
+  async list(filter: GameCallFilter): Promise<GameCall[]> {
+    await this.apps.get(filter.appId);
+    return (await this.repo.list(filter)).map(toGameCall);
+  }
+}
+
+function toGameCall(r: GameCallRow): GameCall {
+  return {
+    callId: r.call_id,
+    appId: r.app_id,
+    kind: r.kind,
+    startedAt: new Date(r.started_at).toISOString(),
+    url: r.url,
+    tryNo: r.try_no,
+    httpStatus: r.http_status,
+    latencyMs: r.latency_ms,
+    outcome: r.outcome,
+    error: r.error,
+  };
+}

@@ -1,0 +1,36 @@
+import { Type } from '@sinclair/typebox';
+import { invalidParameter } from '../errors/app-error.js';
+
+/**
+ * Query parameters of list routes and CLI commands (delivery events, the
+ * pull endpoint, the game-call log): ids, times and page sizes arrive as
+ * strings (Ajv does not coerce), are shape-checked by these schemas, then
+ * parsed here.
+ */
+export const QueryId = Type.String({ pattern: '^[0-9]{1,15}$' });
+
+export const QueryTime = (description: string) => Type.String({
+  pattern: '^([0-9]{1,15}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9]{2}:[0-9]{2}))$',
+  description: `${description} ISO 8601 date-time or Unix milliseconds.`,
+});
+
+/** A page size of 1-`max`, `dflt` when absent. */
+export function parseLimit(field: string, value: string | undefined, dflt: number, max: number): number {
+  if (value === undefined) return dflt;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw invalidParameter(field, `must be 1-${max}`);
+  return n;
+}
+
+/** ISO 8601 date-time or Unix milliseconds -> ms. */
+export function parseTime(field: string, value: string): number {
+  const ms = /^[0-9]+$/.test(value) ? Number(value) : Date.parse(value);
+  if (!Number.isFinite(ms)) throw invalidParameter(field, 'must be an ISO 8601 date-time or Unix milliseconds');
+  return ms;
+}
+
+/** A positive id given on a command line. */
+export function parseId(field: string, value: string): number {
+  if (!/^[0-9]{1,15}$/.test(value)) throw invalidParameter(field, 'must be a number');
+  return Number(value);
+}
