@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
-import { parseId, parseLimit, parseTime } from '../http/admin-query.js';
+import { PAGE_DEFAULT, PAGE_MAX, parseId, parseLimit, parseTime } from '../http/admin-query.js';
 import type { DeliveryEvent } from './delivery.schemas.js';
 import type { TestEventKind } from './sample-events.js';
 
@@ -18,7 +18,7 @@ export function registerDeliveryCommands(program: Command, ctx: CliContext): voi
   events.command('list')
     .option('--app <appId>').option('--state <state>', 'pending | delivered | dead').option('--type <type>')
     .option('--from <time>', 'created at or after (ISO 8601 or Unix ms)').option('--to <time>', 'created before')
-    .option('--limit <n>', '1-500', '50')
+    .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
     .action(async (o) => {
       await ctx.withServices(async (s) => {
         const list = await s.delivery.list({
@@ -27,7 +27,7 @@ export function registerDeliveryCommands(program: Command, ctx: CliContext): voi
           ...(o.type ? { type: o.type } : {}),
           ...(o.from ? { from: parseTime('from', o.from) } : {}),
           ...(o.to ? { to: parseTime('to', o.to) } : {}),
-          limit: parseLimit('limit', o.limit, 50, 500),
+          limit: parseLimit('limit', o.limit, PAGE_DEFAULT, PAGE_MAX),
         });
         ctx.output({ events: list }, () => list.map(line).join('\n') || 'no events');
       });

@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import {
   AppIdParams, DeliveryAttempt, DeliveryEvent, EventIdParams, EventList, EventListQuery, RecoverBody, TestEventBody,
 } from './delivery.schemas.js';
-import { parseLimit, parseTime } from '../http/admin-query.js';
+import { PAGE_DEFAULT, PAGE_MAX, parseLimit, parseTime } from '../http/admin-query.js';
 
 const tags = ['admin'];
 const security = [{ adminBearer: [] }];
@@ -20,7 +20,7 @@ export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
       schema: { tags, security, summary: 'List outbox events, newest first, by app, state, type and creation time', querystring: EventListQuery, response: { 200: EventList, ...platformErrorResponses } },
     }, async (request) => {
       const q = request.query;
-      const limit = parseLimit('limit', q.limit, 50, 500);
+      const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
       const events = await services.delivery.list({
         ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
         ...(q.state !== undefined ? { state: q.state } : {}),

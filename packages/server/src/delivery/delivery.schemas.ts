@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { QueryId as Id, QueryTime as Time } from '../http/admin-query.js';
+import { QueryId as Id, QueryTime as Time, pageQuery } from '../http/admin-query.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -42,8 +42,7 @@ export const EventListQuery = Type.Object({
   type: Type.Optional(EventType),
   from: Type.Optional(Time('Created at or after.')),
   to: Type.Optional(Time('Created before.')),
-  before: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'Page: events with a smaller id (nextBefore of the previous page).' })),
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1-500, default 50.' })),
+  ...pageQuery('events'),
 }, { additionalProperties: false });
 
 export const EventList = Type.Object({

@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
-import { parseId, parseLimit, parseTime } from '../http/admin-query.js';
-import type { GameCall } from './call-log.schemas.js';
-
-const KINDS = ['role_query', 'role_list', 'pre_order_check'];
+import { PAGE_DEFAULT, PAGE_MAX, parseId, parseLimit, parseTime } from '../http/admin-query.js';
+import { GAME_CALL_KINDS, GAME_CALL_OUTCOMES, type GameCall } from './call-log.schemas.js';
 
 const line = (c: GameCall) =>
   `#${c.callId}  ${c.startedAt}  ${c.kind} try ${c.tryNo}  ${c.outcome}${c.httpStatus !== null ? ` HTTP ${c.httpStatus}` : ''}  ${c.latencyMs} ms  ${c.url ?? '-'}${c.error ? `  ${c.error}` : ''}`;
@@ -15,13 +13,13 @@ export function registerCallLogCommands(program: Command, ctx: CliContext): void
 
   calls.command('list')
     .requiredOption('--app <appId>')
-    .option('--kind <kind>', KINDS.join(' | '))
-    .option('--outcome <outcome>', 'ok | no_role | blocked | rejected | invalid_response | timeout | network | refused | not_configured')
+    .option('--kind <kind>', GAME_CALL_KINDS.join(' | '))
+    .option('--outcome <outcome>', GAME_CALL_OUTCOMES.join(' | '))
     .option('--failed', 'only tries whose outcome is not ok')
     .option('--from <time>', 'started at or after (ISO 8601 or Unix ms)').option('--to <time>', 'started before')
-    .option('--limit <n>', '1-500', '50')
+    .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
     .action(async (o) => {
-      if (o.kind !== undefined && !KINDS.includes(o.kind)) throw invalidParameter('kind', `must be ${KINDS.join(', ')}`);
+      if (o.kind !== undefined && !(GAME_CALL_KINDS as readonly string[]).includes(o.kind)) throw invalidParameter('kind', `must be ${GAME_CALL_KINDS.join(', ')}`);
       await ctx.withServices(async (s) => {
         const list = await s.callLog.list({
           appId: parseId('app', o.app),
@@ -30,7 +28,7 @@ export function registerCallLogCommands(program: Command, ctx: CliContext): void
           ...(o.failed ? { failed: true } : {}),
           ...(o.from ? { from: parseTime('from', o.from) } : {}),
           ...(o.to ? { to: parseTime('to', o.to) } : {}),
-          limit: parseLimit('limit', o.limit, 50, 500),
+          limit: parseLimit('limit', o.limit, PAGE_DEFAULT, PAGE_MAX),
         });
         ctx.output({ calls: list }, () => list.map(line).join('\n') || 'no calls');
       });

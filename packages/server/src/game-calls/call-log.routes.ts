@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { parseLimit, parseTime } from '../http/admin-query.js';
+import { PAGE_DEFAULT, PAGE_MAX, parseLimit, parseTime } from '../http/admin-query.js';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { AppIdParams, GameCall, GameCallList, GameCallListQuery } from './call-log.schemas.js';
@@ -17,7 +17,7 @@ export function callLogRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
     }, async (request) => {
       const q = request.query;
-      const limit = parseLimit('limit', q.limit, 50, 500);
+      const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
       const calls = await services.callLog.list({
         appId: Number(request.params.appId),
         ...(q.kind !== undefined ? { kind: q.kind } : {}),

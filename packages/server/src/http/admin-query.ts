@@ -14,6 +14,16 @@ export const QueryTime = (description: string) => Type.String({
   description: `${description} ISO 8601 date-time or Unix milliseconds.`,
 });
 
+/** Page size of the list routes and commands: default and most. */
+export const PAGE_DEFAULT = 50;
+export const PAGE_MAX = 500;
+
+/** The paging fields of a list query, newest first: `before` (an id cursor) and `limit`. */
+export const pageQuery = (items: string) => ({
+  before: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: `Page: ${items} with a smaller id (nextBefore of the previous page).` })),
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: `1-${PAGE_MAX}, default ${PAGE_DEFAULT}.` })),
+});
+
 /** A page size of 1-`max`, `dflt` when absent. */
 export function parseLimit(field: string, value: string | undefined, dflt: number, max: number): number {
   if (value === undefined) return dflt;
