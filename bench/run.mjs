@@ -28,9 +28,12 @@ for (const backend of backends) {
     if (scenario.backends && !scenario.backends.includes(backend)) continue;
     const base = await load(baselineProc.url, { path: '/' });
     console.log(`[${backend}] baseline ${base.rps.toFixed(0)} req/s (p50 ${base.p50} ms, p99 ${base.p99} ms)`);
-    const svc = await startService(backend, scenario.env ?? {});
+    // A standalone scenario starts its own process (a ceiling), not the service.
+    const svc = scenario.standalone ? null : await startService(backend, scenario.env ?? {});
     try {
-      const { result, rssMb } = await withRss(svc.pid, () => scenario.run(svc, { baseline: base, backend }));
+      const { result, rssMb } = svc
+        ? await withRss(svc.pid, () => scenario.run(svc, { baseline: base, backend }))
+        : { result: await scenario.run(null, { baseline: base, backend }), rssMb: null };
       const reference = result.reference ?? { name: 'hello world', rps: base.rps };
       const ratio = result.rps / reference.rps;
       const checks = [];
@@ -40,13 +43,13 @@ for (const backend of backends) {
       if (result.non2xx > 0 || result.errors > 0) checks.push(false);
       const row = { backend, name: scenario.name, ...result, rssMb, ratio, reference: reference.name, referenceRps: reference.rps, target: scenario.target ?? '', pass: checks.every(Boolean) };
       rows.push(row);
-      console.log(`[${backend}] ${scenario.name}: ${result.rps.toFixed(0)} req/s (${ratio.toFixed(2)}x ${reference.name}), p50 ${result.p50} ms, p99 ${result.p99} ms, RSS ${rssMb.toFixed(0)} MB${result.non2xx ? `, ${result.non2xx} non-2xx!` : ''}${checks.length ? (row.pass ? '  ok' : '  MISSED') : ''}`);
+      console.log(`[${backend}] ${scenario.name}: ${result.rps.toFixed(0)} req/s (${ratio.toFixed(2)}x ${reference.name}), p50 ${result.p50} ms, p99 ${result.p99} ms, RSS ${rssMb === null ? '-' : rssMb.toFixed(0)} MB${result.non2xx ? `, ${result.non2xx} non-2xx!` : ''}${checks.length ? (row.pass ? '  ok' : '  MISSED') : ''}`);
     } catch (err) {
       rows.push({ backend, name: scenario.name, error: String(err), pass: false });
       console.log(`[${backend}] ${scenario.name}: FAILED ${err}`);
     } finally {
-      if (process.env.BENCH_SHOW_OUTPUT) console.log(svc.output());
-      await svc.stop();
+      if (svc && process.env.BENCH_SHOW_OUTPUT) console.log(svc.output());
+      await svc?.stop();
     }
   }
   await baselineProc.stop();

@@ -4,7 +4,9 @@
 import { load, pgbenchInsertRate, CONNECTIONS } from '../lib.mjs';
 import { signedBody, signedQueryPath } from '../signing.mjs';
 
-const UPLOAD = '/svc/reporting/open/v1/upload/oss_sign_url';
+export const UPLOAD = '/svc/reporting/open/v1/upload/oss_sign_url';
+/** The query of a 4.2 request (before nonce, timestamp and sign). */
+export const uploadParams = (clientId) => ({ 'client_info.client_id': clientId, 'client_info.ip': '203.0.113.1', svcid: 'u1', file_name: 'clip.mp4', file_size: '1048576' });
 const REPORT = '/svc/reporting/open/v1/player/report';
 
 export default [
@@ -14,10 +16,9 @@ export default [
     target: '>= 0.4x hello world',
     async run(svc) {
       const app = await svc.admin('POST', '/apps', { name: 'bench upload' });
-      const params = { 'client_info.client_id': app.clientId, 'client_info.ip': '203.0.113.1', svcid: 'u1', file_name: 'clip.mp4', file_size: '1048576' };
       return load(svc.url, {
         path: UPLOAD,
-        setupRequest: (req) => ({ ...req, path: signedQueryPath(UPLOAD, params, app.secret) }),
+        setupRequest: (req) => ({ ...req, path: signedQueryPath(UPLOAD, uploadParams(app.clientId), app.secret) }),
       });
     },
   },
