@@ -114,7 +114,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     dailyCapPerReporter: config.REPORT_DAILY_CAP_PER_REPORTER,
     openCapPerReportee: config.REPORT_OPEN_CAP_PER_REPORTEE,
   }, now);
-  const moderation = new ModerationService(database.db, new ModerationRepository(database.db), evidence, database.dialect === 'postgres', accounts, now);
+  const moderation = new ModerationService(database.db, new ModerationRepository(database.db), evidence, database.dialect === 'postgres', accounts.bans, now);
 
   return {
     config,

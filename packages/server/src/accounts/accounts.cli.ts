@@ -59,14 +59,14 @@ export function registerAccountCommands(program: Command, ctx: CliContext): void
       const until = o.until === undefined ? null : Date.parse(o.until);
       if (until !== null && Number.isNaN(until)) throw invalidParameter('until', 'must be an ISO 8601 date-time');
       await ctx.withServices(async (s) => {
-        const ban = await s.accounts.banUser(parseUserId(id), { reason: o.reason, until, actor: o.actor });
+        const ban = await s.accounts.bans.banUser(parseUserId(id), { reason: o.reason, until, actor: o.actor });
         ctx.output(ban, () => `ban ${ban.banId} until ${ban.until ?? 'lifted'}; tokens revoked`);
       });
     });
 
   user.command('unban').argument('<userId>').option('--actor <name>', 'who lifts', 'cli').action(async (id: string, o) => {
     await ctx.withServices(async (s) => {
-      const lifted = await s.accounts.liftBan(parseUserId(id), o.actor);
+      const lifted = await s.accounts.bans.liftBan(parseUserId(id), o.actor);
       ctx.output({ lifted }, () => `lifted ${lifted} ban(s)`);
     });
   });

@@ -139,7 +139,7 @@ describe('account lifecycle: cancellation, bans, admin', () => {
     it('a ban with an end stops refusing logins when it ends; the service API is usable by other domains', async () => {
       const a = await guestLogin(svc, app.clientId, 'device-timed-ban');
       const until = now() + 60_000;
-      const ban = await svc.services.accounts.banUser(Number(a.userId), { reason: 'spam', until, actor: 'reports' });
+      const ban = await svc.services.accounts.bans.banUser(Number(a.userId), { reason: 'spam', until, actor: 'reports' });
       assert.equal(ban.until, new Date(until).toISOString());
       const res = await svc.fetch('/api/account/v1/client/login/guest', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: app.clientId, deviceId: 'device-timed-ban' }) });
       const body = await res.json() as any;
@@ -148,7 +148,7 @@ describe('account lifecycle: cancellation, bans, admin', () => {
       offset = 61_000;
       try {
         assert.equal((await guestLogin(svc, app.clientId, 'device-timed-ban')).userId, a.userId);
-        assert.equal(await svc.services.accounts.liftBan(Number(a.userId), 'reports'), 0, 'an ended ban is no longer in force');
+        assert.equal(await svc.services.accounts.bans.liftBan(Number(a.userId), 'reports'), 0, 'an ended ban is no longer in force');
       } finally {
         offset = 0;
       }

@@ -46,7 +46,7 @@ describe('client login API', () => {
     const login = await guestLogin(svc, app.clientId);
     const rows = (await sql<{ kid_hash: string; mac_key_enc: string }>`select kid_hash, mac_key_enc from tokens`.execute(svc.services.database.db)).rows;
     assert.ok(rows.every((r) => r.kid_hash !== login.kid && !r.mac_key_enc.includes(login.macKey)));
-    assert.ok(rows.every((r) => r.mac_key_enc.startsWith('v1.')));
+    assert.ok(rows.every((r) => r.mac_key_enc.startsWith(`v2.${svc.services.box.currentKeyId}.`)));
   });
 
   it('re-login policy: a user keeps TOKENS_PER_USER_APP live tokens per app, the oldest are revoked', async () => {

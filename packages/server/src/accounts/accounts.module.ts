@@ -9,6 +9,8 @@ import { CancellationService } from './cancellation.service.js';
 import { buildProviders } from './providers/index.js';
 import { TokenService } from './tokens.service.js';
 import { UserAdminService } from './user-admin.service.js';
+import { LinkingService } from './linking.service.js';
+import { BanService } from './bans.service.js';
 
 /** Builds the accounts domain (services.ts calls this once). */
 export function createAccounts(d: { db: Kysely<Tables>; config: Config; box: SecretBox; replay: ReplayGuard; apps: AppService; now: () => number }): AccountService {
@@ -29,6 +31,8 @@ export function createAccounts(d: { db: Kysely<Tables>; config: Config; box: Sec
     sandbox,
     cancellation: new CancellationService(d.db, tokens, { coolingOffSeconds: d.config.CANCELLATION_COOLING_OFF_SECONDS, now: d.now }),
     users: new UserAdminService(d.db, tokens, d.now),
+    linking: new LinkingService(d.db, tokens, providers, d.now),
+    bans: new BanService(d.db, tokens, d.now),
     now: d.now,
   });
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AppRecord, AppService } from '../apps/apps.service.js';
 import { verifyMacSignature } from '../auth/mac.js';
 import type { Config } from '../config/config.js';
@@ -9,18 +9,20 @@ import { isUniqueViolation } from '../db/dialect.js';
 import type { ReplayGuard } from '../auth/replay.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { IpAllowList } from '../http/ip-ranges.js';
-import type { Ban, Profile } from './accounts.schemas.js';
+import type { Profile } from './accounts.schemas.js';
 import { countryOrDefault } from './country.js';
 import { autoBindTarget, refuseUnverifiedStoreEmail } from './email-binding.js';
-import { GUEST, isLoginType, providerName, SVC_ID_LOGIN_TYPES, type SvcIdLoginType } from './login-types.js';
+import { GUEST, providerName, SVC_ID_LOGIN_TYPES, type SvcIdLoginType } from './login-types.js';
 import { LoginMethodsRepository } from './login-methods.repository.js';
-import type { LoginProvider, ProviderIdentity, SandboxProvider } from './providers/index.js';
+import { verifyCredential, type LoginProvider, type ProviderIdentity, type SandboxProvider } from './providers/index.js';
 import type { TokenService, TokenSession } from './tokens.service.js';
 import { encodeUserCode } from './user-code.js';
 import { UsersRepository } from './users.repository.js';
-import { iso, isoWithOffset, toBan } from './accounts.format.js';
+import { iso, isoWithOffset } from './accounts.format.js';
 import type { CancellationService } from './cancellation.service.js';
 import type { UserAdminService } from './user-admin.service.js';
+import type { LinkingService } from './linking.service.js';
+import type { BanService } from './bans.service.js';
 
 /** Who a MAC-authenticated player request comes from (5.2). */
 export interface PlayerAuth {
@@ -65,6 +67,8 @@ interface AccountDeps {
   sandbox: SandboxProvider | null;
   cancellation: CancellationService;
   users: UserAdminService;
+  linking: LinkingService;
+  bans: BanService;
   now: () => number;
 }
 
@@ -74,8 +78,10 @@ export function guestOpenId(deviceId: string): string {
 }
 
 /**
- * Platform accounts: logins that mint MAC tokens, linking of login methods,
- * the profile of 4.3, the open id lookup of 4.4, cancellation and bans.
+ * Platform accounts: logins that mint MAC tokens, the MAC authentication of
+ * player requests, the profile of 4.3 and the open id lookup of 4.4; linking,
+ * bans, cancellation and the operator's view are services of their own,
+ * reached through this one.
  */
 export class AccountService {
   readonly #trusted: IpAllowList;
@@ -98,6 +104,16 @@ export class AccountService {
   /** The operator's view: find users, show them, revoke their tokens. */
   get users(): UserAdminService {
     return this.deps.users;
+  }
+
+  /** Binding and unbinding login methods of the current account. */
+  get linking(): LinkingService {
+    return this.deps.linking;
+  }
+
+  /** Bans of platform accounts (operators, moderation). */
+  get bans(): BanService {
+    return this.deps.bans;
   }
 
   get tokens(): TokenService {
@@ -133,17 +149,8 @@ export class AccountService {
 
   async loginWithProvider(clientId: string, provider: string, credential: string, ctx: LoginContext): Promise<LoginResult> {
     const app = await this.deps.apps.requireActive(clientId);
-    const identity = await this.verifyCredential(provider, credential);
+    const identity = await verifyCredential(this.deps.providers, provider, credential);
     return this.login(app, identity, ctx);
-  }
-
-  private async verifyCredential(provider: string, credential: string): Promise<ProviderIdentity> {
-    const p = this.deps.providers.get(provider);
-    if (!p) {
-      const enabled = [...this.deps.providers.keys()].join(', ') || 'none';
-      throw invalidParameter('provider', `${JSON.stringify(provider)} is not a login provider of this service (enabled: ${enabled})`);
-    }
-    return p.verify(credential);
   }
 
   private async login(app: AppRecord, identity: ProviderIdentity, ctx: LoginContext): Promise<LoginResult> {
@@ -305,62 +312,6 @@ export class AccountService {
     this.deps.tokens.evictTokens([s.tokenId]);
   }
 
-  // --- linking ---
-
-  async bind(s: TokenSession, provider: string, credential: string): Promise<{ loginList: number[]; provider: string[] }> {
-    const identity = await this.verifyCredential(provider, credential);
-    const now = this.now();
-    try {
-      await this.deps.db.transaction().execute(async (trx) => {
-        const methods = new LoginMethodsRepository(trx);
-        const existing = await methods.byOpenId(identity.loginType, identity.openId);
-        if (existing && existing.user_id !== s.userId) {
-          throw new AppError('CONFLICT', `this ${providerName(identity.loginType)} account is already bound to another platform account`);
-        }
-        if (existing) return;
-        const own = await methods.byUser(s.userId);
-        if (own.some((m) => m.login_type === identity.loginType)) {
-          throw new AppError('CONFLICT', `a ${providerName(identity.loginType)} login is already bound to this account; unbind it first`);
-        }
-        await methods.insert({
-          user_id: s.userId, login_type: identity.loginType, open_id: identity.openId, union_id: identity.unionId,
-          nickname: identity.nickname, avatar: identity.avatar, email: identity.email, email_verified: identity.emailVerified ? 1 : 0,
-          created_at: now, last_login_at: now,
-        });
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError('CONFLICT', `this ${providerName(identity.loginType)} account was bound elsewhere at the same time`);
-      throw err;
-    }
-    this.deps.tokens.evictUser(s.userId);
-    return this.loginMethodsOf(s.userId);
-  }
-
-  /** Unbinds a login type from the current account: never the last one, nor the one of the current session. */
-  async unbind(s: TokenSession, loginTypeText: string): Promise<{ loginList: number[]; provider: string[] }> {
-    const loginType = Number(loginTypeText);
-    if (!isLoginType(loginType)) throw invalidParameter('loginType', `${loginTypeText} is not a login type code of 2.2`);
-    const now = this.now();
-    await this.deps.db.transaction().execute(async (trx) => {
-      const methods = new LoginMethodsRepository(trx);
-      const own = await methods.byUser(s.userId);
-      const target = own.find((m) => m.login_type === loginType);
-      if (!target) throw new AppError('NOT_FOUND', `no ${providerName(loginType)} login is bound to this account`);
-      if (own.length === 1) throw new AppError('CONFLICT', 'the last login method of an account cannot be unbound');
-      if (target.method_id === s.methodId) throw new AppError('CONFLICT', 'this session logged in with that method; log in with another method to unbind it');
-      await methods.delete(target.method_id);
-      await trx.updateTable('tokens').set({ revoked_at: now, revoke_reason: 'unbind' })
-        .where('user_id', '=', s.userId).where('method_id', '=', target.method_id).where('revoked_at', 'is', null).execute();
-    });
-    this.deps.tokens.evictUser(s.userId);
-    return this.loginMethodsOf(s.userId);
-  }
-
-  private async loginMethodsOf(userId: number): Promise<{ loginList: number[]; provider: string[] }> {
-    const types = [...new Set((await new LoginMethodsRepository(this.deps.db).byUser(userId)).map((m) => m.login_type))].sort((a, b) => a - b);
-    return { loginList: types, provider: types.map(providerName) };
-  }
-
   // --- 4.4 ---
 
   /**
@@ -380,46 +331,5 @@ export class AccountService {
     const method = await new LoginMethodsRepository(this.deps.db).byOpenId(SVC_ID_LOGIN_TYPES[loginType], openId);
     if (!method) throw new AppError('ILLEGAL_USER_ID', `no user has the ${loginType} open id ${JSON.stringify(openId)}`, { data: '' });
     return String(method.user_id);
-  }
-
-  // --- bans ---
-
-  /**
-   * Bans a user: revokes all their tokens at once and refuses their logins
-   * (ACCOUNT_BANNED, 40302) until `until` (Unix ms) or, with null, until
-   * lifted. For moderation (the reporting issue wires it to reports).
-   */
-  /**
-   * Bans a user: all their tokens are revoked at once and logins are refused
-   * until the ban ends (`until`, or lifted). Runs in `trx` when given, so a
-   * moderation decision and its ban commit together.
-   */
-  async banUser(userId: number, ban: { reason: string; until: number | null; actor: string }, trx?: Transaction<Tables>): Promise<Ban> {
-    const now = this.now();
-    if (ban.until !== null && ban.until <= now) throw invalidParameter('until', 'must be in the future (or null for a ban until lifted)');
-    const apply = async (t: Kysely<Tables>) => {
-      const users = new UsersRepository(t);
-      await this.requireUser(users, userId);
-      const inserted = await users.insertBan({ user_id: userId, reason: ban.reason, until: ban.until, actor: ban.actor, created_at: now, lifted_at: null, lifted_by: null });
-      await t.updateTable('tokens').set({ revoked_at: now, revoke_reason: 'ban' })
-        .where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-      return inserted;
-    };
-    const row = trx ? await apply(trx) : await this.deps.db.transaction().execute(apply);
-    this.deps.tokens.evictUser(userId);
-    return toBan(row);
-  }
-
-  /** Lifts every ban in force on a user; answers how many. */
-  async liftBan(userId: number, actor: string, trx?: Transaction<Tables>): Promise<number> {
-    const users = new UsersRepository(trx ?? this.deps.db);
-    await this.requireUser(users, userId);
-    return users.liftBans(userId, this.now(), actor);
-  }
-
-  async requireUser(users: UsersRepository, userId: number) {
-    const user = await users.byId(userId);
-    if (!user) throw new AppError('NOT_FOUND', `user ${userId} does not exist`);
-    return user;
   }
 }

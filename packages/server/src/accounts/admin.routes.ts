@@ -27,13 +27,13 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
       schema: { tags, security, summary: 'Ban a user: tokens revoked now, logins refused (40302) until the ban ends', params: UserIdParams, body: BanBody, response: { 201: Type.Object({ banId: Type.Integer(), reason: Type.String(), until: Type.Union([Type.String(), Type.Null()]), actor: Type.String(), createdAt: Type.String(), liftedAt: Type.Union([Type.String(), Type.Null()]), liftedBy: Type.Union([Type.String(), Type.Null()]) }), ...platformErrorResponses } },
     }, async (request, reply) => {
       const { reason, until, actor } = request.body;
-      const ban = await services.accounts.banUser(Number(request.params.userId), { reason, until: until === null ? null : Date.parse(until), actor: actor ?? 'admin-api' });
+      const ban = await services.accounts.bans.banUser(Number(request.params.userId), { reason, until: until === null ? null : Date.parse(until), actor: actor ?? 'admin-api' });
       return reply.code(201).send(ban);
     });
 
     app.post('/users/:userId/unban', {
       schema: { tags, security, summary: 'Lift every ban in force on a user', params: UserIdParams, querystring: Type.Object({ actor: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }), response: { 200: LiftedAnswer, ...platformErrorResponses } },
-    }, async (request) => ({ lifted: await services.accounts.liftBan(Number(request.params.userId), request.query.actor ?? 'admin-api') }));
+    }, async (request) => ({ lifted: await services.accounts.bans.liftBan(Number(request.params.userId), request.query.actor ?? 'admin-api') }));
 
     app.post('/accounts/process-cancellations', {
       schema: { tags, security, summary: 'Cancel now every account whose cooling-off has ended (the periodic job does it too)', response: { 200: CancellationRun, ...platformErrorResponses } },

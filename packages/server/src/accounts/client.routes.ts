@@ -42,12 +42,12 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post('/api/account/v1/client/bind', {
       preValidation: player,
       schema: { tags, security, summary: 'Bind another login method to the current account', querystring: ClientIdQuery, body: BindBody, response: { 200: LoginMethodsAnswer, ...platformErrorResponses } },
-    }, async (request) => success(await services.accounts.bind(sessionOf(request), request.body.provider, request.body.credential)));
+    }, async (request) => success(await services.accounts.linking.bind(sessionOf(request), request.body.provider, request.body.credential)));
 
     app.post('/api/account/v1/client/unbind', {
       preValidation: player,
       schema: { tags, security, summary: 'Unbind a login method (never the last, nor the current session\'s)', querystring: UnbindQuery, response: { 200: LoginMethodsAnswer, ...platformErrorResponses } },
-    }, async (request) => success(await services.accounts.unbind(sessionOf(request), request.query.loginType)));
+    }, async (request) => success(await services.accounts.linking.unbind(sessionOf(request), request.query.loginType)));
 
     app.post('/api/account/v1/client/logout', {
       preValidation: player,

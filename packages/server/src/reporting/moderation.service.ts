@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { AccountService } from '../accounts/accounts.service.js';
+import type { BanService } from '../accounts/bans.service.js';
 import type { Tables } from '../db/schema.js';
 import { groupBy } from '../db/group-by.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
@@ -71,14 +71,14 @@ function historyEntry(a: ActionRow) {
   return { fromStatus: a.from_status, status: a.to_status ?? '', note: a.note, moderator: a.moderator, at: iso(a.created_at) };
 }
 
+/** What moderation needs of the accounts domain: bans of platform accounts. */
+export type AccountBans = Pick<BanService, 'banUser' | 'liftBan'>;
+
 /**
  * The moderation queue (operator side): list and filter reports, show one
  * with short-lived evidence links, change its status with a note (kept as
  * history), reports per reportee, and the audit log of moderator actions.
  */
-/** What moderation needs of the accounts domain: bans of platform accounts. */
-export type AccountBans = Pick<AccountService, 'banUser' | 'liftBan'>;
-
 export class ModerationService {
   constructor(
     private readonly db: Kysely<Tables>,

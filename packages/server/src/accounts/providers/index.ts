@@ -1,11 +1,22 @@
 import type { Config } from '../../config/config.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { OidcProvider } from './oidc.js';
-import type { LoginProvider } from './provider.js';
+import type { LoginProvider, ProviderIdentity } from './provider.js';
+import { invalidParameter } from '../../errors/app-error.js';
 import { SandboxProvider } from './sandbox.js';
 
 export type { LoginProvider, ProviderIdentity } from './provider.js';
 export { SandboxProvider } from './sandbox.js';
+
+/** The identity a provider's credential proves; an unknown or disabled provider is a 400 naming `provider`. */
+export async function verifyCredential(providers: Map<string, LoginProvider>, provider: string, credential: string): Promise<ProviderIdentity> {
+  const p = providers.get(provider);
+  if (!p) {
+    const enabled = [...providers.keys()].join(', ') || 'none';
+    throw invalidParameter('provider', `${JSON.stringify(provider)} is not a login provider of this service (enabled: ${enabled})`);
+  }
+  return p.verify(credential);
+}
 
 const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
 
