@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004_reporting.js';
 import * as m0005 from './migrations/0005_delivery.js';
 import * as m0006 from './migrations/0006_orders.js';
 import * as m0007 from './migrations/0007_delivery_perf.js';
+import * as m0008 from './migrations/0008_game_call_subjects.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0005_delivery': m0005,
   '0006_orders': m0006,
   '0007_delivery_perf': m0007,
+  '0008_game_call_subjects': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

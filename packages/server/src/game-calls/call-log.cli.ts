@@ -4,8 +4,9 @@ import { invalidParameter } from '../errors/app-error.js';
 import { PAGE_DEFAULT, PAGE_MAX, parseId, parseLimit, parseTime } from '../http/admin-query.js';
 import { GAME_CALL_KINDS, GAME_CALL_OUTCOMES, type GameCall } from './call-log.schemas.js';
 
+const subjectText = (c: GameCall) => [c.roleId && `role ${c.roleId}`, c.userId && `user ${c.userId}`, c.serverId && `server ${c.serverId}`].filter(Boolean).map((t) => ` ${t}`).join('');
 const line = (c: GameCall) =>
-  `#${c.callId}  ${c.startedAt}  ${c.kind} try ${c.tryNo}  ${c.outcome}${c.httpStatus !== null ? ` HTTP ${c.httpStatus}` : ''}  ${c.latencyMs} ms  ${c.url ?? '-'}${c.error ? `  ${c.error}` : ''}`;
+  `#${c.callId}  ${c.startedAt}  ${c.kind}${subjectText(c)} try ${c.tryNo}  ${c.outcome}${c.httpStatus !== null ? ` HTTP ${c.httpStatus}` : ''}  ${c.latencyMs} ms  ${c.url ?? '-'}${c.error ? `  ${c.error}` : ''}`;
 
 /** `game-calls list`: the role query, role list and pre-order check log of an app (4.8-4.10). */
 export function registerCallLogCommands(program: Command, ctx: CliContext): void {
@@ -15,6 +16,9 @@ export function registerCallLogCommands(program: Command, ctx: CliContext): void
     .requiredOption('--app <appId>')
     .option('--kind <kind>', GAME_CALL_KINDS.join(' | '))
     .option('--outcome <outcome>', GAME_CALL_OUTCOMES.join(' | '))
+    .option('--role <roleId>', 'only calls about this role (4.8, 4.10)')
+    .option('--server <serverId>', 'only calls about this server')
+    .option('--user <userId>', 'only calls about this platform user (4.9)')
     .option('--failed', 'only tries whose outcome is not ok')
     .option('--from <time>', 'started at or after (ISO 8601 or Unix ms)').option('--to <time>', 'started before')
     .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
@@ -25,6 +29,9 @@ export function registerCallLogCommands(program: Command, ctx: CliContext): void
           appId: parseId('app', o.app),
           ...(o.kind ? { kind: o.kind } : {}),
           ...(o.outcome ? { outcome: o.outcome } : {}),
+          ...(o.role ? { roleId: o.role } : {}),
+          ...(o.server ? { serverId: o.server } : {}),
+          ...(o.user ? { userId: o.user } : {}),
           ...(o.failed ? { failed: true } : {}),
           ...(o.from ? { from: parseTime('from', o.from) } : {}),
           ...(o.to ? { to: parseTime('to', o.to) } : {}),

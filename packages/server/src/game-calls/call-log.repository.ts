@@ -8,6 +8,10 @@ export interface GameCallFilter {
   appId: number;
   kind?: string;
   outcome?: string;
+  /** Calls about this role (4.8, 4.10), this server, or this platform user (4.9). */
+  roleId?: string;
+  serverId?: string;
+  userId?: string;
   /** Only tries whose outcome is not `ok`. */
   failed?: boolean;
   /** started_at >= from (ms) */
@@ -27,6 +31,9 @@ export class CallLogRepository {
     let q = this.db.selectFrom('game_calls').selectAll().where('app_id', '=', f.appId);
     if (f.kind !== undefined) q = q.where('kind', '=', f.kind);
     if (f.outcome !== undefined) q = q.where('outcome', '=', f.outcome);
+    if (f.roleId !== undefined) q = q.where('role_id', '=', f.roleId);
+    if (f.serverId !== undefined) q = q.where('server_id', '=', f.serverId);
+    if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
     if (f.failed) q = q.where('outcome', '<>', 'ok');
     if (f.from !== undefined) q = q.where('started_at', '>=', f.from);
     if (f.to !== undefined) q = q.where('started_at', '<', f.to);

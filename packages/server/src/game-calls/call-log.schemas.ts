@@ -21,12 +21,18 @@ export const GameCall = Type.Object({
   latencyMs: Type.Integer(),
   outcome: Type.String({ description: GAME_CALL_OUTCOMES.join(' | ') }),
   error: Type.Union([Type.String(), Type.Null()]),
+  roleId: Type.Union([Type.String(), Type.Null()], { description: 'The role the call named (4.8, 4.10); null for 4.9 and for calls logged before this was kept.' }),
+  serverId: Type.Union([Type.String(), Type.Null()], { description: 'The server the call named; null when it named none.' }),
+  userId: Type.Union([Type.String(), Type.Null()], { description: 'The platform user the call named (4.9); null for 4.8 and 4.10.' }),
 }, { $id: 'GameCall', title: 'GameCall' });
 export type GameCall = Static<typeof GameCall>;
 
 export const GameCallListQuery = Type.Object({
   kind: Type.Optional(GameCallKind),
   outcome: Type.Optional(GameCallOutcome),
+  roleId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only calls about this role (4.8, 4.10).' })),
+  serverId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only calls about this server.' })),
+  userId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only calls about this platform user (4.9).' })),
   failed: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: only tries whose outcome is not ok.' })),
   from: Type.Optional(QueryTime('Started at or after.')),
   to: Type.Optional(QueryTime('Started before.')),

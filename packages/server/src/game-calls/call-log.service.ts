@@ -6,7 +6,8 @@ import type { GameCall } from './call-log.schemas.js';
  * The operator's view of the game-hosted calls (4.8-4.10): every try with
  * its outcome, status, latency and error, newest first. It answers "why did
  * this player's order fail?" when the role query or pre-order check did
- * (those calls run before an order exists, so the log is kept per app).
+ * (those calls run before an order exists, so the log is kept per app and
+ * found by the role, server or user the call named).
  */
 export class CallLogService {
   constructor(
@@ -33,5 +34,8 @@ function toGameCall(r: GameCallRow): GameCall {
     latencyMs: r.latency_ms,
     outcome: r.outcome,
     error: r.error,
+    roleId: r.role_id,
+    serverId: r.server_id,
+    userId: r.user_id,
   };
 }

@@ -90,6 +90,27 @@ describe('game-call log (admin API, 4.8-4.10)', () => {
     assert.equal(third.body.nextBefore, null);
   });
 
+  it('keeps whom each call was about, and finds a player\'s calls by role, user or server', async () => {
+    const calls = (await list()).body.calls as any[];
+    assert.deepEqual(calls.map((c) => [c.kind, c.roleId, c.serverId, c.userId]), [
+      ['role_query', 'r-2', 's1', null],
+      ['role_query', 'r-2', 's1', null],
+      ['role_list', null, null, 'u-1'],
+      ['pre_order_check', 'r-1', 's1', null],
+      ['role_query', 'r-1', 's1', null],
+    ]);
+    assert.deepEqual((await list('?roleId=r-1')).body.calls.map((c: any) => c.kind), ['pre_order_check', 'role_query']);
+    assert.deepEqual((await list('?roleId=r-2&failed=true')).body.calls.map((c: any) => c.tryNo), [2, 1]);
+    assert.deepEqual((await list('?userId=u-1')).body.calls.map((c: any) => c.outcome), ['no_role']);
+    assert.equal((await list('?serverId=s1')).body.calls.length, 4);
+    assert.deepEqual((await list('?roleId=nobody')).body.calls, []);
+    for (const query of ['?roleId=', `?userId=${'x'.repeat(129)}`]) {
+      const res = await list(query);
+      assert.equal(res.status, 400, query);
+      assert.match(res.body.detail, /^(roleId|userId)/, query);
+    }
+  });
+
   it('keeps each app to its own calls', async () => {
     const other = await svc.createApp({ name: 'other game' });
     const res = await list('', other.appId);
@@ -145,8 +166,12 @@ describe('game-call log (CLI)', () => {
     assert.deepEqual(JSON.parse(all.stdout).calls.map((c: any) => c.outcome), ['network', 'network', 'no_role', 'blocked', 'ok']);
     const failed = await runCli(env, ['game-calls', 'list', '--app', String(appId), '--failed', '--kind', 'pre_order_check']);
     assert.equal(failed.code, 0, failed.stderr);
-    assert.match(failed.stdout, /pre_order_check try 1 {2}blocked HTTP 403/);
+    assert.match(failed.stdout, /pre_order_check role r-1 server s1 try 1 {2}blocked HTTP 403/);
     assert.doesNotMatch(failed.stdout, /role_query/);
+    const byRole = await runCli(env, ['--json', 'game-calls', 'list', '--app', String(appId), '--role', 'r-2']);
+    assert.deepEqual(JSON.parse(byRole.stdout).calls.map((c: any) => [c.roleId, c.tryNo]), [['r-2', 2], ['r-2', 1]]);
+    const byUser = await runCli(env, ['game-calls', 'list', '--app', String(appId), '--user', 'u-1']);
+    assert.match(byUser.stdout, /role_list user u-1 try 1 {2}no_role HTTP 401/);
     const bad = await runCli(env, ['game-calls', 'list', '--app', String(appId), '--kind', 'payment']);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /kind: must be role_query, role_list, pre_order_check/);

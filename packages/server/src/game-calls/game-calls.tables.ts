@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Every game-hosted call (4.8-4.10) with its outcome and latency (migration 0005). */
+/** Every game-hosted call (4.8-4.10) with its outcome and latency (migrations 0005, 0008). */
 export interface GameCallsTable {
   call_id: Generated<number>;
   app_id: number;
@@ -15,6 +15,10 @@ export interface GameCallsTable {
   /** ok | no_role | blocked | rejected | invalid_response | timeout | network | refused | not_configured */
   outcome: string;
   error: string | null;
+  /** Whom the call was about (migration 0008): the role and server of 4.8 and 4.10, the user (and server) of 4.9. */
+  role_id: string | null;
+  server_id: string | null;
+  user_id: string | null;
 }
 
 export interface GameCallsTables {

@@ -52,6 +52,13 @@ export type PreOrderOutcome =
 
 type Kind = 'role_query' | 'role_list' | 'pre_order_check';
 
+/** Whom a call is about, kept in its log rows. */
+interface CallSubject {
+  roleId?: string;
+  serverId?: string;
+  userId?: string;
+}
+
 /**
  * Where a caller collects the writes of the call log instead of waiting for
  * each: order placement awaits them all once, before it answers, so the log
@@ -90,7 +97,7 @@ export class GameCallsClient {
     if (!app.roleQueryUrl) return notConfigured('roleQueryUrl');
     const url = withQuery(app.roleQueryUrl, { roleId: q.roleId, serverId: q.serverId });
     // 4.8: "retried once after a failure": a game that cannot be reached or answers 5xx.
-    const res = await this.call(logs, app, 'role_query', 'GET', url, '', (r) => r.failure !== undefined || (r.status ?? 0) >= 500, (r) => {
+    const res = await this.call(logs, app, 'role_query', q, 'GET', url, '', (r) => r.failure !== undefined || (r.status ?? 0) >= 500, (r) => {
       if (r.failure) return r.failure;
       if (r.status !== 200) return 'rejected';
       return Value.Check(RoleQueryAnswer, parseJson(r.body)) ? 'ok' : 'invalid_response';
@@ -108,7 +115,7 @@ export class GameCallsClient {
   async roleList(app: AppRecord, q: { userId: string; serverId?: string }): Promise<RoleListOutcome> {
     if (!app.roleListUrl) return notConfigured('roleListUrl');
     const url = withQuery(app.roleListUrl, { userId: q.userId, ...(q.serverId !== undefined ? { serverId: q.serverId } : {}) });
-    const res = await this.call({}, app, 'role_list', 'GET', url, '', () => false, (r) => {
+    const res = await this.call({}, app, 'role_list', q, 'GET', url, '', () => false, (r) => {
       if (r.failure) return r.failure;
       const b = parseJson(r.body) as { results?: unknown; msg?: unknown } | undefined;
       if (r.status === 401 && (!Array.isArray(b?.results) || b.results.length === 0)) return 'no_role';
@@ -143,7 +150,7 @@ export class GameCallsClient {
       ...(q.extras !== undefined ? { extras: q.extras } : {}),
     });
     // 4.10: only a failure to reach the game is retried; any answer but 200 blocks.
-    const res = await this.call(logs, app, 'pre_order_check', 'POST', new URL(app.preOrderCheckUrl), body, (r) => r.failure !== undefined, (r) => r.failure ?? (r.status === 200 ? 'ok' : 'blocked'));
+    const res = await this.call(logs, app, 'pre_order_check', q, 'POST', new URL(app.preOrderCheckUrl), body, (r) => r.failure !== undefined, (r) => r.failure ?? (r.status === 200 ? 'ok' : 'blocked'));
     if (res.failure) return { allowed: false, reason: 'unreachable', httpStatus: null, detail: res.error ?? res.failure };
     if (res.status === 200) return { allowed: true, checked: true };
     const answer = parseJson(res.body);
@@ -161,7 +168,7 @@ export class GameCallsClient {
   }
 
   /** One signed call, tried twice when `retry` says so; each try is logged (awaited here unless the caller collects the logs). */
-  private async call(logs: CallLogs, app: AppRecord, kind: Kind, method: 'GET' | 'POST', url: URL, body: string, retry: (r: OutboundResult) => boolean, outcome: (r: OutboundResult) => string): Promise<OutboundResult> {
+  private async call(logs: CallLogs, app: AppRecord, kind: Kind, subject: CallSubject, method: 'GET' | 'POST', url: URL, body: string, retry: (r: OutboundResult) => boolean, outcome: (r: OutboundResult) => string): Promise<OutboundResult> {
     let res: OutboundResult | undefined;
     for (let tryNo = 1; tryNo <= 2; tryNo++) {
       const started = this.now();
@@ -173,6 +180,7 @@ export class GameCallsClient {
       const logged = this.#log.submit({
         app_id: app.appId, kind, started_at: started, url: url.origin + url.pathname, try_no: tryNo, http_status: res.status,
         latency_ms: res.latencyMs, outcome: outcome(res), error: res.error ?? null,
+        role_id: subject.roleId ?? null, server_id: subject.serverId ?? null, user_id: subject.userId ?? null,
       });
       if (logs.logs) {
         // Collected for the caller to await later: marked handled now, so a
