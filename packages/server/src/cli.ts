@@ -9,6 +9,7 @@ import { registerAccountCommands } from './accounts/accounts.cli.js';
 import { registerDeliveryCommands } from './delivery/delivery.cli.js';
 import { registerReportCommands } from './reporting/reporting.cli.js';
 import { registerCallLogCommands } from './game-calls/call-log.cli.js';
+import { registerMasterKeyCommands } from './master-key/master-key.cli.js';
 
 /**
  * The service's command line: `serve` (what `npm start` runs), `migrate`, and
@@ -35,6 +36,7 @@ registerAccountCommands(program, ctx);
 registerDeliveryCommands(program, ctx);
 registerReportCommands(program, ctx);
 registerCallLogCommands(program, ctx);
+registerMasterKeyCommands(program, ctx);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as { detail?: string; message?: string };

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import crypto from 'node:crypto';
 import type { Config } from './config/config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { SecretBox, decodeMasterKey, randomToken, readOrCreateSecretFile } from './crypto/secret-box.js';
+import { SecretBox, randomToken, readOrCreateSecretFile } from './crypto/secret-box.js';
+import { loadMasterKeys } from './crypto/master-keys.js';
 import { AppsRepository } from './apps/apps.repository.js';
 import { AppService } from './apps/apps.service.js';
 import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
@@ -74,14 +74,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   await migrateToLatest(database);
 
-  let masterKey: Buffer;
-  if (config.MASTER_KEY) {
-    masterKey = decodeMasterKey(config.MASTER_KEY);
-  } else {
-    const file = readOrCreateSecretFile(config.dataDir, 'master.key', () => crypto.randomBytes(32).toString('base64'));
-    if (file.created) startupNotes.push(`generated a master key into ${file.file}; back it up with the database`);
-    masterKey = decodeMasterKey(file.value);
-  }
+  const masterKeys = loadMasterKeys(config, startupNotes);
   let adminToken = config.ADMIN_TOKEN;
   if (!adminToken) {
     const file = readOrCreateSecretFile(config.dataDir, 'admin-token', () => randomToken(32));
@@ -90,7 +83,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   }
 
   const now = overrides.now ?? Date.now;
-  const box = new SecretBox(masterKey);
+  const box = new SecretBox(masterKeys.current, masterKeys.previous);
   const nonces = new NonceStore(database);
   const apps = new AppService(new AppsRepository(database.db), box, {
     defaultRegion: config.REGION,
@@ -100,12 +93,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const signPool = new SignPool(config.SIGN_WORKERS);
   const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now, signPool);
   await keys.ensureKey();
+  // Opens the signing key now: a master key that does not open what is stored stops the start, naming the key it needs.
+  await keys.signer();
   const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
   const accounts = createAccounts({ db: database.db, config, box, replay, apps, now });
   const http = outboundHttp(config);
   const delivery = new DeliveryService(database.db, database.dialect, apps, keys, http, deliveryOptions(config), now);
   const gameCalls = new GameCallsClient(database.db, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
-  const evidence = new EvidenceService(new EvidenceRepository(database.db), createEvidenceStorage(config, masterKey, now), evidenceLimits(config), now);
+  const evidence = new EvidenceService(new EvidenceRepository(database.db), createEvidenceStorage(config, masterKeys, now), evidenceLimits(config), now);
   const reports = new ReportService(database.db, new ReportsRepository(), evidence, {
     maxReasons: config.REPORT_MAX_REASONS,
     descriptionMaxChars: config.REPORT_DESCRIPTION_MAX_CHARS,

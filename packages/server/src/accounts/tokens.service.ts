@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
+import type { SealedColumn } from '../crypto/sealed-column.js';
 import type { Tables } from '../db/schema.js';
 import type { MacToken } from '../auth/mac.js';
 import { TokensRepository, type TokenLookupRow } from './tokens.repository.js';
@@ -45,6 +46,11 @@ export function kidHash(kid: string): string {
 }
 
 const macKeyContext = (hash: string) => `mac-key:${hash}`;
+
+/** The token column sealed under the master key (master key rotation: master-key/reseal.ts). */
+export const TOKEN_SEALED_COLUMNS: SealedColumn[] = [
+  { table: 'tokens', id: 'token_id', column: 'mac_key_enc', contextColumns: ['kid_hash'], context: (row) => macKeyContext(String(row.kid_hash)) },
+];
 
 /**
  * MAC access tokens (5.2). The kid (access token) and the MAC key are 256

@@ -28,7 +28,7 @@ describe('admin API: apps (security)', () => {
     const app = await svc.createApp();
     const rows = await sql<{ secret_enc: string }>`select secret_enc from apps`.execute(svc.services.database.db);
     assert.ok(rows.rows.every((r) => !r.secret_enc.includes(app.secret)));
-    assert.match(rows.rows[0]!.secret_enc, /^v1\./);
+    assert.match(rows.rows[0]!.secret_enc, /^v2\.[A-Za-z0-9_-]{11}\./);
     const keys = await sql<{ private_pem_enc: string }>`select private_pem_enc from platform_keys`.execute(svc.services.database.db);
     assert.ok(keys.rows.every((k) => !k.private_pem_enc.includes('PRIVATE KEY')));
   });

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { SecretBox } from '../crypto/secret-box.js';
+import type { SealedColumn } from '../crypto/sealed-column.js';
 import { randomToken } from '../crypto/secret-box.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { IpAllowList, isValidIpRange } from '../http/ip-ranges.js';
@@ -197,6 +198,11 @@ const SERVER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 function secretContext(clientId: string): string {
   return `app-secret:${clientId}`;
 }
+
+/** The app columns sealed under the master key (master key rotation: master-key/reseal.ts). */
+export const APP_SEALED_COLUMNS: SealedColumn[] = (['secret_enc', 'previous_secret_enc'] as const).map((column) => ({
+  table: 'apps', id: 'app_id', column, contextColumns: ['client_id'], context: (row) => secretContext(String(row.client_id)),
+}));
 
 function checkUrlsAndIps<T extends Partial<AppCreateBody>>(body: T): T {
   const out = { ...body };

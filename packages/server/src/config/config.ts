@@ -15,6 +15,7 @@ const Env = Type.Object({
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'PostgreSQL connection pool size per instance.' }),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 24, description: 'Bearer token of the admin API. Required with PostgreSQL; generated into DATA_DIR/admin-token in embedded mode when unset.' })),
   MASTER_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,}$', description: 'Base64 or base64url of 32 random bytes; encrypts secrets at rest (AES-256-GCM). Required with PostgreSQL; generated into DATA_DIR/master.key in embedded mode when unset.' })),
+  MASTER_KEY_PREVIOUS: Type.String({ default: '', pattern: '^[A-Za-z0-9+/=_,-]*$', description: 'Comma-separated earlier master keys: values sealed under them still open, new ones are sealed under MASTER_KEY; `master-key reseal` moves everything to MASTER_KEY (master key rotation, docs/operations.md).' }),
   REGION: Type.Union([Type.Literal('overseas'), Type.Literal('mainland')], { default: 'overseas', description: 'Deployment region (overseas | mainland).' }),
   PUBLIC_HOST: Type.Optional(Type.String({ minLength: 1, description: 'Host name clients sign in the MAC sign base (5.2). Unset: the Host header without its port.' })),
   PUBLIC_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 443, description: 'Port clients sign in the MAC sign base (5.2).' }),

@@ -4,7 +4,16 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SecretBox, decodeMasterKey, readOrCreateSecretFile, safeEqual } from './secret-box.js';
+import { MissingMasterKeyError, SecretBox, decodeMasterKey, masterKeyId, readOrCreateSecretFile, safeEqual } from './secret-box.js';
+
+/** The format of values sealed before the keyring existed: v1.<iv>.<ciphertext>.<tag>. */
+function sealV1(key: Buffer, plaintext: string, context: string): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(context, 'utf8'));
+  const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v1', iv.toString('base64url'), ct.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+}
 
 describe('secrets at rest', () => {
   const box = new SecretBox(crypto.randomBytes(32));
@@ -21,7 +30,7 @@ describe('secrets at rest', () => {
     assert.throws(() => box.open(sealed, 'app-secret:b'));
     assert.throws(() => new SecretBox(crypto.randomBytes(32)).open(sealed, 'app-secret:a'));
     const parts = sealed.split('.');
-    parts[2] = Buffer.from('x' + Buffer.from(parts[2]!, 'base64url').toString('latin1').slice(1), 'latin1').toString('base64url');
+    parts[3] = Buffer.from('x' + Buffer.from(parts[3]!, 'base64url').toString('latin1').slice(1), 'latin1').toString('base64url');
     assert.throws(() => box.open(parts.join('.'), 'app-secret:a'));
   });
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { ConfigError, type Config } from '../config/config.js';
+import type { MasterKeys } from '../crypto/master-keys.js';
 import { EmbeddedEvidenceStorage } from './embedded-storage.js';
 import { ObjectIdSigner } from './object-id.js';
 import { S3EvidenceStorage } from './s3-storage.js';
@@ -7,9 +8,17 @@ import type { EvidenceStorage } from './storage.js';
 import { UrlTokenSigner } from './url-token.js';
 import type { EvidenceLimits } from './evidence.service.js';
 
-/** The evidence backend chosen by EVIDENCE_BACKEND. `masterKey` keys the embedded URL tokens (through HKDF). */
-export function createEvidenceStorage(config: Config, masterKey: Buffer, now: () => number): EvidenceStorage {
-  const objectIds = new ObjectIdSigner(Buffer.from(crypto.hkdfSync('sha256', masterKey, Buffer.alloc(0), 'evidence-object-id-v1', 32)));
+/** A key for `purpose` derived (HKDF) from each master key, the current one's first. */
+const derivedKeys = (keys: MasterKeys, purpose: string) =>
+  [keys.current, ...keys.previous].map((k) => Buffer.from(crypto.hkdfSync('sha256', k, Buffer.alloc(0), purpose, 32)));
+
+/**
+ * The evidence backend chosen by EVIDENCE_BACKEND. The master keys key the
+ * object addresses and the embedded URL tokens (through HKDF); an address or
+ * URL made under a previous master key still verifies during a rotation.
+ */
+export function createEvidenceStorage(config: Config, masterKeys: MasterKeys, now: () => number): EvidenceStorage {
+  const objectIds = new ObjectIdSigner(derivedKeys(masterKeys, 'evidence-object-id-v1'));
   if (config.EVIDENCE_BACKEND === 's3') {
     if (!config.EVIDENCE_S3_BUCKET) throw new ConfigError('invalid configuration: EVIDENCE_S3_BUCKET: required when EVIDENCE_BACKEND=s3');
     if (!!config.EVIDENCE_S3_ACCESS_KEY_ID !== !!config.EVIDENCE_S3_SECRET_ACCESS_KEY) {
@@ -25,8 +34,7 @@ export function createEvidenceStorage(config: Config, masterKey: Buffer, now: ()
       now,
     }, objectIds);
   }
-  const tokenKey = Buffer.from(crypto.hkdfSync('sha256', masterKey, Buffer.alloc(0), 'evidence-url-token-v1', 32));
-  return new EmbeddedEvidenceStorage(config.dataDir, new UrlTokenSigner(tokenKey), config.EVIDENCE_PUBLIC_URL, objectIds);
+  return new EmbeddedEvidenceStorage(config.dataDir, new UrlTokenSigner(derivedKeys(masterKeys, 'evidence-url-token-v1')), config.EVIDENCE_PUBLIC_URL, objectIds);
 }
 
 export function evidenceLimits(config: Config): EvidenceLimits {

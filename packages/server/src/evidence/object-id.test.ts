@@ -5,7 +5,7 @@ import { ObjectIdSigner } from './object-id.js';
 
 /** Self-authenticating object ids: what 4.1 relies on to refuse addresses this service did not issue. */
 describe('evidence object ids', () => {
-  const ids = new ObjectIdSigner(crypto.randomBytes(32));
+  const ids = new ObjectIdSigner([crypto.randomBytes(32)]);
   const prefix = 'https://game.example/svc/reporting/open/v1/';
   const facts = { appId: 42, backend: 'embedded' as const, size: 20 * 1024 * 1024, expires: 1_900_000_000, svcid: undefined };
 
@@ -36,8 +36,21 @@ describe('evidence object ids', () => {
       const a = ids.parse(f);
       assert.ok(a && !ids.verify(a, undefined), f);
     }
-    const other = new ObjectIdSigner(crypto.randomBytes(32));
+    const other = new ObjectIdSigner([crypto.randomBytes(32)]);
     assert.ok(!other.verify(ids.parse(uri)!, undefined), 'another master key');
+  });
+
+  it('verifies addresses tagged under a previous master key during a rotation, and tags new ones under the current', () => {
+    const [oldKey, newKey] = [crypto.randomBytes(32), crypto.randomBytes(32)];
+    const before = new ObjectIdSigner([oldKey]);
+    const during = new ObjectIdSigner([newKey, oldKey]);
+    const after = new ObjectIdSigner([newKey]);
+    const issuedBefore = before.parse(prefix + before.issue(prefix, facts, 'png'))!;
+    const issuedDuring = during.parse(prefix + during.issue(prefix, facts, 'png'))!;
+    assert.ok(during.verify(issuedBefore, undefined));
+    assert.ok(!after.verify(issuedBefore, undefined), 'the retired key no longer verifies');
+    assert.ok(after.verify(issuedDuring, undefined));
+    assert.ok(!before.verify(issuedDuring, undefined));
   });
 
   it('binds the svcid given to 4.2', () => {

@@ -49,10 +49,13 @@ const ADDRESS = /^(.*)(evidence\/([0-9]{1,15})\/([0-9a-f]{32})([0-9a-f]{32})\.([
 const random = new RandomPool();
 
 export class ObjectIdSigner {
-  constructor(private readonly key: Buffer) {}
+  /** `keys[0]` tags new addresses; an address tagged under any of them verifies (master key rotation). */
+  constructor(private readonly keys: Buffer[]) {
+    if (keys.length === 0) throw new Error('ObjectIdSigner needs a key');
+  }
 
-  private tagOf(prefix: string, appId: number, head: string, ext: string, svcid: string | undefined): string {
-    return crypto.createHmac('sha256', this.key)
+  private tagOf(prefix: string, appId: number, head: string, ext: string, svcid: string | undefined, key = this.keys[0]!): string {
+    return crypto.createHmac('sha256', key)
       .update(`evidence-object-v1\n${prefix}\n${appId}\n${head}\n${ext}\n${svcid ?? ''}`, 'utf8')
       .digest('hex').slice(0, 32);
   }
@@ -89,6 +92,6 @@ export class ObjectIdSigner {
 
   /** Constant-time check of the tag, with the svcid the address is claimed for (undefined when not bound). */
   verify(a: ParsedAddress, svcid: string | undefined): boolean {
-    return safeEqual(this.tagOf(a.prefix, a.appId, a.head, a.ext, svcid), a.tag);
+    return this.keys.some((key) => safeEqual(this.tagOf(a.prefix, a.appId, a.head, a.ext, svcid, key), a.tag));
   }
 }

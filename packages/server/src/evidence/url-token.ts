@@ -20,15 +20,18 @@ export interface TokenClaims {
  * download) breaks it.
  */
 export class UrlTokenSigner {
-  constructor(private readonly key: Buffer) {}
+  /** `keys[0]` signs; a token signed under any of them verifies (master key rotation). */
+  constructor(private readonly keys: Buffer[]) {
+    if (keys.length === 0) throw new Error('UrlTokenSigner needs a key');
+  }
 
-  sign(c: TokenClaims): string {
+  sign(c: TokenClaims, key = this.keys[0]!): string {
     const input = ['evidence-url-v1', c.purpose, c.key, String(c.size), String(c.appId), String(c.expires)].join('\n');
-    return crypto.createHmac('sha256', this.key).update(input, 'utf8').digest('base64url');
+    return crypto.createHmac('sha256', key).update(input, 'utf8').digest('base64url');
   }
 
   /** Constant-time check. */
   verify(c: TokenClaims, signature: string): boolean {
-    return safeEqual(this.sign(c), signature);
+    return this.keys.some((key) => safeEqual(this.sign(c, key), signature));
   }
 }

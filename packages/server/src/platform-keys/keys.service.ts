@@ -2,6 +2,14 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { callbackHeaders, callbackSignBaseText } from '@game-platform/sdk';
 import type { SecretBox } from '../crypto/secret-box.js';
+import type { SealedColumn } from '../crypto/sealed-column.js';
+
+const privateKeyContext = (kid: string) => `platform-key:${kid}`;
+
+/** The platform key column sealed under the master key (master key rotation: master-key/reseal.ts). */
+export const PLATFORM_KEY_SEALED_COLUMNS: SealedColumn[] = [
+  { table: 'platform_keys', id: 'kid', column: 'private_pem_enc', contextColumns: ['kid'], context: (row) => privateKeyContext(String(row.kid)) },
+];
 import { rsaSignText, type SignPool } from './sign-pool.js';
 import { AppError } from '../errors/app-error.js';
 import type { PlatformKeyRow, PlatformKeysRepository } from './keys.repository.js';
@@ -74,7 +82,7 @@ export class PlatformKeyService {
     await this.repo.insert({
       kid,
       public_pem: publicKey.export({ type: 'spki', format: 'pem' }) as string,
-      private_pem_enc: this.box.seal(privatePem, `platform-key:${kid}`),
+      private_pem_enc: this.box.seal(privatePem, privateKeyContext(kid)),
       status: 'published',
       created_at: this.now(),
       retired_at: null,
@@ -114,7 +122,7 @@ export class PlatformKeyService {
   async #load(now: number, generation: number): Promise<Signer> {
     const row = (await this.repo.published())[0];
     if (!row) throw new AppError('UNAVAILABLE', 'no platform key pair; the service creates one at start');
-    const value = { kid: row.kid, privateKey: crypto.createPrivateKey(this.box.open(row.private_pem_enc, `platform-key:${row.kid}`)) };
+    const value = { kid: row.kid, privateKey: crypto.createPrivateKey(this.box.open(row.private_pem_enc, privateKeyContext(row.kid))) };
     if (generation === this.#generation) this.#signer = { value, until: now + SIGNER_REFRESH_MS };
     return value;
   }

@@ -45,3 +45,10 @@ export async function freshDatabase(): Promise<{ database: Database; url?: strin
   };
   return { database, url: TEST_DATABASE_URL, schema, dataDir };
 }
+
+/** Another connection (pool) to a database of freshDatabase(): what a restarted service opens. Closing it keeps the data. */
+export function reopenDatabase(fresh: { schema?: string; dataDir: string }): Database {
+  return fresh.schema
+    ? openDatabase({ url: TEST_DATABASE_URL, schema: fresh.schema, poolSize: 5 })
+    : openDatabase({ sqliteFile: path.join(fresh.dataDir, 'platform.db') });
+}

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../config/config.js';
 import { buildServer } from '../http/server.js';
 import { createServices, type Services } from '../services.js';
 import { freshDatabase } from './database.js';
+import type { Database } from '../db/database.js';
 
 export interface TestService {
   url: string;
@@ -31,10 +32,12 @@ export interface TestServiceOptions {
   routes?: (app: FastifyInstance, services: Services) => void | Promise<void>;
   /** false: do not start the delivery dispatcher (events stay in the outbox). Default true. */
   dispatcher?: boolean;
+  /** An open database and DATA_DIR to use instead of fresh ones: a restart of the same service (see reopenDatabase). */
+  storage?: { database: Database; dataDir: string };
 }
 
 export async function startTestService(env: Record<string, string> = {}, opts: TestServiceOptions = {}): Promise<TestService> {
-  const { database, dataDir } = await freshDatabase();
+  const { database, dataDir } = opts.storage ?? await freshDatabase();
   const adminToken = crypto.randomBytes(24).toString('base64url');
   const config = loadConfig({
     DATA_DIR: dataDir,

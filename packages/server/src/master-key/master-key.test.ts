@@ -1,0 +1,113 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { masterKeyId } from '../crypto/secret-box.js';
+import { freshDatabase, reopenDatabase } from '../testing/database.js';
+import { startTestService, type TestService } from '../testing/service.js';
+import { guestLogin, profile, type Login } from '../accounts/accounts.testlib.js';
+import { createGame, getUploadUrl, postReport, reportBody, uploadEvidence, type GameApp } from '../reporting/reporting.testlib.js';
+import { countSealed, resealAll } from './reseal.js';
+import { SEALED_COLUMNS } from './sealed-columns.js';
+
+/**
+ * Master key rotation on the suite's backend: the same database opened by a
+ * service under key A, then under B with A as previous, then under B alone,
+ * over real HTTP each time. What was sealed under A (the app's md5 secret,
+ * a login's MAC key, the platform private key) and what was signed under A
+ * (an evidence address, an upload URL) keeps working through the rotation.
+ */
+describe('master key rotation', () => {
+  const keyA = crypto.randomBytes(32).toString('base64');
+  const keyB = crypto.randomBytes(32).toString('base64');
+  const idA = masterKeyId(Buffer.from(keyA, 'base64'));
+  const idB = masterKeyId(Buffer.from(keyB, 'base64'));
+  let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+  let game: GameApp;
+  let login: Login;
+  let evidenceUri: string;
+  let pendingUpload: string;
+
+  const start = (env: Record<string, string>) =>
+    startTestService(env, { storage: { database: reopenDatabase(fresh), dataDir: fresh.dataDir }, dispatcher: false });
+  const counts = async (svc: TestService) => Object.fromEntries((await countSealed(svc.services.database.db, svc.services.box, SEALED_COLUMNS))
+    .map((c) => [c.column, { ...c.byKey, ...(c.unreadable ? { unreadable: c.unreadable } : {}) }]));
+  const works = async (svc: TestService) => {
+    assert.equal((await profile(svc, game.clientId, login)).status, 200, 'the MAC key opens');
+    assert.equal((await getUploadUrl(svc, game, { file_name: 'a.png', file_size: '10' })).status, 200, 'the md5 secret opens');
+    assert.match((await svc.services.keys.signCall({ method: 'POST', path: '/cb', body: '{}' })).Signature ?? '', /^[A-Za-z0-9+/=]{300,}$/, 'the platform key opens');
+  };
+
+  before(async () => { fresh = await freshDatabase(); });
+  after(async () => { await fresh.database.close(); });
+
+  it('under key A: an app, a login, an uploaded file and an upload URL not used yet', async () => {
+    const svc = await start({ MASTER_KEY: keyA });
+    try {
+      game = await createGame(svc);
+      login = await guestLogin(svc, game.clientId);
+      evidenceUri = (await uploadEvidence(svc, game, crypto.randomBytes(64))).uri;
+      const issued = await getUploadUrl(svc, game, { file_name: 'late.png', file_size: '32' });
+      pendingUpload = new URL(issued.body.signed_url).pathname + new URL(issued.body.signed_url).search;
+      await works(svc);
+      assert.deepEqual(await counts(svc), { 'apps.secret_enc': { [idA]: 1 }, 'apps.previous_secret_enc': {}, 'tokens.mac_key_enc': { [idA]: 1 }, 'platform_keys.private_pem_enc': { [idA]: 1 } });
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('under B with A previous: everything of A still works, new values are sealed under B, and reseal moves the rest', async () => {
+    const svc = await start({ MASTER_KEY: keyB, MASTER_KEY_PREVIOUS: keyA });
+    try {
+      assert.deepEqual(svc.services.box.keyIds, [idB, idA]);
+      await works(svc);
+      const late = await fetch(svc.url + pendingUpload, { method: 'PUT', body: crypto.randomBytes(32), headers: { 'content-type': 'application/octet-stream' } });
+      assert.equal(late.status, 200, 'an upload URL signed under A is still good');
+      const reported = await postReport(svc, game, reportBody(game, { evidence: [{ name: 'clip.png', size_byte: 64, uri: evidenceUri }] }));
+      assert.equal(reported.status, 200, JSON.stringify(reported.body));
+      const second = await guestLogin(svc, game.clientId);
+      assert.equal((await profile(svc, game.clientId, second)).status, 200);
+      assert.deepEqual((await counts(svc))['tokens.mac_key_enc'], { [idA]: 1, [idB]: 1 });
+
+      const results = await resealAll(svc.services.database.db, svc.services.box, SEALED_COLUMNS);
+      assert.deepEqual(results.map((r) => [r.column, r.scanned, r.resealed, r.unreadable]), [
+        ['apps.secret_enc', 1, 1, 0], ['apps.previous_secret_enc', 0, 0, 0], ['tokens.mac_key_enc', 2, 1, 0], ['platform_keys.private_pem_enc', 1, 1, 0]]);
+      assert.deepEqual(await counts(svc), { 'apps.secret_enc': { [idB]: 1 }, 'apps.previous_secret_enc': {}, 'tokens.mac_key_enc': { [idB]: 2 }, 'platform_keys.private_pem_enc': { [idB]: 1 } });
+      assert.ok((await resealAll(svc.services.database.db, svc.services.box, SEALED_COLUMNS)).every((r) => r.resealed === 0), 'idempotent');
+      await works(svc);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('under B alone after the reseal: everything works', async () => {
+    const svc = await start({ MASTER_KEY: keyB });
+    try {
+      await works(svc);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('a service given only a key that seals nothing refuses to start, naming the missing key', async () => {
+    const database = reopenDatabase(fresh);
+    await assert.rejects(
+      startTestService({ MASTER_KEY: keyA }, { storage: { database, dataDir: fresh.dataDir }, dispatcher: false }),
+      (err: Error) => err.message.includes(idB) && /MASTER_KEY_PREVIOUS/.test(err.message),
+    );
+    await database.close();
+  });
+
+  it('a rotated app secret is sealed under the current key and its grace secret still opens', async () => {
+    const svc = await start({ MASTER_KEY: keyA, MASTER_KEY_PREVIOUS: keyB });
+    try {
+      const rotated = await svc.admin('POST', `/apps/${game.appId}/rotate-secret`);
+      assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+      assert.equal((await getUploadUrl(svc, game, { file_name: 'a.png', file_size: '10' })).status, 200, 'the previous secret, within its grace period');
+      assert.equal((await getUploadUrl(svc, { ...game, secret: rotated.body.secret }, { file_name: 'a.png', file_size: '10' })).status, 200);
+      const c = await counts(svc);
+      assert.deepEqual([c['apps.secret_enc'], c['apps.previous_secret_enc']], [{ [idA]: 1 }, { [idB]: 1 }]);
+    } finally {
+      await svc.close();
+    }
+  });
+});

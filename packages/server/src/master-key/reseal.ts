@@ -1,0 +1,92 @@
+import { sql, type Kysely } from 'kysely';
+import type { Tables } from '../db/schema.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { SealedColumn } from '../crypto/sealed-column.js';
+
+export interface SealedColumnCount {
+  column: string;
+  /** Values by the id of the master key they are sealed under. */
+  byKey: Record<string, number>;
+  /** Values no configured key opens (their key is missing, or they are damaged). */
+  unreadable: number;
+}
+
+export interface ResealResult {
+  column: string;
+  scanned: number;
+  resealed: number;
+  /** Values that changed between our read and our write (the service wrote them anew, under the current key). */
+  changedMeanwhile: number;
+  unreadable: number;
+}
+
+const PAGE = 500;
+
+/** The rows of a sealed column with a value, in id order, a page at a time. */
+async function* sealedRows(db: Kysely<Tables>, c: SealedColumn): AsyncGenerator<Array<{ id: unknown; value: string; context: string }>> {
+  let after: unknown;
+  for (;;) {
+    const rows = (await sql<Record<string, unknown>>`
+      select ${sql.join([sql`${sql.ref(c.id)} as id`, sql`${sql.ref(c.column)} as value`, ...c.contextColumns.map((k) => sql.ref(k))])}
+      from ${sql.table(c.table)}
+      where ${sql.ref(c.column)} is not null${after === undefined ? sql`` : sql` and ${sql.ref(c.id)} > ${after}`}
+      order by ${sql.ref(c.id)} limit ${PAGE}`.execute(db)).rows;
+    if (rows.length === 0) return;
+    yield rows.map((r) => ({ id: r.id, value: r.value as string, context: c.context(r) }));
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+/** How many values of each column are sealed under each master key. */
+export async function countSealed(db: Kysely<Tables>, box: SecretBox, columns: SealedColumn[]): Promise<SealedColumnCount[]> {
+  const out: SealedColumnCount[] = [];
+  for (const c of columns) {
+    const count: SealedColumnCount = { column: `${c.table}.${c.column}`, byKey: {}, unreadable: 0 };
+    for await (const page of sealedRows(db, c)) {
+      for (const row of page) {
+        try {
+          const keyId = box.keyIdOf(row.value, row.context);
+          count.byKey[keyId] = (count.byKey[keyId] ?? 0) + 1;
+        } catch {
+          count.unreadable++;
+        }
+      }
+    }
+    out.push(count);
+  }
+  return out;
+}
+
+/**
+ * Seals every value that is not under the current master key anew under it
+ * (the last step of a rotation). Each row is rewritten only if it still holds
+ * the value read (compare-and-set), so a value the running service replaced
+ * meanwhile is left as the service wrote it. Idempotent: run it again after
+ * an interruption. Values no configured key opens are counted and left alone.
+ */
+export async function resealAll(db: Kysely<Tables>, box: SecretBox, columns: SealedColumn[]): Promise<ResealResult[]> {
+  const out: ResealResult[] = [];
+  for (const c of columns) {
+    const result: ResealResult = { column: `${c.table}.${c.column}`, scanned: 0, resealed: 0, changedMeanwhile: 0, unreadable: 0 };
+    for await (const page of sealedRows(db, c)) {
+      for (const row of page) {
+        result.scanned++;
+        let next: string | null;
+        try {
+          next = box.reseal(row.value, row.context);
+        } catch {
+          // Its key is not configured (MissingMasterKeyError) or the value is damaged.
+          result.unreadable++;
+          continue;
+        }
+        if (next === null) continue;
+        const updated = await sql`update ${sql.table(c.table)} set ${sql.ref(c.column)} = ${next}
+          where ${sql.ref(c.id)} = ${row.id} and ${sql.ref(c.column)} = ${row.value}`.execute(db);
+        if (Number(updated.numAffectedRows ?? 0) === 1) result.resealed++;
+        else result.changedMeanwhile++;
+      }
+    }
+    out.push(result);
+  }
+  return out;
+}
