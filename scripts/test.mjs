@@ -16,7 +16,8 @@ function testFiles(dir) {
   return fs.readdirSync(dir, { recursive: true })
     .filter((f) => f.endsWith('.test.js'))
     .map((f) => path.join(dir, f))
-    .filter((f) => positionals.length === 0 || positionals.some((p) => f.includes(p)))
+    // Matched against the path inside the repository, so the checkout's own folder name never matches.
+    .filter((f) => positionals.length === 0 || positionals.some((p) => path.relative(root, f).includes(p)))
     .sort();
 }
 
@@ -30,11 +31,29 @@ function run(label, files, env) {
   return result.status === 0;
 }
 
+// The console tests drive Debian's Chromium (packages/server/src/console/console.testlib.ts). Install it when
+// missing and we can (root with apt-get); otherwise stop with how to install it: never skip those tests.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const serverFiles = testFiles(path.join(root, 'packages/server/dist'));
+if (serverFiles.some((f) => f.includes(`${path.sep}console${path.sep}`)) && !fs.existsSync(CHROMIUM)) {
+  const hasAptGet = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  if (process.getuid?.() === 0 && hasAptGet && !process.env.CHROMIUM_PATH) {
+    console.log(`${CHROMIUM} is missing (the console tests need it): apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium`);
+    spawnSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium'], { stdio: 'inherit' });
+  }
+  if (!fs.existsSync(CHROMIUM)) {
+    console.error(`\nThe console tests need Chromium at ${CHROMIUM} and it is missing.\n`
+      + 'Install it (Debian/Ubuntu, as root): apt-get update && apt-get install -y --no-install-recommends chromium\n'
+      + 'or point CHROMIUM_PATH at a Chromium or Chrome binary.');
+    process.exit(1);
+  }
+}
+
 const backends = values.backend ? [values.backend] : ['sqlite', 'postgres'];
 let ok = true;
 if (!values.backend) ok = run('sdk', testFiles(path.join(root, 'packages/sdk/dist')), {}) && ok;
 if (!values.backend) ok = run('example game server', testFiles(path.join(root, 'examples/game-server/dist')), {}) && ok;
 for (const backend of backends) {
-  ok = run(`server on ${backend}`, testFiles(path.join(root, 'packages/server/dist')), { TEST_BACKEND: backend }) && ok;
+  ok = run(`server on ${backend}`, serverFiles, { TEST_BACKEND: backend }) && ok;
 }
 process.exit(ok ? 0 : 1);

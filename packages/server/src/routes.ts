@@ -20,6 +20,7 @@ import { addOrderSchemas, orderAdminRoutes } from './orders/admin.routes.js';
 import { sandboxRoutes } from './orders/sandbox.routes.js';
 import { consumptionRoutes } from './orders/consumption.routes.js';
 import { orderClientRoutes } from './orders/client.routes.js';
+import { consoleRoutes } from './console/console.routes.js';
 
 /**
  * Every route of the service, by area. A domain contributes a plugin; the
@@ -52,4 +53,6 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   services.delivery.attachMetrics(app.metrics);
   await app.register(consumptionRoutes(services));
   await app.register(orderClientRoutes(services));
+  // The operator console: public static files; its data calls go to /admin/v1 with the bearer token.
+  await app.register(consoleRoutes);
 }

@@ -1,0 +1,100 @@
+// app.js - the console shell: sign-in screen, nav bar and the hash router that picks a page.
+import { render } from '/console/vendor/preact.module.js';
+import { useEffect, useRef, useState } from '/console/vendor/hooks.module.js';
+import { api, onUnauthorized, session } from '/console/api.js';
+import { ErrorBox, Field, currentRoute, html } from '/console/ui.js';
+import { AppsPage } from '/console/pages/apps.js';
+import { ReportsPage } from '/console/pages/reports.js';
+import { UsersPage } from '/console/pages/users.js';
+import { OrdersPage } from '/console/pages/orders.js';
+import { EventsPage } from '/console/pages/events.js';
+import { KeysPage } from '/console/pages/keys.js';
+
+const NAV = [
+  ['apps', 'Apps'], ['reports', 'Reports'], ['users', 'Users'], ['orders', 'Orders'],
+  ['supplements', 'Supplements'], ['events', 'Delivery'], ['keys', 'Platform keys'],
+];
+
+const PAGES = {
+  apps: AppsPage, reports: ReportsPage, users: UsersPage, orders: OrdersPage, supplements: OrdersPage, events: EventsPage, keys: KeysPage,
+};
+
+function SignIn({ message }) {
+  const [token, setToken] = useState('');
+  const [moderator, setModerator] = useState('');
+  const [error, setError] = useState(undefined);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    session.signIn(token.trim(), moderator.trim());
+    try {
+      await api('GET', '/platform-keys'); // a cheap call that proves the token
+      window.dispatchEvent(new Event('console-signed-in'));
+    } catch (err) {
+      session.signOut();
+      setError(err);
+      setBusy(false);
+    }
+  };
+  return html`<main class="signin">
+    <h1>Operator console</h1>
+    ${message ? html`<p class="notice" role="status">${message}</p>` : null}
+    <${ErrorBox} error=${error} />
+    <form onSubmit=${submit} autocomplete="off">
+      <${Field} label="Admin token" name="token" type="password" value=${token} onInput=${setToken} required
+        hint="The service's ADMIN_TOKEN (data/admin-token). Kept in this tab only (sessionStorage)." />
+      <${Field} label="Your name (recorded on moderation decisions)" name="moderator" value=${moderator} onInput=${setModerator} maxlength="100" />
+      <button type="submit" disabled=${busy}>Sign in</button>
+    </form>
+  </main>`;
+}
+
+function Shell() {
+  const [route, setRoute] = useState(currentRoute());
+  useEffect(() => {
+    const onHash = () => setRoute(currentRoute());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const section = route.segments[0] ?? 'apps';
+  const Page = PAGES[section];
+  const signOut = () => {
+    session.signOut();
+    window.dispatchEvent(new CustomEvent('console-signed-out', { detail: 'You signed out.' }));
+  };
+  return html`<div>
+    <header class="topbar">
+      <span class="brand">Operator console</span>
+      <nav>${NAV.map(([key, label]) => html`<a href=${`#/${key}`} class=${key === section ? 'active' : ''}>${label}</a>`)}</nav>
+      <span class="who">as ${session.moderator()} <button type="button" class="signout" onClick=${signOut}>Sign out</button></span>
+    </header>
+    <main data-route=${route.path}>
+      ${Page ? html`<${Page} key=${route.path} route=${route} />` : html`<div class="error" role="alert">Not found: there is no page ${route.path}.</div>`}
+    </main>
+  </div>`;
+}
+
+function Console() {
+  const [signedIn, setSignedIn] = useState(Boolean(session.token()));
+  const [message, setMessage] = useState('');
+  const wasSignedIn = useRef(signedIn);
+  wasSignedIn.current = signedIn;
+  useEffect(() => {
+    // During a session a 401 means the token stopped working; on the sign-in screen SignIn shows the error itself.
+    const off = onUnauthorized((err) => {
+      if (!wasSignedIn.current) return;
+      setMessage(`The service refused the admin token (${err.code}: ${err.msg}). Sign in again.`);
+      setSignedIn(false);
+    });
+    const onIn = () => { setMessage(''); setSignedIn(true); };
+    const onOut = (e) => { setMessage(e.detail ?? ''); setSignedIn(false); };
+    window.addEventListener('console-signed-in', onIn);
+    window.addEventListener('console-signed-out', onOut);
+    return () => { off(); window.removeEventListener('console-signed-in', onIn); window.removeEventListener('console-signed-out', onOut); };
+  }, []);
+  return signedIn ? html`<${Shell} />` : html`<${SignIn} message=${message} />`;
+}
+
+render(html`<${Console} />`, document.getElementById('root'));

@@ -1,0 +1,179 @@
+// ui.js - shared pieces of the console: html template tag, hash routing, loading hooks, table, form field, error box, confirm button, pager.
+import { h } from '/console/vendor/preact.module.js';
+import { useCallback, useEffect, useState } from '/console/vendor/hooks.module.js';
+import htm from '/console/vendor/htm.module.js';
+import { api } from '/console/api.js';
+
+/** Preact through htm: text is always escaped; there is no raw-HTML path in the console. */
+export const html = htm.bind(h);
+
+// --- hash routing: #/path?query ---
+
+/** The current route: path segments and query of the hash. */
+export function currentRoute() {
+  const raw = location.hash.replace(/^#/, '') || '/apps';
+  const [path, qs = ''] = raw.split('?');
+  return { path, segments: path.split('/').filter(Boolean).map(decodeURIComponent), query: Object.fromEntries(new URLSearchParams(qs)) };
+}
+
+/** The hash of a route: `href('/reports', { status: 'open' })` -> `#/reports?status=open`. */
+export function href(path, query = {}) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const s = params.toString();
+  return `#${path}${s ? `?${s}` : ''}`;
+}
+
+export function navigate(path, query = {}) {
+  location.hash = href(path, query);
+}
+
+// --- data hooks ---
+
+/** Runs an API read when `deps` change: { data, error, loading, reload }. */
+export function useApi(method, path, opts, deps) {
+  const [state, setState] = useState({ data: undefined, error: undefined, loading: true });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true, error: undefined }));
+    api(method, path, opts).then(
+      (data) => live && setState({ data, error: undefined, loading: false }),
+      (error) => live && setState({ data: undefined, error, loading: false }),
+    );
+    return () => { live = false; };
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, reload };
+}
+
+/** An action (a write): run(...) sets busy, then result or error. */
+export function useAction(fn) {
+  const [state, setState] = useState({ busy: false, error: undefined, result: undefined });
+  const run = async (...args) => {
+    setState({ busy: true, error: undefined, result: undefined });
+    try {
+      const result = await fn(...args);
+      setState({ busy: false, error: undefined, result });
+      return result;
+    } catch (error) {
+      setState({ busy: false, error, result: undefined });
+      return undefined;
+    }
+  };
+  return { ...state, run, reset: () => setState({ busy: false, error: undefined, result: undefined }) };
+}
+
+// --- components ---
+
+/** An API error with its code, message and detail, as the admin API answered them. */
+export function ErrorBox({ error }) {
+  if (!error) return null;
+  return html`<div class="error" role="alert">
+    <strong>Error <span class="code">${String(error.code ?? '')}</span></strong>${error.status ? html` <span class="muted">(HTTP ${error.status})</span>` : null}:${' '}
+    <span class="msg">${String(error.msg ?? error.message ?? error)}</span>
+    ${error.detail ? html`<div class="detail">${String(error.detail)}</div>` : null}
+  </div>`;
+}
+
+/** A detail page whose record did not load: its title, "... was not found" for a 404, the error, and a way back. */
+export function LoadFailed({ title, error, back, backLabel }) {
+  return html`<section><h1>${title}</h1>
+    ${error.status === 404 ? html`<p class="notfound" role="alert">${title} was not found.</p>` : null}
+    <${ErrorBox} error=${error} /><p><a href=${back}>${backLabel}</a></p></section>`;
+}
+
+export function Loading({ what = '' }) {
+  return html`<p class="muted" aria-busy="true">Loading${what ? ` ${what}` : ''}...</p>`;
+}
+
+/** A table: columns [{ label, render(row) | key }], rows; `empty` when there are none. */
+export function Table({ columns, rows, empty = 'Nothing to show.', rowKey }) {
+  if (!rows || rows.length === 0) return html`<p class="muted empty">${empty}</p>`;
+  return html`<table>
+    <thead><tr>${columns.map((c) => html`<th>${c.label}</th>`)}</tr></thead>
+    <tbody>${rows.map((row, i) => html`<tr key=${rowKey ? rowKey(row) : i}>
+      ${columns.map((c) => html`<td>${c.render ? c.render(row) : show(row[c.key])}</td>`)}
+    </tr>`)}</tbody>
+  </table>`;
+}
+
+/** A value as text: null shows as a dash, objects as JSON. */
+export function show(v) {
+  if (v === null || v === undefined || v === '') return html`<span class="muted">-</span>`;
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** A date-time as local text. */
+export function time(iso) {
+  if (!iso) return show(null);
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? String(iso) : d.toLocaleString();
+}
+
+/** Key/value rows of a record. */
+export function Details({ rows }) {
+  return html`<dl class="details">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
+}
+
+/** A labelled input, textarea or select bound to value/onInput. */
+export function Field({ label, name, value, onInput, type = 'text', as = 'input', options = [], hint, ...rest }) {
+  const id = `f-${name}`;
+  const handler = (e) => onInput(type === 'checkbox' ? e.currentTarget.checked : e.currentTarget.value);
+  let control;
+  if (as === 'textarea') control = html`<textarea id=${id} name=${name} value=${value} onInput=${handler} ...${rest}></textarea>`;
+  else if (as === 'select') {
+    control = html`<select id=${id} name=${name} value=${value} onChange=${handler} ...${rest}>
+      ${options.map((o) => (Array.isArray(o) ? html`<option value=${o[0]}>${o[1]}</option>` : html`<option value=${o}>${o === '' ? '(any)' : o}</option>`))}
+    </select>`;
+  } else if (type === 'checkbox') control = html`<input id=${id} name=${name} type="checkbox" checked=${value} onChange=${handler} ...${rest} />`;
+  else control = html`<input id=${id} name=${name} type=${type} value=${value} onInput=${handler} ...${rest} />`;
+  return html`<div class="field ${type === 'checkbox' ? 'check' : ''}">
+    <label for=${id}>${label}</label>${control}${hint ? html`<small class="muted">${hint}</small>` : null}
+  </div>`;
+}
+
+/** A button that asks first: a click shows the question with confirm and cancel. */
+export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger = true, disabled = false }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) return html`<button type="button" class=${danger ? 'danger' : ''} disabled=${disabled} onClick=${() => setAsking(true)}>${label}</button>`;
+  return html`<span class="confirm" role="group">
+    <span class="question">${question}</span>
+    <button type="button" class=${danger ? 'danger confirm-yes' : 'confirm-yes'} onClick=${() => { setAsking(false); onConfirm(); }}>${confirmLabel ?? `Yes, ${label.toLowerCase()}`}</button>
+    <button type="button" class="confirm-no" onClick=${() => setAsking(false)}>Cancel</button>
+  </span>`;
+}
+
+/** Paging by cursor: "next page" when the API gave one, "first page" when not on the first. */
+export function Pager({ next, onNext, onFirst, isFirst }) {
+  if (!next && isFirst) return null;
+  return html`<nav class="pager">
+    ${!isFirst ? html`<button type="button" onClick=${onFirst}>First page</button>` : null}
+    ${next ? html`<button type="button" class="next" onClick=${onNext}>Next page</button>` : html`<span class="muted">Last page.</span>`}
+  </nav>`;
+}
+
+/** A secret shown once, with a warning. */
+export function SecretOnce({ label = 'Secret', value }) {
+  return html`<div class="secret" role="status">
+    <p><strong>${label}: shown only this once.</strong> Copy it now and store it safely; the console cannot show it again.</p>
+    <code class="secret-value">${value}</code>
+  </div>`;
+}
+
+/** A filter form whose fields live in the hash query (so reload and back keep them). */
+export function FilterForm({ fields, query, onApply }) {
+  const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f.name, query[f.name] ?? ''])));
+  const submit = (e) => { e.preventDefault(); onApply(values); };
+  return html`<form class="filters" onSubmit=${submit}>
+    ${fields.map((f) => html`<${Field} ...${f} value=${values[f.name]} onInput=${(v) => setValues({ ...values, [f.name]: v })} />`)}
+    <div class="field"><label>\u00a0</label><button type="submit">Apply</button></div>
+  </form>`;
+}
+
+/** A link only for http(s) URLs (never javascript: or data:). */
+export function SafeLink({ url, children }) {
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) return show(url);
+  return html`<a href=${url} target="_blank" rel="noopener noreferrer">${children ?? url}</a>`;
+}

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { TestService } from '../testing/service.js';
+
+/** Helpers for the console tests: Debian's headless Chromium driven by playwright-core against a test service. */
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Without the background-networking flags Chromium keeps calling home on a machine without a network. */
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export interface TestBrowser {
+  context: BrowserContext;
+  /** A new tab (its own sessionStorage) that records dialogs, page errors, CSP reports and every request URL. */
+  newPage(): Promise<ConsolePage>;
+  close(): Promise<void>;
+}
+
+export interface ConsolePage {
+  page: Page;
+  dialogs: string[];
+  errors: string[];
+  consoleErrors: string[];
+  requests: string[];
+}
+
+export async function startBrowser(): Promise<TestBrowser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (or set CHROMIUM_PATH)`);
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 },
+  });
+  context.setDefaultTimeout(10_000);
+  return {
+    context,
+    async newPage() {
+      const page = await context.newPage();
+      const watched: ConsolePage = { page, dialogs: [], errors: [], consoleErrors: [], requests: [] };
+      page.on('dialog', (d) => { watched.dialogs.push(`${d.type()}: ${d.message()}`); void d.dismiss(); });
+      page.on('pageerror', (e) => watched.errors.push(e.message));
+      page.on('console', (m) => { if (m.type() === 'error') watched.consoleErrors.push(m.text()); });
+      page.on('request', (r) => watched.requests.push(r.url()));
+      return watched;
+    },
+    async close() {
+      await context.close();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the console and signs in with the service's admin token (or `token`). */
+export async function signIn(svc: TestService, page: Page, token = svc.adminToken, moderator = 'mod-test'): Promise<void> {
+  await page.goto(`${svc.url}/console`);
+  await page.fill('#f-token', token);
+  await page.fill('#f-moderator', moderator);
+  await page.click('button[type=submit]');
+  if (token === svc.adminToken) await page.waitForSelector('header.topbar');
+}
+
+/**
+ * Goes to a hash route (`/apps/1?x=y`) of the signed-in console and waits until the shell has switched to it: a
+ * hash change keeps the previous page on screen for a moment, and a test must not read that page's table.
+ */
+export async function go(svc: TestService, page: Page, hashPath: string): Promise<void> {
+  await page.goto(`${svc.url}/console#${hashPath}`);
+  const path = hashPath.split('?')[0];
+  // The sign-in screen also ends the wait: a refused token sends the console there instead.
+  await page.locator(`main[data-route=${JSON.stringify(path)}], main.signin`).first().waitFor();
+}
+
+/** The visible text of the page's main area. */
+export async function mainText(page: Page): Promise<string> {
+  return page.locator('main').innerText();
+}
+
+/** Waits until `selector` shows text matching `re`. */
+export async function waitForText(page: Page, selector: string, re: RegExp, timeout = 10_000): Promise<string> {
+  const until = Date.now() + timeout;
+  let last = '';
+  for (;;) {
+    last = await page.locator(selector).first().innerText().catch(() => '');
+    if (re.test(last)) return last;
+    if (Date.now() > until) throw new Error(`${selector} never matched ${re}; last text: ${JSON.stringify(last)}`);
+    await page.waitForTimeout(50);
+  }
+}
