@@ -26,6 +26,21 @@ async function freePort() {
   return port;
 }
 
+/** The pid of each server process started here, by its URL: load() measures its CPU. */
+const pidByUrl = new Map();
+
+/** CPU time (user + system, all threads) a process has used so far, in microseconds; null once it is gone. */
+function cpuMicros(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * (1e6 / CLOCK_TICKS);
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = (() => { try { return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100; } catch { return 100; } })();
+
 /** Starts a server process on a free port and waits until `readyPath` answers; resolves { url, pid, stop }. */
 export async function startProcess(args, env = {}, readyPath = '/') {
   const port = await freePort();
@@ -44,6 +59,7 @@ export async function startProcess(args, env = {}, readyPath = '/') {
     } catch { /* not yet */ }
     await new Promise((r) => setTimeout(r, 100));
   }
+  pidByUrl.set(url, child.pid);
   return {
     url,
     pid: child.pid,
@@ -151,8 +167,13 @@ export async function load(url, { method = 'GET', path: p = '/', headers = {}, b
     const requests = [{ method, path: p, headers, body, ...(setupRequest ? { setupRequest } : {}) }];
     // A warm-up at the same concurrency first (JIT, pools, caches), for the baseline and every scenario alike.
     if (WARMUP > 0) await autocannon({ url, connections, duration: WARMUP, requests });
+    // The server's CPU over the measurement, per answered request: less noisy than req/s on this shared VM.
+    const pid = pidByUrl.get(url);
+    const cpuBefore = pid === undefined ? null : cpuMicros(pid);
     const result = await autocannon({ url, connections, duration, requests });
+    const cpuAfter = pid === undefined ? null : cpuMicros(pid);
     return {
+      cpuUsPerRequest: cpuBefore === null || cpuAfter === null || result.requests.total === 0 ? null : (cpuAfter - cpuBefore) / result.requests.total,
       rps: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
