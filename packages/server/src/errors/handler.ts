@@ -13,6 +13,9 @@ declare module 'fastify' {
 
 const RPC_PREFIX = '/svc/reporting/';
 
+/** The longest path parameter the router takes (http/server.ts); a longer one is INVALID_PARAMETER. */
+export const MAX_PARAM_LENGTH = 200;
+
 function envelopeOf(request: FastifyRequest): Envelope {
   return request.routeOptions.config?.envelope ?? (request.url.startsWith(RPC_PREFIX) ? 'rpc' : 'platform');
 }
@@ -36,9 +39,16 @@ export function toAppError(err: unknown): AppError {
     FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_JSON',
     FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
     FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_PARAMETER',
+    FST_ERR_BAD_URL: 'INVALID_PARAMETER',
+    FST_ERR_MAX_PARAM_LENGTH: 'INVALID_PARAMETER',
+  };
+  // The router's own messages quote the whole path: name the problem instead.
+  const routerDetail: Record<string, string> = {
+    FST_ERR_BAD_URL: 'the path is not valid percent-encoding',
+    FST_ERR_MAX_PARAM_LENGTH: `a path parameter is longer than ${MAX_PARAM_LENGTH} characters`,
   };
   const reason = e?.code ? byCode[e.code] : undefined;
-  if (reason) return new AppError(reason, e.message, { cause: err });
+  if (reason) return new AppError(reason, routerDetail[e.code] ?? e.message, { cause: err });
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status === 404) return new AppError('NOT_FOUND', e.message, { cause: err });
   if (status === 405) return new AppError('METHOD_NOT_ALLOWED', e.message, { cause: err });

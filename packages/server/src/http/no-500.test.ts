@@ -31,8 +31,20 @@ describe('no route answers 5xx to bad input', () => {
       ...(init.body !== undefined && method !== 'GET' ? { body: init.body } : {}),
     });
     const text = await res.text();
-    assert.ok(res.status < 500, `${method} ${path}${init.query ? `?${init.query}` : ''} body=${init.body?.slice(0, 200)} -> ${res.status} ${text.slice(0, 300)}`);
+    const what = `${method} ${path}${init.query ? `?${init.query}` : ''} body=${init.body?.slice(0, 200)} -> ${res.status} ${text.slice(0, 300)}`;
+    assert.ok(res.status < 500, what);
+    if (res.status >= 400) assertEnvelope(path, text, what);
     return { status: res.status, text };
+  }
+
+  /** The platform envelope (`code`, `msg`, `detail`, `data`), or google.rpc.Status under /svc/reporting/ (docs/errors.md). */
+  function assertEnvelope(path: string, text: string, what: string): void {
+    const body = JSON.parse(text);
+    if (path.startsWith('/svc/reporting/')) {
+      assert.ok(Number.isInteger(body.code) && typeof body.message === 'string' && Array.isArray(body.details), what);
+    } else {
+      assert.ok(Number.isInteger(body.code) && typeof body.msg === 'string' && typeof body.detail === 'string' && 'data' in body, what);
+    }
   }
 
   it('survives malformed bodies, odd path parameters and garbage queries on every route', async () => {
@@ -44,6 +56,17 @@ describe('no route answers 5xx to bad input', () => {
       if (r.method !== 'GET') for (const b of bodies) await call(r.method, fill(r.path, '1'), { body: b });
       for (const q of queries) await call(r.method, fill(r.path, '1'), { query: q });
       await call(r.method, fill(r.path, '1'), { headers: { authorization: 'MAC id="x",ts="1",nonce="abcde",mac="!!"' } });
+    }
+  });
+
+  it('answers the router\'s own refusals (bad percent-encoding, an over-long path parameter) in the envelope', async () => {
+    for (const path of ['/admin/v1/apps/%E0%A4%A', `/admin/v1/apps/${'1'.repeat(201)}`, '/svc/reporting/open/v1/player/%E0%A4%A']) {
+      const { status, text } = await call('GET', path);
+      assert.equal(status, 400, `${path}: ${text}`);
+      const body = JSON.parse(text);
+      const detail = body.detail ?? body.message;
+      assert.match(detail, /percent-encoding|longer than 200 characters/);
+      assert.ok(!detail.includes(path), 'the detail does not echo the path');
     }
   });
 

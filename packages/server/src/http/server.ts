@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.js';
-import { installErrorHandling } from '../errors/handler.js';
+import { MAX_PARAM_LENGTH, installErrorHandling, sendError } from '../errors/handler.js';
 import { genReqId, lazyChildLoggerFactory, loggerOptions } from './logging.js';
 import { installMetrics } from './metrics.js';
 import { installRateLimit } from './rate-limit.js';
@@ -33,7 +33,10 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
     ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors the router raises before any route matches (a malformed percent-encoding, a path parameter past
+    // maxParamLength) answer in our envelope too, not Fastify's own body.
+    frameworkErrors: (err, request, reply) => { sendError(request, reply, err); },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Callback-style hooks: an async hook costs a promise and a tick per request.
