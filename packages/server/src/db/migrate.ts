@@ -8,6 +8,7 @@ import * as m0005 from './migrations/0005_delivery.js';
 import * as m0006 from './migrations/0006_orders.js';
 import * as m0007 from './migrations/0007_delivery_perf.js';
 import * as m0008 from './migrations/0008_game_call_subjects.js';
+import * as m0009 from './migrations/0009_order_status_history.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0006_orders': m0006,
   '0007_delivery_perf': m0007,
   '0008_game_call_subjects': m0008,
+  '0009_order_status_history': m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -10,6 +10,7 @@ import {
 } from './orders.schemas.js';
 import { Order } from './orders.view.js';
 import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './products.schemas.js';
+import { StatusChange } from './status-history.js';
 
 const tags = ['admin'];
 const security = [{ adminBearer: [] }];
@@ -72,10 +73,11 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
 
     app.get('/orders/:trxNo', {
       schema: {
-        tags, security, summary: 'Show an order with its refund, supplement and notifications', params: TrxNoParams,
+        tags, security, summary: 'Show an order with its status history, refund, supplement and notifications', params: TrxNoParams,
         response: {
           200: Type.Object({
             order: Type.Ref(Order),
+            statusHistory: Type.Array(StatusChange, { description: 'Every status the order took, oldest first (empty for orders placed before migration 0009).' }),
             refund: Type.Union([Type.Ref(Order), Type.Null()]),
             supplement: Type.Union([Type.Ref(SupplementAdmin), Type.Null()]),
             notifications: Type.Array(Notification),

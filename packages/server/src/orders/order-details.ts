@@ -3,9 +3,12 @@ import type { DeliveryAttempt } from '../delivery/delivery.schemas.js';
 import { ordersRepo } from './orders.repository.js';
 import type { Order } from './orders.view.js';
 import type { PendingSupplementAdmin } from './refunds.js';
+import { statusHistory, type StatusChange } from './status-history.js';
 
 export interface OrderDetails {
   order: Order;
+  /** Every status the order took, oldest first (empty for orders placed before migration 0009). */
+  statusHistory: StatusChange[];
   /** The refund order of a refunded payment. */
   refund: Order | null;
   /** The supplement that followed the refund, when the items had been granted. */
@@ -33,6 +36,7 @@ export async function orderDetails(services: Services, trxNo: number): Promise<O
   const events = await ordersRepo.events(db, eventIds);
   return {
     order,
+    statusHistory: await statusHistory(db, trxNo),
     refund,
     supplement,
     notifications: await Promise.all(events.map(async (e) => ({

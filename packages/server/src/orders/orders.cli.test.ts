@@ -46,6 +46,7 @@ describe('orders CLI', () => {
     assert.match(bad.stderr, /already refunded/);
     const text = await runCli({ ...env }, ['order', 'show', String(order.trxNo)]);
     assert.match(text.stdout, /refund: trxNo \d+  trxType 2/);
+    assert.match(text.stdout, /\n  \S+Z  new -> 1 \(created\)\n  \S+Z  1 -> 2 \(awaiting payment\)\n  \S+Z  2 -> 0 \(succeeded\)\n/);
     const off = await runCli({ ...env, SANDBOX_PAYMENTS: 'false' }, ['order', 'refund', String(order.trxNo)]);
     assert.match(off.stderr, /SANDBOX_PAYMENTS/);
   });

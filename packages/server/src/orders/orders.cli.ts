@@ -42,11 +42,12 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
       });
     });
 
-  order.command('show').argument('<trxNo>').description('an order with its refund, supplement and notifications').action(async (trxNo: string) => {
+  order.command('show').argument('<trxNo>').description('an order with its status history, refund, supplement and notifications').action(async (trxNo: string) => {
     await ctx.withServices(async (s) => {
       const d = await orderDetails(s, num('trxNo', trxNo));
       ctx.output(d, () => [
         line(d.order),
+        ...d.statusHistory.map((h) => `  ${h.at}  ${h.fromStatus === null ? 'new' : h.fromStatus} -> ${h.status} (${h.statusName})${h.reason ? `  ${h.reason}` : ''}`),
         d.refund ? `refund: ${line(d.refund)}` : '',
         d.supplement ? `supplement: ${supplementLine(d.supplement)}` : '',
         ...d.notifications.map((n) => `notification ${n.notifyId} ${n.type} ${n.state} attempts ${n.attempts}${n.lastError ? ` (${n.lastError})` : ''}`),

@@ -112,6 +112,16 @@ describe('orders: bad input', () => {
     await pay(svc, failed.trxNo, { outcome: 'failure' });
     await refused(() => pay(svc, failed.trxNo), 409, 40910, /is 3 \(failed\)/);
     assert.equal((await details(svc, failed.trxNo)).notifications.length, 0);
+    // A refused change leaves no trace in the status history.
+    assert.deepEqual((await details(svc, order.trxNo)).statusHistory.map((h: any) => h.status), [1, 2, 0]);
+    assert.deepEqual((await details(svc, failed.trxNo)).statusHistory.map((h: any) => h.status), [1, 2, 3]);
+  });
+
+  it('records one status change when the same payment is reported many times at once', async () => {
+    const order = await placeOk(svc, storeOrder(app.appId));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => pay(svc, order.trxNo)));
+    assert.equal(answers.filter((a) => a.status === 200).length, 1, JSON.stringify(answers.map((a) => a.status)));
+    assert.deepEqual((await details(svc, order.trxNo)).statusHistory.map((h: any) => [h.fromStatus, h.status]), [[null, 1], [1, 2], [2, 0]]);
   });
 
   it('refuses refunds of non-store, unpaid and already refunded orders', async () => {

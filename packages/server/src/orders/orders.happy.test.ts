@@ -175,6 +175,29 @@ describe('orders: placement, payment and refund (happy paths)', () => {
     assert.equal((await details(svc, cancelling.trxNo)).notifications.length, 0);
   });
 
+  it('keeps every status an order took, with when and why, in the operator view', async () => {
+    const history = async (trxNo: number) => (await details(svc, trxNo)).statusHistory.map((h: any) => [h.fromStatus, h.status, h.statusName, h.reason]);
+    const paid = await placeOk(svc, storeOrder(app.appId));
+    await payOk(svc, paid.trxNo);
+    assert.deepEqual(await history(paid.trxNo), [[null, 1, 'created', null], [1, 2, 'awaiting payment', null], [2, 0, 'succeeded', null]]);
+    const d = await details(svc, paid.trxNo);
+    assert.equal(Date.parse(d.statusHistory.at(-1).at), d.order.successTime, 'paid at successTime');
+    assert.ok(d.statusHistory.every((h: any, i: number) => i === 0 || h.at >= d.statusHistory[i - 1].at), 'oldest first');
+
+    const failing = await placeOk(svc, webOrder(app.appId));
+    await svc.admin('POST', `/sandbox/orders/${failing.trxNo}/pay`, { outcome: 'failure', reason: 'card declined' });
+    assert.deepEqual((await history(failing.trxNo)).at(-1), [2, 3, 'failed', 'card declined']);
+    const cancelling = await placeOk(svc, webOrder(app.appId));
+    await svc.admin('POST', `/orders/${cancelling.trxNo}/cancel`, { reason: 'player closed the page' });
+    assert.deepEqual((await history(cancelling.trxNo)).at(-1), [2, 4, 'cancelled', 'player closed the page']);
+
+    // A refund is an order of its own (2.5), created succeeded; the paid order keeps its history.
+    const refund = await svc.admin('POST', `/sandbox/orders/${paid.trxNo}/refund`, { bankRefundNo: 'history-refund' });
+    assert.equal(refund.status, 201, JSON.stringify(refund.body));
+    assert.deepEqual(await history(refund.body.trxNo), [[null, 0, 'succeeded', null]]);
+    assert.equal((await history(paid.trxNo)).length, 3);
+  });
+
   it('finds orders by trxNo, outTrxNo, user and role', async () => {
     const order = await placeOk(svc, storeOrder(app.appId, { userId: '4242', game_role_id: 'role-find' }));
     const by = async (q: string) => (await svc.admin('GET', `/orders?${q}`)).body.orders.map((o: any) => o.trxNo);

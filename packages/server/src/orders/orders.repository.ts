@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../db/schema.js';
 import { groupBy } from '../db/group-by.js';
 import type { OrderItemsTable, OrdersTable, SupplementsTable } from './orders.tables.js';
+import { creation, recordStatusChanges } from './status-history.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 export type ItemRow = Selectable<OrderItemsTable>;
@@ -11,6 +12,7 @@ export type SupplementRow = Selectable<SupplementsTable>;
 export const ordersRepo = {
   async insertOrder(db: Kysely<Tables>, row: Insertable<OrdersTable>, items: Array<Omit<OrderItemsTable, 'trx_no' | 'line_no'>>): Promise<OrderRow> {
     const order = await db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
+    await recordStatusChanges(db, [creation(order)]);
     await db.insertInto('order_items').values(items.map((it, i) => ({ ...it, trx_no: order.trx_no, line_no: i + 1 }))).execute();
     return order;
   },
@@ -31,9 +33,17 @@ export const ordersRepo = {
     return db.selectFrom('order_items').selectAll().where('trx_no', '=', trxNo).orderBy('line_no').execute();
   },
 
-  /** Compare-and-set of the status: the row changes only if it still has `from`. */
+  /**
+   * Compare-and-set of the status: the row changes only if it still has `from`. The change and its history row are
+   * one transaction (the caller's, or one of its own).
+   */
   async setStatus(db: Kysely<Tables>, trxNo: number, from: number, changes: Updateable<OrdersTable> & { status: number }): Promise<OrderRow | undefined> {
-    return db.updateTable('orders').set(changes).where('trx_no', '=', trxNo).where('status', '=', from).returningAll().executeTakeFirst();
+    const change = async (trx: Kysely<Tables>) => {
+      const row = await trx.updateTable('orders').set(changes).where('trx_no', '=', trxNo).where('status', '=', from).returningAll().executeTakeFirst();
+      if (row) await recordStatusChanges(trx, [{ trx_no: trxNo, from_status: from, to_status: row.status, reason: changes.failure_reason ?? null, at: row.updated_at }]);
+      return row;
+    };
+    return db.isTransaction ? change(db) : db.transaction().execute(change);
   },
 
   find(db: Kysely<Tables>, q: { appId?: number; trxNo?: number; outTrxNo?: string; userId?: string; roleId?: string; limit: number; before?: number }): Promise<OrderRow[]> {

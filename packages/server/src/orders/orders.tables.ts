@@ -122,9 +122,22 @@ export interface OrderSettingsTable {
   updated_at: number;
 }
 
+/** One status an order went through (migration 0009; orders/status-history.ts). */
+export interface OrderStatusChangesTable {
+  change_id: Generated<number>;
+  trx_no: number;
+  /** null: the order was created with `to_status`. */
+  from_status: number | null;
+  to_status: number;
+  /** Why: the failure or cancellation reason, or what made the change (e.g. `channel sandbox: paid`). */
+  reason: string | null;
+  at: number;
+}
+
 export interface OrdersTables {
   products: ProductsTable;
   orders: OrdersTable;
+  order_status_changes: OrderStatusChangesTable;
   order_items: OrderItemsTable;
   supplements: SupplementsTable;
   consumption_notices: ConsumptionNoticesTable;

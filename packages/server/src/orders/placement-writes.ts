@@ -6,6 +6,7 @@ import { dialectOf } from '../db/dialect.js';
 import { OrderStatus } from './enums.js';
 import type { ItemRow, OrderRow } from './orders.repository.js';
 import type { OrderItemsTable, OrdersTable } from './orders.tables.js';
+import { creation, recordStatusChanges } from './status-history.js';
 
 export type NewItem = Omit<OrderItemsTable, 'trx_no' | 'line_no'>;
 
@@ -18,7 +19,8 @@ export type Created = { row: OrderRow; items: ItemRow[] } | null;
  * transaction creates many orders (multi-row inserts, `ON CONFLICT DO
  * NOTHING` on the (appId, outTrxNo) key, so a duplicate is told apart per
  * order and cannot fail the others); one UPDATE opens many at the channel.
- * Each request goes on only after its batch committed.
+ * Creating and opening write the orders' status history (status-history.ts)
+ * in the same transaction. Each request goes on only after its batch committed.
  */
 export class PlacementWrites {
   readonly #lookup: Batcher<{ appId: number; outTrxNo: string }, OrderRow | undefined>;
@@ -78,22 +80,27 @@ export class PlacementWrites {
         result.set(i, { row, items: own });
       }
       if (items.length > 0) await trx.insertInto('order_items').values(items).execute();
+      await recordStatusChanges(trx, rows.map(creation));
       return result;
     });
     return batch.map((_, i) => created.get(i) ?? null);
   }
 
   async #openAll(batch: Array<{ trxNo: number; bankTrxNo: string | null; at: number }>): Promise<Array<OrderRow | undefined>> {
-    const rows = await this.db.updateTable('orders')
-      .set({
-        status: OrderStatus.AWAITING_PAYMENT,
-        bank_trx_no: caseById<string | null>('trx_no', 'text', batch.map((b) => [b.trxNo, b.bankTrxNo])),
-        updated_at: caseById<number>('trx_no', 'bigint', batch.map((b) => [b.trxNo, b.at])),
-      })
-      .where('trx_no', 'in', batch.map((b) => b.trxNo))
-      .where('status', '=', OrderStatus.CREATED)
-      .returningAll()
-      .execute();
+    const rows = await this.db.transaction().execute(async (trx) => {
+      const opened = await trx.updateTable('orders')
+        .set({
+          status: OrderStatus.AWAITING_PAYMENT,
+          bank_trx_no: caseById<string | null>('trx_no', 'text', batch.map((b) => [b.trxNo, b.bankTrxNo])),
+          updated_at: caseById<number>('trx_no', 'bigint', batch.map((b) => [b.trxNo, b.at])),
+        })
+        .where('trx_no', 'in', batch.map((b) => b.trxNo))
+        .where('status', '=', OrderStatus.CREATED)
+        .returningAll()
+        .execute();
+      await recordStatusChanges(trx, opened.map((r) => ({ trx_no: r.trx_no, from_status: OrderStatus.CREATED, to_status: r.status, reason: null, at: r.updated_at })));
+      return opened;
+    });
     const byTrxNo = new Map(rows.map((r) => [r.trx_no, r]));
     return batch.map((b) => byTrxNo.get(b.trxNo));
   }
