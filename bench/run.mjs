@@ -21,7 +21,10 @@ const backends = (process.env.BENCH_BACKENDS ?? 'sqlite,postgres').split(',');
 // before every scenario: the machine's speed drifts (other processes, CPU
 // steal), and a ratio is only fair against a baseline taken next to it.
 const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
-const cpuText = (r) => (r.cpuUsPerRequest ? `, CPU ${r.cpuUsPerRequest.toFixed(0)} us/req${r.cpuRatio ? ` (hello world ${r.baseCpuUs.toFixed(0)}: ${r.cpuRatio.toFixed(2)}x)` : ''}` : '');
+/** The hello world's CPU per request and ours over it: `31: 0.28x` (the live line and the table both show it). */
+const cpuRatioText = (r) => (r.cpuRatio ? `${r.baseCpuUs.toFixed(0)}: ${r.cpuRatio.toFixed(2)}x` : '');
+const cpuText = (r) => (r.cpuUsPerRequest ? `, CPU ${r.cpuUsPerRequest.toFixed(0)} us/req${r.cpuRatio ? ` (hello world ${cpuRatioText(r)})` : ''}` : '');
+const cpuFigure = (r) => (r.cpuUsPerRequest ? `${r.cpuUsPerRequest.toFixed(0)}${r.cpuRatio ? ` (${cpuRatioText(r)})` : ''}` : '');
 
 /** One measurement of a scenario next to a fresh baseline measurement: a result row. */
 async function measure(scenario, backend, baselineProc) {
@@ -78,7 +81,7 @@ console.log(`\n| backend | scenario | req/s | p50 ms | p99 ms | RSS MB | ratio${
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   if (r.error) { console.log(`| ${r.backend} | ${r.name} | error: ${r.error} | | | | | | | | MISSED |`); continue; }
-  console.log(`| ${r.backend} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.rssMb === null ? '' : r.rssMb.toFixed(0)} | ${r.ratio.toFixed(2)}${r.ratios?.length > 1 ? ` (${r.ratios.map((x) => x.toFixed(2)).join(', ')})` : ''} | ${r.reference ?? ''}${r.referenceRps ? ` (${r.referenceRps.toFixed(0)}/s)` : ''} | ${r.cpuUsPerRequest ? r.cpuUsPerRequest.toFixed(0) : ''}${r.cpuRatio ? ` (${r.baseCpuUs.toFixed(0)}: ${r.cpuRatio.toFixed(2)}x)` : ''} | ${r.target ?? ''} | ${r.pass === undefined ? '' : r.pass ? 'ok' : 'MISSED'} |`);
+  console.log(`| ${r.backend} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.rssMb === null ? '' : r.rssMb.toFixed(0)} | ${r.ratio.toFixed(2)}${r.ratios?.length > 1 ? ` (${r.ratios.map((x) => x.toFixed(2)).join(', ')})` : ''} | ${r.reference ?? ''}${r.referenceRps ? ` (${r.referenceRps.toFixed(0)}/s)` : ''} | ${cpuFigure(r)} | ${r.target ?? ''} | ${r.pass === undefined ? '' : r.pass ? 'ok' : 'MISSED'} |`);
 }
 fs.mkdirSync(path.join(ROOT, '.bench'), { recursive: true });
 fs.writeFileSync(path.join(ROOT, '.bench/last.json'), JSON.stringify(rows, null, 2));
