@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { QueryId as Id, QueryTime as Time, pageQuery } from '../http/admin-query.js';
+import { NextBefore, QueryId as Id, QueryTime as Time, pageQuery } from '../http/admin-query.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -47,7 +47,7 @@ export const EventListQuery = Type.Object({
 
 export const EventList = Type.Object({
   events: Type.Array(Type.Ref(DeliveryEvent)),
-  nextBefore: Type.Union([Type.Integer(), Type.Null()], { description: 'Pass as `before` for the next page; null on the last.' }),
+  nextBefore: NextBefore,
 });
 
 export const EventIdParams = Type.Object({ eventId: Id });

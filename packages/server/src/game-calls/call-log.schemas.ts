@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { QueryId, QueryTime, pageQuery } from '../http/admin-query.js';
+import { NextBefore, QueryId, QueryTime, pageQuery } from '../http/admin-query.js';
 
 /** The calls: role query (4.8), role list (4.9), pre-order check (4.10). */
 export const GAME_CALL_KINDS = ['role_query', 'role_list', 'pre_order_check'] as const;
@@ -41,7 +41,7 @@ export const GameCallListQuery = Type.Object({
 
 export const GameCallList = Type.Object({
   calls: Type.Array(Type.Ref(GameCall)),
-  nextBefore: Type.Union([Type.Integer(), Type.Null()], { description: 'Pass as `before` for the next page; null on the last.' }),
+  nextBefore: NextBefore,
 });
 
 export const AppIdParams = Type.Object({ appId: QueryId });

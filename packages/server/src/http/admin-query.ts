@@ -3,7 +3,8 @@ import { invalidParameter } from '../errors/app-error.js';
 
 /**
  * Query parameters of list routes and CLI commands (delivery events, the
- * pull endpoint, the game-call log): ids, times and page sizes arrive as
+ * pull endpoint, the game-call log, orders, supplements, consumption notices,
+ * the moderation queue): ids, times and page sizes arrive as
  * strings (Ajv does not coerce), are shape-checked by these schemas, then
  * parsed here.
  */
@@ -23,6 +24,9 @@ export const pageQuery = (items: string) => ({
   before: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: `Page: ${items} with a smaller id (nextBefore of the previous page).` })),
   limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: `1-${PAGE_MAX}, default ${PAGE_DEFAULT}.` })),
 });
+
+/** The cursor of the next page in a list answer. */
+export const NextBefore = Type.Union([Type.Integer(), Type.Null()], { description: 'Pass as `before` for the next page; null on the last.' });
 
 /** A page size of 1-`max`, `dflt` when absent. */
 export function parseLimit(field: string, value: string | undefined, dflt: number, max: number): number {

@@ -6,8 +6,10 @@ import type { Services } from '../services.js';
 import { PendingSupplement } from './notifications.schemas.js';
 import { orderDetails } from './order-details.js';
 import {
-  AppIdParams, CancelBody, Notification, OrderQuery, Settings, SettingsBody, SupplementAdmin, SupplementQuery, TrxNoParams, parseLimit,
+  AppIdParams, CancelBody, ConsumptionNoticeQuery, Notification, OrderQuery, Settings, SettingsBody, SupplementAdmin, SupplementQuery, TrxNoParams,
+  parseOrderQuery,
 } from './orders.schemas.js';
+import { NextBefore, PAGE_DEFAULT, PAGE_MAX, parseLimit } from '../http/admin-query.js';
 import { Order } from './orders.view.js';
 import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './products.schemas.js';
 import { StatusChange } from './status-history.js';
@@ -55,20 +57,14 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
     }, async (request) => domain.settings.put(Number(request.params.appId), request.body));
 
     app.get('/orders', {
-      schema: { tags, security, summary: 'Find orders by trxNo, outTrxNo, app, user or role, newest first', querystring: OrderQuery, response: { 200: Type.Object({ orders: Type.Array(Type.Ref(Order)) }), ...platformErrorResponses } },
+      schema: {
+        tags, security, summary: 'Find orders by trxNo, outTrxNo, app, user, role, status, type or creation time, newest first', querystring: OrderQuery,
+        response: { 200: Type.Object({ orders: Type.Array(Type.Ref(Order)), nextBefore: NextBefore }), ...platformErrorResponses },
+      },
     }, async (request) => {
-      const q = request.query;
-      return {
-        orders: await domain.orders.find({
-          ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
-          ...(q.trxNo !== undefined ? { trxNo: Number(q.trxNo) } : {}),
-          ...(q.outTrxNo !== undefined ? { outTrxNo: q.outTrxNo } : {}),
-          ...(q.userId !== undefined ? { userId: q.userId } : {}),
-          ...(q.roleId !== undefined ? { roleId: q.roleId } : {}),
-          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-          limit: parseLimit(q.limit),
-        }),
-      };
+      const filter = parseOrderQuery(request.query);
+      const orders = await domain.orders.find(filter);
+      return { orders, nextBefore: orders.length === filter.limit ? orders[orders.length - 1]!.trxNo : null };
     });
 
     app.get('/orders/:trxNo', {
@@ -101,7 +97,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
           ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
           ...(q.userId !== undefined ? { userId: q.userId } : {}),
           ...(status === 'all' ? {} : { supplyStatus: status === 'pending' ? 1 : 2 }),
-          limit: parseLimit(q.limit),
+          limit: parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX),
         }),
       };
     });
@@ -109,13 +105,13 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
     app.get('/consumption-notices', {
       schema: {
         tags, security, summary: 'List in-game consumption notices (4.6), newest first',
-        querystring: Type.Object({ appId: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })), userId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })), limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })) }, { additionalProperties: false }),
+        querystring: ConsumptionNoticeQuery,
       },
     }, async (request) => ({
       notices: await domain.consumption.list({
         ...(request.query.appId !== undefined ? { appId: Number(request.query.appId) } : {}),
         ...(request.query.userId !== undefined ? { userId: request.query.userId } : {}),
-        limit: parseLimit(request.query.limit),
+        limit: parseLimit('limit', request.query.limit, PAGE_DEFAULT, PAGE_MAX),
       }),
     }));
   };

@@ -35,6 +35,11 @@ describe('orders CLI', () => {
     await payOk(svc, order.trxNo);
     assert.deepEqual((await cli('order', 'find', '--role', 'cli-role')).orders.map((o: any) => o.trxNo), [order.trxNo]);
     assert.deepEqual((await cli('order', 'find', '--out-trx-no', order.outTrxNo)).orders.map((o: any) => o.trxNo), [order.trxNo]);
+    assert.deepEqual((await cli('order', 'find', '--app', String(app.appId), '--status', '0', '--trx-type', '0')).orders.map((o: any) => o.trxNo), [order.trxNo]);
+    assert.deepEqual((await cli('order', 'find', '--app', String(app.appId), '--status', '4')).orders, []);
+    const badStatus = await runCli(env, ['order', 'find', '--status', '9']);
+    assert.equal(badStatus.code, 1);
+    assert.match(badStatus.stderr, /status: must be 0-4/);
     const shown = await cli('order', 'show', String(order.trxNo));
     assert.deepEqual(shown.notifications.map((n: any) => n.type), ['payment']);
     const refund = await cli('order', 'refund', String(order.trxNo), '--bank-refund-no', 'r-1');

@@ -207,4 +207,42 @@ describe('orders: placement, payment and refund (happy paths)', () => {
     assert.deepEqual(await by('roleId=role-find'), [order.trxNo]);
     assert.ok((await by(`appId=${app.appId}&limit=2`)).length === 2);
   });
+
+  it('finds orders by status, type and creation time, a page at a time, with their products', async () => {
+    const other = await appWithProducts(svc);
+    const [paid, waiting, cancelled] = [await placeOk(svc, storeOrder(other.appId)), await placeOk(svc, storeOrder(other.appId)), await placeOk(svc, webOrder(other.appId))];
+    await payOk(svc, paid.trxNo);
+    await svc.admin('POST', `/orders/${cancelled.trxNo}/cancel`, { reason: 'test' });
+    const refund = (await svc.admin('POST', `/sandbox/orders/${paid.trxNo}/refund`, { bankRefundNo: 'find-refund' })).body;
+    const list = async (q: string) => {
+      const res = await svc.admin('GET', `/orders?appId=${other.appId}&${q}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body;
+    };
+    const nos = async (q: string) => (await list(q)).orders.map((o: any) => o.trxNo);
+    assert.deepEqual(await nos('status=0&trxType=0'), [paid.trxNo]);
+    assert.deepEqual(await nos('status=2'), [waiting.trxNo]);
+    assert.deepEqual(await nos('status=4'), [cancelled.trxNo]);
+    assert.deepEqual(await nos('trxType=2'), [refund.trxNo]);
+    const created = Date.parse(paid.createdAt);
+    assert.deepEqual(await nos(`from=${created}&trxType=0`), [cancelled.trxNo, waiting.trxNo, paid.trxNo]);
+    assert.deepEqual(await nos(`to=${new Date(created).toISOString()}`), []);
+
+    const first = await list('limit=2');
+    assert.deepEqual(first.orders.map((o: any) => o.trxNo), [refund.trxNo, cancelled.trxNo]);
+    assert.equal(first.nextBefore, cancelled.trxNo);
+    const second = await list(`limit=2&before=${first.nextBefore}`);
+    assert.deepEqual(second.orders.map((o: any) => o.trxNo), [waiting.trxNo, paid.trxNo]);
+    const last = await list(`limit=2&before=${second.nextBefore}`);
+    assert.deepEqual([last.orders, last.nextBefore], [[], null]);
+    // Each order of a page comes with its own products (one query for the page).
+    assert.deepEqual(first.orders[1].products.map((p: any) => p.productCode), cancelled.products.map((p: any) => p.productCode));
+    assert.deepEqual(second.orders[1].products, paid.products);
+
+    for (const [q, re] of [['status=5', /^status: /], ['trxType=3', /^trxType: /], ['limit=0', /^limit: must be 1-500/], ['limit=501', /^limit: must be 1-500/], ['from=yesterday', /^from: /]] as const) {
+      const res = await svc.admin('GET', `/orders?${q}`);
+      assert.equal(res.status, 400, q);
+      assert.match(res.body.detail, re, q);
+    }
+  });
 });

@@ -8,6 +8,13 @@ export type OrderRow = Selectable<OrdersTable>;
 export type ItemRow = Selectable<OrderItemsTable>;
 export type SupplementRow = Selectable<SupplementsTable>;
 
+/** What the operator finds orders by (all optional but the page size); `from`/`to` bound `created_at` (ms). */
+export interface OrderFilter {
+  appId?: number; trxNo?: number; outTrxNo?: string; userId?: string; roleId?: string;
+  status?: number; trxType?: number; from?: number; to?: number;
+  limit: number; before?: number;
+}
+
 /** SQL of orders, their items and supplements. Every function takes the executor so it can run in a caller's transaction. */
 export const ordersRepo = {
   async insertOrder(db: Kysely<Tables>, row: Insertable<OrdersTable>, items: Array<Omit<OrderItemsTable, 'trx_no' | 'line_no'>>): Promise<OrderRow> {
@@ -33,6 +40,13 @@ export const ordersRepo = {
     return db.selectFrom('order_items').selectAll().where('trx_no', '=', trxNo).orderBy('line_no').execute();
   },
 
+  /** The items of many orders in one query, by trxNo (a list page). */
+  async itemsOf(db: Kysely<Tables>, trxNos: number[]): Promise<Map<number, ItemRow[]>> {
+    if (trxNos.length === 0) return new Map();
+    const rows = await db.selectFrom('order_items').selectAll().where('trx_no', 'in', trxNos).orderBy('trx_no').orderBy('line_no').execute();
+    return groupBy(rows, (r) => r.trx_no);
+  },
+
   /**
    * Compare-and-set of the status: the row changes only if it still has `from`. The change and its history row are
    * one transaction (the caller's, or one of its own).
@@ -46,13 +60,17 @@ export const ordersRepo = {
     return db.isTransaction ? change(db) : db.transaction().execute(change);
   },
 
-  find(db: Kysely<Tables>, q: { appId?: number; trxNo?: number; outTrxNo?: string; userId?: string; roleId?: string; limit: number; before?: number }): Promise<OrderRow[]> {
+  find(db: Kysely<Tables>, q: OrderFilter): Promise<OrderRow[]> {
     let query = db.selectFrom('orders').selectAll();
     if (q.appId !== undefined) query = query.where('app_id', '=', q.appId);
     if (q.trxNo !== undefined) query = query.where('trx_no', '=', q.trxNo);
     if (q.outTrxNo !== undefined) query = query.where('out_trx_no', '=', q.outTrxNo);
     if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
     if (q.roleId !== undefined) query = query.where('game_role_id', '=', q.roleId);
+    if (q.status !== undefined) query = query.where('status', '=', q.status);
+    if (q.trxType !== undefined) query = query.where('trx_type', '=', q.trxType);
+    if (q.from !== undefined) query = query.where('created_at', '>=', q.from);
+    if (q.to !== undefined) query = query.where('created_at', '<', q.to);
     if (q.before !== undefined) query = query.where('trx_no', '<', q.before);
     return query.orderBy('trx_no', 'desc').limit(q.limit).execute();
   },

@@ -1,9 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_CHANNEL, MAX_QUANTITY, PAYMENT_TYPES, PLATFORMS } from './enums.js';
 import { Amount, ProductCode } from './products.schemas.js';
+import { PAGE_DEFAULT, PAGE_MAX, QueryId, QueryTime, pageQuery, parseId, parseLimit, parseTime } from '../http/admin-query.js';
+import { invalidParameter } from '../errors/app-error.js';
+import type { OrderFilter } from './orders.repository.js';
 
 const Region = (description: string) => Type.String({ pattern: '^[A-Z]{2}$', description: `${description} ISO 3166-1 alpha-2.` });
-const NumericId = Type.String({ pattern: '^[0-9]{1,15}$' });
 
 /** The order fields the client gives (and the sandbox web payment page), in the spec's own words. */
 export const OrderLineInput = Type.Object({
@@ -63,24 +65,56 @@ export const CancelBody = Type.Object({
   reason: Type.Optional(Type.String({ maxLength: 500 })),
 }, { additionalProperties: false });
 
-export const TrxNoParams = Type.Object({ trxNo: NumericId });
-export const AppIdParams = Type.Object({ appId: NumericId });
+export const TrxNoParams = Type.Object({ trxNo: QueryId });
+export const AppIdParams = Type.Object({ appId: QueryId });
 
 export const OrderQuery = Type.Object({
-  appId: Type.Optional(NumericId),
-  trxNo: Type.Optional(NumericId),
+  appId: Type.Optional(QueryId),
+  trxNo: Type.Optional(QueryId),
   outTrxNo: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   userId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   roleId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-  before: Type.Optional(NumericId),
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })),
+  status: Type.Optional(Type.String({ pattern: '^[0-4]$', description: '2.7: 0 succeeded, 1 created, 2 awaiting payment, 3 failed, 4 cancelled.' })),
+  trxType: Type.Optional(Type.String({ pattern: '^[0-2]$', description: '0 payment, 1 supplement payment, 2 refund.' })),
+  from: Type.Optional(QueryTime('Orders created at or after.')),
+  to: Type.Optional(QueryTime('Orders created before.')),
+  ...pageQuery('orders'),
 }, { additionalProperties: false });
 
+/** One digit of an enum (status 0-4, trxType 0-2). */
+function parseDigit(field: string, value: string, max: number): number {
+  if (!/^[0-9]$/.test(value) || Number(value) > max) throw invalidParameter(field, `must be 0-${max}`);
+  return Number(value);
+}
+
+/** The operator's order search (admin route and `order find`) as a repository filter; every field checked. */
+export function parseOrderQuery(q: Static<typeof OrderQuery>): OrderFilter {
+  return {
+    ...(q.appId !== undefined ? { appId: parseId('appId', q.appId) } : {}),
+    ...(q.trxNo !== undefined ? { trxNo: parseId('trxNo', q.trxNo) } : {}),
+    ...(q.outTrxNo !== undefined ? { outTrxNo: q.outTrxNo } : {}),
+    ...(q.userId !== undefined ? { userId: q.userId } : {}),
+    ...(q.roleId !== undefined ? { roleId: q.roleId } : {}),
+    ...(q.status !== undefined ? { status: parseDigit('status', q.status, 4) } : {}),
+    ...(q.trxType !== undefined ? { trxType: parseDigit('trxType', q.trxType, 2) } : {}),
+    ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
+    ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
+    ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
+    limit: parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX),
+  };
+}
+
 export const SupplementQuery = Type.Object({
-  appId: Type.Optional(NumericId),
+  appId: Type.Optional(QueryId),
   userId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('supplemented'), Type.Literal('all')])),
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })),
+  limit: pageQuery('supplements').limit,
+}, { additionalProperties: false });
+
+export const ConsumptionNoticeQuery = Type.Object({
+  appId: Type.Optional(QueryId),
+  userId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  limit: pageQuery('notices').limit,
 }, { additionalProperties: false });
 
 export const SupplementAdmin = Type.Object({
@@ -118,7 +152,3 @@ export const Notification = Type.Object({
 export const SettingsBody = Type.Object({ webRegionLock: Type.Boolean() }, { additionalProperties: false });
 export const Settings = Type.Object({ appId: Type.Integer(), webRegionLock: Type.Boolean() });
 
-export function parseLimit(value: string | undefined, fallback = 50, max = 500): number {
-  const n = value === undefined ? fallback : Number(value);
-  return Math.max(1, Math.min(max, n));
-}

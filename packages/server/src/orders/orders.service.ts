@@ -6,7 +6,7 @@ import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { ChannelEvent, ChannelRegistry, PaymentStart } from './channels/channel.js';
 import { Channel, MAX_QUANTITY, OrderStatus, TrxType, isStoreChannel } from './enums.js';
 import { MAX_MINOR } from './money.js';
-import { ordersRepo, type ItemRow, type OrderRow } from './orders.repository.js';
+import { ordersRepo, type ItemRow, type OrderFilter, type OrderRow } from './orders.repository.js';
 import { PlacementWrites } from './placement-writes.js';
 import { toOrder, type Order } from './orders.view.js';
 import { channelSkusOf, type ProductService } from './products.js';
@@ -216,9 +216,10 @@ export class OrderService {
     return row;
   }
 
-  async find(q: Parameters<typeof ordersRepo.find>[1]): Promise<Order[]> {
+  async find(q: OrderFilter): Promise<Order[]> {
     const rows = await ordersRepo.find(this.db, q);
-    return Promise.all(rows.map(async (r) => toOrder(r, await ordersRepo.items(this.db, r.trx_no))));
+    const items = await ordersRepo.itemsOf(this.db, rows.map((r) => r.trx_no));
+    return rows.map((r) => toOrder(r, items.get(r.trx_no) ?? []));
   }
 
   private async sameOrder(earlier: OrderRow, prepared: Prepared): Promise<PlacedOrder> {

@@ -3,6 +3,7 @@ import type { BanService } from '../accounts/bans.service.js';
 import type { Tables } from '../db/schema.js';
 import { groupBy } from '../db/group-by.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
+import { PAGE_DEFAULT, parseLimit, parseTime } from '../http/admin-query.js';
 import type { EvidenceService } from '../evidence/evidence.service.js';
 import type { ActionRow, EvidenceRow, ModerationRepository, ReasonRow, ReportFilter, ReportRow } from './moderation.repository.js';
 import type { AuditQuery, ModerationBody, ReportListQuery, ReporteeCountsQuery, ReportView } from './moderation.schemas.js';
@@ -31,26 +32,17 @@ const isCountCursor = (v: unknown): v is { n: number; a: number; k: string } => 
   return typeof c === 'object' && c !== null && Number.isSafeInteger(c.n) && Number.isSafeInteger(c.a) && typeof c.k === 'string';
 };
 
-function parseTime(field: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const ms = /^[0-9]+$/.test(value) ? Number(value) : Date.parse(value);
-  if (!Number.isFinite(ms)) throw invalidParameter(field, 'is not a valid date/time');
-  return ms;
-}
-
-function parseLimit(value: string | undefined): number {
-  const n = value === undefined ? 50 : Number(value);
-  if (n < 1 || n > 200) throw invalidParameter('limit', 'must be 1-200');
-  return n;
-}
+/** An optional time filter (ISO 8601 or Unix ms). */
+const timeOf = (field: string, value: string | undefined) => (value === undefined ? undefined : parseTime(field, value));
+const limitOf = (value: string | undefined) => parseLimit('limit', value, PAGE_DEFAULT, 200);
 
 function filterOf(q: ReportListQuery | ReporteeCountsQuery): ReportFilter {
   const list = q as ReportListQuery;
   return {
     appId: q.appId === undefined ? undefined : Number(q.appId),
     status: q.status,
-    from: parseTime('from', q.from),
-    to: parseTime('to', q.to),
+    from: timeOf('from', q.from),
+    to: timeOf('to', q.to),
     reportee: list.reportee,
     reporter: list.reporter,
     reasonId: list.reasonId === undefined ? undefined : BigInt(list.reasonId).toString(),
@@ -118,7 +110,7 @@ export class ModerationService {
   }
 
   async list(q: ReportListQuery): Promise<{ reports: ReportView[]; nextCursor: string | null }> {
-    const limit = parseLimit(q.limit);
+    const limit = limitOf(q.limit);
     const after = decodeCursor(q.cursor, isId);
     const rows = await this.repo.list(filterOf(q), after?.id, limit);
     const last = rows.at(-1);
@@ -195,7 +187,7 @@ export class ModerationService {
   }
 
   async reporteeCounts(q: ReporteeCountsQuery) {
-    const limit = parseLimit(q.limit);
+    const limit = limitOf(q.limit);
     const after = decodeCursor(q.cursor, isCountCursor);
     const rows = await this.repo.reporteeCounts(filterOf(q), after && { reports: after.n, appId: after.a, key: after.k }, limit);
     const latest = await this.repo.latestAgainst(rows.map((r) => ({ appId: r.app_id, key: r.reportee_key })));
@@ -217,7 +209,7 @@ export class ModerationService {
   }
 
   async audit(q: AuditQuery) {
-    const limit = parseLimit(q.limit);
+    const limit = limitOf(q.limit);
     const after = decodeCursor(q.cursor, isId);
     const rows = await this.repo.audit({ reportId: q.reportId === undefined ? undefined : Number(q.reportId), moderator: q.moderator, action: q.action }, after?.id, limit);
     const last = rows.at(-1);
