@@ -13,6 +13,7 @@ import { NextBefore, PAGE_DEFAULT, PAGE_MAX, parseLimit } from '../http/admin-qu
 import { Order } from './orders.view.js';
 import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './products.schemas.js';
 import { StatusChange } from './status-history.js';
+import { ConsumptionNoticeView } from './consumption.schemas.js';
 
 const tags = ['admin'];
 const security = [{ adminBearer: [] }];
@@ -106,6 +107,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
       schema: {
         tags, security, summary: 'List in-game consumption notices (4.6), newest first',
         querystring: ConsumptionNoticeQuery,
+        response: { 200: Type.Object({ notices: Type.Array(ConsumptionNoticeView) }), ...platformErrorResponses },
       },
     }, async (request) => ({
       notices: await domain.consumption.list({

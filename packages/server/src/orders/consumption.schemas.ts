@@ -18,6 +18,19 @@ export type ConsumptionNoticeBody = Static<typeof ConsumptionNoticeBody>;
 
 export const ConsumptionNoticeAnswer = platformSuccess(Type.Literal(true));
 
+/** A stored notice, as the operator lists it (GET /admin/v1/consumption-notices). */
+export const ConsumptionNoticeView = Type.Object({
+  noticeId: Type.Integer(),
+  appId: Type.Integer(),
+  userId: Type.String(),
+  roleId: Type.String(),
+  serverId: Type.String(),
+  productCode: Type.String(),
+  timestamp: Type.Integer({ description: 'The game\'s Unix seconds, as signed.' }),
+  eventId: Type.Integer({ description: 'The outbox event that forwards it to the partner URL.' }),
+  receivedAt: Type.String({ format: 'date-time' }),
+});
+
 /** What the partner URL receives (forwarded through the delivery engine, signed per 5.3). */
 export interface ConsumptionForward {
   noticeId: number;

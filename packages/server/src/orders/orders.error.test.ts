@@ -148,6 +148,9 @@ describe('orders: bad input', () => {
     await refused(() => svc.admin('GET', '/orders/999999'), 404, 40400, /order 999999/);
     await refused(() => place(svc, storeOrder(999999)), 404, 40400, /app 999999 does not exist/);
     await refused(() => svc.admin('POST', '/apps/999999/products', { productCode: 'x', name: 'x', price: 1, currency: 'USD' }), 404, 40400, /app 999999/);
+    await refused(() => svc.admin('GET', '/apps/999999/products/gems_100'), 404, 40400, /app 999999 does not exist/);
+    await refused(() => svc.admin('PATCH', '/apps/999999/products/gems_100', { name: 'x' }), 404, 40400, /app 999999 does not exist/);
+    await refused(() => svc.admin('GET', `/apps/${app.appId}/products/no_such_code`), 404, 40400, /product no_such_code does not exist/);
   });
 });
 

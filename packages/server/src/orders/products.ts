@@ -75,6 +75,7 @@ export class ProductService {
   }
 
   async get(appId: number, productCode: string): Promise<Product> {
+    await this.apps.get(appId); // an unknown app is 404 for the app, not for the product
     const row = await this.db.selectFrom('products').selectAll().where('app_id', '=', appId).where('product_code', '=', productCode).executeTakeFirst();
     if (!row) throw new AppError('NOT_FOUND', `product ${productCode} does not exist in app ${appId}`);
     return toProduct(row);
