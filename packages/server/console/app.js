@@ -9,14 +9,15 @@ import { UsersPage } from '/console/pages/users.js';
 import { OrdersPage } from '/console/pages/orders.js';
 import { EventsPage } from '/console/pages/events.js';
 import { KeysPage } from '/console/pages/keys.js';
+import { ConsumptionPage } from '/console/pages/consumption.js';
 
 const NAV = [
   ['apps', 'Apps'], ['reports', 'Reports'], ['users', 'Users'], ['orders', 'Orders'],
-  ['supplements', 'Supplements'], ['events', 'Delivery'], ['keys', 'Platform keys'],
+  ['supplements', 'Supplements'], ['consumption', 'Consumption'], ['events', 'Delivery'], ['keys', 'Platform keys'],
 ];
 
 const PAGES = {
-  apps: AppsPage, reports: ReportsPage, users: UsersPage, orders: OrdersPage, supplements: OrdersPage, events: EventsPage, keys: KeysPage,
+  apps: AppsPage, reports: ReportsPage, users: UsersPage, orders: OrdersPage, supplements: OrdersPage, consumption: ConsumptionPage, events: EventsPage, keys: KeysPage,
 };
 
 function SignIn({ message }) {

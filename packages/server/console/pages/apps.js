@@ -1,9 +1,11 @@
-// pages/apps.js - apps: list, create (secret shown once), detail with edit, rotate secret, and the per-app game-call log.
+// pages/apps.js - apps: list, create (secret shown once), detail with edit, rotate secret, order settings and delivery tools, and the per-app products and game-call log.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import {
   ConfirmButton, Details, ErrorBox, Field, LoadFailed, Loading, SecretOnce, Table, href, html, show, time, useAction, useApi } from '/console/ui.js';
 import { GameCallsPage } from '/console/pages/gamecalls.js';
+import { ProductsPage } from '/console/pages/products.js';
+import { DeliveryTools, OrderSettingsPanel } from '/console/pages/apptools.js';
 
 const URL_FIELDS = [
   ['roleQueryUrl', 'Role query URL (4.8)'],
@@ -123,7 +125,9 @@ function AppDetail({ appId }) {
       <a href=${href(`/apps/${app.appId}/game-calls`)}>Game-call log</a>${' · '}
       <a href=${href(`/apps/${app.appId}/game-calls`, { failed: 'true' })}>Failed game calls</a>${' · '}
       <a href=${href('/reports', { appId: app.appId })}>Reports</a>${' · '}
-      <a href=${href('/orders', { appId: app.appId })}>Orders</a>
+      <a href=${href('/orders', { appId: app.appId })}>Orders</a>${' · '}
+      <a href=${href(`/apps/${app.appId}/products`)}>Products</a>${' · '}
+      <a href=${href('/consumption', { appId: app.appId })}>Consumption notices</a>
     </p>
     <${ErrorBox} error=${save.error} />
     <${ErrorBox} error=${rotate.error} />
@@ -148,14 +152,18 @@ function AppDetail({ appId }) {
       <p class="actions">
         <button type="button" onClick=${() => { save.reset(); setEditing(true); }}>Edit</button>
         <${ConfirmButton} label="Rotate secret" question="Issue a new secret? The current one stays valid only for the grace period." onConfirm=${rotate.run} />
-      </p>`}
+      </p>
+      <${OrderSettingsPanel} appId=${app.appId} />
+      <${DeliveryTools} appId=${app.appId} />`}
   </section>`;
 }
 
 export function AppsPage({ route }) {
-  const [, id, sub] = route.segments;
+  const [, id, sub, code] = route.segments;
   if (id === 'new') return html`<${AppCreate} />`;
   if (id && sub === 'game-calls') return html`<${GameCallsPage} appId=${id} route=${route} />`;
+  if (id && sub === 'products') return html`<${ProductsPage} appId=${id} code=${code} />`;
+  if (id && sub === 'new-product') return html`<${ProductsPage} appId=${id} create />`;
   if (id) return html`<${AppDetail} appId=${id} />`;
   return html`<${AppList} />`;
 }

@@ -1,17 +1,35 @@
-// pages/orders.js - orders: search list with paging, detail (refund, supplement, notifications) with cancel; supplements list.
+// pages/orders.js - orders: search list with paging, detail (status history, refund, supplement, notifications) with cancel; supplements list.
 import { api } from '/console/api.js';
 import {
   ConfirmButton, Details, ErrorBox, FilterForm, LoadFailed, Loading, Pager, Table, href, html, navigate, show, time, useAction, useApi } from '/console/ui.js';
 
 const CANCELLABLE = new Set([1, 2]); // created, awaiting payment
 
+/** Order statuses (2.7), named as the API names them in `statusName`. */
+const STATUS_NAMES = { 0: 'succeeded', 1: 'created', 2: 'awaiting payment', 3: 'failed', 4: 'cancelled' };
+/** Order types (`trxType`). */
+const TRX_TYPES = ['payment', 'supplement', 'refund'];
+const statusName = (s) => STATUS_NAMES[s] ?? `status ${s}`;
+const statusText = (s) => html`<span class=${`order-${statusName(s)}`}>${statusName(s)}</span>`;
+
+/** The order's status history (oldest first), when the API gives it. */
+function StatusHistory({ history }) {
+  if (!Array.isArray(history)) return null;
+  return html`<h2>Status history</h2>
+    <${Table} rows=${history} empty="No status history recorded for this order." columns=${[
+      { label: 'When', render: (h) => time(h.at) },
+      { label: 'From', render: (h) => (h.fromStatus === null || h.fromStatus === undefined ? html`<span class="muted">(created)</span>` : statusText(h.fromStatus)) },
+      { label: 'To', render: (h) => statusText(h.status) },
+      { label: 'Reason', render: (h) => show(h.reason) },
+    ]} />`;
+}
+
 const money = (amount, currency) => `${amount} ${currency}`;
 
 function OrderList({ query }) {
-  const limit = Number(query.limit ?? 50);
   const { data, error, loading } = useApi('GET', '/orders', { query }, [JSON.stringify(query)]);
   const orders = data?.orders ?? [];
-  const next = orders.length === limit ? orders[orders.length - 1].trxNo : null;
+  const next = data?.nextBefore ?? null;
   return html`<section>
     <h1>Orders</h1>
     <${FilterForm} key=${JSON.stringify(query)} query=${query} onApply=${(v) => navigate('/orders', { ...v, limit: query.limit })} fields=${[
@@ -20,6 +38,10 @@ function OrderList({ query }) {
       { name: 'outTrxNo', label: 'outTrxNo' },
       { name: 'userId', label: 'User id', size: 10 },
       { name: 'roleId', label: 'Role id' },
+      { name: 'status', label: 'Status', as: 'select', options: [['', '(any)'], ...Object.entries(STATUS_NAMES)] },
+      { name: 'trxType', label: 'Type', as: 'select', options: [['', '(any)'], ...TRX_TYPES.map((t, i) => [String(i), t])] },
+      { name: 'from', label: 'Created from', size: 20, placeholder: '2026-11-01T00:00:00Z' },
+      { name: 'to', label: 'Created before', size: 20 },
     ]} />
     <${ErrorBox} error=${error} />
     ${loading ? html`<${Loading} what="orders" />` : data ? html`
@@ -52,7 +74,7 @@ function OrderDetail({ trxNo }) {
     <${Details} rows=${[
       ['App', html`<a href=${href(`/apps/${o.appId}`)}>${o.appId}</a>`],
       ['User', html`<a href=${href(`/users/${o.userId}`)}>${o.userId}</a>`],
-      ['Type', ['payment', 'supplement', 'refund'][o.trxType] ?? String(o.trxType)],
+      ['Type', TRX_TYPES[o.trxType] ?? String(o.trxType)],
       ['outTrxNo', show(o.outTrxNo)],
       ['Original trxNo', o.originalTrxNo ? html`<a href=${href(`/orders/${o.originalTrxNo}`)}>${o.originalTrxNo}</a>` : show(null)],
       ['Products', html`<ul>${o.products.map((p) => html`<li>${JSON.stringify(p)}</li>`)}</ul>`],
@@ -69,6 +91,7 @@ function OrderDetail({ trxNo }) {
       ['Refund', refund ? html`<a href=${href(`/orders/${refund.trxNo}`)}>${refund.trxNo}</a> (${refund.statusName})` : show(null)],
       ['Supplement', supplement ? `${supplement.tradeNo}: ${supplement.supplyStatus === 1 ? 'pending' : 'supplemented'}, ${money(supplement.refundAmount, supplement.currency)}` : show(null)],
     ]} />
+    <${StatusHistory} history=${data.statusHistory} />
     <h2>Notifications to the game</h2>
     <${Table} rowKey=${(n) => n.notifyId} rows=${notifications} empty="No notifications." columns=${[
       { label: 'Event', render: (n) => html`<a href=${href(`/events/${n.notifyId}`)}>${n.notifyId}</a>` },

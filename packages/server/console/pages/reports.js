@@ -1,8 +1,9 @@
-// pages/reports.js - the moderation queue: filtered report list with cursor paging, reportee counts, report detail with evidence, history and the decision form.
+// pages/reports.js - the moderation queue: filtered report list with cursor paging, reportee counts, the audit log (pages/audit.js), report detail with evidence, history and the decision form.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api, session } from '/console/api.js';
 import {
   Details, ErrorBox, Field, FilterForm, LoadFailed, Loading, Pager, SafeLink, Table, href, html, navigate, show, time, useAction, useApi } from '/console/ui.js';
+import { AuditLog } from '/console/pages/audit.js';
 
 const STATUSES = ['', 'open', 'actioned', 'dismissed'];
 
@@ -12,6 +13,7 @@ function Tabs({ current }) {
   return html`<p class="tabs">
     <a href="#/reports" class=${current === 'list' ? 'active' : ''}>Reports</a>
     <a href="#/reports/reportees" class=${current === 'reportees' ? 'active' : ''}>Most reported players</a>
+    <a href="#/reports/audit" class=${current === 'audit' ? 'active' : ''}>Audit log</a>
   </p>`;
 }
 
@@ -125,7 +127,7 @@ function ReportDetail({ reportId }) {
   if (error) return html`<${LoadFailed} title=${`Report ${reportId}`} error=${error} back="#/reports" backLabel="All reports" />`;
   return html`<section>
     <h1>Report #${r.reportId} <span class=${`status-${r.status}`}>${r.status}</span></h1>
-    <p><a href=${href('/reports', { appId: r.appId })}>Reports of app ${r.appId}</a></p>
+    <p><a href=${href('/reports', { appId: r.appId })}>Reports of app ${r.appId}</a> · <a href=${href('/reports/audit', { reportId: r.reportId })}>Audit log of this report</a></p>
     <div class="columns">
       <div>
         <${Details} rows=${[
@@ -164,6 +166,7 @@ function ReportDetail({ reportId }) {
 export function ReportsPage({ route }) {
   const [, id] = route.segments;
   if (id === 'reportees') return html`<${ReporteeCounts} query=${route.query} />`;
+  if (id === 'audit') return html`<${AuditLog} query=${route.query} tabs=${html`<${Tabs} current="audit" />`} />`;
   if (id) return html`<${ReportDetail} reportId=${id} />`;
   return html`<${ReportList} query=${route.query} />`;
 }

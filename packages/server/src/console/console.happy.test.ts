@@ -6,7 +6,9 @@ import { startTestService, type TestService } from '../testing/service.js';
 import { guestLogin } from '../accounts/accounts.testlib.js';
 import { createGame, postReport, reportBody, uploadEvidence, type GameApp } from '../reporting/reporting.testlib.js';
 import { FAST, waitForEvent } from '../delivery/delivery.testlib.js';
-import { go, mainText, signIn, startBrowser, waitForText, type TestBrowser } from './console.testlib.js';
+import { SANDBOX, appWithProducts, payOk, placeOk, storeOrder } from '../orders/orders.testlib.js';
+import { signMd5 } from '../testing/service.js';
+import { clickForApi, go, mainText, signIn, startBrowser, waitForRoute, waitForText, type TestBrowser } from './console.testlib.js';
 
 /** The operator console in headless Chromium against a real service: the everyday flows. */
 describe('operator console (happy paths)', () => {
@@ -21,7 +23,7 @@ describe('operator console (happy paths)', () => {
     gameServer = http.createServer((req, res) => { req.resume(); req.on('end', () => { res.statusCode = gameStatus; res.end(gameStatus === 200 ? 'ok' : 'down'); }); });
     await new Promise<void>((resolve) => gameServer.listen(0, '127.0.0.1', resolve));
     gameUrl = `http://127.0.0.1:${(gameServer.address() as AddressInfo).port}`;
-    [svc, browser] = await Promise.all([startTestService(FAST), startBrowser()]);
+    [svc, browser] = await Promise.all([startTestService({ ...FAST, ...SANDBOX }), startBrowser()]);
     game = await createGame(svc, { name: 'Dragon Saga', callbackUrls: { default: `${gameUrl}/pay/callback` } });
   });
   after(async () => {
@@ -68,7 +70,7 @@ describe('operator console (happy paths)', () => {
     assert.doesNotMatch(await mainText(page), new RegExp(secret));
 
     // Edit: rename and clear the role query URL.
-    await page.click('button:has-text("Edit")');
+    await page.click('button:text-is("Edit")');
     await page.fill('#f-name', 'Console Renamed');
     await page.fill('#f-roleQueryUrl', '');
     await page.click('button:has-text("Save changes")');
@@ -149,6 +151,7 @@ describe('operator console (happy paths)', () => {
     assert.match(firstRow, /Repeat/);
     assert.match(firstRow, /\b2\b/);
     await page.click('main tbody tr >> nth=0 >> a:has-text("See reports")');
+    await waitForRoute(page, '/reports');
     await page.waitForSelector('main tbody tr');
     assert.equal(await page.locator('main tbody tr').count(), 2);
     await page.close();
@@ -243,7 +246,7 @@ describe('operator console (happy paths)', () => {
     await go(svc, page, `/apps/${game.appId}/game-calls`);
     await waitForText(page, 'main table', /user u-7/);
     await page.fill('#f-roleId', 'r-9');
-    await page.click('button:has-text("Apply")');
+    await clickForApi(page, 'button:has-text("Apply")', 'roleId=r-9');
     await waitForText(page, 'main', /role r-9, server s-2/);
     assert.match(page.url(), /roleId=r-9/);
     assert.doesNotMatch(await mainText(page), /user u-7/);
@@ -267,6 +270,262 @@ describe('operator console (happy paths)', () => {
     await waitForText(page, 'main', /No orders match/);
     await page.click('nav a:has-text("Supplements")');
     await waitForText(page, 'main', /No supplements/);
+    await page.close();
+  });
+
+  it('lists an app\'s products, creates one, edits it, and disables and enables it after confirming', async () => {
+    const shop = await createGame(svc, { name: 'Product Shop' });
+    const { page } = await browser.newPage();
+    await signIn(svc, page);
+    await go(svc, page, `/apps/${shop.appId}`);
+    await page.click('main a:has-text("Products")');
+    await waitForRoute(page, `/apps/${shop.appId}/products`);
+    await waitForText(page, 'main', /No products yet/);
+    await page.click('a.button:has-text("New product")');
+    await page.waitForSelector('h1:has-text("New product")');
+    await page.fill('#f-productCode', 'gems_100');
+    await page.fill('#f-name', '100 gems');
+    await page.fill('#f-price', '6.99');
+    await page.fill('#f-currency', 'USD');
+    await page.fill('#f-ios', 'com.game.gems100');
+    await page.click('button:has-text("Create product")');
+    await page.waitForSelector('h1:has-text("100 gems")');
+    assert.match(await mainText(page), /6\.99 USD[\s\S]*699[\s\S]*com\.game\.gems100/);
+    const created = (await svc.admin('GET', `/apps/${shop.appId}/products/gems_100`)).body;
+    assert.deepEqual([created.name, created.priceMinor, created.currency, created.channelSkus, created.status], ['100 gems', 699, 'USD', { 1: 'com.game.gems100' }, 'active']);
+
+    // Edit: new name and price, the iOS SKU moved to an Android one.
+    await page.click('button:text-is("Edit")');
+    await page.fill('#f-name', '120 gems');
+    await page.fill('#f-price', '7.49');
+    await page.fill('#f-ios', '');
+    await page.fill('#f-android', 'gems_120_android');
+    await page.click('button:has-text("Save changes")');
+    await page.waitForSelector('h1:has-text("120 gems")');
+    const edited = (await svc.admin('GET', `/apps/${shop.appId}/products/gems_100`)).body;
+    assert.deepEqual([edited.name, edited.priceMinor, edited.channelSkus], ['120 gems', 749, { 2: 'gems_120_android' }]);
+
+    // Disable: nothing happens until confirmed.
+    await page.click('button:has-text("Disable product")');
+    await waitForText(page, '.confirm', /New orders can no longer include it/);
+    assert.equal((await svc.admin('GET', `/apps/${shop.appId}/products/gems_100`)).body.status, 'active');
+    await page.click('.confirm button.confirm-yes');
+    await waitForText(page, 'p.ok', /now disabled/);
+    assert.equal((await svc.admin('GET', `/apps/${shop.appId}/products/gems_100`)).body.status, 'disabled');
+    await page.click('a:has-text("All products of the app")');
+    await waitForRoute(page, `/apps/${shop.appId}/products`);
+    await waitForText(page, 'main tbody', /gems_100\s+120 gems\s+7\.49 USD\s+-\s+gems_120_android\s+disabled/);
+    await page.click('main tbody a:has-text("gems_100")');
+    await page.waitForSelector('h1:has-text("120 gems")');
+    await page.click('button:has-text("Enable product")');
+    await page.click('.confirm button.confirm-yes');
+    await waitForText(page, 'p.ok', /now active/);
+    assert.equal((await svc.admin('GET', `/apps/${shop.appId}/products/gems_100`)).body.status, 'active');
+    await page.close();
+  });
+
+  it('shows and edits an app\'s order settings on the app page', async () => {
+    const { page } = await browser.newPage();
+    await signIn(svc, page);
+    await go(svc, page, `/apps/${game.appId}`);
+    await waitForText(page, '.order-settings', /Web region lock\s+off/);
+    await page.click('button:has-text("Edit order settings")');
+    await page.check('#f-webRegionLock');
+    await page.click('button:has-text("Save order settings")');
+    await waitForText(page, '.order-settings', /Web region lock\s+on/);
+    assert.deepEqual((await svc.admin('GET', `/apps/${game.appId}/order-settings`)).body, { appId: game.appId, webRegionLock: true });
+    // And back off.
+    await page.click('button:has-text("Edit order settings")');
+    assert.equal(await page.isChecked('#f-webRegionLock'), true);
+    await page.uncheck('#f-webRegionLock');
+    await page.click('button:has-text("Save order settings")');
+    await waitForText(page, '.order-settings', /Web region lock\s+off/);
+    assert.equal((await svc.admin('GET', `/apps/${game.appId}/order-settings`)).body.webRegionLock, false);
+    await page.close();
+  });
+
+  it('sends a test event and recovers the app\'s dead events after confirming, showing what the API answered', async () => {
+    const target = await createGame(svc, { name: 'Recovering', callbackUrls: { default: `${gameUrl}/pay/callback` } });
+    gameStatus = 500;
+    const { page } = await browser.newPage();
+    await signIn(svc, page);
+    await go(svc, page, `/apps/${target.appId}`);
+    await page.selectOption('#f-testType', 'refund');
+    await page.click('button:has-text("Send test event")');
+    await waitForText(page, '.delivery-tools .confirm', /Send a test refund event/);
+    await page.click('.confirm button.confirm-yes');
+    const queued = await waitForText(page, '.test-event p.ok', /Test event \d+ queued/);
+    const eventId = Number(/Test event (\d+)/.exec(queued)![1]);
+    const event = (await svc.admin('GET', `/events/${eventId}`)).body;
+    assert.deepEqual([event.appId, event.type, JSON.parse(event.body).trxType], [target.appId, 'test', 2]);
+    await waitForEvent(svc, eventId, (e) => e.state === 'dead');
+
+    gameStatus = 200;
+    await page.click('button:has-text("Recover dead events")');
+    await waitForText(page, '.delivery-tools .confirm', /Deliver every dead event/);
+    await page.click('.confirm button.confirm-yes');
+    await waitForText(page, '.recover p.ok', /Recovered 1 dead event:/);
+    await waitForEvent(svc, eventId, (e) => e.state === 'delivered');
+    await page.click(`.test-event p.ok a:has-text("${eventId}")`);
+    await waitForText(page, 'h1', new RegExp(`Event ${eventId} delivered`));
+    await page.close();
+  });
+
+  it('shows the moderation audit log, filtered by moderator and action, with cursor paging', async () => {
+    const { uri } = await uploadEvidence(svc, game, Buffer.from('audited bytes'), 'audit.png');
+    const res = await postReport(svc, game, reportBody(game, {
+      reporter: { svcid: 'a1' }, reportee: { svcid: '888001', role_name: 'Audited' }, reasons: [{ id: 5 }], evidence: [{ name: 'audit.png', size_byte: '13', uri }],
+    }));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const reportId = (await svc.admin('GET', '/reports?reportee=888001')).body.reports[0].reportId;
+    for (const [status, note] of [['actioned', 'first look'], ['open', 'reopened'], ['dismissed', 'not cheating']]) {
+      const decided = await svc.admin('POST', `/reports/${reportId}/moderation`, { moderator: 'mod-audit', status, note });
+      assert.equal(decided.status, 200, JSON.stringify(decided.body));
+    }
+    const { page } = await browser.newPage();
+    await signIn(svc, page);
+    await page.click('nav a:has-text("Reports")');
+    await page.waitForSelector('h1:has-text("Reports")');
+    await page.click('.tabs a:has-text("Audit log")');
+    await page.waitForSelector('h1:has-text("Moderation audit log")');
+    await page.fill('#f-moderator', 'mod-audit');
+    await clickForApi(page, 'button:has-text("Apply")', '/moderation/audit', 'moderator=mod-audit');
+    await waitForText(page, 'main tbody', /not cheating/);
+    assert.match(page.url(), /moderator=mod-audit/);
+    const rows = await page.locator('main tbody tr').allInnerTexts();
+    assert.equal(rows.length, 3, rows.join('\n'));
+    assert.match(rows[0]!, new RegExp(`set_status\\s+#${reportId}\\s+${game.appId}\\s+mod-audit\\s+open \u2192 dismissed\\s+not cheating`));
+    assert.match(rows[2]!, /open \u2192 actioned\s+first look/);
+
+    // Two a page: the API's cursor, then back to the first page.
+    await go(svc, page, `/reports/audit?moderator=mod-audit&limit=2`);
+    await waitForText(page, '.pager', /Next page/);
+    assert.equal(await page.locator('main tbody tr').count(), 2);
+    await page.click('button.next');
+    await waitForText(page, '.pager', /Last page/);
+    assert.match(await page.locator('main tbody').innerText(), /first look/);
+    assert.equal(await page.locator('main tbody tr').count(), 1);
+    assert.match(page.url(), /cursor=/);
+    await page.click('.pager button:has-text("First page")');
+    await waitForText(page, '.pager', /Next page/);
+    assert.match(await page.locator('main tbody').innerText(), /not cheating/);
+
+    // By action: the evidence view the report page logs for its moderator.
+    await go(svc, page, `/reports/${reportId}`);
+    await page.waitForSelector('h1:has-text("Report #")');
+    await page.click('a:has-text("Audit log of this report")');
+    await page.waitForSelector('h1:has-text("Moderation audit log")');
+    await page.selectOption('#f-action', 'view_evidence');
+    await clickForApi(page, 'button:has-text("Apply")', '/moderation/audit', 'action=view_evidence');
+    await waitForText(page, 'main tbody', /view_evidence/);
+    assert.match(page.url(), new RegExp(`reportId=${reportId}.*action=view_evidence|action=view_evidence.*reportId=${reportId}`));
+    assert.doesNotMatch(await page.locator('main tbody').innerText(), /set_status/);
+    await page.close();
+  });
+
+  it('rotates the platform keys and retires the old one after confirming', async () => {
+    const before = (await svc.admin('GET', '/platform-keys')).body.keys;
+    const old = before.find((k: any) => k.status === 'signing');
+    const { page } = await browser.newPage();
+    await signIn(svc, page);
+    await go(svc, page, '/keys');
+    await waitForText(page, 'main table', new RegExp(`${old.kid}[\\s\\S]*signing`));
+    await page.click('button:has-text("Rotate keys")');
+    await waitForText(page, '.confirm', /Add a new key pair/);
+    assert.equal((await svc.admin('GET', '/platform-keys')).body.keys.length, before.length, 'nothing happens before the confirmation');
+    await page.click('.confirm button.confirm-yes');
+    const added = await waitForText(page, 'p.ok', /New signing key \S+ added/);
+    const keys = (await svc.admin('GET', '/platform-keys')).body.keys;
+    const signing = keys.find((k: any) => k.status === 'signing');
+    assert.equal(keys.length, before.length + 1);
+    assert.notEqual(signing.kid, old.kid);
+    assert.ok(added.includes(signing.kid), added);
+    await waitForText(page, `main tbody tr:has-text("${old.kid}")`, /published/);
+
+    await page.click(`main tbody tr:has-text("${old.kid}") button:has-text("Retire")`);
+    await waitForText(page, '.confirm', new RegExp(`Retire ${old.kid}\\?`));
+    await page.click('.confirm button.confirm-yes');
+    await waitForText(page, 'p.ok', new RegExp(`^Key ${old.kid} retired`));
+    await waitForText(page, `main tbody tr:has-text("${old.kid}")`, /retired/);
+    assert.equal(await page.locator(`main tbody tr:has-text("${old.kid}") button`).count(), 0, 'a retired key has no Retire button');
+    assert.equal((await svc.admin('GET', '/platform-keys')).body.keys.find((k: any) => k.kid === old.kid).status, 'retired');
+    await page.close();
+  });
+
+  it('lists consumption notices (4.6) by app and user, linked to their partner forwards', async () => {
+    const shop = await createGame(svc, { name: 'Consuming', partnerUrl: `${gameUrl}/partner` });
+    const other = await createGame(svc, { name: 'Other consumer', partnerUrl: `${gameUrl}/partner` });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const send = async (app: GameApp, userId: string, productCode: string) => {
+      const body = signMd5({ userId, roleId: 'r-5', serverId: 's-3', productCode, appId: app.appId }, app.secret, { timestamp });
+      const res = await svc.fetch('/order/v1/game/pay/notify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      assert.equal(res.status, 200, await res.text());
+    };
+    await send(shop, '3001', 'potion_small');
+    await send(shop, '3002', 'potion_large');
+    await send(other, '3001', 'elsewhere');
+    const notices = (await svc.admin('GET', `/consumption-notices?appId=${shop.appId}`)).body.notices;
+    assert.equal(notices.length, 2);
+
+    const { page } = await browser.newPage();
+    await signIn(svc, page);
+    await go(svc, page, `/apps/${shop.appId}`);
+    await page.click('main a:has-text("Consumption notices")');
+    await page.waitForSelector('h1:has-text("Consumption notices")');
+    await waitForText(page, 'main tbody', /potion_large/);
+    assert.match(page.url(), new RegExp(`appId=${shop.appId}`));
+    const rows = await page.locator('main tbody tr').allInnerTexts();
+    assert.equal(rows.length, 2, rows.join('\n'));
+    assert.match(rows[0]!, new RegExp(`${notices[0].noticeId}\\s.*${shop.appId}\\s+3002\\s+r-5\\s+s-3\\s+potion_large\\s.*${timestamp}\\s+event ${notices[0].eventId}`));
+    assert.doesNotMatch(await mainText(page), /elsewhere/);
+
+    await page.fill('#f-userId', '3001');
+    await clickForApi(page, 'button:has-text("Apply")', '/consumption-notices', 'userId=3001');
+    await waitForText(page, 'main tbody', /potion_small/);
+    assert.equal(await page.locator('main tbody tr').count(), 1);
+    assert.match(await page.locator('main tbody').innerText(), /potion_small/);
+    assert.match(page.url(), /userId=3001/);
+    await page.click(`main tbody a:has-text("event ${notices[1].eventId}")`);
+    await waitForText(page, 'h1', new RegExp(`Event ${notices[1].eventId}`));
+    assert.match(await mainText(page), /consumption/);
+    await page.close();
+  });
+
+  it('shows an order\'s status history after it was placed and paid', async () => {
+    const shop = await appWithProducts(svc, { name: 'History Shop' });
+    const order = await placeOk(svc, storeOrder(shop.appId));
+    await payOk(svc, order.trxNo);
+    const api = (await svc.admin('GET', `/orders/${order.trxNo}`)).body;
+    assert.ok(Array.isArray(api.statusHistory), 'GET /admin/v1/orders/{trxNo} gives statusHistory');
+    const { page } = await browser.newPage();
+    await signIn(svc, page);
+    await go(svc, page, `/orders/${order.trxNo}`);
+    await waitForText(page, 'h1', new RegExp(`Order ${order.trxNo} succeeded`));
+    const history = page.locator('main h2:has-text("Status history") + table tbody tr');
+    const rows = await history.allInnerTexts();
+    assert.equal(rows.length, 3, rows.join('\n'));
+    assert.match(rows[0]!, /\(created\)\s+created/);
+    assert.match(rows[1]!, /created\s+awaiting payment/);
+    assert.match(rows[2]!, /awaiting payment\s+succeeded/);
+    await page.close();
+  });
+
+  it('finds an app\'s orders by status and type', async () => {
+    const shop = await appWithProducts(svc, { name: 'Filter Shop' });
+    const paid = await placeOk(svc, storeOrder(shop.appId));
+    await payOk(svc, paid.trxNo);
+    const waiting = await placeOk(svc, storeOrder(shop.appId));
+    const { page } = await browser.newPage();
+    await signIn(svc, page);
+    await go(svc, page, `/orders?appId=${shop.appId}`);
+    await waitForText(page, 'main table', new RegExp(`${waiting.trxNo}[\\s\\S]*${paid.trxNo}`));
+    await page.selectOption('#f-status', '2');
+    await page.selectOption('#f-trxType', '0');
+    await clickForApi(page, 'button:has-text("Apply")', '/admin/v1/orders?', 'status=2');
+    assert.match(page.url(), /status=2/);
+    const rows = await page.locator('main tbody tr').allInnerTexts();
+    assert.equal(rows.length, 1, rows.join('\n'));
+    assert.match(rows[0]!, new RegExp(`^${waiting.trxNo}\\b[\\s\\S]*awaiting payment`));
     await page.close();
   });
 });

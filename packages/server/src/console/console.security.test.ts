@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { startTestService, type TestService } from '../testing/service.js';
+import { signMd5, startTestService, type TestService } from '../testing/service.js';
 import { createGame, postReport, reportBody, type GameApp } from '../reporting/reporting.testlib.js';
 import { CONSOLE_CSP } from './console.routes.js';
 import { go, mainText, signIn, startBrowser, waitForText, type TestBrowser } from './console.testlib.js';
@@ -22,6 +22,8 @@ function rawGet(base: string, path: string): Promise<{ status: number; body: str
 const XSS_APP = '<img src=x onerror=alert("app")>';
 const XSS_DESCRIPTION = '<script>alert("description")</script><b>bold?</b>';
 const XSS_ROLE = '"><svg onload=alert("role")>';
+const XSS_PRODUCT = '<img src=x onerror=alert("product")>';
+const XSS_NOTE = '<b onmouseover=alert("note")>note</b>';
 
 describe('operator console (security)', () => {
   let svc: TestService;
@@ -30,12 +32,21 @@ describe('operator console (security)', () => {
 
   before(async () => {
     [svc, browser] = await Promise.all([startTestService(), startBrowser()]);
-    game = await createGame(svc, { name: XSS_APP });
+    game = await createGame(svc, { name: XSS_APP, partnerUrl: 'https://partner.example/consume' });
     const res = await postReport(svc, game, reportBody(game, {
       reportee: { svcid: '4242', role_id: 'r42', server_code: 's1', role_name: XSS_ROLE, extra: '' },
       user_description: XSS_DESCRIPTION,
     }));
     assert.equal(res.status, 200, JSON.stringify(res.body));
+    // Game-supplied text on the newer pages: a product name, a consumption notice's role and product, a moderator note.
+    const product = await svc.admin('POST', `/apps/${game.appId}/products`, { productCode: 'xss', name: XSS_PRODUCT, price: 1, currency: 'USD' });
+    assert.equal(product.status, 201, JSON.stringify(product.body));
+    const notice = signMd5({ userId: '4242', roleId: XSS_ROLE, serverId: 's1', productCode: XSS_PRODUCT, appId: game.appId }, game.secret, { timestamp: Math.floor(Date.now() / 1000) });
+    const noticed = await svc.fetch('/order/v1/game/pay/notify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(notice) });
+    assert.equal(noticed.status, 200, await noticed.text());
+    const reportId = (await svc.admin('GET', `/reports?appId=${game.appId}`)).body.reports[0].reportId;
+    const decided = await svc.admin('POST', `/reports/${reportId}/moderation`, { moderator: XSS_ROLE, status: 'dismissed', note: XSS_NOTE });
+    assert.equal(decided.status, 200, JSON.stringify(decided.body));
   });
   after(async () => {
     await browser?.close();
@@ -43,7 +54,8 @@ describe('operator console (security)', () => {
   });
 
   it('answers the page and every asset with the CSP and the other security headers', async () => {
-    for (const path of ['/console', '/console/', '/console/app.js', '/console/api.js', '/console/pages/reports.js', '/console/console.css',
+    for (const path of ['/console', '/console/', '/console/app.js', '/console/api.js', '/console/pages/reports.js', '/console/pages/products.js',
+      '/console/pages/apptools.js', '/console/pages/audit.js', '/console/pages/consumption.js', '/console/console.css',
       '/console/vendor/preact.module.js', '/console/vendor/hooks.module.js', '/console/vendor/htm.module.js', '/console/no-such-file.js']) {
       const res = await svc.fetch(path);
       await res.arrayBuffer();
@@ -94,7 +106,8 @@ describe('operator console (security)', () => {
     const { page, consoleErrors, requests, errors } = await browser.newPage();
     await signIn(svc, page);
     await page.waitForSelector('main table');
-    for (const route of ['/reports', '/users', '/events', '/keys', '/orders', '/supplements', `/apps/${game.appId}`]) {
+    for (const route of ['/reports', '/reports/reportees', '/reports/audit', '/users', '/events', '/keys', '/orders', '/supplements', '/consumption',
+      `/apps/${game.appId}`, `/apps/${game.appId}/products`, `/apps/${game.appId}/products/xss`, `/apps/${game.appId}/new-product`, `/apps/${game.appId}/game-calls`]) {
       await go(svc, page, route);
       await page.waitForSelector('main h1');
     }
@@ -118,7 +131,7 @@ describe('operator console (security)', () => {
     const list = await mainText(page);
     assert.ok(list.includes(XSS_ROLE), list);
     await page.click('main tbody a');
-    await waitForText(page, 'main', /Description/);
+    await waitForText(page, 'main h1', /Report #/); // not 'Description': the list has that column too
     const detail = await mainText(page);
     assert.ok(detail.includes(XSS_DESCRIPTION), detail);
     assert.ok(detail.includes(XSS_ROLE), detail);
@@ -129,6 +142,34 @@ describe('operator console (security)', () => {
     assert.deepEqual(dialogs, []);
     assert.deepEqual(errors, []);
     assert.equal(await page.locator('main img, main svg, main script, main b').count(), 0, 'no element from the payloads');
+    await page.close();
+  });
+
+  it('renders game-supplied product names, consumption notices and moderator notes as text', async () => {
+    const { page, dialogs, errors } = await browser.newPage();
+    await signIn(svc, page);
+    const noElements = async (where: string) => assert.equal(await page.locator('main img, main svg, main script, main b').count(), 0, `no element from the payloads on ${where}`);
+    await go(svc, page, `/apps/${game.appId}/products`);
+    await waitForText(page, 'main tbody', /onerror/);
+    assert.ok((await mainText(page)).includes(XSS_PRODUCT));
+    await noElements('the product list');
+    await go(svc, page, `/apps/${game.appId}/products/xss`);
+    await waitForText(page, 'h1', /onerror/);
+    assert.ok((await page.locator('h1').innerText()).includes(XSS_PRODUCT));
+    await noElements('the product page');
+    await go(svc, page, `/consumption?appId=${game.appId}`);
+    await waitForText(page, 'main tbody', /onerror/);
+    const notices = await mainText(page);
+    assert.ok(notices.includes(XSS_ROLE) && notices.includes(XSS_PRODUCT), notices);
+    await noElements('the consumption notices');
+    await go(svc, page, '/reports/audit?action=set_status');
+    await waitForText(page, 'main tbody', /onmouseover/);
+    const audit = await mainText(page);
+    assert.ok(audit.includes(XSS_NOTE) && audit.includes(XSS_ROLE), audit);
+    await noElements('the audit log');
+    await page.waitForTimeout(200);
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(errors, []);
     await page.close();
   });
 

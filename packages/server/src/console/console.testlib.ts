@@ -71,6 +71,24 @@ export async function go(svc: TestService, page: Page, hashPath: string): Promis
   await page.locator(`main[data-route=${JSON.stringify(path)}], main.signin`).first().waitFor();
 }
 
+/**
+ * Waits until the shell shows the page of `path` (a hash path without its query) after a click that changes page:
+ * the previous page stays on screen for a moment, and a test must not read it.
+ */
+export async function waitForRoute(page: Page, path: string): Promise<void> {
+  await page.locator(`main[data-route=${JSON.stringify(path)}]`).waitFor();
+}
+
+/**
+ * Clicks `selector` (e.g. a filter form's Apply) and waits for the admin API's answer to the read it causes, the one
+ * whose URL contains every one of `parts`: until then the page may still show the rows of the previous query.
+ */
+export async function clickForApi(page: Page, selector: string, ...parts: string[]): Promise<void> {
+  const answered = page.waitForResponse((r) => r.url().includes('/admin/v1/') && parts.every((p) => r.url().includes(p)));
+  await page.click(selector);
+  await answered;
+}
+
 /** The visible text of the page's main area. */
 export async function mainText(page: Page): Promise<string> {
   return page.locator('main').innerText();
