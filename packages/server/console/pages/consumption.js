@@ -1,5 +1,5 @@
 // pages/consumption.js - in-game consumption notices (4.6) the games sent, newest first, by app and user, each with its forward to the partner URL.
-import { ErrorBox, FilterForm, Loading, Table, href, html, navigate, show, time, useApi } from '/console/ui.js';
+import { ErrorBox, FilterForm, Loading, Pager, Table, href, html, navigate, show, time, useApi } from '/console/ui.js';
 
 /** The game's timestamp (Unix seconds) as local time, with the number itself. */
 const gameTime = (s) => (typeof s === 'number' ? html`${time(new Date(s * 1000).toISOString())} <small class="muted">${String(s)}</small>` : show(s));
@@ -7,14 +7,12 @@ const gameTime = (s) => (typeof s === 'number' ? html`${time(new Date(s * 1000).
 export function ConsumptionPage({ route }) {
   const query = route.query;
   const { data, error, loading } = useApi('GET', '/consumption-notices', { query }, [JSON.stringify(query)]);
-  const limit = Number(query.limit ?? 50);
   return html`<section>
     <h1>Consumption notices</h1>
     <p class="muted">Purchases games report made in the game (4.6), each forwarded to the app's partner URL through the outbox.</p>
-    <${FilterForm} key=${JSON.stringify(query)} query=${query} onApply=${(v) => navigate('/consumption', v)} fields=${[
+    <${FilterForm} key=${JSON.stringify(query)} query=${query} onApply=${(v) => navigate('/consumption', { ...v, limit: query.limit })} fields=${[
       { name: 'appId', label: 'App id', inputmode: 'numeric', size: 6 },
       { name: 'userId', label: 'User id', size: 10 },
-      { name: 'limit', label: 'How many (newest)', inputmode: 'numeric', size: 4, placeholder: '50' },
     ]} />
     <${ErrorBox} error=${error} />
     ${loading ? html`<${Loading} what="consumption notices" />` : data ? html`
@@ -29,6 +27,7 @@ export function ConsumptionPage({ route }) {
         { label: 'Game time', render: (n) => gameTime(n.timestamp) },
         { label: 'Partner forward', render: (n) => (n.eventId === null || n.eventId === undefined ? show(null) : html`<a href=${href(`/events/${n.eventId}`)}>event ${n.eventId}</a>`) },
       ]} />
-      ${data.notices.length >= limit ? html`<p class="muted more">The newest ${String(limit)} shown; narrow the filters or raise the count to see older ones.</p>` : null}` : null}
+      <${Pager} next=${data.nextBefore} isFirst=${!query.before}
+        onNext=${() => navigate('/consumption', { ...query, before: data.nextBefore })} onFirst=${() => navigate('/consumption', { ...query, before: undefined })} />` : null}
   </section>`;
 }

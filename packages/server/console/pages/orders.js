@@ -109,7 +109,7 @@ function SupplementList({ query }) {
   const { data, error, loading } = useApi('GET', '/supplements', { query }, [JSON.stringify(query)]);
   return html`<section>
     <h1>Supplement orders</h1>
-    <${FilterForm} key=${JSON.stringify(query)} query=${query} onApply=${(v) => navigate('/supplements', v)} fields=${[
+    <${FilterForm} key=${JSON.stringify(query)} query=${query} onApply=${(v) => navigate('/supplements', { ...v, limit: query.limit })} fields=${[
       { name: 'appId', label: 'App id', size: 6 },
       { name: 'userId', label: 'User id', size: 10 },
       { name: 'status', label: 'Status', as: 'select', options: [['', 'pending'], ['supplemented', 'supplemented'], ['all', 'all']] },
@@ -124,7 +124,9 @@ function SupplementList({ query }) {
       { label: 'Refunded', render: (s) => money(s.refundAmount, s.currency) },
       { label: 'Status', render: (s) => (s.supplyStatus === 1 ? 'pending' : 'supplemented') },
       { label: 'Created', render: (s) => time(s.createdAt) },
-    ]} />` : null}
+    ]} />
+    <${Pager} next=${data.nextBefore} isFirst=${!query.before}
+      onNext=${() => navigate('/supplements', { ...query, before: data.nextBefore })} onFirst=${() => navigate('/supplements', { ...query, before: undefined })} />` : null}
   </section>`;
 }
 

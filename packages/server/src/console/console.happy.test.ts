@@ -479,6 +479,18 @@ describe('operator console (happy paths)', () => {
     assert.match(rows[0]!, new RegExp(`${notices[0].noticeId}\\s.*${shop.appId}\\s+3002\\s+r-5\\s+s-3\\s+potion_large\\s.*${timestamp}\\s+event ${notices[0].eventId}`));
     assert.doesNotMatch(await mainText(page), /elsewhere/);
 
+    // One a page: the API's nextBefore, then back to the first page.
+    await go(svc, page, `/consumption?appId=${shop.appId}&limit=1`);
+    await waitForText(page, '.pager', /Next page/);
+    assert.match(await page.locator('main tbody').innerText(), /potion_large/);
+    await clickForApi(page, 'button.next', '/consumption-notices', `before=${notices[0].noticeId}`);
+    await waitForText(page, 'main tbody', /potion_small/);
+    assert.equal(await page.locator('main tbody tr').count(), 1);
+    await page.click('.pager button:has-text("First page")');
+    await waitForText(page, 'main tbody', /potion_large/);
+    await go(svc, page, `/consumption?appId=${shop.appId}`);
+    await waitForText(page, 'main tbody', /potion_small/);
+
     await page.fill('#f-userId', '3001');
     await clickForApi(page, 'button:has-text("Apply")', '/consumption-notices', 'userId=3001');
     await waitForText(page, 'main tbody', /potion_small/);

@@ -89,32 +89,40 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
     }, async (request) => domain.orders.cancel(Number(request.params.trxNo), request.body?.reason ?? 'cancelled by an operator'));
 
     app.get('/supplements', {
-      schema: { tags, security, summary: 'List supplement orders (default: pending)', querystring: SupplementQuery, response: { 200: Type.Object({ supplements: Type.Array(Type.Ref(SupplementAdmin)) }), ...platformErrorResponses } },
+      schema: {
+        tags, security, summary: 'List supplement orders (default: pending), newest first', querystring: SupplementQuery,
+        response: { 200: Type.Object({ supplements: Type.Array(Type.Ref(SupplementAdmin)), nextBefore: NextBefore }), ...platformErrorResponses },
+      },
     }, async (request) => {
       const q = request.query;
       const status = q.status ?? 'pending';
-      return {
-        supplements: await domain.refunds.listSupplements({
-          ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
-          ...(q.userId !== undefined ? { userId: q.userId } : {}),
-          ...(status === 'all' ? {} : { supplyStatus: status === 'pending' ? 1 : 2 }),
-          limit: parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX),
-        }),
-      };
+      const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+      const supplements = await domain.refunds.listSupplements({
+        ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
+        ...(q.userId !== undefined ? { userId: q.userId } : {}),
+        ...(status === 'all' ? {} : { supplyStatus: status === 'pending' ? 1 : 2 }),
+        ...(q.before !== undefined ? { before: Number(q.before) } : {}),
+        limit,
+      });
+      return { supplements, nextBefore: supplements.length === limit ? supplements[supplements.length - 1]!.tradeNo : null };
     });
 
     app.get('/consumption-notices', {
       schema: {
         tags, security, summary: 'List in-game consumption notices (4.6), newest first',
         querystring: ConsumptionNoticeQuery,
-        response: { 200: Type.Object({ notices: Type.Array(ConsumptionNoticeView) }), ...platformErrorResponses },
+        response: { 200: Type.Object({ notices: Type.Array(ConsumptionNoticeView), nextBefore: NextBefore }), ...platformErrorResponses },
       },
-    }, async (request) => ({
-      notices: await domain.consumption.list({
-        ...(request.query.appId !== undefined ? { appId: Number(request.query.appId) } : {}),
-        ...(request.query.userId !== undefined ? { userId: request.query.userId } : {}),
-        limit: parseLimit('limit', request.query.limit, PAGE_DEFAULT, PAGE_MAX),
-      }),
-    }));
+    }, async (request) => {
+      const q = request.query;
+      const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+      const notices = await domain.consumption.list({
+        ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
+        ...(q.userId !== undefined ? { userId: q.userId } : {}),
+        ...(q.before !== undefined ? { before: Number(q.before) } : {}),
+        limit,
+      });
+      return { notices, nextBefore: notices.length === limit ? notices[notices.length - 1]!.noticeId : null };
+    });
   };
 }

@@ -99,6 +99,10 @@ describe('4.5 arrears: only pending store-refund supplements of the token\'s use
     assert.deepEqual((await macRequest(svc, 'GET', uri, bob)).body.data.list, []);
     const listed = await svc.admin('GET', `/supplements?appId=${app.appId}`);
     assert.deepEqual(listed.body.supplements.map((s: any) => [s.userId, s.supplyStatus]), [[alice.userId, 1]]);
+    assert.equal(listed.body.nextBefore, null, 'one page');
+    const paged = await svc.admin('GET', `/supplements?appId=${app.appId}&limit=1`);
+    assert.equal(paged.body.nextBefore, listed.body.supplements[0].tradeNo);
+    assert.deepEqual((await svc.admin('GET', `/supplements?appId=${app.appId}&before=${paged.body.nextBefore}`)).body.supplements, []);
     const bobPays = await macRequest(svc, 'POST', `/order/v1/user/arrears/${mine.body.data.list[0].tradeNo}/pay?clientId=${app.clientId}`, bob);
     assert.deepEqual([bobPays.status, bobPays.body.code], [404, 40400], 'another player cannot pay it');
   });

@@ -56,6 +56,20 @@ describe('4.6 in-game consumption notice', () => {
     assert.ok(listed.body.notices.some((n: any) => n.productCode === 'happy'));
   });
 
+  it('lists notices for the operator a page at a time, newest first', async () => {
+    for (const productCode of ['page-a', 'page-b', 'page-c']) assert.equal((await post(signed(notice({ productCode })))).status, 200);
+    const page = async (q: string) => (await svc.admin('GET', `/consumption-notices?appId=${app.appId}&userId=1001&${q}`)).body;
+    const all = (await page('limit=500')).notices.map((n: any) => n.noticeId);
+    const first = await page('limit=2');
+    assert.deepEqual(first.notices.map((n: any) => n.noticeId), all.slice(0, 2));
+    assert.equal(first.nextBefore, all[1]);
+    const second = await page(`limit=2&before=${first.nextBefore}`);
+    assert.deepEqual(second.notices.map((n: any) => n.noticeId), all.slice(2, 4));
+    assert.deepEqual(all, [...all].sort((a, b) => b - a), 'newest first');
+    const bad = await svc.admin('GET', '/consumption-notices?limit=0');
+    assert.deepEqual([bad.status, bad.body.code], [400, 40000]);
+  });
+
   it('lets exactly one of many concurrent sends of one signed request through; the others are NONCE_REUSED', async () => {
     const body = signed(notice({ productCode: 'same-nonce' }));
     const answers = await Promise.all(Array.from({ length: 8 }, () => post(body)));

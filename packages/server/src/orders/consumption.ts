@@ -120,8 +120,9 @@ export class ConsumptionService {
     });
   }
 
-  async list(q: { appId?: number; userId?: string; limit: number }) {
+  async list(q: { appId?: number; userId?: string; before?: number; limit: number }) {
     let query = this.db.selectFrom('consumption_notices').selectAll();
+    if (q.before !== undefined) query = query.where('notice_id', '<', q.before);
     if (q.appId !== undefined) query = query.where('app_id', '=', q.appId);
     if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
     const rows = await query.orderBy('notice_id', 'desc').limit(q.limit).execute();

@@ -96,8 +96,9 @@ export const ordersRepo = {
     return keys.map((k) => byKey.get(`${k.appId}\u0000${k.userId}`) ?? []);
   },
 
-  listSupplements(db: Kysely<Tables>, q: { appId?: number; userId?: string; supplyStatus?: number; limit: number }): Promise<SupplementRow[]> {
+  listSupplements(db: Kysely<Tables>, q: { appId?: number; userId?: string; supplyStatus?: number; before?: number; limit: number }): Promise<SupplementRow[]> {
     let query = db.selectFrom('supplements').selectAll();
+    if (q.before !== undefined) query = query.where('refund_trx_no', '<', q.before);
     if (q.appId !== undefined) query = query.where('app_id', '=', q.appId);
     if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
     if (q.supplyStatus !== undefined) query = query.where('supply_status', '=', q.supplyStatus);

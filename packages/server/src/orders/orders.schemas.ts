@@ -108,13 +108,13 @@ export const SupplementQuery = Type.Object({
   appId: Type.Optional(QueryId),
   userId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('supplemented'), Type.Literal('all')])),
-  limit: pageQuery('supplements').limit,
+  ...pageQuery('supplements (by tradeNo)'),
 }, { additionalProperties: false });
 
 export const ConsumptionNoticeQuery = Type.Object({
   appId: Type.Optional(QueryId),
   userId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-  limit: pageQuery('notices').limit,
+  ...pageQuery('notices'),
 }, { additionalProperties: false });
 
 export const SupplementAdmin = Type.Object({
