@@ -45,7 +45,8 @@ export function queryString(query = {}) {
 
 /** Calls the admin API; answers the parsed JSON body or throws an ApiError. */
 export async function api(method, path, { query, body } = {}) {
-  const headers = { authorization: `Bearer ${session.token() ?? ''}` };
+  // X-Operator names who acts in the admin API's audit trail; percent-encoded, since a header value is ASCII.
+  const headers = { authorization: `Bearer ${session.token() ?? ''}`, 'x-operator': encodeURIComponent(session.moderator()) };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res;
   try {

@@ -10,14 +10,15 @@ import { OrdersPage } from '/console/pages/orders.js';
 import { EventsPage } from '/console/pages/events.js';
 import { KeysPage } from '/console/pages/keys.js';
 import { ConsumptionPage } from '/console/pages/consumption.js';
+import { AdminActionsPage } from '/console/pages/adminactions.js';
 
 const NAV = [
   ['apps', 'Apps'], ['reports', 'Reports'], ['users', 'Users'], ['orders', 'Orders'],
-  ['supplements', 'Supplements'], ['consumption', 'Consumption'], ['events', 'Delivery'], ['keys', 'Platform keys'],
+  ['supplements', 'Supplements'], ['consumption', 'Consumption'], ['events', 'Delivery'], ['keys', 'Platform keys'], ['admin-actions', 'Audit'],
 ];
 
 const PAGES = {
-  apps: AppsPage, reports: ReportsPage, users: UsersPage, orders: OrdersPage, supplements: OrdersPage, consumption: ConsumptionPage, events: EventsPage, keys: KeysPage,
+  apps: AppsPage, reports: ReportsPage, users: UsersPage, orders: OrdersPage, supplements: OrdersPage, consumption: ConsumptionPage, events: EventsPage, keys: KeysPage, 'admin-actions': AdminActionsPage,
 };
 
 function SignIn({ message }) {

@@ -10,6 +10,7 @@ import { registerDeliveryCommands } from './delivery/delivery.cli.js';
 import { registerReportCommands } from './reporting/reporting.cli.js';
 import { registerCallLogCommands } from './game-calls/call-log.cli.js';
 import { registerMasterKeyCommands } from './master-key/master-key.cli.js';
+import { registerAdminAuditCommands } from './admin-audit/admin-audit.cli.js';
 
 /**
  * The service's command line: `serve` (what `npm start` runs), `migrate`, and
@@ -37,6 +38,7 @@ registerDeliveryCommands(program, ctx);
 registerReportCommands(program, ctx);
 registerCallLogCommands(program, ctx);
 registerMasterKeyCommands(program, ctx);
+registerAdminAuditCommands(program, ctx);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as { detail?: string; message?: string };

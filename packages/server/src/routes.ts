@@ -21,6 +21,7 @@ import { sandboxRoutes } from './orders/sandbox.routes.js';
 import { consumptionRoutes } from './orders/consumption.routes.js';
 import { orderClientRoutes } from './orders/client.routes.js';
 import { consoleRoutes } from './console/console.routes.js';
+import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.routes.js';
 
 /**
  * Every route of the service, by area. A domain contributes a plugin; the
@@ -36,6 +37,8 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', adminAuth(services.adminToken));
+    recordAdminActions(admin, services.adminAudit);
+    await admin.register(adminAuditRoutes(services));
     await admin.register(appRoutes(services));
     await admin.register(platformKeyRoutes(services));
     await admin.register(accountAdminRoutes(services));

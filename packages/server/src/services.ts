@@ -4,6 +4,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { SecretBox, randomToken, readOrCreateSecretFile } from './crypto/secret-box.js';
 import { loadMasterKeys } from './crypto/master-keys.js';
+import { AdminAuditService } from './admin-audit/admin-audit.service.js';
 import { AppsRepository } from './apps/apps.repository.js';
 import { AppService } from './apps/apps.service.js';
 import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
@@ -54,6 +55,8 @@ export interface Services {
   evidence: EvidenceService;
   reports: ReportService;
   moderation: ModerationService;
+  /** The audit trail of the admin API (who changed what, X-Operator). */
+  adminAudit: AdminAuditService;
   /** Notes for the operator printed at start (where generated secrets were written). */
   startupNotes: string[];
   close(): Promise<void>;
@@ -128,6 +131,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     reports,
     moderation,
     orders: createOrdersDomain(database.db, config, apps, now),
+    adminAudit: new AdminAuditService(database.db, now),
     startupNotes,
     close: async () => {
       await delivery.stop();

@@ -106,7 +106,7 @@ describe('operator console (security)', () => {
     const { page, consoleErrors, requests, errors } = await browser.newPage();
     await signIn(svc, page);
     await page.waitForSelector('main table');
-    for (const route of ['/reports', '/reports/reportees', '/reports/audit', '/users', '/events', '/keys', '/orders', '/supplements', '/consumption',
+    for (const route of ['/reports', '/reports/reportees', '/reports/audit', '/users', '/events', '/keys', '/orders', '/supplements', '/consumption', '/admin-actions',
       `/apps/${game.appId}`, `/apps/${game.appId}/products`, `/apps/${game.appId}/products/xss`, `/apps/${game.appId}/new-product`, `/apps/${game.appId}/game-calls`]) {
       await go(svc, page, route);
       await page.waitForSelector('main h1');

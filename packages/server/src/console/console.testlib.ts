@@ -89,6 +89,20 @@ export async function clickForApi(page: Page, selector: string, ...parts: string
   await answered;
 }
 
+/**
+ * Waits until the main table has `n` rows: after a filter's answer arrives, the page still renders it, so a test
+ * reading the rows at once may read the previous query's.
+ */
+export async function waitForRowCount(page: Page, n: number, timeout = 10_000): Promise<string[]> {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const rows = await page.locator('main tbody tr').allInnerTexts();
+    if (rows.length === n) return rows;
+    if (Date.now() > until) throw new Error(`main table never had ${n} rows; last: ${JSON.stringify(rows)}`);
+    await page.waitForTimeout(50);
+  }
+}
+
 /** The visible text of the page's main area. */
 export async function mainText(page: Page): Promise<string> {
   return page.locator('main').innerText();

@@ -5,6 +5,7 @@ import type { GameCallsTables } from '../game-calls/game-calls.tables.js';
 import type { EvidenceTables } from '../evidence/evidence.tables.js';
 import type { ReportingTables } from '../reporting/reporting.tables.js';
 import type { OrdersTables } from '../orders/orders.tables.js';
+import type { AdminAuditTables } from '../admin-audit/admin-audit.tables.js';
 
 /**
  * Row types of every table, as Kysely sees them. Times are Unix milliseconds
@@ -50,7 +51,7 @@ export interface NoncesTable {
 }
 
 /** All tables: the foundation's here, each domain's from its own `<domain>.tables.ts`. */
-export interface Tables extends OutboxTables, AccountsTables, GameCallsTables, EvidenceTables, ReportingTables, OrdersTables {
+export interface Tables extends OutboxTables, AccountsTables, GameCallsTables, EvidenceTables, ReportingTables, OrdersTables, AdminAuditTables {
   apps: AppsTable;
   platform_keys: PlatformKeysTable;
   nonces: NoncesTable;

@@ -1,0 +1,86 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../db/schema.js';
+import { invalidParameter } from '../errors/app-error.js';
+import type { AdminAction } from './admin-audit.schemas.js';
+
+/**
+ * Who sent an admin request: the `X-Operator` header, or null when absent. Header values are ASCII, so a name
+ * outside printable ASCII is sent percent-encoded (UTF-8, as encodeURIComponent does; the console always does);
+ * decoded, it is 1-100 characters with no control characters.
+ */
+export function operatorOf(header: string | string[] | undefined): string | null {
+  if (header === undefined) return null;
+  const raw = (Array.isArray(header) ? header.join(',') : header).trim();
+  const problem = 'must be the operator\'s name: 1-100 characters, percent-encoded (UTF-8) outside printable ASCII';
+  if (!/^[\x20-\x7e]{1,600}$/.test(raw)) throw invalidParameter('X-Operator', problem);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    throw invalidParameter('X-Operator', problem);
+  }
+  const name = decoded.trim();
+  if (name.length === 0 || [...name].length > 100 || /\p{Cc}/u.test(decoded)) throw invalidParameter('X-Operator', problem);
+  return name;
+}
+
+export interface ActionStart {
+  operator: string | null;
+  method: string;
+  route: string;
+  path: string;
+  ip: string;
+  requestId: string;
+}
+
+export interface ActionFilter {
+  operator?: string;
+  method?: string;
+  from?: number;
+  to?: number;
+  before?: number;
+  limit: number;
+}
+
+/**
+ * The audit trail of the admin API: each request that changes something (any
+ * method but GET and HEAD) is recorded before its handler runs, so the record
+ * is durable even if the change is, and completed with its HTTP status after
+ * the answer. The CLI works on the database directly and is not recorded here.
+ */
+export class AdminAuditService {
+  constructor(private readonly db: Kysely<Tables>, private readonly now: () => number = Date.now) {}
+
+  async start(a: ActionStart): Promise<number> {
+    const row = await this.db.insertInto('admin_actions').values({
+      at: this.now(), operator: a.operator, method: a.method, route: a.route, path: a.path, ip: a.ip, request_id: a.requestId, status: null, finished_at: null,
+    }).returning('action_id').executeTakeFirstOrThrow();
+    return row.action_id;
+  }
+
+  async finish(actionId: number, status: number): Promise<void> {
+    await this.db.updateTable('admin_actions').set({ status, finished_at: this.now() }).where('action_id', '=', actionId).execute();
+  }
+
+  async list(f: ActionFilter): Promise<AdminAction[]> {
+    let q = this.db.selectFrom('admin_actions').selectAll();
+    if (f.operator !== undefined) q = q.where('operator', '=', f.operator);
+    if (f.method !== undefined) q = q.where('method', '=', f.method);
+    if (f.from !== undefined) q = q.where('at', '>=', f.from);
+    if (f.to !== undefined) q = q.where('at', '<', f.to);
+    if (f.before !== undefined) q = q.where('action_id', '<', f.before);
+    const rows = await q.orderBy('action_id', 'desc').limit(f.limit).execute();
+    return rows.map((r) => ({
+      actionId: r.action_id,
+      at: new Date(Number(r.at)).toISOString(),
+      operator: r.operator,
+      method: r.method,
+      route: r.route,
+      path: r.path,
+      ip: r.ip,
+      requestId: r.request_id,
+      status: r.status,
+      finishedAt: r.finished_at === null ? null : new Date(Number(r.finished_at)).toISOString(),
+    }));
+  }
+}
