@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
-import { invalidParameter } from '../errors/app-error.js';
-import { PAGE_DEFAULT, PAGE_MAX, parseId, parseLimit, parseTime } from '../http/admin-query.js';
-import { ADMIN_METHODS, type AdminAction } from './admin-audit.schemas.js';
+import { PAGE_DEFAULT, PAGE_MAX } from '../http/admin-query.js';
+import { ADMIN_METHODS, parseAdminActionQuery, type AdminAction } from './admin-audit.schemas.js';
 
 const line = (a: AdminAction) =>
   `#${a.actionId}  ${a.at}  ${a.operator ?? '(unnamed)'}  ${a.method} ${a.path}  ${a.status ?? 'no answer'}  ${a.ip}  ${a.requestId}`;
@@ -18,15 +17,7 @@ export function registerAdminAuditCommands(program: Command, ctx: CliContext): v
     .option('--before <actionId>', 'page: actions with a smaller id')
     .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
     .action(async (o) => {
-      if (o.method !== undefined && !(ADMIN_METHODS as readonly string[]).includes(o.method)) throw invalidParameter('method', `must be ${ADMIN_METHODS.join(', ')}`);
-      const filter = {
-        ...(o.operator ? { operator: o.operator as string } : {}),
-        ...(o.method ? { method: o.method as string } : {}),
-        ...(o.from ? { from: parseTime('from', o.from) } : {}),
-        ...(o.to ? { to: parseTime('to', o.to) } : {}),
-        ...(o.before ? { before: parseId('before', o.before) } : {}),
-        limit: parseLimit('limit', o.limit, PAGE_DEFAULT, PAGE_MAX),
-      };
+      const filter = parseAdminActionQuery({ operator: o.operator, method: o.method, from: o.from, to: o.to, before: o.before, limit: o.limit });
       await ctx.withServices(async (s) => {
         const list = await s.adminAudit.list(filter);
         ctx.output({ actions: list }, () => list.map(line).join('\n') || 'no admin actions');

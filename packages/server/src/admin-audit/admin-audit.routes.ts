@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { PAGE_DEFAULT, PAGE_MAX, parseLimit, parseTime } from '../http/admin-query.js';
+import { nextBeforeOf } from '../http/admin-query.js';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
-import { AdminAction, AdminActionList, AdminActionQuery } from './admin-audit.schemas.js';
+import { AdminAction, AdminActionList, AdminActionQuery, parseAdminActionQuery } from './admin-audit.schemas.js';
 import { operatorOf, type AdminAuditService } from './admin-audit.service.js';
 
 /**
@@ -40,17 +40,9 @@ export function adminAuditRoutes(services: Services): FastifyPluginAsyncTypebox 
         querystring: AdminActionQuery, response: { 200: AdminActionList, ...platformErrorResponses },
       },
     }, async (request) => {
-      const q = request.query;
-      const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
-      const actions = await services.adminAudit.list({
-        ...(q.operator !== undefined ? { operator: q.operator } : {}),
-        ...(q.method !== undefined ? { method: q.method } : {}),
-        ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
-        ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
-        ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-        limit,
-      });
-      return { actions, nextBefore: actions.length === limit ? actions[actions.length - 1]!.actionId : null };
+      const filter = parseAdminActionQuery(request.query);
+      const actions = await services.adminAudit.list(filter);
+      return { actions, nextBefore: nextBeforeOf(actions, filter.limit, (a) => a.actionId) };
     });
   };
 }

@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NextBefore, QueryTime, pageQuery } from '../http/admin-query.js';
+import { invalidParameter } from '../errors/app-error.js';
+import { NextBefore, PAGE_DEFAULT, PAGE_MAX, QueryTime, pageQuery, parseId, parseLimit, parseTime } from '../http/admin-query.js';
+import type { ActionFilter } from './admin-audit.service.js';
 
 export const AdminAction = Type.Object({
   actionId: Type.Integer(),
@@ -26,3 +28,16 @@ export const AdminActionQuery = Type.Object({
 }, { additionalProperties: false });
 
 export const AdminActionList = Type.Object({ actions: Type.Array(Type.Ref(AdminAction)), nextBefore: NextBefore });
+
+/** The trail's query (admin route and `admin-actions list`) as a filter; every field checked. */
+export function parseAdminActionQuery(q: Static<typeof AdminActionQuery>): ActionFilter {
+  if (q.method !== undefined && !(ADMIN_METHODS as readonly string[]).includes(q.method)) throw invalidParameter('method', `must be ${ADMIN_METHODS.join(', ')}`);
+  return {
+    ...(q.operator !== undefined ? { operator: q.operator } : {}),
+    ...(q.method !== undefined ? { method: q.method } : {}),
+    ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
+    ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
+    ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
+    limit: parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX),
+  };
+}

@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import {
   AppIdParams, DeliveryAttempt, DeliveryEvent, EventIdParams, EventList, EventListQuery, RecoverBody, TestEventBody,
 } from './delivery.schemas.js';
-import { PAGE_DEFAULT, PAGE_MAX, parseLimit, parseTime } from '../http/admin-query.js';
+import { PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit, parseTime } from '../http/admin-query.js';
 
 const tags = ['admin'];
 const security = [{ adminBearer: [] }];
@@ -30,7 +30,7 @@ export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
         ...(q.before !== undefined ? { before: Number(q.before) } : {}),
         limit,
       });
-      return { events, nextBefore: events.length === limit ? events[events.length - 1]!.eventId : null };
+      return { events, nextBefore: nextBeforeOf(events, limit, (e) => e.eventId) };
     });
 
     app.get('/events/:eventId', {

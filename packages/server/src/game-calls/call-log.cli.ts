@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
-import { invalidParameter } from '../errors/app-error.js';
-import { PAGE_DEFAULT, PAGE_MAX, parseId, parseLimit, parseTime } from '../http/admin-query.js';
-import { GAME_CALL_KINDS, GAME_CALL_OUTCOMES, type GameCall } from './call-log.schemas.js';
+import { PAGE_DEFAULT, PAGE_MAX, parseId } from '../http/admin-query.js';
+import { GAME_CALL_KINDS, GAME_CALL_OUTCOMES, parseGameCallQuery, type GameCall } from './call-log.schemas.js';
 
 const subjectText = (c: GameCall) => [c.roleId && `role ${c.roleId}`, c.userId && `user ${c.userId}`, c.serverId && `server ${c.serverId}`].filter(Boolean).map((t) => ` ${t}`).join('');
 const line = (c: GameCall) =>
@@ -23,20 +22,12 @@ export function registerCallLogCommands(program: Command, ctx: CliContext): void
     .option('--from <time>', 'started at or after (ISO 8601 or Unix ms)').option('--to <time>', 'started before')
     .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
     .action(async (o) => {
-      if (o.kind !== undefined && !(GAME_CALL_KINDS as readonly string[]).includes(o.kind)) throw invalidParameter('kind', `must be ${GAME_CALL_KINDS.join(', ')}`);
+      const filter = parseGameCallQuery(parseId('app', o.app), {
+        kind: o.kind, outcome: o.outcome, roleId: o.role, serverId: o.server, userId: o.user,
+        failed: o.failed ? 'true' : undefined, from: o.from, to: o.to, limit: o.limit,
+      });
       await ctx.withServices(async (s) => {
-        const list = await s.callLog.list({
-          appId: parseId('app', o.app),
-          ...(o.kind ? { kind: o.kind } : {}),
-          ...(o.outcome ? { outcome: o.outcome } : {}),
-          ...(o.role ? { roleId: o.role } : {}),
-          ...(o.server ? { serverId: o.server } : {}),
-          ...(o.user ? { userId: o.user } : {}),
-          ...(o.failed ? { failed: true } : {}),
-          ...(o.from ? { from: parseTime('from', o.from) } : {}),
-          ...(o.to ? { to: parseTime('to', o.to) } : {}),
-          limit: parseLimit('limit', o.limit, PAGE_DEFAULT, PAGE_MAX),
-        });
+        const list = await s.callLog.list(filter);
         ctx.output({ calls: list }, () => list.map(line).join('\n') || 'no calls');
       });
     });

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { PAGE_DEFAULT, PAGE_MAX, parseLimit, parseTime } from '../http/admin-query.js';
+import { nextBeforeOf } from '../http/admin-query.js';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
-import { AppIdParams, GameCall, GameCallList, GameCallListQuery } from './call-log.schemas.js';
+import { AppIdParams, GameCall, GameCallList, GameCallListQuery, parseGameCallQuery } from './call-log.schemas.js';
 
 /** Operator API of the game-call log, mounted under /admin/v1. */
 export function callLogRoutes(services: Services): FastifyPluginAsyncTypebox {
@@ -16,22 +16,9 @@ export function callLogRoutes(services: Services): FastifyPluginAsyncTypebox {
         params: AppIdParams, querystring: GameCallListQuery, response: { 200: GameCallList, ...platformErrorResponses },
       },
     }, async (request) => {
-      const q = request.query;
-      const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
-      const calls = await services.callLog.list({
-        appId: Number(request.params.appId),
-        ...(q.kind !== undefined ? { kind: q.kind } : {}),
-        ...(q.outcome !== undefined ? { outcome: q.outcome } : {}),
-        ...(q.roleId !== undefined ? { roleId: q.roleId } : {}),
-        ...(q.serverId !== undefined ? { serverId: q.serverId } : {}),
-        ...(q.userId !== undefined ? { userId: q.userId } : {}),
-        ...(q.failed === 'true' ? { failed: true } : {}),
-        ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
-        ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
-        ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-        limit,
-      });
-      return { calls, nextBefore: calls.length === limit ? calls[calls.length - 1]!.callId : null };
+      const filter = parseGameCallQuery(Number(request.params.appId), request.query);
+      const calls = await services.callLog.list(filter);
+      return { calls, nextBefore: nextBeforeOf(calls, filter.limit, (c) => c.callId) };
     });
   };
 }

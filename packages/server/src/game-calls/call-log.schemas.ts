@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NextBefore, QueryId, QueryTime, pageQuery } from '../http/admin-query.js';
+import { invalidParameter } from '../errors/app-error.js';
+import { NextBefore, PAGE_DEFAULT, PAGE_MAX, QueryId, QueryTime, pageQuery, parseId, parseLimit, parseTime } from '../http/admin-query.js';
+import type { GameCallFilter } from './call-log.repository.js';
 
 /** The calls: role query (4.8), role list (4.9), pre-order check (4.10). */
 export const GAME_CALL_KINDS = ['role_query', 'role_list', 'pre_order_check'] as const;
@@ -45,3 +47,21 @@ export const GameCallList = Type.Object({
 });
 
 export const AppIdParams = Type.Object({ appId: QueryId });
+
+/** An app's call-log query (admin route and `game-calls list`) as a repository filter. */
+export function parseGameCallQuery(appId: number, q: Static<typeof GameCallListQuery>): GameCallFilter {
+  if (q.kind !== undefined && !(GAME_CALL_KINDS as readonly string[]).includes(q.kind)) throw invalidParameter('kind', `must be ${GAME_CALL_KINDS.join(', ')}`);
+  return {
+    appId,
+    ...(q.kind !== undefined ? { kind: q.kind } : {}),
+    ...(q.outcome !== undefined ? { outcome: q.outcome } : {}),
+    ...(q.roleId !== undefined ? { roleId: q.roleId } : {}),
+    ...(q.serverId !== undefined ? { serverId: q.serverId } : {}),
+    ...(q.userId !== undefined ? { userId: q.userId } : {}),
+    ...(q.failed === 'true' ? { failed: true } : {}),
+    ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
+    ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
+    ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
+    limit: parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX),
+  };
+}

@@ -28,6 +28,11 @@ export const pageQuery = (items: string) => ({
 /** The cursor of the next page in a list answer. */
 export const NextBefore = Type.Union([Type.Integer(), Type.Null()], { description: 'Pass as `before` for the next page; null on the last.' });
 
+/** The `nextBefore` of a page read newest first with `limit`: the last item's id when the page is full, else null. */
+export function nextBeforeOf<T>(page: T[], limit: number, id: (item: T) => number): number | null {
+  return page.length === limit ? id(page[page.length - 1]!) : null;
+}
+
 /** A page size of 1-`max`, `dflt` when absent. */
 export function parseLimit(field: string, value: string | undefined, dflt: number, max: number): number {
   if (value === undefined) return dflt;

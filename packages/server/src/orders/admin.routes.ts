@@ -9,7 +9,7 @@ import {
   AppIdParams, CancelBody, ConsumptionNoticeQuery, Notification, OrderQuery, Settings, SettingsBody, SupplementAdmin, SupplementQuery, TrxNoParams,
   parseOrderQuery,
 } from './orders.schemas.js';
-import { NextBefore, PAGE_DEFAULT, PAGE_MAX, parseLimit } from '../http/admin-query.js';
+import { NextBefore, PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit } from '../http/admin-query.js';
 import { Order } from './orders.view.js';
 import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './products.schemas.js';
 import { StatusChange } from './status-history.js';
@@ -65,7 +65,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
     }, async (request) => {
       const filter = parseOrderQuery(request.query);
       const orders = await domain.orders.find(filter);
-      return { orders, nextBefore: orders.length === filter.limit ? orders[orders.length - 1]!.trxNo : null };
+      return { orders, nextBefore: nextBeforeOf(orders, filter.limit, (o) => o.trxNo) };
     });
 
     app.get('/orders/:trxNo', {
@@ -104,7 +104,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
         ...(q.before !== undefined ? { before: Number(q.before) } : {}),
         limit,
       });
-      return { supplements, nextBefore: supplements.length === limit ? supplements[supplements.length - 1]!.tradeNo : null };
+      return { supplements, nextBefore: nextBeforeOf(supplements, limit, (x) => x.tradeNo) };
     });
 
     app.get('/consumption-notices', {
@@ -122,7 +122,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
         ...(q.before !== undefined ? { before: Number(q.before) } : {}),
         limit,
       });
-      return { notices, nextBefore: notices.length === limit ? notices[notices.length - 1]!.noticeId : null };
+      return { notices, nextBefore: nextBeforeOf(notices, limit, (n) => n.noticeId) };
     });
   };
 }
