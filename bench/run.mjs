@@ -5,6 +5,7 @@
 // is missed. BENCH_DURATION (s), BENCH_CONNECTIONS, BENCH_BACKENDS (sqlite,postgres)
 // BENCH_ONLY (substring of scenario names) and BENCH_REPEAT (runs per scenario,
 // median reported) tune it.
+import '../scripts/check-node.mjs'; // stops at once on any Node.js but the pinned one
 import fs from 'node:fs';
 import path from 'node:path';
 import { CONNECTIONS, DURATION, ROOT, load, startProcess, startService, withRss } from './lib.mjs';

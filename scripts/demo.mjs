@@ -5,6 +5,7 @@
 // HTTP APIs only (admin API, client APIs, the SDK's PlatformClient), narrating each
 // step. Exits non-zero if any step fails; always stops both processes and removes
 // the temporary folder.
+import './check-node.mjs'; // stops at once on any Node.js but the pinned one
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -3,6 +3,7 @@
 // test runner: the SDK's and the example game server's once, the server's on each storage backend
 // (TEST_BACKEND=sqlite, then postgres). `--backend sqlite|postgres` runs one.
 // Exits non-zero if any run fails.
+import './check-node.mjs'; // stops at once on any Node.js but the pinned one
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

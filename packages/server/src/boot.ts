@@ -31,7 +31,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const sweep = startAccountSweep(services, (err) => app.log.warn({ err }, 'account cancellation sweep failed'));
 
   const url = await app.listen({ port: config.PORT, host: config.HOST });
-  app.log.info({ database: services.database.dialect, region: config.REGION }, `service listening on ${url}`);
+  app.log.info({ database: services.database.dialect, region: config.REGION, node: process.version }, `service listening on ${url}`);
   services.delivery.start(app.log);
 
   let stopping: Promise<void> | undefined;
