@@ -51,6 +51,9 @@ const pgTypes = {
   },
 };
 
+/** How long a PostgreSQL request waits for a connection before it is answered 503 UNAVAILABLE. */
+const CONNECT_TIMEOUT_MS = 3000;
+
 export function openDatabase(opts: DatabaseOptions): Database {
   if (opts.url) {
     const url = opts.url;
@@ -59,10 +62,16 @@ export function openDatabase(opts: DatabaseOptions): Database {
         connectionString: url,
         max,
         types: pgTypes as pg.CustomTypesConfig,
+        // While the server is away a request waits this long for a connection, then answers 503 (not forever).
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        keepAlive: true,
         ...(options.length ? { options: options.join(' ') } : {}),
       });
-      // An idle client that errors (server restart) must not crash the process.
+      // A client that loses its server (restart, failover, pg_terminate_backend) emits 'error'; without a
+      // listener that is an uncaught exception that ends the process. The pool listens on idle clients only, so
+      // every client gets one for its whole life. The query in progress, if any, fails on its own (-> 503).
       pool.on('error', () => {});
+      pool.on('connect', (client) => { client.on('error', () => {}); });
       return pool;
     };
     const searchPath = opts.schema ? [`-c search_path=${opts.schema}`] : [];

@@ -18,6 +18,27 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/**
+ * The database cannot answer now, though the request was fine: the server is restarting, failing over or out of
+ * disk, or the connection broke. Such a request is answered 503 UNAVAILABLE (errors/handler.ts) and may be retried;
+ * nothing of it was committed. Any other database error is a bug (500).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  // PostgreSQL SQLSTATEs: class 08 connection exception; 53 insufficient resources (disk full, out of memory, too
+  // many connections); 57P01-57P05 admin/crash shutdown, cannot connect now, idle timeouts; 25006 a read-only
+  // transaction (a standby after a failover); 40001/40P01 a serialization failure or deadlock, which a retry clears.
+  if (/^(08|53)[0-9A-Z]{3}$/.test(code) || /^57P0[1-5]$/.test(code) || code === '25006' || code === '40001' || code === '40P01') return true;
+  // SQLite: disk full, a read-only file or file system, an I/O error, the file locked past busy_timeout, a file it
+  // cannot open (better-sqlite3's extended codes: SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED, ...).
+  if (/^SQLITE_(FULL|READONLY|IOERR|BUSY|LOCKED|CANTOPEN|PROTOCOL|NOLFS)(_|$)/.test(code)) return true;
+  // The socket under a PostgreSQL connection, and node-postgres's own words for a broken or unobtainable client.
+  if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return /^Connection terminated|^timeout exceeded when trying to connect|^Client has encountered a connection error|^Client was closed and is not queryable|^Connection ended unexpectedly/.test(message);
+}
+
 /** An auto-increment integer primary key: `integer primary key autoincrement` vs an identity column. */
 export function addAutoIdColumn<T extends string>(table: CreateTableBuilder<T, any>, name: string, dialect: DialectName): CreateTableBuilder<T, any> {
   return dialect === 'postgres'

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
-import type { DialectName } from '../db/dialect.js';
+import { isDatabaseUnavailable, type DialectName } from '../db/dialect.js';
 import type { AppRecord, AppService } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import { claimDueEvents, type ClaimedEvent } from './claim.js';
@@ -44,6 +44,12 @@ const URL_CACHE_SIZE = 1000;
 const MAX_WRITE_BATCH = 500;
 /** How long finished outcomes wait to be written with others. */
 const WRITE_DELAY_MS = 20;
+/**
+ * While the database is away, claims and outcome writes are retried with a doubling pause (from DELIVERY_POLL_MS)
+ * up to this: short enough that delivery resumes within seconds of the database's return, long enough not to
+ * hammer a database that is coming back up.
+ */
+const OUTAGE_MAX_PAUSE_MS = 4000;
 
 /**
  * Sends due outbox events to games (4.7, 5.3, 6). One loop claims batches of
@@ -84,6 +90,10 @@ export class Dispatcher {
   #flushQueued = false;
   #flushChain: Promise<void> = Promise.resolve();
   #log: DispatchLogger = { warn() {}, error() {} };
+  /** Claims that failed in a row because the database is away (0: it answers). */
+  #claimFailures = 0;
+  /** Outcome writes that failed in a row because the database is away. */
+  #writeFailures = 0;
   readonly #onEnqueued = () => this.wake(true);
 
   constructor(
@@ -153,8 +163,12 @@ export class Dispatcher {
         this.#woken = false; // this claim sees everything committed so far
         try {
           claimed = await claimDueEvents(this.db, this.dialect, { now: this.now(), limit, leaseMs: this.opts.leaseMs, token: crypto.randomUUID() });
+          if (this.#claimFailures > 0) this.#log.warn({ failedClaims: this.#claimFailures }, 'delivery: the database answers again; resumed');
+          this.#claimFailures = 0;
         } catch (err) {
-          this.#log.error({ err }, 'delivery: claiming due events failed');
+          if (!isDatabaseUnavailable(err)) this.#log.error({ err }, 'delivery: claiming due events failed');
+          else if (this.#claimFailures === 0) this.#log.warn({ err }, 'delivery: the database is unavailable; paused, retrying with backoff');
+          if (isDatabaseUnavailable(err)) this.#claimFailures++;
         }
         // Each app of the batch is looked up once, not once per event (a cold cache would query it per event).
         const apps = new Map<number, Promise<AppRecord | null>>();
@@ -172,8 +186,13 @@ export class Dispatcher {
       if (!this.#running) break;
       // A full batch means more is probably due: go again as soon as there is room.
       if (full && this.#maxHeld - this.#held >= this.#claimMin) continue;
-      await this.#sleep(this.opts.pollMs);
+      await this.#sleep(this.#claimFailures > 0 ? this.#outagePause(this.#claimFailures) : this.opts.pollMs);
     }
+  }
+
+  /** The pause before the n-th retry while the database is away: DELIVERY_POLL_MS doubled, at most OUTAGE_MAX_PAUSE_MS. */
+  #outagePause(failures: number): number {
+    return Math.min(OUTAGE_MAX_PAUSE_MS, this.opts.pollMs * 2 ** Math.min(failures - 1, 16));
   }
 
   #sleep(ms: number): Promise<void> {
@@ -338,7 +357,16 @@ export class Dispatcher {
       if (batch.length === 0) return;
       try {
         await writeOutcomes(this.db, this.dialect, batch);
+        this.#writeFailures = 0;
       } catch (err) {
+        if (isDatabaseUnavailable(err) && this.#running) {
+          // Kept and written when the database is back, while the claims still hold: the game is not sent these
+          // events again. (A write that comes after its lease has lapsed changes nothing: complete.ts.)
+          this.#writeFailures++;
+          this.#finished.unshift(...batch);
+          setTimeout(() => void this.#flush(), this.#outagePause(this.#writeFailures)).unref();
+          return;
+        }
         // The claims lapse and the events are sent again: at-least-once holds.
         this.#log.error({ err, events: batch.length }, 'delivery: writing attempt outcomes failed');
       }

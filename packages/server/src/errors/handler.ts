@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.js';
 import { ErrorCodes, GrpcCodeNames, type ErrorReason } from './codes.js';
+import { isDatabaseUnavailable } from '../db/dialect.js';
 
 /** Which envelope a route answers errors in. Set per route as `config.envelope`. */
 export type Envelope = 'platform' | 'rpc';
@@ -23,6 +24,7 @@ function envelopeOf(request: FastifyRequest): Envelope {
 /** Turns anything thrown into an AppError. The only place this mapping happens. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (isDatabaseUnavailable(err)) return databaseUnavailable(err);
   const e = err as FastifyError & { validation?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }>; validationContext?: string };
   if (e && Array.isArray(e.validation) && e.validation.length > 0) {
     const first = e.validation[0]!;
@@ -59,6 +61,16 @@ export function toAppError(err: unknown): AppError {
   return new AppError('INTERNAL', 'an unexpected error occurred; it has been logged', { cause: err });
 }
 
+/** Seconds a caller is asked to wait (Retry-After) when the database is away: a restart or failover takes a few. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+function databaseUnavailable(cause: unknown): AppError {
+  return new AppError('UNAVAILABLE', 'the database is unavailable; retry with backoff', {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    cause,
+  });
+}
+
 /** The wire body of an error in the given envelope. */
 export function errorBody(error: AppError, envelope: Envelope): object {
   if (envelope === 'rpc') {
@@ -80,6 +92,7 @@ export function errorBody(error: AppError, envelope: Envelope): object {
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const error = toAppError(err);
   if (error.reason === 'INTERNAL') request.log.error({ err }, 'unhandled error');
+  else if (error.reason === 'UNAVAILABLE') request.log.warn({ err: error.cause }, 'request refused: the database is unavailable');
   else request.log.info({ reason: error.reason, detail: error.detail }, 'request refused');
   if (error.headers) reply.headers(error.headers);
   return reply.code(error.httpStatus).send(errorBody(error, envelopeOf(request)));

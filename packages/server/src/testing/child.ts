@@ -23,7 +23,7 @@ export async function spawnService(env: Record<string, string>, args: string[] =
   child.stderr!.on('data', (d) => { out += d; });
   const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 20_000);
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`service did not start:\n${out}`)); }, 20_000);
     const check = () => {
       const m = /service listening on (http:\/\/[^"\s]+)/.exec(out);
       if (m) { clearTimeout(timer); resolve(m[1]!); }
