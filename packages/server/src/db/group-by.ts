@@ -1,7 +1,7 @@
 /**
  * `items` grouped by `key`, in order, each group holding `value(item)`:
  * the keys of a batch by app or by claim, the rows of a query by their
- * parent. (Map.groupBy needs Node 21; the project runs on Node 20.)
+ * parent. (Map.groupBy groups but cannot map each item, which two callers need.)
  */
 export function groupBy<T, K, V = T>(items: Iterable<T>, key: (item: T) => K, value: (item: T) => V = (item) => item as unknown as V): Map<K, V[]> {
   const groups = new Map<K, V[]>();
