@@ -23,6 +23,8 @@ const Env = Type.Object({
   SIGN_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 300, description: 'Permitted clock difference for signed requests; nonces are kept this long.' }),
   SECRET_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 30 * 86400, default: 86400, description: 'How long the previous md5 secret stays valid after a rotation.' }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1024 * 1024, description: 'Largest accepted request body; larger gets 413.' }),
+  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 120_000, description: 'A request (headers and body, e.g. an embedded evidence upload) must arrive within this; slower gets 408 and the connection is closed.' }),
+  HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 10_000, description: 'A request\'s headers must arrive within this (cuts trickled headers and connections that send nothing); slower gets 408. At most REQUEST_TIMEOUT_MS.' }),
   SIGN_WORKERS: Type.Integer({ minimum: -1, maximum: 64, default: -1, description: 'Threads that sign calls to games (RSA, 5.3); 0 signs on the main thread; -1: one per core.' }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 1_200_000, description: 'Most requests a minute per app (or per caller IP when a request names no app) on the routes games and players call, per instance; 0: no limit.' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info', description: 'pino log level.' }),
@@ -124,6 +126,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.SANDBOX_LOGIN && parsed.NODE_ENV === 'production') {
     throw new ConfigError('invalid configuration: SANDBOX_LOGIN: the sandbox login provider is never enabled in production');
+  }
+  if (parsed.HEADERS_TIMEOUT_MS > parsed.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)');
   }
   const trustedProxies = parsed.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean);
   const badProxy = trustedProxies.find((p) => !isValidIpRange(p));

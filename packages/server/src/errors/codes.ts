@@ -21,8 +21,12 @@ export const ErrorCodes = {
   // --- request shape ---
   INVALID_PARAMETER: { code: 40000, http: 400, grpc: 3, msg: 'Invalid parameter.' },
   MALFORMED_JSON: { code: 40001, http: 400, grpc: 3, msg: 'The body is not valid JSON.' },
+  MALFORMED_REQUEST: { code: 40002, http: 400, grpc: 3, msg: 'The request is not valid HTTP/1.1.' },
   PAYLOAD_TOO_LARGE: { code: 41300, http: 413, grpc: 3, msg: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { code: 41500, http: 415, grpc: 3, msg: 'Unsupported content type; send application/json.' },
+  REQUEST_TIMEOUT: { code: 40800, http: 408, grpc: 4, msg: 'The request did not arrive in time.' },
+  EXPECTATION_FAILED: { code: 41700, http: 417, grpc: 3, msg: 'Unsupported Expect header; only 100-continue is supported.' },
+  HEADERS_TOO_LARGE: { code: 43100, http: 431, grpc: 3, msg: 'The request headers are too large.' },
   NOT_FOUND: { code: 40400, http: 404, grpc: 5, msg: 'Not found.' },
   METHOD_NOT_ALLOWED: { code: 40500, http: 405, grpc: 12, msg: 'Method not allowed.' },
   CONFLICT: { code: 40900, http: 409, grpc: 6, msg: 'Conflict with the current state.' },
@@ -62,11 +66,11 @@ export type ErrorReason = keyof typeof ErrorCodes;
 
 /** google.rpc.Code names, for the rpcStatus `details`. */
 export const GrpcCodeNames: Record<number, string> = {
-  3: 'INVALID_ARGUMENT', 5: 'NOT_FOUND', 6: 'ALREADY_EXISTS', 7: 'PERMISSION_DENIED', 8: 'RESOURCE_EXHAUSTED',
+  3: 'INVALID_ARGUMENT', 4: 'DEADLINE_EXCEEDED', 5: 'NOT_FOUND', 6: 'ALREADY_EXISTS', 7: 'PERMISSION_DENIED', 8: 'RESOURCE_EXHAUSTED',
   9: 'FAILED_PRECONDITION', 12: 'UNIMPLEMENTED', 13: 'INTERNAL', 14: 'UNAVAILABLE', 16: 'UNAUTHENTICATED',
 };
 
 /** grpc-gateway's HTTP status for a google.rpc.Code. */
 export const GrpcHttpStatus: Record<number, number> = {
-  3: 400, 5: 404, 6: 409, 7: 403, 8: 429, 9: 400, 12: 501, 13: 500, 14: 503, 16: 401,
+  3: 400, 4: 504, 5: 404, 6: 409, 7: 403, 8: 429, 9: 400, 12: 501, 13: 500, 14: 503, 16: 401,
 };

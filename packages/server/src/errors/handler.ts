@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.js';
 import { ErrorCodes, GrpcCodeNames, type ErrorReason } from './codes.js';
@@ -17,8 +18,13 @@ const RPC_PREFIX = '/svc/reporting/';
 /** The longest path parameter the router takes (http/server.ts); a longer one is INVALID_PARAMETER. */
 export const MAX_PARAM_LENGTH = 200;
 
+/** The envelope of a path when no route says: rpcStatus under /svc/reporting/, else the platform envelope. */
+export function envelopeOfPath(path: string): Envelope {
+  return path.startsWith(RPC_PREFIX) ? 'rpc' : 'platform';
+}
+
 function envelopeOf(request: FastifyRequest): Envelope {
-  return request.routeOptions.config?.envelope ?? (request.url.startsWith(RPC_PREFIX) ? 'rpc' : 'platform');
+  return request.routeOptions.config?.envelope ?? envelopeOfPath(request.url);
 }
 
 /** Turns anything thrown into an AppError. The only place this mapping happens. */
@@ -43,14 +49,24 @@ export function toAppError(err: unknown): AppError {
     FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_PARAMETER',
     FST_ERR_BAD_URL: 'INVALID_PARAMETER',
     FST_ERR_MAX_PARAM_LENGTH: 'INVALID_PARAMETER',
+    // Refused by Node's HTTP server before Fastify sees a request (http/client-error.ts).
+    HPE_HEADER_OVERFLOW: 'HEADERS_TOO_LARGE',
+    HPE_CHUNK_EXTENSIONS_OVERFLOW: 'PAYLOAD_TOO_LARGE',
+    ERR_HTTP_REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
   };
-  // The router's own messages quote the whole path: name the problem instead.
+  // The router's own messages quote the whole path, and Node's name no limit: say what the problem is instead.
   const routerDetail: Record<string, string> = {
     FST_ERR_BAD_URL: 'the path is not valid percent-encoding',
     FST_ERR_MAX_PARAM_LENGTH: `a path parameter is longer than ${MAX_PARAM_LENGTH} characters`,
+    HPE_HEADER_OVERFLOW: `the request line and headers are larger than ${http.maxHeaderSize} bytes`,
+    ERR_HTTP_REQUEST_TIMEOUT: 'the request was not received completely within the server\'s timeout',
   };
   const reason = e?.code ? byCode[e.code] : undefined;
   if (reason) return new AppError(reason, routerDetail[e.code] ?? e.message, { cause: err });
+  // Any other parse error of Node's HTTP parser (llhttp): a bad request line, header or framing.
+  if (e?.code?.startsWith('HPE_')) {
+    return new AppError('MALFORMED_REQUEST', `the request is not valid HTTP/1.1: ${(e as { reason?: string }).reason ?? e.code}`, { cause: err });
+  }
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status === 404) return new AppError('NOT_FOUND', e.message, { cause: err });
   if (status === 405) return new AppError('METHOD_NOT_ALLOWED', e.message, { cause: err });
@@ -98,7 +114,20 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
   return reply.code(error.httpStatus).send(errorBody(error, envelopeOf(request)));
 }
 
+/** Call before the routes are registered: the not-found handler learns every method a route uses. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, new AppError('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0]}`)));
+  const methods = new Set<string>();
+  app.addHook('onRoute', (route) => { for (const method of [route.method].flat()) methods.add(method); });
+  // The router answers "no route" both for an unknown path and for a known path with another method. Only the
+  // second has routes under other methods: that is 405 with Allow (RFC 9110 15.5.6), so a client sees its
+  // mistake is the method. Looked up only on this path, so matched requests pay nothing for it.
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allow = [...methods].filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allow.length > 0) {
+      return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path; it takes ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } }));
+    }
+    return sendError(request, reply, new AppError('NOT_FOUND', `no route for ${request.method} ${path}`));
+  });
 }

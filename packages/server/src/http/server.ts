@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.js';
+import { AppError } from '../errors/app-error.js';
 import { MAX_PARAM_LENGTH, installErrorHandling, sendError } from '../errors/handler.js';
+import { answerClientError, answerUnmetExpectation } from './client-error.js';
 import { genReqId, lazyChildLoggerFactory, loggerOptions } from './logging.js';
 import { installMetrics } from './metrics.js';
 import { installRateLimit } from './rate-limit.js';
@@ -9,6 +11,9 @@ import { installOpenApi } from './openapi.js';
 import { parseJsonBody } from './json-body.js';
 import { PlatformEnvelopeError, RpcStatus } from './schemas.js';
 import { registerRoutes } from '../routes.js';
+
+/** Retry-After of the answers while stopping: about the time a restarted instance takes to listen again. */
+const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
 export interface BuildOptions {
   /** Pass false to silence request logs (tests); default from LOG_LEVEL. */
@@ -31,17 +36,52 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
     // only then are X-Forwarded-For and X-Forwarded-Host believed.
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } },
-    return503OnClosing: true,
+    // Requests that arrive while stopping are answered by the onRequest hook below, in our envelope.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // Fastify turns Node's request timeout off (0); a request must arrive within REQUEST_TIMEOUT_MS and its
+    // headers within HEADERS_TIMEOUT_MS (which cuts slowloris-style trickled headers, and connections that
+    // send nothing), checked every second (Node's default: every 30 s). Either answers 408 REQUEST_TIMEOUT.
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    http: {
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: 1000,
+      // Node answers a missing Host with an empty 400; the onRequest hook answers it in our envelope.
+      requireHostHeader: false,
+    },
+    // What Node's HTTP parser refuses (bad request line, headers too large, timeouts) in our envelope.
+    clientErrorHandler: answerClientError,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route matches (a malformed percent-encoding, a path parameter past
     // maxParamLength) answer in our envelope too, not Fastify's own body.
     frameworkErrors: (err, request, reply) => { sendError(request, reply, err); },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.server.on('checkExpectation', answerUnmetExpectation);
+
+  // Set when app.close() begins (boot.ts stop(), a test service's close()): from then on, a request that still
+  // arrives on an open keep-alive connection is refused, so a client retries elsewhere instead of waiting.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    app.log.info('closing: requests in flight finish, new requests are refused with 503');
+    done();
+  });
+
   // Callback-style hooks: an async hook costs a promise and a tick per request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (closing) {
+      sendError(request, reply, new AppError('UNAVAILABLE', 'the service is shutting down', {
+        headers: { 'retry-after': String(SHUTDOWN_RETRY_AFTER_SECONDS), connection: 'close' },
+      }));
+      return;
+    }
+    // HTTP/1.1 requires Host (RFC 9112 3.2); HTTP/1.0 clients may leave it out.
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      sendError(request, reply, new AppError('MALFORMED_REQUEST', 'an HTTP/1.1 request must carry a Host header'));
+      return;
+    }
     done();
   });
 

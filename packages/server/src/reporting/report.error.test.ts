@@ -109,7 +109,9 @@ describe('reporting 4.1 / 4.2 (bad input)', () => {
   it('answers a wrong method on a reporting path in rpcStatus', async () => {
     const res = await svc.fetch('/svc/reporting/open/v1/player/report');
     const body = await res.json() as any;
-    assert.equal(res.status, 404);
-    assert.equal(body.code, 5);
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get('allow'), 'POST');
+    assert.equal(body.code, 12);
+    assert.equal(body.details[0].reason, 'METHOD_NOT_ALLOWED');
   });
 });
