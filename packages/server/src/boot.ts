@@ -5,7 +5,8 @@ import { buildServer } from './http/server.js';
 import { createServices, type Services } from './services.js';
 import { startAccountSweep } from './accounts/sweep.js';
 
-const NONCE_PURGE_MS = 60_000;
+/** Housekeeping: used nonces and old placement claims are purged this often. */
+const PURGE_MS = 60_000;
 
 export interface RunningService {
   app: FastifyInstance;
@@ -26,7 +27,8 @@ export async function startService(config: Config): Promise<RunningService> {
 
   const purge = setInterval(() => {
     services.nonces.purgeExpired(Date.now()).catch((err) => app.log.warn({ err }, 'nonce purge failed'));
-  }, NONCE_PURGE_MS);
+    services.orders.orders.purgeClaims(Date.now()).catch((err) => app.log.warn({ err }, 'placement claim purge failed'));
+  }, PURGE_MS);
   purge.unref();
   const sweep = startAccountSweep(services, (err) => app.log.warn({ err }, 'account cancellation sweep failed'));
 

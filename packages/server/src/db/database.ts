@@ -103,18 +103,21 @@ export function openDatabase(opts: DatabaseOptions): Database {
   const file = opts.sqliteFile ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
+  // exec, not pragma(): pragma() prepares a Statement and drops it, and on Node 24 the garbage collector can finalize
+  // a dropped better-sqlite3 Statement where no Environment is current, which aborts the process
+  // ("Assertion failed: (env) != nullptr" in RemoveEnvironmentCleanupHook, from Statement::~Statement).
+  sqlite.exec('pragma journal_mode = WAL');
   // FULL: a commit is on disk before the request that made it is answered.
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.exec('pragma synchronous = FULL');
+  sqlite.exec('pragma foreign_keys = ON');
+  sqlite.exec('pragma busy_timeout = 5000');
   // Checkpoint every ~40 MB of WAL rather than SQLite's 4 MB: a checkpoint writes
   // and syncs the database file on the one thread, and a page changed many times
   // between two checkpoints is copied once. On this VM that halves the cost of a
   // small write (nonces: 29 -> 15 us a row). A 16 MB page cache keeps the hot
   // index pages of the write-heavy tables in memory.
-  sqlite.pragma('wal_autocheckpoint = 10000');
-  sqlite.pragma('cache_size = -16384');
+  sqlite.exec('pragma wal_autocheckpoint = 10000');
+  sqlite.exec('pragma cache_size = -16384');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const relaxedStatements = new Map<RelaxedTable, SQLite.Statement>();
   const relax = sqlite.prepare('pragma synchronous = NORMAL');

@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007_delivery_perf.js';
 import * as m0008 from './migrations/0008_game_call_subjects.js';
 import * as m0009 from './migrations/0009_order_status_history.js';
 import * as m0010 from './migrations/0010_admin_actions.js';
+import * as m0011 from './migrations/0011_placement_claims.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0008_game_call_subjects': m0008,
   '0009_order_status_history': m0009,
   '0010_admin_actions': m0010,
+  '0011_placement_claims': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

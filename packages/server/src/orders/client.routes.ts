@@ -56,7 +56,7 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
         chosenRegion: b.region ?? null,
         // The accounts area keeps no separate registration region: the token's userRegion (set by the edge at login).
         registrationRegion: session.userRegion || null,
-      }, () => checkWithGame(services, record, {
+      }, () => checkWithGame(services.gameCalls, record, {
         userId, roleId: b.game_role_id, serverId: b.game_server_id, products: b.products,
         ...(b.extras !== undefined ? { extras: b.extras } : {}),
       }, calls)).catch(async (err: unknown) => {

@@ -1,7 +1,6 @@
 import { AppError } from '../errors/app-error.js';
 import type { AppRecord } from '../apps/apps.service.js';
-import type { Services } from '../services.js';
-import type { CallLogs } from '../game-calls/game-calls.js';
+import type { CallLogs, GameCallsClient } from '../game-calls/game-calls.js';
 
 export interface OrderToCheck {
   userId: string;
@@ -19,8 +18,8 @@ export interface OrderToCheck {
  * nothing is written (but the call log). The call log's writes are collected
  * in `logs` for the caller to await before it answers.
  */
-export async function checkWithGame(services: Services, app: AppRecord, order: OrderToCheck, logs: CallLogs = {}): Promise<void> {
-  const role = await services.gameCalls.roleQuery(app, { roleId: order.roleId, serverId: order.serverId }, logs);
+export async function checkWithGame(gameCalls: Pick<GameCallsClient, 'roleQuery' | 'preOrderCheck'>, app: AppRecord, order: OrderToCheck, logs: CallLogs = {}): Promise<void> {
+  const role = await gameCalls.roleQuery(app, { roleId: order.roleId, serverId: order.serverId }, logs);
   if (!role.ok) {
     if (role.reason === 'unreachable') throw new AppError('GAME_UNREACHABLE', `role query (4.8): ${role.detail}`);
     throw new AppError('ROLE_QUERY_FAILED', `role query (4.8): ${role.detail}`);
@@ -29,7 +28,7 @@ export async function checkWithGame(services: Services, app: AppRecord, order: O
     throw new AppError('ROLE_NOT_OWNED', `role ${order.roleId} on server ${order.serverId} belongs to another user than the token's (4.8)`);
   }
   for (const line of order.products) {
-    const check = await services.gameCalls.preOrderCheck(app, {
+    const check = await gameCalls.preOrderCheck(app, {
       roleId: order.roleId, serverId: order.serverId, productSkuCode: line.productCode, quantity: line.quantity,
       ...(order.extras !== undefined ? { extras: order.extras } : {}),
     }, logs);

@@ -29,6 +29,7 @@ export function createOrdersDomain(db: Kysely<Tables>, config: Config, apps: App
   const settings = new OrderSettingsService(db, apps, now);
   const orders = new OrderService(db, products, new ChannelRegistry(adapters), {
     webRegionLock: async (appId) => (await settings.cached(appId)).webRegionLock,
+    gameCallTimeoutMs: config.GAME_CALL_TIMEOUT_MS,
   }, now);
   const refunds = new RefundService(db, orders, now);
   orders.onRefund = (event) => refunds.refund(event.trxNo, event.bankRefundNo);

@@ -1,12 +1,15 @@
 import crypto from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
+import type { OrdersTable } from './orders.tables.js';
 import { notifyGame } from './notify-game.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { ChannelEvent, ChannelRegistry, PaymentStart } from './channels/channel.js';
 import { Channel, MAX_QUANTITY, OrderStatus, TrxType, isStoreChannel } from './enums.js';
 import { MAX_MINOR } from './money.js';
 import { ordersRepo, type ItemRow, type OrderFilter, type OrderRow } from './orders.repository.js';
+import { PlacementClaims, type OrderRef } from './placement-claims.js';
+import { PlacementOnce, type Ordered } from './placement-once.js';
 import { PlacementWrites } from './placement-writes.js';
 import { toOrder, type Order } from './orders.view.js';
 import { channelSkusOf, type ProductService } from './products.js';
@@ -46,6 +49,9 @@ export interface PlacedOrder {
   created: boolean;
 }
 
+/** How long a settled or dead claim is kept after its lease ended (placement-claims.ts). */
+export const CLAIM_RETENTION_MS = 10 * 60_000;
+
 interface Prepared {
   outTrxNo: string;
   clientGivenOrderId: boolean;
@@ -66,31 +72,110 @@ export class OrderService {
   /** Refunds are handled by the refund service; set by services.ts (the two refer to each other). */
   onRefund: ((event: Extract<ChannelEvent, { kind: 'refunded' }>) => Promise<Order>) | null = null;
   private readonly writes: PlacementWrites;
+  private readonly claims: PlacementClaims;
+  private readonly once: PlacementOnce;
 
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly products: ProductService,
     private readonly channels: ChannelRegistry,
-    private readonly opts: { webRegionLock: (appId: number) => Promise<boolean> },
+    private readonly opts: {
+      webRegionLock: (appId: number) => Promise<boolean>;
+      /** GAME_CALL_TIMEOUT_MS: bounds how long a placement may hold its claim (leaseMs). */
+      gameCallTimeoutMs: number;
+    },
     private readonly now: () => number = Date.now,
   ) {
     this.writes = new PlacementWrites(db);
+    this.claims = new PlacementClaims(db);
+    this.once = new PlacementOnce(this.claims, now);
   }
 
   /**
    * Validates without writing, then answers an earlier identical order, or
    * runs `checks` (the game's role query and pre-order check for client
    * orders) and creates the order and opens its payment at the channel.
+   * With checks and a client orderId, identical placements at once (on any
+   * instance) run the checks once and share their outcome (placement-once.ts).
    */
   async place(input: PlaceOrderInput, checks?: () => Promise<void>): Promise<PlacedOrder> {
     const prepared = await this.prepare(input);
+    if (prepared.clientGivenOrderId && checks) return this.placeOnce(input, prepared, checks);
     if (prepared.clientGivenOrderId) {
       const earlier = await this.writes.byOutTrxNo(input.appId, prepared.outTrxNo);
       if (earlier) return this.sameOrder(earlier, prepared);
     }
     if (checks) await checks();
+    return this.createAndOpen(input, prepared);
+  }
+
+  /** Deletes placement claims whose lease ended more than CLAIM_RETENTION_MS before `now` (boot.ts, every minute). */
+  purgeClaims(now: number): Promise<number> {
+    return this.claims.purge(now - CLAIM_RETENTION_MS);
+  }
+
+  /**
+   * The claim's lease: every game call of the placement (the role query and
+   * one pre-order check per product line) tried twice (8), each try up to
+   * GAME_CALL_TIMEOUT_MS, plus 5 s to sign the calls and write the order.
+   */
+  leaseMs(lines: number): number {
+    return 2 * (1 + lines) * this.opts.gameCallTimeoutMs + 5000;
+  }
+
+  /**
+   * A client orderId with the game's checks: the first of identical
+   * placements runs the checks and creates the order; the others answer its
+   * order (`created: false`) or its failure, without asking the game.
+   */
+  private async placeOnce(input: PlaceOrderInput, prepared: Prepared, checks: () => Promise<void>): Promise<PlacedOrder> {
+    /** The attempt's order, with this placement's own answer (created) or why that failed after the order was written. */
+    type Attempted = Ordered & { placed?: PlacedOrder; error?: unknown };
+    const key = { appId: input.appId, outTrxNo: prepared.outTrxNo };
+    const { settled, own } = await this.once.once<Attempted>(key, prepared.digest, this.leaseMs(input.products.length), async () => {
+      await checks();
+      const created = await this.writes.create(this.orderRow(input, prepared), prepared.items);
+      if (!created) {
+        // Another placement's order holds the orderId (one whose claim was taken over while it still ran).
+        const winner = await this.winner(input.appId, prepared.outTrxNo);
+        return { kind: 'order', trxNo: winner.trx_no, digest: winner.request_digest };
+      }
+      const ordered = { kind: 'order', trxNo: created.row.trx_no, digest: prepared.digest } as const;
+      try {
+        const { order, payment } = await this.openPayment(created.row, created.items);
+        return { ...ordered, placed: { order, payment, created: true } };
+      } catch (error) {
+        // The order exists (failed by its channel): the others answer it, this placement answers why.
+        return { ...ordered, error };
+      }
+    });
+    if (settled.kind === 'failed') throw settled.error;
+    const attempted: Attempted = settled;
+    if (own && 'error' in attempted) throw attempted.error;
+    if (own && attempted.placed) return attempted.placed;
+    return this.sameOrder({ trx_no: settled.trxNo, request_digest: settled.digest }, prepared, attempted.placed?.order);
+  }
+
+  /** Creates the order and opens its payment; when another placement's order holds the orderId, answers that one. */
+  private async createAndOpen(input: PlaceOrderInput, prepared: Prepared): Promise<PlacedOrder> {
+    const created = await this.writes.create(this.orderRow(input, prepared), prepared.items);
+    if (!created) {
+      // The same outTrxNo placed concurrently: the unique key let one through (committed by now); answer that one.
+      return this.sameOrder(await this.winner(input.appId, prepared.outTrxNo), prepared);
+    }
+    const { order, payment } = await this.openPayment(created.row, created.items);
+    return { order, payment, created: true };
+  }
+
+  private async winner(appId: number, outTrxNo: string): Promise<OrderRow> {
+    const winner = await this.writes.byOutTrxNo(appId, outTrxNo);
+    if (!winner) throw new Error(`order ${outTrxNo} of app ${appId} conflicted but cannot be found`);
+    return winner;
+  }
+
+  private orderRow(input: PlaceOrderInput, prepared: Prepared): Insertable<OrdersTable> {
     const now = this.now();
-    const created = await this.writes.create({
+    return {
       app_id: input.appId,
       user_id: input.userId,
       trx_type: TrxType.PAYMENT,
@@ -120,15 +205,7 @@ export class OrderService {
       created_at: now,
       updated_at: now,
       success_time: null,
-    }, prepared.items);
-    if (!created) {
-      // The same outTrxNo placed concurrently: the unique key let one through (committed by now); answer that one.
-      const winner = await this.writes.byOutTrxNo(input.appId, prepared.outTrxNo);
-      if (!winner) throw new Error(`order ${prepared.outTrxNo} of app ${input.appId} conflicted but cannot be found`);
-      return this.sameOrder(winner, prepared);
-    }
-    const { order, payment } = await this.openPayment(created.row, created.items);
-    return { order, payment, created: true };
+    };
   }
 
   /**
@@ -222,11 +299,12 @@ export class OrderService {
     return rows.map((r) => toOrder(r, items.get(r.trx_no) ?? []));
   }
 
-  private async sameOrder(earlier: OrderRow, prepared: Prepared): Promise<PlacedOrder> {
+  /** The earlier order of the same orderId answered again (`view`: as its placement answered it, when at hand). */
+  private async sameOrder(earlier: OrderRef, prepared: Prepared, view?: Order): Promise<PlacedOrder> {
     if (earlier.request_digest !== prepared.digest) {
       throw new AppError('OUT_TRX_NO_CONFLICT', `orderId ${JSON.stringify(prepared.outTrxNo)} was already used for order ${earlier.trx_no} with different contents (2.4 rule 5)`, { data: { trxNo: earlier.trx_no } });
     }
-    return { order: await this.get(earlier.trx_no), payment: null, created: false };
+    return { order: view ?? await this.get(earlier.trx_no), payment: null, created: false };
   }
 
   /** Refuses a channel no adapter takes (no real adapter yet; the sandbox when enabled). */

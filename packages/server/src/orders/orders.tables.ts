@@ -134,7 +134,31 @@ export interface OrderStatusChangesTable {
   at: number;
 }
 
+/**
+ * A claim on a client orderId being placed (migration 0011;
+ * orders/placement-claims.ts): one row per (app, outTrxNo), so identical
+ * placements ask the game once. The order row, once written, is the outcome
+ * of a successful attempt; a failed one records its outcome here.
+ */
+export interface PlacementClaimsTable {
+  app_id: number;
+  out_trx_no: string;
+  /** The request digest (OrdersTable.request_digest) of the placement holding the current attempt. */
+  request_digest: string;
+  /** 1 for the first placement; +1 for each placement that took over (after a settled failure or an expired lease). */
+  attempt: number;
+  claimed_at: number;
+  /** Past this, a holder that has not settled is taken to have died and the claim may be taken over. */
+  lease_until: number;
+  /** The attempt whose outcome is recorded; equal to `attempt` when the current attempt has settled. */
+  settled_attempt: number | null;
+  /** JSON `{reason, detail, msg?, data?}` of the error that failed `settled_attempt`; null: it ended with no outcome to share. */
+  outcome: string | null;
+  settled_at: number | null;
+}
+
 export interface OrdersTables {
+  placement_claims: PlacementClaimsTable;
   products: ProductsTable;
   orders: OrdersTable;
   order_status_changes: OrderStatusChangesTable;

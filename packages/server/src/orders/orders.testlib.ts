@@ -63,7 +63,7 @@ export async function details(svc: TestService, trxNo: number) {
 }
 
 /** The number of rows of a table (to prove a refused request wrote nothing). */
-export async function count(svc: TestService, table: 'orders' | 'order_items' | 'outbox' | 'supplements' | 'consumption_notices' | 'products'): Promise<number> {
+export async function count(svc: TestService, table: 'orders' | 'order_items' | 'outbox' | 'supplements' | 'consumption_notices' | 'products' | 'placement_claims'): Promise<number> {
   const row = await svc.services.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
