@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.js';
+import { AppError } from '../errors/app-error.js';
 import { MAX_PARAM_LENGTH, installErrorHandling, sendError } from '../errors/handler.js';
 import { genReqId, lazyChildLoggerFactory, loggerOptions } from './logging.js';
 import { installMetrics } from './metrics.js';
@@ -13,6 +14,22 @@ import { registerRoutes } from '../routes.js';
 export interface BuildOptions {
   /** Pass false to silence request logs (tests); default from LOG_LEVEL. */
   logger?: boolean;
+}
+
+/**
+ * Whether a URL's query has a `%` that is not an escape of valid UTF-8: `%FF`, `%ED%A0%80` (a lone surrogate),
+ * `100%`. The router refuses such a path (FST_ERR_BAD_URL) but its query parser keeps the text as it came, so
+ * `a=%FF` would read as the same value as `a=%25FF`: refused alike instead. Decodes only a query that has a `%`.
+ */
+function malformedQuery(url: string): boolean {
+  const start = url.indexOf('?');
+  if (start < 0 || url.indexOf('%', start) < 0) return false;
+  try {
+    decodeURIComponent(url.slice(start + 1));
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -42,7 +59,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   // Callback-style hooks: an async hook costs a promise and a tick per request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done();
+    done(malformedQuery(request.url) ? new AppError('INVALID_PARAMETER', 'the query string is not valid percent-encoding of UTF-8') : undefined);
   });
 
   // JSON only; any other content type on a body is 415 (see errors/handler.ts).
