@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { platformSuccess } from '../http/schemas.js';
+import { platformSuccess, Text } from '../http/schemas.js';
 import { SVC_ID_LOGIN_TYPES } from './login-types.js';
 
-const ClientId = Type.String({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' });
+const ClientId = Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 /** `?clientId=` of 4.3 and the MAC-authenticated client routes; other parameters are allowed (they are signed in `uri`). */
@@ -31,8 +31,8 @@ export type Profile = Static<typeof Profile>;
 
 export const SvcIdQuery = Type.Object({
   clientId: ClientId,
-  loginType: Type.String({ maxLength: 32, description: `Lowercase provider name: ${Object.keys(SVC_ID_LOGIN_TYPES).join(' | ')} (google: Android store account, apple: iOS store account, facebook: social network).` }),
-  openId: Type.String({ minLength: 1, maxLength: 255 }),
+  loginType: Text({ maxLength: 32, description: `Lowercase provider name: ${Object.keys(SVC_ID_LOGIN_TYPES).join(' | ')} (google: Android store account, apple: iOS store account, facebook: social network).` }),
+  openId: Text({ minLength: 1, maxLength: 255 }),
 });
 export const SvcIdAnswer = platformSuccess(Type.Object({ svcid: Type.String({ description: 'Platform user id.' }) }));
 
@@ -45,8 +45,8 @@ export const GuestLoginBody = Type.Object({
 
 export const ProviderLoginBody = Type.Object({
   clientId: ClientId,
-  provider: Type.String({ minLength: 1, maxLength: 32, description: 'apple | google | facebook | sandbox (those enabled on this deployment).' }),
-  credential: Type.String({ minLength: 1, maxLength: 8192, description: 'The provider\'s ID token (JWT), or a sandbox assertion.' }),
+  provider: Text({ minLength: 1, maxLength: 32, description: 'apple | google | facebook | sandbox (those enabled on this deployment).' }),
+  credential: Text({ minLength: 1, maxLength: 8192, description: 'The provider\'s ID token (JWT), or a sandbox assertion.' }),
 }, { additionalProperties: false });
 
 export const BindBody = Type.Object({
@@ -90,10 +90,10 @@ export const UserIdParams = Type.Object({ userId: Type.String({ pattern: '^[0-9]
 
 export const UserFindQuery = Type.Object({
   userId: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
-  userCode: Type.Optional(Type.String({ minLength: 1, maxLength: 16 })),
-  openId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  userCode: Type.Optional(Text({ minLength: 1, maxLength: 16 })),
+  openId: Type.Optional(Text({ minLength: 1, maxLength: 255 })),
   loginType: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}$', description: 'With openId: only this login type.' })),
-  email: Type.Optional(Type.String({ minLength: 3, maxLength: 320 })),
+  email: Type.Optional(Text({ minLength: 3, maxLength: 320 })),
 }, { additionalProperties: false });
 export type UserFindQuery = Static<typeof UserFindQuery>;
 
@@ -161,13 +161,13 @@ export const UserDetail = Type.Object({
 export type UserDetail = Static<typeof UserDetail>;
 
 export const BanBody = Type.Object({
-  reason: Type.String({ minLength: 1, maxLength: 500 }),
+  reason: Text({ minLength: 1, maxLength: 500 }),
   until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'End of the ban (ISO 8601, in the future); null: until lifted.' }),
-  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Who bans (recorded); default `admin-api`.' })),
+  actor: Type.Optional(Text({ minLength: 1, maxLength: 100, description: 'Who bans (recorded); default `admin-api`.' })),
 }, { additionalProperties: false });
 
 export const UnbanBody = Type.Object({
-  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  actor: Type.Optional(Text({ minLength: 1, maxLength: 100 })),
 }, { additionalProperties: false });
 
 export const RevokedAnswer = Type.Object({ revoked: Type.Integer() });

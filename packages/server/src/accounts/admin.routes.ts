@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { platformErrorResponses } from '../http/schemas.js';
+import { platformErrorResponses, Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { BanBody, CancellationRun, LiftedAnswer, RevokedAnswer, UserDetail, UserFindQuery, UserIdParams, UserList } from './accounts.schemas.js';
 import { SandboxAssertionBody } from './providers/sandbox.js';
@@ -32,7 +32,7 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
     });
 
     app.post('/users/:userId/unban', {
-      schema: { tags, security, summary: 'Lift every ban in force on a user', params: UserIdParams, querystring: Type.Object({ actor: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }), response: { 200: LiftedAnswer, ...platformErrorResponses } },
+      schema: { tags, security, summary: 'Lift every ban in force on a user', params: UserIdParams, querystring: Type.Object({ actor: Type.Optional(Text({ minLength: 1, maxLength: 100 })) }), response: { 200: LiftedAnswer, ...platformErrorResponses } },
     }, async (request) => ({ lifted: await services.accounts.bans.liftBan(Number(request.params.userId), request.query.actor ?? 'admin-api') }));
 
     app.post('/accounts/process-cancellations', {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppRecord } from '../apps/apps.service.js';
-import { invalidParameter } from '../errors/app-error.js';
+import { validationError } from '../errors/handler.js';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import {
@@ -22,11 +22,12 @@ const security = [{ macToken: [] }];
 export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
     const sessions = new WeakMap<FastifyRequest, { app: AppRecord; session: TokenSession }>();
-    // Authentication before body validation: a caller without a valid token learns nothing else.
+    // Authentication before body validation: a caller without a valid token learns nothing else. The query (the
+    // clientId the token is checked against, covered by the MAC) is validated first, by the route's own schema.
     const player = async (request: FastifyRequest) => {
-      const clientId = (request.query as Record<string, unknown> | undefined)?.clientId;
-      if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 64) throw invalidParameter('clientId', 'is required (1-64 characters)');
-      sessions.set(request, await services.accounts.authenticate(request, clientId));
+      const validQuery = request.getValidationFunction('querystring')!; // every route of `player` has one
+      if (!validQuery(request.query)) throw validationError(validQuery.errors ?? [], 'querystring');
+      sessions.set(request, await services.accounts.authenticate(request, (request.query as { clientId: string }).clientId));
     };
     const sessionOf = (request: FastifyRequest) => sessions.get(request)!.session;
     const context = (request: FastifyRequest) => ({ ip: request.ip, country: services.accounts.edgeCountry(request) });

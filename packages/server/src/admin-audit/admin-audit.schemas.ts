@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Text } from '../http/schemas.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { NextBefore, PAGE_DEFAULT, PAGE_MAX, QueryTime, pageQuery, parseId, parseLimit, parseTime } from '../http/admin-query.js';
 import type { ActionFilter } from './admin-audit.service.js';
@@ -20,7 +21,7 @@ export type AdminAction = Static<typeof AdminAction>;
 export const ADMIN_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export const AdminActionQuery = Type.Object({
-  operator: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  operator: Type.Optional(Text({ minLength: 1, maxLength: 100 })),
   method: Type.Optional(Type.Union(ADMIN_METHODS.map((m) => Type.Literal(m)))),
   from: Type.Optional(QueryTime('Actions at or after.')),
   to: Type.Optional(QueryTime('Actions before.')),

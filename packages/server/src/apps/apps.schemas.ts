@@ -1,18 +1,20 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Text } from '../http/schemas.js';
 
 /** An absolute http(s) URL; the no-query / no-fragment rule of 4.7 is checked in apps.service.ts. */
-const Url = (description: string) => Type.String({ minLength: 1, maxLength: 2048, description });
+const Url = (description: string) => Text({ minLength: 1, maxLength: 2048, description });
 
+/** serverId -> URL. A key that is no server id is refused here too, not only by apps.service.ts (which the CLI goes through). */
 export const CallbackUrls = Type.Record(
-  Type.String(),
+  Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$' }),
   Url('Callback URL'),
-  { description: 'serverId (1-64 of A-Z a-z 0-9 _ . : -) -> payment callback URL (4.7); the key `default` is the fallback.', maxProperties: 100 },
+  { description: 'serverId (1-64 of A-Z a-z 0-9 _ . : -) -> payment callback URL (4.7); the key `default` is the fallback.', maxProperties: 100, additionalProperties: false },
 );
 
 export const Region = Type.Union([Type.Literal('overseas'), Type.Literal('mainland')]);
 
 const AppFields = {
-  name: Type.String({ minLength: 1, maxLength: 100 }),
+  name: Text({ minLength: 1, maxLength: 100 }),
   region: Region,
   callbackUrls: CallbackUrls,
   roleQueryUrl: Type.Union([Url('Role query URL (4.8).'), Type.Null()]),
@@ -20,7 +22,7 @@ const AppFields = {
   preOrderCheckUrl: Type.Union([Url('Pre-order check URL (4.10).'), Type.Null()]),
   cancellationCallbackUrl: Type.Union([Url('Account cancellation callback URL (6).'), Type.Null()]),
   partnerUrl: Type.Union([Url('Partner URL that consumption notices (4.6) are forwarded to.'), Type.Null()]),
-  allowedIps: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 200, description: 'Caller IPs/CIDRs (v4, v6) allowed to use the open id lookup (4.4).' }),
+  allowedIps: Type.Array(Text({ minLength: 1, maxLength: 64 }), { maxItems: 200, description: 'Caller IPs/CIDRs (v4, v6) allowed to use the open id lookup (4.4).' }),
   unionIdEnabled: Type.Boolean({ description: 'Whether profile answers carry unionId (2.2).' }),
 };
 

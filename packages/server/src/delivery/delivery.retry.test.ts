@@ -46,6 +46,15 @@ describe('delivery: retries, success rule, dead events, isolation', () => {
     assert.equal(new Set(got.map((r) => r.headers.nonce)).size, 3, 'a fresh nonce on every attempt');
   });
 
+  it('records an answer holding a NUL byte (PostgreSQL text cannot hold one) with U+FFFD in its place', async () => {
+    byPath.set('/nul', (i) => (i === 0 ? { status: 500, body: 'down\u0000\u0000 now' } : { status: 200 }));
+    const app = await svc.createApp({ callbackUrls: { default: `${game.url}/nul` } });
+    const { body: { eventId } } = await svc.admin('POST', `/apps/${app.appId}/test-events`, { type: 'payment' });
+    await waitForEvent(svc, eventId, (e) => e.state === 'delivered');
+    const log = (await svc.admin('GET', `/events/${eventId}`)).body.attemptLog;
+    assert.deepEqual(log.map((a: any) => [a.attemptNo, a.httpStatus, a.responseBody]), [[1, 500, 'down\ufffd\ufffd now'], [2, 200, '']]);
+  });
+
   it('does not accept 3xx, 201 or 202, and never follows a redirect', async () => {
     const statuses = [301, 302, 307, 201, 202, 400, 404];
     const ids: number[] = [];

@@ -7,7 +7,7 @@ import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import { claimDueEvents, type ClaimedEvent } from './claim.js';
 import { writeOutcomes, type Outcome } from './complete.js';
 import { releaseClaims } from './release.js';
-import { RESPONSE_KEEP_BYTES, type AttemptOutcome } from './attempts.js';
+import { RESPONSE_KEEP_BYTES, answerExcerpt, type AttemptOutcome } from './attempts.js';
 import { AppRateLimiter, KeyedLimiter, LimiterClosedError } from './limits.js';
 import type { OutboundHttp, OutboundResult } from './http-client.js';
 import { nextAttemptAt, type RetrySchedule } from './schedule.js';
@@ -321,7 +321,7 @@ export class Dispatcher {
         http_status: r.status,
         latency_ms: r.latencyMs,
         outcome,
-        response_body: r.status === null ? null : r.body,
+        response_body: r.status === null ? null : answerExcerpt(r.body),
         error,
       },
     });

@@ -2,20 +2,20 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { verifyMd5Request } from '../auth/md5.js';
 import { invalidParameter } from '../errors/app-error.js';
-import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
+import { platformErrorResponses, platformSuccess, Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { parseLimit } from '../http/admin-query.js';
 
 const Digits = (description: string) => Type.String({ pattern: '^[0-9]{1,15}$', description });
 
 const PullQuery = Type.Object({
-  clientId: Type.String({ minLength: 1, maxLength: 64 }),
+  clientId: Text({ minLength: 1, maxLength: 64 }),
   since: Type.Optional(Digits('Unix milliseconds: notifications created at or after. Default 0.')),
   cursor: Type.Optional(Digits('notifyId of the last notification already seen (nextCursor of the previous page).')),
   limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1-500, default 100.' })),
-  nonce: Type.String({ minLength: 1, maxLength: 128 }),
+  nonce: Text({ minLength: 1, maxLength: 128 }),
   timestamp: Type.String({ pattern: '^[0-9]{1,12}$', description: 'Unix seconds.' }),
-  sign: Type.String({ description: 'md5 of 5.1 over every other query parameter.' }),
+  sign: Text({ description: 'md5 of 5.1 over every other query parameter.' }),
 }, { additionalProperties: false });
 
 const Notification = Type.Object({

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError } from './app-error.js';
 import { ErrorCodes, GrpcCodeNames, type ErrorReason } from './codes.js';
 import { isDatabaseUnavailable } from '../db/dialect.js';
+import { TEXT_PATTERN } from '../http/schemas.js';
 
 /** Which envelope a route answers errors in. Set per route as `config.envelope`. */
 export type Envelope = 'platform' | 'rpc';
@@ -27,20 +28,26 @@ function envelopeOf(request: FastifyRequest): Envelope {
   return request.routeOptions.config?.envelope ?? envelopeOfPath(request.url);
 }
 
+type ValidationErrors = Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }>;
+
+/** INVALID_PARAMETER naming the first field a schema refused (Ajv's errors of the route's `context` part). */
+export function validationError(validation: ValidationErrors, context: string, cause?: unknown): AppError {
+  const first = validation[0]!;
+  const base = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = first.params?.missingProperty as string | undefined;
+  const extra = first.params?.additionalProperty as string | undefined;
+  const field = [base, missing ?? extra].filter(Boolean).join('.') || context;
+  const problem = missing ? 'is required' : extra ? 'is not a known field'
+    : first.params?.pattern === TEXT_PATTERN ? 'must not contain U+0000 (NUL) or an unpaired UTF-16 surrogate' : (first.message ?? 'is invalid');
+  return new AppError('INVALID_PARAMETER', `${field}: ${problem}`, { cause });
+}
+
 /** Turns anything thrown into an AppError. The only place this mapping happens. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseUnavailable(err)) return databaseUnavailable(err);
-  const e = err as FastifyError & { validation?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }>; validationContext?: string };
-  if (e && Array.isArray(e.validation) && e.validation.length > 0) {
-    const first = e.validation[0]!;
-    const base = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const missing = first.params?.missingProperty as string | undefined;
-    const extra = first.params?.additionalProperty as string | undefined;
-    const field = [base, missing ?? extra].filter(Boolean).join('.') || (e.validationContext ?? 'body');
-    const problem = missing ? 'is required' : extra ? 'is not a known field' : (first.message ?? 'is invalid');
-    return new AppError('INVALID_PARAMETER', `${field}: ${problem}`, { cause: err });
-  }
+  const e = err as FastifyError & { validation?: ValidationErrors; validationContext?: string };
+  if (e && Array.isArray(e.validation) && e.validation.length > 0) return validationError(e.validation, e.validationContext ?? 'body', err);
   const byCode: Record<string, ErrorReason> = {
     FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
     FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',

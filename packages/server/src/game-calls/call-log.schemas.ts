@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Text } from '../http/schemas.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { NextBefore, PAGE_DEFAULT, PAGE_MAX, QueryId, QueryTime, pageQuery, parseId, parseLimit, parseTime } from '../http/admin-query.js';
 import type { GameCallFilter } from './call-log.repository.js';
@@ -32,9 +33,9 @@ export type GameCall = Static<typeof GameCall>;
 export const GameCallListQuery = Type.Object({
   kind: Type.Optional(GameCallKind),
   outcome: Type.Optional(GameCallOutcome),
-  roleId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only calls about this role (4.8, 4.10).' })),
-  serverId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only calls about this server.' })),
-  userId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only calls about this platform user (4.9).' })),
+  roleId: Type.Optional(Text({ minLength: 1, maxLength: 128, description: 'Only calls about this role (4.8, 4.10).' })),
+  serverId: Type.Optional(Text({ minLength: 1, maxLength: 128, description: 'Only calls about this server.' })),
+  userId: Type.Optional(Text({ minLength: 1, maxLength: 128, description: 'Only calls about this platform user (4.9).' })),
   failed: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: only tries whose outcome is not ok.' })),
   from: Type.Optional(QueryTime('Started at or after.')),
   to: Type.Optional(QueryTime('Started before.')),

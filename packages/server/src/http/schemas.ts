@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type IntegerOptions, type NumberOptions, type StringOptions, type TSchema } from '@sinclair/typebox';
 
 /** The envelope of 2.3: account, order and admin routes. */
 export const PlatformEnvelopeError = Type.Object({
@@ -30,9 +30,33 @@ export const RpcStatus = Type.Object({
   })),
 }, { $id: 'RpcStatus', title: 'rpcStatus' });
 
-/** int64: a JSON number, or a decimal string (exact past 2^53). */
+/**
+ * Text both databases store exactly as sent: any string without U+0000 (PostgreSQL text cannot hold it) and
+ * without an unpaired UTF-16 surrogate (it has no UTF-8: better-sqlite3 would store U+FFFD, so two different
+ * strings would become one). Emoji and other astral characters are surrogate pairs and pass. The pattern means
+ * the same whether it is compiled with the `u` flag (Ajv: a pair is one code point, outside the first class) or
+ * without (TypeBox's Value, the CLI: a pair matches the second alternative). docs/decisions.md, "Text".
+ */
+export const TEXT_PATTERN = '^(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$';
+
+/** A free-text string of a request (body, query or path): see TEXT_PATTERN. Strings with a pattern of their own that admits neither need nothing more. */
+export const Text = (opts: Omit<StringOptions, 'pattern' | 'format'> = {}) => Type.String({ ...opts, pattern: TEXT_PATTERN });
+
+/**
+ * The integers a request may carry as JSON numbers: those a double holds exactly, +-(2^53 - 1). Past that a
+ * number is not the one the client wrote (9007199254740993 reads as ...992); plain integer literals that long are
+ * read as their exact digits (json-body.ts), and only int64 fields take those.
+ */
+export const SafeInteger = (opts: IntegerOptions = {}) =>
+  Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...opts });
+
+/** A JSON number of a request within the same bounds as SafeInteger (which also keeps out 1e309, read as Infinity). */
+export const SafeNumber = (opts: NumberOptions = {}) =>
+  Type.Number({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...opts });
+
+/** int64: a JSON number within the safe range, or a decimal string (exact past 2^53; its range is checked where it is used). */
 export const Int64 = (opts: { description?: string } = {}) =>
-  Type.Union([Type.Integer(), Type.String({ pattern: '^-?[0-9]{1,19}$' })], opts);
+  Type.Union([SafeInteger(), Type.String({ pattern: '^-?[0-9]{1,19}$' })], opts);
 
 /** The shared error responses, to spread into a route's `response`. */
 export const platformErrorResponses = {

@@ -21,6 +21,22 @@ export interface BuildOptions {
 }
 
 /**
+ * Whether a URL's query has a `%` that is not an escape of valid UTF-8: `%FF`, `%ED%A0%80` (a lone surrogate),
+ * `100%`. The router refuses such a path (FST_ERR_BAD_URL) but its query parser keeps the text as it came, so
+ * `a=%FF` would read as the same value as `a=%25FF`: refused alike instead. Decodes only a query that has a `%`.
+ */
+function malformedQuery(url: string): boolean {
+  const start = url.indexOf('?');
+  if (start < 0 || url.indexOf('%', start) < 0) return false;
+  try {
+    decodeURIComponent(url.slice(start + 1));
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
  * The HTTP service: Fastify with TypeBox schemas on every route, one JSON
  * parser, one error handler, metrics and the OpenAPI document, then the
  * routes of every domain (routes.ts).
@@ -82,7 +98,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
       sendError(request, reply, new AppError('MALFORMED_REQUEST', 'an HTTP/1.1 request must carry a Host header'));
       return;
     }
-    done();
+    done(malformedQuery(request.url) ? new AppError('INVALID_PARAMETER', 'the query string is not valid percent-encoding of UTF-8') : undefined);
   });
 
   // JSON only; any other content type on a body is 415 (see errors/handler.ts).

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
+import { platformErrorResponses, platformSuccess, Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { countryOrDefault } from '../accounts/country.js';
 import type { CallLogs } from '../game-calls/game-calls.js';
@@ -10,7 +10,7 @@ import { PendingSupplement } from './notifications.schemas.js';
 import { PlaceOrderBody } from './orders.schemas.js';
 import { Order } from './orders.view.js';
 
-const ClientIdQuery = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }) });
+const ClientIdQuery = Type.Object({ clientId: Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }) });
 const TradeNoParams = Type.Object({ tradeNo: Type.String({ pattern: '^[0-9]{1,15}$' }) });
 const security = [{ macToken: [] }];
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { platformSuccess } from '../http/schemas.js';
+import { platformSuccess, SafeInteger, Text } from '../http/schemas.js';
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 128, description });
+const Id = (description: string) => Text({ minLength: 1, maxLength: 128, description });
 
 /** 4.6 request body. Every field is signed (5.1); `timestamp` is a number here. */
 export const ConsumptionNoticeBody = Type.Object({
@@ -9,10 +9,10 @@ export const ConsumptionNoticeBody = Type.Object({
   roleId: Id('Role id.'),
   serverId: Id('Server id of the role.'),
   productCode: Id('Product bought in the game.'),
-  appId: Type.Integer({ minimum: 1, description: 'Application id.' }),
-  nonce: Type.String({ minLength: 1, maxLength: 128, description: 'One-time random string (5.1): fresh on every request, retries included.' }),
-  timestamp: Type.Integer({ minimum: 0, description: 'Unix seconds (a number, 5.1): when the notice was made; a resend keeps it, so it is stored once.' }),
-  sign: Type.String({ description: 'md5 signature of 5.1.' }),
+  appId: SafeInteger({ minimum: 1, description: 'Application id.' }),
+  nonce: Text({ minLength: 1, maxLength: 128, description: 'One-time random string (5.1): fresh on every request, retries included.' }),
+  timestamp: SafeInteger({ minimum: 0, description: 'Unix seconds (a number, 5.1): when the notice was made; a resend keeps it, so it is stored once.' }),
+  sign: Text({ description: 'md5 signature of 5.1.' }),
 }, { additionalProperties: false });
 export type ConsumptionNoticeBody = Static<typeof ConsumptionNoticeBody>;
 

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { MAX_CHANNEL, MAX_QUANTITY, PAYMENT_TYPES, PLATFORMS } from './enums.js';
 import { Amount, ProductCode } from './products.schemas.js';
 import { PAGE_DEFAULT, PAGE_MAX, QueryId, QueryTime, pageQuery, parseId, parseLimit, parseTime } from '../http/admin-query.js';
+import { SafeInteger, Text } from '../http/schemas.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { OrderFilter } from './orders.repository.js';
 
@@ -16,9 +17,9 @@ export const OrderLineInput = Type.Object({
 const PlacementFields = {
   orderId: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{1,64}$', description: 'The client\'s order id; becomes `outTrxNo` (2.4 rule 3). Omit it to have one generated.' })),
   products: Type.Array(OrderLineInput, { minItems: 1, maxItems: 20, description: 'A web order may hold several products (2.4 rule 6); a store payment exactly one.' }),
-  game_server_id: Type.Optional(Type.String({ maxLength: 128, description: 'Echoed as attach.gameServerId; selects the callback URL (4.7).' })),
-  game_role_id: Type.Optional(Type.String({ maxLength: 128, description: 'Echoed as attach.gameRoleId.' })),
-  game_ext: Type.Optional(Type.String({ maxLength: 2048, description: 'Echoed as attach.gameExt.' })),
+  game_server_id: Type.Optional(Text({ maxLength: 128, description: 'Echoed as attach.gameServerId; selects the callback URL (4.7).' })),
+  game_role_id: Type.Optional(Text({ maxLength: 128, description: 'Echoed as attach.gameRoleId.' })),
+  game_ext: Type.Optional(Text({ maxLength: 2048, description: 'Echoed as attach.gameExt.' })),
   platform: Type.Union(PLATFORMS.map((p) => Type.Literal(p)), { description: '1 iOS, 2 Android, 3 Web, 4 macOS, 5 Windows, 7 Unknown (2.7).' }),
   channel: Type.Integer({ minimum: 1, maximum: MAX_CHANNEL, description: 'Payment channel (2.7).' }),
   paymentType: Type.Union(PAYMENT_TYPES.map((p) => Type.Literal(p)), { description: '0 in-app, 1 mobile WAP, 2 JSAPI, 3 QR code (2.7).' }),
@@ -29,16 +30,16 @@ const PlacementFields = {
 /** Client order placement (MAC token). The role is required: the game confirms it (4.8) before the order exists. */
 export const PlaceOrderBody = Type.Object({
   ...PlacementFields,
-  game_server_id: Type.String({ minLength: 1, maxLength: 128, description: 'Server of the role; echoed as attach.gameServerId; selects the callback URL (4.7).' }),
-  game_role_id: Type.String({ minLength: 1, maxLength: 128, description: 'Role that receives the items; echoed as attach.gameRoleId.' }),
-  extras: Type.Optional(Type.String({ maxLength: 2048, description: 'Passed to the game\'s pre-order check (4.10).' })),
+  game_server_id: Text({ minLength: 1, maxLength: 128, description: 'Server of the role; echoed as attach.gameServerId; selects the callback URL (4.7).' }),
+  game_role_id: Text({ minLength: 1, maxLength: 128, description: 'Role that receives the items; echoed as attach.gameRoleId.' }),
+  extras: Type.Optional(Text({ maxLength: 2048, description: 'Passed to the game\'s pre-order check (4.10).' })),
 }, { additionalProperties: false });
 export type PlaceOrderBody = Static<typeof PlaceOrderBody>;
 
 /** The sandbox's stand-in for the client and the official web payment page (SANDBOX_PAYMENTS only). */
 export const SandboxOrderBody = Type.Object({
-  appId: Type.Integer({ minimum: 1 }),
-  userId: Type.String({ minLength: 1, maxLength: 64 }),
+  appId: SafeInteger({ minimum: 1 }),
+  userId: Text({ minLength: 1, maxLength: 64 }),
   origin: Type.Optional(Type.Union([Type.Literal('client'), Type.Literal('web_page')], { description: 'web_page: an order of the official web payment page (outTrxNo generated).' })),
   ...PlacementFields,
   mergedReceipts: Type.Optional(Type.Boolean({ description: 'Several iOS store receipts merged (channel 1): outTrxNo generated, clientRegion empty.' })),
@@ -49,20 +50,20 @@ export type SandboxOrderBody = Static<typeof SandboxOrderBody>;
 
 export const SandboxPayBody = Type.Object({
   outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
-  bankTrxNo: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The channel\'s transaction number.' })),
+  bankTrxNo: Type.Optional(Text({ minLength: 1, maxLength: 128, description: 'The channel\'s transaction number.' })),
   clientAmount: Type.Optional(Amount('Store payments: the amount the client reports it paid.')),
   clientCurrency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'Store payments: the currency the client paid in.' })),
   clientRegion: Type.Optional(Region('Store payments: the region the client paid from.')),
-  reason: Type.Optional(Type.String({ maxLength: 500, description: 'Why the payment failed.' })),
+  reason: Type.Optional(Text({ maxLength: 500, description: 'Why the payment failed.' })),
 }, { additionalProperties: false });
 export type SandboxPayBody = Static<typeof SandboxPayBody>;
 
 export const SandboxRefundBody = Type.Object({
-  bankRefundNo: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The store\'s refund transaction number.' })),
+  bankRefundNo: Type.Optional(Text({ minLength: 1, maxLength: 128, description: 'The store\'s refund transaction number.' })),
 }, { additionalProperties: false });
 
 export const CancelBody = Type.Object({
-  reason: Type.Optional(Type.String({ maxLength: 500 })),
+  reason: Type.Optional(Text({ maxLength: 500 })),
 }, { additionalProperties: false });
 
 export const TrxNoParams = Type.Object({ trxNo: QueryId });
@@ -71,9 +72,9 @@ export const AppIdParams = Type.Object({ appId: QueryId });
 export const OrderQuery = Type.Object({
   appId: Type.Optional(QueryId),
   trxNo: Type.Optional(QueryId),
-  outTrxNo: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  userId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  roleId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  outTrxNo: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
+  userId: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
+  roleId: Type.Optional(Text({ minLength: 1, maxLength: 128 })),
   status: Type.Optional(Type.String({ pattern: '^[0-4]$', description: '2.7: 0 succeeded, 1 created, 2 awaiting payment, 3 failed, 4 cancelled.' })),
   trxType: Type.Optional(Type.String({ pattern: '^[0-2]$', description: '0 payment, 1 supplement payment, 2 refund.' })),
   from: Type.Optional(QueryTime('Orders created at or after.')),
@@ -106,14 +107,14 @@ export function parseOrderQuery(q: Static<typeof OrderQuery>): OrderFilter {
 
 export const SupplementQuery = Type.Object({
   appId: Type.Optional(QueryId),
-  userId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  userId: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
   status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('supplemented'), Type.Literal('all')])),
   ...pageQuery('supplements (by tradeNo)'),
 }, { additionalProperties: false });
 
 export const ConsumptionNoticeQuery = Type.Object({
   appId: Type.Optional(QueryId),
-  userId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  userId: Type.Optional(Text({ minLength: 1, maxLength: 128 })),
   ...pageQuery('notices'),
 }, { additionalProperties: false });
 

@@ -1,18 +1,20 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SafeNumber, Text } from '../http/schemas.js';
 
 export const PRODUCT_CODE_PATTERN = '^[A-Za-z0-9_.:-]{1,64}$';
 export const ProductCode = Type.String({ pattern: PRODUCT_CODE_PATTERN, description: 'Product code (`productCode` of 2.4): 1-64 of A-Z a-z 0-9 _ . : -' });
 
 /** An amount: a JSON number or a decimal string, at most the currency's decimals (ISO 4217). */
-export const Amount = (description: string) => Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: '^[0-9]{1,16}(\\.[0-9]{1,20})?$' })], { description });
+export const Amount = (description: string) => Type.Union([SafeNumber({ minimum: 0 }), Type.String({ pattern: '^[0-9]{1,16}(\\.[0-9]{1,20})?$' })], { description });
 
-const ChannelSkus = Type.Record(Type.String({ pattern: '^(1|2)$' }), Type.String({ minLength: 1, maxLength: 200 }), {
+const ChannelSkus = Type.Record(Type.String({ pattern: '^(1|2)$' }), Text({ minLength: 1, maxLength: 200 }), {
+  additionalProperties: false,
   description: 'Store SKU per store channel (`channelSkuCode` of 2.4): key "1" iOS store, "2" Android store.',
 });
 
 export const ProductCreateBody = Type.Object({
   productCode: ProductCode,
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: Text({ minLength: 1, maxLength: 200 }),
   price: Amount('Price of one unit in `currency`, e.g. 6.99'),
   currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code.' }),
   channelSkus: Type.Optional(ChannelSkus),
@@ -20,7 +22,7 @@ export const ProductCreateBody = Type.Object({
 export type ProductCreateBody = Static<typeof ProductCreateBody>;
 
 export const ProductPatchBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  name: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
   price: Type.Optional(Amount('Price of one unit, in the product currency.')),
   channelSkus: Type.Optional(ChannelSkus),
   status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),

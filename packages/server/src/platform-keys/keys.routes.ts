@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { platformErrorResponses } from '../http/schemas.js';
+import { platformErrorResponses, Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
 
 const PublicKey = Type.Object({
@@ -27,7 +27,7 @@ export function platformKeyRoutes(services: Services): FastifyPluginAsyncTypebox
     }, async (_request, reply) => reply.code(201).send(await services.keys.rotate()));
 
     app.post('/platform-keys/:kid/retire', {
-      schema: { tags, security, summary: 'Stop publishing an old key', params: Type.Object({ kid: Type.String({ maxLength: 64 }) }), response: { 204: Type.Null(), ...platformErrorResponses } },
+      schema: { tags, security, summary: 'Stop publishing an old key', params: Type.Object({ kid: Text({ maxLength: 64 }) }), response: { 204: Type.Null(), ...platformErrorResponses } },
     }, async (request, reply) => {
       await services.keys.retire(request.params.kid);
       return reply.code(204).send(null);

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Text } from '../http/schemas.js';
 
 // --- the operator side: moderation queue under /admin/v1 ---
 
@@ -10,8 +11,8 @@ const Cursor = Type.String({ pattern: '^[A-Za-z0-9_-]{1,400}$', description: '`n
 
 export const ReportListQuery = Type.Object({
   appId: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
-  reportee: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Reportee svcid or role_id.' })),
-  reporter: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Reporter svcid or role_id.' })),
+  reportee: Type.Optional(Text({ minLength: 1, maxLength: 64, description: 'Reportee svcid or role_id.' })),
+  reporter: Type.Optional(Text({ minLength: 1, maxLength: 64, description: 'Reporter svcid or role_id.' })),
   reasonId: Type.Optional(Type.String({ pattern: '^-?[0-9]{1,19}$', description: 'Reports citing this reason id.' })),
   status: Type.Optional(ReportStatus),
   from: Type.Optional(Time('Reports created at or after.')),
@@ -70,7 +71,7 @@ export const ReportList = Type.Object({
 export const ReportIdParams = Type.Object({ reportId: Type.String({ pattern: '^[0-9]{1,15}$' }) });
 
 export const ShowReportQuery = Type.Object({
-  moderator: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Who is looking; recorded in the audit log with the evidence links issued.' })),
+  moderator: Type.Optional(Text({ minLength: 1, maxLength: 100, description: 'Who is looking; recorded in the audit log with the evidence links issued.' })),
 }, { additionalProperties: false });
 
 /**
@@ -79,12 +80,12 @@ export const ShowReportQuery = Type.Object({
  * applied and audited in the same transaction.
  */
 export const ModerationBody = Type.Object({
-  moderator: Type.String({ minLength: 1, maxLength: 100, description: 'Who decides (recorded in the history and audit log).' }),
+  moderator: Text({ minLength: 1, maxLength: 100, description: 'Who decides (recorded in the history and audit log).' }),
   status: ReportStatus,
-  note: Type.String({ minLength: 1, maxLength: 4000, description: 'Why; kept in the history.' }),
+  note: Text({ minLength: 1, maxLength: 4000, description: 'Why; kept in the history.' }),
   expectedStatus: Type.Optional(ReportStatus),
   ban: Type.Optional(Type.Object({
-    reason: Type.String({ minLength: 1, maxLength: 500 }),
+    reason: Text({ minLength: 1, maxLength: 500 }),
     until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'End of the ban; null bans until lifted.' }),
   }, { additionalProperties: false, description: "Bans the reportee's platform account (its svcid): tokens revoked at once, logins refused until the ban ends." })),
   liftBan: Type.Optional(Type.Boolean({ description: "Lifts the bans in force on the reportee's platform account." })),
@@ -120,7 +121,7 @@ export const ReporteeCounts = Type.Object({
 
 export const AuditQuery = Type.Object({
   reportId: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
-  moderator: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  moderator: Type.Optional(Text({ minLength: 1, maxLength: 100 })),
   action: Type.Optional(Type.String({ pattern: '^[a-z_]{1,32}$' })),
   limit: Type.Optional(Limit),
   cursor: Type.Optional(Cursor),

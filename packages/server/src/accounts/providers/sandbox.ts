@@ -2,17 +2,21 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { AppError } from '../../errors/app-error.js';
+import { Text } from '../../http/schemas.js';
 import { GUEST, LOGIN_TYPE_CODES } from '../login-types.js';
 import { normaliseEmail, type LoginProvider, type ProviderIdentity } from './provider.js';
+
+/** One side of local@domain: no whitespace or @, and like TEXT_PATTERN (http/schemas.ts) no NUL or unpaired surrogate. */
+const EMAIL_PART = '(?:[^\\s@\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])+';
 
 /** What a sandbox assertion asserts (admin API body and CLI options). */
 export const SandboxAssertionBody = Type.Object({
   loginType: Type.Union(LOGIN_TYPE_CODES.filter((c) => c !== GUEST).map((c) => Type.Literal(c)), { description: 'Login type code (2.2) the assertion logs in with; not 0 (guest has its own login).' }),
-  openId: Type.String({ minLength: 1, maxLength: 255 }),
-  unionId: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Null()])),
-  nickname: Type.Optional(Type.Union([Type.String({ maxLength: 512 }), Type.Null()])),
-  avatar: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
-  email: Type.Optional(Type.Union([Type.String({ maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' }), Type.Null()])),
+  openId: Text({ minLength: 1, maxLength: 255 }),
+  unionId: Type.Optional(Type.Union([Text({ minLength: 1, maxLength: 255 }), Type.Null()])),
+  nickname: Type.Optional(Type.Union([Text({ maxLength: 512 }), Type.Null()])),
+  avatar: Type.Optional(Type.Union([Text({ maxLength: 2048 }), Type.Null()])),
+  email: Type.Optional(Type.Union([Type.String({ maxLength: 320, pattern: `^${EMAIL_PART}@${EMAIL_PART}$` }), Type.Null()])),
   emailVerified: Type.Optional(Type.Boolean()),
   ttlSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600, description: 'Validity of the assertion; default 600.' })),
 }, { additionalProperties: false });
