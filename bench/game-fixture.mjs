@@ -13,13 +13,38 @@ const server = http.createServer((req, res) => {
   if (req.method === 'GET' && req.url.startsWith('/role?')) {
     const q = new URL(req.url, 'http://x').searchParams;
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ userId: q.get('roleId'), roleId: q.get('roleId'), name: 'Bench Hero', avatar: 'https://game.example/a.png', roleLv: 30, serverId: q.get('serverId'), serverName: 'S1' }));
+    res.end(
+      JSON.stringify({
+        userId: q.get('roleId'),
+        roleId: q.get('roleId'),
+        name: 'Bench Hero',
+        avatar: 'https://game.example/a.png',
+        roleLv: 30,
+        serverId: q.get('serverId'),
+        serverName: 'S1',
+      }),
+    );
     return;
   }
-  if (req.method === 'GET') { res.writeHead(200); res.end('ok'); return; }
-  if (req.url === '/pre-order') { req.resume(); req.on('end', () => { res.writeHead(200); res.end(); }); return; }
+  if (req.method === 'GET') {
+    res.writeHead(200);
+    res.end('ok');
+    return;
+  }
+  if (req.url === '/pre-order') {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200);
+      res.end();
+    });
+    return;
+  }
   req.resume();
-  req.on('end', () => { count++; res.writeHead(204); res.end(); });
+  req.on('end', () => {
+    count++;
+    res.writeHead(204);
+    res.end();
+  });
 });
 server.keepAliveTimeout = 60_000;
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1');

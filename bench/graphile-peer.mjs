@@ -17,10 +17,20 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: Number(CONCURRENCY) 
 function post(body) {
   const headers = buildCallbackHeaders({ method: 'POST', path: target.pathname, body, privateKey, keyId: 'bench' });
   return new Promise((resolve, reject) => {
-    const req = http.request(target, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 || res.statusCode === 204 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
-    });
+    const req = http.request(
+      target,
+      {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200 || res.statusCode === 204 ? resolve() : reject(new Error(`status ${res.statusCode}`)),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -52,7 +62,9 @@ const finished = new Promise((resolve) => {
 
 // Wait for the runner to install its schema, then add the jobs in one statement.
 await new Promise((r) => setTimeout(r, 1500));
-await pool.query(`select ${SCHEMA}.add_jobs(array(select row('deliver', json_build_object('body', '{"notifyId":' || g || ',"trxNo":' || (1000000 + g) || ',"trxType":0,"products":[{"productCode":"gems.100","quantity":1,"channelSkuCode":""}],"totalAmount":0.99}'), null, null, null, null, null, null)::${SCHEMA}.job_spec from generate_series(1, ${total}) g))`);
+await pool.query(
+  `select ${SCHEMA}.add_jobs(array(select row('deliver', json_build_object('body', '{"notifyId":' || g || ',"trxNo":' || (1000000 + g) || ',"trxType":0,"products":[{"productCode":"gems.100","quantity":1,"channelSkuCode":""}],"totalAmount":0.99}'), null, null, null, null, null, null)::${SCHEMA}.job_spec from generate_series(1, ${total}) g))`,
+);
 started = Date.now();
 await finished;
 console.log(`drained ${total} in ${Date.now() - started}`);

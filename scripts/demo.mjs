@@ -26,7 +26,11 @@ let echoing = true; // off while shutting down, so the story ends with its verdi
 
 const tty = process.stdout.isTTY;
 const c = (code) => (s) => (tty ? `\x1b[${code}m${s}\x1b[0m` : s);
-const bold = c('1'), green = c('32'), red = c('31'), dim = c('2'), cyan = c('36');
+const bold = c('1'),
+  green = c('32'),
+  red = c('31'),
+  dim = c('2'),
+  cyan = c('36');
 let stepNo = 0;
 const say = (line) => console.log(`    ${line}`);
 const ok = (line) => console.log(`    ${green('✔')} ${line}`);
@@ -107,15 +111,20 @@ async function waitFor(what, probe, timeoutMs = 15_000, proc) {
 
 async function stopAll() {
   echoing = false;
-  await Promise.all(children.map((p) => new Promise((resolve) => {
-    if (p.exited) return resolve();
-    const kill = setTimeout(() => p.child.kill('SIGKILL'), 5000);
-    p.child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    p.child.kill('SIGTERM');
-  })));
+  await Promise.all(
+    children.map(
+      (p) =>
+        new Promise((resolve) => {
+          if (p.exited) return resolve();
+          const kill = setTimeout(() => p.child.kill('SIGKILL'), 5000);
+          p.child.once('exit', () => {
+            clearTimeout(kill);
+            resolve();
+          });
+          p.child.kill('SIGTERM');
+        }),
+    ),
+  );
 }
 
 function tail(file, lines = 25) {
@@ -157,52 +166,73 @@ async function main() {
   const gamePort = await freePort();
   const base = `http://127.0.0.1:${servicePort}`;
   const game = `http://127.0.0.1:${gamePort}`;
-  const admin = (method, p, body) => http(method, `${base}/admin/v1${p}`, { headers: { authorization: `Bearer ${adminToken}` }, body });
-  const ops = (method, p, body) => http(method, `${game}${p}`, { headers: { authorization: `Bearer ${opsToken}` }, body });
+  const admin = (method, p, body) =>
+    http(method, `${base}/admin/v1${p}`, { headers: { authorization: `Bearer ${adminToken}` }, body });
+  const ops = (method, p, body) =>
+    http(method, `${game}${p}`, { headers: { authorization: `Bearer ${opsToken}` }, body });
 
   console.log(bold('Game platform end-to-end demo'));
   console.log(dim(`  temporary folder ${tmp}`));
 
   await step('Start the platform service (embedded SQLite, sandbox features on)', async () => {
-    const proc = startProcess('service', ['packages/server/dist/cli.js', 'serve'], {
-      PORT: String(servicePort),
-      HOST: '127.0.0.1',
-      DATA_DIR: path.join(tmp, 'platform'),
-      ADMIN_TOKEN: adminToken,
-      NODE_ENV: 'development',
-      SANDBOX_LOGIN: 'true',
-      SANDBOX_PAYMENTS: 'true',
-      CANCELLATION_COOLING_OFF_SECONDS: '0',
-      // Quick retries, so a notification the game missed comes again within the demo.
-      DELIVERY_SCHEDULE: '0,1s,2s,5s',
-      LOG_LEVEL: 'warn',
-    }, false);
-    await waitFor('the service to be ready', async () => (await http('GET', `${base}/readyz`)).status === 200, 20_000, proc);
+    const proc = startProcess(
+      'service',
+      ['packages/server/dist/cli.js', 'serve'],
+      {
+        PORT: String(servicePort),
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(tmp, 'platform'),
+        ADMIN_TOKEN: adminToken,
+        NODE_ENV: 'development',
+        SANDBOX_LOGIN: 'true',
+        SANDBOX_PAYMENTS: 'true',
+        CANCELLATION_COOLING_OFF_SECONDS: '0',
+        // Quick retries, so a notification the game missed comes again within the demo.
+        DELIVERY_SCHEDULE: '0,1s,2s,5s',
+        LOG_LEVEL: 'warn',
+      },
+      false,
+    );
+    await waitFor(
+      'the service to be ready',
+      async () => (await http('GET', `${base}/readyz`)).status === 200,
+      20_000,
+      proc,
+    );
     ok(`service ready at ${base} (log: ${proc.logFile})`);
   });
 
   await step('Start the reference game server (examples/game-server)', async () => {
-    const proc = startProcess('game', ['examples/game-server/dist/main.js'], {
-      PORT: String(gamePort),
-      HOST: '127.0.0.1',
-      DATA_DIR: path.join(tmp, 'game'),
-      PLATFORM_ADMIN_URL: base,
-      PLATFORM_ADMIN_TOKEN: adminToken,
-      OPS_TOKEN: opsToken,
-    }, true);
+    const proc = startProcess(
+      'game',
+      ['examples/game-server/dist/main.js'],
+      {
+        PORT: String(gamePort),
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(tmp, 'game'),
+        PLATFORM_ADMIN_URL: base,
+        PLATFORM_ADMIN_TOKEN: adminToken,
+        OPS_TOKEN: opsToken,
+      },
+      true,
+    );
     await waitFor('the game server', async () => (await http('GET', `${game}/healthz`)).status === 200, 15_000, proc);
     ok(`game server ready at ${game}`);
   });
 
-  const app = await step('Create the app (admin API) with the game server\'s URLs', async () => {
-    const a = expectStatus(await admin('POST', '/apps', {
-      name: 'Demo game',
-      callbackUrls: { default: `${game}/pay/callback` },
-      roleQueryUrl: `${game}/game/role`,
-      roleListUrl: `${game}/game/roles`,
-      preOrderCheckUrl: `${game}/game/pre-order`,
-      cancellationCallbackUrl: `${game}/account/cancel`,
-    }), 201, 'create app');
+  const app = await step("Create the app (admin API) with the game server's URLs", async () => {
+    const a = expectStatus(
+      await admin('POST', '/apps', {
+        name: 'Demo game',
+        callbackUrls: { default: `${game}/pay/callback` },
+        roleQueryUrl: `${game}/game/role`,
+        roleListUrl: `${game}/game/roles`,
+        preOrderCheckUrl: `${game}/game/pre-order`,
+        cancellationCallbackUrl: `${game}/account/cancel`,
+      }),
+      201,
+      'create app',
+    );
     ok(`appId ${a.appId}, clientId ${a.clientId} (md5 secret shown once, kept by the game)`);
     say(`payment callback → ${a.callbackUrls.default}`);
     return a;
@@ -212,102 +242,204 @@ async function main() {
     const { keys } = expectStatus(await admin('GET', '/platform-keys'), 200, 'list platform keys');
     const published = keys.filter((k) => k.status !== 'retired').map((k) => k.kid);
     const refreshed = expectStatus(await ops('POST', '/ops/platform-keys/refresh'), 200, 'game key refresh');
-    check(published.every((k) => refreshed.keyIds.includes(k)), `game server has ${refreshed.keyIds}, platform publishes ${published}`);
+    check(
+      published.every((k) => refreshed.keyIds.includes(k)),
+      `game server has ${refreshed.keyIds}, platform publishes ${published}`,
+    );
     ok(`platform publishes ${published.join(', ')}; the game server verifies with ${refreshed.keyIds.join(', ')}`);
   });
 
-  const client = new PlatformClient({ baseUrl: base, clientId: app.clientId, secret: app.secret, appId: app.appId, retries: 0 });
-  const player = await step('Log in a player (sandbox Android-store login) and verify it on the game side (4.3)', async () => {
-    const { assertion } = expectStatus(await admin('POST', '/sandbox/login-assertions', {
-      loginType: 3, openId: `demo-player-${crypto.randomBytes(4).toString('hex')}`, nickname: 'Demo Player',
-    }), 201, 'mint sandbox assertion');
-    const login = expectStatus(await http('POST', `${base}/api/account/v1/client/login`, {
-      body: { clientId: app.clientId, provider: 'sandbox', credential: assertion },
-    }), 200, 'login');
-    const { kid, macKey, userId } = login.data;
-    ok(`logged in: userId ${userId}, MAC token ${kid.slice(0, 8)}…`);
-    const profile = await client.getProfile({ kid, macKey });
-    check(profile.userId === userId, `profile userId ${profile.userId} != ${userId}`);
-    ok(`profile (4.3, MAC-signed by the SDK): userId ${profile.userId}, loginType ${profile.loginType}, region ${profile.userRegion}`);
-    return { kid, macKey, userId };
+  const client = new PlatformClient({
+    baseUrl: base,
+    clientId: app.clientId,
+    secret: app.secret,
+    appId: app.appId,
+    retries: 0,
   });
+  const player = await step(
+    'Log in a player (sandbox Android-store login) and verify it on the game side (4.3)',
+    async () => {
+      const { assertion } = expectStatus(
+        await admin('POST', '/sandbox/login-assertions', {
+          loginType: 3,
+          openId: `demo-player-${crypto.randomBytes(4).toString('hex')}`,
+          nickname: 'Demo Player',
+        }),
+        201,
+        'mint sandbox assertion',
+      );
+      const login = expectStatus(
+        await http('POST', `${base}/api/account/v1/client/login`, {
+          body: { clientId: app.clientId, provider: 'sandbox', credential: assertion },
+        }),
+        200,
+        'login',
+      );
+      const { kid, macKey, userId } = login.data;
+      ok(`logged in: userId ${userId}, MAC token ${kid.slice(0, 8)}…`);
+      const profile = await client.getProfile({ kid, macKey });
+      check(profile.userId === userId, `profile userId ${profile.userId} != ${userId}`);
+      ok(
+        `profile (4.3, MAC-signed by the SDK): userId ${profile.userId}, loginType ${profile.loginType}, region ${profile.userRegion}`,
+      );
+      return { kid, macKey, userId };
+    },
+  );
 
   const roleId = 'hero-1';
   const serverId = 's1';
   await step('The player creates a role in the game', async () => {
-    expectStatus(await ops('POST', '/ops/roles', { userId: player.userId, roleId, serverId, name: 'Aria', avatar: 'https://game.example/aria.png', roleLv: 7, serverName: 'Server One' }), 201, 'create role');
+    expectStatus(
+      await ops('POST', '/ops/roles', {
+        userId: player.userId,
+        roleId,
+        serverId,
+        name: 'Aria',
+        avatar: 'https://game.example/aria.png',
+        roleLv: 7,
+        serverName: 'Server One',
+      }),
+      201,
+      'create role',
+    );
     ok(`role ${roleId} on server ${serverId} belongs to user ${player.userId}`);
   });
 
-  await step('Report a player with evidence (4.2 signed upload URL, PUT, then 4.1), via the SDK\'s PlatformClient', async () => {
-    // The reportee: another player, logged in as a guest.
-    const guest = expectStatus(await http('POST', `${base}/api/account/v1/client/login/guest`, {
-      body: { clientId: app.clientId, deviceId: `demo-device-${crypto.randomBytes(6).toString('hex')}` },
-    }), 200, 'guest login');
-    const cheater = guest.data.userId;
-    ok(`a second player logged in as a guest: userId ${cheater}`);
-    const clip = Buffer.from('frame 1: player clips through the wall\nframe 2: player is outside the map\n', 'utf8');
-    const evidence = await client.uploadEvidence({ fileName: 'wallhack.txt', data: clip, svcid: player.userId });
-    ok(`evidence uploaded (${evidence.size_byte} bytes) to ${evidence.uri}`);
-    await client.report({
-      client_info: { client_id: app.clientId, ip: '203.0.113.7' },
-      reporter: { svcid: player.userId, role_id: roleId, server_code: serverId, role_name: 'Aria' },
-      reportee: { svcid: cheater, role_id: 'shadow-9', server_code: serverId, role_name: 'Shadow' },
-      reasons: [{ id: 3, title: 'cheating' }],
-      evidence: [evidence],
-      user_description: 'walks through walls',
-    });
-    ok('report accepted (4.1 answered 200 {})');
-    const { reports } = expectStatus(await admin('GET', `/reports?appId=${app.appId}`), 200, 'moderation queue');
-    check(reports.length === 1, `expected 1 report in the queue, got ${reports.length}`);
-    const shown = expectStatus(await admin('GET', `/reports/${reports[0].reportId}?moderator=demo`), 200, 'show report');
-    check(shown.evidence.length === 1 && shown.evidence[0].uri === evidence.uri, 'the report does not cite the evidence');
-    const download = await fetch(shown.evidence[0].downloadUrl);
-    const bytes = Buffer.from(await download.arrayBuffer());
-    check(download.status === 200 && bytes.equals(clip), `evidence download: HTTP ${download.status}, ${bytes.length} bytes`);
-    ok(`moderation queue: report ${shown.reportId} (${shown.status}) against ${cheater}, reason "${shown.reasons[0].title}", evidence downloads intact`);
-  });
+  await step(
+    "Report a player with evidence (4.2 signed upload URL, PUT, then 4.1), via the SDK's PlatformClient",
+    async () => {
+      // The reportee: another player, logged in as a guest.
+      const guest = expectStatus(
+        await http('POST', `${base}/api/account/v1/client/login/guest`, {
+          body: { clientId: app.clientId, deviceId: `demo-device-${crypto.randomBytes(6).toString('hex')}` },
+        }),
+        200,
+        'guest login',
+      );
+      const cheater = guest.data.userId;
+      ok(`a second player logged in as a guest: userId ${cheater}`);
+      const clip = Buffer.from('frame 1: player clips through the wall\nframe 2: player is outside the map\n', 'utf8');
+      const evidence = await client.uploadEvidence({ fileName: 'wallhack.txt', data: clip, svcid: player.userId });
+      ok(`evidence uploaded (${evidence.size_byte} bytes) to ${evidence.uri}`);
+      await client.report({
+        client_info: { client_id: app.clientId, ip: '203.0.113.7' },
+        reporter: { svcid: player.userId, role_id: roleId, server_code: serverId, role_name: 'Aria' },
+        reportee: { svcid: cheater, role_id: 'shadow-9', server_code: serverId, role_name: 'Shadow' },
+        reasons: [{ id: 3, title: 'cheating' }],
+        evidence: [evidence],
+        user_description: 'walks through walls',
+      });
+      ok('report accepted (4.1 answered 200 {})');
+      const { reports } = expectStatus(await admin('GET', `/reports?appId=${app.appId}`), 200, 'moderation queue');
+      check(reports.length === 1, `expected 1 report in the queue, got ${reports.length}`);
+      const shown = expectStatus(
+        await admin('GET', `/reports/${reports[0].reportId}?moderator=demo`),
+        200,
+        'show report',
+      );
+      check(
+        shown.evidence.length === 1 && shown.evidence[0].uri === evidence.uri,
+        'the report does not cite the evidence',
+      );
+      const download = await fetch(shown.evidence[0].downloadUrl);
+      const bytes = Buffer.from(await download.arrayBuffer());
+      check(
+        download.status === 200 && bytes.equals(clip),
+        `evidence download: HTTP ${download.status}, ${bytes.length} bytes`,
+      );
+      ok(
+        `moderation queue: report ${shown.reportId} (${shown.status}) against ${cheater}, reason "${shown.reasons[0].title}", evidence downloads intact`,
+      );
+    },
+  );
 
   // The player's own calls to the platform carry the MAC token of their login (5.2).
   const asPlayer = (method, p, body) => {
-    const authorization = buildMacAuthorization({ kid: player.kid, macKey: player.macKey, method, uri: p, host: '127.0.0.1' });
+    const authorization = buildMacAuthorization({
+      kid: player.kid,
+      macKey: player.macKey,
+      method,
+      uri: p,
+      host: '127.0.0.1',
+    });
     return http(method, `${base}${p}`, { headers: { authorization }, body });
   };
   const gameStatus = async () => expectStatus(await ops('GET', '/ops/status'), 200, 'game status').calls;
-  const gamePlayer = async () => expectStatus(await ops('GET', `/ops/players/${player.userId}`), 200, 'game player state');
-  const fmt = (items) => Object.entries(items).map(([k, v]) => `${v} ${k}`).join(', ') || 'nothing';
+  const gamePlayer = async () =>
+    expectStatus(await ops('GET', `/ops/players/${player.userId}`), 200, 'game player state');
+  const fmt = (items) =>
+    Object.entries(items)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ') || 'nothing';
 
   await step('Set up the catalog (admin API): products with their Android store SKUs', async () => {
     for (const p of [
-      { productCode: 'starter_pack', name: 'Starter pack', price: '4.99', currency: 'USD', channelSkus: { 2: 'com.demo.starter' } },
-      { productCode: 'gems_100', name: '100 gems', price: '0.99', currency: 'USD', channelSkus: { 2: 'com.demo.gems100' } },
+      {
+        productCode: 'starter_pack',
+        name: 'Starter pack',
+        price: '4.99',
+        currency: 'USD',
+        channelSkus: { 2: 'com.demo.starter' },
+      },
+      {
+        productCode: 'gems_100',
+        name: '100 gems',
+        price: '0.99',
+        currency: 'USD',
+        channelSkus: { 2: 'com.demo.gems100' },
+      },
     ]) {
-      const created = expectStatus(await admin('POST', `/apps/${app.appId}/products`, p), 201, `create product ${p.productCode}`);
+      const created = expectStatus(
+        await admin('POST', `/apps/${app.appId}/products`, p),
+        201,
+        `create product ${p.productCode}`,
+      );
       ok(`${created.productCode}: ${created.price} ${created.currency} (Android SKU ${created.channelSkus['2']})`);
     }
     say('the game grants starter_pack = 50 gems + 1 sword, at most 1 per role (its own catalog)');
   });
 
-  const order = await step('Place an order: the platform asks the game (role query 4.8, pre-order check 4.10)', async () => {
-    const before = await gameStatus();
-    const placed = expectStatus(await asPlayer('POST', `/order/v1/client/orders?clientId=${app.clientId}`, {
-      orderId: `demo-order-${crypto.randomBytes(4).toString('hex')}`,
-      products: [{ productCode: 'starter_pack', quantity: 1 }],
-      game_server_id: serverId, game_role_id: roleId, game_ext: 'campaign=spring',
-      platform: 2, channel: 2, paymentType: 0,
-    }), 200, 'place order').data.order;
-    const after = await gameStatus();
-    check(after.roleQuery === before.roleQuery + 1, 'the game was not asked for the role (4.8)');
-    check(after.preOrderAllowed === before.preOrderAllowed + 1, 'the game did not allow the order (4.10)');
-    ok('the game confirmed role hero-1 belongs to the player (4.8) and allowed 1 x starter_pack (4.10)');
-    ok(`order trxNo ${placed.trxNo}, outTrxNo ${placed.outTrxNo}: ${placed.totalAmount} ${placed.currency}, status ${placed.status} (${placed.statusName})`);
-    return placed;
-  });
+  const order = await step(
+    'Place an order: the platform asks the game (role query 4.8, pre-order check 4.10)',
+    async () => {
+      const before = await gameStatus();
+      const placed = expectStatus(
+        await asPlayer('POST', `/order/v1/client/orders?clientId=${app.clientId}`, {
+          orderId: `demo-order-${crypto.randomBytes(4).toString('hex')}`,
+          products: [{ productCode: 'starter_pack', quantity: 1 }],
+          game_server_id: serverId,
+          game_role_id: roleId,
+          game_ext: 'campaign=spring',
+          platform: 2,
+          channel: 2,
+          paymentType: 0,
+        }),
+        200,
+        'place order',
+      ).data.order;
+      const after = await gameStatus();
+      check(after.roleQuery === before.roleQuery + 1, 'the game was not asked for the role (4.8)');
+      check(after.preOrderAllowed === before.preOrderAllowed + 1, 'the game did not allow the order (4.10)');
+      ok('the game confirmed role hero-1 belongs to the player (4.8) and allowed 1 x starter_pack (4.10)');
+      ok(
+        `order trxNo ${placed.trxNo}, outTrxNo ${placed.outTrxNo}: ${placed.totalAmount} ${placed.currency}, status ${placed.status} (${placed.statusName})`,
+      );
+      return placed;
+    },
+  );
 
   await step('Pay it in the sandbox store; the signed payment callback grants the items (4.7, 2.4)', async () => {
-    const paid = expectStatus(await admin('POST', `/sandbox/orders/${order.trxNo}/pay`, {
-      outcome: 'success', bankTrxNo: 'GPA.3301-0001-0001', clientAmount: '4.99', clientCurrency: 'USD', clientRegion: 'JP',
-    }), 200, 'sandbox pay');
+    const paid = expectStatus(
+      await admin('POST', `/sandbox/orders/${order.trxNo}/pay`, {
+        outcome: 'success',
+        bankTrxNo: 'GPA.3301-0001-0001',
+        clientAmount: '4.99',
+        clientCurrency: 'USD',
+        clientRegion: 'JP',
+      }),
+      200,
+      'sandbox pay',
+    );
     ok(`store reports the payment: status ${paid.status} (${paid.statusName}), notification ${paid.notifyId} queued`);
     const state = await waitFor('the grant', async () => {
       const p = await gamePlayer();
@@ -317,25 +449,44 @@ async function main() {
       const d = expectStatus(await admin('GET', `/orders/${order.trxNo}`), 200, 'order details');
       return d.notifications.some((n) => n.state === 'delivered');
     });
-    ok(`the game verified the signature and granted ${fmt(state.payments.find((x) => x.trxNo === order.trxNo).items)} to ${roleId}; the platform marks it delivered`);
+    ok(
+      `the game verified the signature and granted ${fmt(state.payments.find((x) => x.trxNo === order.trxNo).items)} to ${roleId}; the platform marks it delivered`,
+    );
   });
 
   await step('A second starter pack: the pre-order check answers 105 (purchase limit)', async () => {
     const r = await asPlayer('POST', `/order/v1/client/orders?clientId=${app.clientId}`, {
-      products: [{ productCode: 'starter_pack', quantity: 1 }], game_server_id: serverId, game_role_id: roleId,
-      platform: 2, channel: 2, paymentType: 0,
+      products: [{ productCode: 'starter_pack', quantity: 1 }],
+      game_server_id: serverId,
+      game_role_id: roleId,
+      platform: 2,
+      channel: 2,
+      paymentType: 0,
     });
-    check(r.status === 409 && r.body.code === 40920 && r.body.data?.code === 105, `expected 40920 with game code 105, got ${r.status} ${JSON.stringify(r.body)}`);
-    ok(`order refused: ${r.body.code} ${r.body.msg} (game code ${r.body.data.code}: ${r.body.data.meaning ?? ''}; ${r.body.detail})`);
+    check(
+      r.status === 409 && r.body.code === 40920 && r.body.data?.code === 105,
+      `expected 40920 with game code 105, got ${r.status} ${JSON.stringify(r.body)}`,
+    );
+    ok(
+      `order refused: ${r.body.code} ${r.body.msg} (game code ${r.body.data.code}: ${r.body.data.meaning ?? ''}; ${r.body.detail})`,
+    );
   });
 
   await step('The player spends 30 gems in the game', async () => {
-    expectStatus(await ops('POST', `/ops/players/${player.userId}/spend`, { roleId, serverId, item: 'gems', quantity: 30 }), 200, 'spend');
+    expectStatus(
+      await ops('POST', `/ops/players/${player.userId}/spend`, { roleId, serverId, item: 'gems', quantity: 30 }),
+      200,
+      'spend',
+    );
     ok(`inventory now: ${(await gamePlayer()).inventory.map((i) => `${i.quantity} ${i.item}`).join(', ')}`);
   });
 
   const refund = await step('A store refund; the signed refund callback takes the items back (2.5)', async () => {
-    const r = expectStatus(await admin('POST', `/sandbox/orders/${order.trxNo}/refund`, { bankRefundNo: 'GPA.REFUND-0001' }), 201, 'sandbox refund');
+    const r = expectStatus(
+      await admin('POST', `/sandbox/orders/${order.trxNo}/refund`, { bankRefundNo: 'GPA.REFUND-0001' }),
+      201,
+      'sandbox refund',
+    );
     ok(`refund order trxNo ${r.trxNo} (trxType ${r.trxType}) of payment ${r.originalTrxNo}`);
     const state = await waitFor('the refund callback', async () => {
       const p = await gamePlayer();
@@ -348,43 +499,90 @@ async function main() {
     return r;
   });
 
-  const arrear = await step('The arrears (4.5): the pending supplement order, via PlatformClient.getArrears', async () => {
-    const list = await client.getArrears({ kid: player.kid, macKey: player.macKey });
-    check(list.length === 1 && list[0].tradeNo === refund.trxNo && list[0].supplyStatus === 1, `arrears: ${JSON.stringify(list)}`);
-    const a = list[0];
-    ok(`tradeNo ${a.tradeNo}: ${a.refundAmount} ${a.currency} for ${a.productId}, supplyStatus ${a.supplyStatus} (pending), channel ${a.channelType}`);
-    return a;
-  });
+  const arrear = await step(
+    'The arrears (4.5): the pending supplement order, via PlatformClient.getArrears',
+    async () => {
+      const list = await client.getArrears({ kid: player.kid, macKey: player.macKey });
+      check(
+        list.length === 1 && list[0].tradeNo === refund.trxNo && list[0].supplyStatus === 1,
+        `arrears: ${JSON.stringify(list)}`,
+      );
+      const a = list[0];
+      ok(
+        `tradeNo ${a.tradeNo}: ${a.refundAmount} ${a.currency} for ${a.productId}, supplyStatus ${a.supplyStatus} (pending), channel ${a.channelType}`,
+      );
+      return a;
+    },
+  );
 
-  await step('The player pays the supplement; the arrears are empty and no second payment notification is sent', async () => {
-    const paymentsBefore = (await gameStatus()).payment;
-    const opened = expectStatus(await asPlayer('POST', `/order/v1/user/arrears/${arrear.tradeNo}/pay?clientId=${app.clientId}`), 200, 'open supplement payment').data.order;
-    ok(`supplement payment order trxNo ${opened.trxNo} (trxType ${opened.trxType}), ${opened.totalAmount} ${opened.currency}`);
-    const paid = expectStatus(await admin('POST', `/sandbox/orders/${opened.trxNo}/pay`, { outcome: 'success', bankTrxNo: 'GPA.3301-0001-0002' }), 200, 'sandbox pay supplement');
-    check(paid.status === 0, `supplement payment status ${paid.status}`);
-    ok('the store reports the supplement paid');
-    const list = await client.getArrears({ kid: player.kid, macKey: player.macKey });
-    check(list.length === 0, `arrears still list ${list.length} order(s)`);
-    ok('arrears (4.5) now empty');
-    // Give a (wrongly) queued notification time to arrive: the dispatcher would send it at once.
-    await new Promise((r) => setTimeout(r, 1500));
-    const { events } = expectStatus(await admin('GET', `/events?appId=${app.appId}&type=payment`), 200, 'list events');
-    check(events.length === 1, `the platform queued ${events.length} payment notifications`);
-    const paymentsAfter = (await gameStatus()).payment;
-    check(paymentsAfter === paymentsBefore, `the game received ${paymentsAfter - paymentsBefore} more payment notification(s)`);
-    ok('one payment notification in all; the game received none for the supplement (2.5 rule 3)');
-  });
+  await step(
+    'The player pays the supplement; the arrears are empty and no second payment notification is sent',
+    async () => {
+      const paymentsBefore = (await gameStatus()).payment;
+      const opened = expectStatus(
+        await asPlayer('POST', `/order/v1/user/arrears/${arrear.tradeNo}/pay?clientId=${app.clientId}`),
+        200,
+        'open supplement payment',
+      ).data.order;
+      ok(
+        `supplement payment order trxNo ${opened.trxNo} (trxType ${opened.trxType}), ${opened.totalAmount} ${opened.currency}`,
+      );
+      const paid = expectStatus(
+        await admin('POST', `/sandbox/orders/${opened.trxNo}/pay`, {
+          outcome: 'success',
+          bankTrxNo: 'GPA.3301-0001-0002',
+        }),
+        200,
+        'sandbox pay supplement',
+      );
+      check(paid.status === 0, `supplement payment status ${paid.status}`);
+      ok('the store reports the supplement paid');
+      const list = await client.getArrears({ kid: player.kid, macKey: player.macKey });
+      check(list.length === 0, `arrears still list ${list.length} order(s)`);
+      ok('arrears (4.5) now empty');
+      // Give a (wrongly) queued notification time to arrive: the dispatcher would send it at once.
+      await new Promise((r) => setTimeout(r, 1500));
+      const { events } = expectStatus(
+        await admin('GET', `/events?appId=${app.appId}&type=payment`),
+        200,
+        'list events',
+      );
+      check(events.length === 1, `the platform queued ${events.length} payment notifications`);
+      const paymentsAfter = (await gameStatus()).payment;
+      check(
+        paymentsAfter === paymentsBefore,
+        `the game received ${paymentsAfter - paymentsBefore} more payment notification(s)`,
+      );
+      ok('one payment notification in all; the game received none for the supplement (2.5 rule 3)');
+    },
+  );
 
   await step('The player cancels the account; the signed cancellation callback reaches the game (6)', async () => {
     const uri = `/api/account/v1/client/cancellation?clientId=${app.clientId}`;
-    const authorization = buildMacAuthorization({ kid: player.kid, macKey: player.macKey, method: 'POST', uri, host: '127.0.0.1' });
-    const asked = expectStatus(await http('POST', `${base}${uri}`, { headers: { authorization } }), 200, 'cancellation request');
+    const authorization = buildMacAuthorization({
+      kid: player.kid,
+      macKey: player.macKey,
+      method: 'POST',
+      uri,
+      host: '127.0.0.1',
+    });
+    const asked = expectStatus(
+      await http('POST', `${base}${uri}`, { headers: { authorization } }),
+      200,
+      'cancellation request',
+    );
     ok(`cancellation requested: ${asked.data.status} (cooling-off set to 0 s for the demo)`);
     expectStatus(await admin('POST', '/accounts/process-cancellations'), 200, 'process cancellations');
-    await waitFor('the cancellation callback', async () => (await ops('GET', '/ops/status')).body.calls.cancellation >= 1);
+    await waitFor(
+      'the cancellation callback',
+      async () => (await ops('GET', '/ops/status')).body.calls.cancellation >= 1,
+    );
     const state = expectStatus(await ops('GET', `/ops/players/${player.userId}`), 200, 'player state');
-    check(state.roles.length === 0 && state.inventory.length === 0, `the game still has roles/items: ${JSON.stringify(state)}`);
-    ok('the game deleted the player\'s roles and items; its payment ledger stays');
+    check(
+      state.roles.length === 0 && state.inventory.length === 0,
+      `the game still has roles/items: ${JSON.stringify(state)}`,
+    );
+    ok("the game deleted the player's roles and items; its payment ledger stays");
   });
 
   console.log(`\n${green(bold(`Demo passed: ${stepNo} steps in ${((Date.now() - started) / 1000).toFixed(1)} s`))}`);
@@ -403,7 +601,7 @@ try {
   await main();
 } catch (e) {
   exitCode = 1;
-  console.error(`\n${red(bold(`✖ step ${stepNo} failed: ${e instanceof DemoError ? e.message : e?.stack ?? e}`))}`);
+  console.error(`\n${red(bold(`✖ step ${stepNo} failed: ${e instanceof DemoError ? e.message : (e?.stack ?? e)}`))}`);
   for (const p of children) console.error(`\n${dim(`--- last lines of ${p.name} log ---`)}\n${tail(p.logFile)}`);
 } finally {
   await stopAll();

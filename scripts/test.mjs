@@ -14,12 +14,15 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 
 function testFiles(dir) {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true })
-    .filter((f) => f.endsWith('.test.js'))
-    .map((f) => path.join(dir, f))
-    // Matched against the path inside the repository, so the checkout's own folder name never matches.
-    .filter((f) => positionals.length === 0 || positionals.some((p) => path.relative(root, f).includes(p)))
-    .sort();
+  return (
+    fs
+      .readdirSync(dir, { recursive: true })
+      .filter((f) => f.endsWith('.test.js'))
+      .map((f) => path.join(dir, f))
+      // Matched against the path inside the repository, so the checkout's own folder name never matches.
+      .filter((f) => positionals.length === 0 || positionals.some((p) => path.relative(root, f).includes(p)))
+      .sort()
+  );
 }
 
 function run(label, files, env) {
@@ -39,13 +42,19 @@ const serverFiles = testFiles(path.join(root, 'packages/server/dist'));
 if (serverFiles.some((f) => f.includes(`${path.sep}console${path.sep}`)) && !fs.existsSync(CHROMIUM)) {
   const hasAptGet = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   if (process.getuid?.() === 0 && hasAptGet && !process.env.CHROMIUM_PATH) {
-    console.log(`${CHROMIUM} is missing (the console tests need it): apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium`);
-    spawnSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium'], { stdio: 'inherit' });
+    console.log(
+      `${CHROMIUM} is missing (the console tests need it): apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium`,
+    );
+    spawnSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium'], {
+      stdio: 'inherit',
+    });
   }
   if (!fs.existsSync(CHROMIUM)) {
-    console.error(`\nThe console tests need Chromium at ${CHROMIUM} and it is missing.\n`
-      + 'Install it (Debian/Ubuntu, as root): apt-get update && apt-get install -y --no-install-recommends chromium\n'
-      + 'or point CHROMIUM_PATH at a Chromium or Chrome binary.');
+    console.error(
+      `\nThe console tests need Chromium at ${CHROMIUM} and it is missing.\n` +
+        'Install it (Debian/Ubuntu, as root): apt-get update && apt-get install -y --no-install-recommends chromium\n' +
+        'or point CHROMIUM_PATH at a Chromium or Chrome binary.',
+    );
     process.exit(1);
   }
 }

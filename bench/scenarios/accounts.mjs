@@ -25,7 +25,14 @@ export function macRequests(path, players) {
   let i = 0;
   return (req) => {
     const p = players[i++ % players.length];
-    const authorization = buildMacAuthorization({ kid: p.kid, macKey: p.macKey, method: 'GET', uri: path, host: '127.0.0.1', port: 443 });
+    const authorization = buildMacAuthorization({
+      kid: p.kid,
+      macKey: p.macKey,
+      method: 'GET',
+      uri: path,
+      host: '127.0.0.1',
+      port: 443,
+    });
     return { ...req, path, headers: { ...req.headers, authorization } };
   };
 }

@@ -18,10 +18,22 @@ function ceiling(nonces, route) {
     try {
       const { players, md5App } = await (await fetch(`${proc.url}/tokens`)).json();
       if (route === '4.3') return await load(proc.url, { path: PROFILE, setupRequest: macRequests(PROFILE, players) });
-      if (route === '4.2') return await load(proc.url, { path: UPLOAD, setupRequest: (req) => ({ ...req, path: signedQueryPath(UPLOAD, uploadParams(md5App.clientId), md5App.secret) }) });
+      if (route === '4.2')
+        return await load(proc.url, {
+          path: UPLOAD,
+          setupRequest: (req) => ({
+            ...req,
+            path: signedQueryPath(UPLOAD, uploadParams(md5App.clientId), md5App.secret),
+          }),
+        });
       // 4.1, against pgbench as its target is.
       const body = reportBodies(md5App.clientId, md5App.secret);
-      const result = await load(proc.url, { method: 'POST', path: REPORT, headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: body() }) });
+      const result = await load(proc.url, {
+        method: 'POST',
+        path: REPORT,
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: body() }),
+      });
       return { ...result, reference: { name: 'pgbench insert', rps: pgbenchInsertRate(CONNECTIONS) } };
     } finally {
       await proc.stop();

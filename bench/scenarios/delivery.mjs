@@ -19,7 +19,10 @@ async function fillOutbox(schema, appId, n) {
 }
 
 async function drain(svc, n, fixture) {
-  const app = await svc.admin('POST', '/apps', { name: 'bench delivery', callbackUrls: { default: `${fixture.url}/pay/callback` } });
+  const app = await svc.admin('POST', '/apps', {
+    name: 'bench delivery',
+    callbackUrls: { default: `${fixture.url}/pay/callback` },
+  });
   const t0 = Date.now();
   await fillOutbox(svc.schema, app.appId, n);
   // The fixture counts what it received (a cheap GET); only once it has seen
@@ -42,10 +45,22 @@ async function drain(svc, n, fixture) {
     percentile_cont(0.99) within group (order by delivered_at - created_at) as p99 from ${svc.schema}.outbox`);
   const delivered = (await (await fetch(`${fixture.url}/count`)).json()).count;
   if (delivered < n) throw new Error(`fixture saw ${delivered} of ${n}`);
-  return { rps: n / seconds, p50: Math.round(rows[0].p50), p99: Math.round(rows[0].p99), errors: 0, non2xx: 0, total: n };
+  return {
+    rps: n / seconds,
+    p50: Math.round(rows[0].p50),
+    p99: Math.round(rows[0].p99),
+    errors: 0,
+    non2xx: 0,
+    total: n,
+  };
 }
 
-const env = { DELIVERY_HOST_CONCURRENCY: '64', DELIVERY_CONCURRENCY: '64', DELIVERY_POLL_MS: '100', DELIVERY_BATCH: '128' };
+const env = {
+  DELIVERY_HOST_CONCURRENCY: '64',
+  DELIVERY_CONCURRENCY: '64',
+  DELIVERY_POLL_MS: '100',
+  DELIVERY_BATCH: '128',
+};
 
 export default [
   {
@@ -73,7 +88,10 @@ export default [
     async run(svc) {
       const fixture = await startProcess([path.join(ROOT, 'bench/game-fixture.mjs')]);
       try {
-        return { ...(await drain(svc, BACKLOG, fixture)), reference: { name: 'RSA-2048 sign, 1 core', rps: rsaSignRate() } };
+        return {
+          ...(await drain(svc, BACKLOG, fixture)),
+          reference: { name: 'RSA-2048 sign, 1 core', rps: rsaSignRate() },
+        };
       } finally {
         await fixture.stop();
       }
@@ -89,12 +107,27 @@ export default [
       try {
         const { spawnSync } = await import('node:child_process');
         const out = spawnSync(process.execPath, [path.join(ROOT, 'bench/graphile-peer.mjs')], {
-          env: { ...process.env, PG_URL, SCHEMA: schema, TARGET: `${fixture.url}/pay/callback`, N: String(N), CONCURRENCY: '64' },
+          env: {
+            ...process.env,
+            PG_URL,
+            SCHEMA: schema,
+            TARGET: `${fixture.url}/pay/callback`,
+            N: String(N),
+            CONCURRENCY: '64',
+          },
           encoding: 'utf8',
         });
         const m = /drained (\d+) in (\d+)/.exec(out.stdout);
         if (!m) throw new Error(`graphile-worker peer failed: ${out.stdout}${out.stderr}`);
-        return { rps: Number(m[1]) / (Number(m[2]) / 1000), p50: null, p99: null, errors: 0, non2xx: 0, total: Number(m[1]), reference: { name: 'RSA-2048 sign, 1 core', rps: rsaSignRate() } };
+        return {
+          rps: Number(m[1]) / (Number(m[2]) / 1000),
+          p50: null,
+          p99: null,
+          errors: 0,
+          non2xx: 0,
+          total: Number(m[1]),
+          reference: { name: 'RSA-2048 sign, 1 core', rps: rsaSignRate() },
+        };
       } finally {
         await pgQuery(`drop schema if exists ${schema} cascade`);
         await fixture.stop();

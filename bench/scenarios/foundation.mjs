@@ -12,7 +12,10 @@ export default [
     name: 'GET /admin/v1/apps/{appId} (bearer)',
     async run(svc) {
       const app = await svc.admin('POST', '/apps', { name: 'bench admin read' });
-      return load(svc.url, { path: `/admin/v1/apps/${app.appId}`, headers: { authorization: `Bearer ${svc.adminToken}` } });
+      return load(svc.url, {
+        path: `/admin/v1/apps/${app.appId}`,
+        headers: { authorization: `Bearer ${svc.adminToken}` },
+      });
     },
   },
 ];

@@ -31,15 +31,23 @@ export function parseCatalog(v: unknown): Catalog | string {
     if (items === null || typeof items !== 'object' || Array.isArray(items) || Object.keys(items).length === 0) {
       return `${code}.items: must be a non-empty object of item counts`;
     }
-    for (const [item, n] of Object.entries(items)) if (!isCount(n)) return `${code}.items.${item}: must be a positive whole number`;
-    if (limitPerRole !== undefined && limitPerRole !== null && !isCount(limitPerRole)) return `${code}.limitPerRole: must be a positive whole number or null`;
-    catalog.set(code, { items: items as Record<string, number>, limitPerRole: (limitPerRole as number | undefined) ?? null });
+    for (const [item, n] of Object.entries(items))
+      if (!isCount(n)) return `${code}.items.${item}: must be a positive whole number`;
+    if (limitPerRole !== undefined && limitPerRole !== null && !isCount(limitPerRole))
+      return `${code}.limitPerRole: must be a positive whole number or null`;
+    catalog.set(code, {
+      items: items as Record<string, number>,
+      limitPerRole: (limitPerRole as number | undefined) ?? null,
+    });
   }
   return catalog;
 }
 
 /** The items granted for `quantity` units of each product line; lines of unknown products are returned apart. */
-export function itemsFor(catalog: Catalog, lines: readonly { productCode: string; quantity: number }[]): { items: Map<string, number>; unknown: string[] } {
+export function itemsFor(
+  catalog: Catalog,
+  lines: readonly { productCode: string; quantity: number }[],
+): { items: Map<string, number>; unknown: string[] } {
   const items = new Map<string, number>();
   const unknown: string[] = [];
   for (const line of lines) {

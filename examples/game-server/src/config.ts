@@ -30,7 +30,10 @@ export interface GameServerConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`${variable}: ${problem}`);
     this.name = 'ConfigError';
   }
@@ -51,7 +54,8 @@ function json(env: Env, name: string): unknown {
 function int(env: Env, name: string, dflt: number, min: number, max: number): number {
   const v = env[name];
   if (v === undefined || v === '') return dflt;
-  if (!/^[0-9]+$/.test(v) || Number(v) < min || Number(v) > max) throw new ConfigError(name, `must be a whole number from ${min} to ${max}`);
+  if (!/^[0-9]+$/.test(v) || Number(v) < min || Number(v) > max)
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max}`);
   return Number(v);
 }
 
@@ -75,9 +79,11 @@ function httpUrl(env: Env, name: string): string | null {
 
 function keysObject(v: unknown, name: string): Record<string, string> {
   if (v === undefined) return {};
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError(name, 'must be a JSON object {"<key id>": "<PEM>"}');
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw new ConfigError(name, 'must be a JSON object {"<key id>": "<PEM>"}');
   for (const [kid, pem] of Object.entries(v)) {
-    if (typeof pem !== 'string' || pem === '') throw new ConfigError(name, `key ${JSON.stringify(kid)} must be a PEM string`);
+    if (typeof pem !== 'string' || pem === '')
+      throw new ConfigError(name, `key ${JSON.stringify(kid)} must be a PEM string`);
   }
   return v as Record<string, string>;
 }
@@ -117,9 +123,17 @@ export function loadConfig(env: Env = process.env): GameServerConfig {
   if (config.platformAdminUrl !== null && config.platformAdminToken === null) {
     throw new ConfigError('PLATFORM_ADMIN_TOKEN', 'is required with PLATFORM_ADMIN_URL');
   }
-  if (Object.keys(config.publicKeys).length === 0 && config.publicKeysFile === null && config.platformAdminUrl === null) {
-    throw new ConfigError('PLATFORM_PUBLIC_KEYS', 'no platform public key source: set PLATFORM_PUBLIC_KEYS, PLATFORM_PUBLIC_KEYS_FILE or PLATFORM_ADMIN_URL');
+  if (
+    Object.keys(config.publicKeys).length === 0 &&
+    config.publicKeysFile === null &&
+    config.platformAdminUrl === null
+  ) {
+    throw new ConfigError(
+      'PLATFORM_PUBLIC_KEYS',
+      'no platform public key source: set PLATFORM_PUBLIC_KEYS, PLATFORM_PUBLIC_KEYS_FILE or PLATFORM_ADMIN_URL',
+    );
   }
-  if (config.opsToken !== null && config.opsToken.length < 16) throw new ConfigError('OPS_TOKEN', 'must be at least 16 characters');
+  if (config.opsToken !== null && config.opsToken.length < 16)
+    throw new ConfigError('OPS_TOKEN', 'must be at least 16 characters');
   return config;
 }

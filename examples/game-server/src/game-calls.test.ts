@@ -15,13 +15,27 @@ describe('role query, role list, pre-order check (4.8-4.10), cancellation (6)', 
     const r = await game.call('GET', PLATFORM_PATHS.roleQuery, { query: { roleId: 'r1', serverId: 's1' } });
     assert.deepEqual(r, {
       status: 200,
-      body: { userId: 'u1', roleId: 'r1', name: 'Hero r1', avatar: 'https://game.example/a.png', roleLv: 12, serverId: 's1', serverName: 'Server One' },
+      body: {
+        userId: 'u1',
+        roleId: 'r1',
+        name: 'Hero r1',
+        avatar: 'https://game.example/a.png',
+        roleLv: 12,
+        serverId: 's1',
+        serverName: 'Server One',
+      },
     });
   });
 
   test('role query of an unknown role, or one on another server, is a 404', async () => {
-    assert.equal((await game.call('GET', PLATFORM_PATHS.roleQuery, { query: { roleId: 'nope', serverId: 's1' } })).status, 404);
-    assert.equal((await game.call('GET', PLATFORM_PATHS.roleQuery, { query: { roleId: 'r1', serverId: 's2' } })).status, 404);
+    assert.equal(
+      (await game.call('GET', PLATFORM_PATHS.roleQuery, { query: { roleId: 'nope', serverId: 's1' } })).status,
+      404,
+    );
+    assert.equal(
+      (await game.call('GET', PLATFORM_PATHS.roleQuery, { query: { roleId: 'r1', serverId: 's2' } })).status,
+      404,
+    );
   });
 
   test('role query without serverId is a 400 naming it', async () => {
@@ -34,9 +48,24 @@ describe('role query, role list, pre-order check (4.8-4.10), cancellation (6)', 
     const all = await game.call('GET', PLATFORM_PATHS.roleList, { query: { userId: 'u1' } });
     assert.equal(all.status, 200);
     assert.equal(all.body.code, 200);
-    assert.deepEqual(all.body.results.map((r: any) => [r.roleId, r.serverId]), [['r1', 's1'], ['r2', 's2']]);
+    assert.deepEqual(
+      all.body.results.map((r: any) => [r.roleId, r.serverId]),
+      [
+        ['r1', 's1'],
+        ['r2', 's2'],
+      ],
+    );
     const one = await game.call('GET', PLATFORM_PATHS.roleList, { query: { userId: 'u1', serverId: 's2' } });
-    assert.deepEqual(one.body.results, [{ roleId: 'r2', name: 'Hero r2', avatar: 'https://game.example/a.png', roleLv: 12, serverId: 's2', serverName: 'Server One' }]);
+    assert.deepEqual(one.body.results, [
+      {
+        roleId: 'r2',
+        name: 'Hero r2',
+        avatar: 'https://game.example/a.png',
+        roleLv: 12,
+        serverId: 's2',
+        serverName: 'Server One',
+      },
+    ]);
   });
 
   test('role list of a user without roles is a 401 with empty results (4.9)', async () => {
@@ -67,17 +96,26 @@ describe('role query, role list, pre-order check (4.8-4.10), cancellation (6)', 
     const two = await check({ roleId: 'r1', serverId: 's1', productSkuCode: 'starter_pack', quantity: 2 });
     assert.equal(two.status, 400);
     assert.equal(two.body.code, PreOrderCode.PURCHASE_LIMIT_REACHED);
-    assert.equal((await check({ roleId: 'r1', serverId: 's1', productSkuCode: 'starter_pack', quantity: 1 })).status, 200);
+    assert.equal(
+      (await check({ roleId: 'r1', serverId: 's1', productSkuCode: 'starter_pack', quantity: 1 })).status,
+      200,
+    );
     const pay = paymentBody({ trxNo: 700, userId: 'u1', roleId: 'r1', products: [['starter_pack', 1]] });
     await game.call('POST', PLATFORM_PATHS.paymentCallback, { body: pay });
     const again = await check({ roleId: 'r1', serverId: 's1', productSkuCode: 'starter_pack', quantity: 1 });
     assert.equal(again.body.code, PreOrderCode.PURCHASE_LIMIT_REACHED);
     assert.match(again.body.detail, /holds 1/);
     // The limit is per role: the user's other role may still buy one.
-    assert.equal((await check({ roleId: 'r2', serverId: 's2', productSkuCode: 'starter_pack', quantity: 1 })).status, 200);
+    assert.equal(
+      (await check({ roleId: 'r2', serverId: 's2', productSkuCode: 'starter_pack', quantity: 1 })).status,
+      200,
+    );
     // A refunded purchase no longer counts.
     await game.call('POST', PLATFORM_PATHS.paymentCallback, { body: refundBody(pay, 9700) });
-    assert.equal((await check({ roleId: 'r1', serverId: 's1', productSkuCode: 'starter_pack', quantity: 1 })).status, 200);
+    assert.equal(
+      (await check({ roleId: 'r1', serverId: 's1', productSkuCode: 'starter_pack', quantity: 1 })).status,
+      200,
+    );
   });
 
   test('pre-order check refuses a malformed body with 400 naming the field', async () => {
@@ -93,11 +131,25 @@ describe('role query, role list, pre-order check (4.8-4.10), cancellation (6)', 
     assert.equal((await game.call('GET', PLATFORM_PATHS.paymentCallback)).status, 404);
   });
 
-  test('the cancellation callback deletes the player\'s roles and items, once', async () => {
+  test("the cancellation callback deletes the player's roles and items, once", async () => {
     await game.ops('POST', '/ops/roles', role('u9', 'r9'));
-    await game.call('POST', PLATFORM_PATHS.paymentCallback, { body: paymentBody({ trxNo: 710, userId: 'u9', roleId: 'r9', products: [['gems_100', 1]] }) });
-    const body = { eventType: 'account_cancellation', notifyId: 88, notifyTime: Date.now(), appId: 7, userId: 'u9', userCode: '000009XY', requestTime: Date.now() - 1000, cancelTime: Date.now() };
-    assert.deepEqual(await game.call('POST', PLATFORM_PATHS.cancellationCallback, { body }), { status: 200, body: { code: 'SUCCESS', msg: 'cancelled' } });
+    await game.call('POST', PLATFORM_PATHS.paymentCallback, {
+      body: paymentBody({ trxNo: 710, userId: 'u9', roleId: 'r9', products: [['gems_100', 1]] }),
+    });
+    const body = {
+      eventType: 'account_cancellation',
+      notifyId: 88,
+      notifyTime: Date.now(),
+      appId: 7,
+      userId: 'u9',
+      userCode: '000009XY',
+      requestTime: Date.now() - 1000,
+      cancelTime: Date.now(),
+    };
+    assert.deepEqual(await game.call('POST', PLATFORM_PATHS.cancellationCallback, { body }), {
+      status: 200,
+      body: { code: 'SUCCESS', msg: 'cancelled' },
+    });
     assert.equal((await game.call('POST', PLATFORM_PATHS.cancellationCallback, { body })).body.msg, 'already handled');
     const p = (await game.ops('GET', '/ops/players/u9')).body;
     assert.deepEqual(p.roles, []);

@@ -53,7 +53,10 @@ export interface TestGame {
   close(): Promise<void>;
 }
 
-export async function startTestGame(env: Record<string, string> = {}, o: { key?: TestKey; dataDir?: string; fetch?: typeof fetch } = {}): Promise<TestGame> {
+export async function startTestGame(
+  env: Record<string, string> = {},
+  o: { key?: TestKey; dataDir?: string; fetch?: typeof fetch } = {},
+): Promise<TestGame> {
   const key = o.key ?? testKey('test-key-1');
   const dataDir = o.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'game-server-test-'));
   const config = loadConfig({
@@ -79,25 +82,43 @@ export async function startTestGame(env: Record<string, string> = {}, o: { key?:
     const signer = c.key === undefined ? key : c.key;
     const headers: Record<string, string> = body === '' ? {} : { 'content-type': 'application/json' };
     if (signer) {
-      Object.assign(headers, buildCallbackHeaders({
-        method, path: pathname, body, privateKey: signer.privateKey,
-        ...(c.keyId === null ? {} : { keyId: c.keyId ?? signer.kid }),
-        ...(c.timestamp !== undefined ? { timestamp: c.timestamp } : {}),
-        ...(c.nonce !== undefined ? { nonce: c.nonce } : {}),
-      }));
+      Object.assign(
+        headers,
+        buildCallbackHeaders({
+          method,
+          path: pathname,
+          body,
+          privateKey: signer.privateKey,
+          ...(c.keyId === null ? {} : { keyId: c.keyId ?? signer.kid }),
+          ...(c.timestamp !== undefined ? { timestamp: c.timestamp } : {}),
+          ...(c.nonce !== undefined ? { nonce: c.nonce } : {}),
+        }),
+      );
     }
     const sent = { headers, body };
     c.tamper?.(sent);
     const qs = c.query ? `?${new URLSearchParams(c.query).toString()}` : '';
-    const res = await fetch(`${server.url}${pathname}${qs}`, { method, headers: sent.headers, ...(sent.body === '' ? {} : { body: sent.body }) });
+    const res = await fetch(`${server.url}${pathname}${qs}`, {
+      method,
+      headers: sent.headers,
+      ...(sent.body === '' ? {} : { body: sent.body }),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   }
 
-  async function ops(method: string, pathname: string, body?: unknown, token: string | null = OPS_TOKEN): Promise<CallResult> {
+  async function ops(
+    method: string,
+    pathname: string,
+    body?: unknown,
+    token: string | null = OPS_TOKEN,
+  ): Promise<CallResult> {
     const res = await fetch(`${server.url}${pathname}`, {
       method,
-      headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     const text = await res.text();
@@ -105,7 +126,12 @@ export async function startTestGame(env: Record<string, string> = {}, o: { key?:
   }
 
   return {
-    server, key, dataDir, logs, call, ops,
+    server,
+    key,
+    dataDir,
+    logs,
+    call,
+    ops,
     async close() {
       await server.close();
       if (!o.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -116,7 +142,14 @@ export async function startTestGame(env: Record<string, string> = {}, o: { key?:
 let notifyIds = 1000;
 
 /** A 2.4 payment notification body with the fields in the spec's order. */
-export function paymentBody(p: { trxNo: number; userId: string; roleId?: string; serverId?: string; products: [string, number][]; status?: number }): Record<string, unknown> {
+export function paymentBody(p: {
+  trxNo: number;
+  userId: string;
+  roleId?: string;
+  serverId?: string;
+  products: [string, number][];
+  status?: number;
+}): Record<string, unknown> {
   return {
     notifyId: ++notifyIds,
     notifyTime: Date.now(),
@@ -128,7 +161,11 @@ export function paymentBody(p: { trxNo: number; userId: string; roleId?: string;
     platform: 2,
     channel: 2,
     paymentType: 0,
-    products: p.products.map(([productCode, quantity]) => ({ productCode, quantity, channelSkuCode: `sku.${productCode}` })),
+    products: p.products.map(([productCode, quantity]) => ({
+      productCode,
+      quantity,
+      channelSkuCode: `sku.${productCode}`,
+    })),
     currency: 'USD',
     region: 'JP',
     clientAmount: 0.99,
@@ -164,4 +201,12 @@ export function refundBody(payment: Record<string, unknown>, trxNo: number): Rec
   };
 }
 
-export const role = (userId: string, roleId: string, serverId = 's1') => ({ userId, roleId, serverId, name: `Hero ${roleId}`, avatar: 'https://game.example/a.png', roleLv: 12, serverName: 'Server One' });
+export const role = (userId: string, roleId: string, serverId = 's1') => ({
+  userId,
+  roleId,
+  serverId,
+  name: `Hero ${roleId}`,
+  avatar: 'https://game.example/a.png',
+  roleLv: 12,
+  serverName: 'Server One',
+});

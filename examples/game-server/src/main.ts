@@ -18,10 +18,13 @@ async function main(): Promise<void> {
   console.log(`[game-server] listening on ${server.url} (data in ${config.dataDir})`);
   const stop = (signal: string) => {
     console.log(`[game-server] ${signal}: stopping`);
-    server.close().then(() => process.exit(0), (e) => {
-      console.error(e);
-      process.exit(1);
-    });
+    server.close().then(
+      () => process.exit(0),
+      (e) => {
+        console.error(e);
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));

@@ -44,22 +44,41 @@ describe('payment and refund callbacks (4.7, 2.4, 2.5)', () => {
   test('a refund revokes what the payment granted and is never granted itself', async () => {
     const pay = paymentBody({ trxNo: 510, userId: 'u3', roleId: 'r3', products: [['starter_pack', 1]] });
     assert.equal((await game.call('POST', CB, { body: pay })).body.msg, 'granted');
-    assert.deepEqual((await player('u3')).inventory.map((i: any) => [i.item, i.quantity]), [['gems', 50], ['sword', 1]]);
+    assert.deepEqual(
+      (await player('u3')).inventory.map((i: any) => [i.item, i.quantity]),
+      [
+        ['gems', 50],
+        ['sword', 1],
+      ],
+    );
     const refund = refundBody(pay, 9510);
-    assert.deepEqual(await game.call('POST', CB, { body: refund }), { status: 200, body: { code: 'SUCCESS', msg: 'revoked' } });
+    assert.deepEqual(await game.call('POST', CB, { body: refund }), {
+      status: 200,
+      body: { code: 'SUCCESS', msg: 'revoked' },
+    });
     assert.equal((await game.call('POST', CB, { body: refund })).body.msg, 'already handled');
     const p = await player('u3');
     assert.deepEqual(p.inventory, []);
     assert.deepEqual(p.debts, []);
     assert.equal(p.payments[0].state, 'refunded');
-    assert.deepEqual(p.refunds, [{ trxNo: 9510, originalTrxNo: 510, state: 'revoked', revoked: { gems: 50, sword: 1 }, owed: {} }]);
+    assert.deepEqual(p.refunds, [
+      { trxNo: 9510, originalTrxNo: 510, state: 'revoked', revoked: { gems: 50, sword: 1 }, owed: {} },
+    ]);
   });
 
   test('items already spent when the refund arrives become debt', async () => {
     const pay = paymentBody({ trxNo: 520, userId: 'u4', roleId: 'r4', products: [['gems_100', 1]] });
     await game.call('POST', CB, { body: pay });
-    assert.equal((await game.ops('POST', '/ops/players/u4/spend', { roleId: 'r4', serverId: 's1', item: 'gems', quantity: 70 })).status, 200);
-    assert.equal((await game.ops('POST', '/ops/players/u4/spend', { roleId: 'r4', serverId: 's1', item: 'gems', quantity: 31 })).status, 409);
+    assert.equal(
+      (await game.ops('POST', '/ops/players/u4/spend', { roleId: 'r4', serverId: 's1', item: 'gems', quantity: 70 }))
+        .status,
+      200,
+    );
+    assert.equal(
+      (await game.ops('POST', '/ops/players/u4/spend', { roleId: 'r4', serverId: 's1', item: 'gems', quantity: 31 }))
+        .status,
+      409,
+    );
     await game.call('POST', CB, { body: refundBody(pay, 9520) });
     const p = await player('u4');
     assert.deepEqual(p.inventory, []);
@@ -80,14 +99,20 @@ describe('payment and refund callbacks (4.7, 2.4, 2.5)', () => {
 
   test('a refund of a payment this game never saw grants nothing, although it lists products', async () => {
     // A refund of an order this game never saw (trxType 2) must not grant, even though it carries products.
-    const orphan = refundBody(paymentBody({ trxNo: 540, userId: 'u6', roleId: 'r6', products: [['gems_500', 3]] }), 9540);
+    const orphan = refundBody(
+      paymentBody({ trxNo: 540, userId: 'u6', roleId: 'r6', products: [['gems_500', 3]] }),
+      9540,
+    );
     assert.equal((await game.call('POST', CB, { body: orphan })).status, 200);
     assert.deepEqual((await player('u6')).inventory, []);
     assert.deepEqual((await player('u6')).payments, []);
   });
 
   test('an unknown trxType is accepted and kept, never granted (9)', async () => {
-    const body = { ...paymentBody({ trxNo: 550, userId: 'u7', roleId: 'r7', products: [['gems_100', 1]] }), trxType: 7 };
+    const body = {
+      ...paymentBody({ trxNo: 550, userId: 'u7', roleId: 'r7', products: [['gems_100', 1]] }),
+      trxType: 7,
+    };
     assert.deepEqual(await game.call('POST', CB, { body }), { status: 200, body: { code: 'SUCCESS', msg: 'kept' } });
     assert.deepEqual((await player('u7')).inventory, []);
     assert.equal((await game.ops('GET', '/ops/status')).body.stored.otherNotifications, 1);
@@ -100,11 +125,21 @@ describe('payment and refund callbacks (4.7, 2.4, 2.5)', () => {
   });
 
   test('a payment without attach is granted to the account; unknown products are recorded, not granted', async () => {
-    const body = paymentBody({ trxNo: 570, userId: 'u9', products: [['gems_100', 1], ['mystery_box', 1]] });
+    const body = paymentBody({
+      trxNo: 570,
+      userId: 'u9',
+      products: [
+        ['gems_100', 1],
+        ['mystery_box', 1],
+      ],
+    });
     assert.equal((await game.call('POST', CB, { body })).body.msg, 'granted');
     const p = await player('u9');
     assert.deepEqual(p.inventory, [{ roleId: '', serverId: '', item: 'gems', quantity: 100 }]);
-    assert.deepEqual(p.payments[0].products, [{ productCode: 'gems_100', quantity: 1 }, { productCode: 'mystery_box', quantity: 1 }]);
+    assert.deepEqual(p.payments[0].products, [
+      { productCode: 'gems_100', quantity: 1 },
+      { productCode: 'mystery_box', quantity: 1 },
+    ]);
   });
 
   test('a malformed notification is refused with 400 naming the field, and nothing is written', async () => {
@@ -115,7 +150,12 @@ describe('payment and refund callbacks (4.7, 2.4, 2.5)', () => {
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'SUCCESS');
     assert.match(r.body.msg, /trxNo/);
-    const r2 = await game.call('POST', CB, { body: { ...paymentBody({ trxNo: 581, userId: 'u10', products: [['gems_100', 1]] }), products: [{ productCode: 'gems_100', quantity: 'x' }] } });
+    const r2 = await game.call('POST', CB, {
+      body: {
+        ...paymentBody({ trxNo: 581, userId: 'u10', products: [['gems_100', 1]] }),
+        products: [{ productCode: 'gems_100', quantity: 'x' }],
+      },
+    });
     assert.equal(r2.status, 400);
     assert.match(r2.body.msg, /products\.0\.quantity/);
     assert.deepEqual((await game.ops('GET', '/ops/status')).body.stored, before);
@@ -129,7 +169,9 @@ describe('payment and refund callbacks (4.7, 2.4, 2.5)', () => {
     const restarted = await startTestGame({}, { key: game.key, dataDir });
     try {
       assert.equal((await restarted.call('POST', CB, { body })).body.msg, 'already handled');
-      assert.deepEqual((await restarted.ops('GET', '/ops/players/u11')).body.inventory, [{ roleId: 'r11', serverId: 's1', item: 'gems', quantity: 100 }]);
+      assert.deepEqual((await restarted.ops('GET', '/ops/players/u11')).body.inventory, [
+        { roleId: 'r11', serverId: 's1', item: 'gems', quantity: 100 },
+      ]);
     } finally {
       await restarted.close();
     }

@@ -43,7 +43,10 @@ export function opsHandler(deps: OpsDeps): (req: IncomingMessage, res: ServerRes
   async function route(req: IncomingMessage, path: string): Promise<Reply> {
     const method = req.method ?? 'GET';
     if (method === 'GET' && path === '/ops/status') {
-      return { status: 200, body: { keyIds: Object.keys(deps.keys.keys), stored: deps.store.counts(), calls: deps.counters } };
+      return {
+        status: 200,
+        body: { keyIds: Object.keys(deps.keys.keys), stored: deps.store.counts(), calls: deps.counters },
+      };
     }
     if (method === 'POST' && path === '/ops/platform-keys/refresh') {
       try {
@@ -69,10 +72,14 @@ export function opsHandler(deps: OpsDeps): (req: IncomingMessage, res: ServerRes
       if (method === 'POST' && player[2]) {
         const b = (await jsonBody(req)) as Record<string, unknown> | undefined;
         if (!b || typeof b !== 'object') return problem(400, 'body: must be a JSON object');
-        for (const k of ['roleId', 'serverId', 'item'] as const) if (typeof b[k] !== 'string' || !ID.test(b[k] as string)) return problem(400, `${k}: must be 1-64 of A-Z a-z 0-9 _ . : -`);
-        if (!Number.isSafeInteger(b.quantity) || (b.quantity as number) < 1) return problem(400, 'quantity: must be a positive whole number');
+        for (const k of ['roleId', 'serverId', 'item'] as const)
+          if (typeof b[k] !== 'string' || !ID.test(b[k] as string))
+            return problem(400, `${k}: must be 1-64 of A-Z a-z 0-9 _ . : -`);
+        if (!Number.isSafeInteger(b.quantity) || (b.quantity as number) < 1)
+          return problem(400, 'quantity: must be a positive whole number');
         const owner = { userId, roleId: b.roleId as string, serverId: b.serverId as string };
-        if (!deps.store.spend(owner, b.item as string, b.quantity as number)) return problem(409, `the role has fewer than ${b.quantity} ${b.item}`);
+        if (!deps.store.spend(owner, b.item as string, b.quantity as number))
+          return problem(409, `the role has fewer than ${b.quantity} ${b.item}`);
         deps.log(`role ${owner.roleId} spent ${b.quantity} ${b.item}`);
         return { status: 200, body: { spent: { [b.item as string]: b.quantity } } };
       }

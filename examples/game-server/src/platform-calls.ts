@@ -5,10 +5,23 @@
  * get here.
  */
 import {
-  type Answer, type CallbackHandler, type VerifiedCall,
-  PayloadParseError, PreOrderCode, TrxType,
-  acceptNotification, allowPreOrder, blockPreOrder, parseCancellationNotification, parseNotification,
-  parsePreOrderCheck, parseRoleListQuery, parseRoleQuery, rejectNotification, roleListAnswer, roleQueryAnswer,
+  type Answer,
+  type CallbackHandler,
+  type VerifiedCall,
+  PayloadParseError,
+  PreOrderCode,
+  TrxType,
+  acceptNotification,
+  allowPreOrder,
+  blockPreOrder,
+  parseCancellationNotification,
+  parseNotification,
+  parsePreOrderCheck,
+  parseRoleListQuery,
+  parseRoleQuery,
+  rejectNotification,
+  roleListAnswer,
+  roleQueryAnswer,
 } from '@game-platform/sdk';
 import type { Catalog } from './catalog.js';
 import type { GameStore } from './store.js';
@@ -37,7 +50,15 @@ export interface CallCounters {
 }
 
 export const newCounters = (): CallCounters => ({
-  payment: 0, refund: 0, otherNotification: 0, roleQuery: 0, roleList: 0, preOrderAllowed: 0, preOrderBlocked: 0, cancellation: 0, refused: 0,
+  payment: 0,
+  refund: 0,
+  otherNotification: 0,
+  roleQuery: 0,
+  roleList: 0,
+  preOrderAllowed: 0,
+  preOrderBlocked: 0,
+  cancellation: 0,
+  refused: 0,
 });
 
 export interface PlatformCallDeps {
@@ -47,8 +68,14 @@ export interface PlatformCallDeps {
   log: (line: string) => void;
 }
 
-const badRequest = (e: PayloadParseError): Answer => ({ status: 400, body: { code: 400, msg: 'bad request', detail: e.message } });
-const fmt = (items: Record<string, number>): string => Object.entries(items).map(([k, v]) => `${v} ${k}`).join(', ') || 'nothing';
+const badRequest = (e: PayloadParseError): Answer => ({
+  status: 400,
+  body: { code: 400, msg: 'bad request', detail: e.message },
+});
+const fmt = (items: Record<string, number>): string =>
+  Object.entries(items)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ') || 'nothing';
 
 export function platformCallHandler(deps: PlatformCallDeps): CallbackHandler {
   const { store, catalog, counters, log } = deps;
@@ -70,8 +97,13 @@ export function platformCallHandler(deps: PlatformCallDeps): CallbackHandler {
           log(`payment trxNo ${n.trxNo}: repeated notification, already ${r.state}`);
           return acceptNotification('already handled');
         }
-        const unknown = r.unknownProducts.length > 0 ? ` (unknown products, nothing granted for them: ${r.unknownProducts.join(', ')})` : '';
-        log(`payment trxNo ${n.trxNo} for user ${n.userId}: ${r.state === 'granted' ? `granted ${fmt(r.items)}` : r.state}${unknown}`);
+        const unknown =
+          r.unknownProducts.length > 0
+            ? ` (unknown products, nothing granted for them: ${r.unknownProducts.join(', ')})`
+            : '';
+        log(
+          `payment trxNo ${n.trxNo} for user ${n.userId}: ${r.state === 'granted' ? `granted ${fmt(r.items)}` : r.state}${unknown}`,
+        );
         return acceptNotification(r.state);
       }
       case TrxType.REFUND: {
@@ -82,7 +114,9 @@ export function platformCallHandler(deps: PlatformCallDeps): CallbackHandler {
           return acceptNotification('already handled');
         }
         const owed = Object.keys(r.owed).length > 0 ? `; owed (spent) ${fmt(r.owed)}` : '';
-        log(`refund trxNo ${n.trxNo} of payment ${n.originalTrxNo}: ${r.state === 'revoked' ? `revoked ${fmt(r.revoked)}${owed}` : r.state}`);
+        log(
+          `refund trxNo ${n.trxNo} of payment ${n.originalTrxNo}: ${r.state === 'revoked' ? `revoked ${fmt(r.revoked)}${owed}` : r.state}`,
+        );
         return acceptNotification(r.state);
       }
       default:
@@ -98,17 +132,36 @@ export function platformCallHandler(deps: PlatformCallDeps): CallbackHandler {
     const { roleId, serverId } = parseRoleQuery(call.query);
     counters.roleQuery++;
     const role = store.role(roleId, serverId);
-    if (!role) return { status: 404, body: { code: 404, msg: 'Role not found.', detail: `no role ${roleId} on server ${serverId}` } };
-    return roleQueryAnswer({ userId: role.userId, roleId: role.roleId, name: role.name, avatar: role.avatar, roleLv: role.roleLv, serverId: role.serverId, serverName: role.serverName });
+    if (!role)
+      return {
+        status: 404,
+        body: { code: 404, msg: 'Role not found.', detail: `no role ${roleId} on server ${serverId}` },
+      };
+    return roleQueryAnswer({
+      userId: role.userId,
+      roleId: role.roleId,
+      name: role.name,
+      avatar: role.avatar,
+      roleLv: role.roleLv,
+      serverId: role.serverId,
+      serverName: role.serverName,
+    });
   }
 
   function roleList(call: VerifiedCall): Answer {
     const { userId, serverId } = parseRoleListQuery(call.query);
     counters.roleList++;
     // No role: 401 with empty results (4.9), which roleListAnswer does.
-    return roleListAnswer(store.rolesOf(userId, serverId).map((r) => ({
-      roleId: r.roleId, name: r.name, avatar: r.avatar, roleLv: r.roleLv, serverId: r.serverId, serverName: r.serverName,
-    })));
+    return roleListAnswer(
+      store.rolesOf(userId, serverId).map((r) => ({
+        roleId: r.roleId,
+        name: r.name,
+        avatar: r.avatar,
+        roleLv: r.roleLv,
+        serverId: r.serverId,
+        serverName: r.serverName,
+      })),
+    );
   }
 
   /** 4.10: advisory; the limit counts units of granted, unrefunded payments plus this order's quantity. */
@@ -119,13 +172,17 @@ export function platformCallHandler(deps: PlatformCallDeps): CallbackHandler {
       log(`pre-order check blocked (${code}): ${detail}`);
       return blockPreOrder(code, { detail });
     };
-    if (!store.role(check.roleId, check.serverId)) return block(PreOrderCode.INVALID_ROLE_ID, `no role ${check.roleId} on server ${check.serverId}`);
+    if (!store.role(check.roleId, check.serverId))
+      return block(PreOrderCode.INVALID_ROLE_ID, `no role ${check.roleId} on server ${check.serverId}`);
     const product = catalog.get(check.productSkuCode);
     if (!product) return block(PreOrderCode.PRODUCT_NOT_FOUND, `unknown product ${check.productSkuCode}`);
     if (product.limitPerRole !== null) {
       const held = store.purchasedUnits(check.roleId, check.serverId, check.productSkuCode);
       if (held + check.quantity > product.limitPerRole) {
-        return block(PreOrderCode.PURCHASE_LIMIT_REACHED, `${check.productSkuCode}: limit ${product.limitPerRole} per role, role holds ${held}, asked ${check.quantity}`);
+        return block(
+          PreOrderCode.PURCHASE_LIMIT_REACHED,
+          `${check.productSkuCode}: limit ${product.limitPerRole} per role, role holds ${held}, asked ${check.quantity}`,
+        );
       }
     }
     counters.preOrderAllowed++;
@@ -143,7 +200,11 @@ export function platformCallHandler(deps: PlatformCallDeps): CallbackHandler {
     }
     counters.cancellation++;
     const r = store.recordCancellation(c);
-    log(r.first ? `account ${c.userId} cancelled: ${r.rolesRemoved} role(s) and their items deleted` : `cancellation ${c.notifyId}: repeated notification`);
+    log(
+      r.first
+        ? `account ${c.userId} cancelled: ${r.rolesRemoved} role(s) and their items deleted`
+        : `cancellation ${c.notifyId}: repeated notification`,
+    );
     return acceptNotification(r.first ? 'cancelled' : 'already handled');
   }
 

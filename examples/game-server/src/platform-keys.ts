@@ -32,7 +32,8 @@ export function keysFromJson(v: unknown, where: string): Record<string, string> 
   if (Array.isArray(o.keys)) {
     for (const [i, k] of o.keys.entries()) {
       const { kid, publicKeyPem, status } = (k ?? {}) as Record<string, unknown>;
-      if (typeof kid !== 'string' || typeof publicKeyPem !== 'string') throw new Error(`${where}: keys[${i}] needs kid and publicKeyPem`);
+      if (typeof kid !== 'string' || typeof publicKeyPem !== 'string')
+        throw new Error(`${where}: keys[${i}] needs kid and publicKeyPem`);
       if (status !== 'retired') out[kid] = publicKeyPem;
     }
     return out;
@@ -56,7 +57,10 @@ export class PlatformKeyRing {
   /** Called with the new keys after every successful refresh. */
   onChange: ((keys: Readonly<Record<string, string>>) => void) | undefined;
 
-  constructor(private readonly sources: KeySources, o: KeyRingOptions = {}) {
+  constructor(
+    private readonly sources: KeySources,
+    o: KeyRingOptions = {},
+  ) {
     this.#minRefreshMs = o.minRefreshMs ?? 30_000;
     this.#fetch = o.fetch ?? globalThis.fetch;
     this.#now = o.now ?? Date.now;

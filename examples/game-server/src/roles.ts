@@ -20,10 +20,18 @@ export function parseRoleInput(v: unknown): RoleInput | string {
   for (const k of ['userId', 'roleId', 'serverId'] as const) {
     if (typeof o[k] !== 'string' || !ID.test(o[k] as string)) return `${k}: must be 1-64 of A-Z a-z 0-9 _ . : -`;
   }
-  if (typeof o.name !== 'string' || o.name === '' || o.name.length > 64) return 'name: must be a string of 1-64 characters';
-  if (o.avatar !== undefined && (typeof o.avatar !== 'string' || o.avatar.length > 2048)) return 'avatar: must be a string (URL)';
-  if (o.roleLv !== undefined && o.roleLv !== null && !(Number.isSafeInteger(o.roleLv) && (o.roleLv as number) >= 0)) return 'roleLv: must be a whole number';
-  if (o.serverName !== undefined && o.serverName !== null && (typeof o.serverName !== 'string' || o.serverName.length > 64)) return 'serverName: must be a string';
+  if (typeof o.name !== 'string' || o.name === '' || o.name.length > 64)
+    return 'name: must be a string of 1-64 characters';
+  if (o.avatar !== undefined && (typeof o.avatar !== 'string' || o.avatar.length > 2048))
+    return 'avatar: must be a string (URL)';
+  if (o.roleLv !== undefined && o.roleLv !== null && !(Number.isSafeInteger(o.roleLv) && (o.roleLv as number) >= 0))
+    return 'roleLv: must be a whole number';
+  if (
+    o.serverName !== undefined &&
+    o.serverName !== null &&
+    (typeof o.serverName !== 'string' || o.serverName.length > 64)
+  )
+    return 'serverName: must be a string';
   return {
     userId: o.userId as string,
     roleId: o.roleId as string,

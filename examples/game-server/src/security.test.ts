@@ -24,9 +24,33 @@ describe('every platform call is verified (5.3)', () => {
     ['signed by another key under our key id', { key: testKey('test-key-1') }, 'bad_signature'],
     ['an unknown key id', { keyId: 'someone-else' }, 'unknown_key'],
     ['a stale timestamp', { timestamp: Math.floor(Date.now() / 1000) - 3600 }, 'stale_timestamp'],
-    ['a changed body', { tamper: (r) => { r.body = r.body.replace('"quantity":1', '"quantity":9'); } }, 'bad_signature'],
-    ['a re-serialised body (spacing)', { tamper: (r) => { r.body = JSON.stringify(JSON.parse(r.body), null, 1); } }, 'bad_signature'],
-    ['a malformed signature', { tamper: (r) => { r.headers.Signature = 'not base64!'; } }, 'malformed_header'],
+    [
+      'a changed body',
+      {
+        tamper: (r) => {
+          r.body = r.body.replace('"quantity":1', '"quantity":9');
+        },
+      },
+      'bad_signature',
+    ],
+    [
+      'a re-serialised body (spacing)',
+      {
+        tamper: (r) => {
+          r.body = JSON.stringify(JSON.parse(r.body), null, 1);
+        },
+      },
+      'bad_signature',
+    ],
+    [
+      'a malformed signature',
+      {
+        tamper: (r) => {
+          r.headers.Signature = 'not base64!';
+        },
+      },
+      'malformed_header',
+    ],
   ];
   for (const [what, opts, reason] of refusals) {
     test(`a payment with ${what} is refused 401 (${reason}) and grants nothing`, async () => {
@@ -48,23 +72,51 @@ describe('every platform call is verified (5.3)', () => {
   });
 
   test('a signature made for another path does not verify here', async () => {
-    const headers = buildCallbackHeaders({ method: 'GET', path: PLATFORM_PATHS.roleList, body: '', privateKey: game.key.privateKey, keyId: game.key.kid });
+    const headers = buildCallbackHeaders({
+      method: 'GET',
+      path: PLATFORM_PATHS.roleList,
+      body: '',
+      privateKey: game.key.privateKey,
+      keyId: game.key.kid,
+    });
     const r = await fetch(`${game.server.url}${PLATFORM_PATHS.roleQuery}?roleId=r1&serverId=s1`, { headers });
     assert.equal(r.status, 401);
     assert.equal(((await r.json()) as { detail: string }).detail, 'bad_signature');
   });
 
   test('role query, role list and pre-order check refuse unsigned calls too', async () => {
-    assert.equal((await game.call('GET', PLATFORM_PATHS.roleQuery, { key: null, query: { roleId: 'r1', serverId: 's1' } })).status, 401);
+    assert.equal(
+      (await game.call('GET', PLATFORM_PATHS.roleQuery, { key: null, query: { roleId: 'r1', serverId: 's1' } })).status,
+      401,
+    );
     assert.equal((await game.call('GET', PLATFORM_PATHS.roleList, { key: null, query: { userId: 'u1' } })).status, 401);
-    assert.equal((await game.call('POST', PLATFORM_PATHS.preOrderCheck, { key: null, body: { roleId: 'r1', serverId: 's1', productSkuCode: 'gems_100', quantity: 1 } })).status, 401);
-    assert.equal((await game.call('POST', PLATFORM_PATHS.cancellationCallback, { key: null, body: { notifyId: 1, notifyTime: 1, appId: 1, userId: 'u1' } })).status, 401);
+    assert.equal(
+      (
+        await game.call('POST', PLATFORM_PATHS.preOrderCheck, {
+          key: null,
+          body: { roleId: 'r1', serverId: 's1', productSkuCode: 'gems_100', quantity: 1 },
+        })
+      ).status,
+      401,
+    );
+    assert.equal(
+      (
+        await game.call('POST', PLATFORM_PATHS.cancellationCallback, {
+          key: null,
+          body: { notifyId: 1, notifyTime: 1, appId: 1, userId: 'u1' },
+        })
+      ).status,
+      401,
+    );
   });
 
   test('the ops endpoints need the ops token', async () => {
     assert.equal((await game.ops('GET', '/ops/status', undefined, null)).status, 401);
     assert.equal((await game.ops('GET', '/ops/status', undefined, `${OPS_TOKEN}x`)).status, 401);
-    assert.equal((await game.ops('POST', '/ops/roles', { userId: 'u1', roleId: 'r1', serverId: 's1', name: 'x' }, 'wrong')).status, 401);
+    assert.equal(
+      (await game.ops('POST', '/ops/roles', { userId: 'u1', roleId: 'r1', serverId: 's1', name: 'x' }, 'wrong')).status,
+      401,
+    );
     assert.equal((await game.ops('GET', '/ops/players/u1', undefined, null)).status, 401);
   });
 
@@ -73,15 +125,22 @@ describe('every platform call is verified (5.3)', () => {
     assert.equal(r.status, 400);
     assert.match(r.body.error, /userId/);
     assert.equal((await game.ops('POST', '/ops/roles', 'not json')).status, 400);
-    const s = await game.ops('POST', '/ops/players/u1/spend', { roleId: 'r1', serverId: 's1', item: 'gems', quantity: -1 });
+    const s = await game.ops('POST', '/ops/players/u1/spend', {
+      roleId: 'r1',
+      serverId: 's1',
+      item: 'gems',
+      quantity: -1,
+    });
     assert.match(s.body.error, /quantity/);
   });
 });
 
-describe('platform keys by Key-Id, from the platform\'s key listing, with rotation', () => {
+describe("platform keys by Key-Id, from the platform's key listing, with rotation", () => {
   const oldKey = testKey('pk_old');
   const newKey = testKey('pk_new');
-  let listing: { kid: string; publicKeyPem: string; status: string }[] = [{ kid: oldKey.kid, publicKeyPem: oldKey.publicPem, status: 'published' }];
+  let listing: { kid: string; publicKeyPem: string; status: string }[] = [
+    { kid: oldKey.kid, publicKeyPem: oldKey.publicPem, status: 'published' },
+  ];
   let fetches = 0;
   let authSeen = '';
   let platform: http.Server;
@@ -96,7 +155,10 @@ describe('platform keys by Key-Id, from the platform\'s key listing, with rotati
     });
     await new Promise<void>((r) => platform.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`;
-    game = await startTestGame({ PLATFORM_PUBLIC_KEYS: '', PLATFORM_ADMIN_URL: url, PLATFORM_ADMIN_TOKEN: 'admin-token' }, { key: oldKey });
+    game = await startTestGame(
+      { PLATFORM_PUBLIC_KEYS: '', PLATFORM_ADMIN_URL: url, PLATFORM_ADMIN_TOKEN: 'admin-token' },
+      { key: oldKey },
+    );
   });
   after(async () => {
     await game.close();
@@ -155,12 +217,18 @@ describe('configuration', () => {
   ];
   for (const [env, variable] of bad) {
     test(`a bad ${variable} stops the start, naming it`, () => {
-      assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && e.variable === variable);
+      assert.throws(
+        () => loadConfig(env),
+        (e: unknown) => e instanceof ConfigError && e.variable === variable,
+      );
     });
   }
 
   test('a key that is not a PEM stops the start', async () => {
-    await assert.rejects(startTestGame({ PLATFORM_PUBLIC_KEYS: JSON.stringify({ k: 'nope' }) }), /not a valid public key/);
+    await assert.rejects(
+      startTestGame({ PLATFORM_PUBLIC_KEYS: JSON.stringify({ k: 'nope' }) }),
+      /not a valid public key/,
+    );
   });
 
   test('without OPS_TOKEN the ops endpoints do not exist', async () => {

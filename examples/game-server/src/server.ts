@@ -35,7 +35,12 @@ export async function startGameServer(config: GameServerConfig, o: StartOptions 
   try {
     for (const role of config.rolesSeed) store.upsertRole(role);
     const keys = new PlatformKeyRing(
-      { inline: config.publicKeys, file: config.publicKeysFile, adminUrl: config.platformAdminUrl, adminToken: config.platformAdminToken },
+      {
+        inline: config.publicKeys,
+        file: config.publicKeysFile,
+        adminUrl: config.platformAdminUrl,
+        adminToken: config.platformAdminToken,
+      },
       { log, ...(o.fetch ? { fetch: o.fetch } : {}) },
     );
     const keyIds = await keys.refresh();
@@ -50,10 +55,15 @@ export async function startGameServer(config: GameServerConfig, o: StartOptions 
         counters.refused++;
         log(`refused ${req.method} ${(req.url ?? '').split('?')[0]}: ${err.message}`);
       },
-      onError: (err: unknown, req: http.IncomingMessage) => log(`handling ${req.method} ${(req.url ?? '').split('?')[0]} failed: ${(err as Error)?.stack ?? String(err)}`),
+      onError: (err: unknown, req: http.IncomingMessage) =>
+        log(`handling ${req.method} ${(req.url ?? '').split('?')[0]} failed: ${(err as Error)?.stack ?? String(err)}`),
     };
     const build = (publicKeys: Readonly<Record<string, string>>) =>
-      nodeCallbackHandler(createCallbackVerifier({ publicKeys: { ...publicKeys }, nonces, windowSeconds: config.windowSeconds }), handler, hooks);
+      nodeCallbackHandler(
+        createCallbackVerifier({ publicKeys: { ...publicKeys }, nonces, windowSeconds: config.windowSeconds }),
+        handler,
+        hooks,
+      );
     let platformCalls = build(keys.keys);
     keys.onChange = (k) => {
       platformCalls = build(k);
@@ -100,7 +110,9 @@ export async function startGameServer(config: GameServerConfig, o: StartOptions 
           server.close(() => resolve());
           server.closeIdleConnections();
           // Requests in flight get a moment to finish their transaction and answer.
-          setTimeout(() => { for (const s of sockets) s.destroy(); }, 2000).unref();
+          setTimeout(() => {
+            for (const s of sockets) s.destroy();
+          }, 2000).unref();
         }).then(() => store.close());
         return closing;
       },

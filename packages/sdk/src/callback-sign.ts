@@ -79,12 +79,23 @@ export function buildCallbackHeaders(o: BuildCallbackHeadersOptions): Record<str
 }
 
 /** A call's `Timestamp` (Unix seconds, default now) and `Nonce` (default 16 random bytes, base64url). */
-export function freshCallbackReplay(o: { timestamp?: number; nonce?: string } = {}): { timestamp: string; nonce: string } {
-  return { timestamp: String(o.timestamp ?? Math.floor(Date.now() / 1000)), nonce: o.nonce ?? randomBytes(16).toString('base64url') };
+export function freshCallbackReplay(o: { timestamp?: number; nonce?: string } = {}): {
+  timestamp: string;
+  nonce: string;
+} {
+  return {
+    timestamp: String(o.timestamp ?? Math.floor(Date.now() / 1000)),
+    nonce: o.nonce ?? randomBytes(16).toString('base64url'),
+  };
 }
 
 /** The header set of a signed call from its parts (for signers that compute the signature elsewhere). */
-export function callbackHeaders(p: { timestamp: string; nonce: string; signature: string; keyId?: string | undefined }): Record<string, string> {
+export function callbackHeaders(p: {
+  timestamp: string;
+  nonce: string;
+  signature: string;
+  keyId?: string | undefined;
+}): Record<string, string> {
   const h: Record<string, string> = {
     [CALLBACK_HEADERS.timestamp]: p.timestamp,
     [CALLBACK_HEADERS.nonce]: p.nonce,

@@ -92,7 +92,10 @@ function toKey(k: PublicKeyInput): KeyObject {
 }
 
 /** Candidate `[keyId, key]` pairs for the request. */
-function candidates(publicKeys: VerifyCallbackOptions['publicKeys'], keyId: string | undefined): [string | undefined, PublicKeyInput][] {
+function candidates(
+  publicKeys: VerifyCallbackOptions['publicKeys'],
+  keyId: string | undefined,
+): [string | undefined, PublicKeyInput][] {
   if (typeof publicKeys === 'string' || publicKeys instanceof KeyObject) return [[keyId, publicKeys]];
   if (keyId !== undefined) {
     if (!Object.hasOwn(publicKeys, keyId)) fail('unknown_key', `no public key with id ${JSON.stringify(keyId)}`);
@@ -116,7 +119,8 @@ export function verifyCallback(o: VerifyCallbackOptions): VerifiedCallback {
   if (!TIMESTAMP.test(ts!)) fail('malformed_header', `${CALLBACK_HEADERS.timestamp} is not Unix seconds`);
   if (nonce!.length > MAX_NONCE_CHARS || hasControlChar(nonce!)) fail('malformed_header', CALLBACK_HEADERS.nonce);
   const sig = signature!.trim();
-  if (sig.length > MAX_SIGNATURE_CHARS || !BASE64.test(sig)) fail('malformed_header', `${CALLBACK_HEADERS.signature} is not base64`);
+  if (sig.length > MAX_SIGNATURE_CHARS || !BASE64.test(sig))
+    fail('malformed_header', `${CALLBACK_HEADERS.signature} is not base64`);
 
   const windowSeconds = o.windowSeconds ?? DEFAULT_WINDOW_SECONDS;
   const nowMs = (o.now ?? Date.now)();

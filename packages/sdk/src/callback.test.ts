@@ -25,13 +25,31 @@ test('rsa vectors: sign base, signature, verification', async (t) => {
     await t.test(v.description, () => {
       const input = { method: v.method, path: v.path, timestamp: v.timestamp, nonce: v.nonce, body: v.body };
       assert.equal(callbackSignBase(input).toString('utf8'), v.signBase);
-      assert.deepEqual(callbackSignBase({ ...input, body: Buffer.from(v.body, 'utf8') }), Buffer.from(v.signBase, 'utf8'));
+      assert.deepEqual(
+        callbackSignBase({ ...input, body: Buffer.from(v.body, 'utf8') }),
+        Buffer.from(v.signBase, 'utf8'),
+      );
       assert.equal(callbackSignBaseText(input), v.signBase);
       assert.equal(signCallback(input, v.privateKeyPem), v.signature);
       assert.equal(signCallback(input, createPrivateKey(v.privateKeyPem)), v.signature);
-      const got = verifyCallback({ method: v.method, url: v.path, headers: v.headers, body: v.body, publicKeys: { [v.keyId]: v.publicKeyPem }, now: nowFor(v.timestamp) });
+      const got = verifyCallback({
+        method: v.method,
+        url: v.path,
+        headers: v.headers,
+        body: v.body,
+        publicKeys: { [v.keyId]: v.publicKeyPem },
+        now: nowFor(v.timestamp),
+      });
       assert.deepEqual(got, { keyId: v.keyId, timestamp: Number(v.timestamp), nonce: v.nonce });
-      const built = buildCallbackHeaders({ method: v.method, path: v.path, body: v.body, privateKey: v.privateKeyPem, keyId: v.keyId, timestamp: Number(v.timestamp), nonce: v.nonce });
+      const built = buildCallbackHeaders({
+        method: v.method,
+        path: v.path,
+        body: v.body,
+        privateKey: v.privateKeyPem,
+        keyId: v.keyId,
+        timestamp: Number(v.timestamp),
+        nonce: v.nonce,
+      });
       assert.deepEqual(built, v.headers);
     });
   }
@@ -48,21 +66,39 @@ test('rsa vectors: the committed PEM files are the key pair inside rsa.json', ()
 
 test('callbackSignBaseText is callbackSignBase as text: query stripped, non-ASCII and line feeds in the body, LF in a value refused', () => {
   for (const c of [
-    { method: 'post', path: '/pay/callback', timestamp: '1760000000', nonce: 'abc', body: '{"notifyId":1,"name":"Zoë ✓"}' },
+    {
+      method: 'post',
+      path: '/pay/callback',
+      timestamp: '1760000000',
+      nonce: 'abc',
+      body: '{"notifyId":1,"name":"Zoë ✓"}',
+    },
     { method: 'GET', path: '/role?roleId=1&serverId=s1', timestamp: 1, nonce: 'n-_', body: '' },
     { method: 'POST', path: '/x', timestamp: '2', nonce: 'n', body: 'line\nbreaks\n' },
   ]) {
     assert.deepEqual(Buffer.from(callbackSignBaseText(c), 'utf8'), callbackSignBase(c));
   }
-  assert.throws(() => callbackSignBaseText({ method: 'POST', path: '/a\nb', timestamp: '1', nonce: 'n', body: '' }), /line feed/);
+  assert.throws(
+    () => callbackSignBaseText({ method: 'POST', path: '/a\nb', timestamp: '1', nonce: 'n', body: '' }),
+    /line feed/,
+  );
 });
 
 test('callbackSignBase: empty body gives a last line that is only LF; query is stripped', () => {
   const b = callbackSignBase({ method: 'get', path: '/r?x=1?y', timestamp: 5, nonce: 'n', body: '' });
   assert.equal(b.toString(), 'GET\n/r\n5\nn\n\n');
-  const bytes = callbackSignBase({ method: 'POST', path: '/p', timestamp: '5', nonce: 'n', body: new Uint8Array([0, 255, 10]) });
+  const bytes = callbackSignBase({
+    method: 'POST',
+    path: '/p',
+    timestamp: '5',
+    nonce: 'n',
+    body: new Uint8Array([0, 255, 10]),
+  });
   assert.deepEqual(bytes, Buffer.concat([Buffer.from('POST\n/p\n5\nn\n'), Buffer.from([0, 255, 10, 10])]));
-  assert.throws(() => callbackSignBase({ method: 'GET', path: '/p', timestamp: 5, nonce: 'a\nb', body: '' }), TypeError);
+  assert.throws(
+    () => callbackSignBase({ method: 'GET', path: '/p', timestamp: 5, nonce: 'a\nb', body: '' }),
+    TypeError,
+  );
 });
 
 // ---- verifyCallback error reasons ----
@@ -154,7 +190,10 @@ test('verifyCallback: key selection by Key-Id, single-entry map, or trying each 
   assert.equal(run({ publicKeys: { only: v0.publicKeyPem }, headers: noKid }).keyId, 'only');
   assert.equal(run({ publicKeys: v0.publicKeyPem, headers: noKid }).keyId, undefined);
   assert.equal(run({ publicKeys: v0.publicKeyPem }).keyId, v0.keyId);
-  assert.equal(reasonOf({ publicKeys: { old: other.publicKey, older: other.publicKey }, headers: noKid }), 'bad_signature');
+  assert.equal(
+    reasonOf({ publicKeys: { old: other.publicKey, older: other.publicKey }, headers: noKid }),
+    'bad_signature',
+  );
 });
 
 // ---- property tests ----
@@ -189,8 +228,23 @@ const caseArb = fc.record({
 test('property: sign/verify round-trip with arbitrary bodies; any single change is rejected with the right reason', () => {
   fc.assert(
     fc.property(caseArb, (c) => {
-      const headers = buildCallbackHeaders({ method: c.method, path: c.path, body: c.body, privateKey: priv, keyId: 'k1', timestamp: c.ts, nonce: c.nonce });
-      const o: VerifyCallbackOptions = { method: c.method, url: c.path, headers, body: c.body, publicKeys: { k1: pub }, now: () => T0 * 1000 };
+      const headers = buildCallbackHeaders({
+        method: c.method,
+        path: c.path,
+        body: c.body,
+        privateKey: priv,
+        keyId: 'k1',
+        timestamp: c.ts,
+        nonce: c.nonce,
+      });
+      const o: VerifyCallbackOptions = {
+        method: c.method,
+        url: c.path,
+        headers,
+        body: c.body,
+        publicKeys: { k1: pub },
+        now: () => T0 * 1000,
+      };
       assert.deepEqual(verifyCallback(o), { keyId: 'k1', timestamp: c.ts, nonce: c.nonce });
 
       let changed: VerifyCallbackOptions;
@@ -210,7 +264,13 @@ test('property: sign/verify round-trip with arbitrary bodies; any single change 
           if (Math.abs(c.ts + c.tsDelta - T0) > 300) want = 'stale_timestamp';
           break;
         case 'nonce':
-          changed = { ...o, headers: { ...headers, [H.nonce]: flipChar(c.nonce, c.at, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-') } };
+          changed = {
+            ...o,
+            headers: {
+              ...headers,
+              [H.nonce]: flipChar(c.nonce, c.at, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'),
+            },
+          };
           break;
         case 'key':
           changed = { ...o, publicKeys: { k1: other.publicKey } };

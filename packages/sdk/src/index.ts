@@ -41,7 +41,15 @@ export { sendAnswer } from './handlers/send-answer.js';
 
 // ---- typed notifications (2.4, 2.5, 6) ----
 export { PayloadParseError, type JsonObject } from './notifications/fields.js';
-export { TrxType, Platform, PaymentType, OrderStatus, Channel, LoginType, SupplyStatus } from './notifications/enums.js';
+export {
+  TrxType,
+  Platform,
+  PaymentType,
+  OrderStatus,
+  Channel,
+  LoginType,
+  SupplyStatus,
+} from './notifications/enums.js';
 export {
   type Notification,
   type PaymentNotification,

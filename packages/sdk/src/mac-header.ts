@@ -26,8 +26,10 @@ const REQUIRED = ['id', 'ts', 'nonce', 'mac'] as const;
 const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t';
 // RFC 7230 tchar, as a table by char code: this runs for every character of every MAC header.
 const TOKEN_CHARS = new Uint8Array(128);
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+.^_`|~-") TOKEN_CHARS[c.charCodeAt(0)] = 1;
-const isTokenChar = (c: string | undefined): boolean => c !== undefined && c.length === 1 && TOKEN_CHARS[c.charCodeAt(0)] === 1;
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+.^_`|~-")
+  TOKEN_CHARS[c.charCodeAt(0)] = 1;
+const isTokenChar = (c: string | undefined): boolean =>
+  c !== undefined && c.length === 1 && TOKEN_CHARS[c.charCodeAt(0)] === 1;
 
 /**
  * Tolerant parser: scheme `MAC` in any case, params in any order, optional spaces
@@ -35,7 +37,8 @@ const isTokenChar = (c: string | undefined): boolean => c !== undefined && c.len
  * Param names are case-insensitive. Control characters are not allowed in values.
  */
 export function parseMacAuthorization(header: string | undefined): MacCredentials {
-  if (typeof header !== 'string' || header.trim() === '') throw new MacHeaderError('missing', 'no Authorization header');
+  if (typeof header !== 'string' || header.trim() === '')
+    throw new MacHeaderError('missing', 'no Authorization header');
   if (header.length > MAX_MAC_HEADER_LENGTH) {
     throw new MacHeaderError('malformed', `longer than ${MAX_MAC_HEADER_LENGTH} characters`);
   }
@@ -55,7 +58,8 @@ export function parseMacAuthorization(header: string | undefined): MacCredential
 
   skipSpace();
   const scheme = token();
-  if (scheme.toLowerCase() !== 'mac') throw new MacHeaderError('scheme', `expected scheme MAC, got ${JSON.stringify(scheme.slice(0, 20))}`);
+  if (scheme.toLowerCase() !== 'mac')
+    throw new MacHeaderError('scheme', `expected scheme MAC, got ${JSON.stringify(scheme.slice(0, 20))}`);
   if (i < s.length && !isSpace(s[i])) bad('expected a space after the scheme');
 
   const found = new Map<string, string>();
@@ -101,7 +105,8 @@ export function parseMacAuthorization(header: string | undefined): MacCredential
   }
 
   for (const k of REQUIRED) {
-    if (!found.get(k)) throw new MacHeaderError('missing_param', `parameter ${k} is ${found.has(k) ? 'empty' : 'missing'}`);
+    if (!found.get(k))
+      throw new MacHeaderError('missing_param', `parameter ${k} is ${found.has(k) ? 'empty' : 'missing'}`);
   }
   return { id: found.get('id')!, ts: found.get('ts')!, nonce: found.get('nonce')!, mac: found.get('mac')! };
 }

@@ -23,7 +23,16 @@ test('mac vectors: sign base, mac, header', async (t) => {
       assert.equal(macSign(input, v.macKey), v.mac);
       assert.ok(macVerify(input, v.macKey, v.mac));
       assert.ok(!macVerify(input, `${v.macKey}x`, v.mac));
-      const header = buildMacAuthorization({ kid: v.kid, macKey: v.macKey, method: v.method, uri: v.uri, host: v.host, port: v.port, ts: Number(v.ts), nonce: v.nonce });
+      const header = buildMacAuthorization({
+        kid: v.kid,
+        macKey: v.macKey,
+        method: v.method,
+        uri: v.uri,
+        host: v.host,
+        port: v.port,
+        ts: Number(v.ts),
+        nonce: v.nonce,
+      });
       assert.equal(header, v.header);
       assert.deepEqual(parseMacAuthorization(v.header), { id: v.kid, ts: String(v.ts), nonce: v.nonce, mac: v.mac });
     });
@@ -61,7 +70,12 @@ test('parseMacAuthorization: tolerant forms', () => {
   ]) {
     assert.deepEqual(parseMacAuthorization(h), want, h);
   }
-  assert.deepEqual(parseMacAuthorization('MAC id="a\\"b\\\\c",ts="1",nonce="n",mac="m"'), { id: 'a"b\\c', ts: '1', nonce: 'n', mac: 'm' });
+  assert.deepEqual(parseMacAuthorization('MAC id="a\\"b\\\\c",ts="1",nonce="n",mac="m"'), {
+    id: 'a"b\\c',
+    ts: '1',
+    nonce: 'n',
+    mac: 'm',
+  });
 });
 
 function reasonOf(h: string | undefined): MacHeaderFailure | 'ok' {
@@ -115,7 +129,11 @@ test('parseMacAuthorization: every error reason', () => {
 
 // ---- property tests ----
 
-const safeValue = fc.string({ unit: fc.constantFrom(...'abcXYZ019+/=-_.~ "\\,:'.split('')), minLength: 1, maxLength: 24 });
+const safeValue = fc.string({
+  unit: fc.constantFrom(...'abcXYZ019+/=-_.~ "\\,:'.split('')),
+  minLength: 1,
+  maxLength: 24,
+});
 const space = fc.constantFrom('', ' ', '  ', '\t', ' \t ');
 const quote = (v: string): string => `"${v.replace(/["\\]/g, (m) => `\\${m}`)}"`;
 const NAMES = ['id', 'ts', 'nonce', 'mac'] as const;
@@ -154,12 +172,19 @@ test('property: parse(build(x)) round-trips in any order with random spacing', (
     }),
   );
   fc.assert(
-    fc.property(safeValue, safeValue, fc.integer({ min: 0, max: 2 ** 40 }), safeValue, fc.string(), (kid, macKey, ts, nonce, uri) => {
-      const o = { kid, macKey, method: 'GET', uri: `/${uri.replace(/\n/g, '')}`, host: 'h.example', ts, nonce };
-      const c = parseMacAuthorization(buildMacAuthorization(o));
-      assert.deepEqual([c.id, c.ts, c.nonce], [kid, String(ts), nonce]);
-      assert.ok(macVerify({ ...o, ts: c.ts, port: 443 }, macKey, c.mac));
-    }),
+    fc.property(
+      safeValue,
+      safeValue,
+      fc.integer({ min: 0, max: 2 ** 40 }),
+      safeValue,
+      fc.string(),
+      (kid, macKey, ts, nonce, uri) => {
+        const o = { kid, macKey, method: 'GET', uri: `/${uri.replace(/\n/g, '')}`, host: 'h.example', ts, nonce };
+        const c = parseMacAuthorization(buildMacAuthorization(o));
+        assert.deepEqual([c.id, c.ts, c.nonce], [kid, String(ts), nonce]);
+        assert.ok(macVerify({ ...o, ts: c.ts, port: 443 }, macKey, c.mac));
+      },
+    ),
   );
 });
 

@@ -68,6 +68,9 @@ export interface BuildMacAuthorizationOptions {
 export function buildMacAuthorization(o: BuildMacAuthorizationOptions): string {
   const ts = String(o.ts ?? Math.floor(Date.now() / 1000));
   const nonce = o.nonce ?? randomBytes(16).toString('base64url');
-  const mac = macSign({ ts, nonce, method: o.method, uri: o.uri, host: o.host, port: o.port ?? DEFAULT_MAC_PORT }, o.macKey);
+  const mac = macSign(
+    { ts, nonce, method: o.method, uri: o.uri, host: o.host, port: o.port ?? DEFAULT_MAC_PORT },
+    o.macKey,
+  );
   return formatMacAuthorization({ id: o.kid, ts, nonce, mac });
 }

@@ -60,7 +60,19 @@ test('md5: rejects what cannot be signed with TypeError; md5Verify gives false i
 test('md5Verify: wrong shapes of sign are false, never thrown', () => {
   const p = { a: '1' };
   const good = md5Sign(p, 's');
-  for (const g of ['', good.slice(1), `${good}0`, ` ${good}`, good.replace(/./, 'g'), '\u00e9'.repeat(32), null, undefined, 42, {}, []]) {
+  for (const g of [
+    '',
+    good.slice(1),
+    `${good}0`,
+    ` ${good}`,
+    good.replace(/./, 'g'),
+    '\u00e9'.repeat(32),
+    null,
+    undefined,
+    42,
+    {},
+    [],
+  ]) {
     assert.equal(md5Verify(p, 's', g as unknown as string), false);
   }
 });
@@ -92,7 +104,11 @@ const secretArb = fc.string({ unit: 'grapheme', maxLength: 16 });
 function reorder(v: SignableValue): SignableValue {
   if (Array.isArray(v)) return v.map(reorder);
   if (v !== null && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reorder(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .reverse()
+        .map(([k, x]) => [k, reorder(x)]),
+    );
   }
   return v;
 }
@@ -115,7 +131,10 @@ test('property: canonical form does not depend on key insertion order', () => {
     fc.property(
       paramsArb.chain((p) => {
         const entries = Object.entries(p);
-        return fc.tuple(fc.constant(p), fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length }));
+        return fc.tuple(
+          fc.constant(p),
+          fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length }),
+        );
       }),
       secretArb,
       ([p, shuffled], secret) => {
@@ -148,7 +167,12 @@ test('property: unicode keys and values round-trip through the canonical string'
         const keys = pairs.map(([k]) => k);
         const byCodePoint = [...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
         assert.deepEqual(keys, byCodePoint);
-        assert.equal(md5Sign(p, secret), createHash('md5').update(Buffer.from(c + secret, 'utf8')).digest('hex'));
+        assert.equal(
+          md5Sign(p, secret),
+          createHash('md5')
+            .update(Buffer.from(c + secret, 'utf8'))
+            .digest('hex'),
+        );
       },
     ),
   );
@@ -196,5 +220,9 @@ test('property: garbage sign never throws', () => {
 });
 
 test('canonicalPairs: the sorted, flattened pairs behind canonicalParams', () => {
-  assert.deepEqual(canonicalPairs({ b: 2, a: { y: [1, null, 'z'] }, sign: 'x' }), [['a.y.0', '1'], ['a.y.2', 'z'], ['b', '2']]);
+  assert.deepEqual(canonicalPairs({ b: 2, a: { y: [1, null, 'z'] }, sign: 'x' }), [
+    ['a.y.0', '1'],
+    ['a.y.2', 'z'],
+    ['b', '2'],
+  ]);
 });

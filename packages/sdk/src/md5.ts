@@ -7,14 +7,7 @@ import { Buffer } from 'node:buffer';
 import { safeEqualStrings } from './compare.js';
 
 export type SignableValue =
-  | string
-  | number
-  | bigint
-  | boolean
-  | null
-  | undefined
-  | SignableValue[]
-  | { [k: string]: SignableValue };
+  string | number | bigint | boolean | null | undefined | SignableValue[] | { [k: string]: SignableValue };
 
 /** Nesting deeper than this is refused (also stops cycles). */
 export const MAX_SIGN_DEPTH = 32;
@@ -69,7 +62,11 @@ export function canonicalPairs(params: Record<string, SignableValue>): Pair[] {
     flatten(k, params[k], 0, out);
   }
   let ascii = true;
-  for (const [k] of out) if (!ASCII.test(k)) { ascii = false; break; }
+  for (const [k] of out)
+    if (!ASCII.test(k)) {
+      ascii = false;
+      break;
+    }
   if (ascii) {
     // For ASCII, UTF-16 code unit order equals byte order.
     out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -86,12 +83,16 @@ export function canonicalPairs(params: Record<string, SignableValue>): Pair[] {
 
 /** `k1=v1&k2=v2...` over every parameter except the top-level `sign`. Throws TypeError on unsignable input. */
 export function canonicalParams(params: Record<string, SignableValue>): string {
-  return canonicalPairs(params).map(([k, v]) => `${k}=${v}`).join('&');
+  return canonicalPairs(params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
 }
 
 /** Lowercase hex md5 of canonicalParams(params) + secret, over UTF-8 bytes. */
 export function md5Sign(params: Record<string, SignableValue>, secret: string): string {
-  return createHash('md5').update(canonicalParams(params) + secret, 'utf8').digest('hex');
+  return createHash('md5')
+    .update(canonicalParams(params) + secret, 'utf8')
+    .digest('hex');
 }
 
 /**

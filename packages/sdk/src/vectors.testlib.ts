@@ -63,7 +63,11 @@ export function openssl(args: string[], input: Uint8Array | string): Buffer {
 }
 
 /** A scratch directory under os.tmpdir(), removed by the returned cleanup. */
-export function scratchDir(): { dir: string; file: (name: string, data: string | Uint8Array) => string; cleanup: () => void } {
+export function scratchDir(): {
+  dir: string;
+  file: (name: string, data: string | Uint8Array) => string;
+  cleanup: () => void;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'sdk-sign-'));
   return {
     dir,

@@ -46,20 +46,31 @@ export function queryString(query = {}) {
 /** Calls the admin API; answers the parsed JSON body or throws an ApiError. */
 export async function api(method, path, { query, body } = {}) {
   // X-Operator names who acts in the admin API's audit trail; percent-encoded, since a header value is ASCII.
-  const headers = { authorization: `Bearer ${session.token() ?? ''}`, 'x-operator': encodeURIComponent(session.moderator()) };
+  const headers = {
+    authorization: `Bearer ${session.token() ?? ''}`,
+    'x-operator': encodeURIComponent(session.moderator()),
+  };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res;
   try {
     res = await fetch(`/admin/v1${path}${queryString(query)}`, {
-      method, headers, credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer',
+      method,
+      headers,
+      credentials: 'omit',
+      cache: 'no-store',
+      referrerPolicy: 'no-referrer',
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   } catch (err) {
-    throw new ApiError(0, 'NETWORK', 'the service could not be reached', String(err && err.message || err));
+    throw new ApiError(0, 'NETWORK', 'the service could not be reached', String((err && err.message) || err));
   }
   const text = await res.text();
   let json;
-  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
   if (res.ok) return json;
   const e = json && typeof json === 'object' ? json : {};
   const error = new ApiError(res.status, e.code ?? res.status, e.msg ?? res.statusText ?? 'error', e.detail ?? '');

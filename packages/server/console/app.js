@@ -13,12 +13,27 @@ import { ConsumptionPage } from '/console/pages/consumption.js';
 import { AdminActionsPage } from '/console/pages/adminactions.js';
 
 const NAV = [
-  ['apps', 'Apps'], ['reports', 'Reports'], ['users', 'Users'], ['orders', 'Orders'],
-  ['supplements', 'Supplements'], ['consumption', 'Consumption'], ['events', 'Delivery'], ['keys', 'Platform keys'], ['admin-actions', 'Audit'],
+  ['apps', 'Apps'],
+  ['reports', 'Reports'],
+  ['users', 'Users'],
+  ['orders', 'Orders'],
+  ['supplements', 'Supplements'],
+  ['consumption', 'Consumption'],
+  ['events', 'Delivery'],
+  ['keys', 'Platform keys'],
+  ['admin-actions', 'Audit'],
 ];
 
 const PAGES = {
-  apps: AppsPage, reports: ReportsPage, users: UsersPage, orders: OrdersPage, supplements: OrdersPage, consumption: ConsumptionPage, events: EventsPage, keys: KeysPage, 'admin-actions': AdminActionsPage,
+  apps: AppsPage,
+  reports: ReportsPage,
+  users: UsersPage,
+  orders: OrdersPage,
+  supplements: OrdersPage,
+  consumption: ConsumptionPage,
+  events: EventsPage,
+  keys: KeysPage,
+  'admin-actions': AdminActionsPage,
 };
 
 function SignIn({ message }) {
@@ -45,9 +60,22 @@ function SignIn({ message }) {
     ${message ? html`<p class="notice" role="status">${message}</p>` : null}
     <${ErrorBox} error=${error} />
     <form onSubmit=${submit} autocomplete="off">
-      <${Field} label="Admin token" name="token" type="password" value=${token} onInput=${setToken} required
-        hint="The service's ADMIN_TOKEN (data/admin-token). Kept in this tab only (sessionStorage)." />
-      <${Field} label="Your name (recorded on moderation decisions)" name="moderator" value=${moderator} onInput=${setModerator} maxlength="100" />
+      <${Field}
+        label="Admin token"
+        name="token"
+        type="password"
+        value=${token}
+        onInput=${setToken}
+        required
+        hint="The service's ADMIN_TOKEN (data/admin-token). Kept in this tab only (sessionStorage)."
+      />
+      <${Field}
+        label="Your name (recorded on moderation decisions)"
+        name="moderator"
+        value=${moderator}
+        onInput=${setModerator}
+        maxlength="100"
+      />
       <button type="submit" disabled=${busy}>Sign in</button>
     </form>
   </main>`;
@@ -69,8 +97,12 @@ function Shell() {
   return html`<div>
     <header class="topbar">
       <span class="brand">Operator console</span>
-      <nav>${NAV.map(([key, label]) => html`<a href=${`#/${key}`} class=${key === section ? 'active' : ''}>${label}</a>`)}</nav>
-      <span class="who">as ${session.moderator()} <button type="button" class="signout" onClick=${signOut}>Sign out</button></span>
+      <nav>
+        ${NAV.map(([key, label]) => html`<a href=${`#/${key}`} class=${key === section ? 'active' : ''}>${label}</a>`)}
+      </nav>
+      <span class="who"
+        >as ${session.moderator()} <button type="button" class="signout" onClick=${signOut}>Sign out</button></span
+      >
     </header>
     <main data-route=${route.path}>
       ${Page ? html`<${Page} key=${route.path} route=${route} />` : html`<div class="error" role="alert">Not found: there is no page ${route.path}.</div>`}
@@ -90,11 +122,21 @@ function Console() {
       setMessage(`The service refused the admin token (${err.code}: ${err.msg}). Sign in again.`);
       setSignedIn(false);
     });
-    const onIn = () => { setMessage(''); setSignedIn(true); };
-    const onOut = (e) => { setMessage(e.detail ?? ''); setSignedIn(false); };
+    const onIn = () => {
+      setMessage('');
+      setSignedIn(true);
+    };
+    const onOut = (e) => {
+      setMessage(e.detail ?? '');
+      setSignedIn(false);
+    };
     window.addEventListener('console-signed-in', onIn);
     window.addEventListener('console-signed-out', onOut);
-    return () => { off(); window.removeEventListener('console-signed-in', onIn); window.removeEventListener('console-signed-out', onOut); };
+    return () => {
+      off();
+      window.removeEventListener('console-signed-in', onIn);
+      window.removeEventListener('console-signed-out', onOut);
+    };
   }, []);
   return signedIn ? html`<${Shell} />` : html`<${SignIn} message=${message} />`;
 }

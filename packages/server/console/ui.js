@@ -13,7 +13,11 @@ export const html = htm.bind(h);
 export function currentRoute() {
   const raw = location.hash.replace(/^#/, '') || '/apps';
   const [path, qs = ''] = raw.split('?');
-  return { path, segments: path.split('/').filter(Boolean).map(decodeURIComponent), query: Object.fromEntries(new URLSearchParams(qs)) };
+  return {
+    path,
+    segments: path.split('/').filter(Boolean).map(decodeURIComponent),
+    query: Object.fromEntries(new URLSearchParams(qs)),
+  };
 }
 
 /** The hash of a route: `href('/reports', { status: 'open' })` -> `#/reports?status=open`. */
@@ -41,7 +45,9 @@ export function useApi(method, path, opts, deps) {
       (data) => live && setState({ data, error: undefined, loading: false }),
       (error) => live && setState({ data: undefined, error, loading: false }),
     );
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { ...state, reload };
@@ -70,7 +76,8 @@ export function useAction(fn) {
 export function ErrorBox({ error }) {
   if (!error) return null;
   return html`<div class="error" role="alert">
-    <strong>Error <span class="code">${String(error.code ?? '')}</span></strong>${error.status ? html` <span class="muted">(HTTP ${error.status})</span>` : null}:${' '}
+    <strong>Error <span class="code">${String(error.code ?? '')}</span></strong
+    >${error.status ? html` <span class="muted">(HTTP ${error.status})</span>` : null}:${' '}
     <span class="msg">${String(error.msg ?? error.message ?? error)}</span>
     ${error.detail ? html`<div class="detail">${String(error.detail)}</div>` : null}
   </div>`;
@@ -78,9 +85,12 @@ export function ErrorBox({ error }) {
 
 /** A detail page whose record did not load: its title, "... was not found" for a 404, the error, and a way back. */
 export function LoadFailed({ title, error, back, backLabel }) {
-  return html`<section><h1>${title}</h1>
+  return html`<section>
+    <h1>${title}</h1>
     ${error.status === 404 ? html`<p class="notfound" role="alert">${title} was not found.</p>` : null}
-    <${ErrorBox} error=${error} /><p><a href=${back}>${backLabel}</a></p></section>`;
+    <${ErrorBox} error=${error} />
+    <p><a href=${back}>${backLabel}</a></p>
+  </section>`;
 }
 
 export function Loading({ what = '' }) {
@@ -91,10 +101,19 @@ export function Loading({ what = '' }) {
 export function Table({ columns, rows, empty = 'Nothing to show.', rowKey }) {
   if (!rows || rows.length === 0) return html`<p class="muted empty">${empty}</p>`;
   return html`<table>
-    <thead><tr>${columns.map((c) => html`<th>${c.label}</th>`)}</tr></thead>
-    <tbody>${rows.map((row, i) => html`<tr key=${rowKey ? rowKey(row) : i}>
-      ${columns.map((c) => html`<td>${c.render ? c.render(row) : show(row[c.key])}</td>`)}
-    </tr>`)}</tbody>
+    <thead>
+      <tr>
+        ${columns.map((c) => html`<th>${c.label}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.map(
+        (row, i) =>
+          html`<tr key=${rowKey ? rowKey(row) : i}>
+            ${columns.map((c) => html`<td>${c.render ? c.render(row) : show(row[c.key])}</td>`)}
+          </tr>`,
+      )}
+    </tbody>
   </table>`;
 }
 
@@ -114,7 +133,13 @@ export function time(iso) {
 
 /** Key/value rows of a record. */
 export function Details({ rows }) {
-  return html`<dl class="details">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
+  return html`<dl class="details">
+    ${rows.map(
+      ([k, v]) =>
+        html`<dt>${k}</dt>
+          <dd>${v}</dd>`,
+    )}
+  </dl>`;
 }
 
 /** A labelled input, textarea or select bound to value/onInput. */
@@ -122,12 +147,14 @@ export function Field({ label, name, value, onInput, type = 'text', as = 'input'
   const id = `f-${name}`;
   const handler = (e) => onInput(type === 'checkbox' ? e.currentTarget.checked : e.currentTarget.value);
   let control;
-  if (as === 'textarea') control = html`<textarea id=${id} name=${name} value=${value} onInput=${handler} ...${rest}></textarea>`;
+  if (as === 'textarea')
+    control = html`<textarea id=${id} name=${name} value=${value} onInput=${handler} ...${rest}></textarea>`;
   else if (as === 'select') {
     control = html`<select id=${id} name=${name} value=${value} onChange=${handler} ...${rest}>
       ${options.map((o) => (Array.isArray(o) ? html`<option value=${o[0]}>${o[1]}</option>` : html`<option value=${o}>${o === '' ? '(any)' : o}</option>`))}
     </select>`;
-  } else if (type === 'checkbox') control = html`<input id=${id} name=${name} type="checkbox" checked=${value} onChange=${handler} ...${rest} />`;
+  } else if (type === 'checkbox')
+    control = html`<input id=${id} name=${name} type="checkbox" checked=${value} onChange=${handler} ...${rest} />`;
   else control = html`<input id=${id} name=${name} type=${type} value=${value} onInput=${handler} ...${rest} />`;
   return html`<div class="field ${type === 'checkbox' ? 'check' : ''}">
     <label for=${id}>${label}</label>${control}${hint ? html`<small class="muted">${hint}</small>` : null}
@@ -137,10 +164,27 @@ export function Field({ label, name, value, onInput, type = 'text', as = 'input'
 /** A button that asks first: a click shows the question with confirm and cancel. */
 export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger = true, disabled = false }) {
   const [asking, setAsking] = useState(false);
-  if (!asking) return html`<button type="button" class=${danger ? 'danger' : ''} disabled=${disabled} onClick=${() => setAsking(true)}>${label}</button>`;
+  if (!asking)
+    return html`<button
+      type="button"
+      class=${danger ? 'danger' : ''}
+      disabled=${disabled}
+      onClick=${() => setAsking(true)}
+    >
+      ${label}
+    </button>`;
   return html`<span class="confirm" role="group">
     <span class="question">${question}</span>
-    <button type="button" class=${danger ? 'danger confirm-yes' : 'confirm-yes'} onClick=${() => { setAsking(false); onConfirm(); }}>${confirmLabel ?? `Yes, ${label.toLowerCase()}`}</button>
+    <button
+      type="button"
+      class=${danger ? 'danger confirm-yes' : 'confirm-yes'}
+      onClick=${() => {
+        setAsking(false);
+        onConfirm();
+      }}
+    >
+      ${confirmLabel ?? `Yes, ${label.toLowerCase()}`}
+    </button>
     <button type="button" class="confirm-no" onClick=${() => setAsking(false)}>Cancel</button>
   </span>`;
 }
@@ -157,7 +201,10 @@ export function Pager({ next, onNext, onFirst, isFirst }) {
 /** A secret shown once, with a warning. */
 export function SecretOnce({ label = 'Secret', value }) {
   return html`<div class="secret" role="status">
-    <p><strong>${label}: shown only this once.</strong> Copy it now and store it safely; the console cannot show it again.</p>
+    <p>
+      <strong>${label}: shown only this once.</strong> Copy it now and store it safely; the console cannot show it
+      again.
+    </p>
     <code class="secret-value">${value}</code>
   </div>`;
 }
@@ -165,10 +212,13 @@ export function SecretOnce({ label = 'Secret', value }) {
 /** A filter form whose fields live in the hash query (so reload and back keep them). */
 export function FilterForm({ fields, query, onApply }) {
   const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f.name, query[f.name] ?? ''])));
-  const submit = (e) => { e.preventDefault(); onApply(values); };
+  const submit = (e) => {
+    e.preventDefault();
+    onApply(values);
+  };
   return html`<form class="filters" onSubmit=${submit}>
     ${fields.map((f) => html`<${Field} ...${f} value=${values[f.name]} onInput=${(v) => setValues({ ...values, [f.name]: v })} />`)}
-    <div class="field"><label>\u00a0</label><button type="submit">Apply</button></div>
+    <div class="field"><label> </label><button type="submit">Apply</button></div>
   </form>`;
 }
 

@@ -46,14 +46,24 @@ describe('the service as a process', () => {
   });
 
   it('logs no secret, signature or token, then shuts down cleanly on SIGTERM', async () => {
-    const created = (await (await fetch(`${child.url}/admin/v1/apps`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'log test' }),
-    })).json()) as any;
+    const created = (await (
+      await fetch(`${child.url}/admin/v1/apps`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'log test' }),
+      })
+    ).json()) as any;
     const signed = signMd5({ 'client_info.client_id': created.clientId }, created.secret);
-    await fetch(`${child.url}/svc/reporting/open/v1/upload/oss_sign_url?${new URLSearchParams(signed as Record<string, string>)}`);
-    const mac = buildMacAuthorization({ kid: 'kid-secret-value', macKey: 'mac-key-secret', method: 'GET', uri: '/api/account/v1/user/profile?clientId=x', host: '127.0.0.1' });
+    await fetch(
+      `${child.url}/svc/reporting/open/v1/upload/oss_sign_url?${new URLSearchParams(signed as Record<string, string>)}`,
+    );
+    const mac = buildMacAuthorization({
+      kid: 'kid-secret-value',
+      macKey: 'mac-key-secret',
+      method: 'GET',
+      uri: '/api/account/v1/user/profile?clientId=x',
+      host: '127.0.0.1',
+    });
     await fetch(`${child.url}/api/account/v1/user/profile?clientId=x`, { headers: { authorization: mac } });
 
     child.process.kill('SIGTERM');
@@ -77,7 +87,19 @@ describe('the service as a process', () => {
   });
 
   it('runs operator commands on the same database', async () => {
-    const created = await runCli(env, ['--json', 'app', 'create', '--name', 'from cli', '--callback', 'https://g.example/cb', '--callback', 's2=https://g.example/cb2', '--allow-ip', '10.0.0.0/8']);
+    const created = await runCli(env, [
+      '--json',
+      'app',
+      'create',
+      '--name',
+      'from cli',
+      '--callback',
+      'https://g.example/cb',
+      '--callback',
+      's2=https://g.example/cb2',
+      '--allow-ip',
+      '10.0.0.0/8',
+    ]);
     assert.equal(created.code, 0, created.stderr);
     const app = JSON.parse(created.stdout);
     assert.deepEqual(app.callbackUrls, { default: 'https://g.example/cb', s2: 'https://g.example/cb2' });

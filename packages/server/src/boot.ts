@@ -27,13 +27,18 @@ export async function startService(config: Config): Promise<RunningService> {
 
   const purge = setInterval(() => {
     services.nonces.purgeExpired(Date.now()).catch((err) => app.log.warn({ err }, 'nonce purge failed'));
-    services.orders.orders.purgeClaims(Date.now()).catch((err) => app.log.warn({ err }, 'placement claim purge failed'));
+    services.orders.orders
+      .purgeClaims(Date.now())
+      .catch((err) => app.log.warn({ err }, 'placement claim purge failed'));
   }, PURGE_MS);
   purge.unref();
   const sweep = startAccountSweep(services, (err) => app.log.warn({ err }, 'account cancellation sweep failed'));
 
   const url = await app.listen({ port: config.PORT, host: config.HOST });
-  app.log.info({ database: services.database.dialect, region: config.REGION, node: process.version }, `service listening on ${url}`);
+  app.log.info(
+    { database: services.database.dialect, region: config.REGION, node: process.version },
+    `service listening on ${url}`,
+  );
   services.delivery.start(app.log);
 
   let stopping: Promise<void> | undefined;

@@ -21,14 +21,25 @@ const program = new Command('game-platform')
   .addOption(new Option('--json', 'print JSON').default(false));
 const ctx = cliContext(program);
 
-program.command('serve').description('run the service').action(async () => {
-  await serveUntilSignal(ctx.config());
-});
+program
+  .command('serve')
+  .description('run the service')
+  .action(async () => {
+    await serveUntilSignal(ctx.config());
+  });
 
-program.command('migrate').description('apply pending database migrations and exit').action(async () => {
-  // Opening the services applies the migrations.
-  await ctx.withServices(async (s) => ctx.output({ migrated: true, database: s.database.dialect }, () => `database (${s.database.dialect}) is up to date`));
-});
+program
+  .command('migrate')
+  .description('apply pending database migrations and exit')
+  .action(async () => {
+    // Opening the services applies the migrations.
+    await ctx.withServices(async (s) =>
+      ctx.output(
+        { migrated: true, database: s.database.dialect },
+        () => `database (${s.database.dialect}) is up to date`,
+      ),
+    );
+  });
 
 registerAppCommands(program, ctx);
 registerKeyCommands(program, ctx);

@@ -35,19 +35,22 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   if (services.evidence.storage.backend === 'embedded') await app.register(evidenceRoutes(services));
   addOrderSchemas(app);
 
-  await app.register(async (admin) => {
-    admin.addHook('onRequest', adminAuth(services.adminToken));
-    recordAdminActions(admin, services.adminAudit);
-    await admin.register(adminAuditRoutes(services));
-    await admin.register(appRoutes(services));
-    await admin.register(platformKeyRoutes(services));
-    await admin.register(accountAdminRoutes(services));
-    await admin.register(deliveryRoutes(services));
-    await admin.register(callLogRoutes(services));
-    await admin.register(moderationRoutes(services));
-    await admin.register(orderAdminRoutes(services));
-    await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
-  }, { prefix: '/admin/v1' });
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRequest', adminAuth(services.adminToken));
+      recordAdminActions(admin, services.adminAudit);
+      await admin.register(adminAuditRoutes(services));
+      await admin.register(appRoutes(services));
+      await admin.register(platformKeyRoutes(services));
+      await admin.register(accountAdminRoutes(services));
+      await admin.register(deliveryRoutes(services));
+      await admin.register(callLogRoutes(services));
+      await admin.register(moderationRoutes(services));
+      await admin.register(orderAdminRoutes(services));
+      await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
+    },
+    { prefix: '/admin/v1' },
+  );
 
   await app.register(profileRoutes(services));
   await app.register(svcIdRoutes(services));

@@ -70,11 +70,13 @@ export interface ServiceOverrides {
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const startupNotes: string[] = [];
-  const database = overrides.database ?? openDatabase({
-    url: config.DATABASE_URL,
-    sqliteFile: path.join(config.dataDir, 'platform.db'),
-    poolSize: config.DATABASE_POOL_SIZE,
-  });
+  const database =
+    overrides.database ??
+    openDatabase({
+      url: config.DATABASE_URL,
+      sqliteFile: path.join(config.dataDir, 'platform.db'),
+      poolSize: config.DATABASE_POOL_SIZE,
+    });
   await migrateToLatest(database);
 
   const masterKeys = loadMasterKeys(config, startupNotes);
@@ -103,16 +105,34 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const http = outboundHttp(config);
   const delivery = new DeliveryService(database.db, database.dialect, apps, keys, http, deliveryOptions(config), now);
   const gameCalls = new GameCallsClient(database.db, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
-  const evidence = new EvidenceService(new EvidenceRepository(database.db), createEvidenceStorage(config, masterKeys, now), evidenceLimits(config), now);
-  const reports = new ReportService(database.db, new ReportsRepository(), evidence, {
-    maxReasons: config.REPORT_MAX_REASONS,
-    descriptionMaxChars: config.REPORT_DESCRIPTION_MAX_CHARS,
-    extrasMaxChars: config.REPORT_EXTRAS_MAX_CHARS,
-    duplicateWindowSeconds: config.REPORT_DUPLICATE_WINDOW_SECONDS,
-    dailyCapPerReporter: config.REPORT_DAILY_CAP_PER_REPORTER,
-    openCapPerReportee: config.REPORT_OPEN_CAP_PER_REPORTEE,
-  }, now);
-  const moderation = new ModerationService(database.db, new ModerationRepository(database.db), evidence, database.dialect === 'postgres', accounts.bans, now);
+  const evidence = new EvidenceService(
+    new EvidenceRepository(database.db),
+    createEvidenceStorage(config, masterKeys, now),
+    evidenceLimits(config),
+    now,
+  );
+  const reports = new ReportService(
+    database.db,
+    new ReportsRepository(),
+    evidence,
+    {
+      maxReasons: config.REPORT_MAX_REASONS,
+      descriptionMaxChars: config.REPORT_DESCRIPTION_MAX_CHARS,
+      extrasMaxChars: config.REPORT_EXTRAS_MAX_CHARS,
+      duplicateWindowSeconds: config.REPORT_DUPLICATE_WINDOW_SECONDS,
+      dailyCapPerReporter: config.REPORT_DAILY_CAP_PER_REPORTER,
+      openCapPerReportee: config.REPORT_OPEN_CAP_PER_REPORTEE,
+    },
+    now,
+  );
+  const moderation = new ModerationService(
+    database.db,
+    new ModerationRepository(database.db),
+    evidence,
+    database.dialect === 'postgres',
+    accounts.bans,
+    now,
+  );
 
   return {
     config,

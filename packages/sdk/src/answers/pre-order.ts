@@ -86,9 +86,13 @@ export function allowPreOrder(): Answer<{ code: 200; msg: string; detail: string
  * 4.10 block: a non-200 status (default 400: a 5xx might be retried) with
  * `{code, msg, detail}`. `code` is a PreOrderCode or one of the game's own codes.
  */
-export function blockPreOrder(code: number, o: { detail: string; msg?: string | null; status?: number }): Answer<PreOrderBlockBody> {
+export function blockPreOrder(
+  code: number,
+  o: { detail: string; msg?: string | null; status?: number },
+): Answer<PreOrderBlockBody> {
   const status = o.status ?? 400;
   if (!Number.isInteger(code)) throw new RangeError(`blockPreOrder: code must be an integer, got ${code}`);
-  if (!Number.isInteger(status) || status === 200 || status < 300 || status > 599) throw new RangeError(`blockPreOrder: status must be non-200 (3xx-5xx), got ${status}`);
+  if (!Number.isInteger(status) || status === 200 || status < 300 || status > 599)
+    throw new RangeError(`blockPreOrder: status must be non-200 (3xx-5xx), got ${status}`);
   return { status, body: { code, msg: o.msg ?? null, detail: o.detail } };
 }

@@ -62,20 +62,34 @@ export function roleQueryAnswer(role: Role): Answer<Required<Role>> {
  * 4.9: HTTP 200 with the roles; with no roles, HTTP 401 with empty `results` (the
  * spec's answer for a user id that has no role). `msg` is shown to the player.
  */
-export function roleListAnswer(roles: readonly RoleListEntry[], o: { msg?: string; detail?: string } = {}): Answer<RoleListBody> {
+export function roleListAnswer(
+  roles: readonly RoleListEntry[],
+  o: { msg?: string; detail?: string } = {},
+): Answer<RoleListBody> {
   if (roles.length === 0) {
-    return { status: 401, body: { code: 401, msg: o.msg ?? 'No role found.', detail: o.detail ?? 'the user has no role', results: [] } };
+    return {
+      status: 401,
+      body: { code: 401, msg: o.msg ?? 'No role found.', detail: o.detail ?? 'the user has no role', results: [] },
+    };
   }
   const results = roles.map((r, i) => {
     requireText(r.roleId, `roles[${i}].roleId`);
-    return { roleId: r.roleId, name: r.name, avatar: r.avatar, roleLv: nn(r.roleLv), serverId: r.serverId, serverName: nn(r.serverName) };
+    return {
+      roleId: r.roleId,
+      name: r.name,
+      avatar: r.avatar,
+      roleLv: nn(r.roleLv),
+      serverId: r.serverId,
+      serverName: nn(r.serverName),
+    };
   });
   return { status: 200, body: { code: 200, msg: o.msg ?? 'success', detail: o.detail ?? '', results } };
 }
 
 /** 4.9 failure other than "no role": a non-200 status whose `msg` the player sees. */
 export function roleListFailure(status: number, msg: string, detail = '', code = status): Answer<RoleListBody> {
-  if (!Number.isInteger(status) || status === 200 || status < 400 || status > 599) throw new RangeError(`roleListFailure: status must be a 4xx or 5xx, got ${status}`);
+  if (!Number.isInteger(status) || status === 200 || status < 400 || status > 599)
+    throw new RangeError(`roleListFailure: status must be a 4xx or 5xx, got ${status}`);
   return { status, body: { code, msg, detail, results: [] } };
 }
 

@@ -13,7 +13,16 @@ import {
   PlatformResponseError,
   type PlatformClientOptions,
 } from '../index.js';
-import { APP_ID, ARREARS, CLIENT_ID, FakePlatform, PLAYER, PROFILE, SECRET, parseExact } from './fake-platform.testlib.js';
+import {
+  APP_ID,
+  ARREARS,
+  CLIENT_ID,
+  FakePlatform,
+  PLAYER,
+  PROFILE,
+  SECRET,
+  parseExact,
+} from './fake-platform.testlib.js';
 
 const REPORT = '/svc/reporting/open/v1/player/report';
 const UPLOAD_URL = '/svc/reporting/open/v1/upload/oss_sign_url';
@@ -31,7 +40,15 @@ beforeEach(() => {
 });
 
 const client = (o: Partial<PlatformClientOptions> = {}) =>
-  new PlatformClient({ baseUrl: fake.base, clientId: CLIENT_ID, secret: SECRET, appId: APP_ID, retryDelayMs: 1, timeoutMs: 2000, ...o });
+  new PlatformClient({
+    baseUrl: fake.base,
+    clientId: CLIENT_ID,
+    secret: SECRET,
+    appId: APP_ID,
+    retryDelayMs: 1,
+    timeoutMs: 2000,
+    ...o,
+  });
 
 async function apiError(p: Promise<unknown>): Promise<PlatformApiError> {
   try {
@@ -116,7 +133,10 @@ describe('4.1 report', () => {
     let calls = 0;
     const flaky: typeof fetch = async (input, init) => {
       sent.push(String(init?.body));
-      if (++calls === 1) throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+      if (++calls === 1)
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+        });
       return fetch(input, init);
     };
     await client({ fetch: flaky }).report(report);
@@ -131,7 +151,9 @@ describe('4.1 report', () => {
     let calls = 0;
     const reset: typeof fetch = async () => {
       calls++;
-      throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+      });
     };
     const e = await networkError(client({ fetch: reset }).report(report));
     assert.equal(e.reason, 'network');
@@ -149,8 +171,17 @@ describe('4.1 report', () => {
 
 describe('4.2 upload URL and upload', () => {
   it('signs the flat query (5.1); file_size goes exactly; uri is signed_url without its query', async () => {
-    const u = await client().getUploadUrl({ svcid: '90001', file_name: 'a b.png', file_size: 9007199254740993n, client_info: { device_id: 'd1' } });
-    assert.deepEqual(u, { signed_url: `${fake.base}/objects/e1.png?expires=1&signature=abc`, ttl: '900', uri: `${fake.base}/objects/e1.png` });
+    const u = await client().getUploadUrl({
+      svcid: '90001',
+      file_name: 'a b.png',
+      file_size: 9007199254740993n,
+      client_info: { device_id: 'd1' },
+    });
+    assert.deepEqual(u, {
+      signed_url: `${fake.base}/objects/e1.png?expires=1&signature=abc`,
+      ttl: '900',
+      uri: `${fake.base}/objects/e1.png`,
+    });
     const [r] = fake.requestsTo(UPLOAD_URL);
     assert.equal(r!.signed, true);
     assert.equal(r!.params.file_size, '9007199254740993');
@@ -162,7 +193,12 @@ describe('4.2 upload URL and upload', () => {
 
   it('uploads the bytes with If-None-Match: *, and uploadEvidence gives the evidence entry for the report', async () => {
     const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]);
-    const file = await client().uploadEvidence({ fileName: 'e1.png', data: bytes, svcid: '90001', contentType: 'image/png' });
+    const file = await client().uploadEvidence({
+      fileName: 'e1.png',
+      data: bytes,
+      svcid: '90001',
+      contentType: 'image/png',
+    });
     assert.deepEqual(file, { name: 'e1.png', size_byte: 7, uri: `${fake.base}/objects/e1.png` });
     assert.equal(fake.requestsTo(UPLOAD_URL)[0]!.params.file_size, '7');
     const [up] = fake.uploads;
@@ -175,7 +211,11 @@ describe('4.2 upload URL and upload', () => {
   });
 
   it('a refused upload is a PlatformApiError', async () => {
-    fake.next('/objects/e1.png', { kind: 'status', status: 412, body: '{"code":9,"message":"already uploaded","details":[]}' });
+    fake.next('/objects/e1.png', {
+      kind: 'status',
+      status: 412,
+      body: '{"code":9,"message":"already uploaded","details":[]}',
+    });
     const e = await apiError(client().upload(`${fake.base}/objects/e1.png?x=1`, 'data'));
     assert.equal(e.status, 412);
     assert.equal(fake.requestsTo('/objects/e1.png').length, 1);
@@ -188,12 +228,18 @@ describe('4.3 profile and 4.5 arrears (MAC, 5.2)', () => {
     const [r] = fake.requestsTo(PROFILE_PATH);
     assert.equal(r!.signed, true);
     assert.equal(r!.url, `${PROFILE_PATH}?clientId=${CLIENT_ID}`);
-    assert.match(String(r!.headers.authorization), /^MAC id="at-7f3a9c1e5b",ts="\d+",nonce="[^"]{16,}",mac="[A-Za-z0-9+/]{27}="$/);
+    assert.match(
+      String(r!.headers.authorization),
+      /^MAC id="at-7f3a9c1e5b",ts="\d+",nonce="[^"]{16,}",mac="[A-Za-z0-9+/]{27}="$/,
+    );
   });
 
   it('an illegal token is a PlatformApiError with the 2.3 envelope (40300)', async () => {
     const e = await apiError(client().getProfile({ ...PLAYER, macKey: 'stolen' }));
-    assert.deepEqual([e.status, e.code, e.msg, e.detail, e.data, e.envelope], [403, 40300, 'Illegal access token.', 'mac does not match', '', 'platform']);
+    assert.deepEqual(
+      [e.status, e.code, e.msg, e.detail, e.data, e.envelope],
+      [403, 40300, 'Illegal access token.', 'mac does not match', '', 'platform'],
+    );
     assert.equal(fake.requestsTo(PROFILE_PATH).length, 1, 'a 403 is not retried');
   });
 
@@ -218,7 +264,11 @@ describe('4.3 profile and 4.5 arrears (MAC, 5.2)', () => {
 
 describe('retries of reads', () => {
   it('a GET is retried after 503s, each attempt with a fresh nonce and a valid signature', async () => {
-    fake.next(PROFILE_PATH, { kind: 'status', status: 503, body: '{"code":50300,"msg":"unavailable","detail":"","data":""}' }, 2);
+    fake.next(
+      PROFILE_PATH,
+      { kind: 'status', status: 503, body: '{"code":50300,"msg":"unavailable","detail":"","data":""}' },
+      2,
+    );
     assert.deepEqual(await client().getProfile(PLAYER), PROFILE);
     const tries = fake.requestsTo(PROFILE_PATH);
     assert.equal(tries.length, 3);
@@ -236,12 +286,20 @@ describe('retries of reads', () => {
 
   it('a GET is retried after a timeout, and after a 429 (Retry-After honoured)', async () => {
     fake.next(EVENTS, { kind: 'hang' });
-    fake.next(EVENTS, { kind: 'status', status: 429, body: '{"code":42900,"msg":"slow down","detail":"","data":""}', headers: { 'retry-after': '0' } });
+    fake.next(EVENTS, {
+      kind: 'status',
+      status: 429,
+      body: '{"code":42900,"msg":"slow down","detail":"","data":""}',
+      headers: { 'retry-after': '0' },
+    });
     const page = await client({ timeoutMs: 200 }).listEvents();
     assert.equal(page.list.length, 1);
     const tries = fake.requestsTo(EVENTS);
     assert.equal(tries.length, 3);
-    assert.equal(new Set(tries.map((t) => t.params.nonce ?? new URL(t.url, fake.base).searchParams.get('nonce'))).size, 3);
+    assert.equal(
+      new Set(tries.map((t) => t.params.nonce ?? new URL(t.url, fake.base).searchParams.get('nonce'))).size,
+      3,
+    );
   });
 
   it('4xx answers are not retried', async () => {
@@ -268,23 +326,36 @@ describe('4.4 open id lookup, 4.6 consumption notice, pull reconciliation', () =
   });
 
   it('consumption notice: md5 with timestamp a number; answers data', async () => {
-    assert.equal(await client().notifyConsumption({ userId: '90001', roleId: 'r1', serverId: 's1', productCode: 'gems.100' }), true);
+    assert.equal(
+      await client().notifyConsumption({ userId: '90001', roleId: 'r1', serverId: 's1', productCode: 'gems.100' }),
+      true,
+    );
     const [r] = fake.requestsTo(NOTIFY);
     assert.equal(r!.signed, true);
     assert.match(r!.text, /"appId":1001,/);
     assert.match(r!.text, /"timestamp":\d{10},/);
-    await assert.rejects(client({ appId: undefined }).notifyConsumption({ userId: 'u', roleId: 'r', serverId: 's', productCode: 'p' }), /appId/);
+    await assert.rejects(
+      client({ appId: undefined }).notifyConsumption({ userId: 'u', roleId: 'r', serverId: 's', productCode: 'p' }),
+      /appId/,
+    );
   });
 
   it('an envelope whose code is not 200 is an error even with HTTP 200', async () => {
-    fake.next(NOTIFY, { kind: 'status', status: 200, body: '{"code":50300,"msg":"busy","detail":"partner down","data":null}' });
+    fake.next(NOTIFY, {
+      kind: 'status',
+      status: 200,
+      body: '{"code":50300,"msg":"busy","detail":"partner down","data":null}',
+    });
     const e = await apiError(client().notifyConsumption({ userId: 'u', roleId: 'r', serverId: 's', productCode: 'p' }));
     assert.deepEqual([e.status, e.code, e.msg, e.detail, e.data], [200, 50300, 'busy', 'partner down', null]);
   });
 
   it('a success answer that is not the spec shape is a PlatformResponseError', async () => {
     fake.next(NOTIFY, { kind: 'status', status: 200, body: '<html>' });
-    await assert.rejects(client().notifyConsumption({ userId: 'u', roleId: 'r', serverId: 's', productCode: 'p' }), PlatformResponseError);
+    await assert.rejects(
+      client().notifyConsumption({ userId: 'u', roleId: 'r', serverId: 's', productCode: 'p' }),
+      PlatformResponseError,
+    );
     fake.next(PROFILE_PATH, { kind: 'status', status: 200, body: '{"code":200}' });
     await assert.rejects(client().getProfile(PLAYER), PlatformResponseError);
   });

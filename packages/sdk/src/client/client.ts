@@ -13,8 +13,18 @@ import { apiErrorFrom, PlatformResponseError } from './errors.js';
 import { checkInt64, stringifyJson } from './json.js';
 import { exchange, type Attempt, type Exchange, type TransportOptions } from './transport.js';
 import type {
-  CallOptions, ConsumptionNotice, EventsPage, EventsQuery, EvidenceFile, PendingSupplementOrder, PlayerToken, Profile,
-  ReportRequest, SvcIdLoginType, UploadUrl, UploadUrlRequest,
+  CallOptions,
+  ConsumptionNotice,
+  EventsPage,
+  EventsQuery,
+  EvidenceFile,
+  PendingSupplementOrder,
+  PlayerToken,
+  Profile,
+  ReportRequest,
+  SvcIdLoginType,
+  UploadUrl,
+  UploadUrlRequest,
 } from './types.js';
 
 export interface PlatformClientOptions {
@@ -56,13 +66,16 @@ function baseOf(u: string | URL, what: string): URL {
   } catch {
     throw new TypeError(`PlatformClient: ${what} is not an absolute URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`PlatformClient: ${what} must be http(s)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`PlatformClient: ${what} must be http(s)`);
   return url;
 }
 
 /** Query string with %20 for spaces (not `+`), keys in the given order. */
 function queryString(params: Record<string, string>): string {
-  return Object.entries(params).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return Object.entries(params)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
 }
 
 function parseJson(x: Exchange, what: string): unknown {
@@ -85,7 +98,8 @@ export class PlatformClient {
   readonly #now: () => number;
 
   constructor(options: PlatformClientOptions) {
-    if (typeof options?.clientId !== 'string' || options.clientId === '') throw new TypeError('PlatformClient: clientId is required');
+    if (typeof options?.clientId !== 'string' || options.clientId === '')
+      throw new TypeError('PlatformClient: clientId is required');
     this.#o = options;
     this.#base = baseOf(options.baseUrl, 'baseUrl');
     this.#report = options.reportUrl === undefined ? this.#base : baseOf(options.reportUrl, 'reportUrl');
@@ -107,10 +121,21 @@ export class PlatformClient {
   /** 4.1: report a player. Not retried once the platform may have seen it (a repeat would be a second report). */
   async report(req: ReportRequest, o: CallOptions = {}): Promise<void> {
     const reasons = req.reasons.map((r, i) => ({ ...r, id: checkInt64(r.id, `reasons[${i}].id`) }));
-    const evidence = req.evidence?.map((e, i) => (e.size_byte === undefined ? e : { ...e, size_byte: checkInt64(e.size_byte, `evidence[${i}].size_byte`) }));
-    const fields = { ...req, client_info: this.#clientInfo(req.client_info), reasons, ...(evidence ? { evidence } : {}) };
+    const evidence = req.evidence?.map((e, i) =>
+      e.size_byte === undefined ? e : { ...e, size_byte: checkInt64(e.size_byte, `evidence[${i}].size_byte`) },
+    );
+    const fields = {
+      ...req,
+      client_info: this.#clientInfo(req.client_info),
+      reasons,
+      ...(evidence ? { evidence } : {}),
+    };
     const x = await this.#send(false, o, () => {
-      const body: Record<string, SignableValue> = { ...(fields as unknown as Record<string, SignableValue>), nonce: newNonce(), timestamp: this.#seconds() };
+      const body: Record<string, SignableValue> = {
+        ...(fields as unknown as Record<string, SignableValue>),
+        nonce: newNonce(),
+        timestamp: this.#seconds(),
+      };
       body.sign = md5Sign(body, this.#secret());
       return this.#json('POST', this.#url(this.#report, '/svc/reporting/open/v1/player/report'), stringifyJson(body));
     });
@@ -120,11 +145,14 @@ export class PlatformClient {
   /** 4.2: a signed URL to upload one evidence file to. `uri` is what to cite in `evidence[].uri` after the upload. */
   async getUploadUrl(req: UploadUrlRequest = {}, o: CallOptions = {}): Promise<UploadUrl> {
     const params: Record<string, string> = {};
-    for (const [k, v] of Object.entries(this.#clientInfo(req.client_info))) if (v !== undefined) params[`client_info.${k}`] = v;
+    for (const [k, v] of Object.entries(this.#clientInfo(req.client_info)))
+      if (v !== undefined) params[`client_info.${k}`] = v;
     if (req.svcid !== undefined) params.svcid = req.svcid;
     if (req.file_name !== undefined) params.file_name = req.file_name;
     if (req.file_size !== undefined) params.file_size = String(checkInt64(req.file_size, 'file_size'));
-    const x = await this.#send(true, o, () => this.#signedGet(this.#report, '/svc/reporting/open/v1/upload/oss_sign_url', params));
+    const x = await this.#send(true, o, () =>
+      this.#signedGet(this.#report, '/svc/reporting/open/v1/upload/oss_sign_url', params),
+    );
     const body = this.#expectOk(x);
     if (!isObject(body) || typeof body.signed_url !== 'string' || body.signed_url === '') {
       throw new PlatformResponseError('4.2: the answer has no signed_url', x.status, x.text, x.attempts);
@@ -136,7 +164,11 @@ export class PlatformClient {
    * 4.2 step 2: HTTP PUT of the bytes to `signed_url`, with `If-None-Match: *` (an
    * object is never overwritten). Retried only when the connection was never made.
    */
-  async upload(signedUrl: string, data: Uint8Array | string, o: CallOptions & { contentType?: string } = {}): Promise<{ uri: string; size: number; etag: string | null }> {
+  async upload(
+    signedUrl: string,
+    data: Uint8Array | string,
+    o: CallOptions & { contentType?: string } = {},
+  ): Promise<{ uri: string; size: number; etag: string | null }> {
     const url = baseOf(signedUrl, 'signed_url');
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     const x = await this.#send(false, o, () => ({
@@ -150,15 +182,30 @@ export class PlatformClient {
   }
 
   /** 4.2 in one call: signed URL, upload, and the `evidence[]` entry to put in the report. */
-  async uploadEvidence(f: { fileName: string; data: Uint8Array | string; svcid?: string; client_info?: UploadUrlRequest['client_info']; contentType?: string }, o: CallOptions = {}): Promise<EvidenceFile> {
+  async uploadEvidence(
+    f: {
+      fileName: string;
+      data: Uint8Array | string;
+      svcid?: string;
+      client_info?: UploadUrlRequest['client_info'];
+      contentType?: string;
+    },
+    o: CallOptions = {},
+  ): Promise<EvidenceFile> {
     const bytes = typeof f.data === 'string' ? Buffer.from(f.data, 'utf8') : f.data;
-    const target = await this.getUploadUrl({
-      file_name: f.fileName,
-      file_size: bytes.byteLength,
-      ...(f.svcid !== undefined ? { svcid: f.svcid } : {}),
-      ...(f.client_info !== undefined ? { client_info: f.client_info } : {}),
-    }, o);
-    const up = await this.upload(target.signed_url, bytes, { ...o, ...(f.contentType !== undefined ? { contentType: f.contentType } : {}) });
+    const target = await this.getUploadUrl(
+      {
+        file_name: f.fileName,
+        file_size: bytes.byteLength,
+        ...(f.svcid !== undefined ? { svcid: f.svcid } : {}),
+        ...(f.client_info !== undefined ? { client_info: f.client_info } : {}),
+      },
+      o,
+    );
+    const up = await this.upload(target.signed_url, bytes, {
+      ...o,
+      ...(f.contentType !== undefined ? { contentType: f.contentType } : {}),
+    });
     return { name: f.fileName, size_byte: up.size, uri: target.uri };
   }
 
@@ -166,7 +213,9 @@ export class PlatformClient {
 
   /** 4.3: the profile (2.2) of the player whose MAC credentials these are: login verification. */
   async getProfile(token: PlayerToken, o: CallOptions = {}): Promise<Profile> {
-    const x = await this.#send(true, o, () => this.#macGet(token, '/api/account/v1/user/profile', { clientId: this.#o.clientId }));
+    const x = await this.#send(true, o, () =>
+      this.#macGet(token, '/api/account/v1/user/profile', { clientId: this.#o.clientId }),
+    );
     const body = this.#expectOk(x);
     if (!isObject(body) || typeof body.userId !== 'string') {
       throw new PlatformResponseError('4.3: the answer is not a profile (no userId)', x.status, x.text, x.attempts);
@@ -178,30 +227,44 @@ export class PlatformClient {
   async lookupSvcId(q: { loginType: SvcIdLoginType; openId: string }, o: CallOptions = {}): Promise<string> {
     const x = await this.#send(true, o, () => ({
       method: 'GET',
-      url: this.#url(this.#base, '/api/account/v1/svc_id', { clientId: this.#o.clientId, loginType: q.loginType, openId: q.openId }),
+      url: this.#url(this.#base, '/api/account/v1/svc_id', {
+        clientId: this.#o.clientId,
+        loginType: q.loginType,
+        openId: q.openId,
+      }),
       headers: {},
     }));
     const data = this.#envelopeData(x, '4.4');
-    if (!isObject(data) || typeof data.svcid !== 'string') throw new PlatformResponseError('4.4: data.svcid is missing', x.status, x.text, x.attempts);
+    if (!isObject(data) || typeof data.svcid !== 'string')
+      throw new PlatformResponseError('4.4: data.svcid is missing', x.status, x.text, x.attempts);
     return data.svcid;
   }
 
   /** 4.5: the player's pending supplement orders (store refunds after items were granted). */
   async getArrears(token: PlayerToken, o: CallOptions = {}): Promise<PendingSupplementOrder[]> {
-    const x = await this.#send(true, o, () => this.#macGet(token, '/order/v1/user/arrears', { clientId: this.#o.clientId }));
+    const x = await this.#send(true, o, () =>
+      this.#macGet(token, '/order/v1/user/arrears', { clientId: this.#o.clientId }),
+    );
     const data = this.#envelopeData(x, '4.5');
-    if (!isObject(data) || !Array.isArray(data.list)) throw new PlatformResponseError('4.5: data.list is missing', x.status, x.text, x.attempts);
+    if (!isObject(data) || !Array.isArray(data.list))
+      throw new PlatformResponseError('4.5: data.list is missing', x.status, x.text, x.attempts);
     return data.list as PendingSupplementOrder[];
   }
 
   /** 4.6: tell the platform about an in-game consumption. `timestamp` is a number here (5.1). Not retried once it may have been seen. */
   async notifyConsumption(n: ConsumptionNotice, o: CallOptions = {}): Promise<unknown> {
     const appId = n.appId ?? this.#o.appId;
-    if (!Number.isSafeInteger(appId)) throw new TypeError('notifyConsumption: appId is required (client option or argument)');
+    if (!Number.isSafeInteger(appId))
+      throw new TypeError('notifyConsumption: appId is required (client option or argument)');
     const x = await this.#send(false, o, () => {
       const body: Record<string, SignableValue> = {
-        userId: n.userId, roleId: n.roleId, serverId: n.serverId, productCode: n.productCode, appId: appId!,
-        nonce: newNonce(), timestamp: Number(this.#seconds()),
+        userId: n.userId,
+        roleId: n.roleId,
+        serverId: n.serverId,
+        productCode: n.productCode,
+        appId: appId!,
+        nonce: newNonce(),
+        timestamp: Number(this.#seconds()),
       };
       body.sign = md5Sign(body, this.#secret());
       return this.#json('POST', this.#url(this.#base, '/order/v1/game/pay/notify'), stringifyJson(body));
@@ -217,13 +280,19 @@ export class PlatformClient {
     const params: Record<string, string> = { clientId: this.#o.clientId };
     for (const [k, v] of Object.entries(q)) {
       if (v === undefined) continue;
-      if (k === 'nonce' || k === 'timestamp' || k === 'sign') throw new TypeError(`listEvents: ${k} is set by the client`);
+      if (k === 'nonce' || k === 'timestamp' || k === 'sign')
+        throw new TypeError(`listEvents: ${k} is set by the client`);
       params[k] = String(v);
     }
     const x = await this.#send(true, o, () => this.#signedGet(this.#base, '/api/notify/v1/events', params));
     const data = this.#envelopeData(x, 'events');
-    if (!isObject(data) || !Array.isArray(data.list)) throw new PlatformResponseError('events: data.list is missing', x.status, x.text, x.attempts);
-    return { ...data, list: data.list as EventsPage['list'], nextCursor: typeof data.nextCursor === 'string' ? data.nextCursor : null };
+    if (!isObject(data) || !Array.isArray(data.list))
+      throw new PlatformResponseError('events: data.list is missing', x.status, x.text, x.attempts);
+    return {
+      ...data,
+      list: data.list as EventsPage['list'],
+      nextCursor: typeof data.nextCursor === 'string' ? data.nextCursor : null,
+    };
   }
 
   // ---- helpers ----
@@ -238,7 +307,8 @@ export class PlatformClient {
 
   #secret(): string {
     const s = this.#o.secret;
-    if (typeof s !== 'string' || s === '') throw new TypeError('PlatformClient: secret is required for md5-signed calls (5.1)');
+    if (typeof s !== 'string' || s === '')
+      throw new TypeError('PlatformClient: secret is required for md5-signed calls (5.1)');
     return s;
   }
 
@@ -292,7 +362,8 @@ export class PlatformClient {
   /** `data` of a 2.3 success envelope `{code: 200, msg, detail, data}`; another code raises, even with HTTP 200. */
   #envelopeData(x: Exchange, what: string): unknown {
     const body = this.#expectOk(x);
-    if (!isObject(body) || !('code' in body)) throw new PlatformResponseError(`${what}: the answer is not the 2.3 envelope`, x.status, x.text, x.attempts);
+    if (!isObject(body) || !('code' in body))
+      throw new PlatformResponseError(`${what}: the answer is not the 2.3 envelope`, x.status, x.text, x.attempts);
     if (Number(body.code) !== 200) throw apiErrorFrom(x.status, x.text, x.attempts);
     return body.data;
   }

@@ -46,7 +46,10 @@ export class PlatformApiError extends PlatformError {
     reason?: string;
     attempts: number;
   }) {
-    super(`platform API error ${o.code} (HTTP ${o.status}): ${o.msg}${o.detail && o.detail !== o.msg ? ` - ${o.detail}` : ''}`, o.attempts);
+    super(
+      `platform API error ${o.code} (HTTP ${o.status}): ${o.msg}${o.detail && o.detail !== o.msg ? ` - ${o.detail}` : ''}`,
+      o.attempts,
+    );
     this.name = 'PlatformApiError';
     this.status = o.status;
     this.code = o.code;
@@ -62,7 +65,12 @@ export class PlatformApiError extends PlatformError {
 /** No answer: connection failed, the attempt timed out, or the caller aborted. */
 export class PlatformNetworkError extends PlatformError {
   readonly reason: 'network' | 'timeout' | 'aborted';
-  constructor(reason: 'network' | 'timeout' | 'aborted', message: string, attempts: number, options?: { cause?: unknown }) {
+  constructor(
+    reason: 'network' | 'timeout' | 'aborted',
+    message: string,
+    attempts: number,
+    options?: { cause?: unknown },
+  ) {
     super(message, attempts, options);
     this.name = 'PlatformNetworkError';
     this.reason = reason;
@@ -94,22 +102,45 @@ export function apiErrorFrom(status: number, text: string, attempts: number): Pl
     // rpcStatus: {code: google.rpc.Code, message, details: [ErrorInfo...]}
     if (typeof b.code === 'number' && typeof b.message === 'string' && !('msg' in b)) {
       const details = Array.isArray(b.details) ? b.details : [];
-      const info = details.find((d): d is Record<string, unknown> => d !== null && typeof d === 'object' && typeof (d as Record<string, unknown>).reason === 'string');
+      const info = details.find(
+        (d): d is Record<string, unknown> =>
+          d !== null && typeof d === 'object' && typeof (d as Record<string, unknown>).reason === 'string',
+      );
       const meta = info?.metadata as Record<string, unknown> | undefined;
       const metaCode = typeof meta?.code === 'string' && /^[0-9]{1,9}$/.test(meta.code) ? Number(meta.code) : undefined;
       return new PlatformApiError({
-        status, code: metaCode ?? b.code, msg: b.message, detail: b.message, data: b.details ?? null, envelope: 'rpc',
-        rpcCode: b.code, ...(info ? { reason: info.reason as string } : {}), attempts,
+        status,
+        code: metaCode ?? b.code,
+        msg: b.message,
+        detail: b.message,
+        data: b.details ?? null,
+        envelope: 'rpc',
+        rpcCode: b.code,
+        ...(info ? { reason: info.reason as string } : {}),
+        attempts,
       });
     }
     // 2.3 envelope: {code, msg, detail, data}
     if (typeof b.code === 'number' || (typeof b.code === 'string' && /^[0-9]{1,9}$/.test(b.code))) {
       return new PlatformApiError({
-        status, code: Number(b.code), msg: typeof b.msg === 'string' ? b.msg : '', detail: typeof b.detail === 'string' ? b.detail : '',
-        data: b.data ?? null, envelope: 'platform', attempts,
+        status,
+        code: Number(b.code),
+        msg: typeof b.msg === 'string' ? b.msg : '',
+        detail: typeof b.detail === 'string' ? b.detail : '',
+        data: b.data ?? null,
+        envelope: 'platform',
+        attempts,
       });
     }
   }
   const snippet = text.length > 200 ? `${text.slice(0, 200)}...` : text;
-  return new PlatformApiError({ status, code: status, msg: `HTTP ${status}`, detail: snippet, data: null, envelope: 'none', attempts });
+  return new PlatformApiError({
+    status,
+    code: status,
+    msg: `HTTP ${status}`,
+    detail: snippet,
+    data: null,
+    envelope: 'none',
+    attempts,
+  });
 }

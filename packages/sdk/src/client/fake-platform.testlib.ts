@@ -17,14 +17,37 @@ export const PLAYER = { kid: 'at-7f3a9c1e5b', macKey: 'mk-2d8e4f6a0c' };
 export const MAC_HOST = '127.0.0.1';
 
 export const PROFILE = {
-  appId: '1001', userId: '90001', userCode: 'AB12C', username: 'player1', nickName: null, avatar: null, loginType: 3,
-  registTime: '2024-01-01T00:00:00+00:00', registIp: '203.0.113.7', source: 0, loginList: [3], isGuest: false,
-  provider: ['google'], openId: 'g-1', userRegion: 'US', unionId: null,
+  appId: '1001',
+  userId: '90001',
+  userCode: 'AB12C',
+  username: 'player1',
+  nickName: null,
+  avatar: null,
+  loginType: 3,
+  registTime: '2024-01-01T00:00:00+00:00',
+  registIp: '203.0.113.7',
+  source: 0,
+  loginList: [3],
+  isGuest: false,
+  provider: ['google'],
+  openId: 'g-1',
+  userRegion: 'US',
+  unionId: null,
 };
-export const ARREARS = [{
-  tradeNo: 7001, productId: 'gems.100', currency: 'USD', outTradeNo: 'x-1', bankTradeNo: null, refundAmount: 0.99,
-  channelId: 2, channelType: 2, supplyStatus: 1, platform: 2,
-}];
+export const ARREARS = [
+  {
+    tradeNo: 7001,
+    productId: 'gems.100',
+    currency: 'USD',
+    outTradeNo: 'x-1',
+    bankTradeNo: null,
+    refundAmount: 0.99,
+    channelId: 2,
+    channelType: 2,
+    supplyStatus: 1,
+    platform: 2,
+  },
+];
 
 export interface Logged {
   method: string;
@@ -86,7 +109,15 @@ export class FakePlatform {
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks);
     const url = new URL(req.url ?? '/', this.base);
-    const entry: Logged = { method: req.method ?? '', url: req.url ?? '', path: url.pathname, headers: req.headers, text: raw.toString('utf8'), params: {}, signed: null };
+    const entry: Logged = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      path: url.pathname,
+      headers: req.headers,
+      text: raw.toString('utf8'),
+      params: {},
+      signed: null,
+    };
     this.log.push(entry);
     const o = this.#overrides.get(url.pathname)?.shift();
     if (o?.kind === 'hang') return; // never answered
@@ -98,8 +129,20 @@ export class FakePlatform {
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
     };
     const rpc = (grpc: number, status: number, reason: string, code: number, message: string) =>
-      send(status, { code: grpc, message, details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'game-platform', metadata: { code: String(code) } }] });
-    const envelopeError = (status: number, code: number, msg: string, detail: string) => send(status, { code, msg, detail, data: '' });
+      send(status, {
+        code: grpc,
+        message,
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason,
+            domain: 'game-platform',
+            metadata: { code: String(code) },
+          },
+        ],
+      });
+    const envelopeError = (status: number, code: number, msg: string, detail: string) =>
+      send(status, { code, msg, detail, data: '' });
     const ok = (data: unknown) => send(200, { code: 200, msg: 'success', detail: '', data });
 
     /** 5.1 over `params`; also refuses a reused nonce, as the service does. */
@@ -116,8 +159,14 @@ export class FakePlatform {
     const mac = (): boolean => {
       try {
         const c = parseMacAuthorization(req.headers.authorization);
-        entry.signed = c.id === PLAYER.kid && !this.#nonces.has(c.nonce) &&
-          macVerify({ ts: c.ts, nonce: c.nonce, method: req.method ?? '', uri: req.url ?? '', host: this.macHost, port: 443 }, PLAYER.macKey, c.mac);
+        entry.signed =
+          c.id === PLAYER.kid &&
+          !this.#nonces.has(c.nonce) &&
+          macVerify(
+            { ts: c.ts, nonce: c.nonce, method: req.method ?? '', uri: req.url ?? '', host: this.macHost, port: 443 },
+            PLAYER.macKey,
+            c.mac,
+          );
         this.#nonces.add(c.nonce);
       } catch {
         entry.signed = false;
@@ -152,13 +201,28 @@ export class FakePlatform {
         return ok({ list: ARREARS });
       case 'POST /order/v1/game/pay/notify': {
         const body = parseExact(entry.text) as Record<string, unknown>;
-        if (typeof body.timestamp !== 'number') return envelopeError(400, 40000, 'Invalid parameter.', 'timestamp: must be a number');
+        if (typeof body.timestamp !== 'number')
+          return envelopeError(400, 40000, 'Invalid parameter.', 'timestamp: must be a number');
         if (!md5(body)) return envelopeError(401, 40101, 'The signature does not match.', 'sign');
         return ok(true);
       }
       case 'GET /api/notify/v1/events':
         if (!md5(query)) return envelopeError(401, 40101, 'The signature does not match.', 'sign');
-        return ok({ list: [{ notifyId: 5, type: 'payment', serverId: null, state: 'delivered', attempts: 1, createdAt: 1, deliveredAt: 2, body: '{"trxType":0}' }], nextCursor: '5' });
+        return ok({
+          list: [
+            {
+              notifyId: 5,
+              type: 'payment',
+              serverId: null,
+              state: 'delivered',
+              attempts: 1,
+              createdAt: 1,
+              deliveredAt: 2,
+              body: '{"trxType":0}',
+            },
+          ],
+          nextCursor: '5',
+        });
       default:
         return envelopeError(404, 40400, 'Not found.', `no route for ${req.method} ${url.pathname}`);
     }

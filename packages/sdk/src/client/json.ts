@@ -13,11 +13,14 @@ export function checkInt64(v: Int64, field: string): Int64 {
     return v;
   }
   if (typeof v === 'string') {
-    if (!INT64.test(v) || BigInt(v) < -(2n ** 63n) || BigInt(v) >= 2n ** 63n) throw new TypeError(`${field}: ${JSON.stringify(v)} is not an int64 in decimal digits`);
+    if (!INT64.test(v) || BigInt(v) < -(2n ** 63n) || BigInt(v) >= 2n ** 63n)
+      throw new TypeError(`${field}: ${JSON.stringify(v)} is not an int64 in decimal digits`);
     return v;
   }
   if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
-    throw new TypeError(`${field}: numbers must be safe integers; give larger int64 values as bigint or a decimal string`);
+    throw new TypeError(
+      `${field}: numbers must be safe integers; give larger int64 values as bigint or a decimal string`,
+    );
   }
   return v;
 }

@@ -44,7 +44,15 @@ export interface ExchangeSpec {
 
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
 // Errors raised before a byte of the request could reach the server.
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 function errorCodes(err: unknown, depth = 0): string[] {
   if (err === null || typeof err !== 'object' || depth > 4) return [];
@@ -61,7 +69,8 @@ export function neverSent(err: unknown): boolean {
 }
 
 function delayFor(t: TransportOptions, attempt: number, retryAfter: string | null): number {
-  if (retryAfter !== null && /^[0-9]{1,6}$/.test(retryAfter)) return Math.min(Number(retryAfter) * 1000, t.maxRetryDelayMs);
+  if (retryAfter !== null && /^[0-9]{1,6}$/.test(retryAfter))
+    return Math.min(Number(retryAfter) * 1000, t.maxRetryDelayMs);
   const base = t.retryDelayMs * 2 ** (attempt - 1);
   return Math.min(base + Math.floor(Math.random() * t.retryDelayMs), t.maxRetryDelayMs);
 }
@@ -69,7 +78,8 @@ function delayFor(t: TransportOptions, attempt: number, retryAfter: string | nul
 export async function exchange(t: TransportOptions, spec: ExchangeSpec): Promise<Exchange> {
   const maxAttempts = 1 + Math.max(0, t.retries);
   for (let attempt = 1; ; attempt++) {
-    if (spec.signal?.aborted) throw new PlatformNetworkError('aborted', 'the call was aborted', attempt - 1, { cause: spec.signal.reason });
+    if (spec.signal?.aborted)
+      throw new PlatformNetworkError('aborted', 'the call was aborted', attempt - 1, { cause: spec.signal.reason });
     const a = spec.build();
     const timeout = AbortSignal.timeout(t.timeoutMs);
     const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
@@ -87,11 +97,14 @@ export async function exchange(t: TransportOptions, spec: ExchangeSpec): Promise
       });
       text = await res.text();
     } catch (err) {
-      if (spec.signal?.aborted) throw new PlatformNetworkError('aborted', `${what}: aborted by the caller`, attempt, { cause: err });
+      if (spec.signal?.aborted)
+        throw new PlatformNetworkError('aborted', `${what}: aborted by the caller`, attempt, { cause: err });
       const timedOut = timeout.aborted;
       const again = attempt < maxAttempts && (spec.idempotent || (!timedOut && neverSent(err)));
       if (!again) {
-        const message = timedOut ? `${what}: no answer within ${t.timeoutMs} ms` : `${what}: ${(err as Error).message}${causeText(err)}`;
+        const message = timedOut
+          ? `${what}: no answer within ${t.timeoutMs} ms`
+          : `${what}: ${(err as Error).message}${causeText(err)}`;
         throw new PlatformNetworkError(timedOut ? 'timeout' : 'network', message, attempt, { cause: err });
       }
       await pause(delayFor(t, attempt, null), spec.signal, attempt, what);

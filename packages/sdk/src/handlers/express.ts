@@ -52,7 +52,12 @@ export function expressCallbackMiddleware(
       }
       try {
         // originalUrl: inside a mounted router, req.url lacks the mount path, but the platform signed the full path.
-        const call = await verifier.verify({ method: req.method ?? 'GET', url: req.originalUrl ?? req.url ?? '/', headers: req.headers, body });
+        const call = await verifier.verify({
+          method: req.method ?? 'GET',
+          url: req.originalUrl ?? req.url ?? '/',
+          headers: req.headers,
+          body,
+        });
         attachVerifiedCall(req, call);
         req.body = call.json;
       } catch (err) {

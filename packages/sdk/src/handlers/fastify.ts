@@ -37,7 +37,10 @@ export interface FastifyLikeInstance {
     options: { parseAs: 'buffer'; bodyLimit?: number },
     parser: (request: never, body: Buffer, done: (err: Error | null, body?: unknown) => void) => void,
   ): void;
-  addHook(name: 'preValidation', hook: (request: FastifyLikeRequest, reply: FastifyLikeReply) => Promise<unknown>): unknown;
+  addHook(
+    name: 'preValidation',
+    hook: (request: FastifyLikeRequest, reply: FastifyLikeReply) => Promise<unknown>,
+  ): unknown;
 }
 
 export interface FastifyCallbackHooks {
@@ -64,11 +67,18 @@ export function installFastifyCallbacks(
   const verifier = toVerifier(options);
   // The scope's own parsers only: a plugin without fastify-plugin is encapsulated.
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: verifier.maxBodyBytes }, (_request, body, done) => done(null, body));
+  scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: verifier.maxBodyBytes }, (_request, body, done) =>
+    done(null, body),
+  );
   scope.addHook('preValidation', async (request, reply) => {
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     try {
-      const call = await verifier.verify({ method: request.method, url: request.raw.url ?? request.url, headers: request.headers, body });
+      const call = await verifier.verify({
+        method: request.method,
+        url: request.raw.url ?? request.url,
+        headers: request.headers,
+        body,
+      });
       attachVerifiedCall(request, call);
       request.body = call.json;
     } catch (err) {

@@ -37,11 +37,13 @@ const answerOf = (call: VerifiedCall) => ({ ok: true, path: call.path, json: cal
 async function nodeSetup(): Promise<Setup> {
   const calls: VerifiedCall[] = [];
   const rejected: Error[] = [];
-  const server = http.createServer(nodeCallbackHandler(options(rejected), (call, req) => {
-    assert.equal(verifiedCallOf(req), call);
-    calls.push(call);
-    return { status: 200, body: answerOf(call) };
-  }));
+  const server = http.createServer(
+    nodeCallbackHandler(options(rejected), (call, req) => {
+      assert.equal(verifiedCallOf(req), call);
+      calls.push(call);
+      return { status: 200, body: answerOf(call) };
+    }),
+  );
   return { base: await listen(server), calls, rejected, stop: () => close(server) };
 }
 
@@ -155,7 +157,11 @@ for (const [name, setup] of setups) {
     });
 
     it('verifies a GET with an empty body; the query is not signed but is handed over', async () => {
-      const r = await send(s.base, { method: 'GET', path: '/game/role?roleId=r%201&serverId=s1', sign: { path: '/game/role' } });
+      const r = await send(s.base, {
+        method: 'GET',
+        path: '/game/role?roleId=r%201&serverId=s1',
+        sign: { path: '/game/role' },
+      });
       assert.equal(r.status, 200, JSON.stringify(r.json));
       const call = s.calls[0]!;
       assert.equal(call.rawBody.length, 0);
@@ -176,20 +182,29 @@ for (const [name, setup] of setups) {
       assert.equal(s.calls[0]!.keyId, KEY_ID);
     });
 
-    it('refuses a changed body', () => refused(pay({ sign: { body: PAYMENT_BODY.replace('"trxNo":42', '"trxNo":43') } }), 'bad_signature'));
-    it('refuses a re-serialised body (same JSON, other bytes)', () => refused(pay({ sign: { body: JSON.stringify(JSON.parse(PAYMENT_BODY)) } }), 'bad_signature'));
+    it('refuses a changed body', () =>
+      refused(pay({ sign: { body: PAYMENT_BODY.replace('"trxNo":42', '"trxNo":43') } }), 'bad_signature'));
+    it('refuses a re-serialised body (same JSON, other bytes)', () =>
+      refused(pay({ sign: { body: JSON.stringify(JSON.parse(PAYMENT_BODY)) } }), 'bad_signature'));
     it('refuses a changed path', () => refused(pay({ sign: { path: '/pay/other' } }), 'bad_signature'));
     it('refuses a stale timestamp', () => refused(pay({ sign: { timestamp: now() - 301 } }), 'stale_timestamp'));
-    it('refuses a timestamp from the future', () => refused(pay({ sign: { timestamp: now() + 400 } }), 'stale_timestamp'));
+    it('refuses a timestamp from the future', () =>
+      refused(pay({ sign: { timestamp: now() + 400 } }), 'stale_timestamp'));
     it('refuses a Timestamp header changed after signing', async () => {
       const ts = now();
       await refused(pay({ sign: { timestamp: ts }, headers: { Timestamp: String(ts - 1) } }), 'bad_signature');
     });
-    it('refuses a signature by another key', () => refused(pay({ sign: { privateKey: other.privateKey } }), 'bad_signature'));
+    it('refuses a signature by another key', () =>
+      refused(pay({ sign: { privateKey: other.privateKey } }), 'bad_signature'));
     it('refuses an unknown key id', () => refused(pay({ sign: { keyId: 'platform-retired-0' } }), 'unknown_key'));
     it('refuses a call without Signature', () => refused(pay({ headers: { Signature: undefined } }), 'missing_header'));
-    it('refuses a malformed Signature', () => refused(pay({ headers: { Signature: 'not base64!' } }), 'malformed_header'));
-    it('refuses a changed method', () => refused({ method: 'GET', path: '/game/role?roleId=r1&serverId=s1', sign: { method: 'POST', path: '/game/role' } }, 'bad_signature'));
+    it('refuses a malformed Signature', () =>
+      refused(pay({ headers: { Signature: 'not base64!' } }), 'malformed_header'));
+    it('refuses a changed method', () =>
+      refused(
+        { method: 'GET', path: '/game/role?roleId=r1&serverId=s1', sign: { method: 'POST', path: '/game/role' } },
+        'bad_signature',
+      ));
     it('refuses a replay of the same signed call', async () => {
       const first = await send(s.base, pay());
       assert.equal(first.status, 200);
@@ -215,13 +230,15 @@ describe('handler specifics', () => {
   it('node:http: a handler that throws gives 500; one that answers nothing gives 500, never an accidental accept', async () => {
     const errors: unknown[] = [];
     let mode: 'throw' | 'nothing' | 'writes' = 'throw';
-    const server = http.createServer(nodeCallbackHandler({ publicKeys: publicKey, onError: (e) => errors.push(e) }, (_call, _req, res) => {
-      if (mode === 'throw') throw new Error('database down');
-      if (mode === 'writes') {
-        res.statusCode = 204;
-        res.end();
-      }
-    }));
+    const server = http.createServer(
+      nodeCallbackHandler({ publicKeys: publicKey, onError: (e) => errors.push(e) }, (_call, _req, res) => {
+        if (mode === 'throw') throw new Error('database down');
+        if (mode === 'writes') {
+          res.statusCode = 204;
+          res.end();
+        }
+      }),
+    );
     const base = await listen(server);
     try {
       const r1 = await send(base, pay());
@@ -272,7 +289,11 @@ describe('handler specifics', () => {
   it('Fastify: routes outside the encapsulated scope keep normal JSON parsing and no verification', async () => {
     const s = await fastifySetup();
     try {
-      const r = await fetch(`${s.base}/other`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+      const r = await fetch(`${s.base}/other`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
+      });
       assert.deepEqual(await r.json(), { parsed: { a: 1 } });
       assert.equal(s.calls.length, 0);
     } finally {
@@ -283,16 +304,24 @@ describe('handler specifics', () => {
   it('several keys by id (rotation): each Key-Id selects its key; a retired id is refused', async () => {
     const calls: VerifiedCall[] = [];
     const otherPem = other.publicKey.export({ type: 'spki', format: 'pem' }) as string;
-    const server = http.createServer(nodeCallbackHandler({ publicKeys: { [KEY_ID]: publicKey, 'platform-next': otherPem } }, (call) => {
-      calls.push(call);
-      return { status: 204 };
-    }));
+    const server = http.createServer(
+      nodeCallbackHandler({ publicKeys: { [KEY_ID]: publicKey, 'platform-next': otherPem } }, (call) => {
+        calls.push(call);
+        return { status: 204 };
+      }),
+    );
     const base = await listen(server);
     try {
       assert.equal((await send(base, pay())).status, 204);
-      assert.equal((await send(base, pay({ sign: { privateKey: other.privateKey, keyId: 'platform-next' } }))).status, 204);
+      assert.equal(
+        (await send(base, pay({ sign: { privateKey: other.privateKey, keyId: 'platform-next' } }))).status,
+        204,
+      );
       assert.equal((await send(base, pay({ sign: { privateKey: other.privateKey, keyId: null } }))).status, 204);
-      assert.deepEqual(calls.map((c) => c.keyId), [KEY_ID, 'platform-next', 'platform-next']);
+      assert.deepEqual(
+        calls.map((c) => c.keyId),
+        [KEY_ID, 'platform-next', 'platform-next'],
+      );
       assert.equal((await send(base, pay({ sign: { privateKey: other.privateKey, keyId: KEY_ID } }))).status, 401);
       assert.equal((await send(base, pay({ sign: { keyId: 'platform-old' } }))).status, 401);
       assert.equal(calls.length, 3);

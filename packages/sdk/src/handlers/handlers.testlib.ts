@@ -16,7 +16,15 @@ export interface SendOptions {
   path: string;
   body?: string;
   /** What is signed, when it differs from what is sent. */
-  sign?: { method?: 'GET' | 'POST'; path?: string; body?: string; timestamp?: number; nonce?: string; privateKey?: unknown; keyId?: string | null };
+  sign?: {
+    method?: 'GET' | 'POST';
+    path?: string;
+    body?: string;
+    timestamp?: number;
+    nonce?: string;
+    privateKey?: unknown;
+    keyId?: string | null;
+  };
   /** Headers replacing the signed ones (undefined removes one). */
   headers?: Record<string, string | undefined>;
   /** Reuse exactly these signed headers (replay). */
@@ -70,7 +78,8 @@ export function close(server: Server): Promise<void> {
 }
 
 /** A payment body as the platform sends it: field order and spacing that a re-serialisation would change. */
-export const PAYMENT_BODY = '{"notifyId":7, "trxType":0,"notifyTime":1700000000000,"appId":1001,"userId":"u-1","trxNo":42,' +
+export const PAYMENT_BODY =
+  '{"notifyId":7, "trxType":0,"notifyTime":1700000000000,"appId":1001,"userId":"u-1","trxNo":42,' +
   '"outTrxNo":null,"platform":2,"channel":2,"paymentType":0,"products":[{"productCode":"gems","quantity":1,"channelSkuCode":"sku"}],' +
   '"currency":"USD","region":"US","clientAmount":0.99,"clientCurrency":"USD","clientRegion":"US","totalAmount":0.99,"status":0,' +
   '"successTime":1700000000000,"attach":{"gameServerId":"s1","gameRoleId":"r1","gameExt":""},"amount":1.10}';

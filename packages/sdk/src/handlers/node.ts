@@ -13,7 +13,11 @@ import {
 } from './verifier.js';
 
 /** The game's handler: gets only verified calls. Return an Answer, or write `res` yourself before returning. */
-export type CallbackHandler = (call: VerifiedCall, req: IncomingMessage, res: ServerResponse) => Answer | void | Promise<Answer | void>;
+export type CallbackHandler = (
+  call: VerifiedCall,
+  req: IncomingMessage,
+  res: ServerResponse,
+) => Answer | void | Promise<Answer | void>;
 
 export interface HandlerHooks {
   /** Called for every refused request (bad signature, replay, too large, not JSON), e.g. to log it. */
@@ -22,7 +26,10 @@ export interface HandlerHooks {
   onError?: (err: unknown, req: IncomingMessage) => void;
 }
 
-const INTERNAL: Answer = { status: 500, body: { code: 500, msg: 'internal error', detail: 'the game server failed to handle the call' } };
+const INTERNAL: Answer = {
+  status: 500,
+  body: { code: 500, msg: 'internal error', detail: 'the game server failed to handle the call' },
+};
 
 /**
  * A node:http request listener that reads the raw body, verifies it (5.3) and calls

@@ -19,7 +19,10 @@ export class BodyTooLargeError extends Error {
  * BodyTooLargeError as soon as more than `limit` bytes are declared or arrive; the
  * stream is then paused, not destroyed, so an HTTP server can still answer 413.
  */
-export function readRawBody(stream: Readable & { headers?: Record<string, string | string[] | undefined> }, limit = DEFAULT_MAX_BODY_BYTES): Promise<Buffer> {
+export function readRawBody(
+  stream: Readable & { headers?: Record<string, string | string[] | undefined> },
+  limit = DEFAULT_MAX_BODY_BYTES,
+): Promise<Buffer> {
   const declared = stream.headers?.['content-length'];
   if (typeof declared === 'string' && /^[0-9]+$/.test(declared) && Number(declared) > limit) {
     return Promise.reject(new BodyTooLargeError(limit));

@@ -20,7 +20,9 @@ import { KEY_ID, other, PAYMENT_BODY, publicKey, signedHeaders } from './handler
 const T = 1_700_000_000;
 const clock = (s: number) => () => s * 1000;
 
-function request(o: { body?: string; path?: string; sign?: Parameters<typeof signedHeaders>[0]['sign'] } = {}): CallbackRequest {
+function request(
+  o: { body?: string; path?: string; sign?: Parameters<typeof signedHeaders>[0]['sign'] } = {},
+): CallbackRequest {
   const body = o.body ?? PAYMENT_BODY;
   const path = o.path ?? '/pay/callback';
   return { method: 'POST', url: path, headers: signedHeaders({ path, body, sign: { timestamp: T, ...o.sign } }), body };
@@ -49,7 +51,10 @@ describe('CallbackVerifier', () => {
     assert.equal(call.query.get('x'), '1');
     assert.equal(call.rawBody.toString(), PAYMENT_BODY);
     assert.equal((call.json as { amount: number }).amount, 1.1);
-    const fromBytes = await v().verify({ ...request({ sign: { nonce: 'n-2' } }), body: new TextEncoder().encode(PAYMENT_BODY) });
+    const fromBytes = await v().verify({
+      ...request({ sign: { nonce: 'n-2' } }),
+      body: new TextEncoder().encode(PAYMENT_BODY),
+    });
     assert.equal(fromBytes.rawBody.toString(), PAYMENT_BODY);
   });
 
@@ -113,7 +118,10 @@ describe('CallbackVerifier', () => {
 describe('rejectionAnswer', () => {
   it('401 for signature failures, 413, 400, nothing for other errors', () => {
     assert.equal(rejectionAnswer(new CallbackVerificationError('stale_timestamp', 'x'))?.status, 401);
-    assert.equal(rejectionAnswer(new CallbackVerificationError('stale_timestamp', 'x'))?.body.detail, 'stale_timestamp');
+    assert.equal(
+      rejectionAnswer(new CallbackVerificationError('stale_timestamp', 'x'))?.body.detail,
+      'stale_timestamp',
+    );
     assert.equal(rejectionAnswer(new BodyTooLargeError(1))?.status, 413);
     assert.equal(rejectionAnswer(new CallbackBodyError('x'))?.status, 400);
     assert.equal(rejectionAnswer(new Error('x')), undefined);

@@ -69,12 +69,20 @@ export class CallbackVerifier {
   readonly #nonces: NonceStore | undefined;
 
   constructor(options: CallbackVerifierOptions) {
-    if (options === null || typeof options !== 'object' || options.publicKeys === undefined || options.publicKeys === null) {
+    if (
+      options === null ||
+      typeof options !== 'object' ||
+      options.publicKeys === undefined ||
+      options.publicKeys === null
+    ) {
       throw new TypeError('CallbackVerifier: publicKeys is required');
     }
     this.#o = options;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.#nonces = options.nonces === false ? undefined : (options.nonces ?? new MemoryNonceStore(options.now ? { now: options.now } : {}));
+    this.#nonces =
+      options.nonces === false
+        ? undefined
+        : (options.nonces ?? new MemoryNonceStore(options.now ? { now: options.now } : {}));
   }
 
   /**
@@ -82,7 +90,10 @@ export class CallbackVerifier {
    * replayed nonce), BodyTooLargeError, or CallbackBodyError (verified, but not JSON).
    */
   async verify(req: CallbackRequest): Promise<VerifiedCall> {
-    const rawBody = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
+    const rawBody =
+      typeof req.body === 'string'
+        ? Buffer.from(req.body, 'utf8')
+        : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
     if (rawBody.length > this.maxBodyBytes) throw new BodyTooLargeError(this.maxBodyBytes);
     const o = this.#o;
     const v = verifyCallback({
@@ -98,7 +109,8 @@ export class CallbackVerifier {
     if (this.#nonces) {
       const window = o.windowSeconds ?? DEFAULT_WINDOW_SECONDS;
       const fresh = await this.#nonces.remember(v.nonce, (v.timestamp + window) * 1000 + 1000);
-      if (!fresh) throw new CallbackVerificationError('replayed_nonce', `nonce ${JSON.stringify(v.nonce)} was already used`);
+      if (!fresh)
+        throw new CallbackVerificationError('replayed_nonce', `nonce ${JSON.stringify(v.nonce)} was already used`);
     }
     let json: unknown;
     if (rawBody.length > 0) {
@@ -132,7 +144,9 @@ export function toVerifier(o: CallbackVerifier | CallbackVerifierOptions): Callb
 }
 
 /** The HTTP answer to a request that failed before the game's handler; undefined for an unexpected error. */
-export function rejectionAnswer(err: unknown): { status: number; body: { code: number; msg: string; detail: string } } | undefined {
+export function rejectionAnswer(
+  err: unknown,
+): { status: number; body: { code: number; msg: string; detail: string } } | undefined {
   if (err instanceof CallbackVerificationError) {
     return { status: 401, body: { code: 401, msg: 'signature verification failed', detail: err.reason } };
   }

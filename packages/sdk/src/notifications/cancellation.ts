@@ -30,9 +30,11 @@ export function parseCancellationNotification(input: unknown): CancellationNotif
   const f = new Fields(toObject(input, 'body'));
   for (const [k, expected] of Object.entries(MARKERS)) {
     const v = f.o[k];
-    if (v !== undefined && v !== expected) throw new PayloadParseError(k, `is ${JSON.stringify(v)}, not a cancellation (${JSON.stringify(expected)})`);
+    if (v !== undefined && v !== expected)
+      throw new PayloadParseError(k, `is ${JSON.stringify(v)}, not a cancellation (${JSON.stringify(expected)})`);
   }
-  if (f.has('trxType')) throw new PayloadParseError('trxType', 'is present: this is a payment/refund notification, not a cancellation');
+  if (f.has('trxType'))
+    throw new PayloadParseError('trxType', 'is present: this is a payment/refund notification, not a cancellation');
   return {
     kind: 'cancellation',
     notifyId: f.integer('notifyId'),

@@ -26,7 +26,8 @@ export function toObject(input: unknown, what: string): JsonObject {
       throw new PayloadParseError(what, 'is not valid JSON');
     }
   }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new PayloadParseError(what, 'must be a JSON object');
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw new PayloadParseError(what, 'must be a JSON object');
   return v as JsonObject;
 }
 
@@ -34,7 +35,10 @@ const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
 /** Reads the fields of one object; `prefix` makes error field names full paths. */
 export class Fields {
-  constructor(readonly o: JsonObject, readonly prefix = '') {}
+  constructor(
+    readonly o: JsonObject,
+    readonly prefix = '',
+  ) {}
 
   path(k: string): string {
     return this.prefix ? `${this.prefix}.${k}` : k;
@@ -85,7 +89,8 @@ export class Fields {
 
   object(k: string): Fields {
     const v = this.o[k];
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) this.fail(k, v === undefined || v === null ? 'is required' : 'must be an object');
+    if (v === null || typeof v !== 'object' || Array.isArray(v))
+      this.fail(k, v === undefined || v === null ? 'is required' : 'must be an object');
     return new Fields(v as JsonObject, this.path(k));
   }
 
@@ -97,7 +102,8 @@ export class Fields {
     const v = this.o[k];
     if (!Array.isArray(v)) this.fail(k, v === undefined || v === null ? 'is required' : 'must be an array');
     return v.map((e: unknown, i) => {
-      if (e === null || typeof e !== 'object' || Array.isArray(e)) throw new PayloadParseError(`${this.path(k)}.${i}`, 'must be an object');
+      if (e === null || typeof e !== 'object' || Array.isArray(e))
+        throw new PayloadParseError(`${this.path(k)}.${i}`, 'must be an object');
       return new Fields(e as JsonObject, `${this.path(k)}.${i}`);
     });
   }

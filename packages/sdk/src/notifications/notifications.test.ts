@@ -21,17 +21,47 @@ const products = [{ productCode: 'gems', quantity: 2, channelSkuCode: 'sku.gems'
 
 /** 2.4, as the platform sends it. */
 const payment = {
-  notifyId: 11, notifyTime: 1700000000123, appId: 1001, userId: '90001', trxNo: 5001, trxType: 0, outTrxNo: 'o-1',
-  platform: 1, channel: 1, paymentType: 0, products, currency: 'USD', region: 'US', clientAmount: 0.99,
-  clientCurrency: 'USD', clientRegion: 'US', totalAmount: 0.99, status: 0, successTime: 1700000000100, attach,
+  notifyId: 11,
+  notifyTime: 1700000000123,
+  appId: 1001,
+  userId: '90001',
+  trxNo: 5001,
+  trxType: 0,
+  outTrxNo: 'o-1',
+  platform: 1,
+  channel: 1,
+  paymentType: 0,
+  products,
+  currency: 'USD',
+  region: 'US',
+  clientAmount: 0.99,
+  clientCurrency: 'USD',
+  clientRegion: 'US',
+  totalAmount: 0.99,
+  status: 0,
+  successTime: 1700000000100,
+  attach,
   bankTrxNo: 'b-1',
 };
 
 /** 2.5. */
 const refund = {
-  notifyId: 12, appId: 1001, notifyTime: 1700000001000, userId: '90001', trxNo: 6001, originalTrxNo: 5001, trxType: 2,
-  platform: 1, channel: 1, paymentType: 0, products, currency: 'USD', totalAmount: 0.99, status: 0,
-  successTime: 1700000000900, attach,
+  notifyId: 12,
+  appId: 1001,
+  notifyTime: 1700000001000,
+  userId: '90001',
+  trxNo: 6001,
+  originalTrxNo: 5001,
+  trxType: 2,
+  platform: 1,
+  channel: 1,
+  paymentType: 0,
+  products,
+  currency: 'USD',
+  totalAmount: 0.99,
+  status: 0,
+  successTime: 1700000000900,
+  attach,
 };
 
 function parseError(input: unknown): PayloadParseError {
@@ -72,7 +102,20 @@ describe('parseNotification', () => {
   });
 
   it('nullable payment fields may be null or absent; decimals may come as strings', () => {
-    const web = { ...payment, outTrxNo: null, clientAmount: null, clientCurrency: null, clientRegion: undefined, bankTrxNo: undefined, attach: null, totalAmount: '4.50', products: [{ productCode: 'a', quantity: 1, channelSkuCode: null }, { productCode: 'b', quantity: 3 }] };
+    const web = {
+      ...payment,
+      outTrxNo: null,
+      clientAmount: null,
+      clientCurrency: null,
+      clientRegion: undefined,
+      bankTrxNo: undefined,
+      attach: null,
+      totalAmount: '4.50',
+      products: [
+        { productCode: 'a', quantity: 1, channelSkuCode: null },
+        { productCode: 'b', quantity: 3 },
+      ],
+    };
     const n = parseNotification(web) as PaymentNotification;
     assert.equal(n.outTrxNo, null);
     assert.equal(n.clientAmount, null);
@@ -80,11 +123,21 @@ describe('parseNotification', () => {
     assert.equal(n.bankTrxNo, null);
     assert.equal(n.attach, null);
     assert.equal(n.totalAmount, 4.5);
-    assert.deepEqual(n.products.map((p) => p.channelSkuCode), [null, null]);
+    assert.deepEqual(
+      n.products.map((p) => p.channelSkuCode),
+      [null, null],
+    );
   });
 
   it('tolerates unknown channel, platform, paymentType and status values and unknown fields (9)', () => {
-    const n = parseNotification({ ...payment, channel: 99, platform: 42, paymentType: 17, status: 9, newField: { x: 1 } });
+    const n = parseNotification({
+      ...payment,
+      channel: 99,
+      platform: 42,
+      paymentType: 17,
+      status: 9,
+      newField: { x: 1 },
+    });
     assert.equal(n.kind, 'payment');
     if (n.kind !== 'payment') return;
     assert.equal(n.channel, 99);
@@ -174,10 +227,22 @@ describe('parseCancellationNotification', () => {
   const base = { notifyId: 3, notifyTime: 1700000000000, appId: 1001, userId: '90001' };
 
   it('parses the accounts body (eventType) and the delivery test body (type), keeping the rest in raw', () => {
-    const full = parseCancellationNotification({ ...base, eventType: 'account_cancellation', userCode: 'AB12', requestTime: 1, cancelTime: 2 });
-    assert.deepEqual({ ...full, raw: undefined }, { kind: 'cancellation', ...base, userCode: 'AB12', requestTime: 1, cancelTime: 2, raw: undefined });
+    const full = parseCancellationNotification({
+      ...base,
+      eventType: 'account_cancellation',
+      userCode: 'AB12',
+      requestTime: 1,
+      cancelTime: 2,
+    });
+    assert.deepEqual(
+      { ...full, raw: undefined },
+      { kind: 'cancellation', ...base, userCode: 'AB12', requestTime: 1, cancelTime: 2, raw: undefined },
+    );
     const test = parseCancellationNotification(JSON.stringify({ ...base, type: 'cancellation' }));
-    assert.deepEqual([test.userCode, test.requestTime, test.cancelTime, test.raw.type], [null, null, null, 'cancellation']);
+    assert.deepEqual(
+      [test.userCode, test.requestTime, test.cancelTime, test.raw.type],
+      [null, null, null, 'cancellation'],
+    );
   });
 
   it('refuses other events and bodies missing the user', () => {

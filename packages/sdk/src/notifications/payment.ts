@@ -98,7 +98,9 @@ function products(f: Fields): NotificationProduct[] {
 
 function attach(f: Fields): NotificationAttach | null {
   const a = f.nullableObject('attach');
-  return a && { gameServerId: a.string('gameServerId'), gameRoleId: a.string('gameRoleId'), gameExt: a.string('gameExt') };
+  return (
+    a && { gameServerId: a.string('gameServerId'), gameRoleId: a.string('gameRoleId'), gameExt: a.string('gameExt') }
+  );
 }
 
 function common(f: Fields): NotificationCommon {
@@ -145,10 +147,20 @@ export function parseNotification(input: unknown): Notification {
   if (trxType === TrxType.REFUND) {
     const c = f.o.currency;
     if (typeof c !== 'string' && !(typeof c === 'number' && Number.isFinite(c))) {
-      throw new PayloadParseError('currency', c === undefined || c === null ? 'is required' : 'must be a string or a number');
+      throw new PayloadParseError(
+        'currency',
+        c === undefined || c === null ? 'is required' : 'must be a string or a number',
+      );
     }
     return { ...common(f), kind: 'refund', trxType, originalTrxNo: f.integer('originalTrxNo'), currency: c };
   }
   const id = (k: string): number | null => (Number.isSafeInteger(f.o[k]) ? (f.o[k] as number) : null);
-  return { kind: 'unknown', trxType: null, unknownTrxType: trxType, notifyId: id('notifyId'), trxNo: id('trxNo'), raw: f.o };
+  return {
+    kind: 'unknown',
+    trxType: null,
+    unknownTrxType: trxType,
+    notifyId: id('notifyId'),
+    trxNo: id('trxNo'),
+    raw: f.o,
+  };
 }

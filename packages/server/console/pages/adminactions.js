@@ -10,24 +10,43 @@ export function AdminActionsPage({ route }) {
   return html`<section>
     <h1>Admin audit trail</h1>
     <p class="muted">Every change made through the admin API (this console included), with the operator who made it.</p>
-    <${FilterForm} key=${JSON.stringify(query)} query=${query} onApply=${(v) => navigate('/admin-actions', { ...v, limit: query.limit })} fields=${[
-      { name: 'operator', label: 'Operator', maxlength: 100 },
-      { name: 'method', label: 'Method', as: 'select', options: METHODS },
-      { name: 'from', label: 'From', size: 20, placeholder: '2026-11-01T00:00:00Z' },
-      { name: 'to', label: 'Before', size: 20 },
-    ]} />
+    <${FilterForm}
+      key=${JSON.stringify(query)}
+      query=${query}
+      onApply=${(v) => navigate('/admin-actions', { ...v, limit: query.limit })}
+      fields=${[
+        { name: 'operator', label: 'Operator', maxlength: 100 },
+        { name: 'method', label: 'Method', as: 'select', options: METHODS },
+        { name: 'from', label: 'From', size: 20, placeholder: '2026-11-01T00:00:00Z' },
+        { name: 'to', label: 'Before', size: 20 },
+      ]}
+    />
     <${ErrorBox} error=${error} />
-    ${loading ? html`<${Loading} what="admin actions" />` : data ? html`
-      <${Table} rowKey=${(a) => a.actionId} empty="No admin actions match." rows=${data.actions} columns=${[
-        { label: 'Id', key: 'actionId' },
-        { label: 'When', render: (a) => time(a.at) },
-        { label: 'Operator', render: (a) => show(a.operator) },
-        { label: 'Request', render: (a) => html`<code>${a.method} ${a.path}</code>` },
-        { label: 'Status', render: (a) => show(a.status === null ? null : String(a.status)) },
-        { label: 'From IP', key: 'ip' },
-        { label: 'Request id', render: (a) => html`<code>${a.requestId}</code>` },
-      ]} />
-      <${Pager} next=${data.nextBefore} isFirst=${!query.before}
-        onNext=${() => navigate('/admin-actions', { ...query, before: data.nextBefore })} onFirst=${() => navigate('/admin-actions', { ...query, before: undefined })} />` : null}
+    ${
+      loading
+        ? html`<${Loading} what="admin actions" />`
+        : data
+          ? html` <${Table}
+                rowKey=${(a) => a.actionId}
+                empty="No admin actions match."
+                rows=${data.actions}
+                columns=${[
+                  { label: 'Id', key: 'actionId' },
+                  { label: 'When', render: (a) => time(a.at) },
+                  { label: 'Operator', render: (a) => show(a.operator) },
+                  { label: 'Request', render: (a) => html`<code>${a.method} ${a.path}</code>` },
+                  { label: 'Status', render: (a) => show(a.status === null ? null : String(a.status)) },
+                  { label: 'From IP', key: 'ip' },
+                  { label: 'Request id', render: (a) => html`<code>${a.requestId}</code>` },
+                ]}
+              />
+              <${Pager}
+                next=${data.nextBefore}
+                isFirst=${!query.before}
+                onNext=${() => navigate('/admin-actions', { ...query, before: data.nextBefore })}
+                onFirst=${() => navigate('/admin-actions', { ...query, before: undefined })}
+              />`
+          : null
+    }
   </section>`;
 }

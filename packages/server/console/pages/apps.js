@@ -2,7 +2,21 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import {
-  ConfirmButton, Details, ErrorBox, Field, LoadFailed, Loading, SecretOnce, Table, href, html, show, time, useAction, useApi } from '/console/ui.js';
+  ConfirmButton,
+  Details,
+  ErrorBox,
+  Field,
+  LoadFailed,
+  Loading,
+  SecretOnce,
+  Table,
+  href,
+  html,
+  show,
+  time,
+  useAction,
+  useApi,
+} from '/console/ui.js';
 import { GameCallsPage } from '/console/pages/gamecalls.js';
 import { ProductsPage } from '/console/pages/products.js';
 import { DeliveryTools, OrderSettingsPanel } from '/console/pages/apptools.js';
@@ -18,7 +32,10 @@ const URL_FIELDS = [
 /** "serverId = URL" per line; a line with only a URL is `default`. */
 export function parseCallbackUrls(text) {
   const map = {};
-  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const m = /^([^=\s]+)\s*=\s*(\S+)$/.exec(line);
     if (m) map[m[1]] = m[2];
     else map.default = line;
@@ -26,8 +43,15 @@ export function parseCallbackUrls(text) {
   return map;
 }
 
-const formatCallbackUrls = (map) => Object.entries(map ?? {}).map(([k, v]) => `${k} = ${v}`).join('\n');
-const parseList = (text) => text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+const formatCallbackUrls = (map) =>
+  Object.entries(map ?? {})
+    .map(([k, v]) => `${k} = ${v}`)
+    .join('\n');
+const parseList = (text) =>
+  text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function formFrom(app) {
   return {
@@ -62,16 +86,49 @@ function bodyFrom(form, editing) {
 function AppForm({ initial, editing, submitLabel, onSubmit, busy }) {
   const [form, setForm] = useState(() => formFrom(initial));
   const set = (k) => (v) => setForm({ ...form, [k]: v });
-  return html`<form class="stacked" onSubmit=${(e) => { e.preventDefault(); onSubmit(bodyFrom(form, editing)); }}>
+  return html`<form
+    class="stacked"
+    onSubmit=${(e) => {
+      e.preventDefault();
+      onSubmit(bodyFrom(form, editing));
+    }}
+  >
     <${Field} label="Name" name="name" value=${form.name} onInput=${set('name')} required maxlength="100" />
-    <${Field} label="Region" name="region" as="select" options=${['overseas', 'mainland']} value=${form.region} onInput=${set('region')} />
+    <${Field}
+      label="Region"
+      name="region"
+      as="select"
+      options=${['overseas', 'mainland']}
+      value=${form.region}
+      onInput=${set('region')}
+    />
     ${editing ? html`<${Field} label="Status" name="status" as="select" options=${['active', 'disabled']} value=${form.status} onInput=${set('status')} />` : null}
-    <${Field} label="Payment callback URLs (4.7)" name="callbackUrls" as="textarea" rows="3" value=${form.callbackUrls} onInput=${set('callbackUrls')}
-      hint="One per line: serverId = URL. A line with only a URL is the default." />
+    <${Field}
+      label="Payment callback URLs (4.7)"
+      name="callbackUrls"
+      as="textarea"
+      rows="3"
+      value=${form.callbackUrls}
+      onInput=${set('callbackUrls')}
+      hint="One per line: serverId = URL. A line with only a URL is the default."
+    />
     ${URL_FIELDS.map(([k, label]) => html`<${Field} label=${label} name=${k} value=${form[k]} onInput=${set(k)} placeholder="https://..." />`)}
-    <${Field} label="Allowed IPs (open id lookup, 4.4)" name="allowedIps" as="textarea" rows="2" value=${form.allowedIps} onInput=${set('allowedIps')}
-      hint="IPs or CIDRs, one per line or comma-separated." />
-    <${Field} label="Profile answers carry unionId" name="unionIdEnabled" type="checkbox" value=${form.unionIdEnabled} onInput=${set('unionIdEnabled')} />
+    <${Field}
+      label="Allowed IPs (open id lookup, 4.4)"
+      name="allowedIps"
+      as="textarea"
+      rows="2"
+      value=${form.allowedIps}
+      onInput=${set('allowedIps')}
+      hint="IPs or CIDRs, one per line or comma-separated."
+    />
+    <${Field}
+      label="Profile answers carry unionId"
+      name="unionIdEnabled"
+      type="checkbox"
+      value=${form.unionIdEnabled}
+      onInput=${set('unionIdEnabled')}
+    />
     <button type="submit" disabled=${busy}>${submitLabel}</button>
   </form>`;
 }
@@ -82,14 +139,25 @@ function AppList() {
     <h1>Apps</h1>
     <p><a class="button" href="#/apps/new">New app</a></p>
     <${ErrorBox} error=${error} />
-    ${loading ? html`<${Loading} />` : data ? html`<${Table} rowKey=${(a) => a.appId} empty="No apps yet." rows=${data.apps} columns=${[
-      { label: 'App id', render: (a) => html`<a href=${href(`/apps/${a.appId}`)}>${a.appId}</a>` },
-      { label: 'Name', render: (a) => html`<a href=${href(`/apps/${a.appId}`)}>${a.name}</a>` },
-      { label: 'Client id', render: (a) => html`<code>${a.clientId}</code>` },
-      { label: 'Region', key: 'region' },
-      { label: 'Status', key: 'status' },
-      { label: 'Created', render: (a) => time(a.createdAt) },
-    ]} />` : null}
+    ${
+      loading
+        ? html`<${Loading} />`
+        : data
+          ? html`<${Table}
+              rowKey=${(a) => a.appId}
+              empty="No apps yet."
+              rows=${data.apps}
+              columns=${[
+                { label: 'App id', render: (a) => html`<a href=${href(`/apps/${a.appId}`)}>${a.appId}</a>` },
+                { label: 'Name', render: (a) => html`<a href=${href(`/apps/${a.appId}`)}>${a.name}</a>` },
+                { label: 'Client id', render: (a) => html`<code>${a.clientId}</code>` },
+                { label: 'Region', key: 'region' },
+                { label: 'Status', key: 'status' },
+                { label: 'Created', render: (a) => time(a.createdAt) },
+              ]}
+            />`
+          : null
+    }
   </section>`;
 }
 
@@ -100,7 +168,12 @@ function AppCreate() {
     return html`<section>
       <h1>App created: ${created.name}</h1>
       <${SecretOnce} label="md5 secret (5.1)" value=${created.secret} />
-      <${Details} rows=${[['App id', String(created.appId)], ['Client id', html`<code>${created.clientId}</code>`]]} />
+      <${Details}
+        rows=${[
+          ['App id', String(created.appId)],
+          ['Client id', html`<code>${created.clientId}</code>`],
+        ]}
+      />
       <p><a href=${href(`/apps/${created.appId}`)}>Open the app</a> · <a href="#/apps">All apps</a></p>
     </section>`;
   }
@@ -114,7 +187,12 @@ function AppCreate() {
 function AppDetail({ appId }) {
   const { data: app, error, loading, reload } = useApi('GET', `/apps/${encodeURIComponent(appId)}`, {}, [appId]);
   const [editing, setEditing] = useState(false);
-  const save = useAction(async (body) => { const r = await api('PATCH', `/apps/${encodeURIComponent(appId)}`, { body }); setEditing(false); reload(); return r; });
+  const save = useAction(async (body) => {
+    const r = await api('PATCH', `/apps/${encodeURIComponent(appId)}`, { body });
+    setEditing(false);
+    reload();
+    return r;
+  });
   const rotate = useAction(() => api('POST', `/apps/${encodeURIComponent(appId)}/rotate-secret`));
   if (loading && !app) return html`<${Loading} what="app" />`;
   if (error) return html`<${LoadFailed} title=${`App ${appId}`} error=${error} back="#/apps" backLabel="All apps" />`;
@@ -131,30 +209,58 @@ function AppDetail({ appId }) {
     </p>
     <${ErrorBox} error=${save.error} />
     <${ErrorBox} error=${rotate.error} />
-    ${rotate.result ? html`<${SecretOnce} label="New md5 secret" value=${rotate.result.secret} />
-      <p class="muted">The previous secret stays valid until ${time(rotate.result.previousSecretExpiresAt)}.</p>` : null}
-    ${editing
-    ? html`<h2>Edit</h2><${AppForm} initial=${app} editing submitLabel="Save changes" busy=${save.busy} onSubmit=${save.run} />
-        <p><button type="button" onClick=${() => setEditing(false)}>Cancel</button></p>`
-    : html`<${Details} rows=${[
-      ['Client id', html`<code>${app.clientId}</code>`],
-      ['Status', app.status],
-      ['Region', app.region],
-      ['Payment callback URLs', Object.keys(app.callbackUrls).length ? html`<ul>${Object.entries(app.callbackUrls).map(([k, v]) => html`<li><code>${k}</code>: ${v}</li>`)}</ul>` : show(null)],
-      ...URL_FIELDS.map(([k, label]) => [label, show(app[k])]),
-      ['Allowed IPs', app.allowedIps.length ? app.allowedIps.join(', ') : show(null)],
-      ['unionId in profiles', app.unionIdEnabled ? 'yes' : 'no'],
-      ['Secret rotated', time(app.secretRotatedAt)],
-      ['Previous secret valid until', time(app.previousSecretExpiresAt)],
-      ['Created', time(app.createdAt)],
-      ['Updated', time(app.updatedAt)],
-    ]} />
-      <p class="actions">
-        <button type="button" onClick=${() => { save.reset(); setEditing(true); }}>Edit</button>
-        <${ConfirmButton} label="Rotate secret" question="Issue a new secret? The current one stays valid only for the grace period." onConfirm=${rotate.run} />
-      </p>
-      <${OrderSettingsPanel} appId=${app.appId} />
-      <${DeliveryTools} appId=${app.appId} />`}
+    ${
+      rotate.result
+        ? html`<${SecretOnce} label="New md5 secret" value=${rotate.result.secret} />
+            <p class="muted">The previous secret stays valid until ${time(rotate.result.previousSecretExpiresAt)}.</p>`
+        : null
+    }
+    ${
+      editing
+        ? html`<h2>Edit</h2>
+            <${AppForm} initial=${app} editing submitLabel="Save changes" busy=${save.busy} onSubmit=${save.run} />
+            <p><button type="button" onClick=${() => setEditing(false)}>Cancel</button></p>`
+        : html`<${Details}
+              rows=${[
+                ['Client id', html`<code>${app.clientId}</code>`],
+                ['Status', app.status],
+                ['Region', app.region],
+                [
+                  'Payment callback URLs',
+                  Object.keys(app.callbackUrls).length
+                    ? html`<ul>
+                        ${Object.entries(app.callbackUrls).map(([k, v]) => html`<li><code>${k}</code>: ${v}</li>`)}
+                      </ul>`
+                    : show(null),
+                ],
+                ...URL_FIELDS.map(([k, label]) => [label, show(app[k])]),
+                ['Allowed IPs', app.allowedIps.length ? app.allowedIps.join(', ') : show(null)],
+                ['unionId in profiles', app.unionIdEnabled ? 'yes' : 'no'],
+                ['Secret rotated', time(app.secretRotatedAt)],
+                ['Previous secret valid until', time(app.previousSecretExpiresAt)],
+                ['Created', time(app.createdAt)],
+                ['Updated', time(app.updatedAt)],
+              ]}
+            />
+            <p class="actions">
+              <button
+                type="button"
+                onClick=${() => {
+                  save.reset();
+                  setEditing(true);
+                }}
+              >
+                Edit
+              </button>
+              <${ConfirmButton}
+                label="Rotate secret"
+                question="Issue a new secret? The current one stays valid only for the grace period."
+                onConfirm=${rotate.run}
+              />
+            </p>
+            <${OrderSettingsPanel} appId=${app.appId} />
+            <${DeliveryTools} appId=${app.appId} />`
+    }
   </section>`;
 }
 
@@ -167,4 +273,3 @@ export function AppsPage({ route }) {
   if (id) return html`<${AppDetail} appId=${id} />`;
   return html`<${AppList} />`;
 }
-

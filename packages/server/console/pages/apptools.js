@@ -22,22 +22,56 @@ export function OrderSettingsPanel({ appId }) {
     reload();
     return r;
   });
-  const edit = () => { save.reset(); setLock(Boolean(data?.webRegionLock)); setEditing(true); };
+  const edit = () => {
+    save.reset();
+    setLock(Boolean(data?.webRegionLock));
+    setEditing(true);
+  };
   return html`<div class="panel order-settings">
     <h2>Order settings</h2>
     <${ErrorBox} error=${error} />
     <${ErrorBox} error=${save.error} />
     ${save.result ? html`<p class="ok" role="status">Order settings saved.</p>` : null}
     ${loading && !data ? html`<${Loading} what="order settings" />` : null}
-    ${data && !editing ? html`<${Details} rows=${[
-      ['Web region lock', data.webRegionLock ? 'on: web payments take the region the player registered in' : 'off: web payments take the region the player chose'],
-    ]} /><p class="actions"><button type="button" onClick=${edit}>Edit order settings</button></p>` : null}
-    ${editing ? html`<form class="stacked" onSubmit=${(e) => { e.preventDefault(); save.run(); }}>
-      <${Field} label="Web region lock (2.4 rule 8)" name="webRegionLock" type="checkbox" value=${lock} onInput=${setLock}
-        hint="On: a web payment takes the player's registration region; off: the region the player chose." />
-      <p class="actions"><button type="submit" disabled=${save.busy}>Save order settings</button>
-        <button type="button" onClick=${() => setEditing(false)}>Cancel</button></p>
-    </form>` : null}
+    ${
+      data && !editing
+        ? html`<${Details}
+              rows=${[
+                [
+                  'Web region lock',
+                  data.webRegionLock
+                    ? 'on: web payments take the region the player registered in'
+                    : 'off: web payments take the region the player chose',
+                ],
+              ]}
+            />
+            <p class="actions"><button type="button" onClick=${edit}>Edit order settings</button></p>`
+        : null
+    }
+    ${
+      editing
+        ? html`<form
+            class="stacked"
+            onSubmit=${(e) => {
+              e.preventDefault();
+              save.run();
+            }}
+          >
+            <${Field}
+              label="Web region lock (2.4 rule 8)"
+              name="webRegionLock"
+              type="checkbox"
+              value=${lock}
+              onInput=${setLock}
+              hint="On: a web payment takes the player's registration region; off: the region the player chose."
+            />
+            <p class="actions">
+              <button type="submit" disabled=${save.busy}>Save order settings</button>
+              <button type="button" onClick=${() => setEditing(false)}>Cancel</button>
+            </p>
+          </form>`
+        : null
+    }
   </div>`;
 }
 
@@ -49,33 +83,80 @@ export function DeliveryTools({ appId }) {
   const recover = useAction(() => {
     // An empty or unreadable time goes to the API as typed: the API says what is wrong with it.
     const at = new Date(since);
-    return api('POST', `${appPath(appId)}/events/recover`, { body: { since: Number.isNaN(at.getTime()) ? since : at.toISOString() } });
+    return api('POST', `${appPath(appId)}/events/recover`, {
+      body: { since: Number.isNaN(at.getTime()) ? since : at.toISOString() },
+    });
   });
-  const test = useAction(() => api('POST', `${appPath(appId)}/test-events`, { body: { type, ...(serverId.trim() ? { serverId: serverId.trim() } : {}) } }));
+  const test = useAction(() =>
+    api('POST', `${appPath(appId)}/test-events`, {
+      body: { type, ...(serverId.trim() ? { serverId: serverId.trim() } : {}) },
+    }),
+  );
   return html`<div class="panel delivery-tools">
     <h2>Delivery tools</h2>
     <div class="recover">
       <h3>Recover dead events</h3>
-      <p class="muted">After an outage of the game: deliver again every event of this app that died at or after this time.</p>
+      <p class="muted">
+        After an outage of the game: deliver again every event of this app that died at or after this time.
+      </p>
       <${ErrorBox} error=${recover.error} />
-      ${recover.result ? html`<p class="ok" role="status">Recovered ${String(recover.result.recovered)} dead event${recover.result.recovered === 1 ? '' : 's'}: queued for delivery again.
-        <a href=${href('/events', { appId })}>Events of the app</a></p>` : null}
+      ${
+        recover.result
+          ? html`<p class="ok" role="status">
+              Recovered ${String(recover.result.recovered)} dead event${recover.result.recovered === 1 ? '' : 's'}:
+              queued for delivery again. <a href=${href('/events', { appId })}>Events of the app</a>
+            </p>`
+          : null
+      }
       <div class="inline-fields">
         <${Field} label="Died at or after" name="since" type="datetime-local" value=${since} onInput=${setSince} />
-        <div class="field"><label>\u00a0</label><${ConfirmButton} label="Recover dead events" question="Deliver every dead event of this app since then again now?"
-          confirmLabel="Yes, recover them" onConfirm=${recover.run} danger=${false} disabled=${recover.busy} /></div>
+        <div class="field">
+          <label> </label
+          ><${ConfirmButton}
+            label="Recover dead events"
+            question="Deliver every dead event of this app since then again now?"
+            confirmLabel="Yes, recover them"
+            onConfirm=${recover.run}
+            danger=${false}
+            disabled=${recover.busy}
+          />
+        </div>
       </div>
     </div>
     <div class="test-event">
       <h3>Send a test event</h3>
-      <p class="muted">Signed and delivered exactly like a real notification, to the app's payment callback (or cancellation) URL.</p>
+      <p class="muted">
+        Signed and delivered exactly like a real notification, to the app's payment callback (or cancellation) URL.
+      </p>
       <${ErrorBox} error=${test.error} />
       ${test.result ? html`<p class="ok" role="status">Test event <a href=${href(`/events/${test.result.eventId}`)}>${String(test.result.eventId)}</a> queued for delivery.</p>` : null}
       <div class="inline-fields">
-        <${Field} label="Type" name="testType" as="select" options=${['payment', 'refund', 'cancellation']} value=${type} onInput=${setType} />
-        <${Field} label="Server id (callback URL map; empty: default)" name="testServerId" value=${serverId} onInput=${setServerId} maxlength="64" />
-        <div class="field"><label>\u00a0</label><${ConfirmButton} label="Send test event" question=${`Send a test ${type} event to the game now?`}
-          confirmLabel="Yes, send it" onConfirm=${test.run} danger=${false} disabled=${test.busy} /></div>
+        <${Field}
+          label="Type"
+          name="testType"
+          as="select"
+          options=${['payment', 'refund', 'cancellation']}
+          value=${type}
+          onInput=${setType}
+        />
+        <${Field}
+          label="Server id (callback URL map; empty: default)"
+          name="testServerId"
+          value=${serverId}
+          onInput=${setServerId}
+          maxlength="64"
+        />
+        <div class="field">
+          <label> </label
+          ><${ConfirmButton}
+            label="Send test event"
+            question=${`Send a test ${type} event to the game now?`}
+            confirmLabel="Yes, send it"
+            onConfirm=${test.run}
+            danger=${false}
+            disabled=${test.busy}
+          />
+        </div>
       </div>
     </div>
   </div>`;

@@ -1,7 +1,22 @@
 // pages/events.js - delivery: outbox events filtered by app, state and type, and an event's detail with its attempts and resend.
 import { api } from '/console/api.js';
 import {
-  ConfirmButton, Details, ErrorBox, FilterForm, LoadFailed, Loading, Pager, Table, href, html, navigate, show, time, useAction, useApi } from '/console/ui.js';
+  ConfirmButton,
+  Details,
+  ErrorBox,
+  FilterForm,
+  LoadFailed,
+  Loading,
+  Pager,
+  Table,
+  href,
+  html,
+  navigate,
+  show,
+  time,
+  useAction,
+  useApi,
+} from '/console/ui.js';
 
 const STATES = ['', 'pending', 'delivered', 'dead'];
 const TYPES = ['', 'payment', 'refund', 'cancellation', 'consumption', 'test'];
@@ -10,61 +25,105 @@ function EventList({ query }) {
   const { data, error, loading } = useApi('GET', '/events', { query }, [JSON.stringify(query)]);
   return html`<section>
     <h1>Delivery events</h1>
-    <${FilterForm} key=${JSON.stringify(query)} query=${query} onApply=${(v) => navigate('/events', { ...v, limit: query.limit })} fields=${[
-      { name: 'appId', label: 'App id', size: 6 },
-      { name: 'state', label: 'State', as: 'select', options: STATES },
-      { name: 'type', label: 'Type', as: 'select', options: TYPES },
-    ]} />
+    <${FilterForm}
+      key=${JSON.stringify(query)}
+      query=${query}
+      onApply=${(v) => navigate('/events', { ...v, limit: query.limit })}
+      fields=${[
+        { name: 'appId', label: 'App id', size: 6 },
+        { name: 'state', label: 'State', as: 'select', options: STATES },
+        { name: 'type', label: 'Type', as: 'select', options: TYPES },
+      ]}
+    />
     <${ErrorBox} error=${error} />
-    ${loading ? html`<${Loading} what="events" />` : data ? html`
-      <${Table} rowKey=${(e) => e.eventId} empty="No events match." rows=${data.events} columns=${[
-        { label: 'Event', render: (e) => html`<a href=${href(`/events/${e.eventId}`)}>${e.eventId}</a>` },
-        { label: 'Created', render: (e) => time(e.createdAt) },
-        { label: 'App', key: 'appId' },
-        { label: 'Type', key: 'type' },
-        { label: 'Target', key: 'target' },
-        { label: 'State', render: (e) => html`<span class=${`state-${e.state}`}>${e.state}</span>` },
-        { label: 'Attempts', key: 'attempts' },
-        { label: 'Last error', render: (e) => html`<span class="clip">${show(e.lastError)}</span>` },
-      ]} />
-      <${Pager} next=${data.nextBefore} isFirst=${!query.before}
-        onNext=${() => navigate('/events', { ...query, before: data.nextBefore })} onFirst=${() => navigate('/events', { ...query, before: undefined })} />` : null}
+    ${
+      loading
+        ? html`<${Loading} what="events" />`
+        : data
+          ? html` <${Table}
+                rowKey=${(e) => e.eventId}
+                empty="No events match."
+                rows=${data.events}
+                columns=${[
+                  { label: 'Event', render: (e) => html`<a href=${href(`/events/${e.eventId}`)}>${e.eventId}</a>` },
+                  { label: 'Created', render: (e) => time(e.createdAt) },
+                  { label: 'App', key: 'appId' },
+                  { label: 'Type', key: 'type' },
+                  { label: 'Target', key: 'target' },
+                  { label: 'State', render: (e) => html`<span class=${`state-${e.state}`}>${e.state}</span>` },
+                  { label: 'Attempts', key: 'attempts' },
+                  { label: 'Last error', render: (e) => html`<span class="clip">${show(e.lastError)}</span>` },
+                ]}
+              />
+              <${Pager}
+                next=${data.nextBefore}
+                isFirst=${!query.before}
+                onNext=${() => navigate('/events', { ...query, before: data.nextBefore })}
+                onFirst=${() => navigate('/events', { ...query, before: undefined })}
+              />`
+          : null
+    }
   </section>`;
 }
 
 function EventDetail({ eventId }) {
   const { data: e, error, loading, reload } = useApi('GET', `/events/${encodeURIComponent(eventId)}`, {}, [eventId]);
-  const resend = useAction(async () => { const r = await api('POST', `/events/${encodeURIComponent(eventId)}/resend`); reload(); return r; });
+  const resend = useAction(async () => {
+    const r = await api('POST', `/events/${encodeURIComponent(eventId)}/resend`);
+    reload();
+    return r;
+  });
   if (loading && !e) return html`<${Loading} what="event" />`;
-  if (error) return html`<${LoadFailed} title=${`Event ${eventId}`} error=${error} back="#/events" backLabel="All events" />`;
+  if (error)
+    return html`<${LoadFailed} title=${`Event ${eventId}`} error=${error} back="#/events" backLabel="All events" />`;
   return html`<section>
     <h1>Event ${e.eventId} <span class=${`state-${e.state}`}>${e.state}</span></h1>
-    <p><a href=${href('/events', { appId: e.appId })}>Events of app ${e.appId}</a> · <button type="button" onClick=${reload}>Refresh</button></p>
+    <p>
+      <a href=${href('/events', { appId: e.appId })}>Events of app ${e.appId}</a> ·
+      <button type="button" onClick=${reload}>Refresh</button>
+    </p>
     <${ErrorBox} error=${resend.error} />
     ${resend.result ? html`<p class="ok" role="status">Queued for delivery now (state ${resend.result.state}).</p>` : null}
-    <p class="actions"><${ConfirmButton} label="Resend" question="Deliver this event to the game again now (same notifyId and body, fresh signature)?" onConfirm=${resend.run} danger=${false} /></p>
-    <${Details} rows=${[
-      ['App', html`<a href=${href(`/apps/${e.appId}`)}>${e.appId}</a>`],
-      ['Type', e.type],
-      ['Target', `${e.target}${e.serverId ? ` (server ${e.serverId})` : ''}`],
-      ['Attempts', String(e.attempts)],
-      ['Next attempt', time(e.nextAttemptAt)],
-      ['Created', time(e.createdAt)],
-      ['Delivered', time(e.deliveredAt)],
-      ['Dead', time(e.deadAt)],
-      ['Last error', show(e.lastError)],
-      ['Body', html`<pre>${e.body}</pre>`],
-    ]} />
+    <p class="actions">
+      <${ConfirmButton}
+        label="Resend"
+        question="Deliver this event to the game again now (same notifyId and body, fresh signature)?"
+        onConfirm=${resend.run}
+        danger=${false}
+      />
+    </p>
+    <${Details}
+      rows=${[
+        ['App', html`<a href=${href(`/apps/${e.appId}`)}>${e.appId}</a>`],
+        ['Type', e.type],
+        ['Target', `${e.target}${e.serverId ? ` (server ${e.serverId})` : ''}`],
+        ['Attempts', String(e.attempts)],
+        ['Next attempt', time(e.nextAttemptAt)],
+        ['Created', time(e.createdAt)],
+        ['Delivered', time(e.deliveredAt)],
+        ['Dead', time(e.deadAt)],
+        ['Last error', show(e.lastError)],
+        ['Body', html`<pre>${e.body}</pre>`],
+      ]}
+    />
     <h2>Attempts</h2>
-    <${Table} rowKey=${(a) => a.attemptNo} rows=${e.attemptLog} empty="No attempts yet." columns=${[
-      { label: '#', key: 'attemptNo' },
-      { label: 'Started', render: (a) => time(a.startedAt) },
-      { label: 'URL', render: (a) => show(a.url) },
-      { label: 'HTTP', render: (a) => show(a.httpStatus) },
-      { label: 'ms', key: 'latencyMs' },
-      { label: 'Outcome', render: (a) => html`<span class=${a.outcome === 'delivered' ? 'ok' : 'bad'}>${a.outcome}</span>` },
-      { label: 'Answer / error', render: (a) => html`<span class="clip">${show(a.error ?? a.responseBody)}</span>` },
-    ]} />
+    <${Table}
+      rowKey=${(a) => a.attemptNo}
+      rows=${e.attemptLog}
+      empty="No attempts yet."
+      columns=${[
+        { label: '#', key: 'attemptNo' },
+        { label: 'Started', render: (a) => time(a.startedAt) },
+        { label: 'URL', render: (a) => show(a.url) },
+        { label: 'HTTP', render: (a) => show(a.httpStatus) },
+        { label: 'ms', key: 'latencyMs' },
+        {
+          label: 'Outcome',
+          render: (a) => html`<span class=${a.outcome === 'delivered' ? 'ok' : 'bad'}>${a.outcome}</span>`,
+        },
+        { label: 'Answer / error', render: (a) => html`<span class="clip">${show(a.error ?? a.responseBody)}</span>` },
+      ]}
+    />
   </section>`;
 }
 

@@ -1,7 +1,22 @@
 // pages/orders.js - orders: search list with paging, detail (status history, refund, supplement, notifications) with cancel; supplements list.
 import { api } from '/console/api.js';
 import {
-  ConfirmButton, Details, ErrorBox, FilterForm, LoadFailed, Loading, Pager, Table, href, html, navigate, show, time, useAction, useApi } from '/console/ui.js';
+  ConfirmButton,
+  Details,
+  ErrorBox,
+  FilterForm,
+  LoadFailed,
+  Loading,
+  Pager,
+  Table,
+  href,
+  html,
+  navigate,
+  show,
+  time,
+  useAction,
+  useApi,
+} from '/console/ui.js';
 
 const CANCELLABLE = new Set([1, 2]); // created, awaiting payment
 
@@ -16,12 +31,22 @@ const statusText = (s) => html`<span class=${`order-${statusName(s)}`}>${statusN
 function StatusHistory({ history }) {
   if (!Array.isArray(history)) return null;
   return html`<h2>Status history</h2>
-    <${Table} rows=${history} empty="No status history recorded for this order." columns=${[
-      { label: 'When', render: (h) => time(h.at) },
-      { label: 'From', render: (h) => (h.fromStatus === null || h.fromStatus === undefined ? html`<span class="muted">(created)</span>` : statusText(h.fromStatus)) },
-      { label: 'To', render: (h) => statusText(h.status) },
-      { label: 'Reason', render: (h) => show(h.reason) },
-    ]} />`;
+    <${Table}
+      rows=${history}
+      empty="No status history recorded for this order."
+      columns=${[
+        { label: 'When', render: (h) => time(h.at) },
+        {
+          label: 'From',
+          render: (h) =>
+            h.fromStatus === null || h.fromStatus === undefined
+              ? html`<span class="muted">(created)</span>`
+              : statusText(h.fromStatus),
+        },
+        { label: 'To', render: (h) => statusText(h.status) },
+        { label: 'Reason', render: (h) => show(h.reason) },
+      ]}
+    />`;
 }
 
 const money = (amount, currency) => `${amount} ${currency}`;
@@ -32,76 +57,138 @@ function OrderList({ query }) {
   const next = data?.nextBefore ?? null;
   return html`<section>
     <h1>Orders</h1>
-    <${FilterForm} key=${JSON.stringify(query)} query=${query} onApply=${(v) => navigate('/orders', { ...v, limit: query.limit })} fields=${[
-      { name: 'appId', label: 'App id', size: 6 },
-      { name: 'trxNo', label: 'trxNo', size: 12 },
-      { name: 'outTrxNo', label: 'outTrxNo' },
-      { name: 'userId', label: 'User id', size: 10 },
-      { name: 'roleId', label: 'Role id' },
-      { name: 'status', label: 'Status', as: 'select', options: [['', '(any)'], ...Object.entries(STATUS_NAMES)] },
-      { name: 'trxType', label: 'Type', as: 'select', options: [['', '(any)'], ...TRX_TYPES.map((t, i) => [String(i), t])] },
-      { name: 'from', label: 'Created from', size: 20, placeholder: '2026-11-01T00:00:00Z' },
-      { name: 'to', label: 'Created before', size: 20 },
-    ]} />
+    <${FilterForm}
+      key=${JSON.stringify(query)}
+      query=${query}
+      onApply=${(v) => navigate('/orders', { ...v, limit: query.limit })}
+      fields=${[
+        { name: 'appId', label: 'App id', size: 6 },
+        { name: 'trxNo', label: 'trxNo', size: 12 },
+        { name: 'outTrxNo', label: 'outTrxNo' },
+        { name: 'userId', label: 'User id', size: 10 },
+        { name: 'roleId', label: 'Role id' },
+        { name: 'status', label: 'Status', as: 'select', options: [['', '(any)'], ...Object.entries(STATUS_NAMES)] },
+        {
+          name: 'trxType',
+          label: 'Type',
+          as: 'select',
+          options: [['', '(any)'], ...TRX_TYPES.map((t, i) => [String(i), t])],
+        },
+        { name: 'from', label: 'Created from', size: 20, placeholder: '2026-11-01T00:00:00Z' },
+        { name: 'to', label: 'Created before', size: 20 },
+      ]}
+    />
     <${ErrorBox} error=${error} />
-    ${loading ? html`<${Loading} what="orders" />` : data ? html`
-      <${Table} rowKey=${(o) => o.trxNo} empty="No orders match." rows=${orders} columns=${[
-        { label: 'trxNo', render: (o) => html`<a href=${href(`/orders/${o.trxNo}`)}>${o.trxNo}</a>` },
-        { label: 'Created', render: (o) => time(o.createdAt) },
-        { label: 'App', key: 'appId' },
-        { label: 'User', render: (o) => html`<a href=${href(`/users/${o.userId}`)}>${o.userId}</a>` },
-        { label: 'Status', render: (o) => html`<span class=${`order-${o.statusName}`}>${o.statusName}</span>` },
-        { label: 'Amount', render: (o) => money(o.totalAmount, o.currency) },
-        { label: 'Origin', key: 'origin' },
-        { label: 'outTrxNo', render: (o) => show(o.outTrxNo) },
-      ]} />
-      <${Pager} next=${next} isFirst=${!query.before}
-        onNext=${() => navigate('/orders', { ...query, before: next })} onFirst=${() => navigate('/orders', { ...query, before: undefined })} />` : null}
+    ${
+      loading
+        ? html`<${Loading} what="orders" />`
+        : data
+          ? html` <${Table}
+                rowKey=${(o) => o.trxNo}
+                empty="No orders match."
+                rows=${orders}
+                columns=${[
+                  { label: 'trxNo', render: (o) => html`<a href=${href(`/orders/${o.trxNo}`)}>${o.trxNo}</a>` },
+                  { label: 'Created', render: (o) => time(o.createdAt) },
+                  { label: 'App', key: 'appId' },
+                  { label: 'User', render: (o) => html`<a href=${href(`/users/${o.userId}`)}>${o.userId}</a>` },
+                  {
+                    label: 'Status',
+                    render: (o) => html`<span class=${`order-${o.statusName}`}>${o.statusName}</span>`,
+                  },
+                  { label: 'Amount', render: (o) => money(o.totalAmount, o.currency) },
+                  { label: 'Origin', key: 'origin' },
+                  { label: 'outTrxNo', render: (o) => show(o.outTrxNo) },
+                ]}
+              />
+              <${Pager}
+                next=${next}
+                isFirst=${!query.before}
+                onNext=${() => navigate('/orders', { ...query, before: next })}
+                onFirst=${() => navigate('/orders', { ...query, before: undefined })}
+              />`
+          : null
+    }
   </section>`;
 }
 
 function OrderDetail({ trxNo }) {
   const { data, error, loading, reload } = useApi('GET', `/orders/${encodeURIComponent(trxNo)}`, {}, [trxNo]);
-  const cancel = useAction(async () => { const r = await api('POST', `/orders/${encodeURIComponent(trxNo)}/cancel`, { body: { reason: 'cancelled in the operator console' } }); reload(); return r; });
+  const cancel = useAction(async () => {
+    const r = await api('POST', `/orders/${encodeURIComponent(trxNo)}/cancel`, {
+      body: { reason: 'cancelled in the operator console' },
+    });
+    reload();
+    return r;
+  });
   if (loading && !data) return html`<${Loading} what="order" />`;
-  if (error) return html`<${LoadFailed} title=${`Order ${trxNo}`} error=${error} back="#/orders" backLabel="All orders" />`;
+  if (error)
+    return html`<${LoadFailed} title=${`Order ${trxNo}`} error=${error} back="#/orders" backLabel="All orders" />`;
   const { order: o, refund, supplement, notifications } = data;
   return html`<section>
     <h1>Order ${o.trxNo} <span class=${`order-${o.statusName}`}>${o.statusName}</span></h1>
     <${ErrorBox} error=${cancel.error} />
     ${cancel.result ? html`<p class="ok" role="status">Order cancelled.</p>` : null}
     ${CANCELLABLE.has(o.status) ? html`<p class="actions"><${ConfirmButton} label="Cancel order" question="Cancel this order? The player can no longer pay it." onConfirm=${cancel.run} /></p>` : null}
-    <${Details} rows=${[
-      ['App', html`<a href=${href(`/apps/${o.appId}`)}>${o.appId}</a>`],
-      ['User', html`<a href=${href(`/users/${o.userId}`)}>${o.userId}</a>`],
-      ['Type', TRX_TYPES[o.trxType] ?? String(o.trxType)],
-      ['outTrxNo', show(o.outTrxNo)],
-      ['Original trxNo', o.originalTrxNo ? html`<a href=${href(`/orders/${o.originalTrxNo}`)}>${o.originalTrxNo}</a>` : show(null)],
-      ['Products', html`<ul>${o.products.map((p) => html`<li>${JSON.stringify(p)}</li>`)}</ul>`],
-      ['Amount', money(o.totalAmount, o.currency)],
-      ['Platform / channel / payment type', `${o.platform} / ${o.channel} / ${o.paymentType}`],
-      ['Region', show(o.region)],
-      ['Client paid', o.clientAmount === null ? show(null) : money(o.clientAmount, o.clientCurrency)],
-      ['Bank trxNo', show(o.bankTrxNo)],
-      ['Attach', show(o.attach)],
-      ['Origin', o.origin],
-      ['Created', time(o.createdAt)],
-      ['Succeeded', o.successTime ? time(new Date(o.successTime * (o.successTime < 1e12 ? 1000 : 1)).toISOString()) : show(null)],
-      ['Failure', show(o.failureReason)],
-      ['Refund', refund ? html`<a href=${href(`/orders/${refund.trxNo}`)}>${refund.trxNo}</a> (${refund.statusName})` : show(null)],
-      ['Supplement', supplement ? `${supplement.tradeNo}: ${supplement.supplyStatus === 1 ? 'pending' : 'supplemented'}, ${money(supplement.refundAmount, supplement.currency)}` : show(null)],
-    ]} />
+    <${Details}
+      rows=${[
+        ['App', html`<a href=${href(`/apps/${o.appId}`)}>${o.appId}</a>`],
+        ['User', html`<a href=${href(`/users/${o.userId}`)}>${o.userId}</a>`],
+        ['Type', TRX_TYPES[o.trxType] ?? String(o.trxType)],
+        ['outTrxNo', show(o.outTrxNo)],
+        [
+          'Original trxNo',
+          o.originalTrxNo ? html`<a href=${href(`/orders/${o.originalTrxNo}`)}>${o.originalTrxNo}</a>` : show(null),
+        ],
+        [
+          'Products',
+          html`<ul>
+            ${o.products.map((p) => html`<li>${JSON.stringify(p)}</li>`)}
+          </ul>`,
+        ],
+        ['Amount', money(o.totalAmount, o.currency)],
+        ['Platform / channel / payment type', `${o.platform} / ${o.channel} / ${o.paymentType}`],
+        ['Region', show(o.region)],
+        ['Client paid', o.clientAmount === null ? show(null) : money(o.clientAmount, o.clientCurrency)],
+        ['Bank trxNo', show(o.bankTrxNo)],
+        ['Attach', show(o.attach)],
+        ['Origin', o.origin],
+        ['Created', time(o.createdAt)],
+        [
+          'Succeeded',
+          o.successTime ? time(new Date(o.successTime * (o.successTime < 1e12 ? 1000 : 1)).toISOString()) : show(null),
+        ],
+        ['Failure', show(o.failureReason)],
+        [
+          'Refund',
+          refund
+            ? html`<a href=${href(`/orders/${refund.trxNo}`)}>${refund.trxNo}</a> (${refund.statusName})`
+            : show(null),
+        ],
+        [
+          'Supplement',
+          supplement
+            ? `${supplement.tradeNo}: ${supplement.supplyStatus === 1 ? 'pending' : 'supplemented'}, ${money(supplement.refundAmount, supplement.currency)}`
+            : show(null),
+        ],
+      ]}
+    />
     <${StatusHistory} history=${data.statusHistory} />
     <h2>Notifications to the game</h2>
-    <${Table} rowKey=${(n) => n.notifyId} rows=${notifications} empty="No notifications." columns=${[
-      { label: 'Event', render: (n) => html`<a href=${href(`/events/${n.notifyId}`)}>${n.notifyId}</a>` },
-      { label: 'Type', key: 'type' },
-      { label: 'State', key: 'state' },
-      { label: 'Attempts', key: 'attempts' },
-      { label: 'Created', render: (n) => time(n.createdAt) },
-      { label: 'Delivered', render: (n) => time(n.deliveredAt) },
-      { label: 'Last error', render: (n) => show(n.lastError) },
-    ]} />
+    <${Table}
+      rowKey=${(n) => n.notifyId}
+      rows=${notifications}
+      empty="No notifications."
+      columns=${[
+        { label: 'Event', render: (n) => html`<a href=${href(`/events/${n.notifyId}`)}>${n.notifyId}</a>` },
+        { label: 'Type', key: 'type' },
+        { label: 'State', key: 'state' },
+        { label: 'Attempts', key: 'attempts' },
+        { label: 'Created', render: (n) => time(n.createdAt) },
+        { label: 'Delivered', render: (n) => time(n.deliveredAt) },
+        { label: 'Last error', render: (n) => show(n.lastError) },
+      ]}
+    />
   </section>`;
 }
 
@@ -109,24 +196,56 @@ function SupplementList({ query }) {
   const { data, error, loading } = useApi('GET', '/supplements', { query }, [JSON.stringify(query)]);
   return html`<section>
     <h1>Supplement orders</h1>
-    <${FilterForm} key=${JSON.stringify(query)} query=${query} onApply=${(v) => navigate('/supplements', { ...v, limit: query.limit })} fields=${[
-      { name: 'appId', label: 'App id', size: 6 },
-      { name: 'userId', label: 'User id', size: 10 },
-      { name: 'status', label: 'Status', as: 'select', options: [['', 'pending'], ['supplemented', 'supplemented'], ['all', 'all']] },
-    ]} />
+    <${FilterForm}
+      key=${JSON.stringify(query)}
+      query=${query}
+      onApply=${(v) => navigate('/supplements', { ...v, limit: query.limit })}
+      fields=${[
+        { name: 'appId', label: 'App id', size: 6 },
+        { name: 'userId', label: 'User id', size: 10 },
+        {
+          name: 'status',
+          label: 'Status',
+          as: 'select',
+          options: [
+            ['', 'pending'],
+            ['supplemented', 'supplemented'],
+            ['all', 'all'],
+          ],
+        },
+      ]}
+    />
     <${ErrorBox} error=${error} />
-    ${loading ? html`<${Loading} />` : data ? html`<${Table} rowKey=${(s) => s.tradeNo} empty="No supplements." rows=${data.supplements} columns=${[
-      { label: 'Trade', key: 'tradeNo' },
-      { label: 'App', key: 'appId' },
-      { label: 'User', render: (s) => html`<a href=${href(`/users/${s.userId}`)}>${s.userId}</a>` },
-      { label: 'Original order', render: (s) => html`<a href=${href(`/orders/${s.originalTrxNo}`)}>${s.originalTrxNo}</a>` },
-      { label: 'Product', key: 'productId' },
-      { label: 'Refunded', render: (s) => money(s.refundAmount, s.currency) },
-      { label: 'Status', render: (s) => (s.supplyStatus === 1 ? 'pending' : 'supplemented') },
-      { label: 'Created', render: (s) => time(s.createdAt) },
-    ]} />
-    <${Pager} next=${data.nextBefore} isFirst=${!query.before}
-      onNext=${() => navigate('/supplements', { ...query, before: data.nextBefore })} onFirst=${() => navigate('/supplements', { ...query, before: undefined })} />` : null}
+    ${
+      loading
+        ? html`<${Loading} />`
+        : data
+          ? html`<${Table}
+                rowKey=${(s) => s.tradeNo}
+                empty="No supplements."
+                rows=${data.supplements}
+                columns=${[
+                  { label: 'Trade', key: 'tradeNo' },
+                  { label: 'App', key: 'appId' },
+                  { label: 'User', render: (s) => html`<a href=${href(`/users/${s.userId}`)}>${s.userId}</a>` },
+                  {
+                    label: 'Original order',
+                    render: (s) => html`<a href=${href(`/orders/${s.originalTrxNo}`)}>${s.originalTrxNo}</a>`,
+                  },
+                  { label: 'Product', key: 'productId' },
+                  { label: 'Refunded', render: (s) => money(s.refundAmount, s.currency) },
+                  { label: 'Status', render: (s) => (s.supplyStatus === 1 ? 'pending' : 'supplemented') },
+                  { label: 'Created', render: (s) => time(s.createdAt) },
+                ]}
+              />
+              <${Pager}
+                next=${data.nextBefore}
+                isFirst=${!query.before}
+                onNext=${() => navigate('/supplements', { ...query, before: data.nextBefore })}
+                onFirst=${() => navigate('/supplements', { ...query, before: undefined })}
+              />`
+          : null
+    }
   </section>`;
 }
 

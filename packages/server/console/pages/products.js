@@ -2,10 +2,27 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import {
-  ConfirmButton, Details, ErrorBox, Field, LoadFailed, Loading, Table, href, html, navigate, show, time, useAction, useApi } from '/console/ui.js';
+  ConfirmButton,
+  Details,
+  ErrorBox,
+  Field,
+  LoadFailed,
+  Loading,
+  Table,
+  href,
+  html,
+  navigate,
+  show,
+  time,
+  useAction,
+  useApi,
+} from '/console/ui.js';
 
 /** Store SKU per store channel (`channelSkus`, 2.4 `channelSkuCode`): "1" iOS store, "2" Android store. */
-const STORES = [['1', 'iOS store SKU (channel 1)', 'ios'], ['2', 'Android store SKU (channel 2)', 'android']];
+const STORES = [
+  ['1', 'iOS store SKU (channel 1)', 'ios'],
+  ['2', 'Android store SKU (channel 2)', 'android'],
+];
 
 const productPath = (appId, code) => `/apps/${encodeURIComponent(appId)}/products/${encodeURIComponent(code)}`;
 const price = (p) => `${p.price} ${p.currency}`;
@@ -29,7 +46,13 @@ function skusOf(form) {
 /** Create: every field; edit: name and store SKUs (replacing them all), the price only when changed. */
 function bodyFrom(form, initial, editing) {
   if (!editing) {
-    return { productCode: form.productCode.trim(), name: form.name, price: form.price.trim(), currency: form.currency.trim(), channelSkus: skusOf(form) };
+    return {
+      productCode: form.productCode.trim(),
+      name: form.name,
+      price: form.price.trim(),
+      currency: form.currency.trim(),
+      channelSkus: skusOf(form),
+    };
   }
   const body = { name: form.name, channelSkus: skusOf(form) };
   if (form.price.trim() !== initial.price) body.price = form.price.trim();
@@ -40,12 +63,36 @@ function ProductForm({ product, editing, submitLabel, onSubmit, busy }) {
   const [initial] = useState(() => formFrom(product));
   const [form, setForm] = useState(initial);
   const set = (k) => (v) => setForm({ ...form, [k]: v });
-  return html`<form class="stacked product-form" onSubmit=${(e) => { e.preventDefault(); onSubmit(bodyFrom(form, initial, editing)); }}>
-    ${editing ? null : html`<${Field} label="Product code (2.4 productCode)" name="productCode" value=${form.productCode} onInput=${set('productCode')} required maxlength="64"
-      hint="1-64 of A-Z a-z 0-9 _ . : -" />`}
+  return html`<form
+    class="stacked product-form"
+    onSubmit=${(e) => {
+      e.preventDefault();
+      onSubmit(bodyFrom(form, initial, editing));
+    }}
+  >
+    ${
+      editing
+        ? null
+        : html`<${Field}
+            label="Product code (2.4 productCode)"
+            name="productCode"
+            value=${form.productCode}
+            onInput=${set('productCode')}
+            required
+            maxlength="64"
+            hint="1-64 of A-Z a-z 0-9 _ . : -"
+          />`
+    }
     <${Field} label="Name" name="name" value=${form.name} onInput=${set('name')} required maxlength="200" />
-    <${Field} label=${editing ? `Unit price (${product.currency})` : 'Unit price'} name="price" value=${form.price} onInput=${set('price')} required inputmode="decimal"
-      hint="A decimal with at most the currency's decimals, e.g. 6.99" />
+    <${Field}
+      label=${editing ? `Unit price (${product.currency})` : 'Unit price'}
+      name="price"
+      value=${form.price}
+      onInput=${set('price')}
+      required
+      inputmode="decimal"
+      hint="A decimal with at most the currency's decimals, e.g. 6.99"
+    />
     ${editing ? null : html`<${Field} label="Currency (ISO 4217)" name="currency" value=${form.currency} onInput=${set('currency')} required maxlength="3" placeholder="USD" />`}
     ${STORES.map(([, label, k]) => html`<${Field} label=${label} name=${k} value=${form[k]} onInput=${set(k)} maxlength="200" />`)}
     <button type="submit" disabled=${busy}>${submitLabel}</button>
@@ -59,14 +106,32 @@ function ProductList({ appId }) {
     <p class="links"><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>
     <p><a class="button" href=${href(`/apps/${appId}/new-product`)}>New product</a></p>
     <${ErrorBox} error=${error} />
-    ${loading ? html`<${Loading} what="products" />` : data ? html`<${Table} rowKey=${(p) => p.productCode} empty="No products yet." rows=${data.products} columns=${[
-      { label: 'Code', render: (p) => html`<a href=${href(`/apps/${appId}/products/${p.productCode}`)}><code>${p.productCode}</code></a>` },
-      { label: 'Name', key: 'name' },
-      { label: 'Price', render: price },
-      ...STORES.map(([ch, label]) => ({ label: `${label.split(' ')[0]} SKU`, render: (p) => show(p.channelSkus[ch]) })),
-      { label: 'Status', render: (p) => html`<span class=${`product-${p.status}`}>${p.status}</span>` },
-      { label: 'Updated', render: (p) => time(p.updatedAt) },
-    ]} />` : null}
+    ${
+      loading
+        ? html`<${Loading} what="products" />`
+        : data
+          ? html`<${Table}
+              rowKey=${(p) => p.productCode}
+              empty="No products yet."
+              rows=${data.products}
+              columns=${[
+                {
+                  label: 'Code',
+                  render: (p) =>
+                    html`<a href=${href(`/apps/${appId}/products/${p.productCode}`)}><code>${p.productCode}</code></a>`,
+                },
+                { label: 'Name', key: 'name' },
+                { label: 'Price', render: price },
+                ...STORES.map(([ch, label]) => ({
+                  label: `${label.split(' ')[0]} SKU`,
+                  render: (p) => show(p.channelSkus[ch]),
+                })),
+                { label: 'Status', render: (p) => html`<span class=${`product-${p.status}`}>${p.status}</span>` },
+                { label: 'Updated', render: (p) => time(p.updatedAt) },
+              ]}
+            />`
+          : null
+    }
   </section>`;
 }
 
@@ -87,35 +152,80 @@ function ProductCreate({ appId }) {
 function ProductDetail({ appId, code }) {
   const { data: p, error, loading, reload } = useApi('GET', productPath(appId, code), {}, [appId, code]);
   const [editing, setEditing] = useState(false);
-  const save = useAction(async (body) => { const r = await api('PATCH', productPath(appId, code), { body }); setEditing(false); reload(); return r; });
-  const setStatus = useAction(async (status) => { const r = await api('PATCH', productPath(appId, code), { body: { status } }); reload(); return r; });
+  const save = useAction(async (body) => {
+    const r = await api('PATCH', productPath(appId, code), { body });
+    setEditing(false);
+    reload();
+    return r;
+  });
+  const setStatus = useAction(async (status) => {
+    const r = await api('PATCH', productPath(appId, code), { body: { status } });
+    reload();
+    return r;
+  });
   if (loading && !p) return html`<${Loading} what="product" />`;
-  if (error) return html`<${LoadFailed} title=${`Product ${code}`} error=${error} back=${href(`/apps/${appId}/products`)} backLabel="All products of the app" />`;
+  if (error)
+    return html`<${LoadFailed}
+      title=${`Product ${code}`}
+      error=${error}
+      back=${href(`/apps/${appId}/products`)}
+      backLabel="All products of the app"
+    />`;
   return html`<section>
-    <h1>${p.name} <span class="muted">product ${p.productCode}</span> <span class=${`product-${p.status}`}>${p.status}</span></h1>
-    <p class="links"><a href=${href(`/apps/${appId}/products`)}>All products of the app</a> · <a href=${href(`/apps/${appId}`)}>The app</a></p>
+    <h1>
+      ${p.name} <span class="muted">product ${p.productCode}</span>
+      <span class=${`product-${p.status}`}>${p.status}</span>
+    </h1>
+    <p class="links">
+      <a href=${href(`/apps/${appId}/products`)}>All products of the app</a> ·
+      <a href=${href(`/apps/${appId}`)}>The app</a>
+    </p>
     <${ErrorBox} error=${save.error} />
     <${ErrorBox} error=${setStatus.error} />
     ${setStatus.result ? html`<p class="ok" role="status">The product is now ${setStatus.result.status}.</p>` : null}
-    ${editing
-    ? html`<h2>Edit</h2><${ProductForm} product=${p} editing submitLabel="Save changes" busy=${save.busy} onSubmit=${save.run} />
-        <p><button type="button" onClick=${() => setEditing(false)}>Cancel</button></p>`
-    : html`<${Details} rows=${[
-      ['Code', html`<code>${p.productCode}</code>`],
-      ['Name', p.name],
-      ['Unit price', price(p)],
-      ['Price in minor units', String(p.priceMinor)],
-      ...STORES.map(([ch, label]) => [label, show(p.channelSkus[ch])]),
-      ['Status', p.status],
-      ['Created', time(p.createdAt)],
-      ['Updated', time(p.updatedAt)],
-    ]} />
-      <p class="actions">
-        <button type="button" onClick=${() => { save.reset(); setEditing(true); }}>Edit</button>
-        ${p.status === 'active'
-    ? html`<${ConfirmButton} label="Disable product" question="Disable this product? New orders can no longer include it." onConfirm=${() => setStatus.run('disabled')} />`
-    : html`<${ConfirmButton} label="Enable product" question="Offer this product in new orders again?" onConfirm=${() => setStatus.run('active')} danger=${false} />`}
-      </p>`}
+    ${
+      editing
+        ? html`<h2>Edit</h2>
+            <${ProductForm} product=${p} editing submitLabel="Save changes" busy=${save.busy} onSubmit=${save.run} />
+            <p><button type="button" onClick=${() => setEditing(false)}>Cancel</button></p>`
+        : html`<${Details}
+              rows=${[
+                ['Code', html`<code>${p.productCode}</code>`],
+                ['Name', p.name],
+                ['Unit price', price(p)],
+                ['Price in minor units', String(p.priceMinor)],
+                ...STORES.map(([ch, label]) => [label, show(p.channelSkus[ch])]),
+                ['Status', p.status],
+                ['Created', time(p.createdAt)],
+                ['Updated', time(p.updatedAt)],
+              ]}
+            />
+            <p class="actions">
+              <button
+                type="button"
+                onClick=${() => {
+                  save.reset();
+                  setEditing(true);
+                }}
+              >
+                Edit
+              </button>
+              ${
+                p.status === 'active'
+                  ? html`<${ConfirmButton}
+                      label="Disable product"
+                      question="Disable this product? New orders can no longer include it."
+                      onConfirm=${() => setStatus.run('disabled')}
+                    />`
+                  : html`<${ConfirmButton}
+                      label="Enable product"
+                      question="Offer this product in new orders again?"
+                      onConfirm=${() => setStatus.run('active')}
+                      danger=${false}
+                    />`
+              }
+            </p>`
+    }
   </section>`;
 }
 

@@ -2,12 +2,33 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api, session } from '/console/api.js';
 import {
-  Details, ErrorBox, Field, FilterForm, LoadFailed, Loading, Pager, SafeLink, Table, href, html, navigate, show, time, useAction, useApi } from '/console/ui.js';
+  Details,
+  ErrorBox,
+  Field,
+  FilterForm,
+  LoadFailed,
+  Loading,
+  Pager,
+  SafeLink,
+  Table,
+  href,
+  html,
+  navigate,
+  show,
+  time,
+  useAction,
+  useApi,
+} from '/console/ui.js';
 import { AuditLog } from '/console/pages/audit.js';
 
 const STATUSES = ['', 'open', 'actioned', 'dismissed'];
 
-const player = (p) => html`<span class="player">${p.role_name ? html`<strong>${p.role_name}</strong> ` : null}<span class="muted">${p.svcid ? `svcid ${p.svcid}` : `role ${p.role_id ?? '-'}@${p.server_code ?? '-'}`}</span></span>`;
+const player = (p) =>
+  html`<span class="player"
+    >${p.role_name ? html`<strong>${p.role_name}</strong> ` : null}<span class="muted"
+      >${p.svcid ? `svcid ${p.svcid}` : `role ${p.role_id ?? '-'}@${p.server_code ?? '-'}`}</span
+    ></span
+  >`;
 
 function Tabs({ current }) {
   return html`<p class="tabs">
@@ -22,28 +43,53 @@ function ReportList({ query }) {
   return html`<section>
     <h1>Reports</h1>
     <${Tabs} current="list" />
-    <${FilterForm} key=${JSON.stringify(query)} query=${query} onApply=${(v) => navigate('/reports', { ...v, limit: query.limit })} fields=${[
-      { name: 'appId', label: 'App id', inputmode: 'numeric', size: 6 },
-      { name: 'status', label: 'Status', as: 'select', options: STATUSES },
-      { name: 'reportee', label: 'Reportee (svcid or role id)' },
-      { name: 'reporter', label: 'Reporter (svcid or role id)' },
-      { name: 'reasonId', label: 'Reason id', size: 6 },
-    ]} />
+    <${FilterForm}
+      key=${JSON.stringify(query)}
+      query=${query}
+      onApply=${(v) => navigate('/reports', { ...v, limit: query.limit })}
+      fields=${[
+        { name: 'appId', label: 'App id', inputmode: 'numeric', size: 6 },
+        { name: 'status', label: 'Status', as: 'select', options: STATUSES },
+        { name: 'reportee', label: 'Reportee (svcid or role id)' },
+        { name: 'reporter', label: 'Reporter (svcid or role id)' },
+        { name: 'reasonId', label: 'Reason id', size: 6 },
+      ]}
+    />
     <${ErrorBox} error=${error} />
-    ${loading ? html`<${Loading} what="reports" />` : data ? html`
-      <${Table} rowKey=${(r) => r.reportId} empty="No reports match." rows=${data.reports} columns=${[
-        { label: 'Report', render: (r) => html`<a href=${href(`/reports/${r.reportId}`)}>#${r.reportId}</a>` },
-        { label: 'Created', render: (r) => time(r.createdAt) },
-        { label: 'App', key: 'appId' },
-        { label: 'Status', render: (r) => html`<span class=${`status-${r.status}`}>${r.status}</span>` },
-        { label: 'Reporter', render: (r) => player(r.reporter) },
-        { label: 'Reportee', render: (r) => player(r.reportee) },
-        { label: 'Reasons', render: (r) => r.reasons.map((x) => `${x.id}${x.title ? ` ${x.title}` : ''}`).join(', ') },
-        { label: 'Description', render: (r) => html`<span class="clip">${show(r.user_description)}</span>` },
-        { label: 'Evidence', render: (r) => String(r.evidence.length) },
-      ]} />
-      <${Pager} next=${data.nextCursor} isFirst=${!query.cursor}
-        onNext=${() => navigate('/reports', { ...query, cursor: data.nextCursor })} onFirst=${() => navigate('/reports', { ...query, cursor: undefined })} />` : null}
+    ${
+      loading
+        ? html`<${Loading} what="reports" />`
+        : data
+          ? html` <${Table}
+                rowKey=${(r) => r.reportId}
+                empty="No reports match."
+                rows=${data.reports}
+                columns=${[
+                  {
+                    label: 'Report',
+                    render: (r) => html`<a href=${href(`/reports/${r.reportId}`)}>#${r.reportId}</a>`,
+                  },
+                  { label: 'Created', render: (r) => time(r.createdAt) },
+                  { label: 'App', key: 'appId' },
+                  { label: 'Status', render: (r) => html`<span class=${`status-${r.status}`}>${r.status}</span>` },
+                  { label: 'Reporter', render: (r) => player(r.reporter) },
+                  { label: 'Reportee', render: (r) => player(r.reportee) },
+                  {
+                    label: 'Reasons',
+                    render: (r) => r.reasons.map((x) => `${x.id}${x.title ? ` ${x.title}` : ''}`).join(', '),
+                  },
+                  { label: 'Description', render: (r) => html`<span class="clip">${show(r.user_description)}</span>` },
+                  { label: 'Evidence', render: (r) => String(r.evidence.length) },
+                ]}
+              />
+              <${Pager}
+                next=${data.nextCursor}
+                isFirst=${!query.cursor}
+                onNext=${() => navigate('/reports', { ...query, cursor: data.nextCursor })}
+                onFirst=${() => navigate('/reports', { ...query, cursor: undefined })}
+              />`
+          : null
+    }
   </section>`;
 }
 
@@ -52,31 +98,70 @@ function ReporteeCounts({ query }) {
   return html`<section>
     <h1>Most reported players</h1>
     <${Tabs} current="reportees" />
-    <${FilterForm} key=${JSON.stringify(query)} query=${query} onApply=${(v) => navigate('/reports/reportees', { ...v, limit: query.limit })} fields=${[
-      { name: 'appId', label: 'App id', size: 6 },
-      { name: 'status', label: 'Status', as: 'select', options: STATUSES },
-    ]} />
+    <${FilterForm}
+      key=${JSON.stringify(query)}
+      query=${query}
+      onApply=${(v) => navigate('/reports/reportees', { ...v, limit: query.limit })}
+      fields=${[
+        { name: 'appId', label: 'App id', size: 6 },
+        { name: 'status', label: 'Status', as: 'select', options: STATUSES },
+      ]}
+    />
     <${ErrorBox} error=${error} />
-    ${loading ? html`<${Loading} />` : data ? html`
-      <${Table} rowKey=${(r) => `${r.appId}:${r.reportee.key}`} empty="No reports." rows=${data.reportees} columns=${[
-        { label: 'App', key: 'appId' },
-        { label: 'Reportee', render: (r) => player(r.reportee) },
-        { label: 'Reports', key: 'reports' },
-        { label: 'Open', key: 'openReports' },
-        { label: 'Reporters', key: 'reporters' },
-        { label: 'Last reported', render: (r) => time(r.lastReportedAt) },
-        { label: '', render: (r) => html`<a href=${href('/reports', { appId: r.appId, reportee: r.reportee.svcid ?? r.reportee.role_id })}>See reports</a>` },
-      ]} />
-      <${Pager} next=${data.nextCursor} isFirst=${!query.cursor}
-        onNext=${() => navigate('/reports/reportees', { ...query, cursor: data.nextCursor })} onFirst=${() => navigate('/reports/reportees', { ...query, cursor: undefined })} />` : null}
+    ${
+      loading
+        ? html`<${Loading} />`
+        : data
+          ? html` <${Table}
+                rowKey=${(r) => `${r.appId}:${r.reportee.key}`}
+                empty="No reports."
+                rows=${data.reportees}
+                columns=${[
+                  { label: 'App', key: 'appId' },
+                  { label: 'Reportee', render: (r) => player(r.reportee) },
+                  { label: 'Reports', key: 'reports' },
+                  { label: 'Open', key: 'openReports' },
+                  { label: 'Reporters', key: 'reporters' },
+                  { label: 'Last reported', render: (r) => time(r.lastReportedAt) },
+                  {
+                    label: '',
+                    render: (r) =>
+                      html`<a
+                        href=${href('/reports', { appId: r.appId, reportee: r.reportee.svcid ?? r.reportee.role_id })}
+                        >See reports</a
+                      >`,
+                  },
+                ]}
+              />
+              <${Pager}
+                next=${data.nextCursor}
+                isFirst=${!query.cursor}
+                onNext=${() => navigate('/reports/reportees', { ...query, cursor: data.nextCursor })}
+                onFirst=${() => navigate('/reports/reportees', { ...query, cursor: undefined })}
+              />`
+          : null
+    }
   </section>`;
 }
 
 function ModerationForm({ report, onDone }) {
-  const [form, setForm] = useState({ status: report.status === 'open' ? 'actioned' : 'open', note: '', ban: false, banReason: '', permanent: false, until: '', liftBan: false });
+  const [form, setForm] = useState({
+    status: report.status === 'open' ? 'actioned' : 'open',
+    note: '',
+    ban: false,
+    banReason: '',
+    permanent: false,
+    until: '',
+    liftBan: false,
+  });
   const set = (k) => (v) => setForm({ ...form, [k]: v });
   const decide = useAction(async () => {
-    const body = { moderator: session.moderator(), status: form.status, note: form.note, expectedStatus: report.status };
+    const body = {
+      moderator: session.moderator(),
+      status: form.status,
+      note: form.note,
+      expectedStatus: report.status,
+    };
     if (form.ban) {
       const until = form.permanent ? null : new Date(form.until).toISOString();
       body.ban = { reason: form.banReason, until };
@@ -92,7 +177,10 @@ function ModerationForm({ report, onDone }) {
   // A ban (or lifting one) asks first: the first submit shows the question, the second one decides.
   const submit = (e) => {
     e.preventDefault();
-    if (drastic && !confirming) { setConfirming(true); return; }
+    if (drastic && !confirming) {
+      setConfirming(true);
+      return;
+    }
     setConfirming(false);
     decide.run();
   };
@@ -100,63 +188,159 @@ function ModerationForm({ report, onDone }) {
     <h2>Decision</h2>
     <${ErrorBox} error=${decide.error} />
     ${decide.result ? html`<p class="ok" role="status">Saved: the report is now ${decide.result.status}.</p>` : null}
-    <${Field} label="New status" name="status" as="select" options=${['open', 'actioned', 'dismissed']} value=${form.status} onInput=${set('status')} />
-    <${Field} label="Moderator note" name="note" as="textarea" rows="3" required maxlength="4000" value=${form.note} onInput=${set('note')} />
-    ${canBan ? html`
-      <${Field} label="Also ban the reportee's account" name="ban" type="checkbox" value=${form.ban} onInput=${set('ban')} />
-      ${form.ban ? html`<fieldset>
-        <${Field} label="Ban reason" name="banReason" required maxlength="500" value=${form.banReason} onInput=${set('banReason')} />
-        <${Field} label="Permanent (until lifted)" name="permanent" type="checkbox" value=${form.permanent} onInput=${set('permanent')} />
-        ${form.permanent ? null : html`<${Field} label="Ban ends" name="until" type="datetime-local" required value=${form.until} onInput=${set('until')} />`}
-      </fieldset>` : null}
-      <${Field} label="Lift the bans in force on the reportee's account" name="liftBan" type="checkbox" value=${form.liftBan} onInput=${set('liftBan')} />`
-    : html`<p class="muted">The reportee has no platform account (svcid), so it cannot be banned from here.</p>`}
-    ${confirming
-    ? html`<span class="confirm" role="group">
-        <span class="question">${form.ban ? "Ban the reportee's account? Their tokens are revoked at once." : "Lift the bans on the reportee's account?"}</span>
-        <button type="submit" class="danger confirm-yes" disabled=${decide.busy}>Yes, save the decision</button>
-        <button type="button" class="confirm-no" onClick=${() => setConfirming(false)}>Cancel</button>
-      </span>`
-    : html`<button type="submit" class=${form.ban ? 'danger' : ''} disabled=${decide.busy}>${form.ban ? 'Save decision and ban' : 'Save decision'}</button>`}
+    <${Field}
+      label="New status"
+      name="status"
+      as="select"
+      options=${['open', 'actioned', 'dismissed']}
+      value=${form.status}
+      onInput=${set('status')}
+    />
+    <${Field}
+      label="Moderator note"
+      name="note"
+      as="textarea"
+      rows="3"
+      required
+      maxlength="4000"
+      value=${form.note}
+      onInput=${set('note')}
+    />
+    ${
+      canBan
+        ? html` <${Field}
+              label="Also ban the reportee's account"
+              name="ban"
+              type="checkbox"
+              value=${form.ban}
+              onInput=${set('ban')}
+            />
+            ${
+              form.ban
+                ? html`<fieldset>
+                    <${Field}
+                      label="Ban reason"
+                      name="banReason"
+                      required
+                      maxlength="500"
+                      value=${form.banReason}
+                      onInput=${set('banReason')}
+                    />
+                    <${Field}
+                      label="Permanent (until lifted)"
+                      name="permanent"
+                      type="checkbox"
+                      value=${form.permanent}
+                      onInput=${set('permanent')}
+                    />
+                    ${form.permanent ? null : html`<${Field} label="Ban ends" name="until" type="datetime-local" required value=${form.until} onInput=${set('until')} />`}
+                  </fieldset>`
+                : null
+            }
+            <${Field}
+              label="Lift the bans in force on the reportee's account"
+              name="liftBan"
+              type="checkbox"
+              value=${form.liftBan}
+              onInput=${set('liftBan')}
+            />`
+        : html`<p class="muted">The reportee has no platform account (svcid), so it cannot be banned from here.</p>`
+    }
+    ${
+      confirming
+        ? html`<span class="confirm" role="group">
+            <span class="question"
+              >${form.ban ? "Ban the reportee's account? Their tokens are revoked at once." : "Lift the bans on the reportee's account?"}</span
+            >
+            <button type="submit" class="danger confirm-yes" disabled=${decide.busy}>Yes, save the decision</button>
+            <button type="button" class="confirm-no" onClick=${() => setConfirming(false)}>Cancel</button>
+          </span>`
+        : html`<button type="submit" class=${form.ban ? 'danger' : ''} disabled=${decide.busy}>
+            ${form.ban ? 'Save decision and ban' : 'Save decision'}
+          </button>`
+    }
   </form>`;
 }
 
 function ReportDetail({ reportId }) {
-  const { data: r, error, loading, reload } = useApi('GET', `/reports/${encodeURIComponent(reportId)}`, { query: { moderator: session.moderator() } }, [reportId]);
+  const {
+    data: r,
+    error,
+    loading,
+    reload,
+  } = useApi('GET', `/reports/${encodeURIComponent(reportId)}`, { query: { moderator: session.moderator() } }, [
+    reportId,
+  ]);
   if (loading && !r) return html`<${Loading} what="report" />`;
-  if (error) return html`<${LoadFailed} title=${`Report ${reportId}`} error=${error} back="#/reports" backLabel="All reports" />`;
+  if (error)
+    return html`<${LoadFailed}
+      title=${`Report ${reportId}`}
+      error=${error}
+      back="#/reports"
+      backLabel="All reports"
+    />`;
   return html`<section>
     <h1>Report #${r.reportId} <span class=${`status-${r.status}`}>${r.status}</span></h1>
-    <p><a href=${href('/reports', { appId: r.appId })}>Reports of app ${r.appId}</a> · <a href=${href('/reports/audit', { reportId: r.reportId })}>Audit log of this report</a></p>
+    <p>
+      <a href=${href('/reports', { appId: r.appId })}>Reports of app ${r.appId}</a> ·
+      <a href=${href('/reports/audit', { reportId: r.reportId })}>Audit log of this report</a>
+    </p>
     <div class="columns">
       <div>
-        <${Details} rows=${[
-          ['App', html`<a href=${href(`/apps/${r.appId}`)}>${r.appId}</a>`],
-          ['Created', time(r.createdAt)],
-          ['Status changed', time(r.statusChangedAt)],
-          ['Reporter', player(r.reporter)],
-          ['Reportee', html`${player(r.reportee)}${r.reportee.svcid ? html` · <a href=${href(`/users/${r.reportee.svcid}`)}>user</a>` : null}`],
-          ['Reportee server', show(r.reportee.server_code)],
-          ['Reasons', html`<ul>${r.reasons.map((x) => html`<li>${x.id}: ${show(x.title)}${x.extras ? html` <code>${x.extras}</code>` : null}</li>`)}</ul>`],
-          ['Description', html`<div class="text">${show(r.user_description)}</div>`],
-          ['Extras', show(r.extras)],
-          ['Client', `${r.client_info.client_id} · ip ${r.client_info.ip ?? '-'} · device ${r.client_info.DeviceID ?? '-'}`],
-        ]} />
+        <${Details}
+          rows=${[
+            ['App', html`<a href=${href(`/apps/${r.appId}`)}>${r.appId}</a>`],
+            ['Created', time(r.createdAt)],
+            ['Status changed', time(r.statusChangedAt)],
+            ['Reporter', player(r.reporter)],
+            [
+              'Reportee',
+              html`${player(r.reportee)}${r.reportee.svcid ? html` · <a href=${href(`/users/${r.reportee.svcid}`)}>user</a>` : null}`,
+            ],
+            ['Reportee server', show(r.reportee.server_code)],
+            [
+              'Reasons',
+              html`<ul>
+                ${r.reasons.map((x) => html`<li>${x.id}: ${show(x.title)}${x.extras ? html` <code>${x.extras}</code>` : null}</li>`)}
+              </ul>`,
+            ],
+            ['Description', html`<div class="text">${show(r.user_description)}</div>`],
+            ['Extras', show(r.extras)],
+            [
+              'Client',
+              `${r.client_info.client_id} · ip ${r.client_info.ip ?? '-'} · device ${r.client_info.DeviceID ?? '-'}`,
+            ],
+          ]}
+        />
         <h2>Evidence</h2>
-        <${Table} empty="No evidence." rows=${r.evidence} columns=${[
-          { label: 'Name', render: (e) => show(e.name) },
-          { label: 'Type', render: (e) => show(e.contentType) },
-          { label: 'Bytes', key: 'size_byte' },
-          { label: 'Download', render: (e) => (e.downloadUrl ? html`<${SafeLink} url=${e.downloadUrl}>download</${SafeLink}> <small class="muted">until ${time(e.downloadExpiresAt)}</small>` : show(null)) },
-        ]} />
+        <${Table}
+          empty="No evidence."
+          rows=${r.evidence}
+          columns=${[
+            { label: 'Name', render: (e) => show(e.name) },
+            { label: 'Type', render: (e) => show(e.contentType) },
+            { label: 'Bytes', key: 'size_byte' },
+            {
+              label: 'Download',
+              render: (e) =>
+                e.downloadUrl
+                  ? html`<${SafeLink} url=${e.downloadUrl}>download</${SafeLink}> <small class="muted">until ${time(e.downloadExpiresAt)}</small>`
+                  : show(null),
+            },
+          ]}
+        />
         <h2>History</h2>
-        <${Table} empty="No status changes yet." rows=${r.history ?? []} columns=${[
-          { label: 'When', render: (x) => time(x.at) },
-          { label: 'From', render: (x) => show(x.fromStatus) },
-          { label: 'To', key: 'status' },
-          { label: 'Moderator', render: (x) => show(x.moderator) },
-          { label: 'Note', render: (x) => show(x.note) },
-        ]} />
+        <${Table}
+          empty="No status changes yet."
+          rows=${r.history ?? []}
+          columns=${[
+            { label: 'When', render: (x) => time(x.at) },
+            { label: 'From', render: (x) => show(x.fromStatus) },
+            { label: 'To', key: 'status' },
+            { label: 'Moderator', render: (x) => show(x.moderator) },
+            { label: 'Note', render: (x) => show(x.note) },
+          ]}
+        />
       </div>
       <div><${ModerationForm} key=${r.status + r.statusChangedAt} report=${r} onDone=${reload} /></div>
     </div>

@@ -2,9 +2,28 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api, session } from '/console/api.js';
 import {
-  ConfirmButton, Details, ErrorBox, Field, LoadFailed, Loading, Table, href, html, navigate, show, time, useAction, useApi } from '/console/ui.js';
+  ConfirmButton,
+  Details,
+  ErrorBox,
+  Field,
+  LoadFailed,
+  Loading,
+  Table,
+  href,
+  html,
+  navigate,
+  show,
+  time,
+  useAction,
+  useApi,
+} from '/console/ui.js';
 
-const KEYS = [['userId', 'User id'], ['userCode', 'User code'], ['openId', 'Open id'], ['email', 'Email']];
+const KEYS = [
+  ['userId', 'User id'],
+  ['userCode', 'User code'],
+  ['openId', 'Open id'],
+  ['email', 'Email'],
+];
 
 function UserSearch({ query }) {
   const by = KEYS.find(([k]) => query[k])?.[0] ?? 'userId';
@@ -12,15 +31,31 @@ function UserSearch({ query }) {
   const searching = KEYS.some(([k]) => query[k]);
   const submit = (e) => {
     e.preventDefault();
-    navigate('/users', { [form.by]: form.value.trim(), ...(form.by === 'openId' ? { loginType: form.loginType } : {}) });
+    navigate('/users', {
+      [form.by]: form.value.trim(),
+      ...(form.by === 'openId' ? { loginType: form.loginType } : {}),
+    });
   };
   return html`<section>
     <h1>Users</h1>
     <form class="filters" onSubmit=${submit}>
-      <${Field} label="Find by" name="by" as="select" options=${KEYS} value=${form.by} onInput=${(v) => setForm({ ...form, by: v })} />
-      <${Field} label="Value" name="value" required value=${form.value} onInput=${(v) => setForm({ ...form, value: v })} />
+      <${Field}
+        label="Find by"
+        name="by"
+        as="select"
+        options=${KEYS}
+        value=${form.by}
+        onInput=${(v) => setForm({ ...form, by: v })}
+      />
+      <${Field}
+        label="Value"
+        name="value"
+        required
+        value=${form.value}
+        onInput=${(v) => setForm({ ...form, value: v })}
+      />
       ${form.by === 'openId' ? html`<${Field} label="Login type (optional)" name="loginType" size="4" value=${form.loginType} onInput=${(v) => setForm({ ...form, loginType: v })} />` : null}
-      <div class="field"><label>\u00a0</label><button type="submit">Search</button></div>
+      <div class="field"><label> </label><button type="submit">Search</button></div>
     </form>
     ${searching ? html`<${UserResults} query=${query} />` : html`<p class="muted">Search for a user by exactly one key.</p>`}
   </section>`;
@@ -30,22 +65,31 @@ function UserResults({ query }) {
   const { data, error, loading } = useApi('GET', '/users', { query }, [JSON.stringify(query)]);
   if (loading) return html`<${Loading} what="users" />`;
   if (error) return html`<${ErrorBox} error=${error} />`;
-  return html`<${Table} rowKey=${(u) => u.userId} empty="No user matches." rows=${data.users} columns=${[
-    { label: 'User id', render: (u) => html`<a href=${href(`/users/${u.userId}`)}>${u.userId}</a>` },
-    { label: 'User code', key: 'userCode' },
-    { label: 'Username', key: 'username' },
-    { label: 'Status', key: 'status' },
-    { label: 'Banned', render: (u) => (u.banned ? html`<span class="bad">banned</span>` : 'no') },
-    { label: 'Guest', render: (u) => (u.isGuest ? 'yes' : 'no') },
-    { label: 'Registered', render: (u) => time(u.registTime) },
-  ]} />`;
+  return html`<${Table}
+    rowKey=${(u) => u.userId}
+    empty="No user matches."
+    rows=${data.users}
+    columns=${[
+      { label: 'User id', render: (u) => html`<a href=${href(`/users/${u.userId}`)}>${u.userId}</a>` },
+      { label: 'User code', key: 'userCode' },
+      { label: 'Username', key: 'username' },
+      { label: 'Status', key: 'status' },
+      { label: 'Banned', render: (u) => (u.banned ? html`<span class="bad">banned</span>` : 'no') },
+      { label: 'Guest', render: (u) => (u.isGuest ? 'yes' : 'no') },
+      { label: 'Registered', render: (u) => time(u.registTime) },
+    ]}
+  />`;
 }
 
 function BanForm({ userId, onDone }) {
   const [form, setForm] = useState({ reason: '', permanent: true, until: '' });
   const ban = useAction(async () => {
     const r = await api('POST', `/users/${userId}/ban`, {
-      body: { reason: form.reason, until: form.permanent ? null : new Date(form.until).toISOString(), actor: session.moderator() },
+      body: {
+        reason: form.reason,
+        until: form.permanent ? null : new Date(form.until).toISOString(),
+        actor: session.moderator(),
+      },
     });
     onDone();
     return r;
@@ -54,66 +98,120 @@ function BanForm({ userId, onDone }) {
   return html`<form class="stacked" onSubmit=${(e) => e.preventDefault()}>
     <h2>Ban this user</h2>
     <${ErrorBox} error=${ban.error} />
-    <${Field} label="Reason" name="banReason" maxlength="500" value=${form.reason} onInput=${(v) => setForm({ ...form, reason: v })} />
-    <${Field} label="Permanent (until lifted)" name="banPermanent" type="checkbox" value=${form.permanent} onInput=${(v) => setForm({ ...form, permanent: v })} />
+    <${Field}
+      label="Reason"
+      name="banReason"
+      maxlength="500"
+      value=${form.reason}
+      onInput=${(v) => setForm({ ...form, reason: v })}
+    />
+    <${Field}
+      label="Permanent (until lifted)"
+      name="banPermanent"
+      type="checkbox"
+      value=${form.permanent}
+      onInput=${(v) => setForm({ ...form, permanent: v })}
+    />
     ${form.permanent ? null : html`<${Field} label="Ban ends" name="banUntil" type="datetime-local" value=${form.until} onInput=${(v) => setForm({ ...form, until: v })} />`}
-    <${ConfirmButton} label="Ban user" disabled=${!ready || ban.busy} question="Ban this user? Their tokens are revoked at once and logins refused." onConfirm=${ban.run} />
+    <${ConfirmButton}
+      label="Ban user"
+      disabled=${!ready || ban.busy}
+      question="Ban this user? Their tokens are revoked at once and logins refused."
+      onConfirm=${ban.run}
+    />
   </form>`;
 }
 
 function UserDetail({ userId }) {
   const { data: u, error, loading, reload } = useApi('GET', `/users/${encodeURIComponent(userId)}`, {}, [userId]);
-  const revoke = useAction(async () => { const r = await api('POST', `/users/${encodeURIComponent(userId)}/revoke-tokens`); reload(); return r; });
-  const unban = useAction(async () => { const r = await api('POST', `/users/${encodeURIComponent(userId)}/unban`, { query: { actor: session.moderator() } }); reload(); return r; });
+  const revoke = useAction(async () => {
+    const r = await api('POST', `/users/${encodeURIComponent(userId)}/revoke-tokens`);
+    reload();
+    return r;
+  });
+  const unban = useAction(async () => {
+    const r = await api('POST', `/users/${encodeURIComponent(userId)}/unban`, {
+      query: { actor: session.moderator() },
+    });
+    reload();
+    return r;
+  });
   if (loading && !u) return html`<${Loading} what="user" />`;
-  if (error) return html`<${LoadFailed} title=${`User ${userId}`} error=${error} back="#/users" backLabel="Search users" />`;
+  if (error)
+    return html`<${LoadFailed} title=${`User ${userId}`} error=${error} back="#/users" backLabel="Search users" />`;
   const activeBans = u.bans.filter((b) => !b.liftedAt && (!b.until || Date.parse(b.until) > Date.now()));
   return html`<section>
-    <h1>User ${u.userId} <span class="muted">${u.username}</span> ${u.banned ? html`<span class="bad">banned</span>` : null}</h1>
+    <h1>
+      User ${u.userId}
+      <span class="muted">${u.username}</span> ${u.banned ? html`<span class="bad">banned</span>` : null}
+    </h1>
     <p><a href=${href('/orders', { userId: u.userId })}>Orders of this user</a></p>
     <${ErrorBox} error=${revoke.error} />
     <${ErrorBox} error=${unban.error} />
     ${revoke.result ? html`<p class="ok" role="status">Revoked ${revoke.result.revoked} token(s).</p>` : null}
     ${unban.result ? html`<p class="ok" role="status">Lifted ${unban.result.lifted} ban(s).</p>` : null}
-    <${Details} rows=${[
-      ['User code', u.userCode],
-      ['Status', u.status],
-      ['Registered', `${time(u.registTime)} from ${u.registIp}`],
-      ['Guest', u.isGuest ? 'yes' : 'no'],
-      ['Cancellation due', time(u.cancelDueAt)],
-      ['Cancelled', time(u.cancelledAt)],
-    ]} />
+    <${Details}
+      rows=${[
+        ['User code', u.userCode],
+        ['Status', u.status],
+        ['Registered', `${time(u.registTime)} from ${u.registIp}`],
+        ['Guest', u.isGuest ? 'yes' : 'no'],
+        ['Cancellation due', time(u.cancelDueAt)],
+        ['Cancelled', time(u.cancelledAt)],
+      ]}
+    />
     <p class="actions">
-      <${ConfirmButton} label="Revoke tokens" question="Revoke every token of this user? They must log in again." onConfirm=${revoke.run} />
+      <${ConfirmButton}
+        label="Revoke tokens"
+        question="Revoke every token of this user? They must log in again."
+        onConfirm=${revoke.run}
+      />
       ${activeBans.length ? html`<${ConfirmButton} label="Unban" question="Lift every ban in force on this user?" onConfirm=${unban.run} />` : null}
     </p>
     <h2>Login methods</h2>
-    <${Table} rows=${u.methods} empty="None." columns=${[
-      { label: 'Provider', key: 'provider' },
-      { label: 'Type', key: 'loginType' },
-      { label: 'Open id', key: 'openId' },
-      { label: 'Nickname', render: (m) => show(m.nickname) },
-      { label: 'Email', render: (m) => show(m.email) },
-      { label: 'Last login', render: (m) => time(m.lastLoginAt) },
-    ]} />
+    <${Table}
+      rows=${u.methods}
+      empty="None."
+      columns=${[
+        { label: 'Provider', key: 'provider' },
+        { label: 'Type', key: 'loginType' },
+        { label: 'Open id', key: 'openId' },
+        { label: 'Nickname', render: (m) => show(m.nickname) },
+        { label: 'Email', render: (m) => show(m.email) },
+        { label: 'Last login', render: (m) => time(m.lastLoginAt) },
+      ]}
+    />
     <h2>Sessions</h2>
-    <${Table} rowKey=${(s) => s.tokenId} rows=${u.sessions} empty="No sessions." columns=${[
-      { label: 'Token', key: 'tokenId' },
-      { label: 'App', key: 'appId' },
-      { label: 'Login type', key: 'loginType' },
-      { label: 'IP', key: 'issuedIp' },
-      { label: 'Created', render: (s) => time(s.createdAt) },
-      { label: 'Expires', render: (s) => time(s.expiresAt) },
-      { label: 'State', render: (s) => (s.live ? html`<span class="ok">live</span>` : `revoked ${s.revokeReason ?? ''}`) },
-    ]} />
+    <${Table}
+      rowKey=${(s) => s.tokenId}
+      rows=${u.sessions}
+      empty="No sessions."
+      columns=${[
+        { label: 'Token', key: 'tokenId' },
+        { label: 'App', key: 'appId' },
+        { label: 'Login type', key: 'loginType' },
+        { label: 'IP', key: 'issuedIp' },
+        { label: 'Created', render: (s) => time(s.createdAt) },
+        { label: 'Expires', render: (s) => time(s.expiresAt) },
+        {
+          label: 'State',
+          render: (s) => (s.live ? html`<span class="ok">live</span>` : `revoked ${s.revokeReason ?? ''}`),
+        },
+      ]}
+    />
     <h2>Bans</h2>
-    <${Table} rowKey=${(b) => b.banId} rows=${u.bans} empty="Never banned." columns=${[
-      { label: 'Reason', key: 'reason' },
-      { label: 'Until', render: (b) => (b.until ? time(b.until) : 'until lifted') },
-      { label: 'By', key: 'actor' },
-      { label: 'At', render: (b) => time(b.createdAt) },
-      { label: 'Lifted', render: (b) => (b.liftedAt ? `${time(b.liftedAt)} by ${b.liftedBy}` : show(null)) },
-    ]} />
+    <${Table}
+      rowKey=${(b) => b.banId}
+      rows=${u.bans}
+      empty="Never banned."
+      columns=${[
+        { label: 'Reason', key: 'reason' },
+        { label: 'Until', render: (b) => (b.until ? time(b.until) : 'until lifted') },
+        { label: 'By', key: 'actor' },
+        { label: 'At', render: (b) => time(b.createdAt) },
+        { label: 'Lifted', render: (b) => (b.liftedAt ? `${time(b.liftedAt)} by ${b.liftedBy}` : show(null)) },
+      ]}
+    />
     <${BanForm} userId=${u.userId} onDone=${reload} />
   </section>`;
 }

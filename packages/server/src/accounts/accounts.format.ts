@@ -11,5 +11,13 @@ export function isoWithOffset(ms: number): string {
 }
 
 export function toBan(b: BanRow): Ban {
-  return { banId: b.ban_id, reason: b.reason, until: isoOrNull(b.until), actor: b.actor, createdAt: iso(b.created_at), liftedAt: isoOrNull(b.lifted_at), liftedBy: b.lifted_by };
+  return {
+    banId: b.ban_id,
+    reason: b.reason,
+    until: isoOrNull(b.until),
+    actor: b.actor,
+    createdAt: iso(b.created_at),
+    liftedAt: isoOrNull(b.lifted_at),
+    liftedBy: b.lifted_by,
+  };
 }

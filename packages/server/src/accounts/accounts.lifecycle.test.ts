@@ -1,7 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
-import { count, guestLogin, macRequest, profile, providerLogin, mintSandbox, sandboxLogin } from './accounts.testlib.js';
+import {
+  count,
+  guestLogin,
+  macRequest,
+  profile,
+  providerLogin,
+  mintSandbox,
+  sandboxLogin,
+} from './accounts.testlib.js';
 import { startAccountSweep } from './sweep.js';
 
 /** Account cancellation (cooling-off, events in the outbox), bans, and the operator's admin API. */
@@ -12,16 +20,31 @@ describe('account lifecycle: cancellation, bans, admin', () => {
   let app: any;
   let other: any;
   before(async () => {
-    svc = await startTestService({ SANDBOX_LOGIN: 'true', CANCELLATION_COOLING_OFF_SECONDS: '3600', CANCELLATION_SWEEP_SECONDS: '1' }, { now });
-    app = await svc.createApp({ name: 'one', allowedIps: ['127.0.0.1'], cancellationCallbackUrl: 'https://one.example/cancel' });
+    svc = await startTestService(
+      { SANDBOX_LOGIN: 'true', CANCELLATION_COOLING_OFF_SECONDS: '3600', CANCELLATION_SWEEP_SECONDS: '1' },
+      { now },
+    );
+    app = await svc.createApp({
+      name: 'one',
+      allowedIps: ['127.0.0.1'],
+      cancellationCallbackUrl: 'https://one.example/cancel',
+    });
     other = await svc.createApp({ name: 'two' });
   });
-  after(async () => { await svc.close(); });
+  after(async () => {
+    await svc.close();
+  });
 
   const ts = () => Math.floor(now() / 1000);
   const client = (path: string, token: { kid: string; macKey: string }, clientId = app.clientId) =>
     macRequest(svc, 'POST', `/api/account/v1/client/${path}?clientId=${clientId}`, token, { ts: ts() });
-  const outbox = () => svc.services.database.db.selectFrom('outbox').selectAll().where('type', '=', 'cancellation').orderBy('event_id').execute();
+  const outbox = () =>
+    svc.services.database.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('type', '=', 'cancellation')
+      .orderBy('event_id')
+      .execute();
 
   describe('cancellation', () => {
     it('cancels after the cooling-off: tokens revoked, open ids freed, one event per app the user logged into', async () => {
@@ -32,7 +55,11 @@ describe('account lifecycle: cancellation, bans, admin', () => {
       assert.equal(requested.body.data.status, 'cancelling');
       const due = Date.parse(requested.body.data.cancelDueAt);
       assert.ok(Math.abs(due - now() - 3_600_000) < 60_000);
-      assert.equal((await client('cancellation', a)).body.data.cancelDueAt, requested.body.data.cancelDueAt, 'asking again keeps the date');
+      assert.equal(
+        (await client('cancellation', a)).body.data.cancelDueAt,
+        requested.body.data.cancelDueAt,
+        'asking again keeps the date',
+      );
 
       // During the cooling-off the account still works, and nothing is cancelled yet.
       assert.equal((await profile(svc, other.clientId, b, { ts: ts() })).status, 200);
@@ -52,22 +79,37 @@ describe('account lifecycle: cancellation, bans, admin', () => {
           assert.equal(e.target, 'cancellation');
           assert.equal(e.state, 'pending');
           const body = JSON.parse(e.body);
-          assert.deepEqual(Object.keys(body), ['notifyId', 'notifyTime', 'eventType', 'appId', 'userId', 'userCode', 'requestTime', 'cancelTime']);
+          assert.deepEqual(Object.keys(body), [
+            'notifyId',
+            'notifyTime',
+            'eventType',
+            'appId',
+            'userId',
+            'userCode',
+            'requestTime',
+            'cancelTime',
+          ]);
           assert.equal(body.notifyId, e.event_id);
           assert.equal(body.eventType, 'account_cancellation');
           assert.equal(body.appId, e.app_id);
           assert.ok(body.requestTime < body.cancelTime);
         }
 
-        const lookup = await svc.fetch(`/api/account/v1/svc_id?clientId=${app.clientId}&loginType=google&openId=cancel-me`);
-        assert.equal((await lookup.json() as any).code, 40103, 'the open id no longer names a user');
+        const lookup = await svc.fetch(
+          `/api/account/v1/svc_id?clientId=${app.clientId}&loginType=google&openId=cancel-me`,
+        );
+        assert.equal(((await lookup.json()) as any).code, 40103, 'the open id no longer names a user');
         const fresh = await sandboxLogin(svc, app.clientId, { loginType: 3, openId: 'cancel-me' });
         assert.equal(fresh.isNew, true, 'the open id can start a new account');
         assert.notEqual(fresh.userId, a.userId);
         const shown = await svc.admin('GET', `/users/${a.userId}`);
         assert.equal(shown.body.status, 'cancelled');
         assert.deepEqual(shown.body.methods, []);
-        assert.deepEqual((await svc.admin('POST', '/accounts/process-cancellations')).body, { cancelled: [] }, 'cancelled once');
+        assert.deepEqual(
+          (await svc.admin('POST', '/accounts/process-cancellations')).body,
+          { cancelled: [] },
+          'cancelled once',
+        );
       } finally {
         offset = 0;
       }
@@ -92,7 +134,9 @@ describe('account lifecycle: cancellation, bans, admin', () => {
       const a = await guestLogin(svc, app.clientId);
       assert.equal((await client('cancellation', a)).status, 200);
       offset = 3_600_000 + 1000;
-      const timer = startAccountSweep(svc.services, (err) => { throw err; });
+      const timer = startAccountSweep(svc.services, (err) => {
+        throw err;
+      });
       try {
         for (let i = 0; i < 40; i++) {
           if ((await svc.admin('GET', `/users/${a.userId}`)).body.status === 'cancelled') break;
@@ -110,18 +154,30 @@ describe('account lifecycle: cancellation, bans, admin', () => {
     it('revokes every token at once and refuses logins until lifted', async () => {
       const a = await sandboxLogin(svc, app.clientId, { loginType: 2, openId: 'ban-me' });
       const b = await sandboxLogin(svc, other.clientId, { loginType: 2, openId: 'ban-me' });
-      const ban = await svc.admin('POST', `/users/${a.userId}/ban`, { reason: 'cheating', until: null, actor: 'mod-7' });
+      const ban = await svc.admin('POST', `/users/${a.userId}/ban`, {
+        reason: 'cheating',
+        until: null,
+        actor: 'mod-7',
+      });
       assert.equal(ban.status, 201, JSON.stringify(ban.body));
       assert.equal(ban.body.reason, 'cheating');
       assert.equal(ban.body.until, null);
       assert.equal(ban.body.actor, 'mod-7');
-      for (const [clientId, token] of [[app.clientId, a], [other.clientId, b]] as const) {
+      for (const [clientId, token] of [
+        [app.clientId, a],
+        [other.clientId, b],
+      ] as const) {
         const res = await profile(svc, clientId, token);
         assert.equal(res.body.code, 40300);
         assert.match(res.body.detail, /revoked \(ban\)/);
       }
       const before = await count(svc, 'tokens');
-      const refused = await providerLogin(svc, app.clientId, 'sandbox', await mintSandbox(svc, { loginType: 2, openId: 'ban-me' }));
+      const refused = await providerLogin(
+        svc,
+        app.clientId,
+        'sandbox',
+        await mintSandbox(svc, { loginType: 2, openId: 'ban-me' }),
+      );
       assert.equal(refused.status, 403);
       assert.equal(refused.body.code, 40302);
       assert.deepEqual(refused.body.data, { until: null });
@@ -130,7 +186,12 @@ describe('account lifecycle: cancellation, bans, admin', () => {
 
       const lifted = await svc.admin('POST', `/users/${a.userId}/unban?actor=mod-8`);
       assert.deepEqual(lifted.body, { lifted: 1 });
-      const back = await providerLogin(svc, app.clientId, 'sandbox', await mintSandbox(svc, { loginType: 2, openId: 'ban-me' }));
+      const back = await providerLogin(
+        svc,
+        app.clientId,
+        'sandbox',
+        await mintSandbox(svc, { loginType: 2, openId: 'ban-me' }),
+      );
       assert.equal(back.status, 200);
       const bans = (await svc.admin('GET', `/users/${a.userId}`)).body.bans;
       assert.equal(bans[0].liftedBy, 'mod-8');
@@ -139,16 +200,28 @@ describe('account lifecycle: cancellation, bans, admin', () => {
     it('a ban with an end stops refusing logins when it ends; the service API is usable by other domains', async () => {
       const a = await guestLogin(svc, app.clientId, 'device-timed-ban');
       const until = now() + 60_000;
-      const ban = await svc.services.accounts.bans.banUser(Number(a.userId), { reason: 'spam', until, actor: 'reports' });
+      const ban = await svc.services.accounts.bans.banUser(Number(a.userId), {
+        reason: 'spam',
+        until,
+        actor: 'reports',
+      });
       assert.equal(ban.until, new Date(until).toISOString());
-      const res = await svc.fetch('/api/account/v1/client/login/guest', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: app.clientId, deviceId: 'device-timed-ban' }) });
-      const body = await res.json() as any;
+      const res = await svc.fetch('/api/account/v1/client/login/guest', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId: app.clientId, deviceId: 'device-timed-ban' }),
+      });
+      const body = (await res.json()) as any;
       assert.equal(body.code, 40302);
       assert.equal(body.data.until, new Date(until).toISOString());
       offset = 61_000;
       try {
         assert.equal((await guestLogin(svc, app.clientId, 'device-timed-ban')).userId, a.userId);
-        assert.equal(await svc.services.accounts.bans.liftBan(Number(a.userId), 'reports'), 0, 'an ended ban is no longer in force');
+        assert.equal(
+          await svc.services.accounts.bans.liftBan(Number(a.userId), 'reports'),
+          0,
+          'an ended ban is no longer in force',
+        );
       } finally {
         offset = 0;
       }
@@ -159,7 +232,12 @@ describe('account lifecycle: cancellation, bans, admin', () => {
       const a = await guestLogin(svc, app.clientId);
       const cases: Array<[string, unknown, number, RegExp]> = [
         [`/users/${a.userId}/ban`, { until: null }, 400, /^reason: is required/],
-        [`/users/${a.userId}/ban`, { reason: 'x', until: '2000-01-01T00:00:00Z' }, 400, /^until: must be in the future/],
+        [
+          `/users/${a.userId}/ban`,
+          { reason: 'x', until: '2000-01-01T00:00:00Z' },
+          400,
+          /^until: must be in the future/,
+        ],
         [`/users/${a.userId}/ban`, { reason: 'x', until: 'tomorrow' }, 400, /^until/],
         [`/users/${a.userId}/ban`, { reason: 'x' }, 400, /^until: is required/],
         [`/users/${a.userId}/ban`, { reason: 'x'.repeat(501), until: null }, 400, /^reason/],
@@ -177,11 +255,28 @@ describe('account lifecycle: cancellation, bans, admin', () => {
 
   describe('admin API', () => {
     it('finds users by id, user code, open id or email, and shows methods and sessions', async () => {
-      const u = await sandboxLogin(svc, app.clientId, { loginType: 3, openId: 'find-me', email: 'Find@Example.com', emailVerified: true, nickname: 'Fi' });
-      for (const q of [`userId=${u.userId}`, `userCode=${u.userCode}`, `userCode=${u.userCode.toLowerCase()}`, 'openId=find-me', 'openId=find-me&loginType=3', 'email=FIND@example.com']) {
+      const u = await sandboxLogin(svc, app.clientId, {
+        loginType: 3,
+        openId: 'find-me',
+        email: 'Find@Example.com',
+        emailVerified: true,
+        nickname: 'Fi',
+      });
+      for (const q of [
+        `userId=${u.userId}`,
+        `userCode=${u.userCode}`,
+        `userCode=${u.userCode.toLowerCase()}`,
+        'openId=find-me',
+        'openId=find-me&loginType=3',
+        'email=FIND@example.com',
+      ]) {
         const res = await svc.admin('GET', `/users?${q}`);
         assert.equal(res.status, 200, q);
-        assert.deepEqual(res.body.users.map((x: any) => x.userId), [u.userId], q);
+        assert.deepEqual(
+          res.body.users.map((x: any) => x.userId),
+          [u.userId],
+          q,
+        );
       }
       assert.deepEqual((await svc.admin('GET', '/users?openId=find-me&loginType=2')).body.users, []);
       const shown = await svc.admin('GET', `/users/${u.userId}`);
@@ -191,13 +286,23 @@ describe('account lifecycle: cancellation, bans, admin', () => {
       assert.equal(shown.body.sessions.length, 1);
       assert.equal(shown.body.sessions[0].live, true);
       assert.equal(shown.body.sessions[0].appId, app.appId);
-      assert.deepEqual(shown.body.apps.map((x: any) => x.appId), [app.appId]);
+      assert.deepEqual(
+        shown.body.apps.map((x: any) => x.appId),
+        [app.appId],
+      );
       assert.equal(JSON.stringify(shown.body).includes(u.kid), false, 'the token itself is never shown');
       assert.equal(JSON.stringify(shown.body).includes(u.macKey), false);
     });
 
     it('refuses bad searches, and answers 404 for unknown users', async () => {
-      for (const [q, detail] of [['', /exactly one/], ['userId=1&email=a@b.c', /exactly one/], ['userCode=0000000Z', /userCode/], ['loginType=3&email=a@b.c', /^loginType/], ['colour=red', /^colour: is not a known field/], ['userId=x', /^userId/]] as const) {
+      for (const [q, detail] of [
+        ['', /exactly one/],
+        ['userId=1&email=a@b.c', /exactly one/],
+        ['userCode=0000000Z', /userCode/],
+        ['loginType=3&email=a@b.c', /^loginType/],
+        ['colour=red', /^colour: is not a known field/],
+        ['userId=x', /^userId/],
+      ] as const) {
         const res = await svc.admin('GET', `/users?${q}`);
         assert.equal(res.status, 400, q);
         assert.match(res.body.detail, detail);

@@ -16,9 +16,12 @@ describe('client login API', () => {
     google = await startFakeIdp({ issuer: 'https://accounts.google.com', audience: 'g-client.apps.example' });
     facebook = await startFakeIdp({ issuer: 'https://www.facebook.com', audience: '1234567890' });
     svc = await startTestService({
-      APPLE_JWKS_URL: apple.jwksUrl, APPLE_AUDIENCES: 'com.example.game',
-      GOOGLE_JWKS_URL: google.jwksUrl, GOOGLE_AUDIENCES: 'g-client.apps.example, other.apps.example',
-      FACEBOOK_JWKS_URL: facebook.jwksUrl, FACEBOOK_AUDIENCES: '1234567890',
+      APPLE_JWKS_URL: apple.jwksUrl,
+      APPLE_AUDIENCES: 'com.example.game',
+      GOOGLE_JWKS_URL: google.jwksUrl,
+      GOOGLE_AUDIENCES: 'g-client.apps.example, other.apps.example',
+      FACEBOOK_JWKS_URL: facebook.jwksUrl,
+      FACEBOOK_AUDIENCES: '1234567890',
       TOKENS_PER_USER_APP: '2',
     });
     app = await svc.createApp();
@@ -44,7 +47,11 @@ describe('client login API', () => {
 
   it('stores only the hash of the kid and the MAC key sealed', async () => {
     const login = await guestLogin(svc, app.clientId);
-    const rows = (await sql<{ kid_hash: string; mac_key_enc: string }>`select kid_hash, mac_key_enc from tokens`.execute(svc.services.database.db)).rows;
+    const rows = (
+      await sql<{ kid_hash: string; mac_key_enc: string }>`select kid_hash, mac_key_enc from tokens`.execute(
+        svc.services.database.db,
+      )
+    ).rows;
     assert.ok(rows.every((r) => r.kid_hash !== login.kid && !r.mac_key_enc.includes(login.macKey)));
     assert.ok(rows.every((r) => r.mac_key_enc.startsWith(`v2.${svc.services.box.currentKeyId}.`)));
   });
@@ -72,14 +79,27 @@ describe('client login API', () => {
     assert.equal(res.body.data.loginType, 2);
     assert.equal(res.body.data.openId, 'apple-001');
     assert.equal(res.body.data.isNew, true);
-    const again = await providerLogin(svc, app.clientId, 'apple', await apple.sign({ sub: 'apple-001' }, { alg: 'ES256' }));
+    const again = await providerLogin(
+      svc,
+      app.clientId,
+      'apple',
+      await apple.sign({ sub: 'apple-001' }, { alg: 'ES256' }),
+    );
     assert.equal(again.status, 200, JSON.stringify(again.body));
     assert.equal(again.body.data.userId, res.body.data.userId);
     assert.equal(again.body.data.isNew, false);
   });
 
   it('logs in with Google (either configured audience) and Facebook, taking nickname and avatar', async () => {
-    const g = await providerLogin(svc, app.clientId, 'google', await google.sign({ sub: 'g-001', name: 'Gina', picture: 'https://lh.example/p.png' }, { audience: 'other.apps.example' }));
+    const g = await providerLogin(
+      svc,
+      app.clientId,
+      'google',
+      await google.sign(
+        { sub: 'g-001', name: 'Gina', picture: 'https://lh.example/p.png' },
+        { audience: 'other.apps.example' },
+      ),
+    );
     assert.equal(g.status, 200, JSON.stringify(g.body));
     const p = (await profile(svc, app.clientId, g.body.data)).body;
     assert.equal(p.loginType, 3);
@@ -95,7 +115,11 @@ describe('client login API', () => {
     const before = [await count(svc, 'users'), await count(svc, 'login_methods'), await count(svc, 'tokens')];
     const cases: Array<[string, string, RegExp]> = [
       ['apple', await apple.sign({ sub: 'x' }, { audience: 'com.other.app' }), /ERR_JWT_CLAIM_VALIDATION_FAILED.*aud/],
-      ['apple', await apple.sign({ sub: 'x' }, { issuer: 'https://evil.example' }), /ERR_JWT_CLAIM_VALIDATION_FAILED.*iss/],
+      [
+        'apple',
+        await apple.sign({ sub: 'x' }, { issuer: 'https://evil.example' }),
+        /ERR_JWT_CLAIM_VALIDATION_FAILED.*iss/,
+      ],
       ['apple', await apple.sign({ sub: 'x' }, { expiresIn: Math.floor(Date.now() / 1000) - 120 }), /ERR_JWT_EXPIRED/],
       ['apple', await apple.sign({ sub: 'x' }, { foreignKey: true }), /ERR_JWS_SIGNATURE_VERIFICATION_FAILED/],
       ['google', await apple.sign({ sub: 'x' }), /not a valid google ID token/],
@@ -108,10 +132,13 @@ describe('client login API', () => {
       assert.equal(res.body.code, 40107);
       assert.match(res.body.detail, detail);
     }
-    assert.deepEqual([await count(svc, 'users'), await count(svc, 'login_methods'), await count(svc, 'tokens')], before);
+    assert.deepEqual(
+      [await count(svc, 'users'), await count(svc, 'login_methods'), await count(svc, 'tokens')],
+      before,
+    );
   });
 
-  it('answers 503 when the provider\'s keys cannot be fetched', async () => {
+  it("answers 503 when the provider's keys cannot be fetched", async () => {
     const isolated = await startFakeIdp({ issuer: 'https://appleid.apple.com', audience: 'com.example.game' });
     const s2 = await startTestService({ APPLE_JWKS_URL: isolated.jwksUrl, APPLE_AUDIENCES: 'com.example.game' });
     try {
@@ -142,17 +169,27 @@ describe('client login API', () => {
     }
     const unknownProvider = await providerLogin(svc, app.clientId, 'myspace', 'x');
     assert.equal(unknownProvider.status, 400);
-    assert.match(unknownProvider.body.detail, /^provider: "myspace" is not a login provider of this service \(enabled: apple, google, facebook\)/);
+    assert.match(
+      unknownProvider.body.detail,
+      /^provider: "myspace" is not a login provider of this service \(enabled: apple, google, facebook\)/,
+    );
     const sandboxOff = await providerLogin(svc, app.clientId, 'sandbox', 'sbx.x');
     assert.match(sandboxOff.body.detail, /^provider: "sandbox"/, 'the sandbox provider is off unless SANDBOX_LOGIN');
     const huge = await providerLogin(svc, app.clientId, 'apple', 'x'.repeat(9000));
     assert.equal(huge.status, 400);
     assert.match(huge.body.detail, /^credential/);
-    const unknownApp = await post(svc, '/api/account/v1/client/login/guest', { clientId: 'nope', deviceId: 'device-0001' });
+    const unknownApp = await post(svc, '/api/account/v1/client/login/guest', {
+      clientId: 'nope',
+      deviceId: 'device-0001',
+    });
     assert.equal(unknownApp.body.code, 40105);
     const disabled = await svc.createApp({ name: 'disabled' });
     await svc.admin('PATCH', `/apps/${disabled.appId}`, { status: 'disabled' });
-    assert.equal((await post(svc, '/api/account/v1/client/login/guest', { clientId: disabled.clientId, deviceId: 'device-0001' })).body.code, 40105);
+    assert.equal(
+      (await post(svc, '/api/account/v1/client/login/guest', { clientId: disabled.clientId, deviceId: 'device-0001' }))
+        .body.code,
+      40105,
+    );
   });
 
   it('the sandbox admin route does not exist without SANDBOX_LOGIN', async () => {

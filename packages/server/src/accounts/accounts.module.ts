@@ -13,7 +13,14 @@ import { LinkingService } from './linking.service.js';
 import { BanService } from './bans.service.js';
 
 /** Builds the accounts domain (services.ts calls this once). */
-export function createAccounts(d: { db: Kysely<Tables>; config: Config; box: SecretBox; replay: ReplayGuard; apps: AppService; now: () => number }): AccountService {
+export function createAccounts(d: {
+  db: Kysely<Tables>;
+  config: Config;
+  box: SecretBox;
+  replay: ReplayGuard;
+  apps: AppService;
+  now: () => number;
+}): AccountService {
   const tokens = new TokenService(d.db, d.box, {
     ttlSeconds: d.config.ACCESS_TOKEN_TTL_SECONDS,
     perUserApp: d.config.TOKENS_PER_USER_APP,
@@ -29,7 +36,10 @@ export function createAccounts(d: { db: Kysely<Tables>; config: Config; box: Sec
     tokens,
     providers,
     sandbox,
-    cancellation: new CancellationService(d.db, tokens, { coolingOffSeconds: d.config.CANCELLATION_COOLING_OFF_SECONDS, now: d.now }),
+    cancellation: new CancellationService(d.db, tokens, {
+      coolingOffSeconds: d.config.CANCELLATION_COOLING_OFF_SECONDS,
+      now: d.now,
+    }),
     users: new UserAdminService(d.db, tokens, d.now),
     linking: new LinkingService(d.db, tokens, providers, d.now),
     bans: new BanService(d.db, tokens, d.now),

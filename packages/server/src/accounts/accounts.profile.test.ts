@@ -20,7 +20,9 @@ describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
     other = await svc.createApp({ name: 'other' });
     plain = await svc.createApp({ name: 'plain' });
   });
-  after(async () => { await svc.close(); });
+  after(async () => {
+    await svc.close();
+  });
 
   it('answers exactly the object of 2.2 for a guest', async () => {
     const login = await guestLogin(svc, app.clientId);
@@ -28,7 +30,27 @@ describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
     const res = await profile(svc, app.clientId, login);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const p = res.body;
-    assert.deepEqual(Object.keys(p).sort(), ['appId', 'avatar', 'isGuest', 'loginList', 'loginType', 'nickName', 'openId', 'provider', 'registIp', 'registTime', 'source', 'unionId', 'userCode', 'userId', 'userRegion', 'username'].sort());
+    assert.deepEqual(
+      Object.keys(p).sort(),
+      [
+        'appId',
+        'avatar',
+        'isGuest',
+        'loginList',
+        'loginType',
+        'nickName',
+        'openId',
+        'provider',
+        'registIp',
+        'registTime',
+        'source',
+        'unionId',
+        'userCode',
+        'userId',
+        'userRegion',
+        'username',
+      ].sort(),
+    );
     assert.equal(p.appId, String(app.appId));
     assert.equal(p.userId, login.userId);
     assert.equal(typeof p.userId, 'string');
@@ -50,8 +72,14 @@ describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
     assert.equal(p.unionId, null);
   });
 
-  it('answers the current channel\'s nickname, avatar, openId and unionId (only for apps that enable it)', async () => {
-    const identity = { loginType: 4, openId: 'fb-1001', unionId: 'union-77', nickname: 'Hero', avatar: 'https://cdn.example/a.png' };
+  it("answers the current channel's nickname, avatar, openId and unionId (only for apps that enable it)", async () => {
+    const identity = {
+      loginType: 4,
+      openId: 'fb-1001',
+      unionId: 'union-77',
+      nickname: 'Hero',
+      avatar: 'https://cdn.example/a.png',
+    };
     const login = await sandboxLogin(svc, app.clientId, identity);
     const p = (await profile(svc, app.clientId, login)).body;
     assert.equal(p.loginType, 4);
@@ -74,7 +102,11 @@ describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
   it('lists every bound login method; loginType stays the current channel', async () => {
     const login = await guestLogin(svc, app.clientId);
     const bound = await macRequest(svc, 'POST', `/api/account/v1/client/bind?clientId=${app.clientId}`, login, {
-      body: { provider: 'sandbox', credential: (await svc.admin('POST', '/sandbox/login-assertions', { loginType: 2, openId: 'apple-xyz' })).body.assertion },
+      body: {
+        provider: 'sandbox',
+        credential: (await svc.admin('POST', '/sandbox/login-assertions', { loginType: 2, openId: 'apple-xyz' })).body
+          .assertion,
+      },
     });
     assert.equal(bound.status, 200, JSON.stringify(bound.body));
     const p = (await profile(svc, app.clientId, login)).body;
@@ -92,7 +124,9 @@ describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
 
   describe('refusals: 40300 with a detail telling them apart, or 40105 / 400', () => {
     let login: Awaited<ReturnType<typeof guestLogin>>;
-    before(async () => { login = await guestLogin(svc, app.clientId); });
+    before(async () => {
+      login = await guestLogin(svc, app.clientId);
+    });
 
     async function refused(res: { status: number; body: any }, detail: RegExp) {
       assert.equal(res.status, 403, JSON.stringify(res.body));
@@ -111,8 +145,20 @@ describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
     });
 
     it('a mac over another uri, host or port', async () => {
-      for (const o of [{ uri: `/api/account/v1/user/profile?clientId=${app.clientId}&x=1` }, { host: 'evil.example' }, { port: 8443 }]) {
-        const authorization = buildMacAuthorization({ kid: login.kid, macKey: login.macKey, method: 'GET', uri: profileUri(app.clientId), host: '127.0.0.1', port: 443, ...o });
+      for (const o of [
+        { uri: `/api/account/v1/user/profile?clientId=${app.clientId}&x=1` },
+        { host: 'evil.example' },
+        { port: 8443 },
+      ]) {
+        const authorization = buildMacAuthorization({
+          kid: login.kid,
+          macKey: login.macKey,
+          method: 'GET',
+          uri: profileUri(app.clientId),
+          host: '127.0.0.1',
+          port: 443,
+          ...o,
+        });
         await refused(await profile(svc, app.clientId, login, { authorization }), /mac does not match/);
       }
     });
@@ -129,7 +175,10 @@ describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
     });
 
     it('an unknown token', async () => {
-      await refused(await profile(svc, app.clientId, { kid: 'A'.repeat(43), macKey: login.macKey }), /unknown, expired or revoked/);
+      await refused(
+        await profile(svc, app.clientId, { kid: 'A'.repeat(43), macKey: login.macKey }),
+        /unknown, expired or revoked/,
+      );
     });
 
     it('a malformed, missing or duplicated Authorization header', async () => {
@@ -138,13 +187,21 @@ describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
         ['Bearer abc', /expected scheme MAC/],
         ['MAC id=abc', /Authorization header/],
         ['MAC id="a",ts="1",nonce="nnnnn"', /parameter mac is missing/],
-        [`MAC id="${login.kid}",id="${login.kid}",ts="1",nonce="nnnnn",mac="${'A'.repeat(27)}="`, /parameter id given twice/],
+        [
+          `MAC id="${login.kid}",id="${login.kid}",ts="1",nonce="nnnnn",mac="${'A'.repeat(27)}="`,
+          /parameter id given twice/,
+        ],
         [`MAC id="${login.kid}",ts="soon",nonce="nnnnn",mac="${'A'.repeat(27)}="`, /ts: must be Unix time in seconds/],
-        [`MAC id="${login.kid}",ts="${ts()}",nonce="${'n'.repeat(200)}",mac="${'A'.repeat(27)}="`, /nonce: must be 1-128/],
+        [
+          `MAC id="${login.kid}",ts="${ts()}",nonce="${'n'.repeat(200)}",mac="${'A'.repeat(27)}="`,
+          /nonce: must be 1-128/,
+        ],
         [`MAC ${'x'.repeat(5000)}`, /longer than/],
       ];
       for (const [authorization, detail] of cases) {
-        const res = await svc.fetch(profileUri(app.clientId), { headers: authorization === undefined ? {} : { authorization } });
+        const res = await svc.fetch(profileUri(app.clientId), {
+          headers: authorization === undefined ? {} : { authorization },
+        });
         await refused({ status: res.status, body: await res.json() }, detail);
       }
     });
@@ -177,7 +234,12 @@ describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
       const long = await macRequest(svc, 'GET', `/api/account/v1/user/profile?clientId=${'c'.repeat(65)}`, login);
       assert.equal(long.status, 400);
       assert.match(long.body.detail, /^clientId/);
-      const twice = await macRequest(svc, 'GET', `/api/account/v1/user/profile?clientId=${app.clientId}&clientId=${app.clientId}`, login);
+      const twice = await macRequest(
+        svc,
+        'GET',
+        `/api/account/v1/user/profile?clientId=${app.clientId}&clientId=${app.clientId}`,
+        login,
+      );
       assert.equal(twice.status, 400);
       assert.match(twice.body.detail, /^clientId/);
     });
@@ -202,10 +264,26 @@ describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
     const l = await guestLogin(svc, app.clientId);
     const res = await post(svc, `/api/account/v1/client/logout?clientId=${app.clientId}`);
     assert.equal(res.status, 403, 'the client API needs the MAC token too');
-    const auth = await svc.services.accounts.authenticatePlayer({
-      method: 'GET', url: profileUri(app.clientId), hostname: '127.0.0.1',
-      headers: { authorization: buildMacAuthorization({ kid: l.kid, macKey: l.macKey, method: 'GET', uri: profileUri(app.clientId), host: '127.0.0.1' }) },
-    } as never, app.clientId);
-    assert.deepEqual({ ...auth, tokenId: typeof auth.tokenId }, { appId: app.appId, clientId: app.clientId, userId: l.userId, tokenId: 'number', loginType: 0 });
+    const auth = await svc.services.accounts.authenticatePlayer(
+      {
+        method: 'GET',
+        url: profileUri(app.clientId),
+        hostname: '127.0.0.1',
+        headers: {
+          authorization: buildMacAuthorization({
+            kid: l.kid,
+            macKey: l.macKey,
+            method: 'GET',
+            uri: profileUri(app.clientId),
+            host: '127.0.0.1',
+          }),
+        },
+      } as never,
+      app.clientId,
+    );
+    assert.deepEqual(
+      { ...auth, tokenId: typeof auth.tokenId },
+      { appId: app.appId, clientId: app.clientId, userId: l.userId, tokenId: 'number', loginType: 0 },
+    );
   });
 });

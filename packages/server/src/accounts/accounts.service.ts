@@ -14,7 +14,12 @@ import { countryOrDefault } from './country.js';
 import { autoBindTarget, refuseUnverifiedStoreEmail } from './email-binding.js';
 import { GUEST, providerName, SVC_ID_LOGIN_TYPES, type SvcIdLoginType } from './login-types.js';
 import { LoginMethodsRepository } from './login-methods.repository.js';
-import { verifyCredential, type LoginProvider, type ProviderIdentity, type SandboxProvider } from './providers/index.js';
+import {
+  verifyCredential,
+  type LoginProvider,
+  type ProviderIdentity,
+  type SandboxProvider,
+} from './providers/index.js';
 import type { TokenService, TokenSession } from './tokens.service.js';
 import { encodeUserCode } from './user-code.js';
 import { UsersRepository } from './users.repository.js';
@@ -34,7 +39,13 @@ export interface PlayerAuth {
 }
 
 function playerAuth({ app, session }: { app: AppRecord; session: TokenSession }): PlayerAuth {
-  return { appId: app.appId, clientId: app.clientId, userId: String(session.userId), tokenId: session.tokenId, loginType: session.loginType };
+  return {
+    appId: app.appId,
+    clientId: app.clientId,
+    userId: String(session.userId),
+    tokenId: session.tokenId,
+    loginType: session.loginType,
+  };
 }
 
 /** Where a client login comes from. */
@@ -143,11 +154,24 @@ export class AccountService {
 
   async loginGuest(clientId: string, deviceId: string, ctx: LoginContext): Promise<LoginResult> {
     const app = await this.deps.apps.requireActive(clientId);
-    const identity: ProviderIdentity = { loginType: GUEST, openId: guestOpenId(deviceId), unionId: null, nickname: null, avatar: null, email: null, emailVerified: false };
+    const identity: ProviderIdentity = {
+      loginType: GUEST,
+      openId: guestOpenId(deviceId),
+      unionId: null,
+      nickname: null,
+      avatar: null,
+      email: null,
+      emailVerified: false,
+    };
     return this.login(app, identity, ctx);
   }
 
-  async loginWithProvider(clientId: string, provider: string, credential: string, ctx: LoginContext): Promise<LoginResult> {
+  async loginWithProvider(
+    clientId: string,
+    provider: string,
+    credential: string,
+    ctx: LoginContext,
+  ): Promise<LoginResult> {
     const app = await this.deps.apps.requireActive(clientId);
     const identity = await verifyCredential(this.deps.providers, provider, credential);
     return this.login(app, identity, ctx);
@@ -185,7 +209,7 @@ export class AccountService {
         const target = identity.loginType === GUEST ? null : await autoBindTarget(methods, identity);
         if (target !== null) await this.refuseIfBanned(users, target, now);
         if (target === null) refuseUnverifiedStoreEmail(app, identity);
-        const userId = target ?? await this.createUser(users, ctx.ip, now);
+        const userId = target ?? (await this.createUser(users, ctx.ip, now));
         isNew = target === null;
         method = await methods.insert({
           user_id: userId,
@@ -202,8 +226,13 @@ export class AccountService {
       }
       await users.touchApp(method.user_id, app.appId, now);
       const token = await this.deps.tokens.issue(trx, {
-        userId: method.user_id, appId: app.appId, methodId: method.method_id,
-        loginType: identity.loginType, openId: identity.openId, userRegion, ip: ctx.ip,
+        userId: method.user_id,
+        appId: app.appId,
+        methodId: method.method_id,
+        loginType: identity.loginType,
+        openId: identity.openId,
+        userRegion,
+        ip: ctx.ip,
       });
       return { token, userId: method.user_id, isNew };
     });
@@ -224,7 +253,16 @@ export class AccountService {
   }
 
   private async createUser(users: UsersRepository, ip: string, now: number): Promise<number> {
-    const userId = await users.insert({ username: '', regist_time: now, regist_ip: ip, source: 0, status: 'active', cancel_requested_at: null, cancel_due_at: null, cancelled_at: null });
+    const userId = await users.insert({
+      username: '',
+      regist_time: now,
+      regist_ip: ip,
+      source: 0,
+      status: 'active',
+      cancel_requested_at: null,
+      cancel_due_at: null,
+      cancelled_at: null,
+    });
     await users.setUsername(userId, `player_${encodeUserCode(userId)}`);
     return userId;
   }
@@ -233,9 +271,13 @@ export class AccountService {
     const bans = await users.activeBans(userId, now);
     if (bans.length === 0) return;
     const until = bans.some((b) => b.until === null) ? null : Math.max(...bans.map((b) => b.until!));
-    throw new AppError('ACCOUNT_BANNED', until === null ? 'this account is banned until further notice' : `this account is banned until ${iso(until)}`, {
-      data: { until: until === null ? null : iso(until) },
-    });
+    throw new AppError(
+      'ACCOUNT_BANNED',
+      until === null ? 'this account is banned until further notice' : `this account is banned until ${iso(until)}`,
+      {
+        data: { until: until === null ? null : iso(until) },
+      },
+    );
   }
 
   // --- MAC-authenticated requests ---
@@ -266,7 +308,11 @@ export class AccountService {
    * nonce is recorded (one round trip instead of two in a row), and its
    * answer is given only when the nonce was fresh. `read` must not write.
    */
-  async authenticateWhile<T>(request: FastifyRequest, clientId: string, read: (player: PlayerAuth) => Promise<T>): Promise<T> {
+  async authenticateWhile<T>(
+    request: FastifyRequest,
+    clientId: string,
+    read: (player: PlayerAuth) => Promise<T>,
+  ): Promise<T> {
     const { auth, replay } = await this.#verify(request, clientId);
     const [replayed, value] = await Promise.allSettled([replay(), read(playerAuth(auth))]);
     if (replayed.status === 'rejected') throw replayed.reason;
@@ -274,13 +320,21 @@ export class AccountService {
     return value.value;
   }
 
-  async #verify(request: FastifyRequest, clientId: string): Promise<{ auth: { app: AppRecord; session: TokenSession }; replay: () => Promise<void> }> {
+  async #verify(
+    request: FastifyRequest,
+    clientId: string,
+  ): Promise<{ auth: { app: AppRecord; session: TokenSession }; replay: () => Promise<void> }> {
     const app = await this.deps.apps.requireActive(clientId);
     const { token, replay } = await verifyMacSignature(request, this.deps, (kid) => this.deps.tokens.lookup(kid));
     const illegal = (detail: string) => new AppError('ILLEGAL_ACCESS_TOKEN', detail, { data: '' });
-    if (token.revokedAt !== null) throw illegal(`the access token was revoked (${token.revokeReason ?? 'revoked'}) at ${iso(token.revokedAt)}; log in again`);
-    if (token.expiresAt <= this.now()) throw illegal(`the access token expired at ${iso(token.expiresAt)}; log in again`);
-    if (token.appId !== app.appId) throw illegal(`the access token was issued for another app, not clientId ${app.clientId}`);
+    if (token.revokedAt !== null)
+      throw illegal(
+        `the access token was revoked (${token.revokeReason ?? 'revoked'}) at ${iso(token.revokedAt)}; log in again`,
+      );
+    if (token.expiresAt <= this.now())
+      throw illegal(`the access token expired at ${iso(token.expiresAt)}; log in again`);
+    if (token.appId !== app.appId)
+      throw illegal(`the access token was issued for another app, not clientId ${app.clientId}`);
     return { auth: { app, session: token }, replay };
   }
 
@@ -307,8 +361,12 @@ export class AccountService {
   }
 
   async logout(s: TokenSession): Promise<void> {
-    await this.deps.db.updateTable('tokens').set({ revoked_at: this.now(), revoke_reason: 'logout' })
-      .where('token_id', '=', s.tokenId).where('revoked_at', 'is', null).execute();
+    await this.deps.db
+      .updateTable('tokens')
+      .set({ revoked_at: this.now(), revoke_reason: 'logout' })
+      .where('token_id', '=', s.tokenId)
+      .where('revoked_at', 'is', null)
+      .execute();
     this.deps.tokens.evictTokens([s.tokenId]);
   }
 
@@ -321,15 +379,24 @@ export class AccountService {
    */
   async svcId(clientId: string, callerIp: string, loginTypeName: string, openId: string): Promise<string> {
     if (!Object.hasOwn(SVC_ID_LOGIN_TYPES, loginTypeName)) {
-      throw invalidParameter('loginType', `must be one of ${Object.keys(SVC_ID_LOGIN_TYPES).join(', ')} (lowercase provider name)`);
+      throw invalidParameter(
+        'loginType',
+        `must be one of ${Object.keys(SVC_ID_LOGIN_TYPES).join(', ')} (lowercase provider name)`,
+      );
     }
     const loginType = loginTypeName as SvcIdLoginType;
     const app = await this.deps.apps.requireActive(clientId);
     if (!app.allowList.has(callerIp)) {
-      throw new AppError('IP_NOT_ALLOWED', `caller IP ${callerIp} is not on the allow-list of clientId ${app.clientId}`);
+      throw new AppError(
+        'IP_NOT_ALLOWED',
+        `caller IP ${callerIp} is not on the allow-list of clientId ${app.clientId}`,
+      );
     }
     const method = await new LoginMethodsRepository(this.deps.db).byOpenId(SVC_ID_LOGIN_TYPES[loginType], openId);
-    if (!method) throw new AppError('ILLEGAL_USER_ID', `no user has the ${loginType} open id ${JSON.stringify(openId)}`, { data: '' });
+    if (!method)
+      throw new AppError('ILLEGAL_USER_ID', `no user has the ${loginType} open id ${JSON.stringify(openId)}`, {
+        data: '',
+      });
     return String(method.user_id);
   }
 }

@@ -24,10 +24,15 @@ export async function post(svc: TestService, path: string, body?: unknown, heade
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: res.status, body: await res.json() as any };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
-export async function guestLogin(svc: TestService, clientId: string, deviceId: string = crypto.randomUUID(), headers: Record<string, string> = {}): Promise<Login> {
+export async function guestLogin(
+  svc: TestService,
+  clientId: string,
+  deviceId: string = crypto.randomUUID(),
+  headers: Record<string, string> = {},
+): Promise<Login> {
   const res = await post(svc, '/api/account/v1/client/login/guest', { clientId, deviceId }, headers);
   if (res.status !== 200) throw new Error(`guest login: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
@@ -39,11 +44,21 @@ export async function mintSandbox(svc: TestService, identity: Record<string, unk
   return res.body.assertion;
 }
 
-export async function providerLogin(svc: TestService, clientId: string, provider: string, credential: string, headers: Record<string, string> = {}) {
+export async function providerLogin(
+  svc: TestService,
+  clientId: string,
+  provider: string,
+  credential: string,
+  headers: Record<string, string> = {},
+) {
   return post(svc, '/api/account/v1/client/login', { clientId, provider, credential }, headers);
 }
 
-export async function sandboxLogin(svc: TestService, clientId: string, identity: Record<string, unknown>): Promise<Login> {
+export async function sandboxLogin(
+  svc: TestService,
+  clientId: string,
+  identity: Record<string, unknown>,
+): Promise<Login> {
   const res = await providerLogin(svc, clientId, 'sandbox', await mintSandbox(svc, identity));
   if (res.status !== 200) throw new Error(`sandbox login: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
@@ -57,28 +72,54 @@ export async function macRequest(
   token: { kid: string; macKey: string },
   opts: { ts?: number; nonce?: string; body?: unknown; authorization?: string; headers?: Record<string, string> } = {},
 ) {
-  const authorization = opts.authorization ?? buildMacAuthorization({
-    kid: token.kid, macKey: token.macKey, method, uri, host: '127.0.0.1', port: 443,
-    ...(opts.ts !== undefined ? { ts: opts.ts } : {}), ...(opts.nonce !== undefined ? { nonce: opts.nonce } : {}),
-  });
+  const authorization =
+    opts.authorization ??
+    buildMacAuthorization({
+      kid: token.kid,
+      macKey: token.macKey,
+      method,
+      uri,
+      host: '127.0.0.1',
+      port: 443,
+      ...(opts.ts !== undefined ? { ts: opts.ts } : {}),
+      ...(opts.nonce !== undefined ? { nonce: opts.nonce } : {}),
+    });
   const res = await svc.fetch(uri, {
     method,
-    headers: { authorization, ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }), ...opts.headers },
+    headers: {
+      authorization,
+      ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...opts.headers,
+    },
     ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
   });
-  return { status: res.status, body: await res.json() as any };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 export const profileUri = (clientId: string) => `/api/account/v1/user/profile?clientId=${encodeURIComponent(clientId)}`;
 
-export async function profile(svc: TestService, clientId: string, token: { kid: string; macKey: string }, opts: Parameters<typeof macRequest>[4] = {}) {
+export async function profile(
+  svc: TestService,
+  clientId: string,
+  token: { kid: string; macKey: string },
+  opts: Parameters<typeof macRequest>[4] = {},
+) {
   return macRequest(svc, 'GET', profileUri(clientId), token, opts);
 }
 
 /** A provider's signing keys served as a JWKS on loopback, and ID tokens signed with them. */
 export interface FakeIdp {
   jwksUrl: string;
-  sign(claims: JWTPayload, opts?: { issuer?: string; audience?: string; expiresIn?: string | number; alg?: 'RS256' | 'ES256'; foreignKey?: boolean }): Promise<string>;
+  sign(
+    claims: JWTPayload,
+    opts?: {
+      issuer?: string;
+      audience?: string;
+      expiresIn?: string | number;
+      alg?: 'RS256' | 'ES256';
+      foreignKey?: boolean;
+    },
+  ): Promise<string>;
   /** Answers requests with 500 while true. */
   failing: boolean;
   close(): Promise<void>;
@@ -119,7 +160,13 @@ export async function startFakeIdp(defaults: { issuer: string; audience: string 
 }
 
 /** Number of rows of a table. */
-export async function count(svc: TestService, table: 'users' | 'login_methods' | 'tokens' | 'user_apps' | 'outbox' | 'user_bans' | 'nonces'): Promise<number> {
-  const row = await svc.services.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+export async function count(
+  svc: TestService,
+  table: 'users' | 'login_methods' | 'tokens' | 'user_apps' | 'outbox' | 'user_bans' | 'nonces',
+): Promise<number> {
+  const row = await svc.services.database.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -2,7 +2,16 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { platformErrorResponses, Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
-import { BanBody, CancellationRun, LiftedAnswer, RevokedAnswer, UserDetail, UserFindQuery, UserIdParams, UserList } from './accounts.schemas.js';
+import {
+  BanBody,
+  CancellationRun,
+  LiftedAnswer,
+  RevokedAnswer,
+  UserDetail,
+  UserFindQuery,
+  UserIdParams,
+  UserList,
+} from './accounts.schemas.js';
 import { SandboxAssertionBody } from './providers/sandbox.js';
 
 const tags = ['admin'];
@@ -11,39 +20,130 @@ const security = [{ adminBearer: [] }];
 /** Admin API of accounts, mounted under /admin/v1. */
 export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get('/users', {
-      schema: { tags, security, summary: 'Find users by exactly one of userId, userCode, openId (+ loginType), email', querystring: UserFindQuery, response: { 200: UserList, ...platformErrorResponses } },
-    }, async (request) => ({ users: await services.accounts.users.find(request.query) }));
+    app.get(
+      '/users',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Find users by exactly one of userId, userCode, openId (+ loginType), email',
+          querystring: UserFindQuery,
+          response: { 200: UserList, ...platformErrorResponses },
+        },
+      },
+      async (request) => ({ users: await services.accounts.users.find(request.query) }),
+    );
 
-    app.get('/users/:userId', {
-      schema: { tags, security, summary: 'A user with bound login methods, sessions (tokens), apps and bans', params: UserIdParams, response: { 200: UserDetail, ...platformErrorResponses } },
-    }, async (request) => services.accounts.users.detail(Number(request.params.userId)));
+    app.get(
+      '/users/:userId',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'A user with bound login methods, sessions (tokens), apps and bans',
+          params: UserIdParams,
+          response: { 200: UserDetail, ...platformErrorResponses },
+        },
+      },
+      async (request) => services.accounts.users.detail(Number(request.params.userId)),
+    );
 
-    app.post('/users/:userId/revoke-tokens', {
-      schema: { tags, security, summary: 'Revoke every token of a user', params: UserIdParams, response: { 200: RevokedAnswer, ...platformErrorResponses } },
-    }, async (request) => ({ revoked: await services.accounts.users.revokeTokens(Number(request.params.userId)) }));
+    app.post(
+      '/users/:userId/revoke-tokens',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Revoke every token of a user',
+          params: UserIdParams,
+          response: { 200: RevokedAnswer, ...platformErrorResponses },
+        },
+      },
+      async (request) => ({ revoked: await services.accounts.users.revokeTokens(Number(request.params.userId)) }),
+    );
 
-    app.post('/users/:userId/ban', {
-      schema: { tags, security, summary: 'Ban a user: tokens revoked now, logins refused (40302) until the ban ends', params: UserIdParams, body: BanBody, response: { 201: Type.Object({ banId: Type.Integer(), reason: Type.String(), until: Type.Union([Type.String(), Type.Null()]), actor: Type.String(), createdAt: Type.String(), liftedAt: Type.Union([Type.String(), Type.Null()]), liftedBy: Type.Union([Type.String(), Type.Null()]) }), ...platformErrorResponses } },
-    }, async (request, reply) => {
-      const { reason, until, actor } = request.body;
-      const ban = await services.accounts.bans.banUser(Number(request.params.userId), { reason, until: until === null ? null : Date.parse(until), actor: actor ?? 'admin-api' });
-      return reply.code(201).send(ban);
-    });
+    app.post(
+      '/users/:userId/ban',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Ban a user: tokens revoked now, logins refused (40302) until the ban ends',
+          params: UserIdParams,
+          body: BanBody,
+          response: {
+            201: Type.Object({
+              banId: Type.Integer(),
+              reason: Type.String(),
+              until: Type.Union([Type.String(), Type.Null()]),
+              actor: Type.String(),
+              createdAt: Type.String(),
+              liftedAt: Type.Union([Type.String(), Type.Null()]),
+              liftedBy: Type.Union([Type.String(), Type.Null()]),
+            }),
+            ...platformErrorResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { reason, until, actor } = request.body;
+        const ban = await services.accounts.bans.banUser(Number(request.params.userId), {
+          reason,
+          until: until === null ? null : Date.parse(until),
+          actor: actor ?? 'admin-api',
+        });
+        return reply.code(201).send(ban);
+      },
+    );
 
-    app.post('/users/:userId/unban', {
-      schema: { tags, security, summary: 'Lift every ban in force on a user', params: UserIdParams, querystring: Type.Object({ actor: Type.Optional(Text({ minLength: 1, maxLength: 100 })) }), response: { 200: LiftedAnswer, ...platformErrorResponses } },
-    }, async (request) => ({ lifted: await services.accounts.bans.liftBan(Number(request.params.userId), request.query.actor ?? 'admin-api') }));
+    app.post(
+      '/users/:userId/unban',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Lift every ban in force on a user',
+          params: UserIdParams,
+          querystring: Type.Object({ actor: Type.Optional(Text({ minLength: 1, maxLength: 100 })) }),
+          response: { 200: LiftedAnswer, ...platformErrorResponses },
+        },
+      },
+      async (request) => ({
+        lifted: await services.accounts.bans.liftBan(Number(request.params.userId), request.query.actor ?? 'admin-api'),
+      }),
+    );
 
-    app.post('/accounts/process-cancellations', {
-      schema: { tags, security, summary: 'Cancel now every account whose cooling-off has ended (the periodic job does it too)', response: { 200: CancellationRun, ...platformErrorResponses } },
-    }, async () => ({ cancelled: (await services.accounts.cancellation.processDue()).map(String) }));
+    app.post(
+      '/accounts/process-cancellations',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Cancel now every account whose cooling-off has ended (the periodic job does it too)',
+          response: { 200: CancellationRun, ...platformErrorResponses },
+        },
+      },
+      async () => ({ cancelled: (await services.accounts.cancellation.processDue()).map(String) }),
+    );
 
     const sandbox = services.accounts.sandbox;
     if (sandbox) {
-      app.post('/sandbox/login-assertions', {
-        schema: { tags, security, summary: 'Mint a sandbox login assertion (SANDBOX_LOGIN only)', body: SandboxAssertionBody, response: { 201: Type.Object({ assertion: Type.String(), expiresAt: Type.String() }), ...platformErrorResponses } },
-      }, async (request, reply) => reply.code(201).send(sandbox.mint(request.body)));
+      app.post(
+        '/sandbox/login-assertions',
+        {
+          schema: {
+            tags,
+            security,
+            summary: 'Mint a sandbox login assertion (SANDBOX_LOGIN only)',
+            body: SandboxAssertionBody,
+            response: {
+              201: Type.Object({ assertion: Type.String(), expiresAt: Type.String() }),
+              ...platformErrorResponses,
+            },
+          },
+        },
+        async (request, reply) => reply.code(201).send(sandbox.mint(request.body)),
+      );
     }
   };
 }

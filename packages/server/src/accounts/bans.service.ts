@@ -19,15 +19,32 @@ export class BanService {
    * (ACCOUNT_BANNED, 40302) until the ban ends (`until`, Unix ms, or lifted). Runs in `trx` when given, so a
    * moderation decision and its ban commit together.
    */
-  async banUser(userId: number, ban: { reason: string; until: number | null; actor: string }, trx?: Transaction<Tables>): Promise<Ban> {
+  async banUser(
+    userId: number,
+    ban: { reason: string; until: number | null; actor: string },
+    trx?: Transaction<Tables>,
+  ): Promise<Ban> {
     const now = this.now();
-    if (ban.until !== null && ban.until <= now) throw invalidParameter('until', 'must be in the future (or null for a ban until lifted)');
+    if (ban.until !== null && ban.until <= now)
+      throw invalidParameter('until', 'must be in the future (or null for a ban until lifted)');
     const apply = async (t: Kysely<Tables>) => {
       const users = new UsersRepository(t);
       await this.requireUser(users, userId);
-      const inserted = await users.insertBan({ user_id: userId, reason: ban.reason, until: ban.until, actor: ban.actor, created_at: now, lifted_at: null, lifted_by: null });
-      await t.updateTable('tokens').set({ revoked_at: now, revoke_reason: 'ban' })
-        .where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+      const inserted = await users.insertBan({
+        user_id: userId,
+        reason: ban.reason,
+        until: ban.until,
+        actor: ban.actor,
+        created_at: now,
+        lifted_at: null,
+        lifted_by: null,
+      });
+      await t
+        .updateTable('tokens')
+        .set({ revoked_at: now, revoke_reason: 'ban' })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .execute();
       return inserted;
     };
     const row = trx ? await apply(trx) : await this.db.transaction().execute(apply);

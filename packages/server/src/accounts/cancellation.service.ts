@@ -46,13 +46,15 @@ export class CancellationService {
     const now = this.opts.now();
     await users.requestCancellation(s.userId, now, now + this.opts.coolingOffSeconds * 1000);
     const user = await users.byId(s.userId);
-    if (user?.status !== 'cancelling' || user.cancel_due_at === null) throw new AppError('CONFLICT', 'this account cannot be cancelled in its current state');
+    if (user?.status !== 'cancelling' || user.cancel_due_at === null)
+      throw new AppError('CONFLICT', 'this account cannot be cancelled in its current state');
     return { status: 'cancelling', cancelDueAt: iso(user.cancel_due_at) };
   }
 
   async withdraw(s: TokenSession): Promise<{ status: 'active'; cancelDueAt: null }> {
     const users = new UsersRepository(this.db);
-    if (!(await users.withdrawCancellation(s.userId))) throw new AppError('CONFLICT', 'no cancellation of this account is pending');
+    if (!(await users.withdrawCancellation(s.userId)))
+      throw new AppError('CONFLICT', 'no cancellation of this account is pending');
     return { status: 'active', cancelDueAt: null };
   }
 
@@ -72,25 +74,33 @@ export class CancellationService {
       const users = new UsersRepository(trx);
       if (!(await users.markCancelled(userId, now))) return false;
       const user = (await users.byId(userId))!;
-      await trx.updateTable('tokens').set({ revoked_at: now, revoke_reason: 'cancellation' })
-        .where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+      await trx
+        .updateTable('tokens')
+        .set({ revoked_at: now, revoke_reason: 'cancellation' })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .execute();
       await new LoginMethodsRepository(trx).deleteByUser(userId);
       for (const { app_id: appId } of await users.appsOf(userId)) {
-        await enqueueEvent(trx, {
-          appId,
-          type: 'cancellation',
-          target: 'cancellation',
-          body: (eventId): CancellationEventBody => ({
-            notifyId: eventId,
-            notifyTime: now,
-            eventType: 'account_cancellation',
+        await enqueueEvent(
+          trx,
+          {
             appId,
-            userId: String(userId),
-            userCode: encodeUserCode(userId),
-            requestTime: user.cancel_requested_at ?? now,
-            cancelTime: now,
-          }),
-        }, now);
+            type: 'cancellation',
+            target: 'cancellation',
+            body: (eventId): CancellationEventBody => ({
+              notifyId: eventId,
+              notifyTime: now,
+              eventType: 'account_cancellation',
+              appId,
+              userId: String(userId),
+              userCode: encodeUserCode(userId),
+              requestTime: user.cancel_requested_at ?? now,
+              cancelTime: now,
+            }),
+          },
+          now,
+        );
       }
       return true;
     });

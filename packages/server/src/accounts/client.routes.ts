@@ -5,7 +5,15 @@ import { validationError } from '../errors/handler.js';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import {
-  BindBody, CancellationAnswer, ClientIdQuery, GuestLoginBody, LoginAnswer, LoginMethodsAnswer, OkAnswer, ProviderLoginBody, UnbindQuery,
+  BindBody,
+  CancellationAnswer,
+  ClientIdQuery,
+  GuestLoginBody,
+  LoginAnswer,
+  LoginMethodsAnswer,
+  OkAnswer,
+  ProviderLoginBody,
+  UnbindQuery,
 } from './accounts.schemas.js';
 import { success } from './envelope.js';
 import type { TokenSession } from './tokens.service.js';
@@ -27,45 +35,129 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
     const player = async (request: FastifyRequest) => {
       const validQuery = request.getValidationFunction('querystring')!; // every route of `player` has one
       if (!validQuery(request.query)) throw validationError(validQuery.errors ?? [], 'querystring');
-      sessions.set(request, await services.accounts.authenticate(request, (request.query as { clientId: string }).clientId));
+      sessions.set(
+        request,
+        await services.accounts.authenticate(request, (request.query as { clientId: string }).clientId),
+      );
     };
     const sessionOf = (request: FastifyRequest) => sessions.get(request)!.session;
     const context = (request: FastifyRequest) => ({ ip: request.ip, country: services.accounts.edgeCountry(request) });
 
-    app.post('/api/account/v1/client/login/guest', {
-      schema: { tags, summary: 'Guest login by device id; answers a MAC token', body: GuestLoginBody, response: { 200: LoginAnswer, ...platformErrorResponses } },
-    }, async (request) => success(await services.accounts.loginGuest(request.body.clientId, request.body.deviceId, context(request))));
+    app.post(
+      '/api/account/v1/client/login/guest',
+      {
+        schema: {
+          tags,
+          summary: 'Guest login by device id; answers a MAC token',
+          body: GuestLoginBody,
+          response: { 200: LoginAnswer, ...platformErrorResponses },
+        },
+      },
+      async (request) =>
+        success(await services.accounts.loginGuest(request.body.clientId, request.body.deviceId, context(request))),
+    );
 
-    app.post('/api/account/v1/client/login', {
-      schema: { tags, summary: 'Login through a provider (ID token or sandbox assertion); answers a MAC token', body: ProviderLoginBody, response: { 200: LoginAnswer, ...platformErrorResponses } },
-    }, async (request) => success(await services.accounts.loginWithProvider(request.body.clientId, request.body.provider, request.body.credential, context(request))));
+    app.post(
+      '/api/account/v1/client/login',
+      {
+        schema: {
+          tags,
+          summary: 'Login through a provider (ID token or sandbox assertion); answers a MAC token',
+          body: ProviderLoginBody,
+          response: { 200: LoginAnswer, ...platformErrorResponses },
+        },
+      },
+      async (request) =>
+        success(
+          await services.accounts.loginWithProvider(
+            request.body.clientId,
+            request.body.provider,
+            request.body.credential,
+            context(request),
+          ),
+        ),
+    );
 
-    app.post('/api/account/v1/client/bind', {
-      preValidation: player,
-      schema: { tags, security, summary: 'Bind another login method to the current account', querystring: ClientIdQuery, body: BindBody, response: { 200: LoginMethodsAnswer, ...platformErrorResponses } },
-    }, async (request) => success(await services.accounts.linking.bind(sessionOf(request), request.body.provider, request.body.credential)));
+    app.post(
+      '/api/account/v1/client/bind',
+      {
+        preValidation: player,
+        schema: {
+          tags,
+          security,
+          summary: 'Bind another login method to the current account',
+          querystring: ClientIdQuery,
+          body: BindBody,
+          response: { 200: LoginMethodsAnswer, ...platformErrorResponses },
+        },
+      },
+      async (request) =>
+        success(
+          await services.accounts.linking.bind(sessionOf(request), request.body.provider, request.body.credential),
+        ),
+    );
 
-    app.post('/api/account/v1/client/unbind', {
-      preValidation: player,
-      schema: { tags, security, summary: 'Unbind a login method (never the last, nor the current session\'s)', querystring: UnbindQuery, response: { 200: LoginMethodsAnswer, ...platformErrorResponses } },
-    }, async (request) => success(await services.accounts.linking.unbind(sessionOf(request), request.query.loginType)));
+    app.post(
+      '/api/account/v1/client/unbind',
+      {
+        preValidation: player,
+        schema: {
+          tags,
+          security,
+          summary: "Unbind a login method (never the last, nor the current session's)",
+          querystring: UnbindQuery,
+          response: { 200: LoginMethodsAnswer, ...platformErrorResponses },
+        },
+      },
+      async (request) => success(await services.accounts.linking.unbind(sessionOf(request), request.query.loginType)),
+    );
 
-    app.post('/api/account/v1/client/logout', {
-      preValidation: player,
-      schema: { tags, security, summary: 'Revoke the current token', querystring: ClientIdQuery, response: { 200: OkAnswer, ...platformErrorResponses } },
-    }, async (request) => {
-      await services.accounts.logout(sessionOf(request));
-      return success(true);
-    });
+    app.post(
+      '/api/account/v1/client/logout',
+      {
+        preValidation: player,
+        schema: {
+          tags,
+          security,
+          summary: 'Revoke the current token',
+          querystring: ClientIdQuery,
+          response: { 200: OkAnswer, ...platformErrorResponses },
+        },
+      },
+      async (request) => {
+        await services.accounts.logout(sessionOf(request));
+        return success(true);
+      },
+    );
 
-    app.post('/api/account/v1/client/cancellation', {
-      preValidation: player,
-      schema: { tags, security, summary: 'Ask for the account\'s cancellation (after CANCELLATION_COOLING_OFF_SECONDS)', querystring: ClientIdQuery, response: { 200: CancellationAnswer, ...platformErrorResponses } },
-    }, async (request) => success(await services.accounts.cancellation.request(sessionOf(request))));
+    app.post(
+      '/api/account/v1/client/cancellation',
+      {
+        preValidation: player,
+        schema: {
+          tags,
+          security,
+          summary: "Ask for the account's cancellation (after CANCELLATION_COOLING_OFF_SECONDS)",
+          querystring: ClientIdQuery,
+          response: { 200: CancellationAnswer, ...platformErrorResponses },
+        },
+      },
+      async (request) => success(await services.accounts.cancellation.request(sessionOf(request))),
+    );
 
-    app.post('/api/account/v1/client/cancellation/withdraw', {
-      preValidation: player,
-      schema: { tags, security, summary: 'Withdraw a pending cancellation', querystring: ClientIdQuery, response: { 200: CancellationAnswer, ...platformErrorResponses } },
-    }, async (request) => success(await services.accounts.cancellation.withdraw(sessionOf(request))));
+    app.post(
+      '/api/account/v1/client/cancellation/withdraw',
+      {
+        preValidation: player,
+        schema: {
+          tags,
+          security,
+          summary: 'Withdraw a pending cancellation',
+          querystring: ClientIdQuery,
+          response: { 200: CancellationAnswer, ...platformErrorResponses },
+        },
+      },
+      async (request) => success(await services.accounts.cancellation.withdraw(sessionOf(request))),
+    );
   };
 }

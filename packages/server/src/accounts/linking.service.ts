@@ -20,7 +20,11 @@ export class LinkingService {
     private readonly now: () => number,
   ) {}
 
-  async bind(s: TokenSession, provider: string, credential: string): Promise<{ loginList: number[]; provider: string[] }> {
+  async bind(
+    s: TokenSession,
+    provider: string,
+    credential: string,
+  ): Promise<{ loginList: number[]; provider: string[] }> {
     const identity = await verifyCredential(this.providers, provider, credential);
     const now = this.now();
     try {
@@ -28,21 +32,38 @@ export class LinkingService {
         const methods = new LoginMethodsRepository(trx);
         const existing = await methods.byOpenId(identity.loginType, identity.openId);
         if (existing && existing.user_id !== s.userId) {
-          throw new AppError('CONFLICT', `this ${providerName(identity.loginType)} account is already bound to another platform account`);
+          throw new AppError(
+            'CONFLICT',
+            `this ${providerName(identity.loginType)} account is already bound to another platform account`,
+          );
         }
         if (existing) return;
         const own = await methods.byUser(s.userId);
         if (own.some((m) => m.login_type === identity.loginType)) {
-          throw new AppError('CONFLICT', `a ${providerName(identity.loginType)} login is already bound to this account; unbind it first`);
+          throw new AppError(
+            'CONFLICT',
+            `a ${providerName(identity.loginType)} login is already bound to this account; unbind it first`,
+          );
         }
         await methods.insert({
-          user_id: s.userId, login_type: identity.loginType, open_id: identity.openId, union_id: identity.unionId,
-          nickname: identity.nickname, avatar: identity.avatar, email: identity.email, email_verified: identity.emailVerified ? 1 : 0,
-          created_at: now, last_login_at: now,
+          user_id: s.userId,
+          login_type: identity.loginType,
+          open_id: identity.openId,
+          union_id: identity.unionId,
+          nickname: identity.nickname,
+          avatar: identity.avatar,
+          email: identity.email,
+          email_verified: identity.emailVerified ? 1 : 0,
+          created_at: now,
+          last_login_at: now,
         });
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError('CONFLICT', `this ${providerName(identity.loginType)} account was bound elsewhere at the same time`);
+      if (isUniqueViolation(err))
+        throw new AppError(
+          'CONFLICT',
+          `this ${providerName(identity.loginType)} account was bound elsewhere at the same time`,
+        );
       throw err;
     }
     this.tokens.evictUser(s.userId);
@@ -52,7 +73,8 @@ export class LinkingService {
   /** Unbinds a login type from the current account: never the last one, nor the one of the current session. */
   async unbind(s: TokenSession, loginTypeText: string): Promise<{ loginList: number[]; provider: string[] }> {
     const loginType = Number(loginTypeText);
-    if (!isLoginType(loginType)) throw invalidParameter('loginType', `${loginTypeText} is not a login type code of 2.2`);
+    if (!isLoginType(loginType))
+      throw invalidParameter('loginType', `${loginTypeText} is not a login type code of 2.2`);
     const now = this.now();
     await this.db.transaction().execute(async (trx) => {
       const methods = new LoginMethodsRepository(trx);
@@ -60,17 +82,28 @@ export class LinkingService {
       const target = own.find((m) => m.login_type === loginType);
       if (!target) throw new AppError('NOT_FOUND', `no ${providerName(loginType)} login is bound to this account`);
       if (own.length === 1) throw new AppError('CONFLICT', 'the last login method of an account cannot be unbound');
-      if (target.method_id === s.methodId) throw new AppError('CONFLICT', 'this session logged in with that method; log in with another method to unbind it');
+      if (target.method_id === s.methodId)
+        throw new AppError(
+          'CONFLICT',
+          'this session logged in with that method; log in with another method to unbind it',
+        );
       await methods.delete(target.method_id);
-      await trx.updateTable('tokens').set({ revoked_at: now, revoke_reason: 'unbind' })
-        .where('user_id', '=', s.userId).where('method_id', '=', target.method_id).where('revoked_at', 'is', null).execute();
+      await trx
+        .updateTable('tokens')
+        .set({ revoked_at: now, revoke_reason: 'unbind' })
+        .where('user_id', '=', s.userId)
+        .where('method_id', '=', target.method_id)
+        .where('revoked_at', 'is', null)
+        .execute();
     });
     this.tokens.evictUser(s.userId);
     return this.loginMethodsOf(s.userId);
   }
 
   private async loginMethodsOf(userId: number): Promise<{ loginList: number[]; provider: string[] }> {
-    const types = [...new Set((await new LoginMethodsRepository(this.db).byUser(userId)).map((m) => m.login_type))].sort((a, b) => a - b);
+    const types = [
+      ...new Set((await new LoginMethodsRepository(this.db).byUser(userId)).map((m) => m.login_type)),
+    ].sort((a, b) => a - b);
     return { loginList: types, provider: types.map(providerName) };
   }
 }

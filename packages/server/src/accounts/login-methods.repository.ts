@@ -14,18 +14,32 @@ export class LoginMethodsRepository {
 
   /** The method of an open id (unique per login type). */
   async byOpenId(loginType: number, openId: string): Promise<LoginMethodRow | undefined> {
-    return this.db.selectFrom('login_methods').selectAll()
-      .where('login_type', '=', loginType).where('open_id', '=', openId).executeTakeFirst();
+    return this.db
+      .selectFrom('login_methods')
+      .selectAll()
+      .where('login_type', '=', loginType)
+      .where('open_id', '=', openId)
+      .executeTakeFirst();
   }
 
   async byUser(userId: number): Promise<LoginMethodRow[]> {
-    return this.db.selectFrom('login_methods').selectAll().where('user_id', '=', userId).orderBy('login_type').execute();
+    return this.db
+      .selectFrom('login_methods')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('login_type')
+      .execute();
   }
 
   /** Methods whose provider vouched for this (lower-cased) email: the candidates of auto-binding. */
   async verifiedByEmail(email: string): Promise<LoginMethodRow[]> {
-    return this.db.selectFrom('login_methods').selectAll()
-      .where('email', '=', email).where('email_verified', '=', 1).orderBy('method_id').execute();
+    return this.db
+      .selectFrom('login_methods')
+      .selectAll()
+      .where('email', '=', email)
+      .where('email_verified', '=', 1)
+      .orderBy('method_id')
+      .execute();
   }
 
   async byEmail(email: string): Promise<LoginMethodRow[]> {

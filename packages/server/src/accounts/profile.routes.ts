@@ -6,17 +6,21 @@ import { ClientIdQuery, Profile } from './accounts.schemas.js';
 /** 4.3 Login verification: the game server exchanges the client's MAC token for the profile of 2.2. */
 export function profileRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get('/api/account/v1/user/profile', {
-      schema: {
-        tags: ['account'],
-        summary: 'Login verification: the profile (2.2) of the MAC token\'s user (4.3)',
-        security: [{ macToken: [] }],
-        querystring: ClientIdQuery,
-        response: { 200: Profile, ...platformErrorResponses },
+    app.get(
+      '/api/account/v1/user/profile',
+      {
+        schema: {
+          tags: ['account'],
+          summary: "Login verification: the profile (2.2) of the MAC token's user (4.3)",
+          security: [{ macToken: [] }],
+          querystring: ClientIdQuery,
+          response: { 200: Profile, ...platformErrorResponses },
+        },
       },
-    }, async (request) => {
-      const { app: record, session } = await services.accounts.authenticate(request, request.query.clientId);
-      return services.accounts.profile(record, session);
-    });
+      async (request) => {
+        const { app: record, session } = await services.accounts.authenticate(request, request.query.clientId);
+        return services.accounts.profile(record, session);
+      },
+    );
   };
 }

@@ -17,7 +17,11 @@ export function startAccountSweep(services: Services, onError: (err: unknown) =>
     (async () => {
       await services.accounts.cancellation.processDue();
       await services.accounts.tokens.purgeExpired(Date.now() - EXPIRED_TOKEN_RETENTION_MS);
-    })().catch(onError).finally(() => { running = false; });
+    })()
+      .catch(onError)
+      .finally(() => {
+        running = false;
+      });
   }, services.config.CANCELLATION_SWEEP_SECONDS * 1000);
   timer.unref();
   return timer;

@@ -49,7 +49,13 @@ const macKeyContext = (hash: string) => `mac-key:${hash}`;
 
 /** The token column sealed under the master key (master key rotation: master-key/reseal.ts). */
 export const TOKEN_SEALED_COLUMNS: SealedColumn[] = [
-  { table: 'tokens', id: 'token_id', column: 'mac_key_enc', contextColumns: ['kid_hash'], context: (row) => macKeyContext(String(row.kid_hash)) },
+  {
+    table: 'tokens',
+    id: 'token_id',
+    column: 'mac_key_enc',
+    contextColumns: ['kid_hash'],
+    context: (row) => macKeyContext(String(row.kid_hash)),
+  },
 ];
 
 /**
@@ -78,7 +84,15 @@ export class TokenService {
    */
   async issue(
     trx: Kysely<Tables>,
-    t: { userId: number; appId: number; methodId: number; loginType: number; openId: string; userRegion: string; ip: string },
+    t: {
+      userId: number;
+      appId: number;
+      methodId: number;
+      loginType: number;
+      openId: string;
+      userRegion: string;
+      ip: string;
+    },
   ): Promise<IssuedToken & { revokedIds: number[] }> {
     const now = this.policy.now();
     const kid = crypto.randomBytes(32).toString('base64url');

@@ -22,18 +22,21 @@ export class UserAdminService {
   async find(q: UserFindQuery): Promise<UserSummary[]> {
     const given = (['userId', 'userCode', 'openId', 'email'] as const).filter((k) => q[k] !== undefined);
     if (given.length !== 1) throw invalidParameter('query', 'give exactly one of userId, userCode, openId, email');
-    if (q.loginType !== undefined && q.openId === undefined) throw invalidParameter('loginType', 'only goes with openId');
+    if (q.loginType !== undefined && q.openId === undefined)
+      throw invalidParameter('loginType', 'only goes with openId');
     const users = new UsersRepository(this.db);
     const methods = new LoginMethodsRepository(this.db);
     let ids: number[] = [];
     if (q.userId !== undefined) ids = [Number(q.userId)];
     else if (q.userCode !== undefined) {
       const id = decodeUserCode(q.userCode);
-      if (id === null) throw invalidParameter('userCode', 'is not a well-formed user code (check symbol does not match)');
+      if (id === null)
+        throw invalidParameter('userCode', 'is not a well-formed user code (check symbol does not match)');
       ids = [id];
     } else if (q.openId !== undefined) {
       const types = q.loginType !== undefined ? [Number(q.loginType)] : LOGIN_TYPE_CODES;
-      if (q.loginType !== undefined && !isLoginType(types[0]!)) throw invalidParameter('loginType', 'is not a login type code of 2.2');
+      if (q.loginType !== undefined && !isLoginType(types[0]!))
+        throw invalidParameter('loginType', 'is not a login type code of 2.2');
       for (const t of types) {
         const m = await methods.byOpenId(t, q.openId);
         if (m) ids.push(m.user_id);
@@ -51,27 +54,51 @@ export class UserAdminService {
     if (!user) throw new AppError('NOT_FOUND', `user ${userId} does not exist`);
     const methods = await new LoginMethodsRepository(this.db).byUser(userId);
     const now = this.now();
-    const [tokens, apps, bans] = await Promise.all([new TokensRepository(this.db).byUser(userId), users.appsOf(userId), users.bansOf(userId)]);
+    const [tokens, apps, bans] = await Promise.all([
+      new TokensRepository(this.db).byUser(userId),
+      users.appsOf(userId),
+      users.bansOf(userId),
+    ]);
     return {
       ...(await this.summary(user, methods)),
       methods: methods.map((m) => ({
-        loginType: m.login_type, provider: providerName(m.login_type), openId: m.open_id, unionId: m.union_id,
-        nickname: m.nickname, avatar: m.avatar, email: m.email, emailVerified: m.email_verified === 1,
-        createdAt: iso(m.created_at), lastLoginAt: iso(m.last_login_at),
+        loginType: m.login_type,
+        provider: providerName(m.login_type),
+        openId: m.open_id,
+        unionId: m.union_id,
+        nickname: m.nickname,
+        avatar: m.avatar,
+        email: m.email,
+        emailVerified: m.email_verified === 1,
+        createdAt: iso(m.created_at),
+        lastLoginAt: iso(m.last_login_at),
       })),
       sessions: tokens.map((t) => ({
-        tokenId: t.token_id, appId: t.app_id, loginType: t.login_type, openId: t.open_id, issuedIp: t.issued_ip, userRegion: t.user_region,
-        createdAt: iso(t.created_at), expiresAt: iso(t.expires_at), revokedAt: isoOrNull(t.revoked_at), revokeReason: t.revoke_reason,
+        tokenId: t.token_id,
+        appId: t.app_id,
+        loginType: t.login_type,
+        openId: t.open_id,
+        issuedIp: t.issued_ip,
+        userRegion: t.user_region,
+        createdAt: iso(t.created_at),
+        expiresAt: iso(t.expires_at),
+        revokedAt: isoOrNull(t.revoked_at),
+        revokeReason: t.revoke_reason,
         live: t.revoked_at === null && t.expires_at > now,
       })),
-      apps: apps.map((a) => ({ appId: a.app_id, firstLoginAt: iso(a.first_login_at), lastLoginAt: iso(a.last_login_at) })),
+      apps: apps.map((a) => ({
+        appId: a.app_id,
+        firstLoginAt: iso(a.first_login_at),
+        lastLoginAt: iso(a.last_login_at),
+      })),
       bans: bans.map(toBan),
     };
   }
 
   /** Revokes every live token of the user (reason `admin`); answers how many. */
   async revokeTokens(userId: number): Promise<number> {
-    if (!(await new UsersRepository(this.db).byId(userId))) throw new AppError('NOT_FOUND', `user ${userId} does not exist`);
+    if (!(await new UsersRepository(this.db).byId(userId)))
+      throw new AppError('NOT_FOUND', `user ${userId} does not exist`);
     const n = await new TokensRepository(this.db).revokeUser(userId, 'admin', this.now());
     this.tokens.evictUser(userId);
     return n;

@@ -29,46 +29,65 @@ export class UsersRepository {
 
   /** active -> cancelling; false when the user is not active. */
   async requestCancellation(userId: number, now: number, dueAt: number): Promise<boolean> {
-    const r = await this.db.updateTable('users')
+    const r = await this.db
+      .updateTable('users')
       .set({ status: 'cancelling', cancel_requested_at: now, cancel_due_at: dueAt })
-      .where('user_id', '=', userId).where('status', '=', 'active').executeTakeFirst();
+      .where('user_id', '=', userId)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 
   /** cancelling -> active; false when no cancellation was pending. */
   async withdrawCancellation(userId: number): Promise<boolean> {
-    const r = await this.db.updateTable('users')
+    const r = await this.db
+      .updateTable('users')
       .set({ status: 'active', cancel_requested_at: null, cancel_due_at: null })
-      .where('user_id', '=', userId).where('status', '=', 'cancelling').executeTakeFirst();
+      .where('user_id', '=', userId)
+      .where('status', '=', 'cancelling')
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 
   async dueForCancellation(now: number, limit: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('users').select('user_id')
-      .where('status', '=', 'cancelling').where('cancel_due_at', '<=', now)
-      .orderBy('cancel_due_at').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .select('user_id')
+      .where('status', '=', 'cancelling')
+      .where('cancel_due_at', '<=', now)
+      .orderBy('cancel_due_at')
+      .limit(limit)
+      .execute();
     return rows.map((r) => r.user_id);
   }
 
   /** cancelling (and due) -> cancelled. Conditional, so of several instances exactly one wins. */
   async markCancelled(userId: number, now: number): Promise<boolean> {
-    const r = await this.db.updateTable('users')
+    const r = await this.db
+      .updateTable('users')
       .set({ status: 'cancelled', cancelled_at: now })
-      .where('user_id', '=', userId).where('status', '=', 'cancelling').where('cancel_due_at', '<=', now)
+      .where('user_id', '=', userId)
+      .where('status', '=', 'cancelling')
+      .where('cancel_due_at', '<=', now)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 
   async touchApp(userId: number, appId: number, now: number): Promise<void> {
-    await this.db.insertInto('user_apps')
+    await this.db
+      .insertInto('user_apps')
       .values({ user_id: userId, app_id: appId, first_login_at: now, last_login_at: now })
       .onConflict((oc) => oc.columns(['user_id', 'app_id']).doUpdateSet({ last_login_at: now }))
       .execute();
   }
 
   async appsOf(userId: number): Promise<Array<{ app_id: number; first_login_at: number; last_login_at: number }>> {
-    return this.db.selectFrom('user_apps').select(['app_id', 'first_login_at', 'last_login_at'])
-      .where('user_id', '=', userId).orderBy('app_id').execute();
+    return this.db
+      .selectFrom('user_apps')
+      .select(['app_id', 'first_login_at', 'last_login_at'])
+      .where('user_id', '=', userId)
+      .orderBy('app_id')
+      .execute();
   }
 
   async insertBan(row: Insertable<UserBansTable>): Promise<BanRow> {
@@ -77,8 +96,11 @@ export class UsersRepository {
 
   /** Bans in force at `now`. */
   async activeBans(userId: number, now: number): Promise<BanRow[]> {
-    return this.db.selectFrom('user_bans').selectAll()
-      .where('user_id', '=', userId).where('lifted_at', 'is', null)
+    return this.db
+      .selectFrom('user_bans')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('lifted_at', 'is', null)
       .where((eb) => eb.or([eb('until', 'is', null), eb('until', '>', now)]))
       .execute();
   }
@@ -89,8 +111,11 @@ export class UsersRepository {
 
   /** Lifts the bans in force; answers how many. */
   async liftBans(userId: number, now: number, actor: string): Promise<number> {
-    const r = await this.db.updateTable('user_bans').set({ lifted_at: now, lifted_by: actor })
-      .where('user_id', '=', userId).where('lifted_at', 'is', null)
+    const r = await this.db
+      .updateTable('user_bans')
+      .set({ lifted_at: now, lifted_by: actor })
+      .where('user_id', '=', userId)
+      .where('lifted_at', 'is', null)
       .where((eb) => eb.or([eb('until', 'is', null), eb('until', '>', now)]))
       .executeTakeFirst();
     return Number(r.numUpdatedRows);

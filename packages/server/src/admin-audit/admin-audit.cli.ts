@@ -8,16 +8,27 @@ const line = (a: AdminAction) =>
 
 /** `admin-actions list`: the audit trail of the admin API (who changed what through it). */
 export function registerAdminAuditCommands(program: Command, ctx: CliContext): void {
-  const actions = program.command('admin-actions').description('the audit trail of the admin API: requests that changed something, and who sent them');
+  const actions = program
+    .command('admin-actions')
+    .description('the audit trail of the admin API: requests that changed something, and who sent them');
 
-  actions.command('list')
+  actions
+    .command('list')
     .option('--operator <name>', 'only requests sent with this X-Operator')
     .option('--method <method>', ADMIN_METHODS.join(' | '))
-    .option('--from <time>', 'at or after (ISO 8601 or Unix ms)').option('--to <time>', 'before')
+    .option('--from <time>', 'at or after (ISO 8601 or Unix ms)')
+    .option('--to <time>', 'before')
     .option('--before <actionId>', 'page: actions with a smaller id')
     .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
     .action(async (o) => {
-      const filter = parseAdminActionQuery({ operator: o.operator, method: o.method, from: o.from, to: o.to, before: o.before, limit: o.limit });
+      const filter = parseAdminActionQuery({
+        operator: o.operator,
+        method: o.method,
+        from: o.from,
+        to: o.to,
+        before: o.before,
+        limit: o.limit,
+      });
       await ctx.withServices(async (s) => {
         const list = await s.adminAudit.list(filter);
         ctx.output({ actions: list }, () => list.map(line).join('\n') || 'no admin actions');

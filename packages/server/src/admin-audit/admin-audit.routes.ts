@@ -16,14 +16,24 @@ export function recordAdminActions(scope: FastifyInstance, audit: AdminAuditServ
   scope.addHook('preHandler', async (request) => {
     const operator = operatorOf(request.headers['x-operator']);
     if (request.method === 'GET' || request.method === 'HEAD') return;
-    started.set(request, await audit.start({
-      operator, method: request.method, route: request.routeOptions.url ?? request.url, path: request.url.split('?')[0]!, ip: request.ip, requestId: request.id,
-    }));
+    started.set(
+      request,
+      await audit.start({
+        operator,
+        method: request.method,
+        route: request.routeOptions.url ?? request.url,
+        path: request.url.split('?')[0]!,
+        ip: request.ip,
+        requestId: request.id,
+      }),
+    );
   });
   scope.addHook('onResponse', (request, reply, done) => {
     const actionId = started.get(request);
     if (actionId !== undefined) {
-      audit.finish(actionId, reply.statusCode).catch((err: unknown) => request.log.error({ err, actionId }, 'admin audit: could not record the answer'));
+      audit
+        .finish(actionId, reply.statusCode)
+        .catch((err: unknown) => request.log.error({ err, actionId }, 'admin audit: could not record the answer'));
     }
     done();
   });
@@ -33,16 +43,23 @@ export function recordAdminActions(scope: FastifyInstance, audit: AdminAuditServ
 export function adminAuditRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.addSchema(AdminAction);
-    app.get('/admin-actions', {
-      schema: {
-        tags: ['admin'], security: [{ adminBearer: [] }],
-        summary: 'The audit trail of the admin API: every request that changed something, who sent it (X-Operator) and its status, newest first',
-        querystring: AdminActionQuery, response: { 200: AdminActionList, ...platformErrorResponses },
+    app.get(
+      '/admin-actions',
+      {
+        schema: {
+          tags: ['admin'],
+          security: [{ adminBearer: [] }],
+          summary:
+            'The audit trail of the admin API: every request that changed something, who sent it (X-Operator) and its status, newest first',
+          querystring: AdminActionQuery,
+          response: { 200: AdminActionList, ...platformErrorResponses },
+        },
       },
-    }, async (request) => {
-      const filter = parseAdminActionQuery(request.query);
-      const actions = await services.adminAudit.list(filter);
-      return { actions, nextBefore: nextBeforeOf(actions, filter.limit, (a) => a.actionId) };
-    });
+      async (request) => {
+        const filter = parseAdminActionQuery(request.query);
+        const actions = await services.adminAudit.list(filter);
+        return { actions, nextBefore: nextBeforeOf(actions, filter.limit, (a) => a.actionId) };
+      },
+    );
   };
 }

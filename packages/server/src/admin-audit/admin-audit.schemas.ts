@@ -1,38 +1,58 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
 import { invalidParameter } from '../errors/app-error.js';
-import { NextBefore, PAGE_DEFAULT, PAGE_MAX, QueryTime, pageQuery, parseId, parseLimit, parseTime } from '../http/admin-query.js';
+import {
+  NextBefore,
+  PAGE_DEFAULT,
+  PAGE_MAX,
+  QueryTime,
+  pageQuery,
+  parseId,
+  parseLimit,
+  parseTime,
+} from '../http/admin-query.js';
 import type { ActionFilter } from './admin-audit.service.js';
 
-export const AdminAction = Type.Object({
-  actionId: Type.Integer(),
-  at: Type.String({ format: 'date-time', description: 'When the request reached its handler.' }),
-  operator: Type.Union([Type.String(), Type.Null()], { description: 'The X-Operator header; null when the caller named nobody.' }),
-  method: Type.String(),
-  route: Type.String({ description: 'The route, e.g. /admin/v1/orders/:trxNo/cancel.' }),
-  path: Type.String({ description: 'The path as sent, without its query.' }),
-  ip: Type.String(),
-  requestId: Type.String({ description: 'The x-request-id of the request (find it in the logs).' }),
-  status: Type.Union([Type.Integer(), Type.Null()], { description: 'The HTTP status answered; null when the service stopped before answering.' }),
-  finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-}, { $id: 'AdminAction', title: 'Admin action (audit trail)' });
+export const AdminAction = Type.Object(
+  {
+    actionId: Type.Integer(),
+    at: Type.String({ format: 'date-time', description: 'When the request reached its handler.' }),
+    operator: Type.Union([Type.String(), Type.Null()], {
+      description: 'The X-Operator header; null when the caller named nobody.',
+    }),
+    method: Type.String(),
+    route: Type.String({ description: 'The route, e.g. /admin/v1/orders/:trxNo/cancel.' }),
+    path: Type.String({ description: 'The path as sent, without its query.' }),
+    ip: Type.String(),
+    requestId: Type.String({ description: 'The x-request-id of the request (find it in the logs).' }),
+    status: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The HTTP status answered; null when the service stopped before answering.',
+    }),
+    finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'AdminAction', title: 'Admin action (audit trail)' },
+);
 export type AdminAction = Static<typeof AdminAction>;
 
 export const ADMIN_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-export const AdminActionQuery = Type.Object({
-  operator: Type.Optional(Text({ minLength: 1, maxLength: 100 })),
-  method: Type.Optional(Type.Union(ADMIN_METHODS.map((m) => Type.Literal(m)))),
-  from: Type.Optional(QueryTime('Actions at or after.')),
-  to: Type.Optional(QueryTime('Actions before.')),
-  ...pageQuery('actions'),
-}, { additionalProperties: false });
+export const AdminActionQuery = Type.Object(
+  {
+    operator: Type.Optional(Text({ minLength: 1, maxLength: 100 })),
+    method: Type.Optional(Type.Union(ADMIN_METHODS.map((m) => Type.Literal(m)))),
+    from: Type.Optional(QueryTime('Actions at or after.')),
+    to: Type.Optional(QueryTime('Actions before.')),
+    ...pageQuery('actions'),
+  },
+  { additionalProperties: false },
+);
 
 export const AdminActionList = Type.Object({ actions: Type.Array(Type.Ref(AdminAction)), nextBefore: NextBefore });
 
 /** The trail's query (admin route and `admin-actions list`) as a filter; every field checked. */
 export function parseAdminActionQuery(q: Static<typeof AdminActionQuery>): ActionFilter {
-  if (q.method !== undefined && !(ADMIN_METHODS as readonly string[]).includes(q.method)) throw invalidParameter('method', `must be ${ADMIN_METHODS.join(', ')}`);
+  if (q.method !== undefined && !(ADMIN_METHODS as readonly string[]).includes(q.method))
+    throw invalidParameter('method', `must be ${ADMIN_METHODS.join(', ')}`);
   return {
     ...(q.operator !== undefined ? { operator: q.operator } : {}),
     ...(q.method !== undefined ? { method: q.method } : {}),

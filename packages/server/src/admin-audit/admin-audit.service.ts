@@ -11,7 +11,7 @@ import type { AdminAction } from './admin-audit.schemas.js';
 export function operatorOf(header: string | string[] | undefined): string | null {
   if (header === undefined) return null;
   const raw = (Array.isArray(header) ? header.join(',') : header).trim();
-  const problem = 'must be the operator\'s name: 1-100 characters, percent-encoded (UTF-8) outside printable ASCII';
+  const problem = "must be the operator's name: 1-100 characters, percent-encoded (UTF-8) outside printable ASCII";
   if (!/^[\x20-\x7e]{1,600}$/.test(raw)) throw invalidParameter('X-Operator', problem);
   let decoded: string;
   try {
@@ -20,7 +20,8 @@ export function operatorOf(header: string | string[] | undefined): string | null
     throw invalidParameter('X-Operator', problem);
   }
   const name = decoded.trim();
-  if (name.length === 0 || [...name].length > 100 || /\p{Cc}/u.test(decoded)) throw invalidParameter('X-Operator', problem);
+  if (name.length === 0 || [...name].length > 100 || /\p{Cc}/u.test(decoded))
+    throw invalidParameter('X-Operator', problem);
   return name;
 }
 
@@ -49,17 +50,36 @@ export interface ActionFilter {
  * the answer. The CLI works on the database directly and is not recorded here.
  */
 export class AdminAuditService {
-  constructor(private readonly db: Kysely<Tables>, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async start(a: ActionStart): Promise<number> {
-    const row = await this.db.insertInto('admin_actions').values({
-      at: this.now(), operator: a.operator, method: a.method, route: a.route, path: a.path, ip: a.ip, request_id: a.requestId, status: null, finished_at: null,
-    }).returning('action_id').executeTakeFirstOrThrow();
+    const row = await this.db
+      .insertInto('admin_actions')
+      .values({
+        at: this.now(),
+        operator: a.operator,
+        method: a.method,
+        route: a.route,
+        path: a.path,
+        ip: a.ip,
+        request_id: a.requestId,
+        status: null,
+        finished_at: null,
+      })
+      .returning('action_id')
+      .executeTakeFirstOrThrow();
     return row.action_id;
   }
 
   async finish(actionId: number, status: number): Promise<void> {
-    await this.db.updateTable('admin_actions').set({ status, finished_at: this.now() }).where('action_id', '=', actionId).execute();
+    await this.db
+      .updateTable('admin_actions')
+      .set({ status, finished_at: this.now() })
+      .where('action_id', '=', actionId)
+      .execute();
   }
 
   async list(f: ActionFilter): Promise<AdminAction[]> {

@@ -7,15 +7,23 @@ import { startTestService, type TestService } from '../testing/service.js';
 /** The admin API's audit trail: who changed what (X-Operator), recorded around each changing request. */
 describe('admin audit trail', () => {
   let svc: TestService;
-  before(async () => { svc = await startTestService(); });
-  after(async () => { await svc.close(); });
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(async () => {
+    await svc.close();
+  });
 
   async function call(method: string, path: string, opts: { body?: unknown; operator?: string; token?: string } = {}) {
     const headers: Record<string, string> = { authorization: `Bearer ${opts.token ?? svc.adminToken}` };
     if (opts.operator !== undefined) headers['x-operator'] = opts.operator;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await svc.fetch(`/admin/v1${path}`, { method, headers, ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}) });
-    return { status: res.status, body: await res.json() as any, requestId: res.headers.get('x-request-id') };
+    const res = await svc.fetch(`/admin/v1${path}`, {
+      method,
+      headers,
+      ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as any, requestId: res.headers.get('x-request-id') };
   }
   const actions = async (q = '') => {
     const res = await call('GET', `/admin-actions${q ? `?${q}` : ''}`);
@@ -36,26 +44,42 @@ describe('admin audit trail', () => {
     const created = await call('POST', '/apps', { body: { name: 'Audited' }, operator: 'alice' });
     assert.equal(created.status, 201);
     await call('GET', `/apps/${created.body.appId}`, { operator: 'alice' });
-    const renamed = await call('PATCH', `/apps/${created.body.appId}`, { body: { name: 'Audited 2' }, operator: 'bob' });
+    const renamed = await call('PATCH', `/apps/${created.body.appId}`, {
+      body: { name: 'Audited 2' },
+      operator: 'bob',
+    });
     assert.equal(renamed.status, 200);
     const { actions: list } = await settled();
     const mine = list.filter((a: any) => a.operator === 'alice' || a.operator === 'bob');
-    assert.deepEqual(mine.map((a: any) => [a.operator, a.method, a.route, a.path, a.status]), [
-      ['bob', 'PATCH', '/admin/v1/apps/:appId', `/admin/v1/apps/${created.body.appId}`, 200],
-      ['alice', 'POST', '/admin/v1/apps', '/admin/v1/apps', 201],
-    ]);
+    assert.deepEqual(
+      mine.map((a: any) => [a.operator, a.method, a.route, a.path, a.status]),
+      [
+        ['bob', 'PATCH', '/admin/v1/apps/:appId', `/admin/v1/apps/${created.body.appId}`, 200],
+        ['alice', 'POST', '/admin/v1/apps', '/admin/v1/apps', 201],
+      ],
+    );
     assert.equal(mine[1].requestId, created.requestId);
     assert.match(mine[1].ip, /127\.0\.0\.1/);
     assert.ok(Date.parse(mine[0].finishedAt) >= Date.parse(mine[0].at));
     assert.ok(!JSON.stringify(list).includes(created.body.secret), 'no request or answer body is kept');
-    assert.deepEqual((await actions('operator=alice')).actions.map((a: any) => a.method), ['POST']);
+    assert.deepEqual(
+      (await actions('operator=alice')).actions.map((a: any) => a.method),
+      ['POST'],
+    );
     assert.deepEqual((await actions('operator=bob&method=POST')).actions, []);
   });
 
   it('takes a name outside ASCII percent-encoded, and keeps it decoded', async () => {
-    assert.equal((await call('POST', '/apps', { body: { name: 'unicode' }, operator: encodeURIComponent('Zo\u00eb M\u00fcller') })).status, 201);
+    assert.equal(
+      (await call('POST', '/apps', { body: { name: 'unicode' }, operator: encodeURIComponent('Zo\u00eb M\u00fcller') }))
+        .status,
+      201,
+    );
     const { actions: list } = await settled(`operator=${encodeURIComponent('Zo\u00eb M\u00fcller')}`);
-    assert.deepEqual(list.map((a: any) => a.operator), ['Zo\u00eb M\u00fcller']);
+    assert.deepEqual(
+      list.map((a: any) => a.operator),
+      ['Zo\u00eb M\u00fcller'],
+    );
   });
 
   it('records a change the service refused in its handler with that status, and an unnamed caller as null', async () => {
@@ -67,12 +91,30 @@ describe('admin audit trail', () => {
 
   it('records nothing for a request refused before its handler: bad token, bad body, bad X-Operator', async () => {
     const before = (await settled()).actions.length;
-    assert.equal((await call('POST', '/apps', { body: { name: 'x' }, token: 'not-the-admin-token-at-all' })).status, 401);
+    assert.equal(
+      (await call('POST', '/apps', { body: { name: 'x' }, token: 'not-the-admin-token-at-all' })).status,
+      401,
+    );
     assert.equal((await call('POST', '/apps', { body: { nope: 1 }, operator: 'carol' })).status, 400);
-    for (const operator of ['x'.repeat(101), '   ', 'caf\u00e9', '%E0%A4%A', '%0Aevil', encodeURIComponent('\u00e9'.repeat(101))]) {
-      for (const [method, path, body] of [['POST', '/apps', { name: 'y' }], ['GET', '/apps', undefined]] as const) {
+    for (const operator of [
+      'x'.repeat(101),
+      '   ',
+      'caf\u00e9',
+      '%E0%A4%A',
+      '%0Aevil',
+      encodeURIComponent('\u00e9'.repeat(101)),
+    ]) {
+      for (const [method, path, body] of [
+        ['POST', '/apps', { name: 'y' }],
+        ['GET', '/apps', undefined],
+      ] as const) {
         const res = await svc.fetch(`/admin/v1${path}`, {
-          method, headers: { authorization: `Bearer ${svc.adminToken}`, 'x-operator': operator, ...(body ? { 'content-type': 'application/json' } : {}) },
+          method,
+          headers: {
+            authorization: `Bearer ${svc.adminToken}`,
+            'x-operator': operator,
+            ...(body ? { 'content-type': 'application/json' } : {}),
+          },
           ...(body ? { body: JSON.stringify(body) } : {}),
         });
         assert.equal(res.status, 400, `${method} X-Operator ${JSON.stringify(operator)}`);
@@ -101,14 +143,21 @@ describe('admin audit trail', () => {
   it('lists the trail from the CLI', async () => {
     const schema = svc.services.database.schema;
     const env = {
-      DATA_DIR: svc.config.dataDir, MASTER_KEY: svc.config.MASTER_KEY!, ADMIN_TOKEN: svc.adminToken,
-      ...(schema ? { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` } : {}),
+      DATA_DIR: svc.config.dataDir,
+      MASTER_KEY: svc.config.MASTER_KEY!,
+      ADMIN_TOKEN: svc.adminToken,
+      ...(schema
+        ? { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` }
+        : {}),
     };
     await call('POST', '/apps', { body: { name: 'cli audited' }, operator: 'dave' });
     await settled('operator=dave');
     const json = await runCli(env, ['--json', 'admin-actions', 'list', '--operator', 'dave']);
     assert.equal(json.code, 0, json.stderr);
-    assert.deepEqual(JSON.parse(json.stdout).actions.map((a: any) => [a.operator, a.method, a.path, a.status]), [['dave', 'POST', '/admin/v1/apps', 201]]);
+    assert.deepEqual(
+      JSON.parse(json.stdout).actions.map((a: any) => [a.operator, a.method, a.path, a.status]),
+      [['dave', 'POST', '/admin/v1/apps', 201]],
+    );
     const text = await runCli(env, ['admin-actions', 'list', '--operator', 'dave']);
     assert.match(text.stdout, /^#\d+ {2}\S+Z {2}dave {2}POST \/admin\/v1\/apps {2}201 /);
     const bad = await runCli(env, ['admin-actions', 'list', '--method', 'GET']);

@@ -12,29 +12,39 @@ function parseAppId(value: string): number {
 
 /** `callback serverId=url` pairs into the 4.7 map (`default=url` for the fallback). */
 function parseCallbacks(pairs: string[]): Record<string, string> {
-  return Object.fromEntries(pairs.map((p) => {
-    const eq = p.indexOf('=');
-    return /^https?:\/\//i.test(p) || eq < 0 ? ['default', p] : [p.slice(0, eq), p.slice(eq + 1)];
-  }));
+  return Object.fromEntries(
+    pairs.map((p) => {
+      const eq = p.indexOf('=');
+      return /^https?:\/\//i.test(p) || eq < 0 ? ['default', p] : [p.slice(0, eq), p.slice(eq + 1)];
+    }),
+  );
 }
 
-const describe = (a: App) => [
-  `appId ${a.appId}  clientId ${a.clientId}  ${a.name} (${a.region}, ${a.status})`,
-  ...Object.entries(a.callbackUrls).map(([k, v]) => `  callback[${k}] ${v}`),
-  ...(['roleQueryUrl', 'roleListUrl', 'preOrderCheckUrl', 'cancellationCallbackUrl', 'partnerUrl'] as const)
-    .filter((k) => a[k]).map((k) => `  ${k} ${a[k]}`),
-  a.allowedIps.length ? `  allowedIps ${a.allowedIps.join(', ')}` : '',
-].filter(Boolean).join('\n');
+const describe = (a: App) =>
+  [
+    `appId ${a.appId}  clientId ${a.clientId}  ${a.name} (${a.region}, ${a.status})`,
+    ...Object.entries(a.callbackUrls).map(([k, v]) => `  callback[${k}] ${v}`),
+    ...(['roleQueryUrl', 'roleListUrl', 'preOrderCheckUrl', 'cancellationCallbackUrl', 'partnerUrl'] as const)
+      .filter((k) => a[k])
+      .map((k) => `  ${k} ${a[k]}`),
+    a.allowedIps.length ? `  allowedIps ${a.allowedIps.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
 
 export function registerAppCommands(program: Command, ctx: CliContext): void {
   const app = program.command('app').description('the app registry');
 
-  app.command('create')
+  app
+    .command('create')
     .requiredOption('--name <name>', 'app name')
     .option('--region <region>', 'overseas | mainland')
     .option('--callback <serverId=url>', 'payment callback URL (repeat; a bare URL is `default`)', collect, [])
-    .option('--role-query-url <url>').option('--role-list-url <url>').option('--pre-order-check-url <url>')
-    .option('--cancellation-callback-url <url>').option('--partner-url <url>')
+    .option('--role-query-url <url>')
+    .option('--role-list-url <url>')
+    .option('--pre-order-check-url <url>')
+    .option('--cancellation-callback-url <url>')
+    .option('--partner-url <url>')
     .option('--allow-ip <ip|cidr>', 'allow-listed caller IP (repeat)', collect, [])
     .option('--union-id', 'enable unionId in profiles', false)
     .action(async (o) => {
@@ -62,17 +72,26 @@ export function registerAppCommands(program: Command, ctx: CliContext): void {
     });
   });
 
-  app.command('show').argument('<appId>').action(async (id: string) => {
-    await ctx.withServices(async (s) => {
-      const found = await s.apps.get(parseAppId(id));
-      ctx.output(found, () => describe(found));
+  app
+    .command('show')
+    .argument('<appId>')
+    .action(async (id: string) => {
+      await ctx.withServices(async (s) => {
+        const found = await s.apps.get(parseAppId(id));
+        ctx.output(found, () => describe(found));
+      });
     });
-  });
 
-  app.command('rotate-secret').argument('<appId>').action(async (id: string) => {
-    await ctx.withServices(async (s) => {
-      const { app: rotated, secret } = await s.apps.rotateSecret(parseAppId(id));
-      ctx.output({ ...rotated, secret }, () => `new secret ${secret}  (shown once)\nprevious secret valid until ${rotated.previousSecretExpiresAt}`);
+  app
+    .command('rotate-secret')
+    .argument('<appId>')
+    .action(async (id: string) => {
+      await ctx.withServices(async (s) => {
+        const { app: rotated, secret } = await s.apps.rotateSecret(parseAppId(id));
+        ctx.output(
+          { ...rotated, secret },
+          () => `new secret ${secret}  (shown once)\nprevious secret valid until ${rotated.previousSecretExpiresAt}`,
+        );
+      });
     });
-  });
 }

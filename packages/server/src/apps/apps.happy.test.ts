@@ -4,14 +4,21 @@ import { startTestService, type TestService } from '../testing/service.js';
 
 describe('admin API: apps (happy paths)', () => {
   let svc: TestService;
-  before(async () => { svc = await startTestService(); });
-  after(async () => { await svc.close(); });
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(async () => {
+    await svc.close();
+  });
 
   it('creates an app and answers its ids and secret once', async () => {
     const res = await svc.admin('POST', '/apps', {
       name: 'Dragon Saga',
       region: 'mainland',
-      callbackUrls: { default: 'https://game.example/pay/callback', review: 'https://review.game.example/pay/callback' },
+      callbackUrls: {
+        default: 'https://game.example/pay/callback',
+        review: 'https://review.game.example/pay/callback',
+      },
       roleQueryUrl: 'https://game.example/role',
       roleListUrl: 'https://game.example/roles',
       preOrderCheckUrl: 'https://game.example/pre-order',
@@ -26,7 +33,10 @@ describe('admin API: apps (happy paths)', () => {
     assert.match(app.clientId, /^[0-9a-f]{24}$/);
     assert.ok(app.secret.length >= 32, 'secret has at least 32 characters');
     assert.equal(app.region, 'mainland');
-    assert.deepEqual(app.callbackUrls, { default: 'https://game.example/pay/callback', review: 'https://review.game.example/pay/callback' });
+    assert.deepEqual(app.callbackUrls, {
+      default: 'https://game.example/pay/callback',
+      review: 'https://review.game.example/pay/callback',
+    });
     assert.deepEqual(app.allowedIps, ['203.0.113.7', '198.51.100.0/24', '2001:db8::/32']);
     assert.equal(app.unionIdEnabled, true);
     assert.equal(app.status, 'active');
@@ -57,7 +67,12 @@ describe('admin API: apps (happy paths)', () => {
 
   it('patches an app, leaving other fields alone', async () => {
     const a = await svc.createApp({ name: 'before', roleQueryUrl: 'http://game.example/role' });
-    const res = await svc.admin('PATCH', `/apps/${a.appId}`, { name: 'after', callbackUrls: { default: 'http://game.example/cb' }, roleListUrl: null, status: 'disabled' });
+    const res = await svc.admin('PATCH', `/apps/${a.appId}`, {
+      name: 'after',
+      callbackUrls: { default: 'http://game.example/cb' },
+      roleListUrl: null,
+      status: 'disabled',
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.name, 'after');
     assert.equal(res.body.status, 'disabled');

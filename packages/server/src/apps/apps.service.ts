@@ -28,8 +28,17 @@ export interface AppRecord {
   secrets: string[];
 }
 
-const URL_FIELDS = ['roleQueryUrl', 'roleListUrl', 'preOrderCheckUrl', 'cancellationCallbackUrl', 'partnerUrl'] as const;
-const COLUMN: Record<(typeof URL_FIELDS)[number], 'role_query_url' | 'role_list_url' | 'pre_order_check_url' | 'cancellation_callback_url' | 'partner_url'> = {
+const URL_FIELDS = [
+  'roleQueryUrl',
+  'roleListUrl',
+  'preOrderCheckUrl',
+  'cancellationCallbackUrl',
+  'partnerUrl',
+] as const;
+const COLUMN: Record<
+  (typeof URL_FIELDS)[number],
+  'role_query_url' | 'role_list_url' | 'pre_order_check_url' | 'cancellation_callback_url' | 'partner_url'
+> = {
   roleQueryUrl: 'role_query_url',
   roleListUrl: 'role_list_url',
   preOrderCheckUrl: 'pre_order_check_url',
@@ -158,7 +167,8 @@ export class AppService {
   /** Like resolveByClientId, but unknown or disabled apps are refused (UNKNOWN_CLIENT). */
   async requireActive(clientId: string): Promise<AppRecord> {
     const record = await this.resolveByClientId(clientId);
-    if (!record || !record.active) throw new AppError('UNKNOWN_CLIENT', `clientId ${JSON.stringify(clientId)} is not a known active app`);
+    if (!record || !record.active)
+      throw new AppError('UNKNOWN_CLIENT', `clientId ${JSON.stringify(clientId)} is not a known active app`);
     return record;
   }
 
@@ -201,23 +211,31 @@ function secretContext(clientId: string): string {
 
 /** The app columns sealed under the master key (master key rotation: master-key/reseal.ts). */
 export const APP_SEALED_COLUMNS: SealedColumn[] = (['secret_enc', 'previous_secret_enc'] as const).map((column) => ({
-  table: 'apps', id: 'app_id', column, contextColumns: ['client_id'], context: (row) => secretContext(String(row.client_id)),
+  table: 'apps',
+  id: 'app_id',
+  column,
+  contextColumns: ['client_id'],
+  context: (row) => secretContext(String(row.client_id)),
 }));
 
 function checkUrlsAndIps<T extends Partial<AppCreateBody>>(body: T): T {
   const out = { ...body };
   if (body.callbackUrls) {
-    out.callbackUrls = Object.fromEntries(Object.entries(body.callbackUrls).map(([serverId, url]) => {
-      if (!SERVER_ID.test(serverId)) throw invalidParameter(`callbackUrls.${serverId}`, 'a server id is 1-64 of A-Z a-z 0-9 _ . : -');
-      return [serverId, checkCallbackUrl(`callbackUrls.${serverId}`, url)];
-    }));
+    out.callbackUrls = Object.fromEntries(
+      Object.entries(body.callbackUrls).map(([serverId, url]) => {
+        if (!SERVER_ID.test(serverId))
+          throw invalidParameter(`callbackUrls.${serverId}`, 'a server id is 1-64 of A-Z a-z 0-9 _ . : -');
+        return [serverId, checkCallbackUrl(`callbackUrls.${serverId}`, url)];
+      }),
+    );
   }
   for (const f of URL_FIELDS) {
     const v = body[f];
     if (typeof v === 'string') (out as Record<string, unknown>)[f] = checkCallbackUrl(f, v);
   }
   body.allowedIps?.forEach((ip, i) => {
-    if (!isValidIpRange(ip)) throw invalidParameter(`allowedIps.${i}`, `${JSON.stringify(ip)} is not an IP address or CIDR`);
+    if (!isValidIpRange(ip))
+      throw invalidParameter(`allowedIps.${i}`, `${JSON.stringify(ip)} is not an IP address or CIDR`);
   });
   return out;
 }

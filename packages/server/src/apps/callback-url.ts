@@ -13,7 +13,8 @@ export function checkCallbackUrl(field: string, value: string): string {
   } catch {
     throw invalidParameter(field, 'must be an absolute URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidParameter(field, 'must be an http or https URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidParameter(field, 'must be an http or https URL');
   if (!url.hostname) throw invalidParameter(field, 'must name a host');
   if (url.username || url.password) throw invalidParameter(field, 'must carry no user name or password');
   return url.toString();

@@ -8,9 +8,13 @@ export function adminAuth(adminToken: string) {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match || !safeEqual(match[1]!, adminToken)) {
-      throw new AppError('ADMIN_UNAUTHORIZED', match ? 'the bearer token is not the admin token' : 'send Authorization: Bearer <ADMIN_TOKEN>', {
-        headers: { 'www-authenticate': 'Bearer realm="admin"' },
-      });
+      throw new AppError(
+        'ADMIN_UNAUTHORIZED',
+        match ? 'the bearer token is not the admin token' : 'send Authorization: Bearer <ADMIN_TOKEN>',
+        {
+          headers: { 'www-authenticate': 'Bearer realm="admin"' },
+        },
+      );
     }
   };
 }

@@ -11,7 +11,9 @@ const TOKEN = { kid: 'kid-0123456789abcdef', macKey: 'mac-key-0123456789abcdef' 
 
 function macRoutes(app: FastifyInstance, services: Services) {
   app.get('/test/mac', async (request) => {
-    const { kid } = await verifyMacRequest(request, services, async (id) => (id === TOKEN.kid ? { macKey: TOKEN.macKey, scope: `mac:${id}` } : null));
+    const { kid } = await verifyMacRequest(request, services, async (id) =>
+      id === TOKEN.kid ? { macKey: TOKEN.macKey, scope: `mac:${id}` } : null,
+    );
     return { kid };
   });
 }
@@ -19,8 +21,12 @@ function macRoutes(app: FastifyInstance, services: Services) {
 async function suite(name: string, env: Record<string, string>, host: (svc: TestService) => string, port: number) {
   describe(name, () => {
     let svc: TestService;
-    before(async () => { svc = await startTestService(env, { routes: macRoutes }); });
-    after(async () => { await svc.close(); });
+    before(async () => {
+      svc = await startTestService(env, { routes: macRoutes });
+    });
+    after(async () => {
+      await svc.close();
+    });
 
     const uri = '/test/mac?clientId=abc&x=%20y';
     const call = (authorization: string | undefined, headers: Record<string, string> = {}) =>
@@ -81,4 +87,9 @@ async function suite(name: string, env: Record<string, string>, host: (svc: Test
 }
 
 await suite('MAC token scheme (5.2): host from the Host header', {}, () => '127.0.0.1', 443);
-await suite('MAC token scheme (5.2): PUBLIC_HOST and PUBLIC_PORT', { PUBLIC_HOST: 'api.game-platform.example', PUBLIC_PORT: '8443' }, () => 'api.game-platform.example', 8443);
+await suite(
+  'MAC token scheme (5.2): PUBLIC_HOST and PUBLIC_PORT',
+  { PUBLIC_HOST: 'api.game-platform.example', PUBLIC_PORT: '8443' },
+  () => 'api.game-platform.example',
+  8443,
+);

@@ -16,7 +16,12 @@ export interface MacToken {
  * sent it (path and query), host = PUBLIC_HOST, else the Host header without
  * its port (X-Forwarded-Host only from a trusted proxy), port = PUBLIC_PORT.
  */
-export function macInputFor(request: FastifyRequest, services: Pick<Services, 'config'>, ts: string, nonce: string): MacSignInput {
+export function macInputFor(
+  request: FastifyRequest,
+  services: Pick<Services, 'config'>,
+  ts: string,
+  nonce: string,
+): MacSignInput {
   const { config } = services;
   return {
     ts,
@@ -69,9 +74,14 @@ export async function verifyMacSignature<T extends MacToken>(
     throw new AppError('ILLEGAL_ACCESS_TOKEN', `Authorization header: ${(err as AppError).detail}`, { data: '' });
   }
   const token = await lookup(creds.id);
-  if (!token) throw new AppError('ILLEGAL_ACCESS_TOKEN', 'the access token is unknown, expired or revoked', { data: '' });
+  if (!token)
+    throw new AppError('ILLEGAL_ACCESS_TOKEN', 'the access token is unknown, expired or revoked', { data: '' });
   if (!macVerify(macInputFor(request, services, creds.ts, creds.nonce), token.macKey, creds.mac)) {
-    throw new AppError('ILLEGAL_ACCESS_TOKEN', 'mac does not match: HMAC-SHA1 over ts, nonce, method, uri, host and port, each followed by a line feed; see docs/signing.md', { data: '' });
+    throw new AppError(
+      'ILLEGAL_ACCESS_TOKEN',
+      'mac does not match: HMAC-SHA1 over ts, nonce, method, uri, host and port, each followed by a line feed; see docs/signing.md',
+      { data: '' },
+    );
   }
   const replay = async (): Promise<void> => {
     try {

@@ -25,14 +25,28 @@ describe('md5 signature scheme (5.1) over HTTP', () => {
   let clock = Date.now();
   let app: any;
   before(async () => {
-    svc = await startTestService({ SIGN_WINDOW_SECONDS: '300', SECRET_GRACE_SECONDS: '60' }, { routes: md5Routes, now: () => clock });
+    svc = await startTestService(
+      { SIGN_WINDOW_SECONDS: '300', SECRET_GRACE_SECONDS: '60' },
+      { routes: md5Routes, now: () => clock },
+    );
     app = await svc.createApp();
   });
-  after(async () => { await svc.close(); });
+  after(async () => {
+    await svc.close();
+  });
 
   const nowTs = () => String(Math.floor(clock / 1000));
-  const post = (body: unknown) => svc.fetch('/test/md5', { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-  const params = () => ({ client_info: { client_id: app.clientId, ip: '203.0.113.9' }, reasons: [{ id: 1, title: 'cheating' }], note: '举报 🎮' });
+  const post = (body: unknown) =>
+    svc.fetch('/test/md5', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const params = () => ({
+    client_info: { client_id: app.clientId, ip: '203.0.113.9' },
+    reasons: [{ id: 1, title: 'cheating' }],
+    note: '举报 🎮',
+  });
 
   it('accepts a correctly signed nested body', async () => {
     const res = await post(signMd5(params(), app.secret, { timestamp: nowTs() }));
@@ -55,7 +69,11 @@ describe('md5 signature scheme (5.1) over HTTP', () => {
     const res = await post(asNumber);
     assert.equal(res.status, 200, await res.clone().text());
     assert.equal(((await res.json()) as any).echo.size_byte, big);
-    const asString = await post({ ...unsigned, nonce: 'n-big-2', sign: md5Sign({ ...unsigned, nonce: 'n-big-2' }, app.secret) });
+    const asString = await post({
+      ...unsigned,
+      nonce: 'n-big-2',
+      sign: md5Sign({ ...unsigned, nonce: 'n-big-2' }, app.secret),
+    });
     assert.equal(asString.status, 200);
   });
 
@@ -81,7 +99,10 @@ describe('md5 signature scheme (5.1) over HTTP', () => {
       assert.equal(body.code, 40102);
       assert.match(body.detail, /window is 300 s/);
     }
-    assert.equal((await post(signMd5(params(), app.secret, { timestamp: String(Math.floor(clock / 1000) - 299) }))).status, 200);
+    assert.equal(
+      (await post(signMd5(params(), app.secret, { timestamp: String(Math.floor(clock / 1000) - 299) }))).status,
+      200,
+    );
   });
 
   it('refuses a reused nonce with NONCE_REUSED', async () => {
@@ -97,7 +118,10 @@ describe('md5 signature scheme (5.1) over HTTP', () => {
   it('keeps nonces per app', async () => {
     const other = await svc.createApp({ name: 'other' });
     const mine = signMd5(params(), app.secret, { timestamp: nowTs(), nonce: 'shared-nonce' });
-    const theirs = signMd5({ ...params(), client_info: { client_id: other.clientId } }, other.secret, { timestamp: nowTs(), nonce: 'shared-nonce' });
+    const theirs = signMd5({ ...params(), client_info: { client_id: other.clientId } }, other.secret, {
+      timestamp: nowTs(),
+      nonce: 'shared-nonce',
+    });
     assert.equal((await post(mine)).status, 200);
     assert.equal((await post(theirs)).status, 200);
   });
@@ -108,7 +132,9 @@ describe('md5 signature scheme (5.1) over HTTP', () => {
     const disabled = await svc.createApp({ name: 'disabled' });
     await svc.admin('PATCH', `/apps/${disabled.appId}`, { status: 'disabled' });
     clock += 3000; // past the app cache
-    const res = await post(signMd5({ client_info: { client_id: disabled.clientId } }, disabled.secret, { timestamp: nowTs() }));
+    const res = await post(
+      signMd5({ client_info: { client_id: disabled.clientId } }, disabled.secret, { timestamp: nowTs() }),
+    );
     assert.equal(((await res.json()) as any).code, 40105);
   });
 
@@ -144,7 +170,9 @@ describe('md5 signature scheme (5.1) over HTTP', () => {
   });
 
   it('signs a GET query the same way (flat dot keys) and answers rpcStatus on reporting routes', async () => {
-    const q = signMd5({ 'client_info.client_id': app.clientId, file_name: 'a b.png', file_size: '1024' }, app.secret, { timestamp: nowTs() });
+    const q = signMd5({ 'client_info.client_id': app.clientId, file_name: 'a b.png', file_size: '1024' }, app.secret, {
+      timestamp: nowTs(),
+    });
     const qs = new URLSearchParams(q as Record<string, string>).toString();
     assert.equal((await svc.fetch(`/svc/reporting/test/md5?${qs}`)).status, 200);
     const bad = await svc.fetch(`/svc/reporting/test/md5?${qs.replace('file_size=1024', 'file_size=2048')}`);

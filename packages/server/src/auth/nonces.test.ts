@@ -11,7 +11,9 @@ describe('nonce store', () => {
     ({ database } = await freshDatabase());
     await migrateToLatest(database);
   });
-  after(async () => { await database.close(); });
+  after(async () => {
+    await database.close();
+  });
 
   it('accepts a nonce once per scope', async () => {
     const store = new NonceStore(database);
@@ -23,7 +25,9 @@ describe('nonce store', () => {
   it('lets exactly one of many concurrent uses of a nonce through, across two stores (instances)', async () => {
     const one = new NonceStore(database);
     const two = new NonceStore(database);
-    const attempts = Array.from({ length: 50 }, (_, i) => (i % 2 ? one : two).consume('race', 'same', Date.now() + 1000));
+    const attempts = Array.from({ length: 50 }, (_, i) =>
+      (i % 2 ? one : two).consume('race', 'same', Date.now() + 1000),
+    );
     const others = Array.from({ length: 200 }, (_, i) => one.consume('race', `distinct-${i}`, Date.now() + 1000));
     const results = await Promise.all(attempts);
     assert.equal(results.filter(Boolean).length, 1);

@@ -28,7 +28,8 @@ export function firstOfEachNonce(uses: NonceUse[]): boolean[] {
  */
 export async function recordNonces(trx: Kysely<Tables>, uses: NonceUse[]): Promise<boolean[]> {
   if (uses.length === 0) return [];
-  const rows = await trx.insertInto('nonces')
+  const rows = await trx
+    .insertInto('nonces')
     .values(uses.map((u) => ({ scope: u.scope, nonce: u.nonce, expires_at: u.expiresAt })))
     .onConflict((oc) => oc.columns(['scope', 'nonce']).doNothing())
     .returning(['scope', 'nonce'])
@@ -53,7 +54,10 @@ export class NonceStore {
   readonly #batcher: Batcher<NonceUse, boolean>;
 
   constructor(private readonly database: Database) {
-    this.#batcher = new Batcher((uses) => this.#write(uses), { maxBatch: 500, maxInFlight: batchesInFlight(database.dialect) });
+    this.#batcher = new Batcher((uses) => this.#write(uses), {
+      maxBatch: 500,
+      maxInFlight: batchesInFlight(database.dialect),
+    });
   }
 
   /** Records the nonce; false when it was already used in this scope. */
@@ -64,7 +68,10 @@ export class NonceStore {
   async #write(uses: NonceUse[]): Promise<boolean[]> {
     const isFirst = firstOfEachNonce(uses);
     const fresh = uses.filter((_, i) => isFirst[i]);
-    const inserted = await this.database.relaxedInsertIgnore('nonces', fresh.map((u) => ({ scope: u.scope, nonce: u.nonce, expires_at: u.expiresAt })));
+    const inserted = await this.database.relaxedInsertIgnore(
+      'nonces',
+      fresh.map((u) => ({ scope: u.scope, nonce: u.nonce, expires_at: u.expiresAt })),
+    );
     let k = 0;
     return isFirst.map((first) => (first ? inserted[k++]! : false));
   }

@@ -19,7 +19,12 @@ export class ReplayGuard {
   ) {}
 
   /** Shape checks done before signature verification (400s name the field). */
-  static checkShape(nonceField: string, nonce: unknown, timestampField: string, timestamp: unknown): { nonce: string; timestamp: number } {
+  static checkShape(
+    nonceField: string,
+    nonce: unknown,
+    timestampField: string,
+    timestamp: unknown,
+  ): { nonce: string; timestamp: number } {
     if (typeof nonce !== 'string' || !NONCE_PATTERN.test(nonce)) {
       throw new AppError('INVALID_PARAMETER', `${nonceField}: must be 1-128 printable ASCII characters`);
     }
@@ -44,13 +49,19 @@ export class ReplayGuard {
     const nowMs = this.now();
     const skew = Math.abs(nowMs / 1000 - timestampSeconds);
     if (skew > this.windowSeconds) {
-      throw new AppError('STALE_TIMESTAMP', `timestamp ${timestampSeconds} is ${Math.round(skew)} s from server time ${Math.floor(nowMs / 1000)}; the window is ${this.windowSeconds} s`);
+      throw new AppError(
+        'STALE_TIMESTAMP',
+        `timestamp ${timestampSeconds} is ${Math.round(skew)} s from server time ${Math.floor(nowMs / 1000)}; the window is ${this.windowSeconds} s`,
+      );
     }
     // Kept until the timestamp itself falls out of the window.
     return { scope, nonce, expiresAt: (timestampSeconds + this.windowSeconds) * 1000 + 1000 };
   }
 
   static nonceReused(): AppError {
-    return new AppError('NONCE_REUSED', 'the nonce was already used; send a fresh one with every request, retries included');
+    return new AppError(
+      'NONCE_REUSED',
+      'the nonce was already used; send a fresh one with every request, retries included',
+    );
   }
 }

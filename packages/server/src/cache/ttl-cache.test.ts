@@ -32,8 +32,15 @@ describe('TtlCache', () => {
   it('loads once for concurrent misses of a key', async () => {
     const cache = new TtlCache<string, number>(60_000);
     let loads = 0;
-    const load = async () => { loads++; await new Promise((r) => setTimeout(r, 5)); return 7; };
-    assert.deepEqual(await Promise.all([cache.getOrLoad('k', load), cache.getOrLoad('k', load), cache.getOrLoad('k', load)]), [7, 7, 7]);
+    const load = async () => {
+      loads++;
+      await new Promise((r) => setTimeout(r, 5));
+      return 7;
+    };
+    assert.deepEqual(
+      await Promise.all([cache.getOrLoad('k', load), cache.getOrLoad('k', load), cache.getOrLoad('k', load)]),
+      [7, 7, 7],
+    );
     assert.equal(loads, 1);
     assert.equal(await cache.getOrLoad('k', load), 7);
     assert.equal(loads, 1, 'then served from the cache');
@@ -42,8 +49,13 @@ describe('TtlCache', () => {
   it('does not keep a load that began before a delete', async () => {
     const cache = new TtlCache<string, string>(60_000);
     let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
-    const old = cache.getOrLoad('k', async () => { await gate; return 'before the change'; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const old = cache.getOrLoad('k', async () => {
+      await gate;
+      return 'before the change';
+    });
     cache.delete('k');
     release();
     assert.equal(await old, 'before the change', 'its callers get what it read');

@@ -42,12 +42,14 @@ export class TtlCache<K, V> {
     if (pending) return pending;
     const generation = this.#generation;
     const readAt = this.now();
-    const loading: Promise<V> = load().then((value) => {
-      if (generation === this.#generation) this.set(key, value, readAt);
-      return value;
-    }).finally(() => {
-      if (this.#loading.get(key) === loading) this.#loading.delete(key);
-    });
+    const loading: Promise<V> = load()
+      .then((value) => {
+        if (generation === this.#generation) this.set(key, value, readAt);
+        return value;
+      })
+      .finally(() => {
+        if (this.#loading.get(key) === loading) this.#loading.delete(key);
+      });
     this.#loading.set(key, loading);
     return loading;
   }

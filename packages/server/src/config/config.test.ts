@@ -18,7 +18,12 @@ describe('configuration', () => {
   });
 
   it('converts and reads values', () => {
-    const c = loadConfig({ PORT: '9000', REGION: 'mainland', TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1', NODE_ENV: 'production' });
+    const c = loadConfig({
+      PORT: '9000',
+      REGION: 'mainland',
+      TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1',
+      NODE_ENV: 'production',
+    });
     assert.equal(c.PORT, 9000);
     assert.equal(c.REGION, 'mainland');
     assert.deepEqual(c.trustedProxies, ['10.0.0.0/8', '192.168.1.1']);
@@ -36,11 +41,17 @@ describe('configuration', () => {
     [{ ADMIN_TOKEN: 'short' }, /ADMIN_TOKEN/],
     [{ TRUSTED_PROXIES: '10.0.0.0/8,not-an-ip' }, /TRUSTED_PROXIES/],
     [{ DATABASE_URL: 'postgres://x/y', ADMIN_TOKEN: 'a'.repeat(30) }, /MASTER_KEY: required/],
-    [{ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' }, /HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS/],
+    [
+      { HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' },
+      /HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS/,
+    ],
   ];
   for (const [env, message] of bad) {
     it(`refuses ${JSON.stringify(env)} naming the variable`, () => {
-      assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && message.test(err.message));
+      assert.throws(
+        () => loadConfig(env),
+        (err: unknown) => err instanceof ConfigError && message.test(err.message),
+      );
     });
   }
 

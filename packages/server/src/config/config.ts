@@ -10,70 +10,363 @@ import { isValidIpRange } from '../http/ip-ranges.js';
 const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on.' }),
   HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Interface to bind.' }),
-  DATA_DIR: Type.String({ minLength: 1, default: './data', description: 'Embedded database, key file, admin token file and (embedded storage) evidence files.' }),
-  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'Unset: embedded SQLite in DATA_DIR. postgres://... : PostgreSQL.' })),
-  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'PostgreSQL connection pool size per instance.' }),
-  ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 24, description: 'Bearer token of the admin API. Required with PostgreSQL; generated into DATA_DIR/admin-token in embedded mode when unset.' })),
-  MASTER_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_-]{43,}$', description: 'Base64 or base64url of 32 random bytes; encrypts secrets at rest (AES-256-GCM). Required with PostgreSQL; generated into DATA_DIR/master.key in embedded mode when unset.' })),
-  MASTER_KEY_PREVIOUS: Type.String({ default: '', pattern: '^[A-Za-z0-9+/=_,-]*$', description: 'Comma-separated earlier master keys: values sealed under them still open, new ones are sealed under MASTER_KEY; `master-key reseal` moves everything to MASTER_KEY (master key rotation, docs/operations.md).' }),
-  REGION: Type.Union([Type.Literal('overseas'), Type.Literal('mainland')], { default: 'overseas', description: 'Deployment region (overseas | mainland).' }),
-  PUBLIC_HOST: Type.Optional(Type.String({ minLength: 1, description: 'Host name clients sign in the MAC sign base (5.2). Unset: the Host header without its port.' })),
-  PUBLIC_PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 443, description: 'Port clients sign in the MAC sign base (5.2).' }),
-  TRUSTED_PROXIES: Type.String({ default: '', description: 'Comma-separated IPs/CIDRs of reverse proxies whose X-Forwarded-For / X-Forwarded-Host are believed. Empty: none.' }),
-  SIGN_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 300, description: 'Permitted clock difference for signed requests; nonces are kept this long.' }),
-  SECRET_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 30 * 86400, default: 86400, description: 'How long the previous md5 secret stays valid after a rotation.' }),
-  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1024 * 1024, description: 'Largest accepted request body; larger gets 413.' }),
-  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 120_000, description: 'A request (headers and body, e.g. an embedded evidence upload) must arrive within this; slower gets 408 and the connection is closed.' }),
-  HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 10_000, description: 'A request\'s headers must arrive within this (cuts trickled headers and connections that send nothing); slower gets 408. At most REQUEST_TIMEOUT_MS.' }),
-  SIGN_WORKERS: Type.Integer({ minimum: -1, maximum: 64, default: -1, description: 'Threads that sign calls to games (RSA, 5.3); 0 signs on the main thread; -1: one per core.' }),
-  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 1_200_000, description: 'Most requests a minute per app (or per caller IP when a request names no app) on the routes games and players call, per instance; 0: no limit.' }),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info', description: 'pino log level.' }),
-  NODE_ENV: Type.String({ default: 'development', description: '`production` turns on production mode (sandbox features refused).' }),
-  ACCESS_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 90 * 86400, default: 7 * 86400, description: 'Lifetime of a login\'s MAC access token (5.2).' }),
-  TOKENS_PER_USER_APP: Type.Integer({ minimum: 1, maximum: 100, default: 3, description: 'Re-login policy: live tokens a user keeps per app; a login revokes the oldest beyond this.' }),
-  TOKEN_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 60, default: 5, description: 'How long an instance caches a token lookup; a revocation made on another instance takes effect within this.' }),
-  CANCELLATION_COOLING_OFF_SECONDS: Type.Integer({ minimum: 0, maximum: 365 * 86400, default: 15 * 86400, description: 'Cooling-off between a cancellation request and the account\'s cancellation.' }),
-  CANCELLATION_SWEEP_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 60, description: 'How often the service cancels accounts whose cooling-off has ended.' }),
-  EDGE_COUNTRY_HEADER: Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', default: 'cf-ipcountry', description: 'Header in which the edge (a TRUSTED_PROXIES peer) gives the caller\'s ISO 3166-1 alpha-2 country (userRegion, 2.2).' }),
-  SANDBOX_LOGIN: Type.Boolean({ default: false, description: 'Enables the sandbox login provider (assertions minted by the admin API/CLI). Refused in production.' }),
-  APPLE_JWKS_URL: Type.String({ pattern: '^https?://', default: 'https://appleid.apple.com/auth/keys', description: 'JWKS of Sign in with Apple ID tokens.' }),
-  APPLE_AUDIENCES: Type.String({ default: '', description: 'Comma-separated Apple client ids (bundle/service ids) accepted as ID token audience. Empty: Apple login off.' }),
-  GOOGLE_JWKS_URL: Type.String({ pattern: '^https?://', default: 'https://www.googleapis.com/oauth2/v3/certs', description: 'JWKS of Google sign-in ID tokens.' }),
-  GOOGLE_AUDIENCES: Type.String({ default: '', description: 'Comma-separated Google OAuth client ids accepted as ID token audience. Empty: Google login off.' }),
-  FACEBOOK_JWKS_URL: Type.String({ pattern: '^https?://', default: 'https://limited.facebook.com/.well-known/oauth/openid/jwks/', description: 'JWKS of Facebook Limited Login ID tokens.' }),
-  FACEBOOK_AUDIENCES: Type.String({ default: '', description: 'Comma-separated Facebook app ids accepted as ID token audience. Empty: Facebook login off.' }),
-  DELIVERY_SCHEDULE: Type.String({ pattern: '^ *0 *(, *[0-9]{1,9}(ms|s|m|h|d) *)*$', default: '0,15s,1m,5m,30m,2h,6h,12h,24h,24h,24h', description: 'Delay before each delivery attempt of a game event, after the previous one (first must be 0); its length is the number of attempts. Units ms, s, m, h, d. Default: 11 attempts over about 3.9 days.' }),
-  DELIVERY_JITTER: Type.Number({ minimum: 0, maximum: 1, default: 0.1, description: 'Random spread of each retry delay, as a fraction (0.1: +-10%).' }),
-  DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000, description: 'Timeout of one notification POST to a game (4.7).' }),
-  DELIVERY_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 2000, default: 64, description: 'Notification sends in flight per instance.' }),
-  DELIVERY_HOST_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 8, description: 'Notification sends in flight per destination host (so one slow game cannot starve the others).' }),
-  DELIVERY_APP_RATE: Type.Number({ minimum: 0, maximum: 100_000, default: 0, description: 'Most notification sends per second per app; 0: unlimited.' }),
-  DELIVERY_BATCH: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Events claimed from the outbox per query.' }),
-  DELIVERY_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 1000, description: 'How often the dispatcher looks for due events (besides being woken by new ones in this instance).' }),
-  DELIVERY_LEASE_MS: Type.Integer({ minimum: 500, maximum: 3_600_000, default: 120_000, description: 'How long a claimed event is held by an instance; after a crash it is due again after this.' }),
-  CALLBACK_PRIVATE_ALLOWLIST: Type.String({ default: '', description: 'Comma-separated IPs/CIDRs that calls to games may reach in production mode although private, loopback or link-local (private deployments).' }),
-  GAME_CALL_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000, description: 'Timeout of one role query, role list or pre-order check call (4.8-4.10).' }),
+  DATA_DIR: Type.String({
+    minLength: 1,
+    default: './data',
+    description: 'Embedded database, key file, admin token file and (embedded storage) evidence files.',
+  }),
+  DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description: 'Unset: embedded SQLite in DATA_DIR. postgres://... : PostgreSQL.',
+    }),
+  ),
+  DATABASE_POOL_SIZE: Type.Integer({
+    minimum: 1,
+    maximum: 200,
+    default: 10,
+    description: 'PostgreSQL connection pool size per instance.',
+  }),
+  ADMIN_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 24,
+      description:
+        'Bearer token of the admin API. Required with PostgreSQL; generated into DATA_DIR/admin-token in embedded mode when unset.',
+    }),
+  ),
+  MASTER_KEY: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9+/=_-]{43,}$',
+      description:
+        'Base64 or base64url of 32 random bytes; encrypts secrets at rest (AES-256-GCM). Required with PostgreSQL; generated into DATA_DIR/master.key in embedded mode when unset.',
+    }),
+  ),
+  MASTER_KEY_PREVIOUS: Type.String({
+    default: '',
+    pattern: '^[A-Za-z0-9+/=_,-]*$',
+    description:
+      'Comma-separated earlier master keys: values sealed under them still open, new ones are sealed under MASTER_KEY; `master-key reseal` moves everything to MASTER_KEY (master key rotation, docs/operations.md).',
+  }),
+  REGION: Type.Union([Type.Literal('overseas'), Type.Literal('mainland')], {
+    default: 'overseas',
+    description: 'Deployment region (overseas | mainland).',
+  }),
+  PUBLIC_HOST: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Host name clients sign in the MAC sign base (5.2). Unset: the Host header without its port.',
+    }),
+  ),
+  PUBLIC_PORT: Type.Integer({
+    minimum: 1,
+    maximum: 65535,
+    default: 443,
+    description: 'Port clients sign in the MAC sign base (5.2).',
+  }),
+  TRUSTED_PROXIES: Type.String({
+    default: '',
+    description:
+      'Comma-separated IPs/CIDRs of reverse proxies whose X-Forwarded-For / X-Forwarded-Host are believed. Empty: none.',
+  }),
+  SIGN_WINDOW_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 300,
+    description: 'Permitted clock difference for signed requests; nonces are kept this long.',
+  }),
+  SECRET_GRACE_SECONDS: Type.Integer({
+    minimum: 0,
+    maximum: 30 * 86400,
+    default: 86400,
+    description: 'How long the previous md5 secret stays valid after a rotation.',
+  }),
+  BODY_LIMIT_BYTES: Type.Integer({
+    minimum: 1024,
+    maximum: 64 * 1024 * 1024,
+    default: 1024 * 1024,
+    description: 'Largest accepted request body; larger gets 413.',
+  }),
+  REQUEST_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 3_600_000,
+    default: 120_000,
+    description:
+      'A request (headers and body, e.g. an embedded evidence upload) must arrive within this; slower gets 408 and the connection is closed.',
+  }),
+  HEADERS_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 300_000,
+    default: 10_000,
+    description:
+      "A request's headers must arrive within this (cuts trickled headers and connections that send nothing); slower gets 408. At most REQUEST_TIMEOUT_MS.",
+  }),
+  SIGN_WORKERS: Type.Integer({
+    minimum: -1,
+    maximum: 64,
+    default: -1,
+    description: 'Threads that sign calls to games (RSA, 5.3); 0 signs on the main thread; -1: one per core.',
+  }),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({
+    minimum: 0,
+    maximum: 100_000_000,
+    default: 1_200_000,
+    description:
+      'Most requests a minute per app (or per caller IP when a request names no app) on the routes games and players call, per instance; 0: no limit.',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info', description: 'pino log level.' },
+  ),
+  NODE_ENV: Type.String({
+    default: 'development',
+    description: '`production` turns on production mode (sandbox features refused).',
+  }),
+  ACCESS_TOKEN_TTL_SECONDS: Type.Integer({
+    minimum: 60,
+    maximum: 90 * 86400,
+    default: 7 * 86400,
+    description: "Lifetime of a login's MAC access token (5.2).",
+  }),
+  TOKENS_PER_USER_APP: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 3,
+    description: 'Re-login policy: live tokens a user keeps per app; a login revokes the oldest beyond this.',
+  }),
+  TOKEN_CACHE_SECONDS: Type.Integer({
+    minimum: 0,
+    maximum: 60,
+    default: 5,
+    description:
+      'How long an instance caches a token lookup; a revocation made on another instance takes effect within this.',
+  }),
+  CANCELLATION_COOLING_OFF_SECONDS: Type.Integer({
+    minimum: 0,
+    maximum: 365 * 86400,
+    default: 15 * 86400,
+    description: "Cooling-off between a cancellation request and the account's cancellation.",
+  }),
+  CANCELLATION_SWEEP_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 60,
+    description: 'How often the service cancels accounts whose cooling-off has ended.',
+  }),
+  EDGE_COUNTRY_HEADER: Type.String({
+    pattern: '^[A-Za-z0-9-]{1,64}$',
+    default: 'cf-ipcountry',
+    description:
+      "Header in which the edge (a TRUSTED_PROXIES peer) gives the caller's ISO 3166-1 alpha-2 country (userRegion, 2.2).",
+  }),
+  SANDBOX_LOGIN: Type.Boolean({
+    default: false,
+    description: 'Enables the sandbox login provider (assertions minted by the admin API/CLI). Refused in production.',
+  }),
+  APPLE_JWKS_URL: Type.String({
+    pattern: '^https?://',
+    default: 'https://appleid.apple.com/auth/keys',
+    description: 'JWKS of Sign in with Apple ID tokens.',
+  }),
+  APPLE_AUDIENCES: Type.String({
+    default: '',
+    description:
+      'Comma-separated Apple client ids (bundle/service ids) accepted as ID token audience. Empty: Apple login off.',
+  }),
+  GOOGLE_JWKS_URL: Type.String({
+    pattern: '^https?://',
+    default: 'https://www.googleapis.com/oauth2/v3/certs',
+    description: 'JWKS of Google sign-in ID tokens.',
+  }),
+  GOOGLE_AUDIENCES: Type.String({
+    default: '',
+    description: 'Comma-separated Google OAuth client ids accepted as ID token audience. Empty: Google login off.',
+  }),
+  FACEBOOK_JWKS_URL: Type.String({
+    pattern: '^https?://',
+    default: 'https://limited.facebook.com/.well-known/oauth/openid/jwks/',
+    description: 'JWKS of Facebook Limited Login ID tokens.',
+  }),
+  FACEBOOK_AUDIENCES: Type.String({
+    default: '',
+    description: 'Comma-separated Facebook app ids accepted as ID token audience. Empty: Facebook login off.',
+  }),
+  DELIVERY_SCHEDULE: Type.String({
+    pattern: '^ *0 *(, *[0-9]{1,9}(ms|s|m|h|d) *)*$',
+    default: '0,15s,1m,5m,30m,2h,6h,12h,24h,24h,24h',
+    description:
+      'Delay before each delivery attempt of a game event, after the previous one (first must be 0); its length is the number of attempts. Units ms, s, m, h, d. Default: 11 attempts over about 3.9 days.',
+  }),
+  DELIVERY_JITTER: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 0.1,
+    description: 'Random spread of each retry delay, as a fraction (0.1: +-10%).',
+  }),
+  DELIVERY_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 120_000,
+    default: 10_000,
+    description: 'Timeout of one notification POST to a game (4.7).',
+  }),
+  DELIVERY_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 2000,
+    default: 64,
+    description: 'Notification sends in flight per instance.',
+  }),
+  DELIVERY_HOST_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 8,
+    description: 'Notification sends in flight per destination host (so one slow game cannot starve the others).',
+  }),
+  DELIVERY_APP_RATE: Type.Number({
+    minimum: 0,
+    maximum: 100_000,
+    default: 0,
+    description: 'Most notification sends per second per app; 0: unlimited.',
+  }),
+  DELIVERY_BATCH: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 100,
+    description: 'Events claimed from the outbox per query.',
+  }),
+  DELIVERY_POLL_MS: Type.Integer({
+    minimum: 10,
+    maximum: 60_000,
+    default: 1000,
+    description: 'How often the dispatcher looks for due events (besides being woken by new ones in this instance).',
+  }),
+  DELIVERY_LEASE_MS: Type.Integer({
+    minimum: 500,
+    maximum: 3_600_000,
+    default: 120_000,
+    description: 'How long a claimed event is held by an instance; after a crash it is due again after this.',
+  }),
+  CALLBACK_PRIVATE_ALLOWLIST: Type.String({
+    default: '',
+    description:
+      'Comma-separated IPs/CIDRs that calls to games may reach in production mode although private, loopback or link-local (private deployments).',
+  }),
+  GAME_CALL_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 60_000,
+    default: 5000,
+    description: 'Timeout of one role query, role list or pre-order check call (4.8-4.10).',
+  }),
   // --- reporting and evidence (4.1, 4.2; docs/reporting.md) ---
-  EVIDENCE_BACKEND: Type.Union([Type.Literal('embedded'), Type.Literal('s3')], { default: 'embedded', description: 'Evidence storage: `embedded` (files under DATA_DIR/evidence, uploaded to this service) or `s3` (S3-compatible object storage, presigned URLs).' }),
-  EVIDENCE_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+(/[^?#]*)?$', description: 'Embedded backend: base URL that games reach this service at, for signed upload URLs (e.g. `http://report.example.com`). Unset: taken from the request (scheme and Host).' })),
-  EVIDENCE_URL_TTL_SECONDS: Type.Integer({ minimum: 30, maximum: 7 * 86400, default: 900, description: 'Validity of a signed upload URL (4.2 `ttl`, seconds).' }),
-  EVIDENCE_DOWNLOAD_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 86400, default: 300, description: 'Validity of the evidence download links shown to moderators (seconds).' }),
-  EVIDENCE_MAX_FILE_BYTES: Type.Integer({ minimum: 1, maximum: 5 * 1024 * 1024 * 1024, default: 20 * 1024 * 1024, description: 'Largest evidence file (bytes); 4.2 refuses a larger `file_size`.' }),
-  EVIDENCE_MAX_FILES: Type.Integer({ minimum: 0, maximum: 100, default: 10, description: 'Most evidence files one report may cite.' }),
-  EVIDENCE_CONTENT_TYPES: Type.String({ pattern: '^[a-z0-9.+-]+/[a-z0-9.+-]+(,[a-z0-9.+-]+/[a-z0-9.+-]+)*$', default: 'image/png,image/jpeg,image/gif,image/webp,video/mp4,video/webm,video/quicktime,text/plain', description: 'Comma-separated content types allowed for evidence; the type is taken from the extension of `file_name`.' }),
-  EVIDENCE_S3_BUCKET: Type.Optional(Type.String({ minLength: 3, maxLength: 63, description: 's3 backend: bucket name (required with EVIDENCE_BACKEND=s3).' })),
-  EVIDENCE_S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://', description: 's3 backend: endpoint of an S3-compatible store. Unset: AWS S3 of EVIDENCE_S3_REGION.' })),
+  EVIDENCE_BACKEND: Type.Union([Type.Literal('embedded'), Type.Literal('s3')], {
+    default: 'embedded',
+    description:
+      'Evidence storage: `embedded` (files under DATA_DIR/evidence, uploaded to this service) or `s3` (S3-compatible object storage, presigned URLs).',
+  }),
+  EVIDENCE_PUBLIC_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^/?#]+(/[^?#]*)?$',
+      description:
+        'Embedded backend: base URL that games reach this service at, for signed upload URLs (e.g. `http://report.example.com`). Unset: taken from the request (scheme and Host).',
+    }),
+  ),
+  EVIDENCE_URL_TTL_SECONDS: Type.Integer({
+    minimum: 30,
+    maximum: 7 * 86400,
+    default: 900,
+    description: 'Validity of a signed upload URL (4.2 `ttl`, seconds).',
+  }),
+  EVIDENCE_DOWNLOAD_TTL_SECONDS: Type.Integer({
+    minimum: 10,
+    maximum: 86400,
+    default: 300,
+    description: 'Validity of the evidence download links shown to moderators (seconds).',
+  }),
+  EVIDENCE_MAX_FILE_BYTES: Type.Integer({
+    minimum: 1,
+    maximum: 5 * 1024 * 1024 * 1024,
+    default: 20 * 1024 * 1024,
+    description: 'Largest evidence file (bytes); 4.2 refuses a larger `file_size`.',
+  }),
+  EVIDENCE_MAX_FILES: Type.Integer({
+    minimum: 0,
+    maximum: 100,
+    default: 10,
+    description: 'Most evidence files one report may cite.',
+  }),
+  EVIDENCE_CONTENT_TYPES: Type.String({
+    pattern: '^[a-z0-9.+-]+/[a-z0-9.+-]+(,[a-z0-9.+-]+/[a-z0-9.+-]+)*$',
+    default: 'image/png,image/jpeg,image/gif,image/webp,video/mp4,video/webm,video/quicktime,text/plain',
+    description:
+      'Comma-separated content types allowed for evidence; the type is taken from the extension of `file_name`.',
+  }),
+  EVIDENCE_S3_BUCKET: Type.Optional(
+    Type.String({
+      minLength: 3,
+      maxLength: 63,
+      description: 's3 backend: bucket name (required with EVIDENCE_BACKEND=s3).',
+    }),
+  ),
+  EVIDENCE_S3_ENDPOINT: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description: 's3 backend: endpoint of an S3-compatible store. Unset: AWS S3 of EVIDENCE_S3_REGION.',
+    }),
+  ),
   EVIDENCE_S3_REGION: Type.String({ minLength: 1, default: 'us-east-1', description: 's3 backend: region.' }),
-  EVIDENCE_S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1, description: 's3 backend: access key id. Unset: the AWS SDK default credential chain.' })),
-  EVIDENCE_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1, description: 's3 backend: secret access key (with EVIDENCE_S3_ACCESS_KEY_ID).' })),
-  EVIDENCE_S3_FORCE_PATH_STYLE: Type.Boolean({ default: false, description: 's3 backend: path-style URLs (`endpoint/bucket/key`), as most S3-compatible stores need.' }),
-  REPORT_MAX_REASONS: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Most reasons in one report (4.1).' }),
-  REPORT_DESCRIPTION_MAX_CHARS: Type.Integer({ minimum: 1, maximum: 100_000, default: 2000, description: 'Longest `user_description` (characters).' }),
-  REPORT_EXTRAS_MAX_CHARS: Type.Integer({ minimum: 1, maximum: 100_000, default: 4096, description: 'Longest pass-through string: `extras`, a reason\'s `extras`, a user\'s `extra` (characters).' }),
-  REPORT_DUPLICATE_WINDOW_SECONDS: Type.Integer({ minimum: 0, maximum: 30 * 86400, default: 86400, description: 'A report with the same app, reporter, reportee and reason set within this window is answered 200 and stored once. 0: no deduplication.' }),
-  REPORT_DAILY_CAP_PER_REPORTER: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 50, description: 'Reports one reporter may file per app in any 24 hours; more answer RESOURCE_EXHAUSTED.' }),
-  REPORT_OPEN_CAP_PER_REPORTEE: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 3, description: 'Open reports one reporter may have against one reportee; more answer RESOURCE_EXHAUSTED.' }),
-  SANDBOX_PAYMENTS: Type.Boolean({ default: false, description: 'Enables the sandbox payment channel (tests, demos): operators complete, fail and refund payments by hand. Refused in production mode.' }),
+  EVIDENCE_S3_ACCESS_KEY_ID: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 's3 backend: access key id. Unset: the AWS SDK default credential chain.',
+    }),
+  ),
+  EVIDENCE_S3_SECRET_ACCESS_KEY: Type.Optional(
+    Type.String({ minLength: 1, description: 's3 backend: secret access key (with EVIDENCE_S3_ACCESS_KEY_ID).' }),
+  ),
+  EVIDENCE_S3_FORCE_PATH_STYLE: Type.Boolean({
+    default: false,
+    description: 's3 backend: path-style URLs (`endpoint/bucket/key`), as most S3-compatible stores need.',
+  }),
+  REPORT_MAX_REASONS: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 10,
+    description: 'Most reasons in one report (4.1).',
+  }),
+  REPORT_DESCRIPTION_MAX_CHARS: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 2000,
+    description: 'Longest `user_description` (characters).',
+  }),
+  REPORT_EXTRAS_MAX_CHARS: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 4096,
+    description: "Longest pass-through string: `extras`, a reason's `extras`, a user's `extra` (characters).",
+  }),
+  REPORT_DUPLICATE_WINDOW_SECONDS: Type.Integer({
+    minimum: 0,
+    maximum: 30 * 86400,
+    default: 86400,
+    description:
+      'A report with the same app, reporter, reportee and reason set within this window is answered 200 and stored once. 0: no deduplication.',
+  }),
+  REPORT_DAILY_CAP_PER_REPORTER: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 50,
+    description: 'Reports one reporter may file per app in any 24 hours; more answer RESOURCE_EXHAUSTED.',
+  }),
+  REPORT_OPEN_CAP_PER_REPORTEE: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 3,
+    description: 'Open reports one reporter may have against one reportee; more answer RESOURCE_EXHAUSTED.',
+  }),
+  SANDBOX_PAYMENTS: Type.Boolean({
+    default: false,
+    description:
+      'Enables the sandbox payment channel (tests, demos): operators complete, fail and refund payments by hand. Refused in production mode.',
+  }),
 });
 
 export type Env = Static<typeof Env>;
@@ -116,23 +409,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const parsed = converted as Env;
   if (parsed.DATABASE_URL && !parsed.MASTER_KEY) {
-    throw new ConfigError('invalid configuration: MASTER_KEY: required when DATABASE_URL is set (all instances must share it)');
+    throw new ConfigError(
+      'invalid configuration: MASTER_KEY: required when DATABASE_URL is set (all instances must share it)',
+    );
   }
   if (parsed.DATABASE_URL && !parsed.ADMIN_TOKEN) {
     throw new ConfigError('invalid configuration: ADMIN_TOKEN: required when DATABASE_URL is set');
   }
   if (parsed.SANDBOX_PAYMENTS && parsed.NODE_ENV === 'production') {
-    throw new ConfigError('invalid configuration: SANDBOX_PAYMENTS: the sandbox payment channel is never enabled in production mode');
+    throw new ConfigError(
+      'invalid configuration: SANDBOX_PAYMENTS: the sandbox payment channel is never enabled in production mode',
+    );
   }
   if (parsed.SANDBOX_LOGIN && parsed.NODE_ENV === 'production') {
-    throw new ConfigError('invalid configuration: SANDBOX_LOGIN: the sandbox login provider is never enabled in production');
+    throw new ConfigError(
+      'invalid configuration: SANDBOX_LOGIN: the sandbox login provider is never enabled in production',
+    );
   }
   if (parsed.HEADERS_TIMEOUT_MS > parsed.REQUEST_TIMEOUT_MS) {
-    throw new ConfigError('invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)');
+    throw new ConfigError(
+      'invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    );
   }
-  const trustedProxies = parsed.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean);
+  const trustedProxies = parsed.TRUSTED_PROXIES.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const badProxy = trustedProxies.find((p) => !isValidIpRange(p));
-  if (badProxy) throw new ConfigError(`invalid configuration: TRUSTED_PROXIES: ${JSON.stringify(badProxy)} is not an IP address or CIDR`);
+  if (badProxy)
+    throw new ConfigError(
+      `invalid configuration: TRUSTED_PROXIES: ${JSON.stringify(badProxy)} is not an IP address or CIDR`,
+    );
   return {
     ...parsed,
     dataDir: path.resolve(parsed.DATA_DIR),

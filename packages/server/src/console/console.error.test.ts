@@ -24,7 +24,10 @@ describe('operator console (errors)', () => {
     await page.fill('#f-name', 'Bad URLs');
     await page.fill('#f-callbackUrls', 'ftp://game.example/callback');
     await page.click('button:has-text("Create app")');
-    const api = await svc.admin('POST', '/apps', { name: 'Bad URLs', callbackUrls: { default: 'ftp://game.example/callback' } });
+    const api = await svc.admin('POST', '/apps', {
+      name: 'Bad URLs',
+      callbackUrls: { default: 'ftp://game.example/callback' },
+    });
     assert.equal(api.status, 400);
     const shown = await waitForText(page, '.error', new RegExp(String(api.body.code)));
     assert.ok(shown.includes(api.body.msg), shown);
@@ -37,7 +40,13 @@ describe('operator console (errors)', () => {
   it('shows a not-found message for an unknown app, report, user, order and event', async () => {
     const { page } = await browser.newPage();
     await signIn(svc, page);
-    for (const [route, what] of [['/apps/999999', 'App'], ['/reports/999999', 'Report'], ['/users/999999', 'User'], ['/orders/999999', 'Order'], ['/events/999999', 'Event']] as const) {
+    for (const [route, what] of [
+      ['/apps/999999', 'App'],
+      ['/reports/999999', 'Report'],
+      ['/users/999999', 'User'],
+      ['/orders/999999', 'Order'],
+      ['/events/999999', 'Event'],
+    ] as const) {
       await go(svc, page, route);
       const message = await waitForText(page, '.notfound', /not found/);
       assert.equal(message, `${what} 999999 was not found.`);
@@ -54,7 +63,11 @@ describe('operator console (errors)', () => {
 
   it('shows validation errors of list filters and refused moderation decisions', async () => {
     const game = await createGame(svc);
-    const res = await postReport(svc, game, reportBody(game, { reportee: { role_id: 'r77', server_code: 's1', role_name: 'No account' } }));
+    const res = await postReport(
+      svc,
+      game,
+      reportBody(game, { reportee: { role_id: 'r77', server_code: 's1', role_name: 'No account' } }),
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const reportId = (await svc.admin('GET', `/reports?appId=${game.appId}`)).body.reports[0].reportId;
 
@@ -77,11 +90,20 @@ describe('operator console (errors)', () => {
     await go(svc, page, `/reports/${reportId}`);
     await page.waitForSelector('#f-note');
     assert.match(await page.locator('main').innerText(), /cannot be banned from here/);
-    const changed = await svc.admin('POST', `/reports/${reportId}/moderation`, { moderator: 'other', status: 'dismissed', note: 'meanwhile' });
+    const changed = await svc.admin('POST', `/reports/${reportId}/moderation`, {
+      moderator: 'other',
+      status: 'dismissed',
+      note: 'meanwhile',
+    });
     assert.equal(changed.status, 200);
     await page.fill('#f-note', 'too late');
     await page.click('button:has-text("Save decision")');
-    const again = await svc.admin('POST', `/reports/${reportId}/moderation`, { moderator: 'x', status: 'actioned', note: 'n', expectedStatus: 'open' });
+    const again = await svc.admin('POST', `/reports/${reportId}/moderation`, {
+      moderator: 'x',
+      status: 'actioned',
+      note: 'n',
+      expectedStatus: 'open',
+    });
     assert.ok(again.status >= 400, JSON.stringify(again.body));
     const shown = await waitForText(page, '.moderation .error', new RegExp(String(again.body.code)));
     assert.ok(shown.includes(again.body.msg), shown);
@@ -90,7 +112,12 @@ describe('operator console (errors)', () => {
 
   it('shows refused products (a bad price, a duplicate code) with the code, message and detail the API answered', async () => {
     const game = await createGame(svc);
-    const dup = await svc.admin('POST', `/apps/${game.appId}/products`, { productCode: 'dup', name: 'First', price: 1, currency: 'USD' });
+    const dup = await svc.admin('POST', `/apps/${game.appId}/products`, {
+      productCode: 'dup',
+      name: 'First',
+      price: 1,
+      currency: 'USD',
+    });
     assert.equal(dup.status, 201, JSON.stringify(dup.body));
     const { page } = await browser.newPage();
     await signIn(svc, page);
@@ -100,7 +127,13 @@ describe('operator console (errors)', () => {
     await page.fill('#f-price', '6.999');
     await page.fill('#f-currency', 'USD');
     await page.click('button:has-text("Create product")');
-    const badPrice = await svc.admin('POST', `/apps/${game.appId}/products`, { productCode: 'gems', name: 'Gems', price: '6.999', currency: 'USD', channelSkus: {} });
+    const badPrice = await svc.admin('POST', `/apps/${game.appId}/products`, {
+      productCode: 'gems',
+      name: 'Gems',
+      price: '6.999',
+      currency: 'USD',
+      channelSkus: {},
+    });
     assert.equal(badPrice.status, 400, JSON.stringify(badPrice.body));
     let shown = await waitForText(page, '.error', new RegExp(String(badPrice.body.code)));
     assert.ok(shown.includes(badPrice.body.msg) && shown.includes(badPrice.body.detail), shown);
@@ -110,11 +143,21 @@ describe('operator console (errors)', () => {
     await page.fill('#f-productCode', 'dup');
     await page.fill('#f-price', '2');
     await page.click('button:has-text("Create product")');
-    const again = await svc.admin('POST', `/apps/${game.appId}/products`, { productCode: 'dup', name: 'Gems', price: '2', currency: 'USD', channelSkus: {} });
+    const again = await svc.admin('POST', `/apps/${game.appId}/products`, {
+      productCode: 'dup',
+      name: 'Gems',
+      price: '2',
+      currency: 'USD',
+      channelSkus: {},
+    });
     assert.equal(again.status, 409, JSON.stringify(again.body));
     shown = await waitForText(page, '.error', /HTTP 409/);
     assert.ok(shown.includes(String(again.body.code)) && shown.includes(again.body.detail), shown);
-    assert.equal((await svc.admin('GET', `/apps/${game.appId}/products/dup`)).body.name, 'First', 'the existing product is unchanged');
+    assert.equal(
+      (await svc.admin('GET', `/apps/${game.appId}/products/dup`)).body.name,
+      'First',
+      'the existing product is unchanged',
+    );
     assert.equal(page.url().endsWith(`/apps/${game.appId}/new-product`), true, 'still on the form');
 
     // A bad price on edit: the edit form stays, with the error.
@@ -123,7 +166,11 @@ describe('operator console (errors)', () => {
     await page.click('button:text-is("Edit")');
     await page.fill('#f-price', '1.2.3');
     await page.click('button:has-text("Save changes")');
-    const patched = await svc.admin('PATCH', `/apps/${game.appId}/products/dup`, { name: 'First', channelSkus: {}, price: '1.2.3' });
+    const patched = await svc.admin('PATCH', `/apps/${game.appId}/products/dup`, {
+      name: 'First',
+      channelSkus: {},
+      price: '1.2.3',
+    });
     assert.equal(patched.status, 400, JSON.stringify(patched.body));
     shown = await waitForText(page, '.error', new RegExp(String(patched.body.code)));
     assert.ok(shown.includes(patched.body.detail), shown);
@@ -150,7 +197,10 @@ describe('operator console (errors)', () => {
     assert.match(refused.body.detail, /signing key; rotate before retiring it/);
     assert.equal(await page.locator('p.ok').count(), 0);
     await waitForText(page, `main tbody tr:has-text("${signing.kid}")`, /signing/);
-    assert.equal((await svc.admin('GET', '/platform-keys')).body.keys.find((k: any) => k.kid === signing.kid).status, 'signing');
+    assert.equal(
+      (await svc.admin('GET', '/platform-keys')).body.keys.find((k: any) => k.kid === signing.kid).status,
+      'signing',
+    );
     await page.close();
   });
 

@@ -8,7 +8,17 @@ import { createGame, postReport, reportBody, uploadEvidence, type GameApp } from
 import { FAST, waitForEvent } from '../delivery/delivery.testlib.js';
 import { SANDBOX, appWithProducts, payOk, placeOk, storeOrder } from '../orders/orders.testlib.js';
 import { signMd5 } from '../testing/service.js';
-import { clickForApi, go, mainText, signIn, startBrowser, waitForRoute, waitForRowCount, waitForText, type TestBrowser } from './console.testlib.js';
+import {
+  clickForApi,
+  go,
+  mainText,
+  signIn,
+  startBrowser,
+  waitForRoute,
+  waitForRowCount,
+  waitForText,
+  type TestBrowser,
+} from './console.testlib.js';
 
 /** The operator console in headless Chromium against a real service: the everyday flows. */
 describe('operator console (happy paths)', () => {
@@ -20,7 +30,13 @@ describe('operator console (happy paths)', () => {
   let gameUrl: string;
 
   before(async () => {
-    gameServer = http.createServer((req, res) => { req.resume(); req.on('end', () => { res.statusCode = gameStatus; res.end(gameStatus === 200 ? 'ok' : 'down'); }); });
+    gameServer = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.statusCode = gameStatus;
+        res.end(gameStatus === 200 ? 'ok' : 'down');
+      });
+    });
     await new Promise<void>((resolve) => gameServer.listen(0, '127.0.0.1', resolve));
     gameUrl = `http://127.0.0.1:${(gameServer.address() as AddressInfo).port}`;
     [svc, browser] = await Promise.all([startTestService({ ...FAST, ...SANDBOX }), startBrowser()]);
@@ -57,7 +73,10 @@ describe('operator console (happy paths)', () => {
 
     const created = (await svc.admin('GET', '/apps')).body.apps.find((a: any) => a.name === 'Console Created');
     assert.ok(created);
-    assert.deepEqual(created.callbackUrls, { default: 'https://game.example/pay/callback', s1: 'https://s1.game.example/pay/callback' });
+    assert.deepEqual(created.callbackUrls, {
+      default: 'https://game.example/pay/callback',
+      s1: 'https://s1.game.example/pay/callback',
+    });
     assert.deepEqual(created.allowedIps, ['203.0.113.7', '198.51.100.0/24']);
     assert.equal(created.roleQueryUrl, 'https://game.example/role');
     const record = await svc.services.apps.resolveByClientId(created.clientId);
@@ -94,11 +113,15 @@ describe('operator console (happy paths)', () => {
   it('opens a report with evidence, decides it with a ban, and shows the history', async () => {
     const cheater = await guestLogin(svc, game.clientId, 'console-cheater-device');
     const { uri } = await uploadEvidence(svc, game, Buffer.from('evidence bytes'), 'clip.png');
-    const posted = await postReport(svc, game, reportBody(game, {
-      reportee: { svcid: cheater.userId, role_id: 'r9', server_code: 's1', role_name: 'Speedy', extra: '' },
-      user_description: 'flies across the map',
-      evidence: [{ name: 'clip.png', size_byte: '14', uri }],
-    }));
+    const posted = await postReport(
+      svc,
+      game,
+      reportBody(game, {
+        reportee: { svcid: cheater.userId, role_id: 'r9', server_code: 's1', role_name: 'Speedy', extra: '' },
+        user_description: 'flies across the map',
+        evidence: [{ name: 'clip.png', size_byte: '14', uri }],
+      }),
+    );
     assert.equal(posted.status, 200, JSON.stringify(posted.body));
     const reportId = (await svc.admin('GET', `/reports?reportee=${cheater.userId}`)).body.reports[0].reportId;
 
@@ -125,7 +148,11 @@ describe('operator console (happy paths)', () => {
     await page.check('#f-permanent');
     await page.click('button:has-text("Save decision and ban")');
     await waitForText(page, '.moderation .confirm', /Ban the reportee's account\?/);
-    assert.equal((await svc.admin('GET', `/reports/${reportId}`)).body.status, 'open', 'nothing is decided before the confirmation');
+    assert.equal(
+      (await svc.admin('GET', `/reports/${reportId}`)).body.status,
+      'open',
+      'nothing is decided before the confirmation',
+    );
     await page.click('.moderation .confirm-yes');
     await waitForText(page, 'h1', /actioned/);
     const history = await page.locator('table').last().innerText();
@@ -140,7 +167,15 @@ describe('operator console (happy paths)', () => {
 
   it('shows the reportee counts, repeat offenders first', async () => {
     for (const reporter of ['c1', 'c2']) {
-      const res = await postReport(svc, game, reportBody(game, { reporter: { svcid: reporter }, reportee: { svcid: '777001', role_name: 'Repeat' }, reasons: [{ id: 3 }] }));
+      const res = await postReport(
+        svc,
+        game,
+        reportBody(game, {
+          reporter: { svcid: reporter },
+          reportee: { svcid: '777001', role_name: 'Repeat' },
+          reasons: [{ id: 3 }],
+        }),
+      );
       assert.equal(res.status, 200, JSON.stringify(res.body));
     }
     const { page } = await browser.newPage();
@@ -160,7 +195,15 @@ describe('operator console (happy paths)', () => {
   it('pages through reports with the API cursor', async () => {
     const other = await createGame(svc, { name: 'Paged' });
     for (const reporter of ['p1', 'p2', 'p3']) {
-      const res = await postReport(svc, other, reportBody(other, { reporter: { svcid: reporter }, reportee: { svcid: '555', role_name: 'Paged target' }, reasons: [{ id: 1 }] }));
+      const res = await postReport(
+        svc,
+        other,
+        reportBody(other, {
+          reporter: { svcid: reporter },
+          reportee: { svcid: '555', role_name: 'Paged target' },
+          reasons: [{ id: 1 }],
+        }),
+      );
       assert.equal(res.status, 200, JSON.stringify(res.body));
     }
     const { page } = await browser.newPage();
@@ -212,7 +255,9 @@ describe('operator console (happy paths)', () => {
 
   it('shows a dead event with its attempts and resends it after confirming', async () => {
     gameStatus = 500;
-    const { body: { eventId } } = await svc.admin('POST', `/apps/${game.appId}/test-events`, { type: 'payment' });
+    const {
+      body: { eventId },
+    } = await svc.admin('POST', `/apps/${game.appId}/test-events`, { type: 'payment' });
     await waitForEvent(svc, eventId, (e) => e.state === 'dead');
     const { page } = await browser.newPage();
     await signIn(svc, page);
@@ -236,7 +281,7 @@ describe('operator console (happy paths)', () => {
     await page.close();
   });
 
-  it('finds one player\'s game calls by role id', async () => {
+  it("finds one player's game calls by role id", async () => {
     const app = (await svc.services.apps.resolveByClientId(game.clientId))!;
     const target = { ...app, roleQueryUrl: `${gameUrl}/role`, roleListUrl: `${gameUrl}/roles` };
     await svc.services.gameCalls.roleQuery(target, { roleId: 'r-9', serverId: 's-2' });
@@ -274,7 +319,7 @@ describe('operator console (happy paths)', () => {
     await page.close();
   });
 
-  it('lists an app\'s products, creates one, edits it, and disables and enables it after confirming', async () => {
+  it("lists an app's products, creates one, edits it, and disables and enables it after confirming", async () => {
     const shop = await createGame(svc, { name: 'Product Shop' });
     const { page } = await browser.newPage();
     await signIn(svc, page);
@@ -293,7 +338,10 @@ describe('operator console (happy paths)', () => {
     await page.waitForSelector('h1:has-text("100 gems")');
     assert.match(await mainText(page), /6\.99 USD[\s\S]*699[\s\S]*com\.game\.gems100/);
     const created = (await svc.admin('GET', `/apps/${shop.appId}/products/gems_100`)).body;
-    assert.deepEqual([created.name, created.priceMinor, created.currency, created.channelSkus, created.status], ['100 gems', 699, 'USD', { 1: 'com.game.gems100' }, 'active']);
+    assert.deepEqual(
+      [created.name, created.priceMinor, created.currency, created.channelSkus, created.status],
+      ['100 gems', 699, 'USD', { 1: 'com.game.gems100' }, 'active'],
+    );
 
     // Edit: new name and price, the iOS SKU moved to an Android one.
     await page.click('button:text-is("Edit")');
@@ -304,7 +352,10 @@ describe('operator console (happy paths)', () => {
     await page.click('button:has-text("Save changes")');
     await page.waitForSelector('h1:has-text("120 gems")');
     const edited = (await svc.admin('GET', `/apps/${shop.appId}/products/gems_100`)).body;
-    assert.deepEqual([edited.name, edited.priceMinor, edited.channelSkus], ['120 gems', 749, { 2: 'gems_120_android' }]);
+    assert.deepEqual(
+      [edited.name, edited.priceMinor, edited.channelSkus],
+      ['120 gems', 749, { 2: 'gems_120_android' }],
+    );
 
     // Disable: nothing happens until confirmed.
     await page.click('button:has-text("Disable product")');
@@ -325,7 +376,7 @@ describe('operator console (happy paths)', () => {
     await page.close();
   });
 
-  it('shows and edits an app\'s order settings on the app page', async () => {
+  it("shows and edits an app's order settings on the app page", async () => {
     const { page } = await browser.newPage();
     await signIn(svc, page);
     await go(svc, page, `/apps/${game.appId}`);
@@ -334,7 +385,10 @@ describe('operator console (happy paths)', () => {
     await page.check('#f-webRegionLock');
     await page.click('button:has-text("Save order settings")');
     await waitForText(page, '.order-settings', /Web region lock\s+on/);
-    assert.deepEqual((await svc.admin('GET', `/apps/${game.appId}/order-settings`)).body, { appId: game.appId, webRegionLock: true });
+    assert.deepEqual((await svc.admin('GET', `/apps/${game.appId}/order-settings`)).body, {
+      appId: game.appId,
+      webRegionLock: true,
+    });
     // And back off.
     await page.click('button:has-text("Edit order settings")');
     assert.equal(await page.isChecked('#f-webRegionLock'), true);
@@ -345,7 +399,7 @@ describe('operator console (happy paths)', () => {
     await page.close();
   });
 
-  it('sends a test event and recovers the app\'s dead events after confirming, showing what the API answered', async () => {
+  it("sends a test event and recovers the app's dead events after confirming, showing what the API answered", async () => {
     const target = await createGame(svc, { name: 'Recovering', callbackUrls: { default: `${gameUrl}/pay/callback` } });
     gameStatus = 500;
     const { page } = await browser.newPage();
@@ -374,13 +428,28 @@ describe('operator console (happy paths)', () => {
 
   it('shows the moderation audit log, filtered by moderator and action, with cursor paging', async () => {
     const { uri } = await uploadEvidence(svc, game, Buffer.from('audited bytes'), 'audit.png');
-    const res = await postReport(svc, game, reportBody(game, {
-      reporter: { svcid: 'a1' }, reportee: { svcid: '888001', role_name: 'Audited' }, reasons: [{ id: 5 }], evidence: [{ name: 'audit.png', size_byte: '13', uri }],
-    }));
+    const res = await postReport(
+      svc,
+      game,
+      reportBody(game, {
+        reporter: { svcid: 'a1' },
+        reportee: { svcid: '888001', role_name: 'Audited' },
+        reasons: [{ id: 5 }],
+        evidence: [{ name: 'audit.png', size_byte: '13', uri }],
+      }),
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const reportId = (await svc.admin('GET', '/reports?reportee=888001')).body.reports[0].reportId;
-    for (const [status, note] of [['actioned', 'first look'], ['open', 'reopened'], ['dismissed', 'not cheating']]) {
-      const decided = await svc.admin('POST', `/reports/${reportId}/moderation`, { moderator: 'mod-audit', status, note });
+    for (const [status, note] of [
+      ['actioned', 'first look'],
+      ['open', 'reopened'],
+      ['dismissed', 'not cheating'],
+    ]) {
+      const decided = await svc.admin('POST', `/reports/${reportId}/moderation`, {
+        moderator: 'mod-audit',
+        status,
+        note,
+      });
       assert.equal(decided.status, 200, JSON.stringify(decided.body));
     }
     const { page } = await browser.newPage();
@@ -393,7 +462,10 @@ describe('operator console (happy paths)', () => {
     await clickForApi(page, 'button:has-text("Apply")', '/moderation/audit', 'moderator=mod-audit');
     const rows = await waitForRowCount(page, 3);
     assert.match(page.url(), /moderator=mod-audit/);
-    assert.match(rows[0]!, new RegExp(`set_status\\s+#${reportId}\\s+${game.appId}\\s+mod-audit\\s+open \u2192 dismissed\\s+not cheating`));
+    assert.match(
+      rows[0]!,
+      new RegExp(`set_status\\s+#${reportId}\\s+${game.appId}\\s+mod-audit\\s+open \u2192 dismissed\\s+not cheating`),
+    );
     assert.match(rows[2]!, /open \u2192 actioned\s+first look/);
 
     // Two a page: the API's cursor, then back to the first page.
@@ -417,7 +489,10 @@ describe('operator console (happy paths)', () => {
     await page.selectOption('#f-action', 'view_evidence');
     await clickForApi(page, 'button:has-text("Apply")', '/moderation/audit', 'action=view_evidence');
     await waitForText(page, 'main tbody', /^(?![\s\S]*set_status)[\s\S]*view_evidence/);
-    assert.match(page.url(), new RegExp(`reportId=${reportId}.*action=view_evidence|action=view_evidence.*reportId=${reportId}`));
+    assert.match(
+      page.url(),
+      new RegExp(`reportId=${reportId}.*action=view_evidence|action=view_evidence.*reportId=${reportId}`),
+    );
     assert.doesNotMatch(await page.locator('main tbody').innerText(), /set_status/);
     await page.close();
   });
@@ -431,7 +506,11 @@ describe('operator console (happy paths)', () => {
     await waitForText(page, 'main table', new RegExp(`${old.kid}[\\s\\S]*signing`));
     await page.click('button:has-text("Rotate keys")');
     await waitForText(page, '.confirm', /Add a new key pair/);
-    assert.equal((await svc.admin('GET', '/platform-keys')).body.keys.length, before.length, 'nothing happens before the confirmation');
+    assert.equal(
+      (await svc.admin('GET', '/platform-keys')).body.keys.length,
+      before.length,
+      'nothing happens before the confirmation',
+    );
     await page.click('.confirm button.confirm-yes');
     const added = await waitForText(page, 'p.ok', /New signing key \S+ added/);
     const keys = (await svc.admin('GET', '/platform-keys')).body.keys;
@@ -446,8 +525,15 @@ describe('operator console (happy paths)', () => {
     await page.click('.confirm button.confirm-yes');
     await waitForText(page, 'p.ok', new RegExp(`^Key ${old.kid} retired`));
     await waitForText(page, `main tbody tr:has-text("${old.kid}")`, /retired/);
-    assert.equal(await page.locator(`main tbody tr:has-text("${old.kid}") button`).count(), 0, 'a retired key has no Retire button');
-    assert.equal((await svc.admin('GET', '/platform-keys')).body.keys.find((k: any) => k.kid === old.kid).status, 'retired');
+    assert.equal(
+      await page.locator(`main tbody tr:has-text("${old.kid}") button`).count(),
+      0,
+      'a retired key has no Retire button',
+    );
+    assert.equal(
+      (await svc.admin('GET', '/platform-keys')).body.keys.find((k: any) => k.kid === old.kid).status,
+      'retired',
+    );
     await page.close();
   });
 
@@ -456,8 +542,14 @@ describe('operator console (happy paths)', () => {
     const other = await createGame(svc, { name: 'Other consumer', partnerUrl: `${gameUrl}/partner` });
     const timestamp = Math.floor(Date.now() / 1000);
     const send = async (app: GameApp, userId: string, productCode: string) => {
-      const body = signMd5({ userId, roleId: 'r-5', serverId: 's-3', productCode, appId: app.appId }, app.secret, { timestamp });
-      const res = await svc.fetch('/order/v1/game/pay/notify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const body = signMd5({ userId, roleId: 'r-5', serverId: 's-3', productCode, appId: app.appId }, app.secret, {
+        timestamp,
+      });
+      const res = await svc.fetch('/order/v1/game/pay/notify', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       assert.equal(res.status, 200, await res.text());
     };
     await send(shop, '3001', 'potion_small');
@@ -475,7 +567,12 @@ describe('operator console (happy paths)', () => {
     assert.match(page.url(), new RegExp(`appId=${shop.appId}`));
     const rows = await page.locator('main tbody tr').allInnerTexts();
     assert.equal(rows.length, 2, rows.join('\n'));
-    assert.match(rows[0]!, new RegExp(`${notices[0].noticeId}\\s.*${shop.appId}\\s+3002\\s+r-5\\s+s-3\\s+potion_large\\s.*${timestamp}\\s+event ${notices[0].eventId}`));
+    assert.match(
+      rows[0]!,
+      new RegExp(
+        `${notices[0].noticeId}\\s.*${shop.appId}\\s+3002\\s+r-5\\s+s-3\\s+potion_large\\s.*${timestamp}\\s+event ${notices[0].eventId}`,
+      ),
+    );
     assert.doesNotMatch(await mainText(page), /elsewhere/);
 
     // One a page: the API's nextBefore, then back to the first page.
@@ -501,7 +598,7 @@ describe('operator console (happy paths)', () => {
     await page.close();
   });
 
-  it('shows an order\'s status history after it was placed and paid', async () => {
+  it("shows an order's status history after it was placed and paid", async () => {
     const shop = await appWithProducts(svc, { name: 'History Shop' });
     const order = await placeOk(svc, storeOrder(shop.appId));
     await payOk(svc, order.trxNo);
@@ -527,8 +624,12 @@ describe('operator console (happy paths)', () => {
     await page.fill('#f-name', 'Audited in the console');
     await page.click('button:has-text("Create app")');
     await page.waitForSelector('.secret-value');
-    const trail = (await svc.admin('GET', `/admin-actions?operator=${encodeURIComponent('Zo\u00eb Operator')}`)).body.actions;
-    assert.deepEqual(trail.map((a: any) => [a.method, a.path]), [['POST', '/admin/v1/apps']]);
+    const trail = (await svc.admin('GET', `/admin-actions?operator=${encodeURIComponent('Zo\u00eb Operator')}`)).body
+      .actions;
+    assert.deepEqual(
+      trail.map((a: any) => [a.method, a.path]),
+      [['POST', '/admin/v1/apps']],
+    );
     await page.click('nav a:has-text("Audit")');
     await waitForRoute(page, '/admin-actions');
     await page.fill('#f-operator', 'Zo\u00eb Operator');
@@ -538,7 +639,7 @@ describe('operator console (happy paths)', () => {
     await page.close();
   });
 
-  it('finds an app\'s orders by status and type', async () => {
+  it("finds an app's orders by status and type", async () => {
     const shop = await appWithProducts(svc, { name: 'Filter Shop' });
     const paid = await placeOk(svc, storeOrder(shop.appId));
     await payOk(svc, paid.trxNo);

@@ -17,8 +17,14 @@ import { sendError } from '../errors/handler.js';
 export const CONSOLE_ROOT = fileURLToPath(new URL('../../console/', import.meta.url));
 
 export const CONSOLE_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-  "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
 ].join('; ');
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -38,7 +44,8 @@ function loadVendor(): Map<string, Buffer> {
   const preact = read('preact');
   const hooks = read('preact/hooks');
   const bare = /\bfrom\s*"preact"/g;
-  if ((hooks.match(bare) ?? []).length !== 1) throw new Error('console: preact/hooks no longer imports "preact" exactly once; update loadVendor');
+  if ((hooks.match(bare) ?? []).length !== 1)
+    throw new Error('console: preact/hooks no longer imports "preact" exactly once; update loadVendor');
   return new Map([
     ['preact.module.js', Buffer.from(preact)],
     ['hooks.module.js', Buffer.from(hooks.replace(bare, 'from"/console/vendor/preact.module.js"'))],
@@ -50,38 +57,45 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   const indexHtml = fs.readFileSync(`${CONSOLE_ROOT}index.html`);
   const vendor = loadVendor();
 
-  await app.register(async (scope) => {
-    scope.addHook('onRequest', (request, reply, done) => {
-      reply.headers(SECURITY_HEADERS);
-      // The page itself is never stored; the scripts and styles are revalidated (ETag) on each load.
-      reply.header('cache-control', HTML_PATH.test(request.url) ? 'no-store' : 'no-cache');
-      done();
-    });
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', (request, reply, done) => {
+        reply.headers(SECURITY_HEADERS);
+        // The page itself is never stored; the scripts and styles are revalidated (ETag) on each load.
+        reply.header('cache-control', HTML_PATH.test(request.url) ? 'no-store' : 'no-cache');
+        done();
+      });
 
-    // Under the prefix, '/' answers both /console and /console/.
-    scope.get('/', { schema: { hide: true } }, (_request, reply) => reply.type('text/html; charset=utf-8').send(indexHtml));
+      // Under the prefix, '/' answers both /console and /console/.
+      scope.get('/', { schema: { hide: true } }, (_request, reply) =>
+        reply.type('text/html; charset=utf-8').send(indexHtml),
+      );
 
-    scope.get<{ Params: { name: string } }>('/vendor/:name', { schema: { hide: true } }, (request, reply) => {
-      const body = vendor.get(request.params.name);
-      if (!body) return reply.callNotFound();
-      return reply.type('text/javascript; charset=utf-8').send(body);
-    });
+      scope.get<{ Params: { name: string } }>('/vendor/:name', { schema: { hide: true } }, (request, reply) => {
+        const body = vendor.get(request.params.name);
+        if (!body) return reply.callNotFound();
+        return reply.type('text/javascript; charset=utf-8').send(body);
+      });
 
-    // wildcard: false registers one route per file found under the root at start, so a path that is not
-    // exactly one of those files (traversal, encoded dots, directories, dot files) is left to the 404 handler.
-    await scope.register(fastifyStatic, {
-      root: CONSOLE_ROOT,
-      prefix: '/',
-      decorateReply: false,
-      wildcard: false,
-      index: false,
-      redirect: false,
-      list: false,
-      dotfiles: 'ignore',
-      cacheControl: false,
-    });
+      // wildcard: false registers one route per file found under the root at start, so a path that is not
+      // exactly one of those files (traversal, encoded dots, directories, dot files) is left to the 404 handler.
+      await scope.register(fastifyStatic, {
+        root: CONSOLE_ROOT,
+        prefix: '/',
+        decorateReply: false,
+        wildcard: false,
+        index: false,
+        redirect: false,
+        list: false,
+        dotfiles: 'ignore',
+        cacheControl: false,
+      });
 
-    // Any other path under /console: the platform's 404, with the console's headers (the hook above).
-    scope.setNotFoundHandler((request, reply) => sendError(request, reply, new AppError('NOT_FOUND', `no console file at ${request.url.split('?')[0]}`)));
-  }, { prefix: '/console' });
+      // Any other path under /console: the platform's 404, with the console's headers (the hook above).
+      scope.setNotFoundHandler((request, reply) =>
+        sendError(request, reply, new AppError('NOT_FOUND', `no console file at ${request.url.split('?')[0]}`)),
+      );
+    },
+    { prefix: '/console' },
+  );
 }

@@ -7,15 +7,22 @@ import { CONSOLE_CSP } from './console.routes.js';
 import { go, mainText, signIn, startBrowser, waitForText, type TestBrowser } from './console.testlib.js';
 
 /** A GET with the path sent exactly as written (fetch would normalise `..`). */
-function rawGet(base: string, path: string): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+function rawGet(
+  base: string,
+  path: string,
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    http.get({ host: hostname, port, path }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => { body += c; });
-      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
-    }).on('error', reject);
+    http
+      .get({ host: hostname, port, path }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => {
+          body += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -33,19 +40,40 @@ describe('operator console (security)', () => {
   before(async () => {
     [svc, browser] = await Promise.all([startTestService(), startBrowser()]);
     game = await createGame(svc, { name: XSS_APP, partnerUrl: 'https://partner.example/consume' });
-    const res = await postReport(svc, game, reportBody(game, {
-      reportee: { svcid: '4242', role_id: 'r42', server_code: 's1', role_name: XSS_ROLE, extra: '' },
-      user_description: XSS_DESCRIPTION,
-    }));
+    const res = await postReport(
+      svc,
+      game,
+      reportBody(game, {
+        reportee: { svcid: '4242', role_id: 'r42', server_code: 's1', role_name: XSS_ROLE, extra: '' },
+        user_description: XSS_DESCRIPTION,
+      }),
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     // Game-supplied text on the newer pages: a product name, a consumption notice's role and product, a moderator note.
-    const product = await svc.admin('POST', `/apps/${game.appId}/products`, { productCode: 'xss', name: XSS_PRODUCT, price: 1, currency: 'USD' });
+    const product = await svc.admin('POST', `/apps/${game.appId}/products`, {
+      productCode: 'xss',
+      name: XSS_PRODUCT,
+      price: 1,
+      currency: 'USD',
+    });
     assert.equal(product.status, 201, JSON.stringify(product.body));
-    const notice = signMd5({ userId: '4242', roleId: XSS_ROLE, serverId: 's1', productCode: XSS_PRODUCT, appId: game.appId }, game.secret, { timestamp: Math.floor(Date.now() / 1000) });
-    const noticed = await svc.fetch('/order/v1/game/pay/notify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(notice) });
+    const notice = signMd5(
+      { userId: '4242', roleId: XSS_ROLE, serverId: 's1', productCode: XSS_PRODUCT, appId: game.appId },
+      game.secret,
+      { timestamp: Math.floor(Date.now() / 1000) },
+    );
+    const noticed = await svc.fetch('/order/v1/game/pay/notify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(notice),
+    });
     assert.equal(noticed.status, 200, await noticed.text());
     const reportId = (await svc.admin('GET', `/reports?appId=${game.appId}`)).body.reports[0].reportId;
-    const decided = await svc.admin('POST', `/reports/${reportId}/moderation`, { moderator: XSS_ROLE, status: 'dismissed', note: XSS_NOTE });
+    const decided = await svc.admin('POST', `/reports/${reportId}/moderation`, {
+      moderator: XSS_ROLE,
+      status: 'dismissed',
+      note: XSS_NOTE,
+    });
     assert.equal(decided.status, 200, JSON.stringify(decided.body));
   });
   after(async () => {
@@ -54,9 +82,22 @@ describe('operator console (security)', () => {
   });
 
   it('answers the page and every asset with the CSP and the other security headers', async () => {
-    for (const path of ['/console', '/console/', '/console/app.js', '/console/api.js', '/console/pages/reports.js', '/console/pages/products.js',
-      '/console/pages/apptools.js', '/console/pages/audit.js', '/console/pages/consumption.js', '/console/console.css',
-      '/console/vendor/preact.module.js', '/console/vendor/hooks.module.js', '/console/vendor/htm.module.js', '/console/no-such-file.js']) {
+    for (const path of [
+      '/console',
+      '/console/',
+      '/console/app.js',
+      '/console/api.js',
+      '/console/pages/reports.js',
+      '/console/pages/products.js',
+      '/console/pages/apptools.js',
+      '/console/pages/audit.js',
+      '/console/pages/consumption.js',
+      '/console/console.css',
+      '/console/vendor/preact.module.js',
+      '/console/vendor/hooks.module.js',
+      '/console/vendor/htm.module.js',
+      '/console/no-such-file.js',
+    ]) {
       const res = await svc.fetch(path);
       await res.arrayBuffer();
       assert.equal(res.headers.get('content-security-policy'), CONSOLE_CSP, path);
@@ -66,7 +107,10 @@ describe('operator console (security)', () => {
       if (path === '/console/no-such-file.js') assert.equal(res.status, 404);
       else assert.equal(res.status, 200, path);
     }
-    assert.equal(CONSOLE_CSP, "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    assert.equal(
+      CONSOLE_CSP,
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    );
     const page = await svc.fetch('/console');
     assert.equal(page.headers.get('cache-control'), 'no-store');
     assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
@@ -79,14 +123,27 @@ describe('operator console (security)', () => {
   });
 
   it('keeps the console out of the OpenAPI document', async () => {
-    const doc = await (await svc.fetch('/openapi.json')).json() as { paths: Record<string, unknown> };
-    assert.deepEqual(Object.keys(doc.paths).filter((p) => p.startsWith('/console')), []);
+    const doc = (await (await svc.fetch('/openapi.json')).json()) as { paths: Record<string, unknown> };
+    assert.deepEqual(
+      Object.keys(doc.paths).filter((p) => p.startsWith('/console')),
+      [],
+    );
   });
 
   it('refuses path traversal and unknown paths with 404', async () => {
-    for (const path of ['/console/../package.json', '/console/../../package.json', '/console/vendor/..%2f..%2fpackage.json',
-      '/console/..%2f..%2fpackage.json', '/console/%2e%2e/%2e%2e/package.json', '/console/pages/../../package.json',
-      '/console/vendor/../../../package.json', '/console/pages/', '/console/.gitignore', '/console/vendor/', '/console/vendor/preact.mjs']) {
+    for (const path of [
+      '/console/../package.json',
+      '/console/../../package.json',
+      '/console/vendor/..%2f..%2fpackage.json',
+      '/console/..%2f..%2fpackage.json',
+      '/console/%2e%2e/%2e%2e/package.json',
+      '/console/pages/../../package.json',
+      '/console/vendor/../../../package.json',
+      '/console/pages/',
+      '/console/.gitignore',
+      '/console/vendor/',
+      '/console/vendor/preact.mjs',
+    ]) {
       const res = await rawGet(svc.url, path);
       assert.equal(res.status, 404, `${path}: ${res.status} ${res.body.slice(0, 100)}`);
       assert.doesNotMatch(res.body, /"dependencies"|"workspaces"/, path);
@@ -95,8 +152,17 @@ describe('operator console (security)', () => {
   });
 
   it('never answers 5xx to odd console paths', async () => {
-    for (const path of ['/console/%00', '/console/vendor/%00', '/console/%E0%A4%A', '/console/vendor/%E0%A4%A', '/console/app.js%00',
-      '/console//app.js', '/console/APP.JS', '/console/app.js/', `/console/vendor/${'x'.repeat(300)}`]) {
+    for (const path of [
+      '/console/%00',
+      '/console/vendor/%00',
+      '/console/%E0%A4%A',
+      '/console/vendor/%E0%A4%A',
+      '/console/app.js%00',
+      '/console//app.js',
+      '/console/APP.JS',
+      '/console/app.js/',
+      `/console/vendor/${'x'.repeat(300)}`,
+    ]) {
       const res = await rawGet(svc.url, path);
       assert.ok([400, 404, 414].includes(res.status), `${path}: ${res.status} ${res.body.slice(0, 100)}`);
     }
@@ -106,17 +172,38 @@ describe('operator console (security)', () => {
     const { page, consoleErrors, requests, errors } = await browser.newPage();
     await signIn(svc, page);
     await page.waitForSelector('main table');
-    for (const route of ['/reports', '/reports/reportees', '/reports/audit', '/users', '/events', '/keys', '/orders', '/supplements', '/consumption', '/admin-actions',
-      `/apps/${game.appId}`, `/apps/${game.appId}/products`, `/apps/${game.appId}/products/xss`, `/apps/${game.appId}/new-product`, `/apps/${game.appId}/game-calls`]) {
+    for (const route of [
+      '/reports',
+      '/reports/reportees',
+      '/reports/audit',
+      '/users',
+      '/events',
+      '/keys',
+      '/orders',
+      '/supplements',
+      '/consumption',
+      '/admin-actions',
+      `/apps/${game.appId}`,
+      `/apps/${game.appId}/products`,
+      `/apps/${game.appId}/products/xss`,
+      `/apps/${game.appId}/new-product`,
+      `/apps/${game.appId}/game-calls`,
+    ]) {
       await go(svc, page, route);
       await page.waitForSelector('main h1');
     }
-    assert.deepEqual(consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e)), []);
+    assert.deepEqual(
+      consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e)),
+      [],
+    );
     assert.deepEqual(errors, []);
     assert.equal(await page.evaluate('localStorage.length'), 0);
     assert.equal(await page.evaluate("sessionStorage.getItem('console.adminToken')"), svc.adminToken);
     assert.deepEqual(await browser.context.cookies(), []);
-    assert.ok(requests.some((u) => u.includes('/admin/v1/')), 'the console called the admin API');
+    assert.ok(
+      requests.some((u) => u.includes('/admin/v1/')),
+      'the console called the admin API',
+    );
     for (const url of [...requests, page.url()]) assert.ok(!url.includes(svc.adminToken), `token in ${url}`);
     await page.close();
   });
@@ -141,14 +228,23 @@ describe('operator console (security)', () => {
     await page.waitForTimeout(200);
     assert.deepEqual(dialogs, []);
     assert.deepEqual(errors, []);
-    assert.equal(await page.locator('main img, main svg, main script, main b').count(), 0, 'no element from the payloads');
+    assert.equal(
+      await page.locator('main img, main svg, main script, main b').count(),
+      0,
+      'no element from the payloads',
+    );
     await page.close();
   });
 
   it('renders game-supplied product names, consumption notices and moderator notes as text', async () => {
     const { page, dialogs, errors } = await browser.newPage();
     await signIn(svc, page);
-    const noElements = async (where: string) => assert.equal(await page.locator('main img, main svg, main script, main b').count(), 0, `no element from the payloads on ${where}`);
+    const noElements = async (where: string) =>
+      assert.equal(
+        await page.locator('main img, main svg, main script, main b').count(),
+        0,
+        `no element from the payloads on ${where}`,
+      );
     await go(svc, page, `/apps/${game.appId}/products`);
     await waitForText(page, 'main tbody', /onerror/);
     assert.ok((await mainText(page)).includes(XSS_PRODUCT));

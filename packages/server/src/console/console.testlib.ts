@@ -9,7 +9,16 @@ import type { TestService } from '../testing/service.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Without the background-networking flags Chromium keeps calling home on a machine without a network. */
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface TestBrowser {
   context: BrowserContext;
@@ -27,10 +36,16 @@ export interface ConsolePage {
 }
 
 export async function startBrowser(): Promise<TestBrowser> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (or set CHROMIUM_PATH)`);
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(
+      `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (or set CHROMIUM_PATH)`,
+    );
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 },
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 900 },
   });
   context.setDefaultTimeout(10_000);
   return {
@@ -38,9 +53,14 @@ export async function startBrowser(): Promise<TestBrowser> {
     async newPage() {
       const page = await context.newPage();
       const watched: ConsolePage = { page, dialogs: [], errors: [], consoleErrors: [], requests: [] };
-      page.on('dialog', (d) => { watched.dialogs.push(`${d.type()}: ${d.message()}`); void d.dismiss(); });
+      page.on('dialog', (d) => {
+        watched.dialogs.push(`${d.type()}: ${d.message()}`);
+        void d.dismiss();
+      });
       page.on('pageerror', (e) => watched.errors.push(e.message));
-      page.on('console', (m) => { if (m.type() === 'error') watched.consoleErrors.push(m.text()); });
+      page.on('console', (m) => {
+        if (m.type() === 'error') watched.consoleErrors.push(m.text());
+      });
       page.on('request', (r) => watched.requests.push(r.url()));
       return watched;
     },
@@ -52,7 +72,12 @@ export async function startBrowser(): Promise<TestBrowser> {
 }
 
 /** Opens the console and signs in with the service's admin token (or `token`). */
-export async function signIn(svc: TestService, page: Page, token = svc.adminToken, moderator = 'mod-test'): Promise<void> {
+export async function signIn(
+  svc: TestService,
+  page: Page,
+  token = svc.adminToken,
+  moderator = 'mod-test',
+): Promise<void> {
   await page.goto(`${svc.url}/console`);
   await page.fill('#f-token', token);
   await page.fill('#f-moderator', moderator);
@@ -68,7 +93,10 @@ export async function go(svc: TestService, page: Page, hashPath: string): Promis
   await page.goto(`${svc.url}/console#${hashPath}`);
   const path = hashPath.split('?')[0];
   // The sign-in screen also ends the wait: a refused token sends the console there instead.
-  await page.locator(`main[data-route=${JSON.stringify(path)}], main.signin`).first().waitFor();
+  await page
+    .locator(`main[data-route=${JSON.stringify(path)}], main.signin`)
+    .first()
+    .waitFor();
 }
 
 /**
@@ -84,7 +112,9 @@ export async function waitForRoute(page: Page, path: string): Promise<void> {
  * whose URL contains every one of `parts`: until then the page may still show the rows of the previous query.
  */
 export async function clickForApi(page: Page, selector: string, ...parts: string[]): Promise<void> {
-  const answered = page.waitForResponse((r) => r.url().includes('/admin/v1/') && parts.every((p) => r.url().includes(p)));
+  const answered = page.waitForResponse(
+    (r) => r.url().includes('/admin/v1/') && parts.every((p) => r.url().includes(p)),
+  );
   await page.click(selector);
   await answered;
 }
@@ -113,7 +143,11 @@ export async function waitForText(page: Page, selector: string, re: RegExp, time
   const until = Date.now() + timeout;
   let last = '';
   for (;;) {
-    last = await page.locator(selector).first().innerText().catch(() => '');
+    last = await page
+      .locator(selector)
+      .first()
+      .innerText()
+      .catch(() => '');
     if (re.test(last)) return last;
     if (Date.now() > until) throw new Error(`${selector} never matched ${re}; last text: ${JSON.stringify(last)}`);
     await page.waitForTimeout(50);

@@ -21,12 +21,17 @@ export const MASTER_KEY_FILE = 'master.key';
  * (generated on first start). A bad key stops the service naming where it is.
  */
 export function loadMasterKeys(config: Config, notes: string[] = []): MasterKeys {
-  const previous = config.MASTER_KEY_PREVIOUS.split(',').map((v) => v.trim()).filter(Boolean)
+  const previous = config.MASTER_KEY_PREVIOUS.split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)
     .map((v, i) => decodeOrFail(v, `MASTER_KEY_PREVIOUS (entry ${i + 1})`));
   if (config.MASTER_KEY) return { current: decodeOrFail(config.MASTER_KEY, 'MASTER_KEY'), previous, file: null };
   const read = readOrCreateSecretFile(config.dataDir, MASTER_KEY_FILE, () => crypto.randomBytes(32).toString('base64'));
   if (read.created) notes.push(`generated a master key into ${read.file}; back it up with the database`);
-  const [current, ...older] = read.value.split('\n').map((l) => l.trim()).filter(Boolean)
+  const [current, ...older] = read.value
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
     .map((v, i) => decodeOrFail(v, `${read.file} (line ${i + 1})`));
   if (!current) throw new ConfigError(`invalid configuration: ${read.file}: holds no master key`);
   return { current, previous: [...older, ...previous], file: read.file };

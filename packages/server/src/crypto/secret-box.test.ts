@@ -4,7 +4,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MissingMasterKeyError, SecretBox, decodeMasterKey, masterKeyId, readOrCreateSecretFile, safeEqual } from './secret-box.js';
+import {
+  MissingMasterKeyError,
+  SecretBox,
+  decodeMasterKey,
+  masterKeyId,
+  readOrCreateSecretFile,
+  safeEqual,
+} from './secret-box.js';
 
 /** The format of values sealed before the keyring existed: v1.<iv>.<ciphertext>.<tag>. */
 function sealV1(key: Buffer, plaintext: string, context: string): string {
@@ -12,7 +19,9 @@ function sealV1(key: Buffer, plaintext: string, context: string): string {
   const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(context, 'utf8'));
   const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), ct.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+  return ['v1', iv.toString('base64url'), ct.toString('base64url'), cipher.getAuthTag().toString('base64url')].join(
+    '.',
+  );
 }
 
 describe('secrets at rest', () => {
@@ -30,7 +39,9 @@ describe('secrets at rest', () => {
     assert.throws(() => box.open(sealed, 'app-secret:b'));
     assert.throws(() => new SecretBox(crypto.randomBytes(32)).open(sealed, 'app-secret:a'));
     const parts = sealed.split('.');
-    parts[3] = Buffer.from('x' + Buffer.from(parts[3]!, 'base64url').toString('latin1').slice(1), 'latin1').toString('base64url');
+    parts[3] = Buffer.from('x' + Buffer.from(parts[3]!, 'base64url').toString('latin1').slice(1), 'latin1').toString(
+      'base64url',
+    );
     assert.throws(() => box.open(parts.join('.'), 'app-secret:a'));
   });
 

@@ -4,13 +4,20 @@ import path from 'node:path';
 
 /** A master key's public id: 11 characters of a SHA-256 over it, safe to print and to store beside a sealed value. */
 export function masterKeyId(key: Buffer): string {
-  return crypto.createHash('sha256').update('game-platform master key id\n').update(key).digest('base64url').slice(0, 11);
+  return crypto
+    .createHash('sha256')
+    .update('game-platform master key id\n')
+    .update(key)
+    .digest('base64url')
+    .slice(0, 11);
 }
 
 /** A sealed value names a master key that this instance was not given (MASTER_KEY, MASTER_KEY_PREVIOUS). */
 export class MissingMasterKeyError extends Error {
   constructor(readonly keyId: string) {
-    super(`the value is sealed under master key ${keyId}, which is not configured: add it to MASTER_KEY_PREVIOUS (or to DATA_DIR/master.key in embedded mode)`);
+    super(
+      `the value is sealed under master key ${keyId}, which is not configured: add it to MASTER_KEY_PREVIOUS (or to DATA_DIR/master.key in embedded mode)`,
+    );
   }
 }
 
@@ -47,7 +54,13 @@ export class SecretBox {
     const cipher = crypto.createCipheriv('aes-256-gcm', this.#keys.get(this.currentKeyId)!, iv, { authTagLength: 16 });
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v2', this.currentKeyId, iv.toString('base64url'), ct.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+    return [
+      'v2',
+      this.currentKeyId,
+      iv.toString('base64url'),
+      ct.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+    ].join('.');
   }
 
   open(sealed: string, context: string): string {
@@ -85,7 +98,9 @@ export class SecretBox {
         }
       }
       throw failure instanceof Error && this.#keys.size > 1
-        ? new Error(`the v1 sealed value opens under none of the ${this.#keys.size} configured master keys (or its context is not ${JSON.stringify(context)})`)
+        ? new Error(
+            `the v1 sealed value opens under none of the ${this.#keys.size} configured master keys (or its context is not ${JSON.stringify(context)})`,
+          )
         : failure;
     }
     throw new Error('sealed value has an unknown format');
@@ -111,7 +126,11 @@ export function decodeMasterKey(value: string): Buffer {
  * Reads a generated secret from a file in DATA_DIR, creating it (mode 0600)
  * on first start. Used in embedded mode for the master key and admin token.
  */
-export function readOrCreateSecretFile(dataDir: string, name: string, make: () => string): { value: string; file: string; created: boolean } {
+export function readOrCreateSecretFile(
+  dataDir: string,
+  name: string,
+  make: () => string,
+): { value: string; file: string; created: boolean } {
   const file = path.join(dataDir, name);
   fs.mkdirSync(dataDir, { recursive: true });
   try {
@@ -125,7 +144,8 @@ export function readOrCreateSecretFile(dataDir: string, name: string, make: () =
     return { value, file, created: true };
   } catch (err) {
     // Another process created it first: use theirs.
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return { value: fs.readFileSync(file, 'utf8').trim(), file, created: false };
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      return { value: fs.readFileSync(file, 'utf8').trim(), file, created: false };
     throw err;
   }
 }

@@ -71,11 +71,15 @@ export function openDatabase(opts: DatabaseOptions): Database {
       // listener that is an uncaught exception that ends the process. The pool listens on idle clients only, so
       // every client gets one for its whole life. The query in progress, if any, fails on its own (-> 503).
       pool.on('error', () => {});
-      pool.on('connect', (client) => { client.on('error', () => {}); });
+      pool.on('connect', (client) => {
+        client.on('error', () => {});
+      });
       return pool;
     };
     const searchPath = opts.schema ? [`-c search_path=${opts.schema}`] : [];
-    const db = new Kysely<Tables>({ dialect: new CatalogSafePostgresDialect({ pool: pgPool(opts.poolSize ?? 10, searchPath) }) });
+    const db = new Kysely<Tables>({
+      dialect: new CatalogSafePostgresDialect({ pool: pgPool(opts.poolSize ?? 10, searchPath) }),
+    });
     const relaxedSql = new Map<RelaxedTable, string>();
     const relaxedPool = pgPool(4, [...searchPath, '-c synchronous_commit=off']);
     return {
@@ -88,16 +92,28 @@ export function openDatabase(opts: DatabaseOptions): Database {
         const names = Object.keys(columns) as (keyof typeof columns)[];
         let text = relaxedSql.get(table);
         if (!text) {
-          text = `insert into ${table} (${names.join(', ')}) select * from unnest(${names.map((n, i) => `$${i + 1}::${columns[n]}[]`).join(', ')}) `
-            + `on conflict (${key.join(', ')}) do nothing returning ${key.join(', ')}`;
+          text =
+            `insert into ${table} (${names.join(', ')}) select * from unnest(${names.map((n, i) => `$${i + 1}::${columns[n]}[]`).join(', ')}) ` +
+            `on conflict (${key.join(', ')}) do nothing returning ${key.join(', ')}`;
           relaxedSql.set(table, text);
         }
-        const result = await relaxedPool.query({ name: `relaxed_${table}`, text, values: names.map((n) => rows.map((r) => r[n])) });
-        const inserted = new Set(result.rows.map((r: Record<string, unknown>) => key.map((k) => String(r[k])).join('\u0000')));
+        const result = await relaxedPool.query({
+          name: `relaxed_${table}`,
+          text,
+          values: names.map((n) => rows.map((r) => r[n])),
+        });
+        const inserted = new Set(
+          result.rows.map((r: Record<string, unknown>) => key.map((k) => String(r[k])).join('\u0000')),
+        );
         return rows.map((r) => inserted.has(key.map((k) => String(r[k])).join('\u0000')));
       },
-      ping: async () => { await sql`select 1`.execute(db); },
-      close: async () => { await relaxedPool.end(); await db.destroy(); },
+      ping: async () => {
+        await sql`select 1`.execute(db);
+      },
+      close: async () => {
+        await relaxedPool.end();
+        await db.destroy();
+      },
     };
   }
   const file = opts.sqliteFile ?? ':memory:';
@@ -127,22 +143,27 @@ export function openDatabase(opts: DatabaseOptions): Database {
     dialect: 'sqlite',
     // Through Kysely's one connection (its lock keeps these statements out of
     // any transaction in progress), then synchronously on the raw handle.
-    relaxedInsertIgnore: (table, rows) => db.connection().execute(async () => {
-      let insert = relaxedStatements.get(table);
-      if (!insert) {
-        const names = Object.keys(RELAXED_TABLES[table].columns);
-        insert = sqlite.prepare(`insert or ignore into ${table} (${names.join(', ')}) values (${names.map((n) => `@${n}`).join(', ')})`);
-        relaxedStatements.set(table, insert);
-      }
-      const statement = insert;
-      relax.run();
-      try {
-        return sqlite.transaction(() => rows.map((r) => statement.run(r).changes === 1))();
-      } finally {
-        unrelax.run();
-      }
-    }),
-    ping: async () => { await sql`select 1`.execute(db); },
+    relaxedInsertIgnore: (table, rows) =>
+      db.connection().execute(async () => {
+        let insert = relaxedStatements.get(table);
+        if (!insert) {
+          const names = Object.keys(RELAXED_TABLES[table].columns);
+          insert = sqlite.prepare(
+            `insert or ignore into ${table} (${names.join(', ')}) values (${names.map((n) => `@${n}`).join(', ')})`,
+          );
+          relaxedStatements.set(table, insert);
+        }
+        const statement = insert;
+        relax.run();
+        try {
+          return sqlite.transaction(() => rows.map((r) => statement.run(r).changes === 1))();
+        } finally {
+          unrelax.run();
+        }
+      }),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
     close: () => db.destroy(),
   };
 }

@@ -1,6 +1,12 @@
 import {
-  PostgresAdapter, PostgresDialect, sql,
-  type ColumnDefinitionBuilder, type CreateTableBuilder, type DatabaseIntrospector, type Kysely, type TableMetadata,
+  PostgresAdapter,
+  PostgresDialect,
+  sql,
+  type ColumnDefinitionBuilder,
+  type CreateTableBuilder,
+  type DatabaseIntrospector,
+  type Kysely,
+  type TableMetadata,
 } from 'kysely';
 
 /**
@@ -29,18 +35,43 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   // PostgreSQL SQLSTATEs: class 08 connection exception; 53 insufficient resources (disk full, out of memory, too
   // many connections); 57P01-57P05 admin/crash shutdown, cannot connect now, idle timeouts; 25006 a read-only
   // transaction (a standby after a failover); 40001/40P01 a serialization failure or deadlock, which a retry clears.
-  if (/^(08|53)[0-9A-Z]{3}$/.test(code) || /^57P0[1-5]$/.test(code) || code === '25006' || code === '40001' || code === '40P01') return true;
+  if (
+    /^(08|53)[0-9A-Z]{3}$/.test(code) ||
+    /^57P0[1-5]$/.test(code) ||
+    code === '25006' ||
+    code === '40001' ||
+    code === '40P01'
+  )
+    return true;
   // SQLite: disk full, a read-only file or file system, an I/O error, the file locked past busy_timeout, a file it
   // cannot open (better-sqlite3's extended codes: SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED, ...).
   if (/^SQLITE_(FULL|READONLY|IOERR|BUSY|LOCKED|CANTOPEN|PROTOCOL|NOLFS)(_|$)/.test(code)) return true;
   // The socket under a PostgreSQL connection, and node-postgres's own words for a broken or unobtainable client.
-  if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return true;
+  if (
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'EPIPE',
+      'ETIMEDOUT',
+      'EHOSTUNREACH',
+      'ENETUNREACH',
+      'ENOTFOUND',
+      'EAI_AGAIN',
+    ].includes(code)
+  )
+    return true;
   const message = typeof e?.message === 'string' ? e.message : '';
-  return /^Connection terminated|^timeout exceeded when trying to connect|^Client has encountered a connection error|^Client was closed and is not queryable|^Connection ended unexpectedly/.test(message);
+  return /^Connection terminated|^timeout exceeded when trying to connect|^Client has encountered a connection error|^Client was closed and is not queryable|^Connection ended unexpectedly/.test(
+    message,
+  );
 }
 
 /** An auto-increment integer primary key: `integer primary key autoincrement` vs an identity column. */
-export function addAutoIdColumn<T extends string>(table: CreateTableBuilder<T, any>, name: string, dialect: DialectName): CreateTableBuilder<T, any> {
+export function addAutoIdColumn<T extends string>(
+  table: CreateTableBuilder<T, any>,
+  name: string,
+  dialect: DialectName,
+): CreateTableBuilder<T, any> {
   return dialect === 'postgres'
     ? table.addColumn(name, 'bigint', (c: ColumnDefinitionBuilder) => c.primaryKey().generatedByDefaultAsIdentity())
     : table.addColumn(name, 'integer', (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement());
@@ -64,7 +95,15 @@ export function skipLocked<Q extends { forUpdate(): Q; skipLocked(): Q }>(query:
 export class CatalogSafePostgresDialect extends PostgresDialect {
   override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     const getTables = async (options?: { withInternalKyselyTables?: boolean }): Promise<TableMetadata[]> => {
-      const { rows } = await sql<{ schema: string; table: string; relkind: string; column: string | null; not_null: boolean | null; has_default: boolean | null; type: string | null }>`
+      const { rows } = await sql<{
+        schema: string;
+        table: string;
+        relkind: string;
+        column: string | null;
+        not_null: boolean | null;
+        has_default: boolean | null;
+        type: string | null;
+      }>`
         select n.nspname as schema, c.relname as table, c.relkind, a.attname as column, a.attnotnull as not_null,
           a.atthasdef as has_default, t.typname as type
         from pg_catalog.pg_class c
@@ -83,13 +122,20 @@ export class CatalogSafePostgresDialect extends PostgresDialect {
           tables.set(key, table);
         }
         if (r.column !== null) {
-          table.columns.push({ name: r.column, dataType: r.type ?? '', isNullable: !r.not_null, hasDefaultValue: !!r.has_default, isAutoIncrementing: false });
+          table.columns.push({
+            name: r.column,
+            dataType: r.type ?? '',
+            isNullable: !r.not_null,
+            hasDefaultValue: !!r.has_default,
+            isAutoIncrementing: false,
+          });
         }
       }
       return [...tables.values()];
     };
     return {
-      getSchemas: async () => (await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(db)).rows,
+      getSchemas: async () =>
+        (await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(db)).rows,
       getTables,
       getMetadata: async (options) => ({ tables: await getTables(options) }),
     };

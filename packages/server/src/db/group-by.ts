@@ -3,7 +3,11 @@
  * the keys of a batch by app or by claim, the rows of a query by their
  * parent. (Map.groupBy groups but cannot map each item, which two callers need.)
  */
-export function groupBy<T, K, V = T>(items: Iterable<T>, key: (item: T) => K, value: (item: T) => V = (item) => item as unknown as V): Map<K, V[]> {
+export function groupBy<T, K, V = T>(
+  items: Iterable<T>,
+  key: (item: T) => K,
+  value: (item: T) => V = (item) => item as unknown as V,
+): Map<K, V[]> {
   const groups = new Map<K, V[]>();
   for (const item of items) {
     const k = key(item);

@@ -37,9 +37,10 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 export async function migrateToLatest(database: Database): Promise<MigrationResult[]> {
   // Kysely looks for its bookkeeping tables by name across schemas; pin it to
   // the schema we actually use, or another schema's tables could be taken for ours.
-  const schema = database.dialect === 'postgres'
-    ? database.schema ?? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s
-    : undefined;
+  const schema =
+    database.dialect === 'postgres'
+      ? (database.schema ?? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s)
+      : undefined;
   const migrator = new Migrator({ db: database.db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

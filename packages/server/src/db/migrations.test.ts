@@ -11,10 +11,12 @@ import { TEST_DATABASE_URL } from '../testing/database.js';
 
 async function shape(database: Database): Promise<Record<string, string[]>> {
   const tables = await database.db.introspection.getTables();
-  return Object.fromEntries(tables
-    .filter((t) => !t.name.startsWith('kysely_') && (database.schema === undefined || t.schema === database.schema))
-    .map((t) => [t.name, t.columns.map((c) => c.name).sort()])
-    .sort(([a], [b]) => String(a).localeCompare(String(b))));
+  return Object.fromEntries(
+    tables
+      .filter((t) => !t.name.startsWith('kysely_') && (database.schema === undefined || t.schema === database.schema))
+      .map((t) => [t.name, t.columns.map((c) => c.name).sort()])
+      .sort(([a], [b]) => String(a).localeCompare(String(b))),
+  );
 }
 
 describe('migrations', () => {
@@ -63,7 +65,10 @@ describe('migrations', () => {
       })();
       let reads = 0;
       const reading = (async () => {
-        for (let i = 0; i < 60; i++) { await database.db.introspection.getTables({ withInternalKyselyTables: true }); reads++; }
+        for (let i = 0; i < 60; i++) {
+          await database.db.introspection.getTables({ withInternalKyselyTables: true });
+          reads++;
+        }
       })();
       await Promise.all([churn, reading]);
       assert.equal(reads, 60);

@@ -51,7 +51,15 @@ export interface NoncesTable {
 }
 
 /** All tables: the foundation's here, each domain's from its own `<domain>.tables.ts`. */
-export interface Tables extends OutboxTables, AccountsTables, GameCallsTables, EvidenceTables, ReportingTables, OrdersTables, AdminAuditTables {
+export interface Tables
+  extends
+    OutboxTables,
+    AccountsTables,
+    GameCallsTables,
+    EvidenceTables,
+    ReportingTables,
+    OrdersTables,
+    AdminAuditTables {
   apps: AppsTable;
   platform_keys: PlatformKeysTable;
   nonces: NoncesTable;

@@ -54,5 +54,12 @@ export class AddressGuard {
 /** The guard of production mode; none in development (games on localhost). */
 export function addressGuardFor(production: boolean, allowList: string): AddressGuard | null {
   if (!production) return null;
-  return new AddressGuard(new IpAllowList(allowList.split(',').map((s) => s.trim()).filter(Boolean)));
+  return new AddressGuard(
+    new IpAllowList(
+      allowList
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  );
 }

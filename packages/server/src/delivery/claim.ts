@@ -21,27 +21,42 @@ export interface ClaimedEvent {
  * then (at-least-once, nothing lost). On PostgreSQL the rows are picked with
  * FOR UPDATE SKIP LOCKED so instances claim disjoint sets without waiting.
  */
-export async function claimDueEvents(db: Kysely<Tables>, dialect: DialectName, o: { now: number; limit: number; leaseMs: number; token: string }): Promise<ClaimedEvent[]> {
+export async function claimDueEvents(
+  db: Kysely<Tables>,
+  dialect: DialectName,
+  o: { now: number; limit: number; leaseMs: number; token: string },
+): Promise<ClaimedEvent[]> {
   const due = skipLocked(
-    db.selectFrom('outbox').select('event_id')
+    db
+      .selectFrom('outbox')
+      .select('event_id')
       // A literal, so the planner can use the partial index of pending events (migration 0007), in claim order.
       .where('state', '=', sql.lit('pending'))
       .where('next_attempt_at', '<=', o.now)
       // enqueueEvent writes the body just after the row; never send an empty one.
       .where('body', '<>', '')
-      .orderBy('next_attempt_at').orderBy('event_id')
+      .orderBy('next_attempt_at')
+      .orderBy('event_id')
       .limit(o.limit),
     dialect,
   );
-  const rows = await db.updateTable('outbox')
+  const rows = await db
+    .updateTable('outbox')
     .set({ next_attempt_at: o.now + o.leaseMs, claim_token: o.token })
     .where('event_id', 'in', due)
     .returning(['event_id', 'app_id', 'type', 'target', 'server_id', 'body', 'attempts', 'created_at'])
     .execute();
   return rows
     .map((r) => ({
-      eventId: r.event_id, appId: r.app_id, type: r.type, target: r.target, serverId: r.server_id,
-      body: r.body, attempts: r.attempts, createdAt: r.created_at, claimToken: o.token,
+      eventId: r.event_id,
+      appId: r.app_id,
+      type: r.type,
+      target: r.target,
+      serverId: r.server_id,
+      body: r.body,
+      attempts: r.attempts,
+      createdAt: r.created_at,
+      claimToken: o.token,
     }))
     .sort((a, b) => a.eventId - b.eventId);
 }

@@ -26,14 +26,22 @@ export async function writeOutcomes(db: Kysely<Tables>, dialect: DialectName, ou
   if (outcomes.length === 0) return;
   if (dialect === 'postgres') return writeOutcomesPg(db, outcomes);
   await db.transaction().execute(async (trx) => {
-    await recordAttempts(trx, outcomes.map((o) => o.attempt));
+    await recordAttempts(
+      trx,
+      outcomes.map((o) => o.attempt),
+    );
     for (const o of outcomes) {
-      await trx.updateTable('outbox')
+      await trx
+        .updateTable('outbox')
         .set({
           attempts: sql`attempts + 1`,
           claim_token: null,
           last_error: o.lastError,
-          ...(o.state === 'delivered' ? { state: 'delivered', delivered_at: o.at } : o.state === 'dead' ? { state: 'dead', dead_at: o.at } : { next_attempt_at: o.at }),
+          ...(o.state === 'delivered'
+            ? { state: 'delivered', delivered_at: o.at }
+            : o.state === 'dead'
+              ? { state: 'dead', dead_at: o.at }
+              : { next_attempt_at: o.at }),
         })
         .where('event_id', '=', o.eventId)
         .where('claim_token', '=', o.claimToken)

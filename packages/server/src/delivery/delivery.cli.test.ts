@@ -11,7 +11,9 @@ describe('delivery CLI', () => {
     ({ env, cleanup } = await processEnv());
     env.MASTER_KEY ??= crypto.randomBytes(32).toString('base64');
   });
-  after(async () => { await cleanup(); });
+  after(async () => {
+    await cleanup();
+  });
 
   const cli = async (...args: string[]) => {
     const res = await runCli(env, ['--json', ...args]);
@@ -23,7 +25,10 @@ describe('delivery CLI', () => {
     const app = await cli('app', 'create', '--name', 'cli game', '--callback', 'http://127.0.0.1:9/cb');
     const { eventId } = await cli('events', 'test', '--app', String(app.appId), '--type', 'refund');
     const list = await cli('events', 'list', '--app', String(app.appId), '--state', 'pending');
-    assert.deepEqual(list.events.map((e: any) => e.eventId), [eventId]);
+    assert.deepEqual(
+      list.events.map((e: any) => e.eventId),
+      [eventId],
+    );
     const shown = await cli('events', 'show', String(eventId));
     assert.equal(JSON.parse(shown.body).trxType, 2);
     assert.deepEqual(shown.attemptLog, []);

@@ -15,9 +15,13 @@ const line = (e: DeliveryEvent) =>
 export function registerDeliveryCommands(program: Command, ctx: CliContext): void {
   const events = program.command('events').description('game events in the outbox: list, show, resend, recover, test');
 
-  events.command('list')
-    .option('--app <appId>').option('--state <state>', 'pending | delivered | dead').option('--type <type>')
-    .option('--from <time>', 'created at or after (ISO 8601 or Unix ms)').option('--to <time>', 'created before')
+  events
+    .command('list')
+    .option('--app <appId>')
+    .option('--state <state>', 'pending | delivered | dead')
+    .option('--type <type>')
+    .option('--from <time>', 'created at or after (ISO 8601 or Unix ms)')
+    .option('--to <time>', 'created before')
     .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
     .action(async (o) => {
       await ctx.withServices(async (s) => {
@@ -33,22 +37,40 @@ export function registerDeliveryCommands(program: Command, ctx: CliContext): voi
       });
     });
 
-  events.command('show').argument('<eventId>').action(async (id: string) => {
-    await ctx.withServices(async (s) => {
-      const e = await s.delivery.get(parseId('eventId', id));
-      ctx.output(e, () => [line(e), `body ${e.body}`, ...e.attemptLog.map((a) =>
-        `  attempt ${a.attemptNo} ${a.startedAt} ${a.url ?? '-'} -> ${a.outcome}${a.httpStatus !== null ? ` HTTP ${a.httpStatus}` : ''} ${a.latencyMs} ms${a.error ? `  ${a.error}` : ''}`)].join('\n'));
+  events
+    .command('show')
+    .argument('<eventId>')
+    .action(async (id: string) => {
+      await ctx.withServices(async (s) => {
+        const e = await s.delivery.get(parseId('eventId', id));
+        ctx.output(e, () =>
+          [
+            line(e),
+            `body ${e.body}`,
+            ...e.attemptLog.map(
+              (a) =>
+                `  attempt ${a.attemptNo} ${a.startedAt} ${a.url ?? '-'} -> ${a.outcome}${a.httpStatus !== null ? ` HTTP ${a.httpStatus}` : ''} ${a.latencyMs} ms${a.error ? `  ${a.error}` : ''}`,
+            ),
+          ].join('\n'),
+        );
+      });
     });
-  });
 
-  events.command('resend').argument('<eventId>').description('deliver an event again now').action(async (id: string) => {
-    await ctx.withServices(async (s) => {
-      const e = await s.delivery.resend(parseId('eventId', id));
-      ctx.output(e, () => `#${e.eventId} is due now`);
+  events
+    .command('resend')
+    .argument('<eventId>')
+    .description('deliver an event again now')
+    .action(async (id: string) => {
+      await ctx.withServices(async (s) => {
+        const e = await s.delivery.resend(parseId('eventId', id));
+        ctx.output(e, () => `#${e.eventId} is due now`);
+      });
     });
-  });
 
-  events.command('recover').requiredOption('--app <appId>').requiredOption('--since <time>', 'dead since (ISO 8601 or Unix ms)')
+  events
+    .command('recover')
+    .requiredOption('--app <appId>')
+    .requiredOption('--since <time>', 'dead since (ISO 8601 or Unix ms)')
     .description('deliver again every dead event of an app that died since a time')
     .action(async (o) => {
       await ctx.withServices(async (s) => {
@@ -57,13 +79,21 @@ export function registerDeliveryCommands(program: Command, ctx: CliContext): voi
       });
     });
 
-  events.command('test').requiredOption('--app <appId>').requiredOption('--type <type>', 'payment | refund | cancellation')
+  events
+    .command('test')
+    .requiredOption('--app <appId>')
+    .requiredOption('--type <type>', 'payment | refund | cancellation')
     .option('--server-id <serverId>')
     .description('send a test event, signed and delivered like a real one')
     .action(async (o) => {
-      if (!['payment', 'refund', 'cancellation'].includes(o.type)) throw invalidParameter('type', 'must be payment, refund or cancellation');
+      if (!['payment', 'refund', 'cancellation'].includes(o.type))
+        throw invalidParameter('type', 'must be payment, refund or cancellation');
       await ctx.withServices(async (s) => {
-        const eventId = await s.delivery.sendTestEvent(parseId('app', o.app), o.type as TestEventKind, o.serverId ?? null);
+        const eventId = await s.delivery.sendTestEvent(
+          parseId('app', o.app),
+          o.type as TestEventKind,
+          o.serverId ?? null,
+        );
         ctx.output({ eventId }, () => `test event #${eventId} queued`);
       });
     });

@@ -44,7 +44,9 @@ describe('delivery survives a crash (SIGKILL) with a backlog in flight', () => {
       DELIVERY_POLL_MS: '100',
       DELIVERY_LEASE_MS: '1000',
       DELIVERY_HOST_CONCURRENCY: '4',
-      ...(fresh.schema ? { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${fresh.schema}`)}` } : {}),
+      ...(fresh.schema
+        ? { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${fresh.schema}`)}` }
+        : {}),
     };
     game = await startGameServer(publicKeys, () => ({ status: 200, body: 'ok', delayMs: 40 }));
   });
@@ -69,24 +71,43 @@ describe('delivery survives a crash (SIGKILL) with a backlog in flight', () => {
     const app = await admin('POST', '/apps', { name: 'crash test', callbackUrls: { default: `${game.url}/cb` } });
 
     const ids: number[] = [];
-    for (let i = 0; i < 120; i++) ids.push((await admin('POST', `/apps/${app.appId}/test-events`, { type: i % 2 ? 'payment' : 'refund' })).eventId);
+    for (let i = 0; i < 120; i++)
+      ids.push((await admin('POST', `/apps/${app.appId}/test-events`, { type: i % 2 ? 'payment' : 'refund' })).eventId);
     await game.waitFor(() => game.requests.length >= 20, 10_000, 'the first deliveries');
     await kill(first.child, 'SIGKILL');
 
-    const delivered = await database.db.selectFrom('outbox').select('event_id').where('state', '=', 'delivered').execute();
-    assert.ok(delivered.length < ids.length, `a backlog was left at the crash (${delivered.length} of ${ids.length} delivered)`);
+    const delivered = await database.db
+      .selectFrom('outbox')
+      .select('event_id')
+      .where('state', '=', 'delivered')
+      .execute();
+    assert.ok(
+      delivered.length < ids.length,
+      `a backlog was left at the crash (${delivered.length} of ${ids.length} delivered)`,
+    );
 
     const second = await serve(env);
     children.push(second.child);
-    await game.waitFor(() => ids.every((id) => game.requests.some((r) => r.body.includes(`"notifyId":${id},`))), 20_000, 'every event at the game');
+    await game.waitFor(
+      () => ids.every((id) => game.requests.some((r) => r.body.includes(`"notifyId":${id},`))),
+      20_000,
+      'every event at the game',
+    );
     const until = Date.now() + 10_000;
     for (;;) {
-      const left = await database.db.selectFrom('outbox').select('event_id').where('state', '<>', 'delivered').execute();
+      const left = await database.db
+        .selectFrom('outbox')
+        .select('event_id')
+        .where('state', '<>', 'delivered')
+        .execute();
       if (left.length === 0) break;
       if (Date.now() > until) assert.fail(`${left.length} events not delivered`);
       await new Promise((r) => setTimeout(r, 50));
     }
-    assert.ok(game.requests.every((r) => r.verified), 'every call verified');
+    assert.ok(
+      game.requests.every((r) => r.verified),
+      'every call verified',
+    );
     await kill(second.child, 'SIGTERM');
     assert.equal(second.child.exitCode, 0, 'graceful stop after SIGTERM');
   });

@@ -3,7 +3,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import {
-  AppIdParams, DeliveryAttempt, DeliveryEvent, EventIdParams, EventList, EventListQuery, RecoverBody, TestEventBody,
+  AppIdParams,
+  DeliveryAttempt,
+  DeliveryEvent,
+  EventIdParams,
+  EventList,
+  EventListQuery,
+  RecoverBody,
+  TestEventBody,
 } from './delivery.schemas.js';
 import { PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit, parseTime } from '../http/admin-query.js';
 
@@ -16,43 +23,107 @@ export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.addSchema(DeliveryEvent);
     app.addSchema(DeliveryAttempt);
 
-    app.get('/events', {
-      schema: { tags, security, summary: 'List outbox events, newest first, by app, state, type and creation time', querystring: EventListQuery, response: { 200: EventList, ...platformErrorResponses } },
-    }, async (request) => {
-      const q = request.query;
-      const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
-      const events = await services.delivery.list({
-        ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
-        ...(q.state !== undefined ? { state: q.state } : {}),
-        ...(q.type !== undefined ? { type: q.type } : {}),
-        ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
-        ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
-        ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-        limit,
-      });
-      return { events, nextBefore: nextBeforeOf(events, limit, (e) => e.eventId) };
-    });
-
-    app.get('/events/:eventId', {
-      schema: {
-        tags, security, summary: 'Show an event with its attempt log', params: EventIdParams,
-        response: { 200: Type.Intersect([Type.Ref(DeliveryEvent), Type.Object({ attemptLog: Type.Array(Type.Ref(DeliveryAttempt)) })]), ...platformErrorResponses },
+    app.get(
+      '/events',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List outbox events, newest first, by app, state, type and creation time',
+          querystring: EventListQuery,
+          response: { 200: EventList, ...platformErrorResponses },
+        },
       },
-    }, async (request) => services.delivery.get(Number(request.params.eventId)));
+      async (request) => {
+        const q = request.query;
+        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const events = await services.delivery.list({
+          ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
+          ...(q.state !== undefined ? { state: q.state } : {}),
+          ...(q.type !== undefined ? { type: q.type } : {}),
+          ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
+          ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
+          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
+          limit,
+        });
+        return { events, nextBefore: nextBeforeOf(events, limit, (e) => e.eventId) };
+      },
+    );
 
-    app.post('/events/:eventId/resend', {
-      schema: { tags, security, summary: 'Deliver an event again now (same notifyId and body, fresh signature)', params: EventIdParams, response: { 200: Type.Ref(DeliveryEvent), ...platformErrorResponses } },
-    }, async (request) => services.delivery.resend(Number(request.params.eventId)));
+    app.get(
+      '/events/:eventId',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Show an event with its attempt log',
+          params: EventIdParams,
+          response: {
+            200: Type.Intersect([
+              Type.Ref(DeliveryEvent),
+              Type.Object({ attemptLog: Type.Array(Type.Ref(DeliveryAttempt)) }),
+            ]),
+            ...platformErrorResponses,
+          },
+        },
+      },
+      async (request) => services.delivery.get(Number(request.params.eventId)),
+    );
 
-    app.post('/apps/:appId/events/recover', {
-      schema: { tags, security, summary: 'Deliver again every dead event of an app that died since a time (after an outage)', params: AppIdParams, body: RecoverBody, response: { 200: Type.Object({ recovered: Type.Integer() }), ...platformErrorResponses } },
-    }, async (request) => ({ recovered: await services.delivery.recover(Number(request.params.appId), parseTime('since', request.body.since)) }));
+    app.post(
+      '/events/:eventId/resend',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Deliver an event again now (same notifyId and body, fresh signature)',
+          params: EventIdParams,
+          response: { 200: Type.Ref(DeliveryEvent), ...platformErrorResponses },
+        },
+      },
+      async (request) => services.delivery.resend(Number(request.params.eventId)),
+    );
 
-    app.post('/apps/:appId/test-events', {
-      schema: { tags, security, summary: 'Send a test event, signed and delivered exactly like a real one', params: AppIdParams, body: TestEventBody, response: { 201: Type.Object({ eventId: Type.Integer() }), ...platformErrorResponses } },
-    }, async (request, reply) => {
-      const eventId = await services.delivery.sendTestEvent(Number(request.params.appId), request.body.type, request.body.serverId ?? null);
-      return reply.code(201).send({ eventId });
-    });
+    app.post(
+      '/apps/:appId/events/recover',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Deliver again every dead event of an app that died since a time (after an outage)',
+          params: AppIdParams,
+          body: RecoverBody,
+          response: { 200: Type.Object({ recovered: Type.Integer() }), ...platformErrorResponses },
+        },
+      },
+      async (request) => ({
+        recovered: await services.delivery.recover(
+          Number(request.params.appId),
+          parseTime('since', request.body.since),
+        ),
+      }),
+    );
+
+    app.post(
+      '/apps/:appId/test-events',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Send a test event, signed and delivered exactly like a real one',
+          params: AppIdParams,
+          body: TestEventBody,
+          response: { 201: Type.Object({ eventId: Type.Integer() }), ...platformErrorResponses },
+        },
+      },
+      async (request, reply) => {
+        const eventId = await services.delivery.sendTestEvent(
+          Number(request.params.appId),
+          request.body.type,
+          request.body.serverId ?? null,
+        );
+        return reply.code(201).send({ eventId });
+      },
+    );
   };
 }

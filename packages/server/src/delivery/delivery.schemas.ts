@@ -5,45 +5,56 @@ const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 export const EventState = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead')]);
-export const EventType = Type.Union(['payment', 'refund', 'cancellation', 'consumption', 'test'].map((t) => Type.Literal(t)));
+export const EventType = Type.Union(
+  ['payment', 'refund', 'cancellation', 'consumption', 'test'].map((t) => Type.Literal(t)),
+);
 
-export const DeliveryEvent = Type.Object({
-  eventId: Type.Integer({ description: 'Also the notifyId of the body.' }),
-  appId: Type.Integer(),
-  type: Type.String({ description: 'payment | refund | cancellation | consumption | test' }),
-  target: Type.String({ description: 'callback (4.7 map by serverId) | cancellation | partner' }),
-  serverId: Nullable(Type.String()),
-  state: Type.String({ description: 'pending | delivered | dead' }),
-  attempts: Type.Integer(),
-  nextAttemptAt: Nullable(DateTime),
-  createdAt: DateTime,
-  deliveredAt: Nullable(DateTime),
-  deadAt: Nullable(DateTime),
-  lastError: Nullable(Type.String()),
-  body: Type.String({ description: 'The JSON body exactly as signed and sent.' }),
-}, { $id: 'DeliveryEvent', title: 'DeliveryEvent' });
+export const DeliveryEvent = Type.Object(
+  {
+    eventId: Type.Integer({ description: 'Also the notifyId of the body.' }),
+    appId: Type.Integer(),
+    type: Type.String({ description: 'payment | refund | cancellation | consumption | test' }),
+    target: Type.String({ description: 'callback (4.7 map by serverId) | cancellation | partner' }),
+    serverId: Nullable(Type.String()),
+    state: Type.String({ description: 'pending | delivered | dead' }),
+    attempts: Type.Integer(),
+    nextAttemptAt: Nullable(DateTime),
+    createdAt: DateTime,
+    deliveredAt: Nullable(DateTime),
+    deadAt: Nullable(DateTime),
+    lastError: Nullable(Type.String()),
+    body: Type.String({ description: 'The JSON body exactly as signed and sent.' }),
+  },
+  { $id: 'DeliveryEvent', title: 'DeliveryEvent' },
+);
 export type DeliveryEvent = Static<typeof DeliveryEvent>;
 
-export const DeliveryAttempt = Type.Object({
-  attemptNo: Type.Integer(),
-  startedAt: DateTime,
-  url: Nullable(Type.String()),
-  httpStatus: Type.Union([Type.Integer(), Type.Null()]),
-  latencyMs: Type.Integer(),
-  outcome: Type.String({ description: 'delivered | http_status | timeout | network | refused | no_url' }),
-  responseBody: Nullable(Type.String({ description: 'First KB of the answer.' })),
-  error: Nullable(Type.String()),
-}, { $id: 'DeliveryAttempt', title: 'DeliveryAttempt' });
+export const DeliveryAttempt = Type.Object(
+  {
+    attemptNo: Type.Integer(),
+    startedAt: DateTime,
+    url: Nullable(Type.String()),
+    httpStatus: Type.Union([Type.Integer(), Type.Null()]),
+    latencyMs: Type.Integer(),
+    outcome: Type.String({ description: 'delivered | http_status | timeout | network | refused | no_url' }),
+    responseBody: Nullable(Type.String({ description: 'First KB of the answer.' })),
+    error: Nullable(Type.String()),
+  },
+  { $id: 'DeliveryAttempt', title: 'DeliveryAttempt' },
+);
 export type DeliveryAttempt = Static<typeof DeliveryAttempt>;
 
-export const EventListQuery = Type.Object({
-  appId: Type.Optional(Id),
-  state: Type.Optional(EventState),
-  type: Type.Optional(EventType),
-  from: Type.Optional(Time('Created at or after.')),
-  to: Type.Optional(Time('Created before.')),
-  ...pageQuery('events'),
-}, { additionalProperties: false });
+export const EventListQuery = Type.Object(
+  {
+    appId: Type.Optional(Id),
+    state: Type.Optional(EventState),
+    type: Type.Optional(EventType),
+    from: Type.Optional(Time('Created at or after.')),
+    to: Type.Optional(Time('Created before.')),
+    ...pageQuery('events'),
+  },
+  { additionalProperties: false },
+);
 
 export const EventList = Type.Object({
   events: Type.Array(Type.Ref(DeliveryEvent)),
@@ -53,11 +64,22 @@ export const EventList = Type.Object({
 export const EventIdParams = Type.Object({ eventId: Id });
 export const AppIdParams = Type.Object({ appId: Id });
 
-export const RecoverBody = Type.Object({
-  since: Time('Recover events that died at or after this time.'),
-}, { additionalProperties: false });
+export const RecoverBody = Type.Object(
+  {
+    since: Time('Recover events that died at or after this time.'),
+  },
+  { additionalProperties: false },
+);
 
-export const TestEventBody = Type.Object({
-  type: Type.Union([Type.Literal('payment'), Type.Literal('refund'), Type.Literal('cancellation')]),
-  serverId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$', description: 'Picks the callback URL from the 4.7 map; absent: `default`.' })),
-}, { additionalProperties: false });
+export const TestEventBody = Type.Object(
+  {
+    type: Type.Union([Type.Literal('payment'), Type.Literal('refund'), Type.Literal('cancellation')]),
+    serverId: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_.:-]{1,64}$',
+        description: 'Picks the callback URL from the 4.7 map; absent: `default`.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -61,7 +61,8 @@ export class DeliveryService {
   }
 
   async resend(eventId: number): Promise<DeliveryEvent> {
-    if (!(await resendEvent(this.db, eventId, this.now()))) throw new AppError('NOT_FOUND', `event ${eventId} does not exist`);
+    if (!(await resendEvent(this.db, eventId, this.now())))
+      throw new AppError('NOT_FOUND', `event ${eventId} does not exist`);
     this.dispatcher.wake();
     return toEvent((await this.events.get(eventId))!);
   }
@@ -78,13 +79,19 @@ export class DeliveryService {
     await this.apps.get(appId);
     const now = this.now();
     // In a transaction like every enqueue: the row and its body commit together.
-    const { eventId } = await this.db.transaction().execute((trx) => enqueueEvent(trx, {
-      appId,
-      type: 'test',
-      target: kind === 'cancellation' ? 'cancellation' : 'callback',
-      serverId,
-      body: (notifyId) => testEventBody(kind, { notifyId, appId, serverId, now }),
-    }, now));
+    const { eventId } = await this.db.transaction().execute((trx) =>
+      enqueueEvent(
+        trx,
+        {
+          appId,
+          type: 'test',
+          target: kind === 'cancellation' ? 'cancellation' : 'callback',
+          serverId,
+          body: (notifyId) => testEventBody(kind, { notifyId, appId, serverId, now }),
+        },
+        now,
+      ),
+    );
     return eventId;
   }
 }

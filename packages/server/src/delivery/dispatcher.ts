@@ -162,12 +162,19 @@ export class Dispatcher {
         let claimed: ClaimedEvent[] = [];
         this.#woken = false; // this claim sees everything committed so far
         try {
-          claimed = await claimDueEvents(this.db, this.dialect, { now: this.now(), limit, leaseMs: this.opts.leaseMs, token: crypto.randomUUID() });
-          if (this.#claimFailures > 0) this.#log.warn({ failedClaims: this.#claimFailures }, 'delivery: the database answers again; resumed');
+          claimed = await claimDueEvents(this.db, this.dialect, {
+            now: this.now(),
+            limit,
+            leaseMs: this.opts.leaseMs,
+            token: crypto.randomUUID(),
+          });
+          if (this.#claimFailures > 0)
+            this.#log.warn({ failedClaims: this.#claimFailures }, 'delivery: the database answers again; resumed');
           this.#claimFailures = 0;
         } catch (err) {
           if (!isDatabaseUnavailable(err)) this.#log.error({ err }, 'delivery: claiming due events failed');
-          else if (this.#claimFailures === 0) this.#log.warn({ err }, 'delivery: the database is unavailable; paused, retrying with backoff');
+          else if (this.#claimFailures === 0)
+            this.#log.warn({ err }, 'delivery: the database is unavailable; paused, retrying with backoff');
           if (isDatabaseUnavailable(err)) this.#claimFailures++;
         }
         // Each app of the batch is looked up once, not once per event (a cold cache would query it per event).
@@ -228,8 +235,14 @@ export class Dispatcher {
       const app = await appLookup;
       const url = app ? targetUrl(app, event.target, event.serverId) : null;
       if (!url) {
-        const why = app ? `app ${event.appId} has no ${event.target === 'callback' ? `callback URL for serverId ${JSON.stringify(event.serverId ?? 'default')} nor a default` : `${event.target} URL`}` : `app ${event.appId} does not exist`;
-        return this.#finish(event, { url: null, started: this.now(), result: { status: null, latencyMs: 0, body: '', error: why } }, 'no_url');
+        const why = app
+          ? `app ${event.appId} has no ${event.target === 'callback' ? `callback URL for serverId ${JSON.stringify(event.serverId ?? 'default')} nor a default` : `${event.target} URL`}`
+          : `app ${event.appId} does not exist`;
+        return this.#finish(
+          event,
+          { url: null, started: this.now(), result: { status: null, latencyMs: 0, body: '', error: why } },
+          'no_url',
+        );
       }
       const parsed = this.#parseUrl(url);
       const wait = this.#rate.take(event.appId);
@@ -253,10 +266,15 @@ export class Dispatcher {
           const headers = this.now() - signedAt > RESIGN_AFTER_MS ? await this.keys.signCall(call) : await signed;
           const started = this.now();
           const result = await this.http.request({
-            method: 'POST', url: parsed, body: event.body, timeoutMs: this.opts.timeoutMs, maxBodyBytes: RESPONSE_KEEP_BYTES,
+            method: 'POST',
+            url: parsed,
+            body: event.body,
+            timeoutMs: this.opts.timeoutMs,
+            maxBodyBytes: RESPONSE_KEEP_BYTES,
             headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'game-platform-delivery/1' },
           });
-          const outcome: AttemptOutcome = result.failure ?? (result.status === 200 || result.status === 204 ? 'delivered' : 'http_status');
+          const outcome: AttemptOutcome =
+            result.failure ?? (result.status === 200 || result.status === 204 ? 'delivered' : 'http_status');
           this.#finish(event, { url, started, result }, outcome);
         } finally {
           this.#global.release('');
@@ -287,12 +305,16 @@ export class Dispatcher {
     let group = this.#deferred.get(ms);
     if (!group) {
       const events: ClaimedEvent[] = [];
-      const done = new Promise<void>((resolve) => setImmediate(() => {
-        this.#deferred.delete(ms);
-        releaseClaims(this.db, events, this.now() + ms)
-          .catch((err) => this.#log.warn({ err, events: events.length }, 'delivery: giving back claims failed; they lapse instead'))
-          .finally(resolve);
-      }));
+      const done = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          this.#deferred.delete(ms);
+          releaseClaims(this.db, events, this.now() + ms)
+            .catch((err) =>
+              this.#log.warn({ err, events: events.length }, 'delivery: giving back claims failed; they lapse instead'),
+            )
+            .finally(resolve);
+        }),
+      );
       group = { events, done };
       this.#deferred.set(ms, group);
     }
@@ -300,11 +322,18 @@ export class Dispatcher {
     return group.done;
   }
 
-  #finish(event: ClaimedEvent, a: { url: string | null; started: number; result: OutboundResult }, outcome: AttemptOutcome): void {
+  #finish(
+    event: ClaimedEvent,
+    a: { url: string | null; started: number; result: OutboundResult },
+    outcome: AttemptOutcome,
+  ): void {
     const r = a.result;
-    const error = outcome === 'delivered' ? null
-      : outcome === 'http_status' ? `HTTP ${r.status} is not accepted (only 200 or 204)`
-      : (r.error ?? outcome);
+    const error =
+      outcome === 'delivered'
+        ? null
+        : outcome === 'http_status'
+          ? `HTTP ${r.status} is not accepted (only 200 or 204)`
+          : (r.error ?? outcome);
     const next = outcome === 'delivered' ? null : nextAttemptAt(this.opts.schedule, event.attempts + 1, this.now());
     this.#finished.push({
       eventId: event.eventId,
@@ -327,7 +356,11 @@ export class Dispatcher {
     });
     this.metrics.attempts.inc({ outcome });
     if (a.url) this.metrics.attemptDuration.observe({ app_id: String(event.appId) }, r.latencyMs / 1000);
-    if (outcome === 'delivered') this.metrics.deliveryLatency.observe({ app_id: String(event.appId) }, Math.max(0, this.now() - event.createdAt) / 1000);
+    if (outcome === 'delivered')
+      this.metrics.deliveryLatency.observe(
+        { app_id: String(event.appId) },
+        Math.max(0, this.now() - event.createdAt) / 1000,
+      );
     if (this.#finished.length >= MAX_WRITE_BATCH) {
       void this.#flush();
     } else if (!this.#flushScheduled) {

@@ -35,7 +35,9 @@ export class EventsRepository {
 
   /** The game's own notifications (not partner forwards), oldest first, after a cursor. */
   async forGame(appId: number, o: { since: number; after: number; limit: number }): Promise<EventRow[]> {
-    return this.db.selectFrom('outbox').selectAll()
+    return this.db
+      .selectFrom('outbox')
+      .selectAll()
       .where('app_id', '=', appId)
       .where('target', '<>', 'partner')
       .where('created_at', '>=', o.since)
@@ -51,6 +53,11 @@ export class EventsRepository {
   }
 
   async attempts(eventId: number): Promise<AttemptRow[]> {
-    return this.db.selectFrom('delivery_attempts').selectAll().where('event_id', '=', eventId).orderBy('attempt_id').execute();
+    return this.db
+      .selectFrom('delivery_attempts')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .orderBy('attempt_id')
+      .execute();
   }
 }

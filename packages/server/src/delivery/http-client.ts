@@ -41,7 +41,10 @@ export class OutboundHttp {
 
   request(r: OutboundRequest): Promise<OutboundResult> {
     const started = performance.now();
-    const done = (res: Omit<OutboundResult, 'latencyMs'>): OutboundResult => ({ ...res, latencyMs: Math.round(performance.now() - started) });
+    const done = (res: Omit<OutboundResult, 'latencyMs'>): OutboundResult => ({
+      ...res,
+      latencyMs: Math.round(performance.now() - started),
+    });
     // IP literals skip the lookup function, so they are checked here.
     const literal = r.url.hostname.replace(/^\[|\]$/g, '');
     if (this.guard && /^[0-9.]+$|:/.test(literal)) {
@@ -70,7 +73,12 @@ export class OutboundHttp {
       }, r.timeoutMs);
       req.on('error', (err: Error & { code?: string }) => {
         const refused = err instanceof AddressRefusedError || err.code === 'ERR_ADDRESS_REFUSED';
-        finish({ status: null, body: '', failure: refused ? 'refused' : 'network', error: refused ? `refused: ${err.message}` : `${err.code ?? err.name}: ${err.message}` });
+        finish({
+          status: null,
+          body: '',
+          failure: refused ? 'refused' : 'network',
+          error: refused ? `refused: ${err.message}` : `${err.code ?? err.name}: ${err.message}`,
+        });
       });
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
@@ -90,7 +98,9 @@ export class OutboundHttp {
           }
         });
         res.on('end', () => finish({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (err) => finish({ status: null, body: '', failure: 'network', error: `response broken: ${err.message}` }));
+        res.on('error', (err) =>
+          finish({ status: null, body: '', failure: 'network', error: `response broken: ${err.message}` }),
+        );
       });
       req.end(r.method === 'POST' ? payload : undefined);
     });

@@ -12,7 +12,10 @@ export class KeyedLimiter {
   readonly #waiting = new Map<string, Array<{ resolve: () => void; reject: (e: Error) => void }>>();
   #closed = false;
 
-  constructor(private readonly perKey: number, private readonly maxQueue: number) {}
+  constructor(
+    private readonly perKey: number,
+    private readonly maxQueue: number,
+  ) {}
 
   /** Whether another sender may queue for `key` (false: defer the event). */
   canQueue(key: string): boolean {
@@ -58,7 +61,10 @@ export class KeyedLimiter {
 export class AppRateLimiter {
   readonly #buckets = new Map<number, { tokens: number; at: number }>();
 
-  constructor(private readonly perSecond: number, private readonly now: () => number) {}
+  constructor(
+    private readonly perSecond: number,
+    private readonly now: () => number,
+  ) {}
 
   /** 0 when a send may go now (a token is taken), else how many ms until one is available. */
   take(appId: number): number {

@@ -37,10 +37,14 @@ export class DeliveryMetrics {
       labelNames: ['state'] as const,
       registers: [],
       async collect() {
-        const counts = await db.selectFrom('outbox')
+        const counts = await db
+          .selectFrom('outbox')
           .select((eb) => [
             eb.fn.countAll<number>().filterWhere('state', '=', 'pending').as('pending'),
-            eb.fn.countAll<number>().filterWhere((w) => w.and([w('state', '=', 'pending'), w('next_attempt_at', '<=', now())])).as('due'),
+            eb.fn
+              .countAll<number>()
+              .filterWhere((w) => w.and([w('state', '=', 'pending'), w('next_attempt_at', '<=', now())]))
+              .as('due'),
             eb.fn.countAll<number>().filterWhere('state', '=', 'dead').as('dead'),
           ])
           .where('state', 'in', ['pending', 'dead'])

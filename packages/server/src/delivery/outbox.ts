@@ -45,9 +45,17 @@ function pendingRow(event: NewEvent, body: string, now: number) {
  * can never be lost between the two). The body is serialised here, once: the
  * same bytes are signed and sent on every attempt.
  */
-export async function enqueueEvent(db: Kysely<Tables>, event: NewEvent, now: number = Date.now()): Promise<{ eventId: number; body: string }> {
+export async function enqueueEvent(
+  db: Kysely<Tables>,
+  event: NewEvent,
+  now: number = Date.now(),
+): Promise<{ eventId: number; body: string }> {
   // Empty until its id is known: the claim never takes an event with an empty body.
-  const { event_id: eventId } = await db.insertInto('outbox').values(pendingRow(event, '', now)).returning('event_id').executeTakeFirstOrThrow();
+  const { event_id: eventId } = await db
+    .insertInto('outbox')
+    .values(pendingRow(event, '', now))
+    .returning('event_id')
+    .executeTakeFirstOrThrow();
   const body = JSON.stringify(event.body(eventId));
   await db.updateTable('outbox').set({ body }).where('event_id', '=', eventId).execute();
   // Possibly before the caller's transaction commits: the dispatcher looks again shortly after.
@@ -62,19 +70,38 @@ export async function enqueueEvent(db: Kysely<Tables>, event: NewEvent, now: num
  * rules as enqueueEvent: call it with the business change's transaction.
  * Answers in the order of `events`.
  */
-export async function enqueueEvents(db: Kysely<Tables>, events: NewEvent[], now: number = Date.now()): Promise<Array<{ eventId: number; body: string }>> {
+export async function enqueueEvents(
+  db: Kysely<Tables>,
+  events: NewEvent[],
+  now: number = Date.now(),
+): Promise<Array<{ eventId: number; body: string }>> {
   if (events.length === 0) return [];
   // Each row carries a placeholder body until its id is known, so the returned ids are matched to
   // the events without relying on the order of RETURNING.
-  const rows = await db.insertInto('outbox').values(events.map((event, i) => pendingRow(event, `#${i}`, now))).returning(['event_id', 'body']).execute();
+  const rows = await db
+    .insertInto('outbox')
+    .values(events.map((event, i) => pendingRow(event, `#${i}`, now)))
+    .returning(['event_id', 'body'])
+    .execute();
   const ids = new Map(rows.map((r) => [r.body, r.event_id]));
   const out = events.map((event, i) => {
     const eventId = ids.get(`#${i}`)!;
     return { eventId, body: JSON.stringify(event.body(eventId)) };
   });
-  await db.updateTable('outbox')
-    .set({ body: caseById<string>('event_id', 'text', out.map((o) => [o.eventId, o.body])) })
-    .where('event_id', 'in', out.map((o) => o.eventId))
+  await db
+    .updateTable('outbox')
+    .set({
+      body: caseById<string>(
+        'event_id',
+        'text',
+        out.map((o) => [o.eventId, o.body]),
+      ),
+    })
+    .where(
+      'event_id',
+      'in',
+      out.map((o) => o.eventId),
+    )
     .execute();
   outboxSignal.emit('enqueued');
   return out;

@@ -8,15 +8,18 @@ import { parseLimit } from '../http/admin-query.js';
 
 const Digits = (description: string) => Type.String({ pattern: '^[0-9]{1,15}$', description });
 
-const PullQuery = Type.Object({
-  clientId: Text({ minLength: 1, maxLength: 64 }),
-  since: Type.Optional(Digits('Unix milliseconds: notifications created at or after. Default 0.')),
-  cursor: Type.Optional(Digits('notifyId of the last notification already seen (nextCursor of the previous page).')),
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1-500, default 100.' })),
-  nonce: Text({ minLength: 1, maxLength: 128 }),
-  timestamp: Type.String({ pattern: '^[0-9]{1,12}$', description: 'Unix seconds.' }),
-  sign: Text({ description: 'md5 of 5.1 over every other query parameter.' }),
-}, { additionalProperties: false });
+const PullQuery = Type.Object(
+  {
+    clientId: Text({ minLength: 1, maxLength: 64 }),
+    since: Type.Optional(Digits('Unix milliseconds: notifications created at or after. Default 0.')),
+    cursor: Type.Optional(Digits('notifyId of the last notification already seen (nextCursor of the previous page).')),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1-500, default 100.' })),
+    nonce: Text({ minLength: 1, maxLength: 128 }),
+    timestamp: Type.String({ pattern: '^[0-9]{1,12}$', description: 'Unix seconds.' }),
+    sign: Text({ description: 'md5 of 5.1 over every other query parameter.' }),
+  },
+  { additionalProperties: false },
+);
 
 const Notification = Type.Object({
   notifyId: Type.Integer(),
@@ -37,33 +40,48 @@ const Notification = Type.Object({
  */
 export function pullRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get('/api/notify/v1/events', {
-      schema: {
-        tags: ['extensions'],
-        summary: 'List this app\'s notifications with their delivery state (pull reconciliation, extension)',
-        querystring: PullQuery,
-        response: { 200: platformSuccess(Type.Object({ list: Type.Array(Notification), nextCursor: Type.Union([Type.String(), Type.Null()]) })), ...platformErrorResponses },
-      },
-    }, async (request) => {
-      const q = request.query;
-      const limit = parseLimit('limit', q.limit, 100, 500);
-      const gameApp = await verifyMd5Request(services, q, q.clientId);
-      const since = q.since === undefined ? 0 : Number(q.since);
-      const after = q.cursor === undefined ? 0 : Number(q.cursor);
-      if (!Number.isSafeInteger(since)) throw invalidParameter('since', 'must be Unix milliseconds');
-      const rows = await services.delivery.events.forGame(gameApp.appId, { since, after, limit });
-      return {
-        code: 200 as const,
-        msg: 'success',
-        detail: '',
-        data: {
-          list: rows.map((r) => ({
-            notifyId: r.event_id, type: r.type, serverId: r.server_id, state: r.state, attempts: r.attempts,
-            createdAt: r.created_at, deliveredAt: r.delivered_at, body: r.body,
-          })),
-          nextCursor: rows.length === limit ? String(rows[rows.length - 1]!.event_id) : null,
+    app.get(
+      '/api/notify/v1/events',
+      {
+        schema: {
+          tags: ['extensions'],
+          summary: "List this app's notifications with their delivery state (pull reconciliation, extension)",
+          querystring: PullQuery,
+          response: {
+            200: platformSuccess(
+              Type.Object({ list: Type.Array(Notification), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
+            ),
+            ...platformErrorResponses,
+          },
         },
-      };
-    });
+      },
+      async (request) => {
+        const q = request.query;
+        const limit = parseLimit('limit', q.limit, 100, 500);
+        const gameApp = await verifyMd5Request(services, q, q.clientId);
+        const since = q.since === undefined ? 0 : Number(q.since);
+        const after = q.cursor === undefined ? 0 : Number(q.cursor);
+        if (!Number.isSafeInteger(since)) throw invalidParameter('since', 'must be Unix milliseconds');
+        const rows = await services.delivery.events.forGame(gameApp.appId, { since, after, limit });
+        return {
+          code: 200 as const,
+          msg: 'success',
+          detail: '',
+          data: {
+            list: rows.map((r) => ({
+              notifyId: r.event_id,
+              type: r.type,
+              serverId: r.server_id,
+              state: r.state,
+              attempts: r.attempts,
+              createdAt: r.created_at,
+              deliveredAt: r.delivered_at,
+              body: r.body,
+            })),
+            nextCursor: rows.length === limit ? String(rows[rows.length - 1]!.event_id) : null,
+          },
+        };
+      },
+    );
   };
 }

@@ -5,8 +5,14 @@ import type { Tables } from '../db/schema.js';
  * After an outage: every dead event of an app that died at or after `since`
  * is due again now (one more attempt each). Returns how many.
  */
-export async function recoverDeadEvents(db: Kysely<Tables>, appId: number, since: number, now: number): Promise<number> {
-  const result = await db.updateTable('outbox')
+export async function recoverDeadEvents(
+  db: Kysely<Tables>,
+  appId: number,
+  since: number,
+  now: number,
+): Promise<number> {
+  const result = await db
+    .updateTable('outbox')
     .set({ state: 'pending', next_attempt_at: now, claim_token: null, dead_at: null })
     .where('app_id', '=', appId)
     .where('state', '=', 'dead')

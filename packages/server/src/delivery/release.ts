@@ -7,9 +7,18 @@ import { groupBy } from '../db/group-by.js';
  * destination host is saturated, the app is over its rate, or the instance
  * is stopping. One statement per claim (events claimed together share its token).
  */
-export async function releaseClaims(db: Kysely<Tables>, events: Array<{ eventId: number; claimToken: string }>, at: number): Promise<void> {
-  for (const [token, ids] of groupBy(events, (e) => e.claimToken, (e) => e.eventId)) {
-    await db.updateTable('outbox')
+export async function releaseClaims(
+  db: Kysely<Tables>,
+  events: Array<{ eventId: number; claimToken: string }>,
+  at: number,
+): Promise<void> {
+  for (const [token, ids] of groupBy(
+    events,
+    (e) => e.claimToken,
+    (e) => e.eventId,
+  )) {
+    await db
+      .updateTable('outbox')
       .set({ next_attempt_at: at, claim_token: null })
       .where('claim_token', '=', token)
       .where('event_id', 'in', ids)

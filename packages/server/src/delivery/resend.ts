@@ -7,7 +7,8 @@ import type { Tables } from '../db/schema.js';
  * attempt; a pending one keeps its place in the schedule. False: no such event.
  */
 export async function resendEvent(db: Kysely<Tables>, eventId: number, now: number): Promise<boolean> {
-  const result = await db.updateTable('outbox')
+  const result = await db
+    .updateTable('outbox')
     .set({ state: 'pending', next_attempt_at: now, claim_token: null, dead_at: null, delivered_at: null })
     .where('event_id', '=', eventId)
     .executeTakeFirst();

@@ -8,7 +8,10 @@ import { AppRateLimiter, KeyedLimiter, LimiterClosedError } from './limits.js';
 describe('retry schedule', () => {
   it('defaults to 11 attempts over about 3.9 days (0, 15 s, 1 m, 5 m, 30 m, 2 h, 6 h, 12 h, then daily)', () => {
     const { schedule } = deliveryOptions(loadConfig({}));
-    assert.deepEqual(schedule.delays, [0, 15e3, 60e3, 300e3, 1800e3, 7200e3, 21600e3, 43200e3, 86400e3, 86400e3, 86400e3]);
+    assert.deepEqual(
+      schedule.delays,
+      [0, 15e3, 60e3, 300e3, 1800e3, 7200e3, 21600e3, 43200e3, 86400e3, 86400e3, 86400e3],
+    );
     const days = scheduleSpanMs(schedule) / 86_400_000;
     assert.ok(days > 3.8 && days <= 4, `${days} days`);
     assert.equal(schedule.jitter, 0.1);
@@ -26,10 +29,22 @@ describe('retry schedule', () => {
 
   it('computes the next attempt with jitter inside its bounds; null after the last', () => {
     const s = parseSchedule('0,10s,100s', 0.1);
-    assert.equal(nextAttemptAt(s, 1, 1000, () => 0.5), 11_000);
-    assert.equal(nextAttemptAt(s, 1, 0, () => 0), 9000);
-    assert.equal(nextAttemptAt(s, 1, 0, () => 0.999999), 11_000);
-    assert.equal(nextAttemptAt(s, 2, 0, () => 0.5), 100_000);
+    assert.equal(
+      nextAttemptAt(s, 1, 1000, () => 0.5),
+      11_000,
+    );
+    assert.equal(
+      nextAttemptAt(s, 1, 0, () => 0),
+      9000,
+    );
+    assert.equal(
+      nextAttemptAt(s, 1, 0, () => 0.999999),
+      11_000,
+    );
+    assert.equal(
+      nextAttemptAt(s, 2, 0, () => 0.5),
+      100_000,
+    );
     for (let i = 0; i < 200; i++) {
       const at = nextAttemptAt(s, 2, 0)!;
       assert.ok(at >= 90_000 && at <= 110_000);
@@ -45,7 +60,9 @@ describe('delivery limits', () => {
     await l.acquire('slow');
     await l.acquire('slow');
     let third = false;
-    const waiting = l.acquire('slow').then(() => { third = true; });
+    const waiting = l.acquire('slow').then(() => {
+      third = true;
+    });
     assert.equal(l.canQueue('slow'), false, 'queue full: defer');
     await l.acquire('healthy'); // not blocked by the slow host
     await new Promise((r) => setImmediate(r));

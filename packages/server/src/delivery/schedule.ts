@@ -34,7 +34,12 @@ export function parseSchedule(text: string, jitter: number): RetrySchedule {
  * schedule is used up (the event is dead). A manual resend of a dead event
  * gets one more attempt, so `attempts` may exceed the schedule.
  */
-export function nextAttemptAt(schedule: RetrySchedule, attempts: number, now: number, random: () => number = Math.random): number | null {
+export function nextAttemptAt(
+  schedule: RetrySchedule,
+  attempts: number,
+  now: number,
+  random: () => number = Math.random,
+): number | null {
   if (attempts >= schedule.delays.length) return null;
   const base = schedule.delays[attempts]!;
   const spread = base * schedule.jitter * (2 * random() - 1);

@@ -8,7 +8,11 @@ import type { AppRecord } from '../apps/apps.service.js';
 export function targetUrl(app: AppRecord, target: string, serverId: string | null): string | null {
   switch (target) {
     case 'callback':
-      return (serverId !== null && Object.hasOwn(app.callbackUrls, serverId) ? app.callbackUrls[serverId] : app.callbackUrls.default) ?? null;
+      return (
+        (serverId !== null && Object.hasOwn(app.callbackUrls, serverId)
+          ? app.callbackUrls[serverId]
+          : app.callbackUrls.default) ?? null
+      );
     case 'cancellation':
       return app.cancellationCallbackUrl;
     case 'partner':

@@ -16,7 +16,11 @@ export class AppError extends Error {
   /** Response headers to set, e.g. Retry-After. */
   readonly headers: Record<string, string> | undefined;
 
-  constructor(reason: ErrorReason, detail?: string, opts: { data?: unknown; msg?: string; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(
+    reason: ErrorReason,
+    detail?: string,
+    opts: { data?: unknown; msg?: string; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
     super(detail ?? ErrorCodes[reason].msg, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.reason = reason;
     this.detail = detail ?? ErrorCodes[reason].msg;

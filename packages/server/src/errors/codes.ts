@@ -15,8 +15,18 @@ export const ErrorCodes = {
   ILLEGAL_ACCESS_TOKEN: { code: 40300, http: 403, grpc: 16, msg: 'Illegal access token.' },
   ILLEGAL_USER_ID: { code: 40103, http: 401, grpc: 5, msg: 'Illegal user id.' },
   EMAIL_NOT_VERIFIED: { code: 40021, http: 400, grpc: 9, msg: 'The bound email of this account is not verified.' },
-  EMAIL_BOUND_TO_LOGIN_TYPE: { code: 40902, http: 409, grpc: 6, msg: 'The email of this login is already bound to this login type.' },
-  EMAIL_BOUND_TO_SEVERAL_ACCOUNTS: { code: 40901, http: 409, grpc: 6, msg: 'Several accounts are bound to this email; it cannot be bound automatically.' },
+  EMAIL_BOUND_TO_LOGIN_TYPE: {
+    code: 40902,
+    http: 409,
+    grpc: 6,
+    msg: 'The email of this login is already bound to this login type.',
+  },
+  EMAIL_BOUND_TO_SEVERAL_ACCOUNTS: {
+    code: 40901,
+    http: 409,
+    grpc: 6,
+    msg: 'Several accounts are bound to this email; it cannot be bound automatically.',
+  },
 
   // --- request shape ---
   INVALID_PARAMETER: { code: 40000, http: 400, grpc: 3, msg: 'Invalid parameter.' },
@@ -25,7 +35,12 @@ export const ErrorCodes = {
   PAYLOAD_TOO_LARGE: { code: 41300, http: 413, grpc: 3, msg: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { code: 41500, http: 415, grpc: 3, msg: 'Unsupported content type; send application/json.' },
   REQUEST_TIMEOUT: { code: 40800, http: 408, grpc: 4, msg: 'The request did not arrive in time.' },
-  EXPECTATION_FAILED: { code: 41700, http: 417, grpc: 3, msg: 'Unsupported Expect header; only 100-continue is supported.' },
+  EXPECTATION_FAILED: {
+    code: 41700,
+    http: 417,
+    grpc: 3,
+    msg: 'Unsupported Expect header; only 100-continue is supported.',
+  },
   HEADERS_TOO_LARGE: { code: 43100, http: 431, grpc: 3, msg: 'The request headers are too large.' },
   NOT_FOUND: { code: 40400, http: 404, grpc: 5, msg: 'Not found.' },
   METHOD_NOT_ALLOWED: { code: 40500, http: 405, grpc: 12, msg: 'Method not allowed.' },
@@ -46,7 +61,12 @@ export const ErrorCodes = {
   ROLE_NOT_OWNED: { code: 40310, http: 403, grpc: 7, msg: 'This role does not belong to this player.' },
   SANDBOX_DISABLED: { code: 40311, http: 403, grpc: 7, msg: 'The sandbox payment channel is not enabled.' },
   ORDER_STATE: { code: 40910, http: 409, grpc: 9, msg: 'The order cannot change to this status.' },
-  OUT_TRX_NO_CONFLICT: { code: 40911, http: 409, grpc: 6, msg: 'This order id was already used for a different order.' },
+  OUT_TRX_NO_CONFLICT: {
+    code: 40911,
+    http: 409,
+    grpc: 6,
+    msg: 'This order id was already used for a different order.',
+  },
   REFUND_NOT_ALLOWED: { code: 40912, http: 409, grpc: 9, msg: 'This order cannot be refunded.' },
   PRE_ORDER_BLOCKED: { code: 40920, http: 409, grpc: 9, msg: 'The game refused this order.' },
   GAME_UNREACHABLE: { code: 50201, http: 502, grpc: 14, msg: 'The game server could not be reached; retry later.' },
@@ -66,11 +86,30 @@ export type ErrorReason = keyof typeof ErrorCodes;
 
 /** google.rpc.Code names, for the rpcStatus `details`. */
 export const GrpcCodeNames: Record<number, string> = {
-  3: 'INVALID_ARGUMENT', 4: 'DEADLINE_EXCEEDED', 5: 'NOT_FOUND', 6: 'ALREADY_EXISTS', 7: 'PERMISSION_DENIED', 8: 'RESOURCE_EXHAUSTED',
-  9: 'FAILED_PRECONDITION', 12: 'UNIMPLEMENTED', 13: 'INTERNAL', 14: 'UNAVAILABLE', 16: 'UNAUTHENTICATED',
+  3: 'INVALID_ARGUMENT',
+  4: 'DEADLINE_EXCEEDED',
+  5: 'NOT_FOUND',
+  6: 'ALREADY_EXISTS',
+  7: 'PERMISSION_DENIED',
+  8: 'RESOURCE_EXHAUSTED',
+  9: 'FAILED_PRECONDITION',
+  12: 'UNIMPLEMENTED',
+  13: 'INTERNAL',
+  14: 'UNAVAILABLE',
+  16: 'UNAUTHENTICATED',
 };
 
 /** grpc-gateway's HTTP status for a google.rpc.Code. */
 export const GrpcHttpStatus: Record<number, number> = {
-  3: 400, 4: 504, 5: 404, 6: 409, 7: 403, 8: 429, 9: 400, 12: 501, 13: 500, 14: 503, 16: 401,
+  3: 400,
+  4: 504,
+  5: 404,
+  6: 409,
+  7: 403,
+  8: 429,
+  9: 400,
+  12: 501,
+  13: 500,
+  14: 503,
+  16: 401,
 };

@@ -37,8 +37,13 @@ export function validationError(validation: ValidationErrors, context: string, c
   const missing = first.params?.missingProperty as string | undefined;
   const extra = first.params?.additionalProperty as string | undefined;
   const field = [base, missing ?? extra].filter(Boolean).join('.') || context;
-  const problem = missing ? 'is required' : extra ? 'is not a known field'
-    : first.params?.pattern === TEXT_PATTERN ? 'must not contain U+0000 (NUL) or an unpaired UTF-16 surrogate' : (first.message ?? 'is invalid');
+  const problem = missing
+    ? 'is required'
+    : extra
+      ? 'is not a known field'
+      : first.params?.pattern === TEXT_PATTERN
+        ? 'must not contain U+0000 (NUL) or an unpaired UTF-16 surrogate'
+        : (first.message ?? 'is invalid');
   return new AppError('INVALID_PARAMETER', `${field}: ${problem}`, { cause });
 }
 
@@ -47,7 +52,8 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseUnavailable(err)) return databaseUnavailable(err);
   const e = err as FastifyError & { validation?: ValidationErrors; validationContext?: string };
-  if (e && Array.isArray(e.validation) && e.validation.length > 0) return validationError(e.validation, e.validationContext ?? 'body', err);
+  if (e && Array.isArray(e.validation) && e.validation.length > 0)
+    return validationError(e.validation, e.validationContext ?? 'body', err);
   const byCode: Record<string, ErrorReason> = {
     FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
     FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
@@ -66,13 +72,17 @@ export function toAppError(err: unknown): AppError {
     FST_ERR_BAD_URL: 'the path is not valid percent-encoding',
     FST_ERR_MAX_PARAM_LENGTH: `a path parameter is longer than ${MAX_PARAM_LENGTH} characters`,
     HPE_HEADER_OVERFLOW: `the request line and headers are larger than ${http.maxHeaderSize} bytes`,
-    ERR_HTTP_REQUEST_TIMEOUT: 'the request was not received completely within the server\'s timeout',
+    ERR_HTTP_REQUEST_TIMEOUT: "the request was not received completely within the server's timeout",
   };
   const reason = e?.code ? byCode[e.code] : undefined;
   if (reason) return new AppError(reason, routerDetail[e.code] ?? e.message, { cause: err });
   // Any other parse error of Node's HTTP parser (llhttp): a bad request line, header or framing.
   if (e?.code?.startsWith('HPE_')) {
-    return new AppError('MALFORMED_REQUEST', `the request is not valid HTTP/1.1: ${(e as { reason?: string }).reason ?? e.code}`, { cause: err });
+    return new AppError(
+      'MALFORMED_REQUEST',
+      `the request is not valid HTTP/1.1: ${(e as { reason?: string }).reason ?? e.code}`,
+      { cause: err },
+    );
   }
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status === 404) return new AppError('NOT_FOUND', e.message, { cause: err });
@@ -101,12 +111,14 @@ export function errorBody(error: AppError, envelope: Envelope): object {
     return {
       code: grpc,
       message: error.detail,
-      details: [{
-        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-        reason: error.reason,
-        domain: 'game-platform',
-        metadata: { code: String(error.code), status: GrpcCodeNames[grpc] ?? 'UNKNOWN' },
-      }],
+      details: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: error.reason,
+          domain: 'game-platform',
+          metadata: { code: String(error.code), status: GrpcCodeNames[grpc] ?? 'UNKNOWN' },
+        },
+      ],
     };
   }
   return { code: error.code, msg: error.msg, detail: error.detail, data: error.data ?? '' };
@@ -115,7 +127,8 @@ export function errorBody(error: AppError, envelope: Envelope): object {
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const error = toAppError(err);
   if (error.reason === 'INTERNAL') request.log.error({ err }, 'unhandled error');
-  else if (error.reason === 'UNAVAILABLE') request.log.warn({ err: error.cause }, 'request refused: the database is unavailable');
+  else if (error.reason === 'UNAVAILABLE')
+    request.log.warn({ err: error.cause }, 'request refused: the database is unavailable');
   else request.log.info({ reason: error.reason, detail: error.detail }, 'request refused');
   if (error.headers) reply.headers(error.headers);
   return reply.code(error.httpStatus).send(errorBody(error, envelopeOf(request)));
@@ -125,7 +138,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
   const methods = new Set<string>();
-  app.addHook('onRoute', (route) => { for (const method of [route.method].flat()) methods.add(method); });
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) methods.add(method);
+  });
   // The router answers "no route" both for an unknown path and for a known path with another method. Only the
   // second has routes under other methods: that is 405 with Allow (RFC 9110 15.5.6), so a client sees its
   // mistake is the method. Looked up only on this path, so matched requests pay nothing for it.
@@ -133,7 +148,15 @@ export function installErrorHandling(app: FastifyInstance): void {
     const path = request.url.split('?')[0]!;
     const allow = [...methods].filter((method) => app.findRoute({ method, url: path }) !== null);
     if (allow.length > 0) {
-      return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path; it takes ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } }));
+      return sendError(
+        request,
+        reply,
+        new AppError(
+          'METHOD_NOT_ALLOWED',
+          `${request.method} is not allowed on this path; it takes ${allow.join(', ')}`,
+          { headers: { allow: allow.join(', ') } },
+        ),
+      );
     }
     return sendError(request, reply, new AppError('NOT_FOUND', `no route for ${request.method} ${path}`));
   });

@@ -20,21 +20,32 @@ const derivedKeys = (keys: MasterKeys, purpose: string) =>
 export function createEvidenceStorage(config: Config, masterKeys: MasterKeys, now: () => number): EvidenceStorage {
   const objectIds = new ObjectIdSigner(derivedKeys(masterKeys, 'evidence-object-id-v1'));
   if (config.EVIDENCE_BACKEND === 's3') {
-    if (!config.EVIDENCE_S3_BUCKET) throw new ConfigError('invalid configuration: EVIDENCE_S3_BUCKET: required when EVIDENCE_BACKEND=s3');
+    if (!config.EVIDENCE_S3_BUCKET)
+      throw new ConfigError('invalid configuration: EVIDENCE_S3_BUCKET: required when EVIDENCE_BACKEND=s3');
     if (!!config.EVIDENCE_S3_ACCESS_KEY_ID !== !!config.EVIDENCE_S3_SECRET_ACCESS_KEY) {
-      throw new ConfigError('invalid configuration: EVIDENCE_S3_ACCESS_KEY_ID and EVIDENCE_S3_SECRET_ACCESS_KEY: set both or neither');
+      throw new ConfigError(
+        'invalid configuration: EVIDENCE_S3_ACCESS_KEY_ID and EVIDENCE_S3_SECRET_ACCESS_KEY: set both or neither',
+      );
     }
-    return new S3EvidenceStorage({
-      bucket: config.EVIDENCE_S3_BUCKET,
-      region: config.EVIDENCE_S3_REGION,
-      endpoint: config.EVIDENCE_S3_ENDPOINT,
-      forcePathStyle: config.EVIDENCE_S3_FORCE_PATH_STYLE,
-      accessKeyId: config.EVIDENCE_S3_ACCESS_KEY_ID,
-      secretAccessKey: config.EVIDENCE_S3_SECRET_ACCESS_KEY,
-      now,
-    }, objectIds);
+    return new S3EvidenceStorage(
+      {
+        bucket: config.EVIDENCE_S3_BUCKET,
+        region: config.EVIDENCE_S3_REGION,
+        endpoint: config.EVIDENCE_S3_ENDPOINT,
+        forcePathStyle: config.EVIDENCE_S3_FORCE_PATH_STYLE,
+        accessKeyId: config.EVIDENCE_S3_ACCESS_KEY_ID,
+        secretAccessKey: config.EVIDENCE_S3_SECRET_ACCESS_KEY,
+        now,
+      },
+      objectIds,
+    );
   }
-  return new EmbeddedEvidenceStorage(config.dataDir, new UrlTokenSigner(derivedKeys(masterKeys, 'evidence-url-token-v1')), config.EVIDENCE_PUBLIC_URL, objectIds);
+  return new EmbeddedEvidenceStorage(
+    config.dataDir,
+    new UrlTokenSigner(derivedKeys(masterKeys, 'evidence-url-token-v1')),
+    config.EVIDENCE_PUBLIC_URL,
+    objectIds,
+  );
 }
 
 export function evidenceLimits(config: Config): EvidenceLimits {

@@ -94,11 +94,16 @@ export class EmbeddedEvidenceStorage implements EvidenceStorage {
     try {
       // flush: fsync before close, so a stored object survives a crash once acknowledged.
       await pipeline(body, limit, fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600, flush: true }));
-      if (received !== size) throw new AppError('INVALID_PARAMETER', `content-length: the upload has ${received} bytes, the declared file_size is ${size}`);
+      if (received !== size)
+        throw new AppError(
+          'INVALID_PARAMETER',
+          `content-length: the upload has ${received} bytes, the declared file_size is ${size}`,
+        );
       try {
         await fs.promises.link(tmp, target);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new AppError('CONFLICT', 'a file was already uploaded to this URL; an object is never overwritten');
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+          throw new AppError('CONFLICT', 'a file was already uploaded to this URL; an object is never overwritten');
         throw err;
       }
       return md5.digest('hex');

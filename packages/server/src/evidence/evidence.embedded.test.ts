@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startTestService, type TestService } from '../testing/service.js';
-import { countRows, createGame, getUploadUrl, postReport, reportBody, rpcError, type GameApp } from '../reporting/reporting.testlib.js';
+import {
+  countRows,
+  createGame,
+  getUploadUrl,
+  postReport,
+  reportBody,
+  rpcError,
+  type GameApp,
+} from '../reporting/reporting.testlib.js';
 
 /** The embedded backend's signed PUT: exactly the declared bytes, before expiry, to an untouched URL, once. */
 describe('evidence upload, embedded storage', () => {
@@ -11,13 +19,23 @@ describe('evidence upload, embedded storage', () => {
   let game: GameApp;
   let clock = Date.now();
   before(async () => {
-    svc = await startTestService({ EVIDENCE_MAX_FILE_BYTES: '4096', EVIDENCE_URL_TTL_SECONDS: '60' }, { now: () => clock });
+    svc = await startTestService(
+      { EVIDENCE_MAX_FILE_BYTES: '4096', EVIDENCE_URL_TTL_SECONDS: '60' },
+      { now: () => clock },
+    );
     game = await createGame(svc);
   });
-  after(async () => { await svc.close(); });
+  after(async () => {
+    await svc.close();
+  });
 
   async function issue(size: number, name = 'e.png'): Promise<URL> {
-    const res = await getUploadUrl(svc, game, { file_name: name, file_size: String(size) }, { timestamp: String(Math.floor(clock / 1000)) });
+    const res = await getUploadUrl(
+      svc,
+      game,
+      { file_name: name, file_size: String(size) },
+      { timestamp: String(Math.floor(clock / 1000)) },
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return new URL(res.body.signed_url);
   }
@@ -47,13 +65,21 @@ describe('evidence upload, embedded storage', () => {
     assert.equal(rpcError(res, 413, 3, 'PAYLOAD_TOO_LARGE', /larger than the declared file_size 5/), undefined);
     assert.equal(storedFiles(), before);
     // Nor is it citable.
-    const report = await postReport(svc, game, reportBody(game, { evidence: [{ uri: url.href.split('?')[0] }] }), { timestamp: String(Math.floor(clock / 1000)) });
-    assert.equal(rpcError(report, 400, 3, 'INVALID_PARAMETER', /^evidence\.0\.uri: nothing has been uploaded/), undefined);
+    const report = await postReport(svc, game, reportBody(game, { evidence: [{ uri: url.href.split('?')[0] }] }), {
+      timestamp: String(Math.floor(clock / 1000)),
+    });
+    assert.equal(
+      rpcError(report, 400, 3, 'INVALID_PARAMETER', /^evidence\.0\.uri: nothing has been uploaded/),
+      undefined,
+    );
   });
 
   it('refuses an upload smaller than declared', async () => {
     const res = await put(await issue(10), 'short');
-    assert.equal(rpcError(res, 400, 3, 'INVALID_PARAMETER', /^content-length: is 5; the declared file_size is 10/), undefined);
+    assert.equal(
+      rpcError(res, 400, 3, 'INVALID_PARAMETER', /^content-length: is 5; the declared file_size is 10/),
+      undefined,
+    );
   });
 
   it('refuses a body past EVIDENCE_MAX_FILE_BYTES even with a valid token', async () => {
@@ -64,20 +90,33 @@ describe('evidence upload, embedded storage', () => {
 
   it('refuses a tampered URL: size, expiry, key, app or signature changed', async () => {
     const url = await issue(5);
-    const tamper = (f: (u: URL) => void) => { const u = new URL(url); f(u); return u; };
+    const tamper = (f: (u: URL) => void) => {
+      const u = new URL(url);
+      f(u);
+      return u;
+    };
     const cases = [
       tamper((u) => u.searchParams.set('size', '6')),
       tamper((u) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600))),
-      tamper((u) => { u.pathname = u.pathname.replace(/[0-9a-f]{64}/, 'f'.repeat(64)); }),
-      tamper((u) => { u.pathname = u.pathname.replace(/\.png$/, '.txt'); }),
-      tamper((u) => { u.pathname = u.pathname.replace(`/evidence/${game.appId}/`, `/evidence/${game.appId + 1}/`); }),
+      tamper((u) => {
+        u.pathname = u.pathname.replace(/[0-9a-f]{64}/, 'f'.repeat(64));
+      }),
+      tamper((u) => {
+        u.pathname = u.pathname.replace(/\.png$/, '.txt');
+      }),
+      tamper((u) => {
+        u.pathname = u.pathname.replace(`/evidence/${game.appId}/`, `/evidence/${game.appId + 1}/`);
+      }),
       tamper((u) => u.searchParams.set('signature', 'A'.repeat(43))),
     ];
     for (const u of cases) {
       const res = await put(u, u.searchParams.get('size') === '6' ? 'sixsix' : 'five!');
       assert.equal(rpcError(res, 401, 16, 'BAD_SIGNATURE', /signature does not match/), undefined, u.href);
     }
-    const traversal = await put(`${url.origin}/svc/reporting/open/v1/evidence/${game.appId}/..%2F..%2Fplatform.db?${url.searchParams}`, 'five!');
+    const traversal = await put(
+      `${url.origin}/svc/reporting/open/v1/evidence/${game.appId}/..%2F..%2Fplatform.db?${url.searchParams}`,
+      'five!',
+    );
     assert.equal(traversal.status, 400);
     assert.equal((await put(url, 'five!')).status, 200, 'the untouched URL still works');
   });
@@ -110,18 +149,50 @@ describe('evidence upload, embedded storage', () => {
 
   it('needs a Content-Length', async () => {
     const url = await issue(5);
-    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('chunk')); c.close(); } });
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('chunk'));
+        c.close();
+      },
+    });
     const res = await fetch(url, { method: 'PUT', body: stream, duplex: 'half' } as RequestInit);
-    assert.equal(rpcError({ status: res.status, body: await res.json() }, 400, 3, 'INVALID_PARAMETER', /^content-length: is required/), undefined);
+    assert.equal(
+      rpcError(
+        { status: res.status, body: await res.json() },
+        400,
+        3,
+        'INVALID_PARAMETER',
+        /^content-length: is required/,
+      ),
+      undefined,
+    );
   });
 
   it('keeps upload and download tokens apart', async () => {
     const url = await issue(5);
     const get = await fetch(url);
-    assert.equal(rpcError({ status: get.status, body: await get.json() }, 400, 3, 'INVALID_PARAMETER', /^size: is not a known field/), undefined, 'an upload URL does not download');
+    assert.equal(
+      rpcError(
+        { status: get.status, body: await get.json() },
+        400,
+        3,
+        'INVALID_PARAMETER',
+        /^size: is not a known field/,
+      ),
+      undefined,
+      'an upload URL does not download',
+    );
     const withoutSize = new URL(url);
     withoutSize.searchParams.delete('size');
-    assert.equal(rpcError({ status: (await fetch(withoutSize)).status, body: await (await fetch(withoutSize)).json() }, 401, 16, 'BAD_SIGNATURE'), undefined);
+    assert.equal(
+      rpcError(
+        { status: (await fetch(withoutSize)).status, body: await (await fetch(withoutSize)).json() },
+        401,
+        16,
+        'BAD_SIGNATURE',
+      ),
+      undefined,
+    );
     const missing = await fetch(url.href.split('?')[0]!);
     assert.equal(missing.status, 400, 'the bare uri is not a download link');
   });
@@ -131,15 +202,46 @@ describe('evidence upload, embedded storage', () => {
     const key = `evidence/${game.appId}/${uploadId}.png`;
     const expiresAt = clock + 60_000;
     const storage = svc.services.evidence.storage;
-    const { signedUrl, uri } = await storage.signUpload({ key, appId: game.appId, size: 6, expiresAt, requestBaseUrl: new URL(svc.url).origin });
-    await svc.services.database.db.insertInto('evidence_uploads').values({
-      upload_id: uploadId, app_id: game.appId, backend: 'embedded', object_key: key, uri, file_name: 'old.png', content_type: 'image/png',
-      declared_size: 6, svcid: null, client_ip: null, device_id: null, created_at: clock, expires_at: expiresAt, uploaded_at: null, uploaded_size: null,
-    }).execute();
+    const { signedUrl, uri } = await storage.signUpload({
+      key,
+      appId: game.appId,
+      size: 6,
+      expiresAt,
+      requestBaseUrl: new URL(svc.url).origin,
+    });
+    await svc.services.database.db
+      .insertInto('evidence_uploads')
+      .values({
+        upload_id: uploadId,
+        app_id: game.appId,
+        backend: 'embedded',
+        object_key: key,
+        uri,
+        file_name: 'old.png',
+        content_type: 'image/png',
+        declared_size: 6,
+        svcid: null,
+        client_ip: null,
+        device_id: null,
+        created_at: clock,
+        expires_at: expiresAt,
+        uploaded_at: null,
+        uploaded_size: null,
+      })
+      .execute();
     assert.equal((await put(signedUrl, 'legacy')).status, 200);
-    const res = await postReport(svc, game, reportBody(game, { reporter: { svcid: 'legacy-1' }, evidence: [{ uri }] }), { timestamp: String(Math.floor(clock / 1000)) });
+    const res = await postReport(
+      svc,
+      game,
+      reportBody(game, { reporter: { svcid: 'legacy-1' }, evidence: [{ uri }] }),
+      { timestamp: String(Math.floor(clock / 1000)) },
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const row = await svc.services.database.db.selectFrom('evidence_uploads').selectAll().where('upload_id', '=', uploadId).executeTakeFirstOrThrow();
+    const row = await svc.services.database.db
+      .selectFrom('evidence_uploads')
+      .selectAll()
+      .where('upload_id', '=', uploadId)
+      .executeTakeFirstOrThrow();
     assert.equal(row.uploaded_size, 6);
     assert.equal(row.file_name, 'old.png');
   });
@@ -152,7 +254,12 @@ describe('evidence upload, embedded storage', () => {
     const uri = url.href.split('?')[0]!;
     const ts = { timestamp: String(Math.floor(clock / 1000)) };
     for (const reporter of ['rec-1', 'rec-2']) {
-      const res = await postReport(svc, game, reportBody(game, { reporter: { svcid: reporter }, evidence: [{ uri }] }), ts);
+      const res = await postReport(
+        svc,
+        game,
+        reportBody(game, { reporter: { svcid: reporter }, evidence: [{ uri }] }),
+        ts,
+      );
       assert.equal(res.status, 200, JSON.stringify(res.body));
     }
     assert.equal(await countRows(svc, 'evidence_uploads'), before + 1);

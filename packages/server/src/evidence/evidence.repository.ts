@@ -30,10 +30,18 @@ export class EvidenceRepository {
    */
   async recordUploaded(db: Kysely<Tables>, rows: Insertable<EvidenceUploadsTable>[]): Promise<void> {
     if (rows.length === 0) return;
-    await db.insertInto('evidence_uploads').values(rows)
-      .onConflict((oc) => oc.column('upload_id')
-        .doUpdateSet((eb) => ({ uploaded_at: eb.ref('excluded.uploaded_at'), uploaded_size: eb.ref('excluded.uploaded_size') }))
-        .where('evidence_uploads.uploaded_at', 'is', null))
+    await db
+      .insertInto('evidence_uploads')
+      .values(rows)
+      .onConflict((oc) =>
+        oc
+          .column('upload_id')
+          .doUpdateSet((eb) => ({
+            uploaded_at: eb.ref('excluded.uploaded_at'),
+            uploaded_size: eb.ref('excluded.uploaded_size'),
+          }))
+          .where('evidence_uploads.uploaded_at', 'is', null),
+      )
       .execute();
   }
 }

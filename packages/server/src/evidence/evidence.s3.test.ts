@@ -5,7 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { startTestService, type TestService } from '../testing/service.js';
-import { countRows, createGame, getUploadUrl, postReport, reportBody, rpcError, type GameApp } from '../reporting/reporting.testlib.js';
+import {
+  countRows,
+  createGame,
+  getUploadUrl,
+  postReport,
+  reportBody,
+  rpcError,
+  type GameApp,
+} from '../reporting/reporting.testlib.js';
 import { sigV4Valid } from './sigv4.testlib.js';
 
 // s3rver's built-in account: it checks signatures made with it.
@@ -19,7 +27,13 @@ describe('evidence upload, s3 storage', () => {
   let game: GameApp;
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-s3-'));
-    s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'evidence-test' }] });
+    s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: 'evidence-test' }],
+    });
     const { port } = await s3.run();
     svc = await startTestService({
       EVIDENCE_BACKEND: 's3',
@@ -45,7 +59,8 @@ describe('evidence upload, s3 storage', () => {
     return res.body.signed_url;
   }
 
-  const putTo = (url: string, body: Buffer | string) => fetch(url, { method: 'PUT', body, headers: { 'if-none-match': '*' } });
+  const putTo = (url: string, body: Buffer | string) =>
+    fetch(url, { method: 'PUT', body, headers: { 'if-none-match': '*' } });
 
   it('runs the full flow: sign, PUT to the store, report, download link', async () => {
     const content = Buffer.from('fake mp4 content');
@@ -54,7 +69,11 @@ describe('evidence upload, s3 storage', () => {
     assert.match(uri, new RegExp(`/evidence-test/evidence/${game.appId}/[0-9a-f]{64}\\.mp4$`));
     assert.equal((await putTo(signedUrl, content)).status, 200);
 
-    const res = await postReport(svc, game, reportBody(game, { evidence: [{ uri, size_byte: content.length, name: 'clip.mp4' }] }));
+    const res = await postReport(
+      svc,
+      game,
+      reportBody(game, { evidence: [{ uri, size_byte: content.length, name: 'clip.mp4' }] }),
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const list = await svc.admin('GET', `/reports?appId=${game.appId}`);
     const shown = await svc.admin('GET', `/reports/${list.body.reports[0].reportId}?moderator=mod-1`);
@@ -81,21 +100,39 @@ describe('evidence upload, s3 storage', () => {
     const signedUrl = await issue(4);
     // s3rver does not enforce the signed length, so it stores the oversize body; the report still refuses it.
     assert.equal((await putTo(signedUrl, 'much more than four bytes')).status, 200);
-    const res = await postReport(svc, game, reportBody(game, { reporter: { svcid: 's3-3' }, evidence: [{ uri: signedUrl.split('?')[0]! }] }));
-    assert.equal(rpcError(res, 400, 3, 'INVALID_PARAMETER', /^evidence\.0\.uri: the stored file has 25 bytes but 4 were declared/), undefined);
+    const res = await postReport(
+      svc,
+      game,
+      reportBody(game, { reporter: { svcid: 's3-3' }, evidence: [{ uri: signedUrl.split('?')[0]! }] }),
+    );
+    assert.equal(
+      rpcError(res, 400, 3, 'INVALID_PARAMETER', /^evidence\.0\.uri: the stored file has 25 bytes but 4 were declared/),
+      undefined,
+    );
   });
 
   it('signs the content length, the key, the expiry and If-None-Match into the presigned URL', async () => {
     const signedUrl = await issue(1234, 'shot.png');
     const u = new URL(signedUrl);
     assert.equal(u.searchParams.get('X-Amz-Expires'), '600');
-    assert.deepEqual(u.searchParams.get('X-Amz-SignedHeaders')!.split(';').sort(), ['content-length', 'host', 'if-none-match']);
-    assert.equal([...u.searchParams.keys()].filter((k) => /checksum/i.test(k)).length, 0, 'no checksum of an empty body');
+    assert.deepEqual(u.searchParams.get('X-Amz-SignedHeaders')!.split(';').sort(), [
+      'content-length',
+      'host',
+      'if-none-match',
+    ]);
+    assert.equal(
+      [...u.searchParams.keys()].filter((k) => /checksum/i.test(k)).length,
+      0,
+      'no checksum of an empty body',
+    );
 
     const good = { 'content-length': '1234', 'if-none-match': '*' };
     assert.ok(sigV4Valid(signedUrl, 'PUT', good, SECRET), 'the URL verifies for the declared request');
     assert.ok(!sigV4Valid(signedUrl, 'PUT', { ...good, 'content-length': '1235' }, SECRET), 'another length breaks it');
-    assert.ok(!sigV4Valid(signedUrl, 'PUT', { 'content-length': '1234', 'if-none-match': '' }, SECRET), 'dropping If-None-Match breaks it');
+    assert.ok(
+      !sigV4Valid(signedUrl, 'PUT', { 'content-length': '1234', 'if-none-match': '' }, SECRET),
+      'dropping If-None-Match breaks it',
+    );
     const otherKey = new URL(signedUrl);
     otherKey.pathname = otherKey.pathname.replace(/[0-9a-f]{64}/, '0'.repeat(64));
     assert.ok(!sigV4Valid(otherKey.href, 'PUT', good, SECRET), 'another key breaks it');

@@ -7,14 +7,40 @@ import { ObjectIdSigner } from './object-id.js';
 describe('evidence object ids', () => {
   const ids = new ObjectIdSigner([crypto.randomBytes(32)]);
   const prefix = 'https://game.example/svc/reporting/open/v1/';
-  const facts = { appId: 42, backend: 'embedded' as const, size: 20 * 1024 * 1024, expires: 1_900_000_000, svcid: undefined };
+  const facts = {
+    appId: 42,
+    backend: 'embedded' as const,
+    size: 20 * 1024 * 1024,
+    expires: 1_900_000_000,
+    svcid: undefined,
+  };
 
   it('round-trips the facts and verifies its own tag', () => {
     const key = ids.issue(prefix, facts, 'png');
     assert.match(key, /^evidence\/42\/[0-9a-f]{64}\.png$/);
     const a = ids.parse(prefix + key)!;
-    assert.deepEqual({ appId: a.appId, backend: a.backend, size: a.size, expires: a.expires, bound: a.bound, ext: a.ext, key: a.key, prefix: a.prefix },
-      { appId: 42, backend: 'embedded', size: facts.size, expires: facts.expires, bound: false, ext: 'png', key, prefix });
+    assert.deepEqual(
+      {
+        appId: a.appId,
+        backend: a.backend,
+        size: a.size,
+        expires: a.expires,
+        bound: a.bound,
+        ext: a.ext,
+        key: a.key,
+        prefix: a.prefix,
+      },
+      {
+        appId: 42,
+        backend: 'embedded',
+        size: facts.size,
+        expires: facts.expires,
+        bound: false,
+        ext: 'png',
+        key,
+        prefix,
+      },
+    );
     assert.ok(ids.verify(a, undefined));
     assert.notEqual(ids.issue(prefix, facts, 'png'), key, 'each id is new');
   });
@@ -62,7 +88,13 @@ describe('evidence object ids', () => {
   });
 
   it('parses nothing else', () => {
-    for (const s of ['', 'https://x/evidence/1/abc.png', `${prefix}evidence/1/${'0'.repeat(32)}.png`, `${prefix}evidence/1/${'0'.repeat(64)}.png?x=1`, `${prefix}evidence/x/${'0'.repeat(64)}.png`]) {
+    for (const s of [
+      '',
+      'https://x/evidence/1/abc.png',
+      `${prefix}evidence/1/${'0'.repeat(32)}.png`,
+      `${prefix}evidence/1/${'0'.repeat(64)}.png?x=1`,
+      `${prefix}evidence/x/${'0'.repeat(64)}.png`,
+    ]) {
       assert.equal(ids.parse(s), undefined, s);
     }
   });

@@ -54,10 +54,19 @@ export class ObjectIdSigner {
     if (keys.length === 0) throw new Error('ObjectIdSigner needs a key');
   }
 
-  private tagOf(prefix: string, appId: number, head: string, ext: string, svcid: string | undefined, key = this.keys[0]!): string {
-    return crypto.createHmac('sha256', key)
+  private tagOf(
+    prefix: string,
+    appId: number,
+    head: string,
+    ext: string,
+    svcid: string | undefined,
+    key = this.keys[0]!,
+  ): string {
+    return crypto
+      .createHmac('sha256', key)
       .update(`evidence-object-v1\n${prefix}\n${appId}\n${head}\n${ext}\n${svcid ?? ''}`, 'utf8')
-      .digest('hex').slice(0, 32);
+      .digest('hex')
+      .slice(0, 32);
   }
 
   /** The object key for a new upload whose address will be `prefix + key`. */

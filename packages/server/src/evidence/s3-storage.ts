@@ -1,4 +1,10 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { AppError } from '../errors/app-error.js';
 import type { ObjectIdSigner } from './object-id.js';
@@ -26,12 +32,17 @@ export class S3EvidenceStorage implements EvidenceStorage {
 
   #prefix: Promise<string> | undefined;
 
-  constructor(private readonly opts: S3Options, readonly objectIds: ObjectIdSigner) {
+  constructor(
+    private readonly opts: S3Options,
+    readonly objectIds: ObjectIdSigner,
+  ) {
     this.client = new S3Client({
       region: opts.region,
       forcePathStyle: opts.forcePathStyle,
       ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
-      ...(opts.accessKeyId && opts.secretAccessKey ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } } : {}),
+      ...(opts.accessKeyId && opts.secretAccessKey
+        ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } }
+        : {}),
       // Otherwise the SDK adds a checksum of an empty body to presigned PUTs, which the real upload would not match.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
@@ -46,16 +57,27 @@ export class S3EvidenceStorage implements EvidenceStorage {
   uriPrefix(): Promise<string> {
     this.#prefix ??= (async () => {
       const probe = 'evidence/probe';
-      const uri = uriOf(await getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.opts.bucket, Key: probe }), { expiresIn: 60 }));
+      const uri = uriOf(
+        await getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.opts.bucket, Key: probe }), {
+          expiresIn: 60,
+        }),
+      );
       if (!uri.endsWith(probe)) throw new Error(`unexpected S3 object URL ${uri}`);
       return uri.slice(0, -probe.length);
     })();
-    this.#prefix.catch(() => { this.#prefix = undefined; });
+    this.#prefix.catch(() => {
+      this.#prefix = undefined;
+    });
     return this.#prefix;
   }
 
   async signUpload(t: UploadTarget): Promise<{ signedUrl: string; uri: string }> {
-    const command = new PutObjectCommand({ Bucket: this.opts.bucket, Key: t.key, ContentLength: t.size, IfNoneMatch: '*' });
+    const command = new PutObjectCommand({
+      Bucket: this.opts.bucket,
+      Key: t.key,
+      ContentLength: t.size,
+      IfNoneMatch: '*',
+    });
     const signedUrl = await getSignedUrl(this.client, command, {
       expiresIn: this.expiresIn(t.expiresAt),
       signableHeaders: new Set(['content-length', 'if-none-match']),

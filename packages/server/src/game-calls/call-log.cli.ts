@@ -3,15 +3,22 @@ import type { CliContext } from '../cli/context.js';
 import { PAGE_DEFAULT, PAGE_MAX, parseId } from '../http/admin-query.js';
 import { GAME_CALL_KINDS, GAME_CALL_OUTCOMES, parseGameCallQuery, type GameCall } from './call-log.schemas.js';
 
-const subjectText = (c: GameCall) => [c.roleId && `role ${c.roleId}`, c.userId && `user ${c.userId}`, c.serverId && `server ${c.serverId}`].filter(Boolean).map((t) => ` ${t}`).join('');
+const subjectText = (c: GameCall) =>
+  [c.roleId && `role ${c.roleId}`, c.userId && `user ${c.userId}`, c.serverId && `server ${c.serverId}`]
+    .filter(Boolean)
+    .map((t) => ` ${t}`)
+    .join('');
 const line = (c: GameCall) =>
   `#${c.callId}  ${c.startedAt}  ${c.kind}${subjectText(c)} try ${c.tryNo}  ${c.outcome}${c.httpStatus !== null ? ` HTTP ${c.httpStatus}` : ''}  ${c.latencyMs} ms  ${c.url ?? '-'}${c.error ? `  ${c.error}` : ''}`;
 
 /** `game-calls list`: the role query, role list and pre-order check log of an app (4.8-4.10). */
 export function registerCallLogCommands(program: Command, ctx: CliContext): void {
-  const calls = program.command('game-calls').description('calls to the game (role query, role list, pre-order check) with their outcomes');
+  const calls = program
+    .command('game-calls')
+    .description('calls to the game (role query, role list, pre-order check) with their outcomes');
 
-  calls.command('list')
+  calls
+    .command('list')
     .requiredOption('--app <appId>')
     .option('--kind <kind>', GAME_CALL_KINDS.join(' | '))
     .option('--outcome <outcome>', GAME_CALL_OUTCOMES.join(' | '))
@@ -19,12 +26,20 @@ export function registerCallLogCommands(program: Command, ctx: CliContext): void
     .option('--server <serverId>', 'only calls about this server')
     .option('--user <userId>', 'only calls about this platform user (4.9)')
     .option('--failed', 'only tries whose outcome is not ok')
-    .option('--from <time>', 'started at or after (ISO 8601 or Unix ms)').option('--to <time>', 'started before')
+    .option('--from <time>', 'started at or after (ISO 8601 or Unix ms)')
+    .option('--to <time>', 'started before')
     .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
     .action(async (o) => {
       const filter = parseGameCallQuery(parseId('app', o.app), {
-        kind: o.kind, outcome: o.outcome, roleId: o.role, serverId: o.server, userId: o.user,
-        failed: o.failed ? 'true' : undefined, from: o.from, to: o.to, limit: o.limit,
+        kind: o.kind,
+        outcome: o.outcome,
+        roleId: o.role,
+        serverId: o.server,
+        userId: o.user,
+        failed: o.failed ? 'true' : undefined,
+        from: o.from,
+        to: o.to,
+        limit: o.limit,
       });
       await ctx.withServices(async (s) => {
         const list = await s.callLog.list(filter);

@@ -9,16 +9,24 @@ export function callLogRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.addSchema(GameCall);
 
-    app.get('/apps/:appId/game-calls', {
-      schema: {
-        tags: ['admin'], security: [{ adminBearer: [] }],
-        summary: 'The role query, role list and pre-order check calls to the game (4.8-4.10), newest first, with outcome and latency',
-        params: AppIdParams, querystring: GameCallListQuery, response: { 200: GameCallList, ...platformErrorResponses },
+    app.get(
+      '/apps/:appId/game-calls',
+      {
+        schema: {
+          tags: ['admin'],
+          security: [{ adminBearer: [] }],
+          summary:
+            'The role query, role list and pre-order check calls to the game (4.8-4.10), newest first, with outcome and latency',
+          params: AppIdParams,
+          querystring: GameCallListQuery,
+          response: { 200: GameCallList, ...platformErrorResponses },
+        },
       },
-    }, async (request) => {
-      const filter = parseGameCallQuery(Number(request.params.appId), request.query);
-      const calls = await services.callLog.list(filter);
-      return { calls, nextBefore: nextBeforeOf(calls, filter.limit, (c) => c.callId) };
-    });
+      async (request) => {
+        const filter = parseGameCallQuery(Number(request.params.appId), request.query);
+        const calls = await services.callLog.list(filter);
+        return { calls, nextBefore: nextBeforeOf(calls, filter.limit, (c) => c.callId) };
+      },
+    );
   };
 }

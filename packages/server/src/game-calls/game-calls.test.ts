@@ -5,7 +5,15 @@ import { platformPublicKeys, startGameServer, type GameReply, type GameServer } 
 import type { AppRecord } from '../apps/apps.service.js';
 import { PreOrderCodes } from './pre-order-codes.js';
 
-const ROLE = { userId: 'u-1', roleId: 'r-1', name: 'Hero', avatar: 'https://cdn.example/a.png', roleLv: 12, serverId: 's1', serverName: 'Server One' };
+const ROLE = {
+  userId: 'u-1',
+  roleId: 'r-1',
+  name: 'Hero',
+  avatar: 'https://cdn.example/a.png',
+  roleLv: 12,
+  serverId: 's1',
+  serverName: 'Server One',
+};
 
 describe('game-hosted calls (4.8-4.10)', () => {
   let svc: TestService;
@@ -34,7 +42,13 @@ describe('game-hosted calls (4.8-4.10)', () => {
     return (await svc.services.apps.resolveByClientId(created.clientId))!;
   };
   const callsTo = (path: string) => game.requests.filter((r) => r.url.split('?')[0] === path);
-  const logOf = (appId: number) => svc.services.database.db.selectFrom('game_calls').selectAll().where('app_id', '=', appId).orderBy('call_id').execute();
+  const logOf = (appId: number) =>
+    svc.services.database.db
+      .selectFrom('game_calls')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .orderBy('call_id')
+      .execute();
 
   it('role query: a signed GET with an empty body and the query of 4.8; answers the role', async () => {
     app = await appWith({ roleQuery: '/role' });
@@ -44,7 +58,10 @@ describe('game-hosted calls (4.8-4.10)', () => {
     assert.equal(call!.method, 'GET');
     assert.equal(call!.body, '');
     assert.equal(call!.verified, true, call!.verifyError);
-    assert.deepEqual(Object.fromEntries(new URL(call!.url, 'http://x').searchParams), { roleId: 'r-1', serverId: 's 1&x' });
+    assert.deepEqual(Object.fromEntries(new URL(call!.url, 'http://x').searchParams), {
+      roleId: 'r-1',
+      serverId: 's 1&x',
+    });
     const log = await logOf(app.appId);
     assert.equal(log.length, 1);
     assert.equal(log[0]!.kind, 'role_query');
@@ -73,7 +90,13 @@ describe('game-hosted calls (4.8-4.10)', () => {
     const out = await svc.services.gameCalls.roleQuery(b, { roleId: 'r-1', serverId: 's1' });
     assert.equal(!out.ok && out.reason, 'unreachable');
     assert.equal(callsTo('/role-down').length, 2, 'one retry, no more');
-    assert.deepEqual((await logOf(b.appId)).map((l) => [l.try_no, l.outcome]), [[1, 'timeout'], [2, 'timeout']]);
+    assert.deepEqual(
+      (await logOf(b.appId)).map((l) => [l.try_no, l.outcome]),
+      [
+        [1, 'timeout'],
+        [2, 'timeout'],
+      ],
+    );
 
     replies.set('/role-404', () => ({ status: 404, body: '{}' }));
     const c = await appWith({ roleQuery: '/role-404' });
@@ -89,19 +112,35 @@ describe('game-hosted calls (4.8-4.10)', () => {
   });
 
   it('role list: roles on 200; 401 with empty results is no role; other statuses pass msg to the player', async () => {
-    const results = [{ roleId: 'r-1', name: 'Hero', avatar: '', serverId: 's1' }, { roleId: 'r-2', name: 'Mage', avatar: '', roleLv: 3, serverId: 's1', serverName: 'One' }];
+    const results = [
+      { roleId: 'r-1', name: 'Hero', avatar: '', serverId: 's1' },
+      { roleId: 'r-2', name: 'Mage', avatar: '', roleLv: 3, serverId: 's1', serverName: 'One' },
+    ];
     replies.set('/roles', () => ({ status: 200, body: JSON.stringify({ code: 0, msg: 'ok', detail: '', results }) }));
-    replies.set('/roles-none', () => ({ status: 401, body: JSON.stringify({ code: 1, msg: 'no role', detail: '', results: [] }) }));
-    replies.set('/roles-maint', () => ({ status: 503, body: JSON.stringify({ code: 9, msg: 'Server under maintenance', detail: 'db', results: [] }) }));
+    replies.set('/roles-none', () => ({
+      status: 401,
+      body: JSON.stringify({ code: 1, msg: 'no role', detail: '', results: [] }),
+    }));
+    replies.set('/roles-maint', () => ({
+      status: 503,
+      body: JSON.stringify({ code: 9, msg: 'Server under maintenance', detail: 'db', results: [] }),
+    }));
     const a = await appWith({ roleList: '/roles' });
     const ok = await svc.services.gameCalls.roleList(a, { userId: 'u-1', serverId: 's1' });
     assert.equal(ok.ok, true);
-    assert.deepEqual(ok.ok && ok.roles.map((r) => [r.roleId, r.roleLv, r.serverName]), [['r-1', null, null], ['r-2', 3, 'One']]);
+    assert.deepEqual(ok.ok && ok.roles.map((r) => [r.roleId, r.roleLv, r.serverName]), [
+      ['r-1', null, null],
+      ['r-2', 3, 'One'],
+    ]);
     const call = callsTo('/roles')[0]!;
     assert.equal(call.verified, true);
     assert.deepEqual(Object.fromEntries(new URL(call.url, 'http://x').searchParams), { userId: 'u-1', serverId: 's1' });
     await svc.services.gameCalls.roleList(a, { userId: 'u-1' });
-    assert.deepEqual(Object.fromEntries(new URL(callsTo('/roles')[1]!.url, 'http://x').searchParams), { userId: 'u-1' }, 'serverId is optional');
+    assert.deepEqual(
+      Object.fromEntries(new URL(callsTo('/roles')[1]!.url, 'http://x').searchParams),
+      { userId: 'u-1' },
+      'serverId is optional',
+    );
 
     const none = await svc.services.gameCalls.roleList(await appWith({ roleList: '/roles-none' }), { userId: 'u-9' });
     assert.equal(!none.ok && none.reason, 'no_role');
@@ -114,7 +153,13 @@ describe('game-hosted calls (4.8-4.10)', () => {
   it('pre-order check: a signed POST of the 4.10 body; 200 allows', async () => {
     replies.set('/pre', () => ({ status: 200, body: '' }));
     const a = await appWith({ preOrder: '/pre' });
-    const out = await svc.services.gameCalls.preOrderCheck(a, { roleId: 'r-1', serverId: 's1', productSkuCode: 'gems.100', quantity: 3, extras: 'x' });
+    const out = await svc.services.gameCalls.preOrderCheck(a, {
+      roleId: 'r-1',
+      serverId: 's1',
+      productSkuCode: 'gems.100',
+      quantity: 3,
+      extras: 'x',
+    });
     assert.deepEqual(out, { allowed: true, checked: true });
     const call = callsTo('/pre')[0]!;
     assert.equal(call.method, 'POST');
@@ -124,27 +169,90 @@ describe('game-hosted calls (4.8-4.10)', () => {
   });
 
   it('pre-order check: any other status blocks, passing code, msg and detail through', async () => {
-    replies.set('/pre-limit', () => ({ status: 400, body: JSON.stringify({ code: 105, msg: 'Limit reached', detail: 'daily cap 5' }) }));
-    replies.set('/pre-custom', () => ({ status: 409, body: JSON.stringify({ code: 9001, msg: 'Event not started', detail: 'custom' }) }));
+    replies.set('/pre-limit', () => ({
+      status: 400,
+      body: JSON.stringify({ code: 105, msg: 'Limit reached', detail: 'daily cap 5' }),
+    }));
+    replies.set('/pre-custom', () => ({
+      status: 409,
+      body: JSON.stringify({ code: 9001, msg: 'Event not started', detail: 'custom' }),
+    }));
     replies.set('/pre-bare', () => ({ status: 500, body: 'oops' }));
     replies.set('/pre-201', () => ({ status: 201, body: '' }));
-    const limit = await svc.services.gameCalls.preOrderCheck(await appWith({ preOrder: '/pre-limit' }), { roleId: 'r', serverId: 's', productSkuCode: 'p', quantity: 1 });
-    assert.deepEqual(limit, { allowed: false, reason: 'blocked', httpStatus: 400, code: PreOrderCodes.PURCHASE_LIMIT_REACHED, msg: 'Limit reached', detail: 'daily cap 5', meaning: 'Order failed, purchase limit for the product reached.' });
-    const custom = await svc.services.gameCalls.preOrderCheck(await appWith({ preOrder: '/pre-custom' }), { roleId: 'r', serverId: 's', productSkuCode: 'p', quantity: 1 });
-    assert.deepEqual(custom, { allowed: false, reason: 'blocked', httpStatus: 409, code: 9001, msg: 'Event not started', detail: 'custom', meaning: null });
-    const bare = await svc.services.gameCalls.preOrderCheck(await appWith({ preOrder: '/pre-bare' }), { roleId: 'r', serverId: 's', productSkuCode: 'p', quantity: 1 });
-    assert.deepEqual(bare, { allowed: false, reason: 'blocked', httpStatus: 500, code: null, msg: null, detail: null, meaning: null });
+    const limit = await svc.services.gameCalls.preOrderCheck(await appWith({ preOrder: '/pre-limit' }), {
+      roleId: 'r',
+      serverId: 's',
+      productSkuCode: 'p',
+      quantity: 1,
+    });
+    assert.deepEqual(limit, {
+      allowed: false,
+      reason: 'blocked',
+      httpStatus: 400,
+      code: PreOrderCodes.PURCHASE_LIMIT_REACHED,
+      msg: 'Limit reached',
+      detail: 'daily cap 5',
+      meaning: 'Order failed, purchase limit for the product reached.',
+    });
+    const custom = await svc.services.gameCalls.preOrderCheck(await appWith({ preOrder: '/pre-custom' }), {
+      roleId: 'r',
+      serverId: 's',
+      productSkuCode: 'p',
+      quantity: 1,
+    });
+    assert.deepEqual(custom, {
+      allowed: false,
+      reason: 'blocked',
+      httpStatus: 409,
+      code: 9001,
+      msg: 'Event not started',
+      detail: 'custom',
+      meaning: null,
+    });
+    const bare = await svc.services.gameCalls.preOrderCheck(await appWith({ preOrder: '/pre-bare' }), {
+      roleId: 'r',
+      serverId: 's',
+      productSkuCode: 'p',
+      quantity: 1,
+    });
+    assert.deepEqual(bare, {
+      allowed: false,
+      reason: 'blocked',
+      httpStatus: 500,
+      code: null,
+      msg: null,
+      detail: null,
+      meaning: null,
+    });
     assert.equal(callsTo('/pre-bare').length, 1, 'an answer is not retried');
-    const created = await svc.services.gameCalls.preOrderCheck(await appWith({ preOrder: '/pre-201' }), { roleId: 'r', serverId: 's', productSkuCode: 'p', quantity: 1 });
+    const created = await svc.services.gameCalls.preOrderCheck(await appWith({ preOrder: '/pre-201' }), {
+      roleId: 'r',
+      serverId: 's',
+      productSkuCode: 'p',
+      quantity: 1,
+    });
     assert.equal(created.allowed, false);
   });
 
   it('pre-order check: unreachable is retried once, then fails; not configured allows unchecked', async () => {
     replies.set('/pre-down', () => ({ destroy: true }));
-    const out = await svc.services.gameCalls.preOrderCheck(await appWith({ preOrder: '/pre-down' }), { roleId: 'r', serverId: 's', productSkuCode: 'p', quantity: 1 });
+    const out = await svc.services.gameCalls.preOrderCheck(await appWith({ preOrder: '/pre-down' }), {
+      roleId: 'r',
+      serverId: 's',
+      productSkuCode: 'p',
+      quantity: 1,
+    });
     assert.equal(out.allowed, false);
     assert.equal(!out.allowed && out.reason, 'unreachable');
     assert.equal(callsTo('/pre-down').length, 2);
-    assert.deepEqual(await svc.services.gameCalls.preOrderCheck(await appWith({}), { roleId: 'r', serverId: 's', productSkuCode: 'p', quantity: 1 }), { allowed: true, checked: false });
+    assert.deepEqual(
+      await svc.services.gameCalls.preOrderCheck(await appWith({}), {
+        roleId: 'r',
+        serverId: 's',
+        productSkuCode: 'p',
+        quantity: 1,
+      }),
+      { allowed: true, checked: false },
+    );
   });
 });

@@ -47,7 +47,15 @@ export type PreOrderOutcome =
    * absent: blocked with no reason shown). `meaning` is the section-7 text of
    * a built-in code, null for a custom one.
    */
-  | { allowed: false; reason: 'blocked'; httpStatus: number; code: number | null; msg: string | null; detail: string | null; meaning: string | null }
+  | {
+      allowed: false;
+      reason: 'blocked';
+      httpStatus: number;
+      code: number | null;
+      msg: string | null;
+      detail: string | null;
+      meaning: string | null;
+    }
   | { allowed: false; reason: 'unreachable'; httpStatus: null; detail: string };
 
 type Kind = 'role_query' | 'role_list' | 'pre_order_check';
@@ -86,52 +94,118 @@ export class GameCallsClient {
     private readonly opts: { timeoutMs: number },
     private readonly now: () => number = Date.now,
   ) {
-    this.#log = new Batcher<Insertable<GameCallsTable>, void>(async (rows) => {
-      await this.db.insertInto('game_calls').values(rows).execute();
-      return rows.map(() => undefined);
-    }, { maxBatch: 500, maxInFlight: batchesInFlight(dialectOf(db), 2) });
+    this.#log = new Batcher<Insertable<GameCallsTable>, void>(
+      async (rows) => {
+        await this.db.insertInto('game_calls').values(rows).execute();
+        return rows.map(() => undefined);
+      },
+      { maxBatch: 500, maxInFlight: batchesInFlight(dialectOf(db), 2) },
+    );
   }
 
   /** 4.8: GET {roleQueryUrl}?roleId=&serverId= */
-  async roleQuery(app: AppRecord, q: { roleId: string; serverId: string }, logs: CallLogs = {}): Promise<RoleQueryOutcome> {
+  async roleQuery(
+    app: AppRecord,
+    q: { roleId: string; serverId: string },
+    logs: CallLogs = {},
+  ): Promise<RoleQueryOutcome> {
     if (!app.roleQueryUrl) return notConfigured('roleQueryUrl');
     const url = withQuery(app.roleQueryUrl, { roleId: q.roleId, serverId: q.serverId });
     // 4.8: "retried once after a failure": a game that cannot be reached or answers 5xx.
-    const res = await this.call(logs, app, 'role_query', q, 'GET', url, '', (r) => r.failure !== undefined || (r.status ?? 0) >= 500, (r) => {
-      if (r.failure) return r.failure;
-      if (r.status !== 200) return 'rejected';
-      return Value.Check(RoleQueryAnswer, parseJson(r.body)) ? 'ok' : 'invalid_response';
-    });
+    const res = await this.call(
+      logs,
+      app,
+      'role_query',
+      q,
+      'GET',
+      url,
+      '',
+      (r) => r.failure !== undefined || (r.status ?? 0) >= 500,
+      (r) => {
+        if (r.failure) return r.failure;
+        if (r.status !== 200) return 'rejected';
+        return Value.Check(RoleQueryAnswer, parseJson(r.body)) ? 'ok' : 'invalid_response';
+      },
+    );
     if (res.failure) return unreachable(res);
-    if (res.status !== 200) return { ok: false, reason: 'rejected', httpStatus: res.status, detail: `role query answered HTTP ${res.status}` };
+    if (res.status !== 200)
+      return {
+        ok: false,
+        reason: 'rejected',
+        httpStatus: res.status,
+        detail: `role query answered HTTP ${res.status}`,
+      };
     const body = parseJson(res.body);
     if (!Value.Check(RoleQueryAnswer, body)) {
-      return { ok: false, reason: 'invalid_response', httpStatus: 200, detail: `role query answer is not a role with a platform userId (2.6): ${firstError(RoleQueryAnswer, body)}` };
+      return {
+        ok: false,
+        reason: 'invalid_response',
+        httpStatus: 200,
+        detail: `role query answer is not a role with a platform userId (2.6): ${firstError(RoleQueryAnswer, body)}`,
+      };
     }
-    return { ok: true, role: { ...body, roleLv: body.roleLv ?? null, serverId: body.serverId ?? null, serverName: body.serverName ?? null } };
+    return {
+      ok: true,
+      role: {
+        ...body,
+        roleLv: body.roleLv ?? null,
+        serverId: body.serverId ?? null,
+        serverName: body.serverName ?? null,
+      },
+    };
   }
 
   /** 4.9: GET {roleListUrl}?userId=[&serverId=] */
   async roleList(app: AppRecord, q: { userId: string; serverId?: string }): Promise<RoleListOutcome> {
     if (!app.roleListUrl) return notConfigured('roleListUrl');
-    const url = withQuery(app.roleListUrl, { userId: q.userId, ...(q.serverId !== undefined ? { serverId: q.serverId } : {}) });
-    const res = await this.call({}, app, 'role_list', q, 'GET', url, '', () => false, (r) => {
-      if (r.failure) return r.failure;
-      const b = parseJson(r.body) as { results?: unknown; msg?: unknown } | undefined;
-      if (r.status === 401 && (!Array.isArray(b?.results) || b.results.length === 0)) return 'no_role';
-      if (r.status !== 200) return 'rejected';
-      return Value.Check(RoleListAnswer, b) ? 'ok' : 'invalid_response';
+    const url = withQuery(app.roleListUrl, {
+      userId: q.userId,
+      ...(q.serverId !== undefined ? { serverId: q.serverId } : {}),
     });
+    const res = await this.call(
+      {},
+      app,
+      'role_list',
+      q,
+      'GET',
+      url,
+      '',
+      () => false,
+      (r) => {
+        if (r.failure) return r.failure;
+        const b = parseJson(r.body) as { results?: unknown; msg?: unknown } | undefined;
+        if (r.status === 401 && (!Array.isArray(b?.results) || b.results.length === 0)) return 'no_role';
+        if (r.status !== 200) return 'rejected';
+        return Value.Check(RoleListAnswer, b) ? 'ok' : 'invalid_response';
+      },
+    );
     if (res.failure) return unreachable(res);
-    const body = parseJson(res.body) as { results?: unknown; msg?: unknown; detail?: unknown; code?: unknown } | undefined;
+    const body = parseJson(res.body) as
+      { results?: unknown; msg?: unknown; detail?: unknown; code?: unknown } | undefined;
     if (res.status === 401 && (!Array.isArray(body?.results) || body.results.length === 0)) {
-      return { ok: false, reason: 'no_role', httpStatus: 401, detail: 'the user has no role (HTTP 401, empty results)' };
+      return {
+        ok: false,
+        reason: 'no_role',
+        httpStatus: 401,
+        detail: 'the user has no role (HTTP 401, empty results)',
+      };
     }
     if (res.status !== 200) {
-      return { ok: false, reason: 'rejected', httpStatus: res.status, msg: typeof body?.msg === 'string' ? body.msg : null, detail: `role list answered HTTP ${res.status}` };
+      return {
+        ok: false,
+        reason: 'rejected',
+        httpStatus: res.status,
+        msg: typeof body?.msg === 'string' ? body.msg : null,
+        detail: `role list answered HTTP ${res.status}`,
+      };
     }
     if (!Value.Check(RoleListAnswer, body)) {
-      return { ok: false, reason: 'invalid_response', httpStatus: 200, detail: `role list answer does not match 4.9: ${firstError(RoleListAnswer, body)}` };
+      return {
+        ok: false,
+        reason: 'invalid_response',
+        httpStatus: 200,
+        detail: `role list answer does not match 4.9: ${firstError(RoleListAnswer, body)}`,
+      };
     }
     return {
       ok: true,
@@ -143,15 +217,33 @@ export class GameCallsClient {
   }
 
   /** 4.10: POST {preOrderCheckUrl} with a JSON body. */
-  async preOrderCheck(app: AppRecord, q: { roleId: string; serverId: string; productSkuCode: string; quantity: number; extras?: string }, logs: CallLogs = {}): Promise<PreOrderOutcome> {
+  async preOrderCheck(
+    app: AppRecord,
+    q: { roleId: string; serverId: string; productSkuCode: string; quantity: number; extras?: string },
+    logs: CallLogs = {},
+  ): Promise<PreOrderOutcome> {
     if (!app.preOrderCheckUrl) return { allowed: true, checked: false };
     const body = JSON.stringify({
-      roleId: q.roleId, serverId: q.serverId, productSkuCode: q.productSkuCode, quantity: q.quantity,
+      roleId: q.roleId,
+      serverId: q.serverId,
+      productSkuCode: q.productSkuCode,
+      quantity: q.quantity,
       ...(q.extras !== undefined ? { extras: q.extras } : {}),
     });
     // 4.10: only a failure to reach the game is retried; any answer but 200 blocks.
-    const res = await this.call(logs, app, 'pre_order_check', q, 'POST', new URL(app.preOrderCheckUrl), body, (r) => r.failure !== undefined, (r) => r.failure ?? (r.status === 200 ? 'ok' : 'blocked'));
-    if (res.failure) return { allowed: false, reason: 'unreachable', httpStatus: null, detail: res.error ?? res.failure };
+    const res = await this.call(
+      logs,
+      app,
+      'pre_order_check',
+      q,
+      'POST',
+      new URL(app.preOrderCheckUrl),
+      body,
+      (r) => r.failure !== undefined,
+      (r) => r.failure ?? (r.status === 200 ? 'ok' : 'blocked'),
+    );
+    if (res.failure)
+      return { allowed: false, reason: 'unreachable', httpStatus: null, detail: res.error ?? res.failure };
     if (res.status === 200) return { allowed: true, checked: true };
     const answer = parseJson(res.body);
     const block = Value.Check(PreOrderBlock, answer) ? answer : {};
@@ -168,19 +260,47 @@ export class GameCallsClient {
   }
 
   /** One signed call, tried twice when `retry` says so; each try is logged (awaited here unless the caller collects the logs). */
-  private async call(logs: CallLogs, app: AppRecord, kind: Kind, subject: CallSubject, method: 'GET' | 'POST', url: URL, body: string, retry: (r: OutboundResult) => boolean, outcome: (r: OutboundResult) => string): Promise<OutboundResult> {
+  private async call(
+    logs: CallLogs,
+    app: AppRecord,
+    kind: Kind,
+    subject: CallSubject,
+    method: 'GET' | 'POST',
+    url: URL,
+    body: string,
+    retry: (r: OutboundResult) => boolean,
+    outcome: (r: OutboundResult) => string,
+  ): Promise<OutboundResult> {
     let res: OutboundResult | undefined;
     for (let tryNo = 1; tryNo <= 2; tryNo++) {
       const started = this.now();
       const headers = await this.keys.signCall({ method, path: url.pathname, body });
       res = await this.http.request({
-        method, url, body, timeoutMs: this.opts.timeoutMs, maxBodyBytes: MAX_ANSWER_BYTES,
-        headers: { ...headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), accept: 'application/json', 'user-agent': 'game-platform/1' },
+        method,
+        url,
+        body,
+        timeoutMs: this.opts.timeoutMs,
+        maxBodyBytes: MAX_ANSWER_BYTES,
+        headers: {
+          ...headers,
+          ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+          accept: 'application/json',
+          'user-agent': 'game-platform/1',
+        },
       });
       const logged = this.#log.submit({
-        app_id: app.appId, kind, started_at: started, url: url.origin + url.pathname, try_no: tryNo, http_status: res.status,
-        latency_ms: res.latencyMs, outcome: outcome(res), error: res.error ?? null,
-        role_id: subject.roleId ?? null, server_id: subject.serverId ?? null, user_id: subject.userId ?? null,
+        app_id: app.appId,
+        kind,
+        started_at: started,
+        url: url.origin + url.pathname,
+        try_no: tryNo,
+        http_status: res.status,
+        latency_ms: res.latencyMs,
+        outcome: outcome(res),
+        error: res.error ?? null,
+        role_id: subject.roleId ?? null,
+        server_id: subject.serverId ?? null,
+        user_id: subject.userId ?? null,
       });
       if (logs.logs) {
         // Collected for the caller to await later: marked handled now, so a

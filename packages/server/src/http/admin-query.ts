@@ -10,10 +10,11 @@ import { invalidParameter } from '../errors/app-error.js';
  */
 export const QueryId = Type.String({ pattern: '^[0-9]{1,15}$' });
 
-export const QueryTime = (description: string) => Type.String({
-  pattern: '^([0-9]{1,15}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9]{2}:[0-9]{2}))$',
-  description: `${description} ISO 8601 date-time or Unix milliseconds.`,
-});
+export const QueryTime = (description: string) =>
+  Type.String({
+    pattern: '^([0-9]{1,15}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9]{2}:[0-9]{2}))$',
+    description: `${description} ISO 8601 date-time or Unix milliseconds.`,
+  });
 
 /** Page size of the list routes and commands: default and most. */
 export const PAGE_DEFAULT = 50;
@@ -21,12 +22,21 @@ export const PAGE_MAX = 500;
 
 /** The paging fields of a list query, newest first: `before` (an id cursor) and `limit`. */
 export const pageQuery = (items: string) => ({
-  before: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: `Page: ${items} with a smaller id (nextBefore of the previous page).` })),
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: `1-${PAGE_MAX}, default ${PAGE_DEFAULT}.` })),
+  before: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,15}$',
+      description: `Page: ${items} with a smaller id (nextBefore of the previous page).`,
+    }),
+  ),
+  limit: Type.Optional(
+    Type.String({ pattern: '^[0-9]{1,4}$', description: `1-${PAGE_MAX}, default ${PAGE_DEFAULT}.` }),
+  ),
 });
 
 /** The cursor of the next page in a list answer. */
-export const NextBefore = Type.Union([Type.Integer(), Type.Null()], { description: 'Pass as `before` for the next page; null on the last.' });
+export const NextBefore = Type.Union([Type.Integer(), Type.Null()], {
+  description: 'Pass as `before` for the next page; null on the last.',
+});
 
 /** The `nextBefore` of a page read newest first with `limit`: the last item's id when the page is full, else null. */
 export function nextBeforeOf<T>(page: T[], limit: number, id: (item: T) => number): number | null {

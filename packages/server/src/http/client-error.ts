@@ -12,7 +12,10 @@ import { envelopeOfPath, errorBody, toAppError } from '../errors/handler.js';
  */
 
 /** An error answer outside Fastify: status, headers and the JSON body of the path's envelope. */
-function rawAnswer(error: AppError, path: string | undefined): { status: number; headers: Record<string, string>; body: string } {
+function rawAnswer(
+  error: AppError,
+  path: string | undefined,
+): { status: number; headers: Record<string, string>; body: string } {
   const body = JSON.stringify(errorBody(error, envelopeOfPath(path ?? '/')));
   return {
     status: error.httpStatus,
@@ -56,10 +59,20 @@ export function answerClientError(this: FastifyInstance, err: Error & { code?: s
     return;
   }
   const error = toAppError(err);
-  const { status, headers, body } = rawAnswer(error, inFlight?.req.url ?? requestLinePath((err as { rawPacket?: Buffer }).rawPacket));
+  const { status, headers, body } = rawAnswer(
+    error,
+    inFlight?.req.url ?? requestLinePath((err as { rawPacket?: Buffer }).rawPacket),
+  );
   // Mostly network noise (scanners, idle connections of a load balancer): not worth an info line each.
-  this.log.debug({ reqId: headers['x-request-id'], reason: error.reason, err: err.code }, 'request refused by the HTTP parser');
-  const head = [`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), 'connection: close'];
+  this.log.debug(
+    { reqId: headers['x-request-id'], reason: error.reason, err: err.code },
+    'request refused by the HTTP parser',
+  );
+  const head = [
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    'connection: close',
+  ];
   // end, then destroy once written: the client gets the whole answer, and a client that never closes its side
   // does not keep the socket.
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
@@ -70,6 +83,9 @@ export function answerClientError(this: FastifyInstance, err: Error & { code?: s
  * with an empty 417. The expectation cannot be met, so the request is not routed (RFC 9110 10.1.1).
  */
 export function answerUnmetExpectation(request: IncomingMessage, response: ServerResponse): void {
-  const { status, headers, body } = rawAnswer(new AppError('EXPECTATION_FAILED', 'the Expect header asks for something other than 100-continue'), request.url);
+  const { status, headers, body } = rawAnswer(
+    new AppError('EXPECTATION_FAILED', 'the Expect header asks for something other than 100-continue'),
+    request.url,
+  );
   response.writeHead(status, headers).end(body);
 }

@@ -18,7 +18,11 @@ const UPLOAD_URL = '/svc/reporting/open/v1/upload/oss_sign_url';
 const GUEST_LOGIN = '/api/account/v1/client/login/guest';
 const PROFILE = '/api/account/v1/user/profile';
 
-interface Answer { status: number; headers: Record<string, string>; body: any }
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+}
 
 /** The platform envelope of spec 2.3 with this code (docs/errors.md). */
 function assertPlatform(answer: Answer, status: number, code: number, reason: string): void {
@@ -41,12 +45,14 @@ function assertRpc(answer: Answer, status: number, code: number, reason: string,
   assert.deepEqual(Object.keys(answer.body).sort(), ['code', 'details', 'message'], what);
   assert.equal(answer.body.code, grpc, what);
   assert.ok(answer.body.message.length > 0, what);
-  assert.deepEqual(answer.body.details, [{
-    '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-    reason,
-    domain: 'game-platform',
-    metadata: { code: String(code), status: grpcName },
-  }]);
+  assert.deepEqual(answer.body.details, [
+    {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason,
+      domain: 'game-platform',
+      metadata: { code: String(code), status: grpcName },
+    },
+  ]);
 }
 
 async function answerOf(res: Response): Promise<Answer> {
@@ -61,7 +67,9 @@ function parseAnswers(bytes: Buffer): Answer[] {
     const end = rest.indexOf('\r\n\r\n');
     assert.ok(end > 0, `an incomplete answer: ${JSON.stringify(rest)}`);
     const [statusLine, ...lines] = rest.slice(0, end).split('\r\n');
-    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
     assert.ok(headers['content-length'], `an answer without Content-Length: ${statusLine}`);
     const length = Number(headers['content-length']);
     const body = rest.slice(end + 4, end + 4 + length);
@@ -84,7 +92,13 @@ function connect(url: string) {
   const closed = new Promise<{ answers: Answer[]; afterMs: number }>((resolve) => {
     socket.on('close', () => resolve({ answers: parseAnswers(Buffer.concat(received)), afterMs: Date.now() - opened }));
   });
-  return { write: (data: string) => { socket.write(data); }, closed, destroy: () => socket.destroy() };
+  return {
+    write: (data: string) => {
+      socket.write(data);
+    },
+    closed,
+    destroy: () => socket.destroy(),
+  };
 }
 
 /** Sends the request bytes and returns the only answer, after the server closed the connection. */
@@ -104,12 +118,14 @@ describe('one envelope for every answer', () => {
   before(async () => {
     svc = await startTestService({ HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000', BODY_LIMIT_BYTES: '4096' });
   });
-  after(async () => { await svc.close(); });
+  after(async () => {
+    await svc.close();
+  });
 
   const json = (method: string, p: string, body: string, contentType = 'application/json') =>
     svc.fetch(p, { method, headers: { 'content-type': contentType }, body });
 
-  it('431 HEADERS_TOO_LARGE for headers past Node\'s limit, in the envelope of the request line\'s path', async () => {
+  it("431 HEADERS_TOO_LARGE for headers past Node's limit, in the envelope of the request line's path", async () => {
     const big = `x-padding: ${'a'.repeat(20_000)}\r\n`;
     const rpc = await rawExchange(svc.url, `POST ${REPORT} HTTP/1.1\r\nhost: x\r\n${big}\r\n`);
     assertRpc(rpc, 431, 43100, 'HEADERS_TOO_LARGE', 3, 'INVALID_ARGUMENT');
@@ -119,16 +135,23 @@ describe('one envelope for every answer', () => {
     assertPlatform(platform, 431, 43100, 'HEADERS_TOO_LARGE');
     assert.match(platform.body.detail, /larger than 16384 bytes/);
     // Sent in pieces, the bytes that overflow no longer hold the request line: the platform envelope (documented).
-    const pieces = await rawExchange(svc.url, `POST ${REPORT} HTTP/1.1\r\nhost: x\r\nx-padding: ${'a'.repeat(10_000)}`, `${'a'.repeat(10_000)}\r\n\r\n`);
+    const pieces = await rawExchange(
+      svc.url,
+      `POST ${REPORT} HTTP/1.1\r\nhost: x\r\nx-padding: ${'a'.repeat(10_000)}`,
+      `${'a'.repeat(10_000)}\r\n\r\n`,
+    );
     assertPlatform(pieces, 431, 43100, 'HEADERS_TOO_LARGE');
   });
 
-  it('400 MALFORMED_REQUEST for what Node\'s HTTP parser refuses, and for HTTP/1.1 without Host', async () => {
+  it("400 MALFORMED_REQUEST for what Node's HTTP parser refuses, and for HTTP/1.1 without Host", async () => {
     const badHeader = await rawExchange(svc.url, `GET ${UPLOAD_URL} HTTP/1.1\r\nhost: x\r\nbad header: 1\r\n\r\n`);
     assertRpc(badHeader, 400, 40002, 'MALFORMED_REQUEST', 3, 'INVALID_ARGUMENT');
     assert.match(badHeader.body.message, /not valid HTTP\/1\.1: Invalid header/);
     assert.equal(badHeader.headers.connection, 'close');
-    const smuggling = await rawExchange(svc.url, `POST ${GUEST_LOGIN} HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\ntransfer-encoding: chunked\r\n\r\n{}`);
+    const smuggling = await rawExchange(
+      svc.url,
+      `POST ${GUEST_LOGIN} HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\ntransfer-encoding: chunked\r\n\r\n{}`,
+    );
     assertPlatform(smuggling, 400, 40002, 'MALFORMED_REQUEST');
     const notHttp = await rawExchange(svc.url, '\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03 TLS hello\r\n\r\n');
     assertPlatform(notHttp, 400, 40002, 'MALFORMED_REQUEST');
@@ -137,8 +160,17 @@ describe('one envelope for every answer', () => {
     const noHost = await rawExchange(svc.url, `GET ${UPLOAD_URL} HTTP/1.1\r\nconnection: close\r\n\r\n`);
     assertRpc(noHost, 400, 40002, 'MALFORMED_REQUEST', 3, 'INVALID_ARGUMENT');
     assert.match(noHost.body.message, /must carry a Host header/);
-    assertPlatform(await rawExchange(svc.url, `GET ${PROFILE} HTTP/1.1\r\nconnection: close\r\n\r\n`), 400, 40002, 'MALFORMED_REQUEST');
-    assert.equal((await rawExchange(svc.url, 'GET /healthz HTTP/1.0\r\n\r\n')).status, 200, 'HTTP/1.0 may leave Host out');
+    assertPlatform(
+      await rawExchange(svc.url, `GET ${PROFILE} HTTP/1.1\r\nconnection: close\r\n\r\n`),
+      400,
+      40002,
+      'MALFORMED_REQUEST',
+    );
+    assert.equal(
+      (await rawExchange(svc.url, 'GET /healthz HTTP/1.0\r\n\r\n')).status,
+      200,
+      'HTTP/1.0 may leave Host out',
+    );
   });
 
   it('417 EXPECTATION_FAILED for an Expect other than 100-continue', async () => {
@@ -156,13 +188,37 @@ describe('one envelope for every answer', () => {
   });
 
   it('415 UNSUPPORTED_MEDIA_TYPE for a body that is not application/json', async () => {
-    assertRpc(await answerOf(await json('POST', REPORT, 'a=1', 'application/x-www-form-urlencoded')), 415, 41500, 'UNSUPPORTED_MEDIA_TYPE', 3, 'INVALID_ARGUMENT');
-    assertPlatform(await answerOf(await json('POST', GUEST_LOGIN, '<a/>', 'text/xml')), 415, 41500, 'UNSUPPORTED_MEDIA_TYPE');
+    assertRpc(
+      await answerOf(await json('POST', REPORT, 'a=1', 'application/x-www-form-urlencoded')),
+      415,
+      41500,
+      'UNSUPPORTED_MEDIA_TYPE',
+      3,
+      'INVALID_ARGUMENT',
+    );
+    assertPlatform(
+      await answerOf(await json('POST', GUEST_LOGIN, '<a/>', 'text/xml')),
+      415,
+      41500,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
 
   it('404 NOT_FOUND for an unknown path, also under /console and /docs', async () => {
-    assertRpc(await answerOf(await svc.fetch('/svc/reporting/open/v1/no-such-thing')), 404, 40400, 'NOT_FOUND', 5, 'NOT_FOUND');
-    for (const p of ['/api/account/v1/no-such-thing', '/no-such-thing', '/console/no-such-file.js', '/docs/no-such-file.js']) {
+    assertRpc(
+      await answerOf(await svc.fetch('/svc/reporting/open/v1/no-such-thing')),
+      404,
+      40400,
+      'NOT_FOUND',
+      5,
+      'NOT_FOUND',
+    );
+    for (const p of [
+      '/api/account/v1/no-such-thing',
+      '/no-such-thing',
+      '/console/no-such-file.js',
+      '/docs/no-such-file.js',
+    ]) {
       assertPlatform(await answerOf(await svc.fetch(p)), 404, 40400, 'NOT_FOUND');
     }
   });
@@ -177,7 +233,12 @@ describe('one envelope for every answer', () => {
     assert.match(platform.body.detail, /PUT is not allowed on this path; it takes POST/);
     // A path with a parameter, and GET routes (which take HEAD too).
     const app = await svc.createApp();
-    const param = await answerOf(await svc.fetch(`/admin/v1/apps/${app.appId}`, { method: 'PUT', headers: { authorization: `Bearer ${svc.adminToken}` } }));
+    const param = await answerOf(
+      await svc.fetch(`/admin/v1/apps/${app.appId}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${svc.adminToken}` },
+      }),
+    );
     assertPlatform(param, 405, 40500, 'METHOD_NOT_ALLOWED');
     assert.match(param.headers.allow!, /^GET, HEAD\b/);
     assert.equal((await answerOf(await svc.fetch('/healthz', { method: 'DELETE' }))).headers.allow, 'GET, HEAD');
@@ -189,7 +250,8 @@ describe('one envelope for every answer', () => {
     trickling.write(`GET ${PROFILE} HTTP/1.1\r\nhost: x\r\n`);
     const trickle = setInterval(() => trickling.write('x-slow: 1\r\n'), 200);
     // A body slower than REQUEST_TIMEOUT_MS (1000): its headers were read, so the route's envelope.
-    const partial = (p: string) => `POST ${p} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"a":`;
+    const partial = (p: string) =>
+      `POST ${p} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"a":`;
     const [slow, silent, rpc, platform] = await Promise.all([
       trickling.closed.finally(() => clearInterval(trickle)),
       connect(svc.url).closed,
@@ -211,10 +273,14 @@ describe('one envelope for every answer', () => {
 
 describe('429 RATE_LIMITED', () => {
   let svc: TestService;
-  before(async () => { svc = await startTestService({ RATE_LIMIT_PER_MINUTE: '1' }); });
-  after(async () => { await svc.close(); });
+  before(async () => {
+    svc = await startTestService({ RATE_LIMIT_PER_MINUTE: '1' });
+  });
+  after(async () => {
+    await svc.close();
+  });
 
-  it('answers past the limit in the route family\'s envelope with Retry-After', async () => {
+  it("answers past the limit in the route family's envelope with Retry-After", async () => {
     const upload = () => svc.fetch(`${UPLOAD_URL}?client_info.client_id=limited-rpc&nonce=abcdef&timestamp=1&sign=00`);
     assert.notEqual((await upload()).status, 429);
     const rpc = await answerOf(await upload());
@@ -230,30 +296,42 @@ describe('429 RATE_LIMITED', () => {
 
 describe('503 UNAVAILABLE while shutting down', () => {
   it('refuses a request that arrives on an open connection once closing began; the one in flight is answered', async () => {
-    const signal = () => { let fire!: () => void; const fired = new Promise<void>((r) => { fire = r; }); return { fire, fired }; };
+    const signal = () => {
+      let fire!: () => void;
+      const fired = new Promise<void>((r) => {
+        fire = r;
+      });
+      return { fire, fired };
+    };
     const release = signal();
     const closingBegan = signal();
     let held = 0;
     const bothHeld = signal();
     let refused = 0;
     const bothRefused = signal();
-    const svc = await startTestService({}, {
-      routes: (app) => {
-        // A request in flight keeps its connection open through close (idle ones are closed at once).
-        app.get('/test/hold', async () => {
-          if (++held === 2) bothHeld.fire();
-          await release.fired;
-          return { held: true };
-        });
-        // Registered after the service's own preClose hook, so it runs once the closing flag is set.
-        app.addHook('preClose', (done) => { closingBegan.fire(); done(); });
-        // onSend, not onResponse: a refusal is sent only after the held answer before it on its connection.
-        app.addHook('onSend', (_request, reply, payload, done) => {
-          if (reply.statusCode === 503 && ++refused === 2) bothRefused.fire();
-          done(null, payload);
-        });
+    const svc = await startTestService(
+      {},
+      {
+        routes: (app) => {
+          // A request in flight keeps its connection open through close (idle ones are closed at once).
+          app.get('/test/hold', async () => {
+            if (++held === 2) bothHeld.fire();
+            await release.fired;
+            return { held: true };
+          });
+          // Registered after the service's own preClose hook, so it runs once the closing flag is set.
+          app.addHook('preClose', (done) => {
+            closingBegan.fire();
+            done();
+          });
+          // onSend, not onResponse: a refusal is sent only after the held answer before it on its connection.
+          app.addHook('onSend', (_request, reply, payload, done) => {
+            if (reply.statusCode === 503 && ++refused === 2) bothRefused.fire();
+            done(null, payload);
+          });
+        },
       },
-    });
+    );
     const rpcConn = connect(svc.url);
     const platformConn = connect(svc.url);
     for (const conn of [rpcConn, platformConn]) conn.write('GET /test/hold HTTP/1.1\r\nhost: x\r\n\r\n');
@@ -270,7 +348,11 @@ describe('503 UNAVAILABLE while shutting down', () => {
     await closed;
     for (const answers of [rpc, platform]) {
       assert.equal(answers.length, 2, JSON.stringify(answers));
-      assert.deepEqual([answers[0]!.status, answers[0]!.body], [200, { held: true }], 'the request in flight is answered');
+      assert.deepEqual(
+        [answers[0]!.status, answers[0]!.body],
+        [200, { held: true }],
+        'the request in flight is answered',
+      );
       assert.equal(answers[1]!.headers['retry-after'], '5');
       assert.equal(answers[1]!.headers.connection, 'close');
       assert.ok(answers[1]!.headers['x-request-id']);
@@ -287,7 +369,9 @@ describe('503 UNAVAILABLE while shutting down', () => {
       const body = JSON.stringify({ clientId: '1', deviceId: 'device-0001' });
       const conn = connect(child.url);
       // Headers now, body later: the request is in flight (routed, waiting for its body) when SIGTERM comes.
-      conn.write(`POST ${GUEST_LOGIN} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+      conn.write(
+        `POST ${GUEST_LOGIN} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`,
+      );
       await waitFor(() => child.output().includes(`"url":"${GUEST_LOGIN}"`));
       child.process.kill('SIGTERM');
       await waitFor(() => child.output().includes('new requests are refused'));

@@ -3,25 +3,37 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 
 export function registerHealthRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/healthz', {
-    schema: { tags: ['health'], summary: 'The process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
-  }, async () => ({ status: 'ok' as const }));
-
-  app.get('/readyz', {
-    schema: {
-      tags: ['health'],
-      summary: 'The database answers',
-      response: {
-        200: Type.Object({ status: Type.Literal('ready'), database: Type.String() }),
-        503: Type.Object({ status: Type.Literal('unavailable'), database: Type.String() }),
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'The process is up',
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
       },
     },
-  }, async (_request, reply) => {
-    try {
-      await services.database.ping();
-      return { status: 'ready' as const, database: services.database.dialect };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable' as const, database: services.database.dialect });
-    }
-  });
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'The database answers',
+        response: {
+          200: Type.Object({ status: Type.Literal('ready'), database: Type.String() }),
+          503: Type.Object({ status: Type.Literal('unavailable'), database: Type.String() }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await services.database.ping();
+        return { status: 'ready' as const, database: services.database.dialect };
+      } catch {
+        return reply.code(503).send({ status: 'unavailable' as const, database: services.database.dialect });
+      }
+    },
+  );
 }

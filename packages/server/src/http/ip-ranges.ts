@@ -7,7 +7,8 @@ export function parseIpRange(entry: string): Range {
   const text = entry.trim();
   const address = text.split('/')[0]!;
   // ipaddr.js also takes classful shorthands like `10.0.0`; an allow-list entry must be written out.
-  if (!address.includes(':') && !ipaddr.IPv4.isValidFourPartDecimal(address)) throw new Error(`not an IP address: ${entry}`);
+  if (!address.includes(':') && !ipaddr.IPv4.isValidFourPartDecimal(address))
+    throw new Error(`not an IP address: ${entry}`);
   if (text.includes('/')) return ipaddr.parseCIDR(text);
   const ip = ipaddr.parse(text);
   return [ip, ip.kind() === 'ipv4' ? 32 : 128];

@@ -23,7 +23,10 @@ export function parseJsonBody(text: string): unknown {
 }
 
 function rejectPrototypeKeys(key: string, value: unknown): unknown {
-  if (key === '__proto__' || (key === 'constructor' && value !== null && typeof value === 'object' && 'prototype' in value)) {
+  if (
+    key === '__proto__' ||
+    (key === 'constructor' && value !== null && typeof value === 'object' && 'prototype' in value)
+  ) {
     throw new AppError('INVALID_PARAMETER', `${key}: this key is not allowed`);
   }
   return value;
@@ -42,8 +45,10 @@ function quoteUnsafeIntegers(text: string): string {
       while (i < n) {
         const d = text.charCodeAt(i);
         if (d === 0x5c /* \ */) i += 2;
-        else if (d === 0x22) { i++; break; }
-        else i++;
+        else if (d === 0x22) {
+          i++;
+          break;
+        } else i++;
       }
     } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
       const start = i;

@@ -4,17 +4,21 @@ import type { Bindings, ChildLoggerOptions } from 'pino';
 import type { IncomingMessage } from 'node:http';
 
 /** Query parameters and headers that carry secrets, signatures or tokens: never logged. */
-const SECRET_QUERY_KEYS = /^(sign|signature|token|nonce|mac|secret|access_token|x-amz-signature|x-amz-credential|x-amz-security-token)$/i;
+const SECRET_QUERY_KEYS =
+  /^(sign|signature|token|nonce|mac|secret|access_token|x-amz-signature|x-amz-credential|x-amz-security-token)$/i;
 
 /** The URL with secret-bearing query values replaced by `[redacted]`. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
-  const params = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const key = decodeURIComponentSafe(eq < 0 ? pair : pair.slice(0, eq));
-    return SECRET_QUERY_KEYS.test(key) ? `${pair.slice(0, eq < 0 ? pair.length : eq)}=[redacted]` : pair;
-  });
+  const params = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const key = decodeURIComponentSafe(eq < 0 ? pair : pair.slice(0, eq));
+      return SECRET_QUERY_KEYS.test(key) ? `${pair.slice(0, eq < 0 ? pair.length : eq)}=[redacted]` : pair;
+    });
   return `${url.slice(0, q)}?${params.join('&')}`;
 }
 
@@ -42,7 +46,10 @@ export function genReqId(req: IncomingMessage): string {
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
-    redact: { paths: ['*.authorization', '*.signature', '*.secret', '*.macKey', '*.sign', '*.password', 'headers'], censor: '[redacted]' },
+    redact: {
+      paths: ['*.authorization', '*.signature', '*.secret', '*.macKey', '*.sign', '*.password', 'headers'],
+      censor: '[redacted]',
+    },
     serializers: {
       req(request: FastifyRequest) {
         return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip };
@@ -75,26 +82,48 @@ class LazyChildLogger {
     return this.#child!;
   }
 
-  get level(): string { return this.#child?.level ?? this.parent.level; }
-  set level(level: string) { this.#real().level = level; }
+  get level(): string {
+    return this.#child?.level ?? this.parent.level;
+  }
+  set level(level: string) {
+    this.#real().level = level;
+  }
   isLevelEnabled(level: string): boolean {
     const logger = this.#child ?? this.parent;
     return logger.isLevelEnabled ? logger.isLevelEnabled(level) : true;
   }
-  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger { return this.#real().child(bindings, options); }
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#real().child(bindings, options);
+  }
   silent(): void {}
   #log(level: Level, args: unknown[]): void {
     if (!this.isLevelEnabled(level)) return;
     (this.#real()[level] as (...a: unknown[]) => void)(...args);
   }
-  fatal(...args: unknown[]): void { this.#log('fatal', args); }
-  error(...args: unknown[]): void { this.#log('error', args); }
-  warn(...args: unknown[]): void { this.#log('warn', args); }
-  info(...args: unknown[]): void { this.#log('info', args); }
-  debug(...args: unknown[]): void { this.#log('debug', args); }
-  trace(...args: unknown[]): void { this.#log('trace', args); }
+  fatal(...args: unknown[]): void {
+    this.#log('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.#log('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.#log('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.#log('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.#log('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.#log('trace', args);
+  }
 }
 
-export function lazyChildLoggerFactory(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyChildLoggerFactory(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new LazyChildLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger;
 }

@@ -16,18 +16,31 @@ describe('no route answers 5xx to bad input', () => {
     svc = await startTestService({ SANDBOX_LOGIN: 'true', SANDBOX_PAYMENTS: 'true' });
     app = await svc.createApp({ callbackUrls: { default: 'http://127.0.0.1:9/cb' } });
     const doc = (await (await svc.fetch('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
-    routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path })));
+    routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path })),
+    );
     assert.ok(routes.length > 40, `only ${routes.length} routes documented`);
   });
-  after(async () => { await svc.close(); });
+  after(async () => {
+    await svc.close();
+  });
 
   const fill = (path: string, value: string) => path.replace(/\{[^}]+\}/g, encodeURIComponent(value));
-  const headersFor = (path: string): Record<string, string> => (path.startsWith('/admin/') ? { authorization: `Bearer ${svc.adminToken}` } : {});
+  const headersFor = (path: string): Record<string, string> =>
+    path.startsWith('/admin/') ? { authorization: `Bearer ${svc.adminToken}` } : {};
 
-  async function call(method: string, path: string, init: { body?: string; query?: string; headers?: Record<string, string> } = {}) {
+  async function call(
+    method: string,
+    path: string,
+    init: { body?: string; query?: string; headers?: Record<string, string> } = {},
+  ) {
     const res = await svc.fetch(`${path}${init.query ? `?${init.query}` : ''}`, {
       method,
-      headers: { ...headersFor(path), ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(init.headers ?? {}) } as Record<string, string>,
+      headers: {
+        ...headersFor(path),
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(init.headers ?? {}),
+      } as Record<string, string>,
       ...(init.body !== undefined && method !== 'GET' ? { body: init.body } : {}),
     });
     const text = await res.text();
@@ -43,24 +56,54 @@ describe('no route answers 5xx to bad input', () => {
     if (path.startsWith('/svc/reporting/')) {
       assert.ok(Number.isInteger(body.code) && typeof body.message === 'string' && Array.isArray(body.details), what);
     } else {
-      assert.ok(Number.isInteger(body.code) && typeof body.msg === 'string' && typeof body.detail === 'string' && 'data' in body, what);
+      assert.ok(
+        Number.isInteger(body.code) &&
+          typeof body.msg === 'string' &&
+          typeof body.detail === 'string' &&
+          'data' in body,
+        what,
+      );
     }
   }
 
   it('survives malformed bodies, odd path parameters and garbage queries on every route', async () => {
-    const bodies = ['{', '[]', 'null', '"x"', '123', '{"a":', '{"__proto__":{}}', JSON.stringify({ a: 'x'.repeat(10_000) }), '{"appId":99999999999999999999}'];
+    const bodies = [
+      '{',
+      '[]',
+      'null',
+      '"x"',
+      '123',
+      '{"a":',
+      '{"__proto__":{}}',
+      JSON.stringify({ a: 'x'.repeat(10_000) }),
+      '{"appId":99999999999999999999}',
+    ];
     const params = ['0', '-1', '99999999999999999999', 'x', '%00', '..%2F..', ' ', 'é'];
-    const queries = ['clientId=', 'clientId=x&clientId=y', `clientId=${app.clientId}&limit=-5`, 'a[b]=1', '%ZZ', 'cursor=%FF', 'since=abc&limit=999999'];
+    const queries = [
+      'clientId=',
+      'clientId=x&clientId=y',
+      `clientId=${app.clientId}&limit=-5`,
+      'a[b]=1',
+      '%ZZ',
+      'cursor=%FF',
+      'since=abc&limit=999999',
+    ];
     for (const r of routes) {
       for (const p of params) await call(r.method, fill(r.path, p));
       if (r.method !== 'GET') for (const b of bodies) await call(r.method, fill(r.path, '1'), { body: b });
       for (const q of queries) await call(r.method, fill(r.path, '1'), { query: q });
-      await call(r.method, fill(r.path, '1'), { headers: { authorization: 'MAC id="x",ts="1",nonce="abcde",mac="!!"' } });
+      await call(r.method, fill(r.path, '1'), {
+        headers: { authorization: 'MAC id="x",ts="1",nonce="abcde",mac="!!"' },
+      });
     }
   });
 
-  it('answers the router\'s own refusals (bad percent-encoding, an over-long path parameter) in the envelope', async () => {
-    for (const path of ['/admin/v1/apps/%E0%A4%A', `/admin/v1/apps/${'1'.repeat(201)}`, '/svc/reporting/open/v1/player/%E0%A4%A']) {
+  it("answers the router's own refusals (bad percent-encoding, an over-long path parameter) in the envelope", async () => {
+    for (const path of [
+      '/admin/v1/apps/%E0%A4%A',
+      `/admin/v1/apps/${'1'.repeat(201)}`,
+      '/svc/reporting/open/v1/player/%E0%A4%A',
+    ]) {
       const { status, text } = await call('GET', path);
       assert.equal(status, 400, `${path}: ${text}`);
       const body = JSON.parse(text);
@@ -72,8 +115,11 @@ describe('no route answers 5xx to bad input', () => {
 
   it('survives random JSON bodies on every body-taking route', async () => {
     const posts = routes.filter((r) => r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT');
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...posts), fc.jsonValue({ maxDepth: 3 }), async (r, value) => {
-      await call(r.method, fill(r.path, '1'), { body: JSON.stringify(value) });
-    }), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...posts), fc.jsonValue({ maxDepth: 3 }), async (r, value) => {
+        await call(r.method, fill(r.path, '1'), { body: JSON.stringify(value) });
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -14,12 +14,18 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       info: {
         title: 'Game platform service',
         version: '1.0.0',
-        description: 'Player reporting, accounts, orders and signed game callbacks. See docs/ in the repository for the signing schemes and error codes.',
+        description:
+          'Player reporting, accounts, orders and signed game callbacks. See docs/ in the repository for the signing schemes and error codes.',
       },
       components: {
         securitySchemes: {
           adminBearer: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
-          macToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'MAC id="..",ts="..",nonce="..",mac=".." (spec 5.2)' },
+          macToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'MAC id="..",ts="..",nonce="..",mac=".." (spec 5.2)',
+          },
         },
       },
       tags: [

@@ -4,8 +4,12 @@ import { startTestService, type TestService } from '../testing/service.js';
 
 describe('rate limit per app', () => {
   let svc: TestService;
-  before(async () => { svc = await startTestService({ RATE_LIMIT_PER_MINUTE: '3' }); });
-  after(async () => { await svc.close(); });
+  before(async () => {
+    svc = await startTestService({ RATE_LIMIT_PER_MINUTE: '3' });
+  });
+  after(async () => {
+    await svc.close();
+  });
 
   const profile = (clientId: string) => svc.fetch(`/api/account/v1/user/profile?clientId=${clientId}`);
 
@@ -26,7 +30,12 @@ describe('rate limit per app', () => {
   });
 
   it('counts an app named in a JSON body', async () => {
-    const login = () => svc.fetch('/api/account/v1/client/login/guest', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'app-c', deviceId: 'device-0001' }) });
+    const login = () =>
+      svc.fetch('/api/account/v1/client/login/guest', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId: 'app-c', deviceId: 'device-0001' }),
+      });
     for (let i = 0; i < 3; i++) assert.notEqual((await login()).status, 429);
     const limited = await login();
     assert.equal(limited.status, 429);

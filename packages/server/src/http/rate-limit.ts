@@ -24,13 +24,23 @@ export async function installRateLimit(app: FastifyInstance, config: Config): Pr
     keyGenerator: callerKey,
     // The limit is a guard, not a quota: its headers go on the 429 only, not on every answer.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
-    errorResponseBuilder: (request, ctx) => new AppError('RATE_LIMITED', `more than ${ctx.max} requests a minute for ${callerKey(request)}; retry in ${ctx.after}`),
+    errorResponseBuilder: (request, ctx) =>
+      new AppError(
+        'RATE_LIMITED',
+        `more than ${ctx.max} requests a minute for ${callerKey(request)}; retry in ${ctx.after}`,
+      ),
   });
 }
 
 function isLimited(url: string): boolean {
-  return !(url.startsWith('/admin/') || url.startsWith('/healthz') || url.startsWith('/readyz') || url.startsWith('/metrics')
-    || url.startsWith('/docs') || url.startsWith('/openapi.json'));
+  return !(
+    url.startsWith('/admin/') ||
+    url.startsWith('/healthz') ||
+    url.startsWith('/readyz') ||
+    url.startsWith('/metrics') ||
+    url.startsWith('/docs') ||
+    url.startsWith('/openapi.json')
+  );
 }
 
 /** The app a request names (query clientId, client_info.client_id, or body appId/clientId), else its IP. */

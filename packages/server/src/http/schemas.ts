@@ -1,12 +1,17 @@
 import { Type, type IntegerOptions, type NumberOptions, type StringOptions, type TSchema } from '@sinclair/typebox';
 
 /** The envelope of 2.3: account, order and admin routes. */
-export const PlatformEnvelopeError = Type.Object({
-  code: Type.Integer({ description: 'Error code (docs/errors.md).' }),
-  msg: Type.String({ description: 'Message.' }),
-  detail: Type.String({ description: 'Developer message: what exactly was wrong.' }),
-  data: Type.Union([Type.String(), Type.Object({}, { additionalProperties: true }), Type.Null()], { description: 'Extra information.' }),
-}, { $id: 'PlatformError', title: 'PlatformError (2.3)' });
+export const PlatformEnvelopeError = Type.Object(
+  {
+    code: Type.Integer({ description: 'Error code (docs/errors.md).' }),
+    msg: Type.String({ description: 'Message.' }),
+    detail: Type.String({ description: 'Developer message: what exactly was wrong.' }),
+    data: Type.Union([Type.String(), Type.Object({}, { additionalProperties: true }), Type.Null()], {
+      description: 'Extra information.',
+    }),
+  },
+  { $id: 'PlatformError', title: 'PlatformError (2.3)' },
+);
 
 /** A 2.3 success envelope around `data`. */
 export function platformSuccess<T extends TSchema>(data: T) {
@@ -19,16 +24,21 @@ export function platformSuccess<T extends TSchema>(data: T) {
 }
 
 /** rpcStatus, as grpc-gateway answers it: reporting routes. */
-export const RpcStatus = Type.Object({
-  code: Type.Integer({ description: 'google.rpc.Code (3 INVALID_ARGUMENT, 16 UNAUTHENTICATED, ...).' }),
-  message: Type.String(),
-  details: Type.Array(Type.Object({
-    '@type': Type.String(),
-    reason: Type.String({ description: 'Our error reason, e.g. BAD_SIGNATURE.' }),
-    domain: Type.String(),
-    metadata: Type.Record(Type.String(), Type.String()),
-  })),
-}, { $id: 'RpcStatus', title: 'rpcStatus' });
+export const RpcStatus = Type.Object(
+  {
+    code: Type.Integer({ description: 'google.rpc.Code (3 INVALID_ARGUMENT, 16 UNAUTHENTICATED, ...).' }),
+    message: Type.String(),
+    details: Type.Array(
+      Type.Object({
+        '@type': Type.String(),
+        reason: Type.String({ description: 'Our error reason, e.g. BAD_SIGNATURE.' }),
+        domain: Type.String(),
+        metadata: Type.Record(Type.String(), Type.String()),
+      }),
+    ),
+  },
+  { $id: 'RpcStatus', title: 'rpcStatus' },
+);
 
 /**
  * Text both databases store exactly as sent: any string without U+0000 (PostgreSQL text cannot hold it) and
@@ -40,7 +50,8 @@ export const RpcStatus = Type.Object({
 export const TEXT_PATTERN = '^(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$';
 
 /** A free-text string of a request (body, query or path): see TEXT_PATTERN. Strings with a pattern of their own that admits neither need nothing more. */
-export const Text = (opts: Omit<StringOptions, 'pattern' | 'format'> = {}) => Type.String({ ...opts, pattern: TEXT_PATTERN });
+export const Text = (opts: Omit<StringOptions, 'pattern' | 'format'> = {}) =>
+  Type.String({ ...opts, pattern: TEXT_PATTERN });
 
 /**
  * The integers a request may carry as JSON numbers: those a double holds exactly, +-(2^53 - 1). Past that a

@@ -70,7 +70,9 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route matches (a malformed percent-encoding, a path parameter past
     // maxParamLength) answer in our envelope too, not Fastify's own body.
-    frameworkErrors: (err, request, reply) => { sendError(request, reply, err); },
+    frameworkErrors: (err, request, reply) => {
+      sendError(request, reply, err);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.server.on('checkExpectation', answerUnmetExpectation);
@@ -88,9 +90,13 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (closing) {
-      sendError(request, reply, new AppError('UNAVAILABLE', 'the service is shutting down', {
-        headers: { 'retry-after': String(SHUTDOWN_RETRY_AFTER_SECONDS), connection: 'close' },
-      }));
+      sendError(
+        request,
+        reply,
+        new AppError('UNAVAILABLE', 'the service is shutting down', {
+          headers: { 'retry-after': String(SHUTDOWN_RETRY_AFTER_SECONDS), connection: 'close' },
+        }),
+      );
       return;
     }
     // HTTP/1.1 requires Host (RFC 9112 3.2); HTTP/1.0 clients may leave it out.
@@ -98,7 +104,11 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
       sendError(request, reply, new AppError('MALFORMED_REQUEST', 'an HTTP/1.1 request must carry a Host header'));
       return;
     }
-    done(malformedQuery(request.url) ? new AppError('INVALID_PARAMETER', 'the query string is not valid percent-encoding of UTF-8') : undefined);
+    done(
+      malformedQuery(request.url)
+        ? new AppError('INVALID_PARAMETER', 'the query string is not valid percent-encoding of UTF-8')
+        : undefined,
+    );
   });
 
   // JSON only; any other content type on a body is 415 (see errors/handler.ts).

@@ -20,14 +20,26 @@ const cli = new URL('../cli.js', import.meta.url).pathname;
  */
 describe('master-key CLI (embedded mode)', () => {
   let dataDir: string;
-  const env = (extra: Record<string, string> = {}) => ({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', MASTER_KEY: '', MASTER_KEY_PREVIOUS: '', ...extra });
-  const mk = async (...args: string[]) => JSON.parse((await run(process.execPath, [cli, '--json', 'master-key', ...args], { env: env() })).stdout);
+  const env = (extra: Record<string, string> = {}) => ({
+    ...process.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: '',
+    MASTER_KEY: '',
+    MASTER_KEY_PREVIOUS: '',
+    ...extra,
+  });
+  const mk = async (...args: string[]) =>
+    JSON.parse((await run(process.execPath, [cli, '--json', 'master-key', ...args], { env: env() })).stdout);
   const fails = (args: string[], extra: Record<string, string>, message: RegExp) =>
-    assert.rejects(run(process.execPath, [cli, 'master-key', ...args], { env: env(extra) }), (err: { stderr: string; code: number }) => {
-      assert.equal(err.code, 1);
-      assert.match(err.stderr, message);
-      return true;
-    });
+    assert.rejects(
+      run(process.execPath, [cli, 'master-key', ...args], { env: env(extra) }),
+      (err: { stderr: string; code: number }) => {
+        assert.equal(err.code, 1);
+        assert.match(err.stderr, message);
+        return true;
+      },
+    );
   const keyFile = () => fs.readFileSync(path.join(dataDir, 'master.key'), 'utf8').trim().split('\n');
   const idOfLine = (line: string) => masterKeyId(Buffer.from(line, 'base64'));
 
@@ -38,7 +50,9 @@ describe('master-key CLI (embedded mode)', () => {
     await services.apps.create({ name: 'mk game' });
     await services.close();
   });
-  after(() => { fs.rmSync(dataDir, { recursive: true, force: true }); });
+  after(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('rotates, reseals and retires', async () => {
     const [original] = keyFile();
@@ -46,7 +60,9 @@ describe('master-key CLI (embedded mode)', () => {
     const before = await mk('status');
     assert.equal(before.current, idOld);
     assert.deepEqual(before.previous, []);
-    assert.deepEqual(before.columns.find((c: { column: string }) => c.column === 'apps.secret_enc').byKey, { [idOld]: 1 });
+    assert.deepEqual(before.columns.find((c: { column: string }) => c.column === 'apps.secret_enc').byKey, {
+      [idOld]: 1,
+    });
 
     const rotated = await mk('rotate');
     assert.deepEqual(rotated.previous, [idOld]);
@@ -62,15 +78,27 @@ describe('master-key CLI (embedded mode)', () => {
     await fails(['retire'], {}, /still sealed under a previous key[\s\S]*apps\.secret_enc: 1 under/);
 
     const resealed = await mk('reseal');
-    assert.deepEqual(resealed.columns.map((c: { column: string; resealed: number }) => [c.column, c.resealed]),
-      [['apps.secret_enc', 1], ['apps.previous_secret_enc', 0], ['tokens.mac_key_enc', 0], ['platform_keys.private_pem_enc', 1]]);
+    assert.deepEqual(
+      resealed.columns.map((c: { column: string; resealed: number }) => [c.column, c.resealed]),
+      [
+        ['apps.secret_enc', 1],
+        ['apps.previous_secret_enc', 0],
+        ['tokens.mac_key_enc', 0],
+        ['platform_keys.private_pem_enc', 1],
+      ],
+    );
 
     const retired = await mk('retire');
     assert.deepEqual(retired.retired, [idOld]);
     assert.deepEqual(keyFile(), [lines[0]]);
     const afterAll = await mk('status');
     assert.deepEqual(afterAll.previous, []);
-    assert.ok(afterAll.columns.every((c: { byKey: Record<string, number>; unreadable: number }) => c.unreadable === 0 && Object.keys(c.byKey).every((k) => k === rotated.current)));
+    assert.ok(
+      afterAll.columns.every(
+        (c: { byKey: Record<string, number>; unreadable: number }) =>
+          c.unreadable === 0 && Object.keys(c.byKey).every((k) => k === rotated.current),
+      ),
+    );
   });
 
   it('prints a fresh key for MASTER_KEY, with its id', async () => {
@@ -80,11 +108,23 @@ describe('master-key CLI (embedded mode)', () => {
   });
 
   it('refuses to rotate a key given by configuration, and names a bad previous key', async () => {
-    await fails(['rotate'], { MASTER_KEY: crypto.randomBytes(32).toString('base64') }, /MASTER_KEY is set: rotate by configuration/);
-    await fails(['status'], { MASTER_KEY_PREVIOUS: 'not-a-key-of-32-bytes-aaaaaaaaaaaaaaaaaaaaaaaaaaaaa' }, /MASTER_KEY_PREVIOUS \(entry 1\): must be the base64/);
+    await fails(
+      ['rotate'],
+      { MASTER_KEY: crypto.randomBytes(32).toString('base64') },
+      /MASTER_KEY is set: rotate by configuration/,
+    );
+    await fails(
+      ['status'],
+      { MASTER_KEY_PREVIOUS: 'not-a-key-of-32-bytes-aaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+      /MASTER_KEY_PREVIOUS \(entry 1\): must be the base64/,
+    );
   });
 
   it('without the key that sealed the values, refuses to start and names the key it needs', async () => {
-    await fails(['status'], { MASTER_KEY: crypto.randomBytes(32).toString('base64') }, new RegExp(`master key ${idOfLine(keyFile()[0]!)}, which is not configured: add it to MASTER_KEY_PREVIOUS`));
+    await fails(
+      ['status'],
+      { MASTER_KEY: crypto.randomBytes(32).toString('base64') },
+      new RegExp(`master key ${idOfLine(keyFile()[0]!)}, which is not configured: add it to MASTER_KEY_PREVIOUS`),
+    );
   });
 });

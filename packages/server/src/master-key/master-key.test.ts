@@ -5,7 +5,14 @@ import { masterKeyId } from '../crypto/secret-box.js';
 import { freshDatabase, reopenDatabase } from '../testing/database.js';
 import { startTestService, type TestService } from '../testing/service.js';
 import { guestLogin, profile, type Login } from '../accounts/accounts.testlib.js';
-import { createGame, getUploadUrl, postReport, reportBody, uploadEvidence, type GameApp } from '../reporting/reporting.testlib.js';
+import {
+  createGame,
+  getUploadUrl,
+  postReport,
+  reportBody,
+  uploadEvidence,
+  type GameApp,
+} from '../reporting/reporting.testlib.js';
 import { countSealed, resealAll } from './reseal.js';
 import { SEALED_COLUMNS } from './sealed-columns.js';
 
@@ -29,16 +36,33 @@ describe('master key rotation', () => {
 
   const start = (env: Record<string, string>) =>
     startTestService(env, { storage: { database: reopenDatabase(fresh), dataDir: fresh.dataDir }, dispatcher: false });
-  const counts = async (svc: TestService) => Object.fromEntries((await countSealed(svc.services.database.db, svc.services.box, SEALED_COLUMNS))
-    .map((c) => [c.column, { ...c.byKey, ...(c.unreadable ? { unreadable: c.unreadable } : {}) }]));
+  const counts = async (svc: TestService) =>
+    Object.fromEntries(
+      (await countSealed(svc.services.database.db, svc.services.box, SEALED_COLUMNS)).map((c) => [
+        c.column,
+        { ...c.byKey, ...(c.unreadable ? { unreadable: c.unreadable } : {}) },
+      ]),
+    );
   const works = async (svc: TestService) => {
     assert.equal((await profile(svc, game.clientId, login)).status, 200, 'the MAC key opens');
-    assert.equal((await getUploadUrl(svc, game, { file_name: 'a.png', file_size: '10' })).status, 200, 'the md5 secret opens');
-    assert.match((await svc.services.keys.signCall({ method: 'POST', path: '/cb', body: '{}' })).Signature ?? '', /^[A-Za-z0-9+/=]{300,}$/, 'the platform key opens');
+    assert.equal(
+      (await getUploadUrl(svc, game, { file_name: 'a.png', file_size: '10' })).status,
+      200,
+      'the md5 secret opens',
+    );
+    assert.match(
+      (await svc.services.keys.signCall({ method: 'POST', path: '/cb', body: '{}' })).Signature ?? '',
+      /^[A-Za-z0-9+/=]{300,}$/,
+      'the platform key opens',
+    );
   };
 
-  before(async () => { fresh = await freshDatabase(); });
-  after(async () => { await fresh.database.close(); });
+  before(async () => {
+    fresh = await freshDatabase();
+  });
+  after(async () => {
+    await fresh.database.close();
+  });
 
   it('under key A: an app, a login, an uploaded file and an upload URL not used yet', async () => {
     const svc = await start({ MASTER_KEY: keyA });
@@ -49,7 +73,12 @@ describe('master key rotation', () => {
       const issued = await getUploadUrl(svc, game, { file_name: 'late.png', file_size: '32' });
       pendingUpload = new URL(issued.body.signed_url).pathname + new URL(issued.body.signed_url).search;
       await works(svc);
-      assert.deepEqual(await counts(svc), { 'apps.secret_enc': { [idA]: 1 }, 'apps.previous_secret_enc': {}, 'tokens.mac_key_enc': { [idA]: 1 }, 'platform_keys.private_pem_enc': { [idA]: 1 } });
+      assert.deepEqual(await counts(svc), {
+        'apps.secret_enc': { [idA]: 1 },
+        'apps.previous_secret_enc': {},
+        'tokens.mac_key_enc': { [idA]: 1 },
+        'platform_keys.private_pem_enc': { [idA]: 1 },
+      });
     } finally {
       await svc.close();
     }
@@ -60,19 +89,42 @@ describe('master key rotation', () => {
     try {
       assert.deepEqual(svc.services.box.keyIds, [idB, idA]);
       await works(svc);
-      const late = await fetch(svc.url + pendingUpload, { method: 'PUT', body: crypto.randomBytes(32), headers: { 'content-type': 'application/octet-stream' } });
+      const late = await fetch(svc.url + pendingUpload, {
+        method: 'PUT',
+        body: crypto.randomBytes(32),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       assert.equal(late.status, 200, 'an upload URL signed under A is still good');
-      const reported = await postReport(svc, game, reportBody(game, { evidence: [{ name: 'clip.png', size_byte: 64, uri: evidenceUri }] }));
+      const reported = await postReport(
+        svc,
+        game,
+        reportBody(game, { evidence: [{ name: 'clip.png', size_byte: 64, uri: evidenceUri }] }),
+      );
       assert.equal(reported.status, 200, JSON.stringify(reported.body));
       const second = await guestLogin(svc, game.clientId);
       assert.equal((await profile(svc, game.clientId, second)).status, 200);
       assert.deepEqual((await counts(svc))['tokens.mac_key_enc'], { [idA]: 1, [idB]: 1 });
 
       const results = await resealAll(svc.services.database.db, svc.services.box, SEALED_COLUMNS);
-      assert.deepEqual(results.map((r) => [r.column, r.scanned, r.resealed, r.unreadable]), [
-        ['apps.secret_enc', 1, 1, 0], ['apps.previous_secret_enc', 0, 0, 0], ['tokens.mac_key_enc', 2, 1, 0], ['platform_keys.private_pem_enc', 1, 1, 0]]);
-      assert.deepEqual(await counts(svc), { 'apps.secret_enc': { [idB]: 1 }, 'apps.previous_secret_enc': {}, 'tokens.mac_key_enc': { [idB]: 2 }, 'platform_keys.private_pem_enc': { [idB]: 1 } });
-      assert.ok((await resealAll(svc.services.database.db, svc.services.box, SEALED_COLUMNS)).every((r) => r.resealed === 0), 'idempotent');
+      assert.deepEqual(
+        results.map((r) => [r.column, r.scanned, r.resealed, r.unreadable]),
+        [
+          ['apps.secret_enc', 1, 1, 0],
+          ['apps.previous_secret_enc', 0, 0, 0],
+          ['tokens.mac_key_enc', 2, 1, 0],
+          ['platform_keys.private_pem_enc', 1, 1, 0],
+        ],
+      );
+      assert.deepEqual(await counts(svc), {
+        'apps.secret_enc': { [idB]: 1 },
+        'apps.previous_secret_enc': {},
+        'tokens.mac_key_enc': { [idB]: 2 },
+        'platform_keys.private_pem_enc': { [idB]: 1 },
+      });
+      assert.ok(
+        (await resealAll(svc.services.database.db, svc.services.box, SEALED_COLUMNS)).every((r) => r.resealed === 0),
+        'idempotent',
+      );
       await works(svc);
     } finally {
       await svc.close();
@@ -102,8 +154,16 @@ describe('master key rotation', () => {
     try {
       const rotated = await svc.admin('POST', `/apps/${game.appId}/rotate-secret`);
       assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
-      assert.equal((await getUploadUrl(svc, game, { file_name: 'a.png', file_size: '10' })).status, 200, 'the previous secret, within its grace period');
-      assert.equal((await getUploadUrl(svc, { ...game, secret: rotated.body.secret }, { file_name: 'a.png', file_size: '10' })).status, 200);
+      assert.equal(
+        (await getUploadUrl(svc, game, { file_name: 'a.png', file_size: '10' })).status,
+        200,
+        'the previous secret, within its grace period',
+      );
+      assert.equal(
+        (await getUploadUrl(svc, { ...game, secret: rotated.body.secret }, { file_name: 'a.png', file_size: '10' }))
+          .status,
+        200,
+      );
       const c = await counts(svc);
       assert.deepEqual([c['apps.secret_enc'], c['apps.previous_secret_enc']], [{ [idA]: 1 }, { [idB]: 1 }]);
     } finally {

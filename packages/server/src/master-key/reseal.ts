@@ -23,14 +23,19 @@ export interface ResealResult {
 const PAGE = 500;
 
 /** The rows of a sealed column with a value, in id order, a page at a time. */
-async function* sealedRows(db: Kysely<Tables>, c: SealedColumn): AsyncGenerator<Array<{ id: unknown; value: string; context: string }>> {
+async function* sealedRows(
+  db: Kysely<Tables>,
+  c: SealedColumn,
+): AsyncGenerator<Array<{ id: unknown; value: string; context: string }>> {
   let after: unknown;
   for (;;) {
-    const rows = (await sql<Record<string, unknown>>`
+    const rows = (
+      await sql<Record<string, unknown>>`
       select ${sql.join([sql`${sql.ref(c.id)} as id`, sql`${sql.ref(c.column)} as value`, ...c.contextColumns.map((k) => sql.ref(k))])}
       from ${sql.table(c.table)}
       where ${sql.ref(c.column)} is not null${after === undefined ? sql`` : sql` and ${sql.ref(c.id)} > ${after}`}
-      order by ${sql.ref(c.id)} limit ${PAGE}`.execute(db)).rows;
+      order by ${sql.ref(c.id)} limit ${PAGE}`.execute(db)
+    ).rows;
     if (rows.length === 0) return;
     yield rows.map((r) => ({ id: r.id, value: r.value as string, context: c.context(r) }));
     after = rows[rows.length - 1]!.id;
@@ -38,7 +43,11 @@ async function* sealedRows(db: Kysely<Tables>, c: SealedColumn): AsyncGenerator<
 }
 
 /** How many values of each column are sealed under each master key. */
-export async function countSealed(db: Kysely<Tables>, box: SecretBox, columns: SealedColumn[]): Promise<SealedColumnCount[]> {
+export async function countSealed(
+  db: Kysely<Tables>,
+  box: SecretBox,
+  columns: SealedColumn[],
+): Promise<SealedColumnCount[]> {
   const out: SealedColumnCount[] = [];
   for (const c of columns) {
     const count: SealedColumnCount = { column: `${c.table}.${c.column}`, byKey: {}, unreadable: 0 };
@@ -67,7 +76,13 @@ export async function countSealed(db: Kysely<Tables>, box: SecretBox, columns: S
 export async function resealAll(db: Kysely<Tables>, box: SecretBox, columns: SealedColumn[]): Promise<ResealResult[]> {
   const out: ResealResult[] = [];
   for (const c of columns) {
-    const result: ResealResult = { column: `${c.table}.${c.column}`, scanned: 0, resealed: 0, changedMeanwhile: 0, unreadable: 0 };
+    const result: ResealResult = {
+      column: `${c.table}.${c.column}`,
+      scanned: 0,
+      resealed: 0,
+      changedMeanwhile: 0,
+      unreadable: 0,
+    };
     for await (const page of sealedRows(db, c)) {
       for (const row of page) {
         result.scanned++;

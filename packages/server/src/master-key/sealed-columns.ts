@@ -4,4 +4,8 @@ import { TOKEN_SEALED_COLUMNS } from '../accounts/tokens.service.js';
 import { PLATFORM_KEY_SEALED_COLUMNS } from '../platform-keys/keys.service.js';
 
 /** Every stored column sealed under the master key: what a rotation must reseal. */
-export const SEALED_COLUMNS: SealedColumn[] = [...APP_SEALED_COLUMNS, ...TOKEN_SEALED_COLUMNS, ...PLATFORM_KEY_SEALED_COLUMNS];
+export const SEALED_COLUMNS: SealedColumn[] = [
+  ...APP_SEALED_COLUMNS,
+  ...TOKEN_SEALED_COLUMNS,
+  ...PLATFORM_KEY_SEALED_COLUMNS,
+];

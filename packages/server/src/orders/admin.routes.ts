@@ -6,7 +6,16 @@ import type { Services } from '../services.js';
 import { PendingSupplement } from './notifications.schemas.js';
 import { orderDetails } from './order-details.js';
 import {
-  AppIdParams, CancelBody, ConsumptionNoticeQuery, Notification, OrderQuery, Settings, SettingsBody, SupplementAdmin, SupplementQuery, TrxNoParams,
+  AppIdParams,
+  CancelBody,
+  ConsumptionNoticeQuery,
+  Notification,
+  OrderQuery,
+  Settings,
+  SettingsBody,
+  SupplementAdmin,
+  SupplementQuery,
+  TrxNoParams,
   parseOrderQuery,
 } from './orders.schemas.js';
 import { NextBefore, PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit } from '../http/admin-query.js';
@@ -30,99 +39,214 @@ export function addOrderSchemas(app: FastifyInstance): void {
 export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { orders: domain } = services;
   return async (app) => {
-    app.post('/apps/:appId/products', {
-      schema: { tags, security, summary: 'Add a product: code, name, unit price, currency, store SKUs', params: AppIdParams, body: ProductCreateBody, response: { 201: Type.Ref(Product), ...platformErrorResponses } },
-    }, async (request, reply) => reply.code(201).send(await domain.products.create(Number(request.params.appId), request.body)));
-
-    app.get('/apps/:appId/products', {
-      schema: { tags, security, summary: 'List the products of an app', params: AppIdParams, response: { 200: Type.Object({ products: Type.Array(Type.Ref(Product)) }), ...platformErrorResponses } },
-    }, async (request) => ({ products: await domain.products.list(Number(request.params.appId)) }));
-
-    app.get('/apps/:appId/products/:productCode', {
-      schema: { tags, security, summary: 'Show a product', params: ProductParams, response: { 200: Type.Ref(Product), ...platformErrorResponses } },
-    }, async (request) => domain.products.get(Number(request.params.appId), request.params.productCode));
-
-    app.patch('/apps/:appId/products/:productCode', {
-      schema: { tags, security, summary: 'Change a product (name, price, store SKUs, status)', params: ProductParams, body: ProductPatchBody, response: { 200: Type.Ref(Product), ...platformErrorResponses } },
-    }, async (request) => domain.products.update(Number(request.params.appId), request.params.productCode, request.body));
-
-    app.get('/apps/:appId/order-settings', {
-      schema: { tags, security, summary: 'Order settings of an app', params: AppIdParams, response: { 200: Settings, ...platformErrorResponses } },
-    }, async (request) => {
-      await services.apps.get(Number(request.params.appId));
-      return domain.settings.get(Number(request.params.appId));
-    });
-
-    app.put('/apps/:appId/order-settings', {
-      schema: { tags, security, summary: 'Set the order settings of an app (web region lock, 2.4 rule 8)', params: AppIdParams, body: SettingsBody, response: { 200: Settings, ...platformErrorResponses } },
-    }, async (request) => domain.settings.put(Number(request.params.appId), request.body));
-
-    app.get('/orders', {
-      schema: {
-        tags, security, summary: 'Find orders by trxNo, outTrxNo, app, user, role, status, type or creation time, newest first', querystring: OrderQuery,
-        response: { 200: Type.Object({ orders: Type.Array(Type.Ref(Order)), nextBefore: NextBefore }), ...platformErrorResponses },
-      },
-    }, async (request) => {
-      const filter = parseOrderQuery(request.query);
-      const orders = await domain.orders.find(filter);
-      return { orders, nextBefore: nextBeforeOf(orders, filter.limit, (o) => o.trxNo) };
-    });
-
-    app.get('/orders/:trxNo', {
-      schema: {
-        tags, security, summary: 'Show an order with its status history, refund, supplement and notifications', params: TrxNoParams,
-        response: {
-          200: Type.Object({
-            order: Type.Ref(Order),
-            statusHistory: Type.Array(StatusChange, { description: 'Every status the order took, oldest first (empty for orders placed before migration 0009).' }),
-            refund: Type.Union([Type.Ref(Order), Type.Null()]),
-            supplement: Type.Union([Type.Ref(SupplementAdmin), Type.Null()]),
-            notifications: Type.Array(Notification),
-          }),
-          ...platformErrorResponses,
+    app.post(
+      '/apps/:appId/products',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Add a product: code, name, unit price, currency, store SKUs',
+          params: AppIdParams,
+          body: ProductCreateBody,
+          response: { 201: Type.Ref(Product), ...platformErrorResponses },
         },
       },
-    }, async (request) => orderDetails(services, Number(request.params.trxNo)));
+      async (request, reply) =>
+        reply.code(201).send(await domain.products.create(Number(request.params.appId), request.body)),
+    );
 
-    app.post('/orders/:trxNo/cancel', {
-      schema: { tags, security, summary: 'Cancel an order that is created or awaiting payment (-> 4)', params: TrxNoParams, body: Type.Optional(CancelBody), response: { 200: Type.Ref(Order), ...platformErrorResponses } },
-    }, async (request) => domain.orders.cancel(Number(request.params.trxNo), request.body?.reason ?? 'cancelled by an operator'));
-
-    app.get('/supplements', {
-      schema: {
-        tags, security, summary: 'List supplement orders (default: pending), newest first', querystring: SupplementQuery,
-        response: { 200: Type.Object({ supplements: Type.Array(Type.Ref(SupplementAdmin)), nextBefore: NextBefore }), ...platformErrorResponses },
+    app.get(
+      '/apps/:appId/products',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List the products of an app',
+          params: AppIdParams,
+          response: { 200: Type.Object({ products: Type.Array(Type.Ref(Product)) }), ...platformErrorResponses },
+        },
       },
-    }, async (request) => {
-      const q = request.query;
-      const status = q.status ?? 'pending';
-      const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
-      const supplements = await domain.refunds.listSupplements({
-        ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
-        ...(q.userId !== undefined ? { userId: q.userId } : {}),
-        ...(status === 'all' ? {} : { supplyStatus: status === 'pending' ? 1 : 2 }),
-        ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-        limit,
-      });
-      return { supplements, nextBefore: nextBeforeOf(supplements, limit, (x) => x.tradeNo) };
-    });
+      async (request) => ({ products: await domain.products.list(Number(request.params.appId)) }),
+    );
 
-    app.get('/consumption-notices', {
-      schema: {
-        tags, security, summary: 'List in-game consumption notices (4.6), newest first',
-        querystring: ConsumptionNoticeQuery,
-        response: { 200: Type.Object({ notices: Type.Array(ConsumptionNoticeView), nextBefore: NextBefore }), ...platformErrorResponses },
+    app.get(
+      '/apps/:appId/products/:productCode',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Show a product',
+          params: ProductParams,
+          response: { 200: Type.Ref(Product), ...platformErrorResponses },
+        },
       },
-    }, async (request) => {
-      const q = request.query;
-      const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
-      const notices = await domain.consumption.list({
-        ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
-        ...(q.userId !== undefined ? { userId: q.userId } : {}),
-        ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-        limit,
-      });
-      return { notices, nextBefore: nextBeforeOf(notices, limit, (n) => n.noticeId) };
-    });
+      async (request) => domain.products.get(Number(request.params.appId), request.params.productCode),
+    );
+
+    app.patch(
+      '/apps/:appId/products/:productCode',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Change a product (name, price, store SKUs, status)',
+          params: ProductParams,
+          body: ProductPatchBody,
+          response: { 200: Type.Ref(Product), ...platformErrorResponses },
+        },
+      },
+      async (request) => domain.products.update(Number(request.params.appId), request.params.productCode, request.body),
+    );
+
+    app.get(
+      '/apps/:appId/order-settings',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Order settings of an app',
+          params: AppIdParams,
+          response: { 200: Settings, ...platformErrorResponses },
+        },
+      },
+      async (request) => {
+        await services.apps.get(Number(request.params.appId));
+        return domain.settings.get(Number(request.params.appId));
+      },
+    );
+
+    app.put(
+      '/apps/:appId/order-settings',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Set the order settings of an app (web region lock, 2.4 rule 8)',
+          params: AppIdParams,
+          body: SettingsBody,
+          response: { 200: Settings, ...platformErrorResponses },
+        },
+      },
+      async (request) => domain.settings.put(Number(request.params.appId), request.body),
+    );
+
+    app.get(
+      '/orders',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Find orders by trxNo, outTrxNo, app, user, role, status, type or creation time, newest first',
+          querystring: OrderQuery,
+          response: {
+            200: Type.Object({ orders: Type.Array(Type.Ref(Order)), nextBefore: NextBefore }),
+            ...platformErrorResponses,
+          },
+        },
+      },
+      async (request) => {
+        const filter = parseOrderQuery(request.query);
+        const orders = await domain.orders.find(filter);
+        return { orders, nextBefore: nextBeforeOf(orders, filter.limit, (o) => o.trxNo) };
+      },
+    );
+
+    app.get(
+      '/orders/:trxNo',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Show an order with its status history, refund, supplement and notifications',
+          params: TrxNoParams,
+          response: {
+            200: Type.Object({
+              order: Type.Ref(Order),
+              statusHistory: Type.Array(StatusChange, {
+                description:
+                  'Every status the order took, oldest first (empty for orders placed before migration 0009).',
+              }),
+              refund: Type.Union([Type.Ref(Order), Type.Null()]),
+              supplement: Type.Union([Type.Ref(SupplementAdmin), Type.Null()]),
+              notifications: Type.Array(Notification),
+            }),
+            ...platformErrorResponses,
+          },
+        },
+      },
+      async (request) => orderDetails(services, Number(request.params.trxNo)),
+    );
+
+    app.post(
+      '/orders/:trxNo/cancel',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Cancel an order that is created or awaiting payment (-> 4)',
+          params: TrxNoParams,
+          body: Type.Optional(CancelBody),
+          response: { 200: Type.Ref(Order), ...platformErrorResponses },
+        },
+      },
+      async (request) =>
+        domain.orders.cancel(Number(request.params.trxNo), request.body?.reason ?? 'cancelled by an operator'),
+    );
+
+    app.get(
+      '/supplements',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List supplement orders (default: pending), newest first',
+          querystring: SupplementQuery,
+          response: {
+            200: Type.Object({ supplements: Type.Array(Type.Ref(SupplementAdmin)), nextBefore: NextBefore }),
+            ...platformErrorResponses,
+          },
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        const status = q.status ?? 'pending';
+        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const supplements = await domain.refunds.listSupplements({
+          ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
+          ...(q.userId !== undefined ? { userId: q.userId } : {}),
+          ...(status === 'all' ? {} : { supplyStatus: status === 'pending' ? 1 : 2 }),
+          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
+          limit,
+        });
+        return { supplements, nextBefore: nextBeforeOf(supplements, limit, (x) => x.tradeNo) };
+      },
+    );
+
+    app.get(
+      '/consumption-notices',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List in-game consumption notices (4.6), newest first',
+          querystring: ConsumptionNoticeQuery,
+          response: {
+            200: Type.Object({ notices: Type.Array(ConsumptionNoticeView), nextBefore: NextBefore }),
+            ...platformErrorResponses,
+          },
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const notices = await domain.consumption.list({
+          ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
+          ...(q.userId !== undefined ? { userId: q.userId } : {}),
+          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
+          limit,
+        });
+        return { notices, nextBefore: nextBeforeOf(notices, limit, (n) => n.noticeId) };
+      },
+    );
   };
 }

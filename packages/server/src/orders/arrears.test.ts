@@ -16,7 +16,9 @@ describe('4.5 arrears: access', () => {
     app = await appWithProducts(svc);
     login = await guestLogin(svc, app.clientId);
   });
-  after(async () => { await svc.close(); });
+  after(async () => {
+    await svc.close();
+  });
 
   const uri = (clientId: string) => `/order/v1/user/arrears?clientId=${encodeURIComponent(clientId)}`;
 
@@ -47,25 +49,39 @@ describe('4.5 arrears: access', () => {
     assert.match(missing.body.detail, /^clientId: is required/);
   });
 
-  it('refuses to pay a supplement that is not the player\'s, without writing', async () => {
+  it("refuses to pay a supplement that is not the player's, without writing", async () => {
     const before = await counts(svc);
     const path = `/order/v1/user/arrears/12345/pay?clientId=${app.clientId}`;
     const res = await macRequest(svc, 'POST', path, login);
     assert.deepEqual([res.status, res.body.code], [404, 40400], JSON.stringify(res.body));
-    const unsigned = await svc.fetch(path, { method: 'POST', headers: { authorization: buildMacAuthorization({ kid: login.kid, macKey: login.macKey, method: 'GET', uri: path, host: '127.0.0.1' }) } });
+    const unsigned = await svc.fetch(path, {
+      method: 'POST',
+      headers: {
+        authorization: buildMacAuthorization({
+          kid: login.kid,
+          macKey: login.macKey,
+          method: 'GET',
+          uri: path,
+          host: '127.0.0.1',
+        }),
+      },
+    });
     assert.equal(unsigned.status, 403, 'signed for another method');
     assert.deepEqual(await counts(svc), before);
   });
 });
 
-describe('4.5 arrears: only pending store-refund supplements of the token\'s user', () => {
+describe("4.5 arrears: only pending store-refund supplements of the token's user", () => {
   let svc: TestService;
   let game: GameServer;
   let app: any;
   let accept = true;
   before(async () => {
     svc = await startTestService({ ...SANDBOX, DELIVERY_POLL_MS: '50', DELIVERY_SCHEDULE: '0' });
-    game = await startGameServer(await platformPublicKeys(svc.services), () => ({ status: accept ? 204 : 500, body: '' }));
+    game = await startGameServer(await platformPublicKeys(svc.services), () => ({
+      status: accept ? 204 : 500,
+      body: '',
+    }));
     app = await appWithProducts(svc, { callbackUrls: { default: `${game.url}/cb` } });
   });
   after(async () => {
@@ -74,7 +90,10 @@ describe('4.5 arrears: only pending store-refund supplements of the token\'s use
   });
 
   async function paidAndSettled(userId: string, state: 'delivered' | 'dead') {
-    const order = await placeOk(svc, storeOrder(app.appId, { userId, products: [{ productCode: 'gems_100', quantity: 1 }] }));
+    const order = await placeOk(
+      svc,
+      storeOrder(app.appId, { userId, products: [{ productCode: 'gems_100', quantity: 1 }] }),
+    );
     await payOk(svc, order.trxNo);
     const until = Date.now() + 10_000;
     while ((await details(svc, order.trxNo)).notifications[0].state !== state) {
@@ -84,26 +103,41 @@ describe('4.5 arrears: only pending store-refund supplements of the token\'s use
     return order;
   }
 
-  it('lists the player\'s own pending supplements only, and none for refunds of items never granted', async () => {
+  it("lists the player's own pending supplements only, and none for refunds of items never granted", async () => {
     const alice = await guestLogin(svc, app.clientId);
     const bob = await guestLogin(svc, app.clientId);
     const granted = await paidAndSettled(alice.userId, 'delivered');
     accept = false;
     const notGranted = await paidAndSettled(alice.userId, 'dead');
     accept = true;
-    for (const o of [granted, notGranted]) assert.equal((await svc.admin('POST', `/sandbox/orders/${o.trxNo}/refund`, {})).status, 201);
+    for (const o of [granted, notGranted])
+      assert.equal((await svc.admin('POST', `/sandbox/orders/${o.trxNo}/refund`, {})).status, 201);
     const uri = `/order/v1/user/arrears?clientId=${app.clientId}`;
     const mine = await macRequest(svc, 'GET', uri, alice);
-    assert.deepEqual(mine.body.data.list.map((s: any) => s.tradeNo), [(await details(svc, granted.trxNo)).refund.trxNo]);
+    assert.deepEqual(
+      mine.body.data.list.map((s: any) => s.tradeNo),
+      [(await details(svc, granted.trxNo)).refund.trxNo],
+    );
     assert.equal((await details(svc, notGranted.trxNo)).supplement, null);
     assert.deepEqual((await macRequest(svc, 'GET', uri, bob)).body.data.list, []);
     const listed = await svc.admin('GET', `/supplements?appId=${app.appId}`);
-    assert.deepEqual(listed.body.supplements.map((s: any) => [s.userId, s.supplyStatus]), [[alice.userId, 1]]);
+    assert.deepEqual(
+      listed.body.supplements.map((s: any) => [s.userId, s.supplyStatus]),
+      [[alice.userId, 1]],
+    );
     assert.equal(listed.body.nextBefore, null, 'one page');
     const paged = await svc.admin('GET', `/supplements?appId=${app.appId}&limit=1`);
     assert.equal(paged.body.nextBefore, listed.body.supplements[0].tradeNo);
-    assert.deepEqual((await svc.admin('GET', `/supplements?appId=${app.appId}&before=${paged.body.nextBefore}`)).body.supplements, []);
-    const bobPays = await macRequest(svc, 'POST', `/order/v1/user/arrears/${mine.body.data.list[0].tradeNo}/pay?clientId=${app.clientId}`, bob);
+    assert.deepEqual(
+      (await svc.admin('GET', `/supplements?appId=${app.appId}&before=${paged.body.nextBefore}`)).body.supplements,
+      [],
+    );
+    const bobPays = await macRequest(
+      svc,
+      'POST',
+      `/order/v1/user/arrears/${mine.body.data.list[0].tradeNo}/pay?clientId=${app.clientId}`,
+      bob,
+    );
     assert.deepEqual([bobPays.status, bobPays.body.code], [404, 40400], 'another player cannot pay it');
   });
 });

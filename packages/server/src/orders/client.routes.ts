@@ -10,14 +10,20 @@ import { PendingSupplement } from './notifications.schemas.js';
 import { PlaceOrderBody } from './orders.schemas.js';
 import { Order } from './orders.view.js';
 
-const ClientIdQuery = Type.Object({ clientId: Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }) });
+const ClientIdQuery = Type.Object({
+  clientId: Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }),
+});
 const TradeNoParams = Type.Object({ tradeNo: Type.String({ pattern: '^[0-9]{1,15}$' }) });
 const security = [{ macToken: [] }];
 
 export const PlacedOrder = Type.Object({
   order: Type.Ref(Order),
-  payment: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], { description: 'What the client needs to pay; null when an earlier identical order is answered.' }),
-  created: Type.Boolean({ description: 'false: the same request was placed before and that order is answered (2.4 rule 5).' }),
+  payment: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
+    description: 'What the client needs to pay; null when an earlier identical order is answered.',
+  }),
+  created: Type.Boolean({
+    description: 'false: the same request was placed before and that order is answered (2.4 rule 5).',
+  }),
 });
 
 const ok = <T>(data: T, detail = '') => ({ code: 200 as const, msg: 'success', detail, data });
@@ -26,70 +32,113 @@ const ok = <T>(data: T, detail = '') => ({ code: 200 as const, msg: 'success', d
 export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { orders: domain } = services;
   return async (app) => {
-    app.post('/order/v1/client/orders', {
-      schema: {
-        tags: ['orders'], security, querystring: ClientIdQuery, body: PlaceOrderBody,
-        summary: 'Place an order: role query (4.8) and pre-order check (4.10) first, then the order is opened at the payment channel',
-        response: { 200: platformSuccess(PlacedOrder), ...platformErrorResponses },
+    app.post(
+      '/order/v1/client/orders',
+      {
+        schema: {
+          tags: ['orders'],
+          security,
+          querystring: ClientIdQuery,
+          body: PlaceOrderBody,
+          summary:
+            'Place an order: role query (4.8) and pre-order check (4.10) first, then the order is opened at the payment channel',
+          response: { 200: platformSuccess(PlacedOrder), ...platformErrorResponses },
+        },
       },
-    }, async (request) => {
-      const { app: record, session } = await services.accounts.authenticate(request, request.query.clientId);
-      const userId = String(session.userId);
-      const b = request.body;
-      // The game-call log rows are written meanwhile and awaited once, before the answer (either way).
-      const calls: CallLogs = { logs: [] };
-      const placed = await domain.orders.place({
-        appId: record.appId,
-        userId,
-        origin: 'client',
-        orderId: b.orderId ?? null,
-        products: b.products,
-        gameServerId: b.game_server_id,
-        gameRoleId: b.game_role_id,
-        gameExt: b.game_ext ?? null,
-        platform: b.platform,
-        channel: b.channel,
-        paymentType: b.paymentType,
-        mergedReceipts: false,
-        sdkVersion: b.sdkVersion ?? null,
-        ipCountry: countryOrDefault(services.accounts.edgeCountry(request)),
-        chosenRegion: b.region ?? null,
-        // The accounts area keeps no separate registration region: the token's userRegion (set by the edge at login).
-        registrationRegion: session.userRegion || null,
-      }, () => checkWithGame(services.gameCalls, record, {
-        userId, roleId: b.game_role_id, serverId: b.game_server_id, products: b.products,
-        ...(b.extras !== undefined ? { extras: b.extras } : {}),
-      }, calls)).catch(async (err: unknown) => {
+      async (request) => {
+        const { app: record, session } = await services.accounts.authenticate(request, request.query.clientId);
+        const userId = String(session.userId);
+        const b = request.body;
+        // The game-call log rows are written meanwhile and awaited once, before the answer (either way).
+        const calls: CallLogs = { logs: [] };
+        const placed = await domain.orders
+          .place(
+            {
+              appId: record.appId,
+              userId,
+              origin: 'client',
+              orderId: b.orderId ?? null,
+              products: b.products,
+              gameServerId: b.game_server_id,
+              gameRoleId: b.game_role_id,
+              gameExt: b.game_ext ?? null,
+              platform: b.platform,
+              channel: b.channel,
+              paymentType: b.paymentType,
+              mergedReceipts: false,
+              sdkVersion: b.sdkVersion ?? null,
+              ipCountry: countryOrDefault(services.accounts.edgeCountry(request)),
+              chosenRegion: b.region ?? null,
+              // The accounts area keeps no separate registration region: the token's userRegion (set by the edge at login).
+              registrationRegion: session.userRegion || null,
+            },
+            () =>
+              checkWithGame(
+                services.gameCalls,
+                record,
+                {
+                  userId,
+                  roleId: b.game_role_id,
+                  serverId: b.game_server_id,
+                  products: b.products,
+                  ...(b.extras !== undefined ? { extras: b.extras } : {}),
+                },
+                calls,
+              ),
+          )
+          .catch(async (err: unknown) => {
+            await settleCallLogs(request, calls);
+            throw err;
+          });
+        // The order exists now: a log row that failed to write must not turn its answer into an error.
         await settleCallLogs(request, calls);
-        throw err;
-      });
-      // The order exists now: a log row that failed to write must not turn its answer into an error.
-      await settleCallLogs(request, calls);
-      return ok(placed, placed.created ? 'order placed' : 'the same order was placed before');
-    });
-
-    app.get('/order/v1/user/arrears', {
-      schema: {
-        tags: ['orders'], security, querystring: ClientIdQuery,
-        summary: 'Pending supplement orders of the token\'s user after store refunds (4.5)',
-        response: { 200: platformSuccess(Type.Object({ list: Type.Array(Type.Ref(PendingSupplement)) })), ...platformErrorResponses },
+        return ok(placed, placed.created ? 'order placed' : 'the same order was placed before');
       },
-    }, async (request) => {
-      // The read runs while the nonce is recorded; the answer waits for both.
-      const list = await services.accounts.authenticateWhile(request, request.query.clientId, (player) => domain.refunds.arrears(player.appId, player.userId));
-      return ok({ list });
-    });
+    );
 
-    app.post('/order/v1/user/arrears/:tradeNo/pay', {
-      schema: {
-        tags: ['orders'], security, querystring: ClientIdQuery, params: TradeNoParams,
-        summary: 'Pay a pending supplement order: opens a supplement payment (trxType 1); paid, it sends no notification (2.5 rule 3)',
-        response: { 200: platformSuccess(PlacedOrder), ...platformErrorResponses },
+    app.get(
+      '/order/v1/user/arrears',
+      {
+        schema: {
+          tags: ['orders'],
+          security,
+          querystring: ClientIdQuery,
+          summary: "Pending supplement orders of the token's user after store refunds (4.5)",
+          response: {
+            200: platformSuccess(Type.Object({ list: Type.Array(Type.Ref(PendingSupplement)) })),
+            ...platformErrorResponses,
+          },
+        },
       },
-    }, async (request) => {
-      const player = await services.accounts.authenticatePlayer(request, request.query.clientId);
-      return ok(await domain.refunds.startSupplementPayment(player.appId, player.userId, Number(request.params.tradeNo)));
-    });
+      async (request) => {
+        // The read runs while the nonce is recorded; the answer waits for both.
+        const list = await services.accounts.authenticateWhile(request, request.query.clientId, (player) =>
+          domain.refunds.arrears(player.appId, player.userId),
+        );
+        return ok({ list });
+      },
+    );
+
+    app.post(
+      '/order/v1/user/arrears/:tradeNo/pay',
+      {
+        schema: {
+          tags: ['orders'],
+          security,
+          querystring: ClientIdQuery,
+          params: TradeNoParams,
+          summary:
+            'Pay a pending supplement order: opens a supplement payment (trxType 1); paid, it sends no notification (2.5 rule 3)',
+          response: { 200: platformSuccess(PlacedOrder), ...platformErrorResponses },
+        },
+      },
+      async (request) => {
+        const player = await services.accounts.authenticatePlayer(request, request.query.clientId);
+        return ok(
+          await domain.refunds.startSupplementPayment(player.appId, player.userId, Number(request.params.tradeNo)),
+        );
+      },
+    );
   };
 }
 

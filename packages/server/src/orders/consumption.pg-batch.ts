@@ -4,7 +4,10 @@ import type { ConsumptionForward } from './consumption.schemas.js';
 import type { ConsumptionNoticesTable } from './orders.tables.js';
 
 /** A notice as the batch statement takes it; `idx` is its place in the batch. */
-export type NoticeRow = Pick<ConsumptionNoticesTable, 'app_id' | 'nonce' | 'user_id' | 'role_id' | 'server_id' | 'product_code' | 'timestamp' | 'sign'> & {
+export type NoticeRow = Pick<
+  ConsumptionNoticesTable,
+  'app_id' | 'nonce' | 'user_id' | 'role_id' | 'server_id' | 'product_code' | 'timestamp' | 'sign'
+> & {
   idx: number;
   /** The request's nonce use (5.1): recorded in the same statement. */
   nonce_scope: string;
@@ -13,9 +16,15 @@ export type NoticeRow = Pick<ConsumptionNoticesTable, 'app_id' | 'nonce' | 'user
 
 /** The partner body of ConsumptionForward, built in SQL: compact JSON, keys in the interface's order. */
 const FORWARD_FIELDS: Array<[keyof ConsumptionForward, string]> = [
-  ['noticeId', 'notice_id::text'], ['notifyId', 'event_id::text'], ['notifyTime', '$2::bigint::text'], ['appId', 'app_id::text'],
-  ['userId', 'to_json(user_id)::text'], ['roleId', 'to_json(role_id)::text'], ['serverId', 'to_json(server_id)::text'],
-  ['productCode', 'to_json(product_code)::text'], ['timestamp', 'timestamp::text'],
+  ['noticeId', 'notice_id::text'],
+  ['notifyId', 'event_id::text'],
+  ['notifyTime', '$2::bigint::text'],
+  ['appId', 'app_id::text'],
+  ['userId', 'to_json(user_id)::text'],
+  ['roleId', 'to_json(role_id)::text'],
+  ['serverId', 'to_json(server_id)::text'],
+  ['productCode', 'to_json(product_code)::text'],
+  ['timestamp', 'timestamp::text'],
 ];
 const FORWARD_BODY = `'{' || ${FORWARD_FIELDS.map(([key, value], i) => `'${i ? ',' : ''}"${key}":' || ${value}`).join(' || ')} || '}'`;
 
@@ -63,8 +72,14 @@ forwards as (
 select admitted.idx, stored.notice_id is not null as stored
 from admitted left join ids on ids.idx = admitted.idx left join stored on stored.notice_id = ids.notice_id`;
 
-export async function storeNoticesPg(db: Kysely<Tables>, notices: NoticeRow[], now: number): Promise<Map<number, boolean>> {
+export async function storeNoticesPg(
+  db: Kysely<Tables>,
+  notices: NoticeRow[],
+  now: number,
+): Promise<Map<number, boolean>> {
   if (notices.length === 0) return new Map();
-  const { rows } = await db.executeQuery<{ idx: number; stored: boolean }>(CompiledQuery.raw(STATEMENT, [JSON.stringify(notices), now]));
+  const { rows } = await db.executeQuery<{ idx: number; stored: boolean }>(
+    CompiledQuery.raw(STATEMENT, [JSON.stringify(notices), now]),
+  );
   return new Map(rows.map((r) => [r.idx, r.stored]));
 }

@@ -13,18 +13,35 @@ describe('4.6 in-game consumption notice', () => {
     svc = await startTestService();
     app = await svc.createApp({ partnerUrl: 'https://partner.example/consume' });
   });
-  after(async () => { await svc.close(); });
+  after(async () => {
+    await svc.close();
+  });
 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
   const notice = (extra: Record<string, string | number> = {}) => ({
-    userId: '1001', roleId: 'r-1', serverId: 's1', productCode: 'gems_100', appId: app.appId as number, ...extra,
+    userId: '1001',
+    roleId: 'r-1',
+    serverId: 's1',
+    productCode: 'gems_100',
+    appId: app.appId as number,
+    ...extra,
   });
-  const signed = (params: Record<string, string | number>, opts: { timestamp?: number; nonce?: string; secret?: string } = {}) =>
-    signMd5(params, opts.secret ?? app.secret, { timestamp: opts.timestamp ?? nowSeconds(), ...(opts.nonce ? { nonce: opts.nonce } : {}) });
+  const signed = (
+    params: Record<string, string | number>,
+    opts: { timestamp?: number; nonce?: string; secret?: string } = {},
+  ) =>
+    signMd5(params, opts.secret ?? app.secret, {
+      timestamp: opts.timestamp ?? nowSeconds(),
+      ...(opts.nonce ? { nonce: opts.nonce } : {}),
+    });
 
   async function post(body: unknown) {
-    const res = await svc.fetch(PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: res.status, body: await res.json() as any };
+    const res = await svc.fetch(PATH, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
   }
 
   async function refused(body: unknown, status: number, code: number, detail: RegExp) {
@@ -42,14 +59,32 @@ describe('4.6 in-game consumption notice', () => {
     const res = await post(body);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { code: 200, msg: 'success', detail: 'notice stored', data: true });
-    const rows = await svc.services.database.db.selectFrom('consumption_notices').selectAll().where('product_code', '=', 'happy').execute();
+    const rows = await svc.services.database.db
+      .selectFrom('consumption_notices')
+      .selectAll()
+      .where('product_code', '=', 'happy')
+      .execute();
     assert.equal(rows.length, 1);
-    const event = await svc.services.database.db.selectFrom('outbox').selectAll().where('event_id', '=', rows[0]!.event_id).executeTakeFirstOrThrow();
-    assert.deepEqual([event.type, event.target, event.app_id, event.server_id], ['consumption', 'partner', app.appId, 's1']);
+    const event = await svc.services.database.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('event_id', '=', rows[0]!.event_id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      [event.type, event.target, event.app_id, event.server_id],
+      ['consumption', 'partner', app.appId, 's1'],
+    );
     const forwarded = JSON.parse(event.body);
     assert.deepEqual(forwarded, {
-      noticeId: rows[0]!.notice_id, notifyId: event.event_id, notifyTime: forwarded.notifyTime, appId: app.appId,
-      userId: '1001', roleId: 'r-1', serverId: 's1', productCode: 'happy', timestamp: body.timestamp,
+      noticeId: rows[0]!.notice_id,
+      notifyId: event.event_id,
+      notifyTime: forwarded.notifyTime,
+      appId: app.appId,
+      userId: '1001',
+      roleId: 'r-1',
+      serverId: 's1',
+      productCode: 'happy',
+      timestamp: body.timestamp,
     });
     assert.equal(event.body, JSON.stringify(forwarded), 'compact JSON, keys in the documented order');
     const listed = await svc.admin('GET', `/consumption-notices?appId=${app.appId}`);
@@ -57,15 +92,27 @@ describe('4.6 in-game consumption notice', () => {
   });
 
   it('lists notices for the operator a page at a time, newest first', async () => {
-    for (const productCode of ['page-a', 'page-b', 'page-c']) assert.equal((await post(signed(notice({ productCode })))).status, 200);
-    const page = async (q: string) => (await svc.admin('GET', `/consumption-notices?appId=${app.appId}&userId=1001&${q}`)).body;
+    for (const productCode of ['page-a', 'page-b', 'page-c'])
+      assert.equal((await post(signed(notice({ productCode })))).status, 200);
+    const page = async (q: string) =>
+      (await svc.admin('GET', `/consumption-notices?appId=${app.appId}&userId=1001&${q}`)).body;
     const all = (await page('limit=500')).notices.map((n: any) => n.noticeId);
     const first = await page('limit=2');
-    assert.deepEqual(first.notices.map((n: any) => n.noticeId), all.slice(0, 2));
+    assert.deepEqual(
+      first.notices.map((n: any) => n.noticeId),
+      all.slice(0, 2),
+    );
     assert.equal(first.nextBefore, all[1]);
     const second = await page(`limit=2&before=${first.nextBefore}`);
-    assert.deepEqual(second.notices.map((n: any) => n.noticeId), all.slice(2, 4));
-    assert.deepEqual(all, [...all].sort((a, b) => b - a), 'newest first');
+    assert.deepEqual(
+      second.notices.map((n: any) => n.noticeId),
+      all.slice(2, 4),
+    );
+    assert.deepEqual(
+      all,
+      [...all].sort((a, b) => b - a),
+      'newest first',
+    );
     const bad = await svc.admin('GET', '/consumption-notices?limit=0');
     assert.deepEqual([bad.status, bad.body.code], [400, 40000]);
   });
@@ -75,7 +122,11 @@ describe('4.6 in-game consumption notice', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => post(body)));
     assert.equal(answers.filter((a) => a.status === 200).length, 1);
     for (const a of answers.filter((x) => x.status !== 200)) assert.equal(a.body.code, 40104);
-    const rows = await svc.services.database.db.selectFrom('consumption_notices').select('notice_id').where('product_code', '=', 'same-nonce').execute();
+    const rows = await svc.services.database.db
+      .selectFrom('consumption_notices')
+      .select('notice_id')
+      .where('product_code', '=', 'same-nonce')
+      .execute();
     assert.equal(rows.length, 1);
   });
 
@@ -83,9 +134,17 @@ describe('4.6 in-game consumption notice', () => {
     const roleId = 'r "q" \\ \u0001 tab\t ü 角色 😀';
     const res = await post(signed(notice({ productCode: 'escaped', roleId })));
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const row = await svc.services.database.db.selectFrom('consumption_notices').selectAll().where('product_code', '=', 'escaped').executeTakeFirstOrThrow();
+    const row = await svc.services.database.db
+      .selectFrom('consumption_notices')
+      .selectAll()
+      .where('product_code', '=', 'escaped')
+      .executeTakeFirstOrThrow();
     assert.equal(row.role_id, roleId);
-    const event = await svc.services.database.db.selectFrom('outbox').selectAll().where('event_id', '=', row.event_id).executeTakeFirstOrThrow();
+    const event = await svc.services.database.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('event_id', '=', row.event_id)
+      .executeTakeFirstOrThrow();
     const forwarded = JSON.parse(event.body);
     assert.equal(forwarded.roleId, roleId);
     assert.equal(event.body, JSON.stringify(forwarded));
@@ -98,25 +157,43 @@ describe('4.6 in-game consumption notice', () => {
     assert.equal(first.body.detail, 'notice stored');
     const again = await post(signed(notice({ productCode: 'resent' }), { timestamp: ts }));
     assert.deepEqual([again.status, again.body.data, again.body.detail], [200, true, 'notice already stored']);
-    const racing = await Promise.all(Array.from({ length: 8 }, () => post(signed(notice({ productCode: 'racing' }), { timestamp: ts }))));
-    assert.ok(racing.every((r) => r.status === 200 && r.body.data === true), JSON.stringify(racing.map((r) => r.body)));
+    const racing = await Promise.all(
+      Array.from({ length: 8 }, () => post(signed(notice({ productCode: 'racing' }), { timestamp: ts }))),
+    );
+    assert.ok(
+      racing.every((r) => r.status === 200 && r.body.data === true),
+      JSON.stringify(racing.map((r) => r.body)),
+    );
     const after = await counts(svc);
     assert.equal(after.notices - before.notices, 2);
     assert.equal(after.outbox - before.outbox, 2, 'forwarded once each');
     // A later purchase of the same product is a new notice.
-    assert.equal((await post(signed(notice({ productCode: 'resent' }), { timestamp: ts + 1 }))).body.detail, 'notice stored');
+    assert.equal(
+      (await post(signed(notice({ productCode: 'resent' }), { timestamp: ts + 1 }))).body.detail,
+      'notice stored',
+    );
   });
 
   it('refuses a replay of the same request (same nonce)', async () => {
     const body = signed(notice({ productCode: 'replayed' }));
     assert.equal((await post(body)).status, 200);
     await refused(body, 401, 40104, /nonce was already used/);
-    await refused({ ...signed(notice({ productCode: 'replayed-2' }), { nonce: body.nonce }) }, 401, 40104, /nonce was already used/);
+    await refused(
+      { ...signed(notice({ productCode: 'replayed-2' }), { nonce: body.nonce }) },
+      401,
+      40104,
+      /nonce was already used/,
+    );
   });
 
   it('refuses mis-signed notices', async () => {
     const body = signed(notice());
-    await refused({ ...body, sign: body.sign.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')) }, 401, 40101, /sign does not match/);
+    await refused(
+      { ...body, sign: body.sign.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')) },
+      401,
+      40101,
+      /sign does not match/,
+    );
     await refused({ ...body, productCode: 'changed-after-signing' }, 401, 40101, /sign does not match/);
     await refused(signed(notice(), { secret: 'not-the-secret-not-the-secret-00' }), 401, 40101, /sign does not match/);
     await refused({ ...body, sign: 'xyz' }, 400, 40000, /^sign: must be 32 hexadecimal/);
@@ -141,6 +218,11 @@ describe('4.6 in-game consumption notice', () => {
     const disabled = await svc.createApp({ name: 'disabled' });
     await svc.admin('PATCH', `/apps/${disabled.appId}`, { status: 'disabled' });
     await new Promise((r) => setTimeout(r, 10));
-    await refused(signed(notice({ appId: disabled.appId }), { secret: disabled.secret }), 401, 40105, /not a known active app/);
+    await refused(
+      signed(notice({ appId: disabled.appId }), { secret: disabled.secret }),
+      401,
+      40105,
+      /not a known active app/,
+    );
   });
 });

@@ -46,7 +46,11 @@ export class ConsumptionService {
   ) {
     const dialect = dialectOf(db);
     this.#sqlite = dialect === 'sqlite';
-    this.#store = new Batcher((notices) => this.#insert(notices), { maxBatch: 200, maxInFlight: batchesInFlight(dialect), retryAlone: true });
+    this.#store = new Batcher((notices) => this.#insert(notices), {
+      maxBatch: 200,
+      maxInFlight: batchesInFlight(dialect),
+      retryAlone: true,
+    });
   }
 
   /** Answers true when the notice was stored now, false when it was stored before; NONCE_REUSED for a used nonce. */
@@ -60,11 +64,25 @@ export class ConsumptionService {
   async #insert(notices: Notice[]): Promise<Array<boolean | Error>> {
     // The same nonce twice in one batch: only the first can be fresh.
     const first = firstOfEachNonce(notices.map((n) => n.nonce));
-    const rows: NoticeRow[] = notices.flatMap(({ appId, body, nonce }, idx) => (first[idx] ? [{
-      idx, nonce_scope: nonce.scope, nonce_expires_at: nonce.expiresAt,
-      app_id: appId, nonce: body.nonce, user_id: body.userId, role_id: body.roleId, server_id: body.serverId,
-      product_code: body.productCode, timestamp: body.timestamp, sign: body.sign.toLowerCase(),
-    }] : []));
+    const rows: NoticeRow[] = notices.flatMap(({ appId, body, nonce }, idx) =>
+      first[idx]
+        ? [
+            {
+              idx,
+              nonce_scope: nonce.scope,
+              nonce_expires_at: nonce.expiresAt,
+              app_id: appId,
+              nonce: body.nonce,
+              user_id: body.userId,
+              role_id: body.roleId,
+              server_id: body.serverId,
+              product_code: body.productCode,
+              timestamp: body.timestamp,
+              sign: body.sign.toLowerCase(),
+            },
+          ]
+        : [],
+    );
     const now = this.now();
     const outcome = this.#sqlite ? await this.#storeInTransaction(rows, now) : await storeNoticesPg(this.db, rows, now);
     if ([...outcome.values()].some(Boolean)) outboxSignal.emit('enqueued');
@@ -77,7 +95,10 @@ export class ConsumptionService {
     return this.db.transaction().execute(async (trx) => {
       const outcome = new Map<number, boolean>();
       if (notices.length === 0) return outcome;
-      const fresh = await recordNonces(trx, notices.map((n) => ({ scope: n.nonce_scope, nonce: n.nonce, expiresAt: n.nonce_expires_at })));
+      const fresh = await recordNonces(
+        trx,
+        notices.map((n) => ({ scope: n.nonce_scope, nonce: n.nonce, expiresAt: n.nonce_expires_at })),
+      );
       const admitted = notices.filter((_, i) => fresh[i]);
       for (const n of admitted) outcome.set(n.idx, false);
       // The same notice twice among the admitted (resent at once with fresh nonces): the first is the candidate.
@@ -89,28 +110,63 @@ export class ConsumptionService {
         return true;
       });
       if (candidates.length === 0) return outcome;
-      const rows = await trx.insertInto('consumption_notices')
-        .values(candidates.map((n) => ({
-          app_id: n.app_id, nonce: n.nonce, user_id: n.user_id, role_id: n.role_id, server_id: n.server_id,
-          product_code: n.product_code, timestamp: n.timestamp, sign: n.sign, event_id: 0, received_at: now,
-        })))
-        .onConflict((oc) => oc.columns(['app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp']).doNothing())
+      const rows = await trx
+        .insertInto('consumption_notices')
+        .values(
+          candidates.map((n) => ({
+            app_id: n.app_id,
+            nonce: n.nonce,
+            user_id: n.user_id,
+            role_id: n.role_id,
+            server_id: n.server_id,
+            product_code: n.product_code,
+            timestamp: n.timestamp,
+            sign: n.sign,
+            event_id: 0,
+            received_at: now,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp']).doNothing(),
+        )
         .returning(['notice_id', 'app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp'])
         .execute();
       if (rows.length === 0) return outcome;
-      const events = await enqueueEvents(trx, rows.map((r) => ({
-        appId: r.app_id,
-        type: 'consumption' as const,
-        target: 'partner' as const,
-        serverId: r.server_id,
-        body: (notifyId: number): ConsumptionForward => ({
-          noticeId: r.notice_id, notifyId, notifyTime: now, appId: r.app_id,
-          userId: r.user_id, roleId: r.role_id, serverId: r.server_id, productCode: r.product_code, timestamp: r.timestamp,
-        }),
-      })), now);
-      await trx.updateTable('consumption_notices')
-        .set({ event_id: caseById('notice_id', 'bigint', rows.map((r, i) => [r.notice_id, events[i]!.eventId])) })
-        .where('notice_id', 'in', rows.map((r) => r.notice_id))
+      const events = await enqueueEvents(
+        trx,
+        rows.map((r) => ({
+          appId: r.app_id,
+          type: 'consumption' as const,
+          target: 'partner' as const,
+          serverId: r.server_id,
+          body: (notifyId: number): ConsumptionForward => ({
+            noticeId: r.notice_id,
+            notifyId,
+            notifyTime: now,
+            appId: r.app_id,
+            userId: r.user_id,
+            roleId: r.role_id,
+            serverId: r.server_id,
+            productCode: r.product_code,
+            timestamp: r.timestamp,
+          }),
+        })),
+        now,
+      );
+      await trx
+        .updateTable('consumption_notices')
+        .set({
+          event_id: caseById(
+            'notice_id',
+            'bigint',
+            rows.map((r, i) => [r.notice_id, events[i]!.eventId]),
+          ),
+        })
+        .where(
+          'notice_id',
+          'in',
+          rows.map((r) => r.notice_id),
+        )
         .execute();
       const stored = new Set(rows.map((r) => dedupeKey(r)));
       for (const n of candidates) {
@@ -127,13 +183,22 @@ export class ConsumptionService {
     if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
     const rows = await query.orderBy('notice_id', 'desc').limit(q.limit).execute();
     return rows.map((r) => ({
-      noticeId: r.notice_id, appId: r.app_id, userId: r.user_id, roleId: r.role_id, serverId: r.server_id,
-      productCode: r.product_code, timestamp: r.timestamp, eventId: r.event_id, receivedAt: new Date(r.received_at).toISOString(),
+      noticeId: r.notice_id,
+      appId: r.app_id,
+      userId: r.user_id,
+      roleId: r.role_id,
+      serverId: r.server_id,
+      productCode: r.product_code,
+      timestamp: r.timestamp,
+      eventId: r.event_id,
+      receivedAt: new Date(r.received_at).toISOString(),
     }));
   }
 }
 
 /** The dedupe key of 4.6 (see the class comment), of a notice as stored. */
-function dedupeKey(n: Pick<NoticeRow, 'app_id' | 'user_id' | 'role_id' | 'server_id' | 'product_code' | 'timestamp'>): string {
+function dedupeKey(
+  n: Pick<NoticeRow, 'app_id' | 'user_id' | 'role_id' | 'server_id' | 'product_code' | 'timestamp'>,
+): string {
   return JSON.stringify([n.app_id, n.user_id, n.role_id, n.server_id, n.product_code, n.timestamp]);
 }

@@ -36,16 +36,28 @@ describe('money in minor units', () => {
     // 0.1 + 0.2 in binary floating point is 0.30000000000000004; from minor units it is 0.3.
     assert.equal(JSON.stringify({ a: minorToNumber(10 + 20, 'USD') }), '{"a":0.3}');
     assert.equal(JSON.stringify(minorToNumber(999_999_999_999_999, 'USD')), '9999999999999.99');
-    for (let minor = 0; minor < 3000; minor += 7) assert.equal(String(minorToNumber(minor, 'USD')), String(Number(minorToText(minor, 'USD'))));
+    for (let minor = 0; minor < 3000; minor += 7)
+      assert.equal(String(minorToNumber(minor, 'USD')), String(Number(minorToText(minor, 'USD'))));
   });
 });
 
 describe('order status machine (2.7, docs/orders.md)', () => {
   it('allows exactly the documented transitions', () => {
-    const allowed = [[1, 2], [1, 3], [1, 4], [2, 0], [2, 3], [2, 4]];
+    const allowed = [
+      [1, 2],
+      [1, 3],
+      [1, 4],
+      [2, 0],
+      [2, 3],
+      [2, 4],
+    ];
     for (const from of [0, 1, 2, 3, 4]) {
       for (const to of [0, 1, 2, 3, 4]) {
-        assert.equal(canTransition(from, to), allowed.some(([f, t]) => f === from && t === to), `${from} -> ${to}`);
+        assert.equal(
+          canTransition(from, to),
+          allowed.some(([f, t]) => f === from && t === to),
+          `${from} -> ${to}`,
+        );
       }
     }
   });

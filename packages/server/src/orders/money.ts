@@ -11,7 +11,8 @@ import { invalidParameter } from '../errors/app-error.js';
 const EXPONENT_0 = 'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF';
 const EXPONENT_3 = 'BHD IQD JOD KWD LYD OMR TND';
 const EXPONENT_4 = 'CLF UYW';
-const EXPONENT_2 = 'AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BOV BRL BSD BTN BWP BYN BZD CAD CDF CHE CHF CHW ' +
+const EXPONENT_2 =
+  'AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BOV BRL BSD BTN BWP BYN BZD CAD CDF CHE CHF CHW ' +
   'CNY COP COU CRC CUC CUP CVE CZK DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GTQ GYD HKD HNL HTG HUF IDR ILS INR ' +
   'IRR JMD KES KGS KHR KPW KYD KZT LAK LBP LKR LRD LSL MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO ' +
   'NOK NPR NZD PAB PEN PGK PHP PKR PLN QAR RON RSD RUB SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT ' +
@@ -39,7 +40,8 @@ export function exponentOf(currency: string): number {
 }
 
 export function checkCurrency(field: string, code: unknown): string {
-  if (typeof code !== 'string' || !EXPONENTS.has(code)) throw invalidParameter(field, 'must be an ISO 4217 currency code (upper case, e.g. USD)');
+  if (typeof code !== 'string' || !EXPONENTS.has(code))
+    throw invalidParameter(field, 'must be an ISO 4217 currency code (upper case, e.g. USD)');
   return code;
 }
 

@@ -5,15 +5,28 @@ import type { PaymentNotification, PendingSupplement, RefundNotification } from 
 /** `attach` of 2.4: the echo of the client's game_server_id, game_role_id, game_ext; null when none was given. */
 export function attachOf(order: OrderRow): PaymentNotification['attach'] {
   if (order.game_server_id === null && order.game_role_id === null && order.game_ext === null) return null;
-  return { gameServerId: order.game_server_id ?? '', gameRoleId: order.game_role_id ?? '', gameExt: order.game_ext ?? '' };
+  return {
+    gameServerId: order.game_server_id ?? '',
+    gameRoleId: order.game_role_id ?? '',
+    gameExt: order.game_ext ?? '',
+  };
 }
 
 export function productEntries(items: ItemRow[]): PaymentNotification['products'] {
-  return items.map((it) => ({ productCode: it.product_code, quantity: it.quantity, channelSkuCode: it.channel_sku_code }));
+  return items.map((it) => ({
+    productCode: it.product_code,
+    quantity: it.quantity,
+    channelSkuCode: it.channel_sku_code,
+  }));
 }
 
 /** The payment notification of 2.4 (trxType 0) for a succeeded order. `notifyId` is the outbox event id. */
-export function paymentNotification(notifyId: number, notifyTime: number, order: OrderRow, items: ItemRow[]): PaymentNotification {
+export function paymentNotification(
+  notifyId: number,
+  notifyTime: number,
+  order: OrderRow,
+  items: ItemRow[],
+): PaymentNotification {
   return {
     notifyId,
     notifyTime,
@@ -29,7 +42,8 @@ export function paymentNotification(notifyId: number, notifyTime: number, order:
     currency: order.currency,
     region: order.region ?? 'DF',
     // Rule 7: the configured price, not what the user paid (that is clientAmount).
-    clientAmount: order.client_amount_minor === null ? null : minorToNumber(order.client_amount_minor, order.client_currency!),
+    clientAmount:
+      order.client_amount_minor === null ? null : minorToNumber(order.client_amount_minor, order.client_currency!),
     clientCurrency: order.client_currency,
     clientRegion: order.client_region,
     totalAmount: minorToNumber(order.total_minor, order.currency),
@@ -41,7 +55,12 @@ export function paymentNotification(notifyId: number, notifyTime: number, order:
 }
 
 /** The refund notification of 2.5 (trxType 2): no outTrxNo, region or client fields; attach of the original (rule 2). */
-export function refundNotification(notifyId: number, notifyTime: number, refund: OrderRow, items: ItemRow[]): RefundNotification {
+export function refundNotification(
+  notifyId: number,
+  notifyTime: number,
+  refund: OrderRow,
+  items: ItemRow[],
+): RefundNotification {
   return {
     notifyId,
     appId: refund.app_id,

@@ -9,15 +9,25 @@ import { paymentNotification, refundNotification } from './notifications.js';
  * outbox, in the caller's transaction, routed by the order's `serverId`
  * (4.7), and links it to the order; the event id is the `notifyId`.
  */
-export async function notifyGame(trx: Kysely<Tables>, type: 'payment' | 'refund', order: OrderRow, items: ItemRow[], now: number): Promise<number> {
+export async function notifyGame(
+  trx: Kysely<Tables>,
+  type: 'payment' | 'refund',
+  order: OrderRow,
+  items: ItemRow[],
+  now: number,
+): Promise<number> {
   const build = type === 'payment' ? paymentNotification : refundNotification;
-  const { eventId } = await enqueueEvent(trx, {
-    appId: order.app_id,
-    type,
-    target: 'callback',
-    serverId: order.game_server_id,
-    body: (notifyId) => build(notifyId, now, order, items),
-  }, now);
+  const { eventId } = await enqueueEvent(
+    trx,
+    {
+      appId: order.app_id,
+      type,
+      target: 'callback',
+      serverId: order.game_server_id,
+      body: (notifyId) => build(notifyId, now, order, items),
+    },
+    now,
+  );
   await trx.updateTable('orders').set({ notify_event_id: eventId }).where('trx_no', '=', order.trx_no).execute();
   return eventId;
 }

@@ -15,8 +15,15 @@ export interface OrderDetails {
   supplement: PendingSupplementAdmin | null;
   /** Payment and refund notifications of this order (outbox events). */
   notifications: Array<{
-    notifyId: number; type: string; target: string; state: string; attempts: number;
-    createdAt: string; deliveredAt: string | null; lastError: string | null; body: unknown;
+    notifyId: number;
+    type: string;
+    target: string;
+    state: string;
+    attempts: number;
+    createdAt: string;
+    deliveredAt: string | null;
+    lastError: string | null;
+    body: unknown;
     /** Every delivery attempt: when, where, HTTP status, latency, outcome. */
     attemptLog: DeliveryAttempt[];
   }>;
@@ -26,11 +33,15 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /** An order with what followed it, for the operator (admin API, CLI). */
 export async function orderDetails(services: Services, trxNo: number): Promise<OrderDetails> {
-  const { orders: domain, database: { db } } = services;
+  const {
+    orders: domain,
+    database: { db },
+  } = services;
   const order = await domain.orders.get(trxNo);
   const refundRow = order.trxType === 0 ? await ordersRepo.refundOf(db, trxNo) : undefined;
   const refund = refundRow ? await domain.orders.get(refundRow.trx_no) : null;
-  const supplementNo = refund?.trxNo ?? (order.trxType === 2 ? order.trxNo : order.trxType === 1 ? order.originalTrxNo : null);
+  const supplementNo =
+    refund?.trxNo ?? (order.trxType === 2 ? order.trxNo : order.trxType === 1 ? order.originalTrxNo : null);
   const supplement = supplementNo === null ? null : await domain.refunds.supplementOf(supplementNo);
   const eventIds = [order.notifyId, refund?.notifyId ?? null].filter((x): x is number => x !== null);
   const events = await ordersRepo.events(db, eventIds);
@@ -39,17 +50,19 @@ export async function orderDetails(services: Services, trxNo: number): Promise<O
     statusHistory: await statusHistory(db, trxNo),
     refund,
     supplement,
-    notifications: await Promise.all(events.map(async (e) => ({
-      notifyId: e.event_id,
-      type: e.type,
-      target: e.target,
-      state: e.state,
-      attempts: e.attempts,
-      createdAt: iso(e.created_at)!,
-      deliveredAt: iso(e.delivered_at),
-      lastError: e.last_error,
-      body: JSON.parse(e.body) as unknown,
-      attemptLog: (await services.delivery.get(e.event_id)).attemptLog,
-    }))),
+    notifications: await Promise.all(
+      events.map(async (e) => ({
+        notifyId: e.event_id,
+        type: e.type,
+        target: e.target,
+        state: e.state,
+        attempts: e.attempts,
+        createdAt: iso(e.created_at)!,
+        deliveredAt: iso(e.delivered_at),
+        lastError: e.last_error,
+        body: JSON.parse(e.body) as unknown,
+        attemptLog: (await services.delivery.get(e.event_id)).attemptLog,
+      })),
+    ),
   };
 }

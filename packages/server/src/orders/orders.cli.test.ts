@@ -13,11 +13,18 @@ describe('orders CLI', () => {
     // The CLI works on the same database as the running service.
     const schema = svc.services.database.schema;
     env = {
-      DATA_DIR: svc.config.dataDir, MASTER_KEY: svc.config.MASTER_KEY!, ADMIN_TOKEN: svc.adminToken, ...SANDBOX,
-      ...(schema ? { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` } : {}),
+      DATA_DIR: svc.config.dataDir,
+      MASTER_KEY: svc.config.MASTER_KEY!,
+      ADMIN_TOKEN: svc.adminToken,
+      ...SANDBOX,
+      ...(schema
+        ? { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` }
+        : {}),
     };
   });
-  after(async () => { await svc.close(); });
+  after(async () => {
+    await svc.close();
+  });
 
   const cli = async (...args: string[]) => {
     const res = await runCli(env, ['--json', ...args]);
@@ -27,21 +34,53 @@ describe('orders CLI', () => {
 
   it('adds and lists products, finds and shows orders, refunds through the sandbox, lists supplements', async () => {
     const app = await svc.createApp();
-    const product = await cli('product', 'add', '--app', String(app.appId), '--code', 'gems_100', '--name', '100 gems', '--price', '6.99', '--currency', 'USD', '--ios-sku', 'com.game.gems100');
+    const product = await cli(
+      'product',
+      'add',
+      '--app',
+      String(app.appId),
+      '--code',
+      'gems_100',
+      '--name',
+      '100 gems',
+      '--price',
+      '6.99',
+      '--currency',
+      'USD',
+      '--ios-sku',
+      'com.game.gems100',
+    );
     assert.deepEqual([product.price, product.priceMinor, product.channelSkus], [6.99, 699, { 1: 'com.game.gems100' }]);
     assert.equal((await cli('product', 'list', '--app', String(app.appId))).products.length, 1);
 
-    const order = await placeOk(svc, storeOrder(app.appId, { products: [{ productCode: 'gems_100', quantity: 1 }], game_role_id: 'cli-role' }));
+    const order = await placeOk(
+      svc,
+      storeOrder(app.appId, { products: [{ productCode: 'gems_100', quantity: 1 }], game_role_id: 'cli-role' }),
+    );
     await payOk(svc, order.trxNo);
-    assert.deepEqual((await cli('order', 'find', '--role', 'cli-role')).orders.map((o: any) => o.trxNo), [order.trxNo]);
-    assert.deepEqual((await cli('order', 'find', '--out-trx-no', order.outTrxNo)).orders.map((o: any) => o.trxNo), [order.trxNo]);
-    assert.deepEqual((await cli('order', 'find', '--app', String(app.appId), '--status', '0', '--trx-type', '0')).orders.map((o: any) => o.trxNo), [order.trxNo]);
+    assert.deepEqual(
+      (await cli('order', 'find', '--role', 'cli-role')).orders.map((o: any) => o.trxNo),
+      [order.trxNo],
+    );
+    assert.deepEqual(
+      (await cli('order', 'find', '--out-trx-no', order.outTrxNo)).orders.map((o: any) => o.trxNo),
+      [order.trxNo],
+    );
+    assert.deepEqual(
+      (await cli('order', 'find', '--app', String(app.appId), '--status', '0', '--trx-type', '0')).orders.map(
+        (o: any) => o.trxNo,
+      ),
+      [order.trxNo],
+    );
     assert.deepEqual((await cli('order', 'find', '--app', String(app.appId), '--status', '4')).orders, []);
     const badStatus = await runCli(env, ['order', 'find', '--status', '9']);
     assert.equal(badStatus.code, 1);
     assert.match(badStatus.stderr, /status: must be 0-4/);
     const shown = await cli('order', 'show', String(order.trxNo));
-    assert.deepEqual(shown.notifications.map((n: any) => n.type), ['payment']);
+    assert.deepEqual(
+      shown.notifications.map((n: any) => n.type),
+      ['payment'],
+    );
     const refund = await cli('order', 'refund', String(order.trxNo), '--bank-refund-no', 'r-1');
     assert.deepEqual([refund.trxType, refund.originalTrxNo, refund.bankTrxNo], [2, order.trxNo, 'r-1']);
     assert.deepEqual((await cli('order', 'supplements', '--app', String(app.appId))).supplements, []);
@@ -51,7 +90,10 @@ describe('orders CLI', () => {
     assert.match(bad.stderr, /already refunded/);
     const text = await runCli({ ...env }, ['order', 'show', String(order.trxNo)]);
     assert.match(text.stdout, /refund: trxNo \d+  trxType 2/);
-    assert.match(text.stdout, /\n  \S+Z  new -> 1 \(created\)\n  \S+Z  1 -> 2 \(awaiting payment\)\n  \S+Z  2 -> 0 \(succeeded\)\n/);
+    assert.match(
+      text.stdout,
+      /\n  \S+Z  new -> 1 \(created\)\n  \S+Z  1 -> 2 \(awaiting payment\)\n  \S+Z  2 -> 0 \(succeeded\)\n/,
+    );
     const off = await runCli({ ...env, SANDBOX_PAYMENTS: 'false' }, ['order', 'refund', String(order.trxNo)]);
     assert.match(off.stderr, /SANDBOX_PAYMENTS/);
   });

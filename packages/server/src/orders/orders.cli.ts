@@ -27,17 +27,33 @@ const supplementLine = (s: PendingSupplementAdmin) =>
 export function registerOrderCommands(program: Command, ctx: CliContext): void {
   const order = program.command('order').description('orders, refunds and supplements (2.4-2.7)');
 
-  order.command('find').description('find orders, newest first')
-    .option('--trx-no <trxNo>').option('--out-trx-no <outTrxNo>').option('--app <appId>').option('--user <userId>').option('--role <roleId>')
+  order
+    .command('find')
+    .description('find orders, newest first')
+    .option('--trx-no <trxNo>')
+    .option('--out-trx-no <outTrxNo>')
+    .option('--app <appId>')
+    .option('--user <userId>')
+    .option('--role <roleId>')
     .option('--status <status>', '2.7: 0 succeeded, 1 created, 2 awaiting payment, 3 failed, 4 cancelled')
     .option('--trx-type <trxType>', '0 payment, 1 supplement payment, 2 refund')
-    .option('--from <time>', 'created at or after (ISO 8601 or Unix ms)').option('--to <time>', 'created before')
+    .option('--from <time>', 'created at or after (ISO 8601 or Unix ms)')
+    .option('--to <time>', 'created before')
     .option('--before <trxNo>', 'page: orders with a smaller trxNo')
     .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
     .action(async (o) => {
       const filter = parseOrderQuery({
-        trxNo: o.trxNo, outTrxNo: o.outTrxNo, appId: o.app, userId: o.user, roleId: o.role,
-        status: o.status, trxType: o.trxType, from: o.from, to: o.to, before: o.before, limit: o.limit,
+        trxNo: o.trxNo,
+        outTrxNo: o.outTrxNo,
+        appId: o.app,
+        userId: o.user,
+        roleId: o.role,
+        status: o.status,
+        trxType: o.trxType,
+        from: o.from,
+        to: o.to,
+        before: o.before,
+        limit: o.limit,
       });
       await ctx.withServices(async (s) => {
         const orders = await s.orders.orders.find(filter);
@@ -45,31 +61,60 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
       });
     });
 
-  order.command('show').argument('<trxNo>').description('an order with its status history, refund, supplement and notifications').action(async (trxNo: string) => {
-    await ctx.withServices(async (s) => {
-      const d = await orderDetails(s, num('trxNo', trxNo));
-      ctx.output(d, () => [
-        line(d.order),
-        ...d.statusHistory.map((h) => `  ${h.at}  ${h.fromStatus === null ? 'new' : h.fromStatus} -> ${h.status} (${h.statusName})${h.reason ? `  ${h.reason}` : ''}`),
-        d.refund ? `refund: ${line(d.refund)}` : '',
-        d.supplement ? `supplement: ${supplementLine(d.supplement)}` : '',
-        ...d.notifications.map((n) => `notification ${n.notifyId} ${n.type} ${n.state} attempts ${n.attempts}${n.lastError ? ` (${n.lastError})` : ''}`),
-      ].filter(Boolean).join('\n'));
+  order
+    .command('show')
+    .argument('<trxNo>')
+    .description('an order with its status history, refund, supplement and notifications')
+    .action(async (trxNo: string) => {
+      await ctx.withServices(async (s) => {
+        const d = await orderDetails(s, num('trxNo', trxNo));
+        ctx.output(d, () =>
+          [
+            line(d.order),
+            ...d.statusHistory.map(
+              (h) =>
+                `  ${h.at}  ${h.fromStatus === null ? 'new' : h.fromStatus} -> ${h.status} (${h.statusName})${h.reason ? `  ${h.reason}` : ''}`,
+            ),
+            d.refund ? `refund: ${line(d.refund)}` : '',
+            d.supplement ? `supplement: ${supplementLine(d.supplement)}` : '',
+            ...d.notifications.map(
+              (n) =>
+                `notification ${n.notifyId} ${n.type} ${n.state} attempts ${n.attempts}${n.lastError ? ` (${n.lastError})` : ''}`,
+            ),
+          ]
+            .filter(Boolean)
+            .join('\n'),
+        );
+      });
     });
-  });
 
-  order.command('refund').argument('<trxNo>').description('refund a paid store order through the sandbox channel (SANDBOX_PAYMENTS only)')
+  order
+    .command('refund')
+    .argument('<trxNo>')
+    .description('refund a paid store order through the sandbox channel (SANDBOX_PAYMENTS only)')
     .option('--bank-refund-no <no>', 'the store refund number')
     .action(async (trxNo: string, o) => {
       await ctx.withServices(async (s) => {
-        if (!s.orders.sandboxEnabled) throw new AppError('SANDBOX_DISABLED', 'set SANDBOX_PAYMENTS=true (never in production mode) to refund through the sandbox channel');
-        const refund = await s.orders.orders.applyChannelEvent({ kind: 'refunded', trxNo: num('trxNo', trxNo), bankRefundNo: o.bankRefundNo ?? null });
+        if (!s.orders.sandboxEnabled)
+          throw new AppError(
+            'SANDBOX_DISABLED',
+            'set SANDBOX_PAYMENTS=true (never in production mode) to refund through the sandbox channel',
+          );
+        const refund = await s.orders.orders.applyChannelEvent({
+          kind: 'refunded',
+          trxNo: num('trxNo', trxNo),
+          bankRefundNo: o.bankRefundNo ?? null,
+        });
         ctx.output(refund, () => `refunded: ${line(refund)}`);
       });
     });
 
-  order.command('supplements').description('supplement orders after store refunds (default: pending)')
-    .option('--app <appId>').option('--user <userId>').option('--all', 'supplemented ones too', false)
+  order
+    .command('supplements')
+    .description('supplement orders after store refunds (default: pending)')
+    .option('--app <appId>')
+    .option('--user <userId>')
+    .option('--all', 'supplemented ones too', false)
     .action(async (o) => {
       await ctx.withServices(async (s) => {
         const supplements = await s.orders.refunds.listSupplements({
@@ -83,22 +128,39 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
     });
 
   const product = program.command('product').description('products and prices of an app');
-  product.command('add').requiredOption('--app <appId>').requiredOption('--code <productCode>').requiredOption('--name <name>')
-    .requiredOption('--price <decimal>', 'unit price, e.g. 6.99').requiredOption('--currency <ISO 4217>')
-    .option('--ios-sku <sku>', 'iOS store SKU (channel 1)').option('--android-sku <sku>', 'Android store SKU (channel 2)')
+  product
+    .command('add')
+    .requiredOption('--app <appId>')
+    .requiredOption('--code <productCode>')
+    .requiredOption('--name <name>')
+    .requiredOption('--price <decimal>', 'unit price, e.g. 6.99')
+    .requiredOption('--currency <ISO 4217>')
+    .option('--ios-sku <sku>', 'iOS store SKU (channel 1)')
+    .option('--android-sku <sku>', 'Android store SKU (channel 2)')
     .action(async (o) => {
       await ctx.withServices(async (s) => {
         const created = await s.orders.products.create(num('app', o.app), {
-          productCode: o.code, name: o.name, price: o.price, currency: o.currency,
+          productCode: o.code,
+          name: o.name,
+          price: o.price,
+          currency: o.currency,
           channelSkus: { ...(o.iosSku ? { 1: o.iosSku } : {}), ...(o.androidSku ? { 2: o.androidSku } : {}) },
         });
         ctx.output(created, () => `${created.productCode}  ${created.name}  ${created.price} ${created.currency}`);
       });
     });
-  product.command('list').requiredOption('--app <appId>').action(async (o) => {
-    await ctx.withServices(async (s) => {
-      const products = await s.orders.products.list(num('app', o.app));
-      ctx.output({ products }, () => products.map((p) => `${p.productCode}  ${p.name}  ${p.price} ${p.currency}  ${p.status}`).join('\n') || 'no products');
+  product
+    .command('list')
+    .requiredOption('--app <appId>')
+    .action(async (o) => {
+      await ctx.withServices(async (s) => {
+        const products = await s.orders.products.list(num('app', o.app));
+        ctx.output(
+          { products },
+          () =>
+            products.map((p) => `${p.productCode}  ${p.name}  ${p.price} ${p.currency}  ${p.status}`).join('\n') ||
+            'no products',
+        );
+      });
     });
-  });
 }

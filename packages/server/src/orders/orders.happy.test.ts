@@ -2,7 +2,16 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
 import { PaymentNotification, RefundNotification } from './notifications.schemas.js';
-import { SANDBOX, appWithProducts, assertSchema, details, payOk, placeOk, storeOrder, webOrder } from './orders.testlib.js';
+import {
+  SANDBOX,
+  appWithProducts,
+  assertSchema,
+  details,
+  payOk,
+  placeOk,
+  storeOrder,
+  webOrder,
+} from './orders.testlib.js';
 
 describe('orders: placement, payment and refund (happy paths)', () => {
   let svc: TestService;
@@ -11,12 +20,18 @@ describe('orders: placement, payment and refund (happy paths)', () => {
     svc = await startTestService(SANDBOX);
     app = await appWithProducts(svc);
   });
-  after(async () => { await svc.close(); });
+  after(async () => {
+    await svc.close();
+  });
 
   /** The raw outbox body of the order's notification: the bytes the game receives. */
   async function notificationText(trxNo: number): Promise<string> {
     const d = await details(svc, trxNo);
-    const row = await svc.services.database.db.selectFrom('outbox').select(['body', 'type', 'target', 'server_id']).where('event_id', '=', d.order.notifyId).executeTakeFirstOrThrow();
+    const row = await svc.services.database.db
+      .selectFrom('outbox')
+      .select(['body', 'type', 'target', 'server_id'])
+      .where('event_id', '=', d.order.notifyId)
+      .executeTakeFirstOrThrow();
     return row.body;
   }
 
@@ -39,7 +54,12 @@ describe('orders: placement, payment and refund (happy paths)', () => {
     assert.equal(order.status, 2, 'awaiting payment once the channel opened it');
     assert.equal(order.outTrxNo, body.orderId);
     assert.ok(Number.isSafeInteger(order.trxNo) && order.trxNo > 0);
-    const paid = await payOk(svc, order.trxNo, { bankTrxNo: 'apple-2000000123', clientAmount: 1980, clientCurrency: 'JPY', clientRegion: 'JP' });
+    const paid = await payOk(svc, order.trxNo, {
+      bankTrxNo: 'apple-2000000123',
+      clientAmount: 1980,
+      clientCurrency: 'JPY',
+      clientRegion: 'JP',
+    });
     assert.equal(paid.status, 0);
 
     const text = await notificationText(order.trxNo);
@@ -47,8 +67,29 @@ describe('orders: placement, payment and refund (happy paths)', () => {
     assert.match(text, /"clientAmount":1980[,}]/);
     const n = JSON.parse(text);
     assertSchema(PaymentNotification, n, '2.4 body');
-    assert.deepEqual(Object.keys(n), ['notifyId', 'notifyTime', 'appId', 'userId', 'trxNo', 'trxType', 'outTrxNo', 'platform', 'channel', 'paymentType', 'products',
-      'currency', 'region', 'clientAmount', 'clientCurrency', 'clientRegion', 'totalAmount', 'status', 'successTime', 'attach', 'bankTrxNo']);
+    assert.deepEqual(Object.keys(n), [
+      'notifyId',
+      'notifyTime',
+      'appId',
+      'userId',
+      'trxNo',
+      'trxType',
+      'outTrxNo',
+      'platform',
+      'channel',
+      'paymentType',
+      'products',
+      'currency',
+      'region',
+      'clientAmount',
+      'clientCurrency',
+      'clientRegion',
+      'totalAmount',
+      'status',
+      'successTime',
+      'attach',
+      'bankTrxNo',
+    ]);
     const d = await details(svc, order.trxNo);
     assert.equal(n.notifyId, d.order.notifyId);
     assert.equal(typeof n.notifyTime, 'number');
@@ -67,8 +108,15 @@ describe('orders: placement, payment and refund (happy paths)', () => {
     assert.equal(n.successTime, paid.successTime);
     assert.deepEqual(n.attach, { gameServerId: 's1', gameRoleId: 'r-77', gameExt: '{"vip":3}' });
     assert.equal(n.bankTrxNo, 'apple-2000000123');
-    assert.deepEqual(d.notifications.map((x: any) => [x.notifyId, x.type, x.target]), [[n.notifyId, 'payment', 'callback']]);
-    const outbox = await svc.services.database.db.selectFrom('outbox').select('server_id').where('event_id', '=', n.notifyId).executeTakeFirstOrThrow();
+    assert.deepEqual(
+      d.notifications.map((x: any) => [x.notifyId, x.type, x.target]),
+      [[n.notifyId, 'payment', 'callback']],
+    );
+    const outbox = await svc.services.database.db
+      .selectFrom('outbox')
+      .select('server_id')
+      .where('event_id', '=', n.notifyId)
+      .executeTakeFirstOrThrow();
     assert.equal(outbox.server_id, 's1', 'the callback URL is chosen by game_server_id (4.7)');
   });
 
@@ -77,7 +125,10 @@ describe('orders: placement, payment and refund (happy paths)', () => {
     await payOk(svc, order.trxNo);
     const n = JSON.parse(await notificationText(order.trxNo));
     assertSchema(PaymentNotification, n, '2.4 body');
-    assert.deepEqual(n.products, [{ productCode: 'gems_100', quantity: 1, channelSkuCode: '' }, { productCode: 'pass', quantity: 3, channelSkuCode: '' }]);
+    assert.deepEqual(n.products, [
+      { productCode: 'gems_100', quantity: 1, channelSkuCode: '' },
+      { productCode: 'pass', quantity: 3, channelSkuCode: '' },
+    ]);
     assert.equal(n.totalAmount, 36.69);
     assert.equal(n.region, 'FR', 'web payment without region lock: the region the player chose');
     assert.deepEqual([n.clientAmount, n.clientCurrency, n.clientRegion], [null, null, null]);
@@ -104,7 +155,10 @@ describe('orders: placement, payment and refund (happy paths)', () => {
     assert.equal(new Set([none.outTrxNo, merged.outTrxNo, page.outTrxNo]).size, 3);
     // Rule 9: merged receipts carry no clientRegion even when the client reports one.
     const paid = await payOk(svc, merged.trxNo, { clientAmount: 13.98, clientCurrency: 'USD', clientRegion: 'US' });
-    assert.deepEqual([paid.clientAmount, paid.clientCurrency, paid.clientRegion, paid.mergedReceipts], [13.98, 'USD', null, true]);
+    assert.deepEqual(
+      [paid.clientAmount, paid.clientCurrency, paid.clientRegion, paid.mergedReceipts],
+      [13.98, 'USD', null, true],
+    );
   });
 
   it('leaves clientRegion empty for iOS SDKs below 6.8.1 (rule 9), and keeps it from 6.8.1 and on Android', async () => {
@@ -113,14 +167,24 @@ describe('orders: placement, payment and refund (happy paths)', () => {
     assert.equal((await payOk(svc, old.trxNo, report)).clientRegion, null);
     const first = await placeOk(svc, storeOrder(app.appId, { sdkVersion: '6.8.1' }));
     assert.equal((await payOk(svc, first.trxNo, report)).clientRegion, 'US');
-    const android = await placeOk(svc, storeOrder(app.appId, { platform: 2, channel: 2, sdkVersion: '1.0', ipCountry: undefined }));
+    const android = await placeOk(
+      svc,
+      storeOrder(app.appId, { platform: 2, channel: 2, sdkVersion: '1.0', ipCountry: undefined }),
+    );
     const paid = await payOk(svc, android.trxNo, report);
     assert.deepEqual([paid.clientRegion, paid.clientAmount, paid.region], ['US', 14, 'DF'], 'no edge country: DF');
     assert.deepEqual(paid.products, [{ productCode: 'gems_100', quantity: 2, channelSkuCode: 'gems_100_android' }]);
   });
 
   it('writes attach null when the client gave no game fields; keeps three decimals for KWD', async () => {
-    const order = await placeOk(svc, { appId: app.appId, userId: '1002', products: [{ productCode: 'kwd_item', quantity: 2 }], platform: 2, channel: 2, paymentType: 0 });
+    const order = await placeOk(svc, {
+      appId: app.appId,
+      userId: '1002',
+      products: [{ productCode: 'kwd_item', quantity: 2 }],
+      platform: 2,
+      channel: 2,
+      paymentType: 0,
+    });
     await payOk(svc, order.trxNo, { clientAmount: '2.500', clientCurrency: 'KWD' });
     const text = await notificationText(order.trxNo);
     const n = JSON.parse(text);
@@ -142,11 +206,31 @@ describe('orders: placement, payment and refund (happy paths)', () => {
     const d = await details(svc, order.trxNo);
     assert.equal(d.order.status, 0, 'the paid order keeps its status');
     assert.equal(d.refund.trxNo, refund.trxNo);
-    assert.equal(d.supplement, null, 'the payment notification was never delivered, so nothing was granted and no supplement is due');
+    assert.equal(
+      d.supplement,
+      null,
+      'the payment notification was never delivered, so nothing was granted and no supplement is due',
+    );
     const r = d.notifications.find((x: any) => x.type === 'refund').body;
     assertSchema(RefundNotification, r, '2.5 body');
-    assert.deepEqual(Object.keys(r), ['notifyId', 'appId', 'notifyTime', 'userId', 'trxNo', 'originalTrxNo', 'trxType', 'platform', 'channel', 'paymentType',
-      'products', 'currency', 'totalAmount', 'status', 'successTime', 'attach']);
+    assert.deepEqual(Object.keys(r), [
+      'notifyId',
+      'appId',
+      'notifyTime',
+      'userId',
+      'trxNo',
+      'originalTrxNo',
+      'trxType',
+      'platform',
+      'channel',
+      'paymentType',
+      'products',
+      'currency',
+      'totalAmount',
+      'status',
+      'successTime',
+      'attach',
+    ]);
     assert.equal(r.notifyId, refund.notifyId);
     assert.equal(r.appId, app.appId);
     assert.equal(typeof r.notifyTime, 'number');
@@ -162,27 +246,41 @@ describe('orders: placement, payment and refund (happy paths)', () => {
     assert.equal(r.successTime, refund.successTime);
     const p = d.notifications.find((x: any) => x.type === 'payment').body;
     assert.deepEqual(r.attach, p.attach, 'rule 2: the attach of the original payment');
-    for (const absent of ['outTrxNo', 'region', 'clientAmount', 'clientCurrency', 'clientRegion']) assert.equal(absent in r, false, absent);
+    for (const absent of ['outTrxNo', 'region', 'clientAmount', 'clientCurrency', 'clientRegion'])
+      assert.equal(absent in r, false, absent);
   });
 
   it('fails and cancels orders through the documented transitions', async () => {
     const failing = await placeOk(svc, webOrder(app.appId));
-    const failed = await svc.admin('POST', `/sandbox/orders/${failing.trxNo}/pay`, { outcome: 'failure', reason: 'card declined' });
+    const failed = await svc.admin('POST', `/sandbox/orders/${failing.trxNo}/pay`, {
+      outcome: 'failure',
+      reason: 'card declined',
+    });
     assert.deepEqual([failed.body.status, failed.body.failureReason], [3, 'card declined']);
     const cancelling = await placeOk(svc, webOrder(app.appId));
-    const cancelled = await svc.admin('POST', `/orders/${cancelling.trxNo}/cancel`, { reason: 'player closed the page' });
+    const cancelled = await svc.admin('POST', `/orders/${cancelling.trxNo}/cancel`, {
+      reason: 'player closed the page',
+    });
     assert.deepEqual([cancelled.body.status, cancelled.body.statusName], [4, 'cancelled']);
     assert.equal((await details(svc, cancelling.trxNo)).notifications.length, 0);
   });
 
   it('keeps every status an order took, with when and why, in the operator view', async () => {
-    const history = async (trxNo: number) => (await details(svc, trxNo)).statusHistory.map((h: any) => [h.fromStatus, h.status, h.statusName, h.reason]);
+    const history = async (trxNo: number) =>
+      (await details(svc, trxNo)).statusHistory.map((h: any) => [h.fromStatus, h.status, h.statusName, h.reason]);
     const paid = await placeOk(svc, storeOrder(app.appId));
     await payOk(svc, paid.trxNo);
-    assert.deepEqual(await history(paid.trxNo), [[null, 1, 'created', null], [1, 2, 'awaiting payment', null], [2, 0, 'succeeded', null]]);
+    assert.deepEqual(await history(paid.trxNo), [
+      [null, 1, 'created', null],
+      [1, 2, 'awaiting payment', null],
+      [2, 0, 'succeeded', null],
+    ]);
     const d = await details(svc, paid.trxNo);
     assert.equal(Date.parse(d.statusHistory.at(-1).at), d.order.successTime, 'paid at successTime');
-    assert.ok(d.statusHistory.every((h: any, i: number) => i === 0 || h.at >= d.statusHistory[i - 1].at), 'oldest first');
+    assert.ok(
+      d.statusHistory.every((h: any, i: number) => i === 0 || h.at >= d.statusHistory[i - 1].at),
+      'oldest first',
+    );
 
     const failing = await placeOk(svc, webOrder(app.appId));
     await svc.admin('POST', `/sandbox/orders/${failing.trxNo}/pay`, { outcome: 'failure', reason: 'card declined' });
@@ -210,10 +308,15 @@ describe('orders: placement, payment and refund (happy paths)', () => {
 
   it('finds orders by status, type and creation time, a page at a time, with their products', async () => {
     const other = await appWithProducts(svc);
-    const [paid, waiting, cancelled] = [await placeOk(svc, storeOrder(other.appId)), await placeOk(svc, storeOrder(other.appId)), await placeOk(svc, webOrder(other.appId))];
+    const [paid, waiting, cancelled] = [
+      await placeOk(svc, storeOrder(other.appId)),
+      await placeOk(svc, storeOrder(other.appId)),
+      await placeOk(svc, webOrder(other.appId)),
+    ];
     await payOk(svc, paid.trxNo);
     await svc.admin('POST', `/orders/${cancelled.trxNo}/cancel`, { reason: 'test' });
-    const refund = (await svc.admin('POST', `/sandbox/orders/${paid.trxNo}/refund`, { bankRefundNo: 'find-refund' })).body;
+    const refund = (await svc.admin('POST', `/sandbox/orders/${paid.trxNo}/refund`, { bankRefundNo: 'find-refund' }))
+      .body;
     const list = async (q: string) => {
       const res = await svc.admin('GET', `/orders?appId=${other.appId}&${q}`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -229,17 +332,32 @@ describe('orders: placement, payment and refund (happy paths)', () => {
     assert.deepEqual(await nos(`to=${new Date(created).toISOString()}`), []);
 
     const first = await list('limit=2');
-    assert.deepEqual(first.orders.map((o: any) => o.trxNo), [refund.trxNo, cancelled.trxNo]);
+    assert.deepEqual(
+      first.orders.map((o: any) => o.trxNo),
+      [refund.trxNo, cancelled.trxNo],
+    );
     assert.equal(first.nextBefore, cancelled.trxNo);
     const second = await list(`limit=2&before=${first.nextBefore}`);
-    assert.deepEqual(second.orders.map((o: any) => o.trxNo), [waiting.trxNo, paid.trxNo]);
+    assert.deepEqual(
+      second.orders.map((o: any) => o.trxNo),
+      [waiting.trxNo, paid.trxNo],
+    );
     const last = await list(`limit=2&before=${second.nextBefore}`);
     assert.deepEqual([last.orders, last.nextBefore], [[], null]);
     // Each order of a page comes with its own products (one query for the page).
-    assert.deepEqual(first.orders[1].products.map((p: any) => p.productCode), cancelled.products.map((p: any) => p.productCode));
+    assert.deepEqual(
+      first.orders[1].products.map((p: any) => p.productCode),
+      cancelled.products.map((p: any) => p.productCode),
+    );
     assert.deepEqual(second.orders[1].products, paid.products);
 
-    for (const [q, re] of [['status=5', /^status: /], ['trxType=3', /^trxType: /], ['limit=0', /^limit: must be 1-500/], ['limit=501', /^limit: must be 1-500/], ['from=yesterday', /^from: /]] as const) {
+    for (const [q, re] of [
+      ['status=5', /^status: /],
+      ['trxType=3', /^trxType: /],
+      ['limit=0', /^limit: must be 1-500/],
+      ['limit=501', /^limit: must be 1-500/],
+      ['from=yesterday', /^from: /],
+    ] as const) {
       const res = await svc.admin('GET', `/orders?${q}`);
       assert.equal(res.status, 400, q);
       assert.match(res.body.detail, re, q);

@@ -21,16 +21,27 @@ export interface OrdersDomain {
   sandboxEnabled: boolean;
 }
 
-export function createOrdersDomain(db: Kysely<Tables>, config: Config, apps: AppService, now: () => number): OrdersDomain {
+export function createOrdersDomain(
+  db: Kysely<Tables>,
+  config: Config,
+  apps: AppService,
+  now: () => number,
+): OrdersDomain {
   const sandboxEnabled = config.SANDBOX_PAYMENTS && !config.production;
   // Real channel adapters (store receipt verification, providers) go here; the sandbox stands in for all when enabled.
   const adapters: PaymentChannelAdapter[] = sandboxEnabled ? [new SandboxChannel()] : [];
   const products = new ProductService(db, apps, now);
   const settings = new OrderSettingsService(db, apps, now);
-  const orders = new OrderService(db, products, new ChannelRegistry(adapters), {
-    webRegionLock: async (appId) => (await settings.cached(appId)).webRegionLock,
-    gameCallTimeoutMs: config.GAME_CALL_TIMEOUT_MS,
-  }, now);
+  const orders = new OrderService(
+    db,
+    products,
+    new ChannelRegistry(adapters),
+    {
+      webRegionLock: async (appId) => (await settings.cached(appId)).webRegionLock,
+      gameCallTimeoutMs: config.GAME_CALL_TIMEOUT_MS,
+    },
+    now,
+  );
   const refunds = new RefundService(db, orders, now);
   orders.onRefund = (event) => refunds.refund(event.trxNo, event.bankRefundNo);
   return { products, orders, refunds, consumption: new ConsumptionService(db, now), settings, sandboxEnabled };

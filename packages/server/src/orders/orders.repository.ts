@@ -10,17 +10,32 @@ export type SupplementRow = Selectable<SupplementsTable>;
 
 /** What the operator finds orders by (all optional but the page size); `from`/`to` bound `created_at` (ms). */
 export interface OrderFilter {
-  appId?: number; trxNo?: number; outTrxNo?: string; userId?: string; roleId?: string;
-  status?: number; trxType?: number; from?: number; to?: number;
-  limit: number; before?: number;
+  appId?: number;
+  trxNo?: number;
+  outTrxNo?: string;
+  userId?: string;
+  roleId?: string;
+  status?: number;
+  trxType?: number;
+  from?: number;
+  to?: number;
+  limit: number;
+  before?: number;
 }
 
 /** SQL of orders, their items and supplements. Every function takes the executor so it can run in a caller's transaction. */
 export const ordersRepo = {
-  async insertOrder(db: Kysely<Tables>, row: Insertable<OrdersTable>, items: Array<Omit<OrderItemsTable, 'trx_no' | 'line_no'>>): Promise<OrderRow> {
+  async insertOrder(
+    db: Kysely<Tables>,
+    row: Insertable<OrdersTable>,
+    items: Array<Omit<OrderItemsTable, 'trx_no' | 'line_no'>>,
+  ): Promise<OrderRow> {
     const order = await db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
     await recordStatusChanges(db, [creation(order)]);
-    await db.insertInto('order_items').values(items.map((it, i) => ({ ...it, trx_no: order.trx_no, line_no: i + 1 }))).execute();
+    await db
+      .insertInto('order_items')
+      .values(items.map((it, i) => ({ ...it, trx_no: order.trx_no, line_no: i + 1 })))
+      .execute();
     return order;
   },
 
@@ -29,11 +44,21 @@ export const ordersRepo = {
   },
 
   byOutTrxNo(db: Kysely<Tables>, appId: number, outTrxNo: string): Promise<OrderRow | undefined> {
-    return db.selectFrom('orders').selectAll().where('app_id', '=', appId).where('out_trx_no', '=', outTrxNo).executeTakeFirst();
+    return db
+      .selectFrom('orders')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('out_trx_no', '=', outTrxNo)
+      .executeTakeFirst();
   },
 
   refundOf(db: Kysely<Tables>, trxNo: number): Promise<OrderRow | undefined> {
-    return db.selectFrom('orders').selectAll().where('original_trx_no', '=', trxNo).where('trx_type', '=', 2).executeTakeFirst();
+    return db
+      .selectFrom('orders')
+      .selectAll()
+      .where('original_trx_no', '=', trxNo)
+      .where('trx_type', '=', 2)
+      .executeTakeFirst();
   },
 
   items(db: Kysely<Tables>, trxNo: number): Promise<ItemRow[]> {
@@ -43,7 +68,13 @@ export const ordersRepo = {
   /** The items of many orders in one query, by trxNo (a list page). */
   async itemsOf(db: Kysely<Tables>, trxNos: number[]): Promise<Map<number, ItemRow[]>> {
     if (trxNos.length === 0) return new Map();
-    const rows = await db.selectFrom('order_items').selectAll().where('trx_no', 'in', trxNos).orderBy('trx_no').orderBy('line_no').execute();
+    const rows = await db
+      .selectFrom('order_items')
+      .selectAll()
+      .where('trx_no', 'in', trxNos)
+      .orderBy('trx_no')
+      .orderBy('line_no')
+      .execute();
     return groupBy(rows, (r) => r.trx_no);
   },
 
@@ -51,10 +82,30 @@ export const ordersRepo = {
    * Compare-and-set of the status: the row changes only if it still has `from`. The change and its history row are
    * one transaction (the caller's, or one of its own).
    */
-  async setStatus(db: Kysely<Tables>, trxNo: number, from: number, changes: Updateable<OrdersTable> & { status: number }): Promise<OrderRow | undefined> {
+  async setStatus(
+    db: Kysely<Tables>,
+    trxNo: number,
+    from: number,
+    changes: Updateable<OrdersTable> & { status: number },
+  ): Promise<OrderRow | undefined> {
     const change = async (trx: Kysely<Tables>) => {
-      const row = await trx.updateTable('orders').set(changes).where('trx_no', '=', trxNo).where('status', '=', from).returningAll().executeTakeFirst();
-      if (row) await recordStatusChanges(trx, [{ trx_no: trxNo, from_status: from, to_status: row.status, reason: changes.failure_reason ?? null, at: row.updated_at }]);
+      const row = await trx
+        .updateTable('orders')
+        .set(changes)
+        .where('trx_no', '=', trxNo)
+        .where('status', '=', from)
+        .returningAll()
+        .executeTakeFirst();
+      if (row)
+        await recordStatusChanges(trx, [
+          {
+            trx_no: trxNo,
+            from_status: from,
+            to_status: row.status,
+            reason: changes.failure_reason ?? null,
+            at: row.updated_at,
+          },
+        ]);
       return row;
     };
     return db.isTransaction ? change(db) : db.transaction().execute(change);
@@ -84,19 +135,30 @@ export const ordersRepo = {
   },
 
   /** The arrears of 4.5: pending supplements of store refunds of each (app, user), in one query for many (answered in the order of `keys`). */
-  async pendingSupplementsOf(db: Kysely<Tables>, keys: Array<{ appId: number; userId: string }>): Promise<SupplementRow[][]> {
+  async pendingSupplementsOf(
+    db: Kysely<Tables>,
+    keys: Array<{ appId: number; userId: string }>,
+  ): Promise<SupplementRow[][]> {
     const byApp = new Map<number, Set<string>>();
     for (const k of keys) byApp.set(k.appId, (byApp.get(k.appId) ?? new Set()).add(k.userId));
-    const rows = await db.selectFrom('supplements').selectAll()
-      .where((eb) => eb.or([...byApp].map(([appId, users]) => eb.and([eb('app_id', '=', appId), eb('user_id', 'in', [...users])]))))
+    const rows = await db
+      .selectFrom('supplements')
+      .selectAll()
+      .where((eb) =>
+        eb.or([...byApp].map(([appId, users]) => eb.and([eb('app_id', '=', appId), eb('user_id', 'in', [...users])]))),
+      )
       .where('supply_status', '=', 1)
       .where('channel_type', 'in', [1, 2])
-      .orderBy('refund_trx_no').execute();
+      .orderBy('refund_trx_no')
+      .execute();
     const byKey = groupBy(rows, (r) => `${r.app_id}\u0000${r.user_id}`);
     return keys.map((k) => byKey.get(`${k.appId}\u0000${k.userId}`) ?? []);
   },
 
-  listSupplements(db: Kysely<Tables>, q: { appId?: number; userId?: string; supplyStatus?: number; before?: number; limit: number }): Promise<SupplementRow[]> {
+  listSupplements(
+    db: Kysely<Tables>,
+    q: { appId?: number; userId?: string; supplyStatus?: number; before?: number; limit: number },
+  ): Promise<SupplementRow[]> {
     let query = db.selectFrom('supplements').selectAll();
     if (q.before !== undefined) query = query.where('refund_trx_no', '<', q.before);
     if (q.appId !== undefined) query = query.where('app_id', '=', q.appId);
@@ -105,17 +167,30 @@ export const ordersRepo = {
     return query.orderBy('refund_trx_no', 'desc').limit(q.limit).execute();
   },
 
-  async claimSupplementPayment(db: Kysely<Tables>, refundTrxNo: number, previous: number | null, next: number): Promise<boolean> {
-    let query = db.updateTable('supplements').set({ paying_trx_no: next })
-      .where('refund_trx_no', '=', refundTrxNo).where('supply_status', '=', 1);
+  async claimSupplementPayment(
+    db: Kysely<Tables>,
+    refundTrxNo: number,
+    previous: number | null,
+    next: number,
+  ): Promise<boolean> {
+    let query = db
+      .updateTable('supplements')
+      .set({ paying_trx_no: next })
+      .where('refund_trx_no', '=', refundTrxNo)
+      .where('supply_status', '=', 1);
     query = previous === null ? query.where('paying_trx_no', 'is', null) : query.where('paying_trx_no', '=', previous);
     const res = await query.executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   },
 
   async markSupplemented(db: Kysely<Tables>, payingTrxNo: number, at: number): Promise<SupplementRow | undefined> {
-    return db.updateTable('supplements').set({ supply_status: 2, supplied_at: at })
-      .where('paying_trx_no', '=', payingTrxNo).where('supply_status', '=', 1).returningAll().executeTakeFirst();
+    return db
+      .updateTable('supplements')
+      .set({ supply_status: 2, supplied_at: at })
+      .where('paying_trx_no', '=', payingTrxNo)
+      .where('supply_status', '=', 1)
+      .returningAll()
+      .executeTakeFirst();
   },
 
   /** The notification events of orders (outbox rows by id). */

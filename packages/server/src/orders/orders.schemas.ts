@@ -1,86 +1,166 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_CHANNEL, MAX_QUANTITY, PAYMENT_TYPES, PLATFORMS } from './enums.js';
 import { Amount, ProductCode } from './products.schemas.js';
-import { PAGE_DEFAULT, PAGE_MAX, QueryId, QueryTime, pageQuery, parseId, parseLimit, parseTime } from '../http/admin-query.js';
+import {
+  PAGE_DEFAULT,
+  PAGE_MAX,
+  QueryId,
+  QueryTime,
+  pageQuery,
+  parseId,
+  parseLimit,
+  parseTime,
+} from '../http/admin-query.js';
 import { SafeInteger, Text } from '../http/schemas.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { OrderFilter } from './orders.repository.js';
 
-const Region = (description: string) => Type.String({ pattern: '^[A-Z]{2}$', description: `${description} ISO 3166-1 alpha-2.` });
+const Region = (description: string) =>
+  Type.String({ pattern: '^[A-Z]{2}$', description: `${description} ISO 3166-1 alpha-2.` });
 
 /** The order fields the client gives (and the sandbox web payment page), in the spec's own words. */
-export const OrderLineInput = Type.Object({
-  productCode: ProductCode,
-  quantity: Type.Integer({ minimum: 1, maximum: MAX_QUANTITY, description: 'Whole number, at least 1.' }),
-}, { additionalProperties: false });
+export const OrderLineInput = Type.Object(
+  {
+    productCode: ProductCode,
+    quantity: Type.Integer({ minimum: 1, maximum: MAX_QUANTITY, description: 'Whole number, at least 1.' }),
+  },
+  { additionalProperties: false },
+);
 
 const PlacementFields = {
-  orderId: Type.Optional(Type.String({ pattern: '^[\\x21-\\x7e]{1,64}$', description: 'The client\'s order id; becomes `outTrxNo` (2.4 rule 3). Omit it to have one generated.' })),
-  products: Type.Array(OrderLineInput, { minItems: 1, maxItems: 20, description: 'A web order may hold several products (2.4 rule 6); a store payment exactly one.' }),
-  game_server_id: Type.Optional(Text({ maxLength: 128, description: 'Echoed as attach.gameServerId; selects the callback URL (4.7).' })),
+  orderId: Type.Optional(
+    Type.String({
+      pattern: '^[\\x21-\\x7e]{1,64}$',
+      description: "The client's order id; becomes `outTrxNo` (2.4 rule 3). Omit it to have one generated.",
+    }),
+  ),
+  products: Type.Array(OrderLineInput, {
+    minItems: 1,
+    maxItems: 20,
+    description: 'A web order may hold several products (2.4 rule 6); a store payment exactly one.',
+  }),
+  game_server_id: Type.Optional(
+    Text({ maxLength: 128, description: 'Echoed as attach.gameServerId; selects the callback URL (4.7).' }),
+  ),
   game_role_id: Type.Optional(Text({ maxLength: 128, description: 'Echoed as attach.gameRoleId.' })),
   game_ext: Type.Optional(Text({ maxLength: 2048, description: 'Echoed as attach.gameExt.' })),
-  platform: Type.Union(PLATFORMS.map((p) => Type.Literal(p)), { description: '1 iOS, 2 Android, 3 Web, 4 macOS, 5 Windows, 7 Unknown (2.7).' }),
+  platform: Type.Union(
+    PLATFORMS.map((p) => Type.Literal(p)),
+    { description: '1 iOS, 2 Android, 3 Web, 4 macOS, 5 Windows, 7 Unknown (2.7).' },
+  ),
   channel: Type.Integer({ minimum: 1, maximum: MAX_CHANNEL, description: 'Payment channel (2.7).' }),
-  paymentType: Type.Union(PAYMENT_TYPES.map((p) => Type.Literal(p)), { description: '0 in-app, 1 mobile WAP, 2 JSAPI, 3 QR code (2.7).' }),
-  sdkVersion: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}(\\.[0-9]{1,4}){0,3}$', description: 'SDK version of the client (iOS below 6.8.1 reports no clientRegion, 2.4 rule 9).' })),
+  paymentType: Type.Union(
+    PAYMENT_TYPES.map((p) => Type.Literal(p)),
+    { description: '0 in-app, 1 mobile WAP, 2 JSAPI, 3 QR code (2.7).' },
+  ),
+  sdkVersion: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,4}(\\.[0-9]{1,4}){0,3}$',
+      description: 'SDK version of the client (iOS below 6.8.1 reports no clientRegion, 2.4 rule 9).',
+    }),
+  ),
   region: Type.Optional(Region('Region the player chose (web payment without region lock, 2.4 rule 8).')),
 };
 
 /** Client order placement (MAC token). The role is required: the game confirms it (4.8) before the order exists. */
-export const PlaceOrderBody = Type.Object({
-  ...PlacementFields,
-  game_server_id: Text({ minLength: 1, maxLength: 128, description: 'Server of the role; echoed as attach.gameServerId; selects the callback URL (4.7).' }),
-  game_role_id: Text({ minLength: 1, maxLength: 128, description: 'Role that receives the items; echoed as attach.gameRoleId.' }),
-  extras: Type.Optional(Text({ maxLength: 2048, description: 'Passed to the game\'s pre-order check (4.10).' })),
-}, { additionalProperties: false });
+export const PlaceOrderBody = Type.Object(
+  {
+    ...PlacementFields,
+    game_server_id: Text({
+      minLength: 1,
+      maxLength: 128,
+      description: 'Server of the role; echoed as attach.gameServerId; selects the callback URL (4.7).',
+    }),
+    game_role_id: Text({
+      minLength: 1,
+      maxLength: 128,
+      description: 'Role that receives the items; echoed as attach.gameRoleId.',
+    }),
+    extras: Type.Optional(Text({ maxLength: 2048, description: "Passed to the game's pre-order check (4.10)." })),
+  },
+  { additionalProperties: false },
+);
 export type PlaceOrderBody = Static<typeof PlaceOrderBody>;
 
 /** The sandbox's stand-in for the client and the official web payment page (SANDBOX_PAYMENTS only). */
-export const SandboxOrderBody = Type.Object({
-  appId: SafeInteger({ minimum: 1 }),
-  userId: Text({ minLength: 1, maxLength: 64 }),
-  origin: Type.Optional(Type.Union([Type.Literal('client'), Type.Literal('web_page')], { description: 'web_page: an order of the official web payment page (outTrxNo generated).' })),
-  ...PlacementFields,
-  mergedReceipts: Type.Optional(Type.Boolean({ description: 'Several iOS store receipts merged (channel 1): outTrxNo generated, clientRegion empty.' })),
-  ipCountry: Type.Optional(Region('Country of the client IP, as the edge reports it.')),
-  registrationRegion: Type.Optional(Region('The player\'s registration region (web payment with region lock).')),
-}, { additionalProperties: false });
+export const SandboxOrderBody = Type.Object(
+  {
+    appId: SafeInteger({ minimum: 1 }),
+    userId: Text({ minLength: 1, maxLength: 64 }),
+    origin: Type.Optional(
+      Type.Union([Type.Literal('client'), Type.Literal('web_page')], {
+        description: 'web_page: an order of the official web payment page (outTrxNo generated).',
+      }),
+    ),
+    ...PlacementFields,
+    mergedReceipts: Type.Optional(
+      Type.Boolean({
+        description: 'Several iOS store receipts merged (channel 1): outTrxNo generated, clientRegion empty.',
+      }),
+    ),
+    ipCountry: Type.Optional(Region('Country of the client IP, as the edge reports it.')),
+    registrationRegion: Type.Optional(Region("The player's registration region (web payment with region lock).")),
+  },
+  { additionalProperties: false },
+);
 export type SandboxOrderBody = Static<typeof SandboxOrderBody>;
 
-export const SandboxPayBody = Type.Object({
-  outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
-  bankTrxNo: Type.Optional(Text({ minLength: 1, maxLength: 128, description: 'The channel\'s transaction number.' })),
-  clientAmount: Type.Optional(Amount('Store payments: the amount the client reports it paid.')),
-  clientCurrency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'Store payments: the currency the client paid in.' })),
-  clientRegion: Type.Optional(Region('Store payments: the region the client paid from.')),
-  reason: Type.Optional(Text({ maxLength: 500, description: 'Why the payment failed.' })),
-}, { additionalProperties: false });
+export const SandboxPayBody = Type.Object(
+  {
+    outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
+    bankTrxNo: Type.Optional(Text({ minLength: 1, maxLength: 128, description: "The channel's transaction number." })),
+    clientAmount: Type.Optional(Amount('Store payments: the amount the client reports it paid.')),
+    clientCurrency: Type.Optional(
+      Type.String({ pattern: '^[A-Z]{3}$', description: 'Store payments: the currency the client paid in.' }),
+    ),
+    clientRegion: Type.Optional(Region('Store payments: the region the client paid from.')),
+    reason: Type.Optional(Text({ maxLength: 500, description: 'Why the payment failed.' })),
+  },
+  { additionalProperties: false },
+);
 export type SandboxPayBody = Static<typeof SandboxPayBody>;
 
-export const SandboxRefundBody = Type.Object({
-  bankRefundNo: Type.Optional(Text({ minLength: 1, maxLength: 128, description: 'The store\'s refund transaction number.' })),
-}, { additionalProperties: false });
+export const SandboxRefundBody = Type.Object(
+  {
+    bankRefundNo: Type.Optional(
+      Text({ minLength: 1, maxLength: 128, description: "The store's refund transaction number." }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const CancelBody = Type.Object({
-  reason: Type.Optional(Text({ maxLength: 500 })),
-}, { additionalProperties: false });
+export const CancelBody = Type.Object(
+  {
+    reason: Type.Optional(Text({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
 
 export const TrxNoParams = Type.Object({ trxNo: QueryId });
 export const AppIdParams = Type.Object({ appId: QueryId });
 
-export const OrderQuery = Type.Object({
-  appId: Type.Optional(QueryId),
-  trxNo: Type.Optional(QueryId),
-  outTrxNo: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
-  userId: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
-  roleId: Type.Optional(Text({ minLength: 1, maxLength: 128 })),
-  status: Type.Optional(Type.String({ pattern: '^[0-4]$', description: '2.7: 0 succeeded, 1 created, 2 awaiting payment, 3 failed, 4 cancelled.' })),
-  trxType: Type.Optional(Type.String({ pattern: '^[0-2]$', description: '0 payment, 1 supplement payment, 2 refund.' })),
-  from: Type.Optional(QueryTime('Orders created at or after.')),
-  to: Type.Optional(QueryTime('Orders created before.')),
-  ...pageQuery('orders'),
-}, { additionalProperties: false });
+export const OrderQuery = Type.Object(
+  {
+    appId: Type.Optional(QueryId),
+    trxNo: Type.Optional(QueryId),
+    outTrxNo: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
+    userId: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
+    roleId: Type.Optional(Text({ minLength: 1, maxLength: 128 })),
+    status: Type.Optional(
+      Type.String({
+        pattern: '^[0-4]$',
+        description: '2.7: 0 succeeded, 1 created, 2 awaiting payment, 3 failed, 4 cancelled.',
+      }),
+    ),
+    trxType: Type.Optional(
+      Type.String({ pattern: '^[0-2]$', description: '0 payment, 1 supplement payment, 2 refund.' }),
+    ),
+    from: Type.Optional(QueryTime('Orders created at or after.')),
+    to: Type.Optional(QueryTime('Orders created before.')),
+    ...pageQuery('orders'),
+  },
+  { additionalProperties: false },
+);
 
 /** One digit of an enum (status 0-4, trxType 0-2). */
 function parseDigit(field: string, value: string, max: number): number {
@@ -105,37 +185,46 @@ export function parseOrderQuery(q: Static<typeof OrderQuery>): OrderFilter {
   };
 }
 
-export const SupplementQuery = Type.Object({
-  appId: Type.Optional(QueryId),
-  userId: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
-  status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('supplemented'), Type.Literal('all')])),
-  ...pageQuery('supplements (by tradeNo)'),
-}, { additionalProperties: false });
+export const SupplementQuery = Type.Object(
+  {
+    appId: Type.Optional(QueryId),
+    userId: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
+    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('supplemented'), Type.Literal('all')])),
+    ...pageQuery('supplements (by tradeNo)'),
+  },
+  { additionalProperties: false },
+);
 
-export const ConsumptionNoticeQuery = Type.Object({
-  appId: Type.Optional(QueryId),
-  userId: Type.Optional(Text({ minLength: 1, maxLength: 128 })),
-  ...pageQuery('notices'),
-}, { additionalProperties: false });
+export const ConsumptionNoticeQuery = Type.Object(
+  {
+    appId: Type.Optional(QueryId),
+    userId: Type.Optional(Text({ minLength: 1, maxLength: 128 })),
+    ...pageQuery('notices'),
+  },
+  { additionalProperties: false },
+);
 
-export const SupplementAdmin = Type.Object({
-  tradeNo: Type.Integer(),
-  productId: Type.String(),
-  currency: Type.String(),
-  outTradeNo: Type.String(),
-  bankTradeNo: Type.Union([Type.String(), Type.Null()]),
-  refundAmount: Type.Number(),
-  channelId: Type.Integer(),
-  channelType: Type.Integer(),
-  supplyStatus: Type.Integer({ description: '1 pending supplement, 2 supplemented.' }),
-  platform: Type.Integer(),
-  appId: Type.Integer(),
-  userId: Type.String(),
-  originalTrxNo: Type.Integer(),
-  payingTrxNo: Type.Union([Type.Integer(), Type.Null()]),
-  createdAt: Type.String({ format: 'date-time' }),
-  suppliedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-}, { $id: 'SupplementAdmin', title: 'Supplement (operator view)' });
+export const SupplementAdmin = Type.Object(
+  {
+    tradeNo: Type.Integer(),
+    productId: Type.String(),
+    currency: Type.String(),
+    outTradeNo: Type.String(),
+    bankTradeNo: Type.Union([Type.String(), Type.Null()]),
+    refundAmount: Type.Number(),
+    channelId: Type.Integer(),
+    channelType: Type.Integer(),
+    supplyStatus: Type.Integer({ description: '1 pending supplement, 2 supplemented.' }),
+    platform: Type.Integer(),
+    appId: Type.Integer(),
+    userId: Type.String(),
+    originalTrxNo: Type.Integer(),
+    payingTrxNo: Type.Union([Type.Integer(), Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
+    suppliedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'SupplementAdmin', title: 'Supplement (operator view)' },
+);
 
 export const Notification = Type.Object({
   notifyId: Type.Integer(),
@@ -147,9 +236,10 @@ export const Notification = Type.Object({
   deliveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   lastError: Type.Union([Type.String(), Type.Null()]),
   body: Type.Unknown({ description: 'The JSON body, as sent.' }),
-  attemptLog: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'Delivery attempts (see GET /admin/v1/events/{eventId}).' }),
+  attemptLog: Type.Array(Type.Object({}, { additionalProperties: true }), {
+    description: 'Delivery attempts (see GET /admin/v1/events/{eventId}).',
+  }),
 });
 
 export const SettingsBody = Type.Object({ webRegionLock: Type.Boolean() }, { additionalProperties: false });
 export const Settings = Type.Object({ appId: Type.Integer(), webRegionLock: Type.Boolean() });
-

@@ -128,27 +128,36 @@ export class OrderService {
    * placements runs the checks and creates the order; the others answer its
    * order (`created: false`) or its failure, without asking the game.
    */
-  private async placeOnce(input: PlaceOrderInput, prepared: Prepared, checks: () => Promise<void>): Promise<PlacedOrder> {
+  private async placeOnce(
+    input: PlaceOrderInput,
+    prepared: Prepared,
+    checks: () => Promise<void>,
+  ): Promise<PlacedOrder> {
     /** The attempt's order, with this placement's own answer (created) or why that failed after the order was written. */
     type Attempted = Ordered & { placed?: PlacedOrder; error?: unknown };
     const key = { appId: input.appId, outTrxNo: prepared.outTrxNo };
-    const { settled, own } = await this.once.once<Attempted>(key, prepared.digest, this.leaseMs(input.products.length), async () => {
-      await checks();
-      const created = await this.writes.create(this.orderRow(input, prepared), prepared.items);
-      if (!created) {
-        // Another placement's order holds the orderId (one whose claim was taken over while it still ran).
-        const winner = await this.winner(input.appId, prepared.outTrxNo);
-        return { kind: 'order', trxNo: winner.trx_no, digest: winner.request_digest };
-      }
-      const ordered = { kind: 'order', trxNo: created.row.trx_no, digest: prepared.digest } as const;
-      try {
-        const { order, payment } = await this.openPayment(created.row, created.items);
-        return { ...ordered, placed: { order, payment, created: true } };
-      } catch (error) {
-        // The order exists (failed by its channel): the others answer it, this placement answers why.
-        return { ...ordered, error };
-      }
-    });
+    const { settled, own } = await this.once.once<Attempted>(
+      key,
+      prepared.digest,
+      this.leaseMs(input.products.length),
+      async () => {
+        await checks();
+        const created = await this.writes.create(this.orderRow(input, prepared), prepared.items);
+        if (!created) {
+          // Another placement's order holds the orderId (one whose claim was taken over while it still ran).
+          const winner = await this.winner(input.appId, prepared.outTrxNo);
+          return { kind: 'order', trxNo: winner.trx_no, digest: winner.request_digest };
+        }
+        const ordered = { kind: 'order', trxNo: created.row.trx_no, digest: prepared.digest } as const;
+        try {
+          const { order, payment } = await this.openPayment(created.row, created.items);
+          return { ...ordered, placed: { order, payment, created: true } };
+        } catch (error) {
+          // The order exists (failed by its channel): the others answer it, this placement answers why.
+          return { ...ordered, error };
+        }
+      },
+    );
     if (settled.kind === 'failed') throw settled.error;
     const attempted: Attempted = settled;
     if (own && 'error' in attempted) throw attempted.error;
@@ -219,12 +228,18 @@ export class OrderService {
     try {
       start = await adapter.startPayment(row);
     } catch (err) {
-      await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, { status: OrderStatus.FAILED, failure_reason: `channel ${adapter.name}: ${(err as Error).message}`, updated_at: this.now() });
-      throw new AppError('UNAVAILABLE', `the payment channel could not open the payment of order ${row.trx_no}`, { cause: err });
+      await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, {
+        status: OrderStatus.FAILED,
+        failure_reason: `channel ${adapter.name}: ${(err as Error).message}`,
+        updated_at: this.now(),
+      });
+      throw new AppError('UNAVAILABLE', `the payment channel could not open the payment of order ${row.trx_no}`, {
+        cause: err,
+      });
     }
     const opened = await this.writes.open(row.trx_no, start.bankTrxNo, this.now());
     if (!opened) assertTransition(row.trx_no, (await this.row(row.trx_no)).status, OrderStatus.AWAITING_PAYMENT);
-    return { order: toOrder(opened!, items ?? await ordersRepo.items(this.db, row.trx_no)), payment: start.payment };
+    return { order: toOrder(opened!, items ?? (await ordersRepo.items(this.db, row.trx_no))), payment: start.payment };
   }
 
   /** Applies what a channel reported: paid (2 -> 0 and the 2.4 notification), failed (2 -> 3), refunded. */
@@ -236,13 +251,18 @@ export class OrderService {
     const order = await this.row(event.trxNo);
     if (event.kind === 'failed') {
       const updated = await ordersRepo.setStatus(this.db, order.trx_no, OrderStatus.AWAITING_PAYMENT, {
-        status: OrderStatus.FAILED, failure_reason: event.reason, updated_at: this.now(),
+        status: OrderStatus.FAILED,
+        failure_reason: event.reason,
+        updated_at: this.now(),
       });
       if (!updated) assertTransition(order.trx_no, (await this.row(order.trx_no)).status, OrderStatus.FAILED);
       return this.get(order.trx_no);
     }
     if (event.client && !isStoreChannel(order.channel)) {
-      throw invalidParameter('clientAmount', `is reported only for the two store payments (channel 1 or 2), not channel ${order.channel} (2.4)`);
+      throw invalidParameter(
+        'clientAmount',
+        `is reported only for the two store payments (channel 1 or 2), not channel ${order.channel} (2.4)`,
+      );
     }
     await this.db.transaction().execute(async (trx) => {
       const now = this.now();
@@ -276,7 +296,11 @@ export class OrderService {
     const order = await this.row(trxNo);
     let updated: OrderRow | undefined;
     for (const from of [OrderStatus.CREATED, OrderStatus.AWAITING_PAYMENT]) {
-      updated ??= await ordersRepo.setStatus(this.db, trxNo, from, { status: OrderStatus.CANCELLED, failure_reason: reason, updated_at: this.now() });
+      updated ??= await ordersRepo.setStatus(this.db, trxNo, from, {
+        status: OrderStatus.CANCELLED,
+        failure_reason: reason,
+        updated_at: this.now(),
+      });
     }
     if (!updated) assertTransition(trxNo, (await this.row(order.trx_no)).status, OrderStatus.CANCELLED);
     return this.get(trxNo);
@@ -295,37 +319,48 @@ export class OrderService {
 
   async find(q: OrderFilter): Promise<Order[]> {
     const rows = await ordersRepo.find(this.db, q);
-    const items = await ordersRepo.itemsOf(this.db, rows.map((r) => r.trx_no));
+    const items = await ordersRepo.itemsOf(
+      this.db,
+      rows.map((r) => r.trx_no),
+    );
     return rows.map((r) => toOrder(r, items.get(r.trx_no) ?? []));
   }
 
   /** The earlier order of the same orderId answered again (`view`: as its placement answered it, when at hand). */
   private async sameOrder(earlier: OrderRef, prepared: Prepared, view?: Order): Promise<PlacedOrder> {
     if (earlier.request_digest !== prepared.digest) {
-      throw new AppError('OUT_TRX_NO_CONFLICT', `orderId ${JSON.stringify(prepared.outTrxNo)} was already used for order ${earlier.trx_no} with different contents (2.4 rule 5)`, { data: { trxNo: earlier.trx_no } });
+      throw new AppError(
+        'OUT_TRX_NO_CONFLICT',
+        `orderId ${JSON.stringify(prepared.outTrxNo)} was already used for order ${earlier.trx_no} with different contents (2.4 rule 5)`,
+        { data: { trxNo: earlier.trx_no } },
+      );
     }
-    return { order: view ?? await this.get(earlier.trx_no), payment: null, created: false };
+    return { order: view ?? (await this.get(earlier.trx_no)), payment: null, created: false };
   }
 
   /** Refuses a channel no adapter takes (no real adapter yet; the sandbox when enabled). */
   requireChannel(channel: number): void {
-    if (!this.channels.forChannel(channel)) throw invalidParameter('channel', `no payment channel is available for channel ${channel}`);
+    if (!this.channels.forChannel(channel))
+      throw invalidParameter('channel', `no payment channel is available for channel ${channel}`);
   }
 
   /** Every check that needs no game and writes nothing. */
   private async prepare(input: PlaceOrderInput): Promise<Prepared> {
     this.requireChannel(input.channel);
     const store = isStoreChannel(input.channel);
-    if (input.mergedReceipts && input.channel !== Channel.IOS_STORE) throw invalidParameter('mergedReceipts', 'only iOS store receipts are merged (channel 1)');
+    if (input.mergedReceipts && input.channel !== Channel.IOS_STORE)
+      throw invalidParameter('mergedReceipts', 'only iOS store receipts are merged (channel 1)');
     if (input.products.length === 0) throw invalidParameter('products', 'must hold at least one product');
     // A store transaction is for one SKU; several products are for web orders (2.4 rule 6).
-    if (store && input.products.length > 1) throw invalidParameter('products', 'a store payment (channel 1 or 2) holds exactly one product');
+    if (store && input.products.length > 1)
+      throw invalidParameter('products', 'a store payment (channel 1 or 2) holds exactly one product');
     const codes = new Set<string>();
     input.products.forEach((p, i) => {
       if (!Number.isSafeInteger(p.quantity) || p.quantity < 1 || p.quantity > MAX_QUANTITY) {
         throw invalidParameter(`products.${i}.quantity`, `must be a whole number from 1 to ${MAX_QUANTITY}`);
       }
-      if (codes.has(p.productCode)) throw invalidParameter(`products.${i}.productCode`, `${p.productCode} is listed twice; give its quantity once`);
+      if (codes.has(p.productCode))
+        throw invalidParameter(`products.${i}.productCode`, `${p.productCode} is listed twice; give its quantity once`);
       codes.add(p.productCode);
     });
     const found = await this.products.activeByCodes(input.appId, [...codes]);
@@ -333,16 +368,33 @@ export class OrderService {
     let total = 0;
     const items = input.products.map((p, i) => {
       const product = found.get(p.productCode);
-      if (!product) throw new AppError('UNKNOWN_PRODUCT', `products.${i}.productCode: ${p.productCode} is not an active product of app ${input.appId}`);
+      if (!product)
+        throw new AppError(
+          'UNKNOWN_PRODUCT',
+          `products.${i}.productCode: ${p.productCode} is not an active product of app ${input.appId}`,
+        );
       const sku = store ? channelSkusOf(product)[String(input.channel)] : '';
-      if (sku === undefined) throw new AppError('UNKNOWN_PRODUCT', `products.${i}.productCode: ${p.productCode} has no store SKU for channel ${input.channel}`);
+      if (sku === undefined)
+        throw new AppError(
+          'UNKNOWN_PRODUCT',
+          `products.${i}.productCode: ${p.productCode} has no store SKU for channel ${input.channel}`,
+        );
       if (currency !== null && product.currency !== currency) {
-        throw invalidParameter(`products.${i}.productCode`, `is priced in ${product.currency}, the order in ${currency}; one order has one currency`);
+        throw invalidParameter(
+          `products.${i}.productCode`,
+          `is priced in ${product.currency}, the order in ${currency}; one order has one currency`,
+        );
       }
       currency = product.currency;
       total += product.price_minor * p.quantity;
-      if (!Number.isSafeInteger(total) || total > MAX_MINOR) throw invalidParameter('products', 'the order total is too large');
-      return { product_code: p.productCode, quantity: p.quantity, unit_price_minor: product.price_minor, channel_sku_code: sku };
+      if (!Number.isSafeInteger(total) || total > MAX_MINOR)
+        throw invalidParameter('products', 'the order total is too large');
+      return {
+        product_code: p.productCode,
+        quantity: p.quantity,
+        unit_price_minor: product.price_minor,
+        channel_sku_code: sku,
+      };
     });
     const generate = input.orderId === null || input.mergedReceipts || input.origin === 'web_page';
     return {
@@ -367,7 +419,12 @@ export class OrderService {
 /** 2.4 rule 9: empty for merged iOS receipts and for iOS SDKs below 6.8.1 (web payments carry no client fields at all). */
 function clientRegionOf(order: OrderRow, reported: string | null): string | null {
   if (order.merged_receipts === 1) return null;
-  if (order.channel === Channel.IOS_STORE && order.sdk_version !== null && compareVersions(order.sdk_version, '6.8.1') < 0) return null;
+  if (
+    order.channel === Channel.IOS_STORE &&
+    order.sdk_version !== null &&
+    compareVersions(order.sdk_version, '6.8.1') < 0
+  )
+    return null;
   return reported;
 }
 
@@ -384,8 +441,14 @@ export function compareVersions(a: string, b: string): number {
 /** What makes two placements "the same request" (2.4 rule 5): everything but the transport. */
 function digestOf(input: PlaceOrderInput): string {
   const canonical = JSON.stringify([
-    input.userId, input.products.map((p) => [p.productCode, p.quantity]), input.gameServerId, input.gameRoleId, input.gameExt,
-    input.platform, input.channel, input.paymentType,
+    input.userId,
+    input.products.map((p) => [p.productCode, p.quantity]),
+    input.gameServerId,
+    input.gameRoleId,
+    input.gameExt,
+    input.platform,
+    input.channel,
+    input.paymentType,
   ]);
   return crypto.createHash('sha256').update(canonical).digest('hex');
 }

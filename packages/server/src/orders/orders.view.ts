@@ -6,34 +6,39 @@ import { attachOf, productEntries } from './notifications.js';
 import { STATUS_NAMES } from './status.js';
 
 /** An order as the admin API, the CLI and the client API show it. */
-export const Order = Type.Object({
-  trxNo: Type.Integer(),
-  trxType: Type.Integer({ description: '0 payment, 1 order supplement, 2 refund (2.7).' }),
-  appId: Type.Integer(),
-  userId: Type.String(),
-  outTrxNo: Type.Union([Type.String(), Type.Null()]),
-  originalTrxNo: Type.Union([Type.Integer(), Type.Null()]),
-  status: Type.Integer({ description: '0 succeeded, 1 created, 2 awaiting payment, 3 failed, 4 cancelled (2.7).' }),
-  statusName: Type.String(),
-  platform: Type.Integer(),
-  channel: Type.Integer(),
-  paymentType: Type.Integer(),
-  products: Type.Array(ProductEntry),
-  currency: Type.String(),
-  totalAmount: Type.Number(),
-  region: Type.Union([Type.String(), Type.Null()]),
-  clientAmount: Type.Union([Type.Number(), Type.Null()]),
-  clientCurrency: Type.Union([Type.String(), Type.Null()]),
-  clientRegion: Type.Union([Type.String(), Type.Null()]),
-  bankTrxNo: Type.Union([Type.String(), Type.Null()]),
-  attach: Type.Union([Attach, Type.Null()]),
-  origin: Type.String({ description: 'client | web_page | supplement | refund' }),
-  mergedReceipts: Type.Boolean(),
-  notifyId: Type.Union([Type.Integer(), Type.Null()], { description: 'Outbox event of the payment or refund notification.' }),
-  failureReason: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String({ format: 'date-time' }),
-  successTime: Type.Union([Type.Integer(), Type.Null()]),
-}, { $id: 'Order', title: 'Order' });
+export const Order = Type.Object(
+  {
+    trxNo: Type.Integer(),
+    trxType: Type.Integer({ description: '0 payment, 1 order supplement, 2 refund (2.7).' }),
+    appId: Type.Integer(),
+    userId: Type.String(),
+    outTrxNo: Type.Union([Type.String(), Type.Null()]),
+    originalTrxNo: Type.Union([Type.Integer(), Type.Null()]),
+    status: Type.Integer({ description: '0 succeeded, 1 created, 2 awaiting payment, 3 failed, 4 cancelled (2.7).' }),
+    statusName: Type.String(),
+    platform: Type.Integer(),
+    channel: Type.Integer(),
+    paymentType: Type.Integer(),
+    products: Type.Array(ProductEntry),
+    currency: Type.String(),
+    totalAmount: Type.Number(),
+    region: Type.Union([Type.String(), Type.Null()]),
+    clientAmount: Type.Union([Type.Number(), Type.Null()]),
+    clientCurrency: Type.Union([Type.String(), Type.Null()]),
+    clientRegion: Type.Union([Type.String(), Type.Null()]),
+    bankTrxNo: Type.Union([Type.String(), Type.Null()]),
+    attach: Type.Union([Attach, Type.Null()]),
+    origin: Type.String({ description: 'client | web_page | supplement | refund' }),
+    mergedReceipts: Type.Boolean(),
+    notifyId: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Outbox event of the payment or refund notification.',
+    }),
+    failureReason: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
+    successTime: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { $id: 'Order', title: 'Order' },
+);
 export type Order = Static<typeof Order>;
 
 export function toOrder(o: OrderRow, items: ItemRow[]): Order {

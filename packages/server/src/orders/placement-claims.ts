@@ -11,7 +11,10 @@ export interface ClaimKey {
 }
 
 /** A claim as a placement reads it. */
-export type ClaimRow = Pick<PlacementClaimsTable, 'request_digest' | 'attempt' | 'lease_until' | 'settled_attempt' | 'outcome'>;
+export type ClaimRow = Pick<
+  PlacementClaimsTable,
+  'request_digest' | 'attempt' | 'lease_until' | 'settled_attempt' | 'outcome'
+>;
 
 /** The order holding an orderId: what a placement needs to answer it. */
 export interface OrderRef {
@@ -72,7 +75,10 @@ export class PlacementClaims {
 
   constructor(private readonly db: Kysely<Tables>) {
     this.#dialect = dialectOf(db);
-    this.#claim = new Batcher((batch) => this.#claimAll(batch), { maxBatch: 200, maxInFlight: batchesInFlight(this.#dialect) });
+    this.#claim = new Batcher((batch) => this.#claimAll(batch), {
+      maxBatch: 200,
+      maxInFlight: batchesInFlight(this.#dialect),
+    });
   }
 
   /** Claims the orderId for attempt 1 unless an order or a claim holds it; answers the order and the claim found. */
@@ -97,8 +103,14 @@ export class PlacementClaims {
    * another placement took it first or the holder settled meanwhile.
    */
   async takeOver(key: ClaimKey, seen: number, digest: string, now: number, leaseUntil: number): Promise<boolean> {
-    const result = await this.db.updateTable('placement_claims')
-      .set((eb) => ({ attempt: eb('attempt', '+', 1), request_digest: digest, claimed_at: now, lease_until: leaseUntil }))
+    const result = await this.db
+      .updateTable('placement_claims')
+      .set((eb) => ({
+        attempt: eb('attempt', '+', 1),
+        request_digest: digest,
+        claimed_at: now,
+        lease_until: leaseUntil,
+      }))
       .where('app_id', '=', key.appId)
       .where('out_trx_no', '=', key.outTrxNo)
       .where('attempt', '=', seen)
@@ -113,7 +125,8 @@ export class PlacementClaims {
    * over meanwhile (its lease ran out).
    */
   async settle(key: ClaimKey, attempt: number, outcome: string | null, now: number): Promise<void> {
-    await this.db.updateTable('placement_claims')
+    await this.db
+      .updateTable('placement_claims')
       .set({ settled_attempt: attempt, outcome, settled_at: now })
       .where('app_id', '=', key.appId)
       .where('out_trx_no', '=', key.outTrxNo)
@@ -131,18 +144,30 @@ export class PlacementClaims {
     // The same orderId twice in one batch (placement-once.ts sends one placement per orderId and instance, so only
     // by accident): the first is claimed, the others find nothing this time and look again.
     const first = new Map<string, number>();
-    batch.forEach((r, i) => { if (!first.has(keyOf(r))) first.set(keyOf(r), i); });
+    batch.forEach((r, i) => {
+      if (!first.has(keyOf(r))) first.set(keyOf(r), i);
+    });
     // One SQL text whatever the batch's size (its rows are one JSON parameter), so SQLite's statements stay prepared.
-    const json = JSON.stringify([...first.values()].map((i) => {
-      const r = batch[i]!;
-      return { idx: i, app_id: r.appId, out_trx_no: r.outTrxNo, digest: r.digest, claimed_at: r.now, lease_until: r.leaseUntil };
-    }));
-    const keys = this.#dialect === 'postgres'
-      // set_config(.., true) lasts until the statement's own transaction commits, asynchronously.
-      ? sql`k as (select t.* from json_to_recordset(cast(${json} as json))
+    const json = JSON.stringify(
+      [...first.values()].map((i) => {
+        const r = batch[i]!;
+        return {
+          idx: i,
+          app_id: r.appId,
+          out_trx_no: r.outTrxNo,
+          digest: r.digest,
+          claimed_at: r.now,
+          lease_until: r.leaseUntil,
+        };
+      }),
+    );
+    const keys =
+      this.#dialect === 'postgres'
+        ? // set_config(.., true) lasts until the statement's own transaction commits, asynchronously.
+          sql`k as (select t.* from json_to_recordset(cast(${json} as json))
           as t(idx integer, app_id bigint, out_trx_no text, digest text, claimed_at bigint, lease_until bigint),
           (select set_config('synchronous_commit', 'off', true)) relaxed)`
-      : sql`k as (select value ->> 'idx' as idx, value ->> 'app_id' as app_id, value ->> 'out_trx_no' as out_trx_no,
+        : sql`k as (select value ->> 'idx' as idx, value ->> 'app_id' as app_id, value ->> 'out_trx_no' as out_trx_no,
           value ->> 'digest' as digest, value ->> 'claimed_at' as claimed_at, value ->> 'lease_until' as lease_until from json_each(${json}))`;
     const insert = sql`
       insert into placement_claims (app_id, out_trx_no, request_digest, attempt, claimed_at, lease_until)
@@ -161,8 +186,11 @@ export class PlacementClaims {
     let found: FoundRow[];
     if (this.#dialect === 'postgres') {
       // The SELECT sees the tables as they were before the INSERT: a claim made now shows in `ins` only.
-      ({ rows: found } = await read(sql`ins.app_id is not null`, sql`, ins as (${insert})`,
-        sql`left join ins on ins.app_id = k.app_id and ins.out_trx_no = k.out_trx_no`).execute(this.db));
+      ({ rows: found } = await read(
+        sql`ins.app_id is not null`,
+        sql`, ins as (${insert})`,
+        sql`left join ins on ins.app_id = k.app_id and ins.out_trx_no = k.out_trx_no`,
+      ).execute(this.db));
     } else {
       // On Kysely's one connection, so no transaction in progress sees the relaxed setting.
       found = await this.db.connection().execute(async (c) => {
@@ -197,12 +225,15 @@ function lookOf(row: LookRow | undefined): Look {
   if (!row) return { order: null, claim: null };
   return {
     order: row.trx_no === null ? null : { trx_no: Number(row.trx_no), request_digest: row.order_digest },
-    claim: row.attempt === null ? null : {
-      request_digest: row.request_digest!,
-      attempt: Number(row.attempt),
-      lease_until: Number(row.lease_until),
-      settled_attempt: row.settled_attempt === null ? null : Number(row.settled_attempt),
-      outcome: row.outcome,
-    },
+    claim:
+      row.attempt === null
+        ? null
+        : {
+            request_digest: row.request_digest!,
+            attempt: Number(row.attempt),
+            lease_until: Number(row.lease_until),
+            settled_attempt: row.settled_attempt === null ? null : Number(row.settled_attempt),
+            outcome: row.outcome,
+          },
   };
 }

@@ -11,8 +11,7 @@ import type { ClaimKey, PlacementClaims } from './placement-claims.js';
  * from an orderId reused with other contents.
  */
 export type Settled =
-  | { kind: 'order'; trxNo: number; digest: string | null }
-  | { kind: 'failed'; digest: string; error: unknown };
+  { kind: 'order'; trxNo: number; digest: string | null } | { kind: 'failed'; digest: string; error: unknown };
 
 /** An order holds the orderId. */
 export type Ordered = Extract<Settled, { kind: 'order' }>;
@@ -67,7 +66,12 @@ export class PlacementOnce {
    * resolving once an order holds the orderId and throwing when it failed
    * before any order was written. Never throws: a failure is a settlement.
    */
-  async once<S extends Ordered>(key: ClaimKey, digest: string, leaseMs: number, attempt: () => Promise<S>): Promise<Joined<S>> {
+  async once<S extends Ordered>(
+    key: ClaimKey,
+    digest: string,
+    leaseMs: number,
+    attempt: () => Promise<S>,
+  ): Promise<Joined<S>> {
     const id = `${key.appId}\u0000${key.outTrxNo}`;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const running = this.#local.get(id);
@@ -78,7 +82,12 @@ export class PlacementOnce {
       }
       // This placement is the one of this instance that goes to the database; the others wait for it here.
       let done!: (s: Settled) => void;
-      this.#local.set(id, new Promise<Settled>((resolve) => { done = resolve; }));
+      this.#local.set(
+        id,
+        new Promise<Settled>((resolve) => {
+          done = resolve;
+        }),
+      );
       let joined: Joined<S>;
       try {
         joined = await this.#settle(key, digest, leaseMs, attempt);
@@ -94,28 +103,44 @@ export class PlacementOnce {
   }
 
   /** Through the database: claims the orderId and makes the attempt, or waits for the attempt in progress. */
-  async #settle<S extends Ordered>(key: ClaimKey, digest: string, leaseMs: number, attempt: () => Promise<S>): Promise<Joined<S>> {
+  async #settle<S extends Ordered>(
+    key: ClaimKey,
+    digest: string,
+    leaseMs: number,
+    attempt: () => Promise<S>,
+  ): Promise<Joined<S>> {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const now = this.now();
       const found = await this.claims.claim(key, digest, now, now + leaseMs);
-      if (found.order) return { settled: { kind: 'order', trxNo: found.order.trx_no, digest: found.order.request_digest }, own: false };
+      if (found.order)
+        return {
+          settled: { kind: 'order', trxNo: found.order.trx_no, digest: found.order.request_digest },
+          own: false,
+        };
       if (found.claimed) return this.#attempt(key, 1, digest, attempt);
       const claim = found.claim;
       if (!claim) continue; // claimed or ordered by another instance between our statement's snapshot and its insert
       if (claim.settled_attempt === claim.attempt || claim.lease_until <= now) {
-        if (await this.claims.takeOver(key, claim.attempt, digest, now, now + leaseMs)) return this.#attempt(key, claim.attempt + 1, digest, attempt);
+        if (await this.claims.takeOver(key, claim.attempt, digest, now, now + leaseMs))
+          return this.#attempt(key, claim.attempt + 1, digest, attempt);
         continue;
       }
       const settled = await this.#watch(key, claim.attempt);
       if (settled?.kind === 'order') return { settled, own: false };
-      if (settled?.kind === 'failed' && claim.request_digest === digest) return { settled: { ...settled, digest }, own: false };
+      if (settled?.kind === 'failed' && claim.request_digest === digest)
+        return { settled: { ...settled, digest }, own: false };
       // An attempt with other contents failed, the attempt ended with nothing to share, or its holder died: look again.
     }
     throw busy(key);
   }
 
   /** Makes attempt `n`; a failure is recorded on the claim before it is answered, for placements waiting elsewhere. */
-  async #attempt<S extends Ordered>(key: ClaimKey, n: number, digest: string, attempt: () => Promise<S>): Promise<Joined<S>> {
+  async #attempt<S extends Ordered>(
+    key: ClaimKey,
+    n: number,
+    digest: string,
+    attempt: () => Promise<S>,
+  ): Promise<Joined<S>> {
     try {
       return { settled: await attempt(), own: true };
     } catch (error) {
@@ -138,7 +163,9 @@ export class PlacementOnce {
       if (order) return { kind: 'order', trxNo: order.trx_no, digest: order.request_digest };
       if (!claim) return null;
       if (claim.settled_attempt === attempt) {
-        return claim.outcome === null ? null : { kind: 'failed', digest: claim.request_digest, error: errorOf(claim.outcome) };
+        return claim.outcome === null
+          ? null
+          : { kind: 'failed', digest: claim.request_digest, error: errorOf(claim.outcome) };
       }
       if (claim.attempt !== attempt || claim.lease_until <= this.now()) return null;
     }
@@ -146,7 +173,10 @@ export class PlacementOnce {
 }
 
 function busy(key: ClaimKey): AppError {
-  return new AppError('UNAVAILABLE', `order ${JSON.stringify(key.outTrxNo)} is being placed by other requests; retry later`);
+  return new AppError(
+    'UNAVAILABLE',
+    `order ${JSON.stringify(key.outTrxNo)} is being placed by other requests; retry later`,
+  );
 }
 
 /** An outcome as a claim records it: what the error handler answers (code, msg, detail, data). */

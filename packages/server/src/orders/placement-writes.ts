@@ -51,9 +51,17 @@ export class PlacementWrites {
   }
 
   async #lookupAll(keys: Array<{ appId: number; outTrxNo: string }>): Promise<Array<OrderRow | undefined>> {
-    const byApp = groupBy(keys, (k) => k.appId, (k) => k.outTrxNo);
-    const rows = await this.db.selectFrom('orders').selectAll()
-      .where((eb) => eb.or([...byApp].map(([appId, nos]) => eb.and([eb('app_id', '=', appId), eb('out_trx_no', 'in', nos)]))))
+    const byApp = groupBy(
+      keys,
+      (k) => k.appId,
+      (k) => k.outTrxNo,
+    );
+    const rows = await this.db
+      .selectFrom('orders')
+      .selectAll()
+      .where((eb) =>
+        eb.or([...byApp].map(([appId, nos]) => eb.and([eb('app_id', '=', appId), eb('out_trx_no', 'in', nos)]))),
+      )
       .execute();
     const found = new Map(rows.map((r) => [`${r.app_id}\u0000${r.out_trx_no}`, r]));
     return keys.map((k) => found.get(`${k.appId}\u0000${k.outTrxNo}`));
@@ -63,9 +71,13 @@ export class PlacementWrites {
     // The same outTrxNo twice in one batch (concurrent twins): only the first is inserted, the others lose as on conflict.
     const keyOf = (o: Insertable<OrdersTable>) => `${o.app_id}\u0000${o.out_trx_no}`;
     const first = new Map<string, number>();
-    batch.forEach((b, i) => { if (!first.has(keyOf(b.order))) first.set(keyOf(b.order), i); });
+    batch.forEach((b, i) => {
+      if (!first.has(keyOf(b.order))) first.set(keyOf(b.order), i);
+    });
     const created = await this.db.transaction().execute(async (trx) => {
-      const rows = await trx.insertInto('orders').values([...first.values()].map((i) => batch[i]!.order))
+      const rows = await trx
+        .insertInto('orders')
+        .values([...first.values()].map((i) => batch[i]!.order))
         .onConflict((oc) => oc.columns(['app_id', 'out_trx_no']).doNothing())
         .returningAll()
         .execute();
@@ -86,19 +98,43 @@ export class PlacementWrites {
     return batch.map((_, i) => created.get(i) ?? null);
   }
 
-  async #openAll(batch: Array<{ trxNo: number; bankTrxNo: string | null; at: number }>): Promise<Array<OrderRow | undefined>> {
+  async #openAll(
+    batch: Array<{ trxNo: number; bankTrxNo: string | null; at: number }>,
+  ): Promise<Array<OrderRow | undefined>> {
     const rows = await this.db.transaction().execute(async (trx) => {
-      const opened = await trx.updateTable('orders')
+      const opened = await trx
+        .updateTable('orders')
         .set({
           status: OrderStatus.AWAITING_PAYMENT,
-          bank_trx_no: caseById<string | null>('trx_no', 'text', batch.map((b) => [b.trxNo, b.bankTrxNo])),
-          updated_at: caseById<number>('trx_no', 'bigint', batch.map((b) => [b.trxNo, b.at])),
+          bank_trx_no: caseById<string | null>(
+            'trx_no',
+            'text',
+            batch.map((b) => [b.trxNo, b.bankTrxNo]),
+          ),
+          updated_at: caseById<number>(
+            'trx_no',
+            'bigint',
+            batch.map((b) => [b.trxNo, b.at]),
+          ),
         })
-        .where('trx_no', 'in', batch.map((b) => b.trxNo))
+        .where(
+          'trx_no',
+          'in',
+          batch.map((b) => b.trxNo),
+        )
         .where('status', '=', OrderStatus.CREATED)
         .returningAll()
         .execute();
-      await recordStatusChanges(trx, opened.map((r) => ({ trx_no: r.trx_no, from_status: OrderStatus.CREATED, to_status: r.status, reason: null, at: r.updated_at })));
+      await recordStatusChanges(
+        trx,
+        opened.map((r) => ({
+          trx_no: r.trx_no,
+          from_status: OrderStatus.CREATED,
+          to_status: r.status,
+          reason: null,
+          at: r.updated_at,
+        })),
+      );
       return opened;
     });
     const byTrxNo = new Map(rows.map((r) => [r.trx_no, r]));

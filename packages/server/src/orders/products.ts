@@ -36,21 +36,26 @@ export class ProductService {
     const price = toMinor('price', body.price, currency);
     const now = this.now();
     try {
-      const row = await this.db.insertInto('products').values({
-        app_id: appId,
-        product_code: body.productCode,
-        name: body.name,
-        price_minor: price,
-        currency,
-        channel_skus: JSON.stringify(body.channelSkus ?? {}),
-        status: 'active',
-        created_at: now,
-        updated_at: now,
-      }).returningAll().executeTakeFirstOrThrow();
+      const row = await this.db
+        .insertInto('products')
+        .values({
+          app_id: appId,
+          product_code: body.productCode,
+          name: body.name,
+          price_minor: price,
+          currency,
+          channel_skus: JSON.stringify(body.channelSkus ?? {}),
+          status: 'active',
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
       this.#cache.delete(cacheKey(appId, body.productCode));
       return toProduct(row);
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError('CONFLICT', `productCode: ${body.productCode} already exists in app ${appId}`);
+      if (isUniqueViolation(err))
+        throw new AppError('CONFLICT', `productCode: ${body.productCode} already exists in app ${appId}`);
       throw err;
     }
   }
@@ -62,21 +67,36 @@ export class ProductService {
     if (patch.price !== undefined) changes.price_minor = toMinor('price', patch.price, current.currency);
     if (patch.channelSkus !== undefined) changes.channel_skus = JSON.stringify(patch.channelSkus);
     if (patch.status !== undefined) changes.status = patch.status;
-    const row = await this.db.updateTable('products').set(changes)
-      .where('app_id', '=', appId).where('product_code', '=', productCode).returningAll().executeTakeFirstOrThrow();
+    const row = await this.db
+      .updateTable('products')
+      .set(changes)
+      .where('app_id', '=', appId)
+      .where('product_code', '=', productCode)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     this.#cache.delete(cacheKey(appId, productCode));
     return toProduct(row);
   }
 
   async list(appId: number): Promise<Product[]> {
     await this.apps.get(appId);
-    const rows = await this.db.selectFrom('products').selectAll().where('app_id', '=', appId).orderBy('product_code').execute();
+    const rows = await this.db
+      .selectFrom('products')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .orderBy('product_code')
+      .execute();
     return rows.map(toProduct);
   }
 
   async get(appId: number, productCode: string): Promise<Product> {
     await this.apps.get(appId); // an unknown app is 404 for the app, not for the product
-    const row = await this.db.selectFrom('products').selectAll().where('app_id', '=', appId).where('product_code', '=', productCode).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('products')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('product_code', '=', productCode)
+      .executeTakeFirst();
     if (!row) throw new AppError('NOT_FOUND', `product ${productCode} does not exist in app ${appId}`);
     return toProduct(row);
   }
@@ -92,8 +112,13 @@ export class ProductService {
       else if (hit.value) found.set(code, hit.value);
     }
     if (missing.length === 0) return found;
-    const rows = await this.db.selectFrom('products').selectAll()
-      .where('app_id', '=', appId).where('product_code', 'in', missing).where('status', '=', 'active').execute();
+    const rows = await this.db
+      .selectFrom('products')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('product_code', 'in', missing)
+      .where('status', '=', 'active')
+      .execute();
     for (const code of missing) {
       const row = rows.find((r) => r.product_code === code) ?? null;
       this.#cache.set(cacheKey(appId, code), row, readAt);

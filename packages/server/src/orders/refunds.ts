@@ -30,7 +30,10 @@ export class RefundService {
     private readonly orders: OrderService,
     private readonly now: () => number = Date.now,
   ) {
-    this.#arrears = new Batcher((keys) => ordersRepo.pendingSupplementsOf(this.db, keys), { maxBatch: 500, maxInFlight: batchesInFlight(dialectOf(db)) });
+    this.#arrears = new Batcher((keys) => ordersRepo.pendingSupplementsOf(this.db, keys), {
+      maxBatch: 500,
+      maxInFlight: batchesInFlight(dialectOf(db)),
+    });
   }
 
   /**
@@ -42,30 +45,45 @@ export class RefundService {
   async refund(trxNo: number, bankRefundNo: string | null): Promise<Order> {
     const original = await this.orders.row(trxNo);
     if (original.trx_type !== TrxType.PAYMENT || !isStoreChannel(original.channel)) {
-      throw new AppError('REFUND_NOT_ALLOWED', `order ${trxNo} is not a store payment (channel ${original.channel}, trxType ${original.trx_type}); only iOS and Android store payments are refunded (6)`);
+      throw new AppError(
+        'REFUND_NOT_ALLOWED',
+        `order ${trxNo} is not a store payment (channel ${original.channel}, trxType ${original.trx_type}); only iOS and Android store payments are refunded (6)`,
+      );
     }
     if (original.status !== OrderStatus.SUCCEEDED) {
-      throw new AppError('REFUND_NOT_ALLOWED', `order ${trxNo} is not paid (status ${original.status}); only paid orders are refunded`);
+      throw new AppError(
+        'REFUND_NOT_ALLOWED',
+        `order ${trxNo} is not paid (status ${original.status}); only paid orders are refunded`,
+      );
     }
     const now = this.now();
     let refundTrxNo: number;
     try {
       refundTrxNo = await this.db.transaction().execute(async (trx) => {
         const items = await ordersRepo.items(trx, original.trx_no);
-        const refund = await ordersRepo.insertOrder(trx, {
-          ...copyOf(original),
-          trx_type: TrxType.REFUND,
-          out_trx_no: null,
-          original_trx_no: original.trx_no,
-          status: OrderStatus.SUCCEEDED,
-          region: null,
-          bank_trx_no: bankRefundNo,
-          origin: 'refund',
-          request_digest: null,
-          created_at: now,
-          updated_at: now,
-          success_time: now,
-        }, items.map(({ product_code, quantity, unit_price_minor, channel_sku_code }) => ({ product_code, quantity, unit_price_minor, channel_sku_code })));
+        const refund = await ordersRepo.insertOrder(
+          trx,
+          {
+            ...copyOf(original),
+            trx_type: TrxType.REFUND,
+            out_trx_no: null,
+            original_trx_no: original.trx_no,
+            status: OrderStatus.SUCCEEDED,
+            region: null,
+            bank_trx_no: bankRefundNo,
+            origin: 'refund',
+            request_digest: null,
+            created_at: now,
+            updated_at: now,
+            success_time: now,
+          },
+          items.map(({ product_code, quantity, unit_price_minor, channel_sku_code }) => ({
+            product_code,
+            quantity,
+            unit_price_minor,
+            channel_sku_code,
+          })),
+        );
         await notifyGame(trx, 'refund', refund, items, now);
         if (await granted(trx, original)) {
           await ordersRepo.insertSupplement(trx, {
@@ -93,7 +111,10 @@ export class RefundService {
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       const earlier = await ordersRepo.refundOf(this.db, trxNo);
-      throw new AppError('REFUND_NOT_ALLOWED', `order ${trxNo} was already refunded (refund order ${earlier?.trx_no ?? '?'})`);
+      throw new AppError(
+        'REFUND_NOT_ALLOWED',
+        `order ${trxNo} was already refunded (refund order ${earlier?.trx_no ?? '?'})`,
+      );
     }
     return this.orders.get(refundTrxNo);
   }
@@ -109,13 +130,19 @@ export class RefundService {
    * makes the supplement supplemented, with no new payment notification
    * (2.5 rule 3). Asking again while one is open answers that one.
    */
-  async startSupplementPayment(appId: number, userId: string, tradeNo: number): Promise<{ order: Order; payment: Record<string, string> | null; created: boolean }> {
+  async startSupplementPayment(
+    appId: number,
+    userId: string,
+    tradeNo: number,
+  ): Promise<{ order: Order; payment: Record<string, string> | null; created: boolean }> {
     const supplement = await ordersRepo.supplement(this.db, tradeNo);
     if (!supplement || supplement.app_id !== appId || supplement.user_id !== userId) {
       throw new AppError('NOT_FOUND', `tradeNo ${tradeNo} is not a supplement order of this player`);
     }
     if (supplement.supply_status !== SupplyStatus.PENDING) {
-      throw new AppError('ORDER_STATE', `supplement ${tradeNo} was already supplemented`, { data: { trxNo: tradeNo, status: supplement.supply_status, requested: SupplyStatus.SUPPLEMENTED } });
+      throw new AppError('ORDER_STATE', `supplement ${tradeNo} was already supplemented`, {
+        data: { trxNo: tradeNo, status: supplement.supply_status, requested: SupplyStatus.SUPPLEMENTED },
+      });
     }
     if (supplement.paying_trx_no !== null) {
       const open = await this.orders.row(supplement.paying_trx_no);
@@ -128,20 +155,29 @@ export class RefundService {
     const now = this.now();
     const row = await this.db.transaction().execute(async (trx) => {
       const items = await ordersRepo.items(trx, tradeNo);
-      const order = await ordersRepo.insertOrder(trx, {
-        ...copyOf(refund),
-        trx_type: TrxType.SUPPLEMENT,
-        out_trx_no: `${supplement.out_trade_no}-${crypto.randomBytes(4).toString('hex')}`,
-        original_trx_no: tradeNo,
-        status: OrderStatus.CREATED,
-        region: null,
-        bank_trx_no: null,
-        origin: 'supplement',
-        request_digest: null,
-        created_at: now,
-        updated_at: now,
-        success_time: null,
-      }, items.map(({ product_code, quantity, unit_price_minor, channel_sku_code }) => ({ product_code, quantity, unit_price_minor, channel_sku_code })));
+      const order = await ordersRepo.insertOrder(
+        trx,
+        {
+          ...copyOf(refund),
+          trx_type: TrxType.SUPPLEMENT,
+          out_trx_no: `${supplement.out_trade_no}-${crypto.randomBytes(4).toString('hex')}`,
+          original_trx_no: tradeNo,
+          status: OrderStatus.CREATED,
+          region: null,
+          bank_trx_no: null,
+          origin: 'supplement',
+          request_digest: null,
+          created_at: now,
+          updated_at: now,
+          success_time: null,
+        },
+        items.map(({ product_code, quantity, unit_price_minor, channel_sku_code }) => ({
+          product_code,
+          quantity,
+          unit_price_minor,
+          channel_sku_code,
+        })),
+      );
       // Compare-and-set, so two requests at once cannot both open a payment.
       if (!(await ordersRepo.claimSupplementPayment(trx, tradeNo, supplement.paying_trx_no, order.trx_no))) {
         throw new AppError('CONFLICT', `a payment of supplement ${tradeNo} was opened at the same time; ask again`);
@@ -189,7 +225,11 @@ function toAdmin(s: SupplementRow): PendingSupplementAdmin {
 /** Whether the game granted the items: it accepted the payment notification (4.7: 200 or 204). */
 async function granted(db: Kysely<Tables>, original: OrderRow): Promise<boolean> {
   if (original.notify_event_id === null) return false;
-  const event = await db.selectFrom('outbox').select('state').where('event_id', '=', original.notify_event_id).executeTakeFirst();
+  const event = await db
+    .selectFrom('outbox')
+    .select('state')
+    .where('event_id', '=', original.notify_event_id)
+    .executeTakeFirst();
   return event?.state === 'delivered';
 }
 
@@ -216,4 +256,3 @@ function copyOf(o: OrderRow) {
     failure_reason: null,
   };
 }
-

@@ -16,7 +16,11 @@ export const SETTINGS_CACHE_MS = 2000;
 export class OrderSettingsService {
   readonly #cache: TtlCache<number, OrderSettings>;
 
-  constructor(private readonly db: Kysely<Tables>, private readonly apps: AppService, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly apps: AppService,
+    private readonly now: () => number = Date.now,
+  ) {
     this.#cache = new TtlCache(SETTINGS_CACHE_MS, now);
   }
 
@@ -28,8 +32,12 @@ export class OrderSettingsService {
   async put(appId: number, settings: { webRegionLock: boolean }): Promise<OrderSettings> {
     await this.apps.get(appId);
     const values = { app_id: appId, web_region_lock: settings.webRegionLock ? 1 : 0, updated_at: this.now() };
-    await this.db.insertInto('order_settings').values(values)
-      .onConflict((oc) => oc.column('app_id').doUpdateSet({ web_region_lock: values.web_region_lock, updated_at: values.updated_at }))
+    await this.db
+      .insertInto('order_settings')
+      .values(values)
+      .onConflict((oc) =>
+        oc.column('app_id').doUpdateSet({ web_region_lock: values.web_region_lock, updated_at: values.updated_at }),
+      )
       .execute();
     this.#cache.delete(appId);
     return this.get(appId);

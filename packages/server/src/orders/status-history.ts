@@ -13,10 +13,14 @@ import { STATUS_NAMES } from './status.js';
 export type StatusChangeRow = Omit<OrderStatusChangesTable, 'change_id'>;
 
 export const StatusChange = Type.Object({
-  fromStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'The status before (2.7); null: the order was created with `status`.' }),
+  fromStatus: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'The status before (2.7); null: the order was created with `status`.',
+  }),
   status: Type.Integer({ description: '2.7: 0 succeeded, 1 created, 2 awaiting payment, 3 failed, 4 cancelled.' }),
   statusName: Type.String(),
-  reason: Type.Union([Type.String(), Type.Null()], { description: 'Why, when known: the failure or cancellation reason.' }),
+  reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why, when known: the failure or cancellation reason.',
+  }),
   at: Type.String({ format: 'date-time' }),
 });
 export type StatusChange = Static<typeof StatusChange>;
@@ -26,12 +30,34 @@ export async function recordStatusChanges(db: Kysely<Tables>, changes: StatusCha
 }
 
 /** A created order's first row: from nothing to the status it was created with. */
-export function creation(row: { trx_no: number; status: number; failure_reason: string | null; created_at: number }): StatusChangeRow {
-  return { trx_no: row.trx_no, from_status: null, to_status: row.status, reason: row.failure_reason, at: row.created_at };
+export function creation(row: {
+  trx_no: number;
+  status: number;
+  failure_reason: string | null;
+  created_at: number;
+}): StatusChangeRow {
+  return {
+    trx_no: row.trx_no,
+    from_status: null,
+    to_status: row.status,
+    reason: row.failure_reason,
+    at: row.created_at,
+  };
 }
 
 /** The statuses an order went through, oldest first. */
 export async function statusHistory(db: Kysely<Tables>, trxNo: number): Promise<StatusChange[]> {
-  const rows = await db.selectFrom('order_status_changes').selectAll().where('trx_no', '=', trxNo).orderBy('change_id').execute();
-  return rows.map((r) => ({ fromStatus: r.from_status, status: r.to_status, statusName: STATUS_NAMES[r.to_status] ?? 'unknown', reason: r.reason, at: new Date(Number(r.at)).toISOString() }));
+  const rows = await db
+    .selectFrom('order_status_changes')
+    .selectAll()
+    .where('trx_no', '=', trxNo)
+    .orderBy('change_id')
+    .execute();
+  return rows.map((r) => ({
+    fromStatus: r.from_status,
+    status: r.to_status,
+    statusName: STATUS_NAMES[r.to_status] ?? 'unknown',
+    reason: r.reason,
+    at: new Date(Number(r.at)).toISOString(),
+  }));
 }

@@ -21,7 +21,11 @@ const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {
 };
 
 export const STATUS_NAMES: Record<number, string> = {
-  0: 'succeeded', 1: 'created', 2: 'awaiting payment', 3: 'failed', 4: 'cancelled',
+  0: 'succeeded',
+  1: 'created',
+  2: 'awaiting payment',
+  3: 'failed',
+  4: 'cancelled',
 };
 
 export function canTransition(from: number, to: number): boolean {
@@ -31,9 +35,13 @@ export function canTransition(from: number, to: number): boolean {
 /** Throws ORDER_STATE (40910) naming both statuses when `from -> to` is not a transition. */
 export function assertTransition(trxNo: number, from: number, to: number): void {
   if (!canTransition(from, to)) {
-    throw new AppError('ORDER_STATE', `order ${trxNo} is ${from} (${STATUS_NAMES[from]}) and cannot become ${to} (${STATUS_NAMES[to]})`, {
-      data: { trxNo, status: from, requested: to },
-    });
+    throw new AppError(
+      'ORDER_STATE',
+      `order ${trxNo} is ${from} (${STATUS_NAMES[from]}) and cannot become ${to} (${STATUS_NAMES[to]})`,
+      {
+        data: { trxNo, status: from, requested: to },
+      },
+    );
   }
 }
 

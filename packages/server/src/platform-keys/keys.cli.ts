@@ -7,21 +7,32 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
   keys.command('list').action(async () => {
     await ctx.withServices(async (s) => {
       const list = await s.keys.list();
-      ctx.output({ keys: list }, () => list.map((k) => `${k.kid}  ${k.status}  created ${k.createdAt}${k.retiredAt ? `  retired ${k.retiredAt}` : ''}`).join('\n'));
+      ctx.output({ keys: list }, () =>
+        list
+          .map((k) => `${k.kid}  ${k.status}  created ${k.createdAt}${k.retiredAt ? `  retired ${k.retiredAt}` : ''}`)
+          .join('\n'),
+      );
     });
   });
 
-  keys.command('rotate').description('add a key pair that signs from now on; the old one stays published').action(async () => {
-    await ctx.withServices(async (s) => {
-      const key = await s.keys.rotate();
-      ctx.output(key, () => `${key.kid} now signs\n${key.publicKeyPem}`);
+  keys
+    .command('rotate')
+    .description('add a key pair that signs from now on; the old one stays published')
+    .action(async () => {
+      await ctx.withServices(async (s) => {
+        const key = await s.keys.rotate();
+        ctx.output(key, () => `${key.kid} now signs\n${key.publicKeyPem}`);
+      });
     });
-  });
 
-  keys.command('retire').argument('<kid>').description('stop publishing an old key').action(async (kid: string) => {
-    await ctx.withServices(async (s) => {
-      await s.keys.retire(kid);
-      ctx.output({ retired: kid }, () => `${kid} retired`);
+  keys
+    .command('retire')
+    .argument('<kid>')
+    .description('stop publishing an old key')
+    .action(async (kid: string) => {
+      await ctx.withServices(async (s) => {
+        await s.keys.retire(kid);
+        ctx.output({ retired: kid }, () => `${kid} retired`);
+      });
     });
-  });
 }

@@ -3,13 +3,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { platformErrorResponses, Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
 
-const PublicKey = Type.Object({
-  kid: Type.String({ description: 'Key id; calls to games carry it in the Key-Id header.' }),
-  publicKeyPem: Type.String(),
-  status: Type.Union([Type.Literal('signing'), Type.Literal('published'), Type.Literal('retired')]),
-  createdAt: Type.String({ format: 'date-time' }),
-  retiredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-}, { $id: 'PlatformPublicKey' });
+const PublicKey = Type.Object(
+  {
+    kid: Type.String({ description: 'Key id; calls to games carry it in the Key-Id header.' }),
+    publicKeyPem: Type.String(),
+    status: Type.Union([Type.Literal('signing'), Type.Literal('published'), Type.Literal('retired')]),
+    createdAt: Type.String({ format: 'date-time' }),
+    retiredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'PlatformPublicKey' },
+);
 
 const tags = ['admin'];
 const security = [{ adminBearer: [] }];
@@ -18,19 +21,47 @@ const security = [{ adminBearer: [] }];
 export function platformKeyRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.addSchema(PublicKey);
-    app.get('/platform-keys', {
-      schema: { tags, security, summary: 'Platform public keys (PEM) with their key ids', response: { 200: Type.Object({ keys: Type.Array(Type.Ref(PublicKey)) }), ...platformErrorResponses } },
-    }, async () => ({ keys: await services.keys.list() }));
+    app.get(
+      '/platform-keys',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Platform public keys (PEM) with their key ids',
+          response: { 200: Type.Object({ keys: Type.Array(Type.Ref(PublicKey)) }), ...platformErrorResponses },
+        },
+      },
+      async () => ({ keys: await services.keys.list() }),
+    );
 
-    app.post('/platform-keys/rotate', {
-      schema: { tags, security, summary: 'Add a new key pair that signs from now on', response: { 201: Type.Ref(PublicKey), ...platformErrorResponses } },
-    }, async (_request, reply) => reply.code(201).send(await services.keys.rotate()));
+    app.post(
+      '/platform-keys/rotate',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Add a new key pair that signs from now on',
+          response: { 201: Type.Ref(PublicKey), ...platformErrorResponses },
+        },
+      },
+      async (_request, reply) => reply.code(201).send(await services.keys.rotate()),
+    );
 
-    app.post('/platform-keys/:kid/retire', {
-      schema: { tags, security, summary: 'Stop publishing an old key', params: Type.Object({ kid: Text({ maxLength: 64 }) }), response: { 204: Type.Null(), ...platformErrorResponses } },
-    }, async (request, reply) => {
-      await services.keys.retire(request.params.kid);
-      return reply.code(204).send(null);
-    });
+    app.post(
+      '/platform-keys/:kid/retire',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Stop publishing an old key',
+          params: Type.Object({ kid: Text({ maxLength: 64 }) }),
+          response: { 204: Type.Null(), ...platformErrorResponses },
+        },
+      },
+      async (request, reply) => {
+        await services.keys.retire(request.params.kid);
+        return reply.code(204).send(null);
+      },
+    );
   };
 }

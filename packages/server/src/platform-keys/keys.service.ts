@@ -8,7 +8,13 @@ const privateKeyContext = (kid: string) => `platform-key:${kid}`;
 
 /** The platform key column sealed under the master key (master key rotation: master-key/reseal.ts). */
 export const PLATFORM_KEY_SEALED_COLUMNS: SealedColumn[] = [
-  { table: 'platform_keys', id: 'kid', column: 'private_pem_enc', contextColumns: ['kid'], context: (row) => privateKeyContext(String(row.kid)) },
+  {
+    table: 'platform_keys',
+    id: 'kid',
+    column: 'private_pem_enc',
+    contextColumns: ['kid'],
+    context: (row) => privateKeyContext(String(row.kid)),
+  },
 ];
 import { rsaSignText, type SignPool } from './sign-pool.js';
 import { AppError } from '../errors/app-error.js';
@@ -97,7 +103,8 @@ export class PlatformKeyService {
   /** Stops publishing an old key. The signing key cannot be retired: rotate first. */
   async retire(kid: string): Promise<void> {
     const published = await this.repo.published();
-    if (published[0]?.kid === kid) throw new AppError('CONFLICT', `key ${kid} is the signing key; rotate before retiring it`);
+    if (published[0]?.kid === kid)
+      throw new AppError('CONFLICT', `key ${kid} is the signing key; rotate before retiring it`);
     if ((await this.repo.retire(kid, this.now())) === 0) throw new AppError('NOT_FOUND', `no published key ${kid}`);
   }
 
@@ -114,7 +121,11 @@ export class PlatformKeyService {
     if (!this.#loading) {
       const loading = this.#load(now, this.#generation);
       this.#loading = loading;
-      void loading.catch(() => {}).finally(() => { if (this.#loading === loading) this.#loading = undefined; });
+      void loading
+        .catch(() => {})
+        .finally(() => {
+          if (this.#loading === loading) this.#loading = undefined;
+        });
     }
     return this.#loading;
   }
@@ -122,7 +133,10 @@ export class PlatformKeyService {
   async #load(now: number, generation: number): Promise<Signer> {
     const row = (await this.repo.published())[0];
     if (!row) throw new AppError('UNAVAILABLE', 'no platform key pair; the service creates one at start');
-    const value = { kid: row.kid, privateKey: crypto.createPrivateKey(this.box.open(row.private_pem_enc, privateKeyContext(row.kid))) };
+    const value = {
+      kid: row.kid,
+      privateKey: crypto.createPrivateKey(this.box.open(row.private_pem_enc, privateKeyContext(row.kid))),
+    };
     if (generation === this.#generation) this.#signer = { value, until: now + SIGNER_REFRESH_MS };
     return value;
   }

@@ -138,6 +138,7 @@ export class SignPool {
     for (const j of this.#queued.splice(0)) j.resolve(rsaSignText(j.base, j.key));
     const workers = this.#workers.splice(0);
     await Promise.all(workers.map((w) => w.worker.terminate()));
-    for (const w of workers) for (const jobs of w.inFlight.values()) for (const j of jobs) j.reject(new Error('signing pool closed'));
+    for (const w of workers)
+      for (const jobs of w.inFlight.values()) for (const j of jobs) j.reject(new Error('signing pool closed'));
   }
 }

@@ -12,12 +12,19 @@ describe('moderation: banning the reportee', () => {
     svc = await startTestService();
     game = await createGame(svc);
   });
-  after(async () => { await svc.close(); });
+  after(async () => {
+    await svc.close();
+  });
 
   async function reportAgainst(svcid: string, reporter = 'p1') {
-    const res = await postReport(svc, game, reportBody(game, { reporter: { svcid: reporter }, reportee: { svcid }, reasons: [{ id: 1 }] }));
+    const res = await postReport(
+      svc,
+      game,
+      reportBody(game, { reporter: { svcid: reporter }, reportee: { svcid }, reasons: [{ id: 1 }] }),
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    return (await svc.admin('GET', `/reports?appId=${game.appId}&reportee=${svcid}`)).body.reports[0].reportId as number;
+    return (await svc.admin('GET', `/reports?appId=${game.appId}&reportee=${svcid}`)).body.reports[0]
+      .reportId as number;
   }
 
   it('bans with a decision: tokens revoked at once, logins refused, audited; lifting restores logins', async () => {
@@ -27,14 +34,23 @@ describe('moderation: banning the reportee', () => {
     const reportId = await reportAgainst(cheater.userId);
 
     const until = new Date(Date.now() + 3600_000).toISOString();
-    const decided = await svc.admin('POST', `/reports/${reportId}/moderation`, { moderator: 'mod-ann', status: 'actioned', note: 'speed hack confirmed', ban: { reason: 'cheating', until } });
+    const decided = await svc.admin('POST', `/reports/${reportId}/moderation`, {
+      moderator: 'mod-ann',
+      status: 'actioned',
+      note: 'speed hack confirmed',
+      ban: { reason: 'cheating', until },
+    });
     assert.equal(decided.status, 200, JSON.stringify(decided.body));
     assert.equal(decided.body.status, 'actioned');
 
     const revoked = await profile(svc, game.clientId, cheater);
     assert.equal(revoked.status, 403);
     assert.equal(revoked.body.code, 40300);
-    const login = await svc.fetch('/api/account/v1/client/login/guest', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: game.clientId, deviceId: device }) });
+    const login = await svc.fetch('/api/account/v1/client/login/guest', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: game.clientId, deviceId: device }),
+    });
     assert.equal(login.status, 403);
     assert.equal(((await login.json()) as any).code, 40302);
 
@@ -43,7 +59,12 @@ describe('moderation: banning the reportee', () => {
     assert.ok(ban, JSON.stringify(audit));
     assert.equal(ban.moderator, 'mod-ann');
 
-    const lifted = await svc.admin('POST', `/reports/${reportId}/moderation`, { moderator: 'mod-bob', status: 'dismissed', note: 'appeal accepted', liftBan: true });
+    const lifted = await svc.admin('POST', `/reports/${reportId}/moderation`, {
+      moderator: 'mod-bob',
+      status: 'dismissed',
+      note: 'appeal accepted',
+      liftBan: true,
+    });
     assert.equal(lifted.status, 200, JSON.stringify(lifted.body));
     const again = await guestLogin(svc, game.clientId, device);
     assert.equal((await profile(svc, game.clientId, again)).status, 200);
@@ -54,9 +75,18 @@ describe('moderation: banning the reportee', () => {
   it('bans permanently with until null', async () => {
     const player = await guestLogin(svc, game.clientId, 'perma-device');
     const reportId = await reportAgainst(player.userId, 'p2');
-    const res = await svc.admin('POST', `/reports/${reportId}/moderation`, { moderator: 'mod', status: 'actioned', note: 'bot', ban: { reason: 'botting', until: null } });
+    const res = await svc.admin('POST', `/reports/${reportId}/moderation`, {
+      moderator: 'mod',
+      status: 'actioned',
+      note: 'bot',
+      ban: { reason: 'botting', until: null },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const login = await svc.fetch('/api/account/v1/client/login/guest', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: game.clientId, deviceId: 'perma-device' }) });
+    const login = await svc.fetch('/api/account/v1/client/login/guest', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: game.clientId, deviceId: 'perma-device' }),
+    });
     assert.equal(login.status, 403);
   });
 
@@ -64,7 +94,12 @@ describe('moderation: banning the reportee', () => {
     for (const svcid of ['not-a-user-id', '999999']) {
       const reportId = await reportAgainst(svcid, `p-${svcid}`);
       const actions = await countRows(svc, 'moderation_actions');
-      const res = await svc.admin('POST', `/reports/${reportId}/moderation`, { moderator: 'mod', status: 'actioned', note: 'x', ban: { reason: 'cheating', until: null } });
+      const res = await svc.admin('POST', `/reports/${reportId}/moderation`, {
+        moderator: 'mod',
+        status: 'actioned',
+        note: 'x',
+        ban: { reason: 'cheating', until: null },
+      });
       assert.ok(res.status === 400 || res.status === 404, `${svcid}: ${res.status}`);
       const view = await svc.admin('GET', `/reports/${reportId}`);
       assert.equal(view.body.status, 'open', 'the decision rolled back with the ban');
@@ -75,7 +110,12 @@ describe('moderation: banning the reportee', () => {
   it('refuses a ban that ends in the past', async () => {
     const player = await guestLogin(svc, game.clientId, 'past-device');
     const reportId = await reportAgainst(player.userId, 'p3');
-    const res = await svc.admin('POST', `/reports/${reportId}/moderation`, { moderator: 'mod', status: 'actioned', note: 'x', ban: { reason: 'r', until: '2001-01-01T00:00:00Z' } });
+    const res = await svc.admin('POST', `/reports/${reportId}/moderation`, {
+      moderator: 'mod',
+      status: 'actioned',
+      note: 'x',
+      ban: { reason: 'r', until: '2001-01-01T00:00:00Z' },
+    });
     assert.equal(res.status, 400);
     assert.match(res.body.detail, /until/);
     assert.equal((await profile(svc, game.clientId, player)).status, 200);

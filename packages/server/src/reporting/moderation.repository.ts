@@ -1,6 +1,11 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Tables } from '../db/schema.js';
-import type { ModerationActionsTable, ReportEvidenceTable, ReportReasonsTable, ReportsTable } from './reporting.tables.js';
+import type {
+  ModerationActionsTable,
+  ReportEvidenceTable,
+  ReportReasonsTable,
+  ReportsTable,
+} from './reporting.tables.js';
 
 export type ReportRow = Selectable<ReportsTable>;
 export type ReasonRow = Selectable<ReportReasonsTable>;
@@ -37,12 +42,25 @@ export class ModerationRepository {
     if (f.status !== undefined) q = q.where('status', '=', f.status);
     if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
     if (f.to !== undefined) q = q.where('created_at', '<', f.to);
-    if (f.reportee !== undefined) { const v = f.reportee; q = q.where((eb) => eb.or([eb('reportee_svcid', '=', v), eb('reportee_role_id', '=', v)])); }
-    if (f.reporter !== undefined) { const v = f.reporter; q = q.where((eb) => eb.or([eb('reporter_svcid', '=', v), eb('reporter_role_id', '=', v)])); }
+    if (f.reportee !== undefined) {
+      const v = f.reportee;
+      q = q.where((eb) => eb.or([eb('reportee_svcid', '=', v), eb('reportee_role_id', '=', v)]));
+    }
+    if (f.reporter !== undefined) {
+      const v = f.reporter;
+      q = q.where((eb) => eb.or([eb('reporter_svcid', '=', v), eb('reporter_role_id', '=', v)]));
+    }
     if (f.reasonId !== undefined) {
       const v = f.reasonId;
-      q = q.where((eb) => eb.exists(eb.selectFrom('report_reasons').select('report_reasons.report_id')
-        .whereRef('report_reasons.report_id', '=', 'reports.report_id').where('report_reasons.reason_id', '=', v)));
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('report_reasons')
+            .select('report_reasons.report_id')
+            .whereRef('report_reasons.report_id', '=', 'reports.report_id')
+            .where('report_reasons.reason_id', '=', v),
+        ),
+      );
     }
     if (beforeId !== undefined) q = q.where('report_id', '<', beforeId);
     return q.orderBy('report_id', 'desc').limit(limit).execute();
@@ -54,17 +72,34 @@ export class ModerationRepository {
 
   async reasonsOf(ids: number[]): Promise<ReasonRow[]> {
     if (ids.length === 0) return [];
-    return this.db.selectFrom('report_reasons').selectAll().where('report_id', 'in', ids).orderBy('report_id').orderBy('position').execute();
+    return this.db
+      .selectFrom('report_reasons')
+      .selectAll()
+      .where('report_id', 'in', ids)
+      .orderBy('report_id')
+      .orderBy('position')
+      .execute();
   }
 
   async evidenceOf(ids: number[]): Promise<EvidenceRow[]> {
     if (ids.length === 0) return [];
-    return this.db.selectFrom('report_evidence').selectAll().where('report_id', 'in', ids).orderBy('report_id').orderBy('position').execute();
+    return this.db
+      .selectFrom('report_evidence')
+      .selectAll()
+      .where('report_id', 'in', ids)
+      .orderBy('report_id')
+      .orderBy('position')
+      .execute();
   }
 
   async history(reportId: number): Promise<ActionRow[]> {
-    return this.db.selectFrom('moderation_actions').selectAll()
-      .where('report_id', '=', reportId).where('action', '=', 'set_status').orderBy('action_id').execute();
+    return this.db
+      .selectFrom('moderation_actions')
+      .selectAll()
+      .where('report_id', '=', reportId)
+      .where('action', '=', 'set_status')
+      .orderBy('action_id')
+      .execute();
   }
 
   async setStatus(trx: Kysely<Tables>, reportId: number, status: string, at: number): Promise<void> {
@@ -82,7 +117,11 @@ export class ModerationRepository {
     await db.insertInto('moderation_actions').values(row).execute();
   }
 
-  async audit(f: { reportId?: number | undefined; moderator?: string | undefined; action?: string | undefined }, beforeId: number | undefined, limit: number): Promise<ActionRow[]> {
+  async audit(
+    f: { reportId?: number | undefined; moderator?: string | undefined; action?: string | undefined },
+    beforeId: number | undefined,
+    limit: number,
+  ): Promise<ActionRow[]> {
     let q = this.db.selectFrom('moderation_actions').selectAll();
     if (f.reportId !== undefined) q = q.where('report_id', '=', f.reportId);
     if (f.moderator !== undefined) q = q.where('moderator', '=', f.moderator);
@@ -96,9 +135,14 @@ export class ModerationRepository {
    * cursor is the last row's (count, app, key): keyset pagination on the
    * aggregate, so a page never repeats or skips a reportee.
    */
-  async reporteeCounts(f: ReportFilter, after: { reports: number; appId: number; key: string } | undefined, limit: number): Promise<ReporteeCountRow[]> {
+  async reporteeCounts(
+    f: ReportFilter,
+    after: { reports: number; appId: number; key: string } | undefined,
+    limit: number,
+  ): Promise<ReporteeCountRow[]> {
     const count = sql<number>`count(*)`;
-    let q = this.db.selectFrom('reports')
+    let q = this.db
+      .selectFrom('reports')
       .select([
         'app_id',
         'reportee_key',
@@ -113,13 +157,18 @@ export class ModerationRepository {
     if (f.to !== undefined) q = q.where('created_at', '<', f.to);
     let g = q.groupBy(['app_id', 'reportee_key']);
     if (after) {
-      g = g.having((eb) => eb.or([
-        eb(count, '<', after.reports),
-        eb.and([eb(count, '=', after.reports), eb.or([
-          eb('app_id', '>', after.appId),
-          eb.and([eb('app_id', '=', after.appId), eb('reportee_key', '>', after.key)]),
-        ])]),
-      ]));
+      g = g.having((eb) =>
+        eb.or([
+          eb(count, '<', after.reports),
+          eb.and([
+            eb(count, '=', after.reports),
+            eb.or([
+              eb('app_id', '>', after.appId),
+              eb.and([eb('app_id', '=', after.appId), eb('reportee_key', '>', after.key)]),
+            ]),
+          ]),
+        ]),
+      );
     }
     const rows = await g.orderBy(count, 'desc').orderBy('app_id').orderBy('reportee_key').limit(limit).execute();
     return rows.map((r) => ({
@@ -134,8 +183,17 @@ export class ModerationRepository {
 
   /** The latest report against each of these reportees (for their display fields). */
   async latestAgainst(pairs: Array<{ appId: number; key: string }>): Promise<ReportRow[]> {
-    return Promise.all(pairs.map((p) => this.db.selectFrom('reports').selectAll()
-      .where('app_id', '=', p.appId).where('reportee_key', '=', p.key)
-      .orderBy('report_id', 'desc').limit(1).executeTakeFirstOrThrow()));
+    return Promise.all(
+      pairs.map((p) =>
+        this.db
+          .selectFrom('reports')
+          .selectAll()
+          .where('app_id', '=', p.appId)
+          .where('reportee_key', '=', p.key)
+          .orderBy('report_id', 'desc')
+          .limit(1)
+          .executeTakeFirstOrThrow(),
+      ),
+    );
   }
 }

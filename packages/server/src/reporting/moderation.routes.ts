@@ -3,8 +3,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import {
-  AuditLog, AuditQuery, ModerationBody, ReportIdParams, ReportList, ReportListQuery, ReportView,
-  ReporteeCounts, ReporteeCountsQuery, ShowReportQuery,
+  AuditLog,
+  AuditQuery,
+  ModerationBody,
+  ReportIdParams,
+  ReportList,
+  ReportListQuery,
+  ReportView,
+  ReporteeCounts,
+  ReporteeCountsQuery,
+  ShowReportQuery,
 } from './moderation.schemas.js';
 import { requestBaseUrl } from './reporting.routes.js';
 
@@ -15,32 +23,81 @@ const security = [{ adminBearer: [] }];
 export function moderationRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { moderation } = services;
   return async (app) => {
-    app.get('/reports', {
-      schema: { tags, security, summary: 'List reports, newest first, with filters and cursor pagination', querystring: ReportListQuery, response: { 200: ReportList, ...platformErrorResponses } },
-    }, async (request) => moderation.list(request.query));
-
-    app.get('/reports/reportees', {
-      schema: { tags, security, summary: 'Reports per reportee, most reported first (repeat offenders)', querystring: ReporteeCountsQuery, response: { 200: ReporteeCounts, ...platformErrorResponses } },
-    }, async (request) => moderation.reporteeCounts(request.query));
-
-    app.get('/reports/:reportId', {
-      schema: {
-        tags, security, params: ReportIdParams, querystring: ShowReportQuery,
-        summary: 'Show a report with its status history and short-lived evidence download links',
-        response: { 200: Type.Ref(ReportView), ...platformErrorResponses },
+    app.get(
+      '/reports',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'List reports, newest first, with filters and cursor pagination',
+          querystring: ReportListQuery,
+          response: { 200: ReportList, ...platformErrorResponses },
+        },
       },
-    }, async (request) => moderation.show(Number(request.params.reportId), { moderator: request.query.moderator, requestBaseUrl: requestBaseUrl(request) }));
+      async (request) => moderation.list(request.query),
+    );
 
-    app.post('/reports/:reportId/moderation', {
-      schema: {
-        tags, security, params: ReportIdParams, body: ModerationBody,
-        summary: 'Decide on a report: set its status (open, actioned, dismissed) with a note; kept as history and audited',
-        response: { 200: Type.Ref(ReportView), ...platformErrorResponses },
+    app.get(
+      '/reports/reportees',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Reports per reportee, most reported first (repeat offenders)',
+          querystring: ReporteeCountsQuery,
+          response: { 200: ReporteeCounts, ...platformErrorResponses },
+        },
       },
-    }, async (request) => moderation.decide(Number(request.params.reportId), request.body));
+      async (request) => moderation.reporteeCounts(request.query),
+    );
 
-    app.get('/moderation/audit', {
-      schema: { tags, security, summary: 'Audit log of moderator actions, newest first', querystring: AuditQuery, response: { 200: AuditLog, ...platformErrorResponses } },
-    }, async (request) => moderation.audit(request.query));
+    app.get(
+      '/reports/:reportId',
+      {
+        schema: {
+          tags,
+          security,
+          params: ReportIdParams,
+          querystring: ShowReportQuery,
+          summary: 'Show a report with its status history and short-lived evidence download links',
+          response: { 200: Type.Ref(ReportView), ...platformErrorResponses },
+        },
+      },
+      async (request) =>
+        moderation.show(Number(request.params.reportId), {
+          moderator: request.query.moderator,
+          requestBaseUrl: requestBaseUrl(request),
+        }),
+    );
+
+    app.post(
+      '/reports/:reportId/moderation',
+      {
+        schema: {
+          tags,
+          security,
+          params: ReportIdParams,
+          body: ModerationBody,
+          summary:
+            'Decide on a report: set its status (open, actioned, dismissed) with a note; kept as history and audited',
+          response: { 200: Type.Ref(ReportView), ...platformErrorResponses },
+        },
+      },
+      async (request) => moderation.decide(Number(request.params.reportId), request.body),
+    );
+
+    app.get(
+      '/moderation/audit',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Audit log of moderator actions, newest first',
+          querystring: AuditQuery,
+          response: { 200: AuditLog, ...platformErrorResponses },
+        },
+      },
+      async (request) => moderation.audit(request.query),
+    );
   };
 }

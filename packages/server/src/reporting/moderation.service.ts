@@ -5,8 +5,21 @@ import { groupBy } from '../db/group-by.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { PAGE_DEFAULT, parseLimit, parseTime } from '../http/admin-query.js';
 import type { EvidenceService } from '../evidence/evidence.service.js';
-import type { ActionRow, EvidenceRow, ModerationRepository, ReasonRow, ReportFilter, ReportRow } from './moderation.repository.js';
-import type { AuditQuery, ModerationBody, ReportListQuery, ReporteeCountsQuery, ReportView } from './moderation.schemas.js';
+import type {
+  ActionRow,
+  EvidenceRow,
+  ModerationRepository,
+  ReasonRow,
+  ReportFilter,
+  ReportRow,
+} from './moderation.repository.js';
+import type {
+  AuditQuery,
+  ModerationBody,
+  ReportListQuery,
+  ReporteeCountsQuery,
+  ReportView,
+} from './moderation.schemas.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -26,14 +39,22 @@ function decodeCursor<T>(cursor: string | undefined, check: (v: unknown) => v is
   return value;
 }
 
-const isId = (v: unknown): v is { id: number } => typeof v === 'object' && v !== null && Number.isSafeInteger((v as { id?: unknown }).id);
+const isId = (v: unknown): v is { id: number } =>
+  typeof v === 'object' && v !== null && Number.isSafeInteger((v as { id?: unknown }).id);
 const isCountCursor = (v: unknown): v is { n: number; a: number; k: string } => {
   const c = v as { n?: unknown; a?: unknown; k?: unknown } | null;
-  return typeof c === 'object' && c !== null && Number.isSafeInteger(c.n) && Number.isSafeInteger(c.a) && typeof c.k === 'string';
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    Number.isSafeInteger(c.n) &&
+    Number.isSafeInteger(c.a) &&
+    typeof c.k === 'string'
+  );
 };
 
 /** An optional time filter (ISO 8601 or Unix ms). */
-const timeOf = (field: string, value: string | undefined) => (value === undefined ? undefined : parseTime(field, value));
+const timeOf = (field: string, value: string | undefined) =>
+  value === undefined ? undefined : parseTime(field, value);
 const limitOf = (value: string | undefined) => parseLimit('limit', value, PAGE_DEFAULT, 200);
 
 function filterOf(q: ReportListQuery | ReporteeCountsQuery): ReportFilter {
@@ -60,7 +81,13 @@ function player(r: ReportRow, who: 'reporter' | 'reportee') {
 }
 
 function historyEntry(a: ActionRow) {
-  return { fromStatus: a.from_status, status: a.to_status ?? '', note: a.note, moderator: a.moderator, at: iso(a.created_at) };
+  return {
+    fromStatus: a.from_status,
+    status: a.to_status ?? '',
+    note: a.note,
+    moderator: a.moderator,
+    at: iso(a.created_at),
+  };
 }
 
 /** What moderation needs of the accounts domain: bans of platform accounts. */
@@ -84,7 +111,9 @@ export class ModerationService {
   private async views(rows: ReportRow[]): Promise<ReportView[]> {
     const ids = rows.map((r) => r.report_id);
     const [reasons, evidence] = await Promise.all([this.repo.reasonsOf(ids), this.repo.evidenceOf(ids)]);
-    const uploads = new Map((await this.evidence.uploads([...new Set(evidence.map((e) => e.upload_id))])).map((u) => [u.upload_id, u]));
+    const uploads = new Map(
+      (await this.evidence.uploads([...new Set(evidence.map((e) => e.upload_id))])).map((u) => [u.upload_id, u]),
+    );
     const byReport = <T extends { report_id: number }>(list: T[]) => groupBy(list, (x) => Number(x.report_id));
     const reasonMap = byReport<ReasonRow>(reasons);
     const evidenceMap = byReport<EvidenceRow>(evidence);
@@ -114,7 +143,10 @@ export class ModerationService {
     const after = decodeCursor(q.cursor, isId);
     const rows = await this.repo.list(filterOf(q), after?.id, limit);
     const last = rows.at(-1);
-    return { reports: await this.views(rows), nextCursor: rows.length === limit && last ? encodeCursor({ id: last.report_id }) : null };
+    return {
+      reports: await this.views(rows),
+      nextCursor: rows.length === limit && last ? encodeCursor({ id: last.report_id }) : null,
+    };
   }
 
   private async row(reportId: number): Promise<ReportRow> {
@@ -136,8 +168,15 @@ export class ModerationService {
         if (link) Object.assign(e, { downloadUrl: link.url, downloadExpiresAt: iso(link.expiresAt) });
       });
       await this.repo.insertAction(this.db, {
-        report_id: reportId, app_id: row.app_id, action: 'view_evidence', moderator: opts.moderator ?? null,
-        from_status: null, to_status: null, note: null, details: JSON.stringify({ files: links.size }), created_at: this.now(),
+        report_id: reportId,
+        app_id: row.app_id,
+        action: 'view_evidence',
+        moderator: opts.moderator ?? null,
+        from_status: null,
+        to_status: null,
+        note: null,
+        details: JSON.stringify({ files: links.size }),
+        created_at: this.now(),
       });
     }
     view!.history = (await this.repo.history(reportId)).map(historyEntry);
@@ -154,13 +193,23 @@ export class ModerationService {
       const row = await this.repo.lockForUpdate(trx, reportId, this.postgres);
       if (!row) throw new AppError('NOT_FOUND', `report ${reportId} does not exist`);
       if (body.expectedStatus !== undefined && row.status !== body.expectedStatus) {
-        throw new AppError('CONFLICT', `report ${reportId} is ${row.status}, not ${body.expectedStatus}; reload it and decide again`);
+        throw new AppError(
+          'CONFLICT',
+          `report ${reportId} is ${row.status}, not ${body.expectedStatus}; reload it and decide again`,
+        );
       }
       const now = this.now();
       await this.repo.setStatus(trx, reportId, body.status, now);
       await this.repo.insertAction(trx, {
-        report_id: reportId, app_id: row.app_id, action: 'set_status', moderator: body.moderator,
-        from_status: row.status, to_status: body.status, note: body.note, details: null, created_at: now,
+        report_id: reportId,
+        app_id: row.app_id,
+        action: 'set_status',
+        moderator: body.moderator,
+        from_status: row.status,
+        to_status: body.status,
+        note: body.note,
+        details: null,
+        created_at: now,
       });
       if (body.ban || body.liftBan) {
         // The ban and its audit entry commit with the decision, or none of them does.
@@ -169,8 +218,15 @@ export class ModerationService {
           ? { action: 'ban_account', details: { userId, ...(await this.banOf(trx, userId, body)) } }
           : { action: 'lift_ban', details: { userId, lifted: await this.bans.liftBan(userId, body.moderator, trx) } };
         await this.repo.insertAction(trx, {
-          report_id: reportId, app_id: row.app_id, action: action.action, moderator: body.moderator,
-          from_status: null, to_status: null, note: body.note, details: JSON.stringify(action.details), created_at: now,
+          report_id: reportId,
+          app_id: row.app_id,
+          action: action.action,
+          moderator: body.moderator,
+          from_status: null,
+          to_status: null,
+          note: body.note,
+          details: JSON.stringify(action.details),
+          created_at: now,
         });
       }
     });
@@ -189,7 +245,11 @@ export class ModerationService {
   async reporteeCounts(q: ReporteeCountsQuery) {
     const limit = limitOf(q.limit);
     const after = decodeCursor(q.cursor, isCountCursor);
-    const rows = await this.repo.reporteeCounts(filterOf(q), after && { reports: after.n, appId: after.a, key: after.k }, limit);
+    const rows = await this.repo.reporteeCounts(
+      filterOf(q),
+      after && { reports: after.n, appId: after.a, key: after.k },
+      limit,
+    );
     const latest = await this.repo.latestAgainst(rows.map((r) => ({ appId: r.app_id, key: r.reportee_key })));
     const last = rows.at(-1);
     return {
@@ -197,21 +257,32 @@ export class ModerationService {
         const l = latest[i]!;
         return {
           appId: r.app_id,
-          reportee: { key: r.reportee_key, svcid: l.reportee_svcid, role_id: l.reportee_role_id, server_code: l.reportee_server_code, role_name: l.reportee_role_name },
+          reportee: {
+            key: r.reportee_key,
+            svcid: l.reportee_svcid,
+            role_id: l.reportee_role_id,
+            server_code: l.reportee_server_code,
+            role_name: l.reportee_role_name,
+          },
           reports: r.reports,
           openReports: r.open_reports,
           reporters: r.reporters,
           lastReportedAt: iso(r.last_reported_at),
         };
       }),
-      nextCursor: rows.length === limit && last ? encodeCursor({ n: last.reports, a: last.app_id, k: last.reportee_key }) : null,
+      nextCursor:
+        rows.length === limit && last ? encodeCursor({ n: last.reports, a: last.app_id, k: last.reportee_key }) : null,
     };
   }
 
   async audit(q: AuditQuery) {
     const limit = limitOf(q.limit);
     const after = decodeCursor(q.cursor, isId);
-    const rows = await this.repo.audit({ reportId: q.reportId === undefined ? undefined : Number(q.reportId), moderator: q.moderator, action: q.action }, after?.id, limit);
+    const rows = await this.repo.audit(
+      { reportId: q.reportId === undefined ? undefined : Number(q.reportId), moderator: q.moderator, action: q.action },
+      after?.id,
+      limit,
+    );
     const last = rows.at(-1);
     return {
       actions: rows.map((a) => ({
@@ -223,7 +294,7 @@ export class ModerationService {
         fromStatus: a.from_status,
         toStatus: a.to_status,
         note: a.note,
-        details: a.details === null ? null : JSON.parse(a.details) as Record<string, unknown>,
+        details: a.details === null ? null : (JSON.parse(a.details) as Record<string, unknown>),
         at: iso(a.created_at),
       })),
       nextCursor: rows.length === limit && last ? encodeCursor({ id: last.action_id }) : null,

@@ -17,7 +17,16 @@ describe('moderation queue (admin API)', () => {
     // 'cheater' is reported by three players, 'rude' by one; one report in another app.
     const file4 = { evidence: [{ uri: file.uri }] };
     const send = async (app: GameApp, reporter: string, reportee: string, reason: number, extra = {}) => {
-      const res = await postReport(svc, app, reportBody(app, { reporter: { svcid: reporter }, reportee: { svcid: reportee, role_name: `${reportee}-name` }, reasons: [{ id: reason }], ...extra }));
+      const res = await postReport(
+        svc,
+        app,
+        reportBody(app, {
+          reporter: { svcid: reporter },
+          reportee: { svcid: reportee, role_name: `${reportee}-name` },
+          reasons: [{ id: reason }],
+          ...extra,
+        }),
+      );
       assert.equal(res.status, 200, JSON.stringify(res.body));
     };
     await send(game, 'p1', 'cheater', 1, file4);
@@ -25,16 +34,22 @@ describe('moderation queue (admin API)', () => {
     await send(game, 'p3', 'cheater', 1);
     await send(game, 'p1', 'rude', 5);
     await send(other, 'p9', 'cheater', 1);
-    withEvidence = (await svc.admin('GET', `/reports?appId=${game.appId}&reportee=cheater&reporter=p1`)).body.reports[0].reportId;
+    withEvidence = (await svc.admin('GET', `/reports?appId=${game.appId}&reportee=cheater&reporter=p1`)).body.reports[0]
+      .reportId;
   });
-  after(async () => { await svc.close(); });
+  after(async () => {
+    await svc.close();
+  });
 
   it('lists reports newest first and filters by app, reportee, reporter, reason, status and time', async () => {
     const all = await svc.admin('GET', '/reports');
     assert.equal(all.status, 200);
     assert.equal(all.body.reports.length, 5);
     const ids = all.body.reports.map((r: any) => r.reportId);
-    assert.deepEqual(ids, [...ids].sort((a: number, b: number) => b - a));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a: number, b: number) => b - a),
+    );
     const q = async (qs: string) => (await svc.admin('GET', `/reports?${qs}`)).body.reports.length;
     assert.equal(await q(`appId=${game.appId}`), 4);
     assert.equal(await q(`appId=${game.appId}&reportee=cheater`), 3);
@@ -69,10 +84,16 @@ describe('moderation queue (admin API)', () => {
     assert.equal(top.reports, 3);
     assert.equal(top.openReports, 3);
     assert.equal(top.reporters, 3);
-    assert.deepEqual(res.body.reportees.map((r: any) => r.reports), [3, 1, 1]);
+    assert.deepEqual(
+      res.body.reportees.map((r: any) => r.reports),
+      [3, 1, 1],
+    );
     const page1 = await svc.admin('GET', '/reports/reportees?limit=2');
     const page2 = await svc.admin('GET', `/reports/reportees?limit=2&cursor=${page1.body.nextCursor}`);
-    assert.deepEqual([...page1.body.reportees, ...page2.body.reportees].map((r: any) => `${r.appId}:${r.reportee.key}`), res.body.reportees.map((r: any) => `${r.appId}:${r.reportee.key}`));
+    assert.deepEqual(
+      [...page1.body.reportees, ...page2.body.reportees].map((r: any) => `${r.appId}:${r.reportee.key}`),
+      res.body.reportees.map((r: any) => `${r.appId}:${r.reportee.key}`),
+    );
     assert.equal(page2.body.nextCursor, null);
   });
 
@@ -88,23 +109,43 @@ describe('moderation queue (admin API)', () => {
   });
 
   it('sets the status with a note, kept as history and in the audit log', async () => {
-    const first = await svc.admin('POST', `/reports/${withEvidence}/moderation`, { moderator: 'alice', status: 'actioned', note: 'clear speed hack on video' });
+    const first = await svc.admin('POST', `/reports/${withEvidence}/moderation`, {
+      moderator: 'alice',
+      status: 'actioned',
+      note: 'clear speed hack on video',
+    });
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.equal(first.body.status, 'actioned');
-    const second = await svc.admin('POST', `/reports/${withEvidence}/moderation`, { moderator: 'bob', status: 'open', note: 'appeal: reopening', expectedStatus: 'actioned' });
+    const second = await svc.admin('POST', `/reports/${withEvidence}/moderation`, {
+      moderator: 'bob',
+      status: 'open',
+      note: 'appeal: reopening',
+      expectedStatus: 'actioned',
+    });
     assert.equal(second.status, 200);
-    assert.deepEqual(second.body.history.map((h: any) => [h.fromStatus, h.status, h.moderator, h.note]), [
-      ['open', 'actioned', 'alice', 'clear speed hack on video'],
-      ['actioned', 'open', 'bob', 'appeal: reopening'],
-    ]);
+    assert.deepEqual(
+      second.body.history.map((h: any) => [h.fromStatus, h.status, h.moderator, h.note]),
+      [
+        ['open', 'actioned', 'alice', 'clear speed hack on video'],
+        ['actioned', 'open', 'bob', 'appeal: reopening'],
+      ],
+    );
     const audit = await svc.admin('GET', '/moderation/audit?action=set_status');
-    assert.deepEqual(audit.body.actions.map((a: any) => a.moderator), ['bob', 'alice']);
+    assert.deepEqual(
+      audit.body.actions.map((a: any) => a.moderator),
+      ['bob', 'alice'],
+    );
     assert.equal(audit.body.actions[0].toStatus, 'open');
   });
 
   it('refuses a decision on a report that moved meanwhile (expectedStatus), changing nothing', async () => {
     const before = await countRows(svc, 'moderation_actions');
-    const res = await svc.admin('POST', `/reports/${withEvidence}/moderation`, { moderator: 'carol', status: 'dismissed', note: 'stale view', expectedStatus: 'dismissed' });
+    const res = await svc.admin('POST', `/reports/${withEvidence}/moderation`, {
+      moderator: 'carol',
+      status: 'dismissed',
+      note: 'stale view',
+      expectedStatus: 'dismissed',
+    });
     assert.equal(res.status, 409);
     assert.equal(res.body.code, 40900);
     assert.equal(await countRows(svc, 'moderation_actions'), before);
@@ -113,10 +154,28 @@ describe('moderation queue (admin API)', () => {
   it('refuses bad moderation input with a 2.3 error naming the field', async () => {
     const cases: Array<[string, string, unknown, number, RegExp]> = [
       ['POST', `/reports/${withEvidence}/moderation`, { moderator: 'a', status: 'banned', note: 'x' }, 400, /^status/],
-      ['POST', `/reports/${withEvidence}/moderation`, { status: 'dismissed', note: 'x' }, 400, /^moderator: is required/],
+      [
+        'POST',
+        `/reports/${withEvidence}/moderation`,
+        { status: 'dismissed', note: 'x' },
+        400,
+        /^moderator: is required/,
+      ],
       ['POST', `/reports/${withEvidence}/moderation`, { moderator: 'a', status: 'dismissed', note: '' }, 400, /^note/],
-      ['POST', `/reports/${withEvidence}/moderation`, { moderator: 'a', status: 'dismissed', note: 'x', ban: true }, 400, /^ban: must be object/],
-      ['POST', '/reports/999999/moderation', { moderator: 'a', status: 'dismissed', note: 'x' }, 404, /report 999999 does not exist/],
+      [
+        'POST',
+        `/reports/${withEvidence}/moderation`,
+        { moderator: 'a', status: 'dismissed', note: 'x', ban: true },
+        400,
+        /^ban: must be object/,
+      ],
+      [
+        'POST',
+        '/reports/999999/moderation',
+        { moderator: 'a', status: 'dismissed', note: 'x' },
+        404,
+        /report 999999 does not exist/,
+      ],
       ['GET', '/reports/999999', undefined, 404, /does not exist/],
       ['GET', '/reports?cursor=bm90LWEtY3Vyc29y', undefined, 400, /^cursor: is not a nextCursor/],
       ['GET', '/reports?limit=0', undefined, 400, /^limit: must be 1-200/],
@@ -132,11 +191,20 @@ describe('moderation queue (admin API)', () => {
   });
 
   it('needs the admin token', async () => {
-    for (const path of ['/admin/v1/reports', `/admin/v1/reports/${withEvidence}`, '/admin/v1/reports/reportees', '/admin/v1/moderation/audit']) {
+    for (const path of [
+      '/admin/v1/reports',
+      `/admin/v1/reports/${withEvidence}`,
+      '/admin/v1/reports/reportees',
+      '/admin/v1/moderation/audit',
+    ]) {
       const res = await svc.fetch(path);
       assert.equal(res.status, 401, path);
     }
-    const res = await svc.fetch(`/admin/v1/reports/${withEvidence}/moderation`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ moderator: 'x', status: 'dismissed', note: 'x' }) });
+    const res = await svc.fetch(`/admin/v1/reports/${withEvidence}/moderation`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ moderator: 'x', status: 'dismissed', note: 'x' }),
+    });
     assert.equal(res.status, 401);
   });
 });

@@ -62,17 +62,24 @@ const INT64_MAX = 2n ** 63n - 1n;
 /** An int64 given as a JSON number or decimal string, in canonical decimal form. */
 function int64(field: string, value: number | string, min: bigint = INT64_MIN): string {
   const n = BigInt(value);
-  if (n < min || n > INT64_MAX) throw invalidParameter(field, min === 0n ? 'must be a non-negative int64' : 'is out of the int64 range');
+  if (n < min || n > INT64_MAX)
+    throw invalidParameter(field, min === 0n ? 'must be a non-negative int64' : 'is out of the int64 range');
   return n.toString();
 }
 
 /** Length in characters (code points), as JSON Schema counts. */
 function checkLength(field: string, value: string | undefined, max: number, variable: string): void {
-  if (value !== undefined && value.length > max && [...value].length > max) throw invalidParameter(field, `must be at most ${max} characters (${variable})`);
+  if (value !== undefined && value.length > max && [...value].length > max)
+    throw invalidParameter(field, `must be at most ${max} characters (${variable})`);
 }
 
 /** One of two spellings of a field (spec 2.1); both given must agree. */
-function eitherSpelling(documented: string, documentedValue: string | undefined, other: string, otherValue: string | undefined): string | undefined {
+function eitherSpelling(
+  documented: string,
+  documentedValue: string | undefined,
+  other: string,
+  otherValue: string | undefined,
+): string | undefined {
   if (documentedValue !== undefined && otherValue !== undefined && documentedValue !== otherValue) {
     throw invalidParameter(other, `differs from ${documented}; send one of the two spellings`);
   }
@@ -92,7 +99,12 @@ export class ReportService {
     private readonly now: () => number = Date.now,
   ) {
     this.dialect = dialectOf(db);
-    this.writer = new Batcher((items) => this.#write(items), { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, lockKey: (report) => report.lockKey, retryAlone: true });
+    this.writer = new Batcher((items) => this.#write(items), {
+      maxBatch: MAX_BATCH,
+      maxInFlight: MAX_IN_FLIGHT,
+      lockKey: (report) => report.lockKey,
+      retryAlone: true,
+    });
   }
 
   private readonly dialect: DialectName;
@@ -110,16 +122,21 @@ export class ReportService {
     };
     const reporter = player('reporter');
     const reportee = player('reportee');
-    const sameRole = !!reporter.role_id && reporter.role_id === reportee.role_id && (reporter.server_code ?? '') === (reportee.server_code ?? '');
+    const sameRole =
+      !!reporter.role_id &&
+      reporter.role_id === reportee.role_id &&
+      (reporter.server_code ?? '') === (reportee.server_code ?? '');
     if (reporter.key === reportee.key || (!!reporter.svcid && reporter.svcid === reportee.svcid) || sameRole) {
       throw invalidParameter('reportee', 'is the reporter: a player cannot report themself');
     }
 
-    if (body.reasons.length > L.maxReasons) throw invalidParameter('reasons', `at most ${L.maxReasons} reasons (REPORT_MAX_REASONS)`);
+    if (body.reasons.length > L.maxReasons)
+      throw invalidParameter('reasons', `at most ${L.maxReasons} reasons (REPORT_MAX_REASONS)`);
     const reasonIds = new Map<string, number>();
     const reasons = body.reasons.map((r, i) => {
       const id = int64(`reasons.${i}.id`, r.id);
-      if (reasonIds.has(id)) throw invalidParameter(`reasons.${i}.id`, `is listed twice (as reasons.${reasonIds.get(id)})`);
+      if (reasonIds.has(id))
+        throw invalidParameter(`reasons.${i}.id`, `is listed twice (as reasons.${reasonIds.get(id)})`);
       reasonIds.set(id, i);
       const extras = eitherSpelling(`reasons.${i}.extras`, r.extras, `reasons.${i}.extra`, r.extra);
       checkLength(`reasons.${i}.extras`, extras, L.extrasMaxChars, 'REPORT_EXTRAS_MAX_CHARS');
@@ -131,7 +148,8 @@ export class ReportService {
       name: f.name,
       sizeByte: f.size_byte === undefined ? undefined : int64(`evidence.${i}.size_byte`, f.size_byte, 0n),
     }));
-    if (evidence.length > this.evidence.limits.maxFiles) throw invalidParameter('evidence', `at most ${this.evidence.limits.maxFiles} files (EVIDENCE_MAX_FILES)`);
+    if (evidence.length > this.evidence.limits.maxFiles)
+      throw invalidParameter('evidence', `at most ${this.evidence.limits.maxFiles} files (EVIDENCE_MAX_FILES)`);
     checkLength('user_description', body.user_description, L.descriptionMaxChars, 'REPORT_DESCRIPTION_MAX_CHARS');
     checkLength('extras', body.extras, L.extrasMaxChars, 'REPORT_EXTRAS_MAX_CHARS');
 
@@ -157,9 +175,11 @@ export class ReportService {
    * a used one is refused (NONCE_REUSED) and nothing is stored.
    */
   async create(app: AppRecord, p: PreparedReport, nonce: NonceUse): Promise<{ reportId: number; duplicate: boolean }> {
-    const evidence = p.evidence.length === 0 ? [] : await this.evidence.resolveCited(app.appId, p.reporter.svcid, p.evidence);
+    const evidence =
+      p.evidence.length === 0 ? [] : await this.evidence.resolveCited(app.appId, p.reporter.svcid, p.evidence);
     const L = this.limits;
-    const dedupeKey = crypto.createHash('sha256')
+    const dedupeKey = crypto
+      .createHash('sha256')
       .update(JSON.stringify([p.reporter.key, p.reportee.key, p.reasons.map((r) => r.id).sort()]))
       .digest('hex');
     const outcome = await this.writer.submit({
@@ -183,9 +203,15 @@ export class ReportService {
     if (outcome.kind === 'replayed') throw ReplayGuard.nonceReused();
     if (outcome.kind === 'capped') {
       if (outcome.recent >= L.dailyCapPerReporter) {
-        throw new AppError('REPORT_LIMIT_REACHED', `the reporter has filed ${outcome.recent} reports in the last 24 hours; the limit is ${L.dailyCapPerReporter} (REPORT_DAILY_CAP_PER_REPORTER)`);
+        throw new AppError(
+          'REPORT_LIMIT_REACHED',
+          `the reporter has filed ${outcome.recent} reports in the last 24 hours; the limit is ${L.dailyCapPerReporter} (REPORT_DAILY_CAP_PER_REPORTER)`,
+        );
       }
-      throw new AppError('REPORT_LIMIT_REACHED', `the reporter has ${outcome.openAgainst} open reports against this reportee; the limit is ${L.openCapPerReportee} (REPORT_OPEN_CAP_PER_REPORTEE)`);
+      throw new AppError(
+        'REPORT_LIMIT_REACHED',
+        `the reporter has ${outcome.openAgainst} open reports against this reportee; the limit is ${L.openCapPerReportee} (REPORT_OPEN_CAP_PER_REPORTEE)`,
+      );
     }
     return { reportId: outcome.reportId, duplicate: outcome.kind === 'duplicate' };
   }
@@ -193,12 +219,18 @@ export class ReportService {
   /** One batch of reports from distinct reporters, in one transaction. */
   #write(items: NewReport[]): Promise<ReportOutcome[]> {
     const L = this.limits;
-    return this.repo.writeBatch(this.db, this.dialect, items, {
-      now: this.now(),
-      duplicateWindowMs: L.duplicateWindowSeconds * 1000,
-      dailyCap: L.dailyCapPerReporter,
-      openCap: L.openCapPerReportee,
-    }, (trx, rows) => this.evidence.recordUploads(trx, rows));
+    return this.repo.writeBatch(
+      this.db,
+      this.dialect,
+      items,
+      {
+        now: this.now(),
+        duplicateWindowMs: L.duplicateWindowSeconds * 1000,
+        dailyCap: L.dailyCapPerReporter,
+        openCap: L.openCapPerReportee,
+      },
+      (trx, rows) => this.evidence.recordUploads(trx, rows),
+    );
   }
 }
 
@@ -210,5 +242,6 @@ function playerColumns<W extends 'reporter' | 'reportee'>(who: W, u: Player) {
     [`${who}_server_code`]: u.server_code ?? null,
     [`${who}_role_name`]: u.role_name ?? null,
     [`${who}_extra`]: u.extra ?? null,
-  } as Record<`${W}_key`, string> & Record<`${W}_${'svcid' | 'role_id' | 'server_code' | 'role_name' | 'extra'}`, string | null>;
+  } as Record<`${W}_key`, string> &
+    Record<`${W}_${'svcid' | 'role_id' | 'server_code' | 'role_name' | 'extra'}`, string | null>;
 }

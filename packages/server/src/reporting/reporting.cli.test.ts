@@ -22,11 +22,16 @@ const cli = new URL('../cli.js', import.meta.url).pathname;
 describe('reporting CLI', () => {
   let dataDir: string;
   const env = () => ({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' });
-  const report = async (...args: string[]) => JSON.parse((await run(process.execPath, [cli, '--json', 'report', ...args], { env: env() })).stdout);
+  const report = async (...args: string[]) =>
+    JSON.parse((await run(process.execPath, [cli, '--json', 'report', ...args], { env: env() })).stdout);
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-cli-'));
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', MASTER_KEY: crypto.randomBytes(32).toString('base64') });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      MASTER_KEY: crypto.randomBytes(32).toString('base64'),
+    });
     fs.writeFileSync(path.join(dataDir, 'master.key'), config.MASTER_KEY!);
     const services = await createServices(config);
     const app = await buildServer(services, { logger: false });
@@ -37,13 +42,24 @@ describe('reporting CLI', () => {
     await app.close();
     await services.close();
   });
-  after(() => { fs.rmSync(dataDir, { recursive: true, force: true }); });
+  after(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('lists, decides on and audits reports', async () => {
     const list = await report('list', '--status', 'open');
     assert.equal(list.reports.length, 1);
     const id = String(list.reports[0].reportId);
-    const decided = await report('decide', id, '--status', 'dismissed', '--note', 'not enough proof', '--moderator', 'cli-mod');
+    const decided = await report(
+      'decide',
+      id,
+      '--status',
+      'dismissed',
+      '--note',
+      'not enough proof',
+      '--moderator',
+      'cli-mod',
+    );
     assert.equal(decided.status, 'dismissed');
     assert.equal(decided.history[0].moderator, 'cli-mod');
     const counts = await report('reportees');
@@ -53,10 +69,13 @@ describe('reporting CLI', () => {
   });
 
   it('fails with a message naming the field on bad input', async () => {
-    await assert.rejects(run(process.execPath, [cli, 'report', 'decide', '1', '--status', 'closed', '--note', 'x'], { env: env() }), (err: { stderr: string; code: number }) => {
-      assert.equal(err.code, 1);
-      assert.match(err.stderr, /status: must be one of open, actioned, dismissed/);
-      return true;
-    });
+    await assert.rejects(
+      run(process.execPath, [cli, 'report', 'decide', '1', '--status', 'closed', '--note', 'x'], { env: env() }),
+      (err: { stderr: string; code: number }) => {
+        assert.equal(err.code, 1);
+        assert.match(err.stderr, /status: must be one of open, actioned, dismissed/);
+        return true;
+      },
+    );
   });
 });

@@ -11,7 +11,8 @@ function parseReportId(value: string): number {
 }
 
 function parseStatus(value: string): ReportStatus {
-  if (!(REPORT_STATUSES as readonly string[]).includes(value)) throw invalidParameter('status', `must be one of ${REPORT_STATUSES.join(', ')}`);
+  if (!(REPORT_STATUSES as readonly string[]).includes(value))
+    throw invalidParameter('status', `must be one of ${REPORT_STATUSES.join(', ')}`);
   return value as ReportStatus;
 }
 
@@ -21,36 +22,62 @@ const summary = (r: ReportView) =>
   `#${r.reportId}  app ${r.appId}  ${r.status.padEnd(9)} ${r.createdAt}  ${who(r.reporter)} -> ${who(r.reportee)}  reasons ${r.reasons.map((x) => x.id).join(',')}` +
   (r.evidence.length ? `  evidence ${r.evidence.length}` : '');
 
-const detail = (r: ReportView) => [
-  summary(r),
-  `  reporter ${JSON.stringify(r.reporter)}`,
-  `  reportee ${JSON.stringify(r.reportee)}`,
-  ...r.reasons.map((x) => `  reason ${x.id} ${x.title ?? ''} ${x.extras ?? ''}`.trimEnd()),
-  r.user_description ? `  description ${r.user_description}` : '',
-  ...r.evidence.map((e) => `  evidence ${e.name ?? ''} ${e.size_byte} bytes ${e.contentType ?? ''}\n    ${e.downloadUrl ?? e.uri}`),
-  ...(r.history ?? []).map((h) => `  ${h.at} ${h.moderator ?? '?'}: ${h.fromStatus} -> ${h.status}  ${h.note ?? ''}`),
-].filter(Boolean).join('\n');
+const detail = (r: ReportView) =>
+  [
+    summary(r),
+    `  reporter ${JSON.stringify(r.reporter)}`,
+    `  reportee ${JSON.stringify(r.reportee)}`,
+    ...r.reasons.map((x) => `  reason ${x.id} ${x.title ?? ''} ${x.extras ?? ''}`.trimEnd()),
+    r.user_description ? `  description ${r.user_description}` : '',
+    ...r.evidence.map(
+      (e) => `  evidence ${e.name ?? ''} ${e.size_byte} bytes ${e.contentType ?? ''}\n    ${e.downloadUrl ?? e.uri}`,
+    ),
+    ...(r.history ?? []).map((h) => `  ${h.at} ${h.moderator ?? '?'}: ${h.fromStatus} -> ${h.status}  ${h.note ?? ''}`),
+  ]
+    .filter(Boolean)
+    .join('\n');
 
 /** `report ...`: the moderation queue from the command line (same database as the service). */
 export function registerReportCommands(program: Command, ctx: CliContext): void {
   const report = program.command('report').description('the moderation queue of player reports');
 
-  report.command('list')
-    .option('--app <appId>').option('--reportee <svcid|role_id>').option('--reporter <svcid|role_id>')
-    .option('--reason <id>').option('--status <status>', REPORT_STATUSES.join(' | '))
-    .option('--from <time>', 'ISO date/time or Unix ms').option('--to <time>')
-    .option('--limit <n>', 'page size (1-200)', '50').option('--cursor <cursor>')
+  report
+    .command('list')
+    .option('--app <appId>')
+    .option('--reportee <svcid|role_id>')
+    .option('--reporter <svcid|role_id>')
+    .option('--reason <id>')
+    .option('--status <status>', REPORT_STATUSES.join(' | '))
+    .option('--from <time>', 'ISO date/time or Unix ms')
+    .option('--to <time>')
+    .option('--limit <n>', 'page size (1-200)', '50')
+    .option('--cursor <cursor>')
     .action(async (o) => {
       await ctx.withServices(async (s) => {
         const page = await s.moderation.list({
-          appId: o.app, reportee: o.reportee, reporter: o.reporter, reasonId: o.reason,
-          status: o.status === undefined ? undefined : parseStatus(o.status), from: o.from, to: o.to, limit: o.limit, cursor: o.cursor,
+          appId: o.app,
+          reportee: o.reportee,
+          reporter: o.reporter,
+          reasonId: o.reason,
+          status: o.status === undefined ? undefined : parseStatus(o.status),
+          from: o.from,
+          to: o.to,
+          limit: o.limit,
+          cursor: o.cursor,
         });
-        ctx.output(page, () => [...page.reports.map(summary), page.nextCursor ? `next page: --cursor ${page.nextCursor}` : ''].filter(Boolean).join('\n') || 'no reports');
+        ctx.output(
+          page,
+          () =>
+            [...page.reports.map(summary), page.nextCursor ? `next page: --cursor ${page.nextCursor}` : '']
+              .filter(Boolean)
+              .join('\n') || 'no reports',
+        );
       });
     });
 
-  report.command('show').argument('<reportId>')
+  report
+    .command('show')
+    .argument('<reportId>')
     .option('--moderator <name>', 'recorded with the evidence links', os.userInfo().username)
     .option('--base-url <url>', 'where this service is reached (embedded evidence links)', 'http://localhost:8080')
     .action(async (id: string, o) => {
@@ -60,7 +87,9 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
       });
     });
 
-  report.command('decide').argument('<reportId>')
+  report
+    .command('decide')
+    .argument('<reportId>')
     .requiredOption('--status <status>', REPORT_STATUSES.join(' | '))
     .requiredOption('--note <text>', 'why (kept in the history)')
     .option('--moderator <name>', 'who decides', os.userInfo().username)
@@ -71,7 +100,9 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
     .action(async (id: string, o) => {
       await ctx.withServices(async (s) => {
         const r = await s.moderation.decide(parseReportId(id), {
-          moderator: o.moderator, status: parseStatus(o.status), note: o.note,
+          moderator: o.moderator,
+          status: parseStatus(o.status),
+          note: o.note,
           ...(o.expect ? { expectedStatus: parseStatus(o.expect) } : {}),
           ...(o.ban ? { ban: { reason: o.ban, until: o.banUntil ?? null } } : {}),
           ...(o.liftBan ? { liftBan: true } : {}),
@@ -80,27 +111,65 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
       });
     });
 
-  report.command('reportees').description('reports per reportee, most reported first')
-    .option('--app <appId>').option('--status <status>').option('--from <time>').option('--to <time>')
-    .option('--limit <n>', 'page size (1-200)', '50').option('--cursor <cursor>')
+  report
+    .command('reportees')
+    .description('reports per reportee, most reported first')
+    .option('--app <appId>')
+    .option('--status <status>')
+    .option('--from <time>')
+    .option('--to <time>')
+    .option('--limit <n>', 'page size (1-200)', '50')
+    .option('--cursor <cursor>')
     .action(async (o) => {
       await ctx.withServices(async (s) => {
         const page = await s.moderation.reporteeCounts({
-          appId: o.app, status: o.status === undefined ? undefined : parseStatus(o.status), from: o.from, to: o.to, limit: o.limit, cursor: o.cursor,
+          appId: o.app,
+          status: o.status === undefined ? undefined : parseStatus(o.status),
+          from: o.from,
+          to: o.to,
+          limit: o.limit,
+          cursor: o.cursor,
         });
-        ctx.output(page, () => page.reportees.map((r) =>
-          `app ${r.appId}  ${r.reportee.key}  ${r.reports} reports (${r.openReports} open) by ${r.reporters} reporters, last ${r.lastReportedAt}`).join('\n') || 'no reports');
+        ctx.output(
+          page,
+          () =>
+            page.reportees
+              .map(
+                (r) =>
+                  `app ${r.appId}  ${r.reportee.key}  ${r.reports} reports (${r.openReports} open) by ${r.reporters} reporters, last ${r.lastReportedAt}`,
+              )
+              .join('\n') || 'no reports',
+        );
       });
     });
 
-  report.command('audit').description('moderator actions, newest first')
-    .option('--report <reportId>').option('--moderator <name>').option('--action <action>')
-    .option('--limit <n>', 'page size (1-200)', '50').option('--cursor <cursor>')
+  report
+    .command('audit')
+    .description('moderator actions, newest first')
+    .option('--report <reportId>')
+    .option('--moderator <name>')
+    .option('--action <action>')
+    .option('--limit <n>', 'page size (1-200)', '50')
+    .option('--cursor <cursor>')
     .action(async (o) => {
       await ctx.withServices(async (s) => {
-        const page = await s.moderation.audit({ reportId: o.report, moderator: o.moderator, action: o.action, limit: o.limit, cursor: o.cursor });
-        ctx.output(page, () => page.actions.map((a) =>
-          `${a.at}  ${a.moderator ?? '?'}  ${a.action}  report ${a.reportId ?? '-'}  ${a.fromStatus ?? ''}${a.toStatus ? ` -> ${a.toStatus}` : ''}  ${a.note ?? ''}`).join('\n') || 'no actions');
+        const page = await s.moderation.audit({
+          reportId: o.report,
+          moderator: o.moderator,
+          action: o.action,
+          limit: o.limit,
+          cursor: o.cursor,
+        });
+        ctx.output(
+          page,
+          () =>
+            page.actions
+              .map(
+                (a) =>
+                  `${a.at}  ${a.moderator ?? '?'}  ${a.action}  report ${a.reportId ?? '-'}  ${a.fromStatus ?? ''}${a.toStatus ? ` -> ${a.toStatus}` : ''}  ${a.note ?? ''}`,
+              )
+              .join('\n') || 'no actions',
+        );
       });
     });
 }

@@ -19,9 +19,20 @@
  * $1 now, $2 now - 24 h, $3 duplicate-key expiry, $4 deduplication on,
  * $5 daily cap, $6 open cap, $7 the reports (JSON array).
  */
-const PLAYER = (who: string) => ['key', 'svcid', 'role_id', 'server_code', 'role_name', 'extra'].map((c) => `${who}_${c}`);
-const REPORT_COLUMNS = ['app_id', 'client_id', 'client_ip', 'device_id', ...PLAYER('reporter'), ...PLAYER('reportee'), 'user_description', 'extras'];
-const UPLOAD_COLUMNS = 'upload_id text, app_id bigint, backend text, object_key text, uri text, file_name text, content_type text, declared_size bigint, svcid text, client_ip text, device_id text, created_at bigint, expires_at bigint, uploaded_at bigint, uploaded_size bigint';
+const PLAYER = (who: string) =>
+  ['key', 'svcid', 'role_id', 'server_code', 'role_name', 'extra'].map((c) => `${who}_${c}`);
+const REPORT_COLUMNS = [
+  'app_id',
+  'client_id',
+  'client_ip',
+  'device_id',
+  ...PLAYER('reporter'),
+  ...PLAYER('reportee'),
+  'user_description',
+  'extras',
+];
+const UPLOAD_COLUMNS =
+  'upload_id text, app_id bigint, backend text, object_key text, uri text, file_name text, content_type text, declared_size bigint, svcid text, client_ip text, device_id text, created_at bigint, expires_at bigint, uploaded_at bigint, uploaded_size bigint';
 
 const withEvidence = (evidence: boolean) => `
 with input as (
@@ -69,9 +80,13 @@ ins_reasons as (
   insert into report_reasons (report_id, position, reason_id, title, extras)
   select w.report_id, x.position, x.reason_id, x.title, x.extras
   from w cross join lateral json_to_recordset(w.reasons) as x(position int, reason_id text, title text, extras text)
-)${evidence ? `,
+)${
+  evidence
+    ? `,
 ins_uploads as (
-  insert into evidence_uploads (${UPLOAD_COLUMNS.split(', ').map((c) => c.split(' ')[0]).join(', ')})
+  insert into evidence_uploads (${UPLOAD_COLUMNS.split(', ')
+    .map((c) => c.split(' ')[0])
+    .join(', ')})
   select distinct on (u.upload_id) u.*
   from w cross join lateral json_to_recordset(w.uploads) as u(${UPLOAD_COLUMNS})
   order by u.upload_id
@@ -82,7 +97,9 @@ ins_evidence as (
   insert into report_evidence (report_id, position, upload_id, name, size_byte, uri)
   select w.report_id, e.position, e.upload_id, e.name, e.size_byte, e.uri
   from w cross join lateral json_to_recordset(w.evidence) as e(position int, upload_id text, name text, size_byte bigint, uri text)
-)` : ''}
+)`
+    : ''
+}
 select c.idx, c.dup, c.recent, c.open_against, w.report_id from c left join w on w.idx = c.idx`;
 
 /** The statement for a batch whose reports cite evidence, and the one (cheaper to plan and run) for batches that cite none. */

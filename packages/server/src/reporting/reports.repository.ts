@@ -49,18 +49,32 @@ const lostRace = Symbol('lost the duplicate key');
  */
 export class ReportsRepository {
   /** `recordUploads` writes upload rows in the given transaction (the evidence domain's SQL; SQLite only). */
-  async writeBatch(db: Kysely<Tables>, dialect: DialectName, items: NewReport[], rules: WriteRules, recordUploads: RecordUploads): Promise<ReportOutcome[]> {
+  async writeBatch(
+    db: Kysely<Tables>,
+    dialect: DialectName,
+    items: NewReport[],
+    rules: WriteRules,
+    recordUploads: RecordUploads,
+  ): Promise<ReportOutcome[]> {
     // The same nonce twice in one batch (one app, two reporters): only the first can be fresh.
     const fresh = firstOfEachNonce(items.map((item) => item.nonce));
     const out: ReportOutcome[] = items.map(() => ({ kind: 'replayed' }));
     const admitted = items.filter((_, i) => fresh[i]);
     const written = await this.#writeAdmitted(db, dialect, admitted, rules, recordUploads);
     let k = 0;
-    fresh.forEach((isFresh, i) => { if (isFresh) out[i] = written[k++]!; });
+    fresh.forEach((isFresh, i) => {
+      if (isFresh) out[i] = written[k++]!;
+    });
     return out;
   }
 
-  async #writeAdmitted(db: Kysely<Tables>, dialect: DialectName, items: NewReport[], rules: WriteRules, recordUploads: RecordUploads): Promise<ReportOutcome[]> {
+  async #writeAdmitted(
+    db: Kysely<Tables>,
+    dialect: DialectName,
+    items: NewReport[],
+    rules: WriteRules,
+    recordUploads: RecordUploads,
+  ): Promise<ReportOutcome[]> {
     if (items.length === 0) return [];
     if (dialect === 'postgres') return this.#postgresBatch(db, items, rules);
     try {
@@ -88,44 +102,83 @@ export class ReportsRepository {
       evidence: item.evidence.map((x, position) => ({ position, ...x })),
       uploads: item.uploads,
     }));
-    const params = [r.now, r.now - DAY_MS, r.now + r.duplicateWindowMs, r.duplicateWindowMs > 0, r.dailyCap, r.openCap, JSON.stringify(input)];
+    const params = [
+      r.now,
+      r.now - DAY_MS,
+      r.now + r.duplicateWindowMs,
+      r.duplicateWindowMs > 0,
+      r.dailyCap,
+      r.openCap,
+      JSON.stringify(input),
+    ];
     // Constant SQL text, no query builder on the hot path.
-    const { rows } = await db.executeQuery<{ idx: number; dup: number | null; recent: number; open_against: number; report_id: number | null }>(
-      CompiledQuery.raw(items.some((x) => x.evidence.length > 0) ? BATCH_INSERT_REPORTS : BATCH_INSERT_REPORTS_NO_EVIDENCE, params),
+    const { rows } = await db.executeQuery<{
+      idx: number;
+      dup: number | null;
+      recent: number;
+      open_against: number;
+      report_id: number | null;
+    }>(
+      CompiledQuery.raw(
+        items.some((x) => x.evidence.length > 0) ? BATCH_INSERT_REPORTS : BATCH_INSERT_REPORTS_NO_EVIDENCE,
+        params,
+      ),
     );
     // A report missing from the answer had a used nonce.
     const out: ReportOutcome[] = items.map(() => ({ kind: 'replayed' }));
     for (const row of rows) {
-      out[row.idx] = row.dup !== null ? { kind: 'duplicate', reportId: Number(row.dup) }
-        : row.report_id !== null ? { kind: 'stored', reportId: Number(row.report_id) }
-        : row.recent >= r.dailyCap || row.open_against >= r.openCap ? { kind: 'capped', recent: row.recent, openAgainst: row.open_against }
-        : { kind: 'duplicate', reportId: 0 };
+      out[row.idx] =
+        row.dup !== null
+          ? { kind: 'duplicate', reportId: Number(row.dup) }
+          : row.report_id !== null
+            ? { kind: 'stored', reportId: Number(row.report_id) }
+            : row.recent >= r.dailyCap || row.open_against >= r.openCap
+              ? { kind: 'capped', recent: row.recent, openAgainst: row.open_against }
+              : { kind: 'duplicate', reportId: 0 };
     }
     return out;
   }
 
-  async #writeOne(trx: Kysely<Tables>, item: NewReport, r: WriteRules, recordUploads: RecordUploads): Promise<ReportOutcome> {
+  async #writeOne(
+    trx: Kysely<Tables>,
+    item: NewReport,
+    r: WriteRules,
+    recordUploads: RecordUploads,
+  ): Promise<ReportOutcome> {
     if (!(await recordNonces(trx, [item.nonce]))[0]) return { kind: 'replayed' };
     const appId = item.row.app_id;
     const dedupe = r.duplicateWindowMs > 0;
     if (dedupe) {
-      const existing = await trx.selectFrom('report_dedupe').select('report_id')
-        .where('app_id', '=', appId).where('dedupe_key', '=', item.dedupeKey).where('expires_at', '>', r.now)
+      const existing = await trx
+        .selectFrom('report_dedupe')
+        .select('report_id')
+        .where('app_id', '=', appId)
+        .where('dedupe_key', '=', item.dedupeKey)
+        .where('expires_at', '>', r.now)
         .executeTakeFirst();
       if (existing) return { kind: 'duplicate', reportId: existing.report_id };
     }
     const counts = await this.#reporterCounts(trx, appId, item.row.reporter_key, item.row.reportee_key, r.now - DAY_MS);
     if (counts.recent >= r.dailyCap || counts.openAgainst >= r.openCap) return { kind: 'capped', ...counts };
-    const { report_id: reportId } = await trx.insertInto('reports')
+    const { report_id: reportId } = await trx
+      .insertInto('reports')
       .values({ ...item.row, status: 'open', status_changed_at: r.now, created_at: r.now })
-      .returning('report_id').executeTakeFirstOrThrow();
-    if (dedupe && !(await this.#claimDedupe(trx, appId, item.dedupeKey, reportId, r.now + r.duplicateWindowMs, r.now))) throw lostRace;
+      .returning('report_id')
+      .executeTakeFirstOrThrow();
+    if (dedupe && !(await this.#claimDedupe(trx, appId, item.dedupeKey, reportId, r.now + r.duplicateWindowMs, r.now)))
+      throw lostRace;
     if (item.reasons.length > 0) {
-      await trx.insertInto('report_reasons').values(item.reasons.map((x, position) => ({ report_id: reportId, position, ...x }))).execute();
+      await trx
+        .insertInto('report_reasons')
+        .values(item.reasons.map((x, position) => ({ report_id: reportId, position, ...x })))
+        .execute();
     }
     await recordUploads(trx, item.uploads);
     if (item.evidence.length > 0) {
-      await trx.insertInto('report_evidence').values(item.evidence.map((x, position) => ({ report_id: reportId, position, ...x }))).execute();
+      await trx
+        .insertInto('report_evidence')
+        .values(item.evidence.map((x, position) => ({ report_id: reportId, position, ...x })))
+        .execute();
     }
     return { kind: 'stored', reportId: Number(reportId) };
   }
@@ -135,26 +188,51 @@ export class ReportsRepository {
    * One statement (insert, or replace an expired row), so two identical
    * reports racing cannot both win.
    */
-  async #claimDedupe(trx: Kysely<Tables>, appId: number, dedupeKey: string, reportId: number, expiresAt: number, now: number): Promise<boolean> {
-    const result = await trx.insertInto('report_dedupe')
+  async #claimDedupe(
+    trx: Kysely<Tables>,
+    appId: number,
+    dedupeKey: string,
+    reportId: number,
+    expiresAt: number,
+    now: number,
+  ): Promise<boolean> {
+    const result = await trx
+      .insertInto('report_dedupe')
       .values({ app_id: appId, dedupe_key: dedupeKey, report_id: reportId, expires_at: expiresAt })
-      .onConflict((oc) => oc.columns(['app_id', 'dedupe_key'])
-        .doUpdateSet({ report_id: reportId, expires_at: expiresAt })
-        .where('report_dedupe.expires_at', '<=', now))
+      .onConflict((oc) =>
+        oc
+          .columns(['app_id', 'dedupe_key'])
+          .doUpdateSet({ report_id: reportId, expires_at: expiresAt })
+          .where('report_dedupe.expires_at', '<=', now),
+      )
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 
   /** For the per-reporter caps: reports since `since`, and open reports against this reportee. */
-  async #reporterCounts(trx: Kysely<Tables>, appId: number, reporterKey: string, reporteeKey: string, since: number): Promise<{ recent: number; openAgainst: number }> {
-    const row = await trx.selectFrom('reports')
+  async #reporterCounts(
+    trx: Kysely<Tables>,
+    appId: number,
+    reporterKey: string,
+    reporteeKey: string,
+    since: number,
+  ): Promise<{ recent: number; openAgainst: number }> {
+    const row = await trx
+      .selectFrom('reports')
       .select([
         sql<number>`coalesce(sum(case when created_at > ${since} then 1 else 0 end), 0)`.as('recent'),
-        sql<number>`coalesce(sum(case when reportee_key = ${reporteeKey} and status = 'open' then 1 else 0 end), 0)`.as('open_against'),
+        sql<number>`coalesce(sum(case when reportee_key = ${reporteeKey} and status = 'open' then 1 else 0 end), 0)`.as(
+          'open_against',
+        ),
       ])
       .where('app_id', '=', appId)
       .where('reporter_key', '=', reporterKey)
-      .where((eb) => eb.or([eb('created_at', '>', since), eb.and([eb('reportee_key', '=', reporteeKey), eb('status', '=', 'open')])]))
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '>', since),
+          eb.and([eb('reportee_key', '=', reporteeKey), eb('status', '=', 'open')]),
+        ]),
+      )
       .executeTakeFirstOrThrow();
     return { recent: Number(row.recent), openAgainst: Number(row.open_against) };
   }

@@ -49,7 +49,10 @@ export async function platformPublicKeys(services: Services): Promise<Record<str
  * platform's signature on every request with the SDK's verifyCallback, as a
  * game should, records it and answers as `handler` says (default 200 "ok").
  */
-export async function startGameServer(publicKeys: Record<string, string>, handler: GameHandler = () => ({ status: 200, body: 'ok' })): Promise<GameServer> {
+export async function startGameServer(
+  publicKeys: Record<string, string>,
+  handler: GameHandler = () => ({ status: 200, body: 'ok' }),
+): Promise<GameServer> {
   const requests: GameRequest[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
@@ -57,7 +60,14 @@ export async function startGameServer(publicKeys: Record<string, string>, handle
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const record: GameRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, verified: false, at: Date.now() };
+      const record: GameRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+        verified: false,
+        at: Date.now(),
+      };
       try {
         verifyCallback({ method: record.method, url: record.url, headers: req.headers, body, publicKeys });
         record.verified = true;

@@ -28,10 +28,17 @@ function binDir(): string {
   const fromPgConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
   const candidates = [
     fromPgConfig.status === 0 ? fromPgConfig.stdout.trim() : '',
-    ...(fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').sort().reverse().map((v) => `/usr/lib/postgresql/${v}/bin`) : []),
+    ...(fs.existsSync('/usr/lib/postgresql')
+      ? fs
+          .readdirSync('/usr/lib/postgresql')
+          .sort()
+          .reverse()
+          .map((v) => `/usr/lib/postgresql/${v}/bin`)
+      : []),
   ];
   const dir = candidates.find((d) => d && fs.existsSync(path.join(d, 'initdb')));
-  if (!dir) throw new Error('PostgreSQL server binaries (initdb, pg_ctl) not found: install Debian\'s postgresql package');
+  if (!dir)
+    throw new Error("PostgreSQL server binaries (initdb, pg_ctl) not found: install Debian's postgresql package");
   return dir;
 }
 
@@ -53,16 +60,21 @@ export async function startPgServer(): Promise<PgServer> {
   const asRoot = process.getuid?.() === 0;
   if (asRoot) execFileSync('chown', ['postgres:', dir]);
   const run = (cmd: string, args: string[]) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args]] : [path.join(bin, cmd), args];
+    const [file, argv] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args]]
+      : [path.join(bin, cmd), args];
     const result = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });
-    if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${result.status}): ${result.stderr}${result.stdout}`);
+    if (result.status !== 0)
+      throw new Error(`${cmd} ${args.join(' ')} failed (${result.status}): ${result.stderr}${result.stdout}`);
   };
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
   const port = await freePort();
   // fsync off: the tests stop and kill the server process, never the machine, so the OS keeps every write.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-  const start = () => run('pg_ctl', ['start', '-w', '-t', '60', '-D', dataDir, '-l', path.join(dir, 'server.log'), '-o', options]);
-  const stop = (mode: 'smart' | 'fast' | 'immediate' = 'fast') => run('pg_ctl', ['stop', '-w', '-t', '60', '-D', dataDir, '-m', mode]);
+  const start = () =>
+    run('pg_ctl', ['start', '-w', '-t', '60', '-D', dataDir, '-l', path.join(dir, 'server.log'), '-o', options]);
+  const stop = (mode: 'smart' | 'fast' | 'immediate' = 'fast') =>
+    run('pg_ctl', ['stop', '-w', '-t', '60', '-D', dataDir, '-m', mode]);
   start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
@@ -70,7 +82,10 @@ export async function startPgServer(): Promise<PgServer> {
     port,
     stop,
     start,
-    restart(mode = 'fast') { stop(mode); start(); },
+    restart(mode = 'fast') {
+      stop(mode);
+      start();
+    },
     async terminateBackends() {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -85,7 +100,11 @@ export async function startPgServer(): Promise<PgServer> {
       }
     },
     destroy() {
-      try { stop('immediate'); } catch { /* already stopped */ }
+      try {
+        stop('immediate');
+      } catch {
+        /* already stopped */
+      }
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

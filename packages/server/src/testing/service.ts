@@ -36,8 +36,11 @@ export interface TestServiceOptions {
   storage?: { database: Database; dataDir: string };
 }
 
-export async function startTestService(env: Record<string, string> = {}, opts: TestServiceOptions = {}): Promise<TestService> {
-  const { database, dataDir } = opts.storage ?? await freshDatabase();
+export async function startTestService(
+  env: Record<string, string> = {},
+  opts: TestServiceOptions = {},
+): Promise<TestService> {
+  const { database, dataDir } = opts.storage ?? (await freshDatabase());
   const adminToken = crypto.randomBytes(24).toString('base64url');
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -60,7 +63,10 @@ export async function startTestService(env: Record<string, string> = {}, opts: T
   const admin = async (method: string, path: string, body?: unknown) => {
     const res = await call(`/admin/v1${path}`, {
       method,
-      headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
@@ -87,7 +93,11 @@ export async function startTestService(env: Record<string, string> = {}, opts: T
 }
 
 /** Adds nonce, timestamp and the md5 sign (5.1) to params. */
-export function signMd5<T extends Record<string, SignableValue>>(params: T, secret: string, opts: { timestamp?: string | number; nonce?: string } = {}): T & { nonce: string; timestamp: string | number; sign: string } {
+export function signMd5<T extends Record<string, SignableValue>>(
+  params: T,
+  secret: string,
+  opts: { timestamp?: string | number; nonce?: string } = {},
+): T & { nonce: string; timestamp: string | number; sign: string } {
   const withReplay = {
     ...params,
     nonce: opts.nonce ?? crypto.randomBytes(12).toString('base64url'),

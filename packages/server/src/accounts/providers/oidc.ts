@@ -29,7 +29,11 @@ export class OidcProvider implements LoginProvider {
 
   constructor(private readonly opts: OidcProviderOptions) {
     this.name = opts.name;
-    this.#jwks = createRemoteJWKSet(new URL(opts.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 3_600_000 });
+    this.#jwks = createRemoteJWKSet(new URL(opts.jwksUrl), {
+      timeoutDuration: 5000,
+      cooldownDuration: 30_000,
+      cacheMaxAge: 3_600_000,
+    });
   }
 
   async verify(credential: string): Promise<ProviderIdentity> {
@@ -44,13 +48,23 @@ export class OidcProvider implements LoginProvider {
       }));
     } catch (err) {
       // Fetching the JWKS failed (timeout, non-200, not a key set, network): our fault or theirs, not the client's.
-      const fetchFailed = err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid
-        || (err instanceof errors.JOSEError && err.code === 'ERR_JOSE_GENERIC') || err instanceof TypeError;
+      const fetchFailed =
+        err instanceof errors.JWKSTimeout ||
+        err instanceof errors.JWKSInvalid ||
+        (err instanceof errors.JOSEError && err.code === 'ERR_JOSE_GENERIC') ||
+        err instanceof TypeError;
       if (fetchFailed) {
-        throw new AppError('UNAVAILABLE', `${this.name}: the provider's signing keys could not be fetched; retry later`, { cause: err });
+        throw new AppError(
+          'UNAVAILABLE',
+          `${this.name}: the provider's signing keys could not be fetched; retry later`,
+          { cause: err },
+        );
       }
       if (err instanceof errors.JOSEError) {
-        throw new AppError('INVALID_LOGIN_CREDENTIAL', `credential: not a valid ${this.name} ID token (${err.code}: ${err.message})`);
+        throw new AppError(
+          'INVALID_LOGIN_CREDENTIAL',
+          `credential: not a valid ${this.name} ID token (${err.code}: ${err.message})`,
+        );
       }
       throw err;
     }
@@ -65,7 +79,9 @@ export class OidcProvider implements LoginProvider {
       nickname: this.opts.nicknameClaim ? optionalText(payload[this.opts.nicknameClaim]) : null,
       avatar: this.opts.avatarClaim ? optionalText(payload[this.opts.avatarClaim], 2048) : null,
       email,
-      emailVerified: email !== null && (verifiedClaim === undefined ? this.opts.emailVerifiedByDefault === true : claimTrue(verifiedClaim)),
+      emailVerified:
+        email !== null &&
+        (verifiedClaim === undefined ? this.opts.emailVerifiedByDefault === true : claimTrue(verifiedClaim)),
     };
   }
 }

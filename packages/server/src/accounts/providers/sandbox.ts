@@ -10,16 +10,26 @@ import { normaliseEmail, type LoginProvider, type ProviderIdentity } from './pro
 const EMAIL_PART = '(?:[^\\s@\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])+';
 
 /** What a sandbox assertion asserts (admin API body and CLI options). */
-export const SandboxAssertionBody = Type.Object({
-  loginType: Type.Union(LOGIN_TYPE_CODES.filter((c) => c !== GUEST).map((c) => Type.Literal(c)), { description: 'Login type code (2.2) the assertion logs in with; not 0 (guest has its own login).' }),
-  openId: Text({ minLength: 1, maxLength: 255 }),
-  unionId: Type.Optional(Type.Union([Text({ minLength: 1, maxLength: 255 }), Type.Null()])),
-  nickname: Type.Optional(Type.Union([Text({ maxLength: 512 }), Type.Null()])),
-  avatar: Type.Optional(Type.Union([Text({ maxLength: 2048 }), Type.Null()])),
-  email: Type.Optional(Type.Union([Type.String({ maxLength: 320, pattern: `^${EMAIL_PART}@${EMAIL_PART}$` }), Type.Null()])),
-  emailVerified: Type.Optional(Type.Boolean()),
-  ttlSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600, description: 'Validity of the assertion; default 600.' })),
-}, { additionalProperties: false });
+export const SandboxAssertionBody = Type.Object(
+  {
+    loginType: Type.Union(
+      LOGIN_TYPE_CODES.filter((c) => c !== GUEST).map((c) => Type.Literal(c)),
+      { description: 'Login type code (2.2) the assertion logs in with; not 0 (guest has its own login).' },
+    ),
+    openId: Text({ minLength: 1, maxLength: 255 }),
+    unionId: Type.Optional(Type.Union([Text({ minLength: 1, maxLength: 255 }), Type.Null()])),
+    nickname: Type.Optional(Type.Union([Text({ maxLength: 512 }), Type.Null()])),
+    avatar: Type.Optional(Type.Union([Text({ maxLength: 2048 }), Type.Null()])),
+    email: Type.Optional(
+      Type.Union([Type.String({ maxLength: 320, pattern: `^${EMAIL_PART}@${EMAIL_PART}$` }), Type.Null()]),
+    ),
+    emailVerified: Type.Optional(Type.Boolean()),
+    ttlSeconds: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 3600, description: 'Validity of the assertion; default 600.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type SandboxAssertionBody = Static<typeof SandboxAssertionBody>;
 
 const CONTEXT = 'sandbox-login-assertion';
@@ -34,7 +44,10 @@ const Sealed = Type.Object({ identity: Type.Any(), exp: Type.Integer() });
 export class SandboxProvider implements LoginProvider {
   readonly name = 'sandbox';
 
-  constructor(private readonly box: SecretBox, private readonly now: () => number) {}
+  constructor(
+    private readonly box: SecretBox,
+    private readonly now: () => number,
+  ) {}
 
   mint(body: SandboxAssertionBody): { assertion: string; expiresAt: string } {
     const exp = this.now() + (body.ttlSeconds ?? 600) * 1000;
@@ -45,9 +58,12 @@ export class SandboxProvider implements LoginProvider {
       nickname: body.nickname ?? null,
       avatar: body.avatar ?? null,
       email: normaliseEmail(body.email),
-      emailVerified: body.email ? body.emailVerified ?? false : false,
+      emailVerified: body.email ? (body.emailVerified ?? false) : false,
     };
-    return { assertion: `sbx.${this.box.seal(JSON.stringify({ identity, exp }), CONTEXT)}`, expiresAt: new Date(exp).toISOString() };
+    return {
+      assertion: `sbx.${this.box.seal(JSON.stringify({ identity, exp }), CONTEXT)}`,
+      expiresAt: new Date(exp).toISOString(),
+    };
   }
 
   async verify(credential: string): Promise<ProviderIdentity> {
@@ -58,8 +74,13 @@ export class SandboxProvider implements LoginProvider {
     } catch {
       throw new AppError('INVALID_LOGIN_CREDENTIAL', 'credential: not a sandbox assertion minted by this service');
     }
-    if (!Value.Check(Sealed, sealed)) throw new AppError('INVALID_LOGIN_CREDENTIAL', 'credential: malformed sandbox assertion');
-    if (sealed.exp <= this.now()) throw new AppError('INVALID_LOGIN_CREDENTIAL', `credential: the sandbox assertion expired at ${new Date(sealed.exp).toISOString()}`);
+    if (!Value.Check(Sealed, sealed))
+      throw new AppError('INVALID_LOGIN_CREDENTIAL', 'credential: malformed sandbox assertion');
+    if (sealed.exp <= this.now())
+      throw new AppError(
+        'INVALID_LOGIN_CREDENTIAL',
+        `credential: the sandbox assertion expired at ${new Date(sealed.exp).toISOString()}`,
+      );
     return sealed.identity as ProviderIdentity;
   }
 }

@@ -25,7 +25,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('platform_keys')
+  await db.schema
+    .createTable('platform_keys')
     .addColumn('kid', 'text', (c) => c.primaryKey())
     .addColumn('public_pem', 'text', (c) => c.notNull())
     .addColumn('private_pem_enc', 'text', (c) => c.notNull())
@@ -34,7 +35,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('retired_at', 'bigint')
     .execute();
 
-  await db.schema.createTable('nonces')
+  await db.schema
+    .createTable('nonces')
     .addColumn('scope', 'text', (c) => c.notNull())
     .addColumn('nonce', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())

@@ -51,7 +51,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('tokens_user_app').on('tokens').columns(['user_id', 'app_id']).execute();
   await db.schema.createIndex('tokens_expires_at').on('tokens').column('expires_at').execute();
 
-  await db.schema.createTable('user_apps')
+  await db.schema
+    .createTable('user_apps')
     .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.user_id'))
     .addColumn('app_id', 'bigint', (c) => c.notNull().references('apps.app_id'))
     .addColumn('first_login_at', 'bigint', (c) => c.notNull())

@@ -5,7 +5,8 @@ import { addAutoIdColumn, dialectOf } from '../dialect.js';
 export async function up(db: Kysely<any>): Promise<void> {
   const dialect = dialectOf(db);
 
-  await db.schema.createTable('evidence_uploads')
+  await db.schema
+    .createTable('evidence_uploads')
     .addColumn('upload_id', 'text', (c) => c.primaryKey())
     .addColumn('app_id', 'bigint', (c) => c.notNull().references('apps.app_id'))
     .addColumn('backend', 'text', (c) => c.notNull())
@@ -44,12 +45,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('status_changed_at', 'bigint', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('reports_reporter').on('reports').columns(['app_id', 'reporter_key', 'created_at']).execute();
+  await db.schema
+    .createIndex('reports_reporter')
+    .on('reports')
+    .columns(['app_id', 'reporter_key', 'created_at'])
+    .execute();
   await db.schema.createIndex('reports_reportee').on('reports').columns(['app_id', 'reportee_key', 'status']).execute();
   await db.schema.createIndex('reports_status').on('reports').columns(['status', 'report_id']).execute();
   await db.schema.createIndex('reports_created').on('reports').column('created_at').execute();
 
-  await db.schema.createTable('report_reasons')
+  await db.schema
+    .createTable('report_reasons')
     .addColumn('report_id', 'bigint', (c) => c.notNull().references('reports.report_id'))
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('reason_id', 'text', (c) => c.notNull())
@@ -57,9 +63,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('extras', 'text')
     .addPrimaryKeyConstraint('report_reasons_pk', ['report_id', 'position'])
     .execute();
-  await db.schema.createIndex('report_reasons_reason').on('report_reasons').columns(['reason_id', 'report_id']).execute();
+  await db.schema
+    .createIndex('report_reasons_reason')
+    .on('report_reasons')
+    .columns(['reason_id', 'report_id'])
+    .execute();
 
-  await db.schema.createTable('report_evidence')
+  await db.schema
+    .createTable('report_evidence')
     .addColumn('report_id', 'bigint', (c) => c.notNull().references('reports.report_id'))
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('upload_id', 'text', (c) => c.notNull().references('evidence_uploads.upload_id'))
@@ -69,7 +80,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('report_evidence_pk', ['report_id', 'position'])
     .execute();
 
-  await db.schema.createTable('report_dedupe')
+  await db.schema
+    .createTable('report_dedupe')
     .addColumn('app_id', 'bigint', (c) => c.notNull())
     .addColumn('dedupe_key', 'text', (c) => c.notNull())
     .addColumn('report_id', 'bigint', (c) => c.notNull())
@@ -88,5 +100,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('details', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('moderation_actions_report').on('moderation_actions').columns(['report_id', 'action_id']).execute();
+  await db.schema
+    .createIndex('moderation_actions_report')
+    .on('moderation_actions')
+    .columns(['report_id', 'action_id'])
+    .execute();
 }

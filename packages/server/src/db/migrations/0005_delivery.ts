@@ -20,7 +20,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('response_body', 'text')
     .addColumn('error', 'text')
     .execute();
-  await db.schema.createIndex('delivery_attempts_event').on('delivery_attempts').columns(['event_id', 'attempt_id']).execute();
+  await db.schema
+    .createIndex('delivery_attempts_event')
+    .on('delivery_attempts')
+    .columns(['event_id', 'attempt_id'])
+    .execute();
 
   await addAutoIdColumn(db.schema.createTable('game_calls'), 'call_id', dialect)
     .addColumn('app_id', 'bigint', (c) => c.notNull())

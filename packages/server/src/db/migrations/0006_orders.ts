@@ -52,12 +52,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('orders_app_out_trx_no', ['app_id', 'out_trx_no'])
     .execute();
   // One refund per payment order.
-  await db.schema.createIndex('orders_one_refund').on('orders').column('original_trx_no').unique().where(sql<boolean>`trx_type = 2`).execute();
+  await db.schema
+    .createIndex('orders_one_refund')
+    .on('orders')
+    .column('original_trx_no')
+    .unique()
+    .where(sql<boolean>`trx_type = 2`)
+    .execute();
   await db.schema.createIndex('orders_user').on('orders').columns(['app_id', 'user_id', 'trx_no']).execute();
   await db.schema.createIndex('orders_role').on('orders').columns(['app_id', 'game_role_id']).execute();
   await db.schema.createIndex('orders_original').on('orders').column('original_trx_no').execute();
 
-  await db.schema.createTable('order_items')
+  await db.schema
+    .createTable('order_items')
     .addColumn('trx_no', 'bigint', (c) => c.notNull().references('orders.trx_no'))
     .addColumn('line_no', 'integer', (c) => c.notNull())
     .addColumn('product_code', 'text', (c) => c.notNull())
@@ -67,7 +74,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('order_items_pk', ['trx_no', 'line_no'])
     .execute();
 
-  await db.schema.createTable('supplements')
+  await db.schema
+    .createTable('supplements')
     .addColumn('refund_trx_no', 'bigint', (c) => c.primaryKey().references('orders.trx_no'))
     .addColumn('app_id', 'bigint', (c) => c.notNull())
     .addColumn('user_id', 'text', (c) => c.notNull())
@@ -86,7 +94,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('supplied_at', 'bigint')
     .execute();
   // The arrears query (4.5): pending supplements of one user of one app.
-  await db.schema.createIndex('supplements_arrears').on('supplements').columns(['app_id', 'user_id', 'supply_status']).execute();
+  await db.schema
+    .createIndex('supplements_arrears')
+    .on('supplements')
+    .columns(['app_id', 'user_id', 'supply_status'])
+    .execute();
 
   await addAutoIdColumn(db.schema.createTable('consumption_notices'), 'notice_id', dialect)
     .addColumn('app_id', 'bigint', (c) => c.notNull().references('apps.app_id'))
@@ -100,10 +112,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('event_id', 'bigint', (c) => c.notNull())
     .addColumn('received_at', 'bigint', (c) => c.notNull())
     // The dedupe key of 4.6: a notice resent with a fresh nonce keeps its content and timestamp, and is stored once.
-    .addUniqueConstraint('consumption_notices_dedupe', ['app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp'])
+    .addUniqueConstraint('consumption_notices_dedupe', [
+      'app_id',
+      'user_id',
+      'role_id',
+      'server_id',
+      'product_code',
+      'timestamp',
+    ])
     .execute();
 
-  await db.schema.createTable('order_settings')
+  await db.schema
+    .createTable('order_settings')
     .addColumn('app_id', 'bigint', (c) => c.primaryKey().references('apps.app_id'))
     .addColumn('web_region_lock', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('updated_at', 'bigint', (c) => c.notNull())

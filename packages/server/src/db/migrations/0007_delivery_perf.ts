@@ -11,8 +11,17 @@ import { sql, type Kysely } from 'kysely';
 //   completion has to update it.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('outbox_due').execute();
-  await db.schema.createIndex('outbox_pending_due').on('outbox').columns(['next_attempt_at', 'event_id']).where(sql.ref('state'), '=', 'pending').execute();
+  await db.schema
+    .createIndex('outbox_pending_due')
+    .on('outbox')
+    .columns(['next_attempt_at', 'event_id'])
+    .where(sql.ref('state'), '=', 'pending')
+    .execute();
   await db.schema.dropIndex('outbox_app_state').execute();
-  await db.schema.createIndex('outbox_app_dead').on('outbox').columns(['app_id', 'dead_at']).where(sql.ref('state'), '=', 'dead').execute();
+  await db.schema
+    .createIndex('outbox_app_dead')
+    .on('outbox')
+    .columns(['app_id', 'dead_at'])
+    .where(sql.ref('state'), '=', 'dead')
+    .execute();
 }
-

@@ -8,6 +8,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const column of ['role_id', 'server_id', 'user_id']) {
     await db.schema.alterTable('game_calls').addColumn(column, 'text').execute();
   }
-  await db.schema.createIndex('game_calls_app_role').on('game_calls').columns(['app_id', 'role_id', 'call_id']).execute();
-  await db.schema.createIndex('game_calls_app_user').on('game_calls').columns(['app_id', 'user_id', 'call_id']).execute();
+  await db.schema
+    .createIndex('game_calls_app_role')
+    .on('game_calls')
+    .columns(['app_id', 'role_id', 'call_id'])
+    .execute();
+  await db.schema
+    .createIndex('game_calls_app_user')
+    .on('game_calls')
+    .columns(['app_id', 'user_id', 'call_id'])
+    .execute();
 }

@@ -14,5 +14,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reason', 'text')
     .addColumn('at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('order_status_changes_order').on('order_status_changes').columns(['trx_no', 'change_id']).execute();
+  await db.schema
+    .createIndex('order_status_changes_order')
+    .on('order_status_changes')
+    .columns(['trx_no', 'change_id'])
+    .execute();
 }

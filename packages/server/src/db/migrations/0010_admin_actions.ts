@@ -16,5 +16,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('status', 'integer')
     .addColumn('finished_at', 'bigint')
     .execute();
-  await db.schema.createIndex('admin_actions_operator').on('admin_actions').columns(['operator', 'action_id']).execute();
+  await db.schema
+    .createIndex('admin_actions_operator')
+    .on('admin_actions')
+    .columns(['operator', 'action_id'])
+    .execute();
 }

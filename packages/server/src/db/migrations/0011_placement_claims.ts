@@ -10,7 +10,8 @@ import type { Kysely } from 'kysely';
 // last attempt that ended without an order. Rows are purged some minutes
 // after their lease ends (lease_until index).
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('placement_claims')
+  await db.schema
+    .createTable('placement_claims')
     .addColumn('app_id', 'bigint', (c) => c.notNull())
     .addColumn('out_trx_no', 'text', (c) => c.notNull())
     .addColumn('request_digest', 'text', (c) => c.notNull())
