@@ -38,6 +38,8 @@ function post(body) {
 
 // Schema and jobs first (not timed), then the runner drains them (timed).
 const pool = new pg.Pool({ connectionString: PG_URL, max: 20 });
+// graphile-worker 0.18 asks for it: an idle client's error must not end the peer.
+pool.on('error', () => {});
 let done = 0;
 let started = 0;
 const finished = new Promise((resolve) => {

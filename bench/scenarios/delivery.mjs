@@ -1,9 +1,13 @@
+import fs from 'node:fs';
 // Delivery scenarios (issue 5), PostgreSQL: end-to-end signed delivery to a
 // local game server against the RSA-2048 signing rate of one core (the
 // physical limit: one signature per callback), a 100,000-event backlog drained
 // with flat memory, and graphile-worker doing the same work as a peer.
 import path from 'node:path';
 import { PG_URL, ROOT, pgQuery, rsaSignRate, startProcess } from '../lib.mjs';
+
+/** The peer's version as installed (package.json devDependencies), for the scenario's name. */
+const GRAPHILE_VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/graphile-worker/package.json'), 'utf8')).version;
 
 const N = Number(process.env.BENCH_DELIVERY_EVENTS ?? 20000);
 const BACKLOG = Number(process.env.BENCH_BACKLOG_EVENTS ?? 100000);
@@ -98,7 +102,7 @@ export default [
     },
   },
   {
-    name: `peer: graphile-worker 0.17.3, ${N} jobs (sign + POST)`,
+    name: `peer: graphile-worker ${GRAPHILE_VERSION}, ${N} jobs (sign + POST)`,
     backends: ['postgres'],
     target: 'informational (ours should beat it)',
     async run(svc) {
