@@ -7,7 +7,9 @@ import path from 'node:path';
 import { PG_URL, ROOT, pgQuery, rsaSignRate, startProcess } from '../lib.mjs';
 
 /** The peer's version as installed (package.json devDependencies), for the scenario's name. */
-const GRAPHILE_VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/graphile-worker/package.json'), 'utf8')).version;
+const GRAPHILE_VERSION = JSON.parse(
+  fs.readFileSync(path.join(ROOT, 'node_modules/graphile-worker/package.json'), 'utf8'),
+).version;
 
 const N = Number(process.env.BENCH_DELIVERY_EVENTS ?? 20000);
 const BACKLOG = Number(process.env.BENCH_BACKLOG_EVENTS ?? 100000);
