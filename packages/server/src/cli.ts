@@ -11,6 +11,7 @@ import { registerReportCommands } from './reporting/reporting.cli.js';
 import { registerCallLogCommands } from './game-calls/call-log.cli.js';
 import { registerMasterKeyCommands } from './master-key/master-key.cli.js';
 import { registerAdminAuditCommands } from './admin-audit/admin-audit.cli.js';
+import { registerBackupCommands } from './backup/backup.cli.js';
 
 /**
  * The service's command line: `serve` (what `npm start` runs), `migrate`, and
@@ -50,6 +51,7 @@ registerReportCommands(program, ctx);
 registerCallLogCommands(program, ctx);
 registerMasterKeyCommands(program, ctx);
 registerAdminAuditCommands(program, ctx);
+registerBackupCommands(program, ctx);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as { detail?: string; message?: string };
