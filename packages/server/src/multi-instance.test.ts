@@ -9,7 +9,7 @@ import { buildMacAuthorization } from '@game-platform/sdk';
 import { spawnService, type ChildService } from './testing/child.js';
 import { startGameServer, type GameServer } from './testing/game-server.js';
 import { TEST_DATABASE_URL, testBackend } from './testing/database.js';
-import { signMd5 } from './testing/service.js';
+import { adminClient, signMd5 } from './testing/service.js';
 
 /**
  * Several instances on one PostgreSQL, as docs/operations.md promises: real service processes sharing one schema.
@@ -54,18 +54,8 @@ describe(
       running.push(child);
       return child;
     }
-    const adminCall = async (child: ChildService, method: string, p: string, body?: unknown) => {
-      const res = await fetch(`${child.url}/admin/v1${p}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${adminToken}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined };
-    };
+    const adminCall = (child: ChildService, method: string, p: string, body?: unknown) =>
+      adminClient(child.url, adminToken)(method, p, body);
     const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const count = async (q: string, values: unknown[] = []) => Number((await admin.query(q, values)).rows[0].n);
 

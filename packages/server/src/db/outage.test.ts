@@ -196,45 +196,41 @@ describe(
 
     const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-    it('(a) every backend terminated under load: the process lives and serves on', async () => {
+    /** Steady load, `fault` done to the database, then serving again within 10 s; the process lives throughout. */
+    async function underLoad(phase: string, fault: () => Promise<void>): Promise<void> {
       const traffic = load();
       await pause(1500);
-      assert.ok((await pgs.terminateBackends()) > 0, 'the service had backends to terminate');
-      await timeToServe('(a) pg_terminate_backend');
+      await fault();
+      await timeToServe(phase);
       await pause(1000);
       await traffic.stop();
       assert.equal(child.process.exitCode, null, `the process lives:\n${child.output().slice(-3000)}`);
       assert.deepEqual(seen.badAnswers, []);
+    }
+
+    const refusals = () => [...seen.answers].filter(([k]) => k.endsWith(' 503')).reduce((n, [, v]) => n + v, 0);
+
+    it('(a) every backend terminated under load: the process lives and serves on', async () => {
+      await underLoad('(a) pg_terminate_backend', async () => {
+        assert.ok((await pgs.terminateBackends()) > 0, 'the service had backends to terminate');
+      });
     });
 
     it('(b) the server stopped for 10 s: 503s in the envelope, /readyz 503 and /healthz 200 meanwhile, then serving again', async () => {
-      const traffic = load();
-      await pause(1500);
-      pgs.stop('fast');
-      await pause(1000);
-      assert.equal(await status('/readyz'), 503, '/readyz says the database is away');
-      assert.equal(await status('/healthz'), 200, '/healthz stays up: the process is fine');
-      const refusedBefore = [...seen.answers].filter(([k]) => k.endsWith(' 503')).reduce((n, [, v]) => n + v, 0);
-      await pause(9000);
-      const refused = [...seen.answers].filter(([k]) => k.endsWith(' 503')).reduce((n, [, v]) => n + v, 0);
-      assert.ok(refused > refusedBefore, 'requests kept being answered (503) while the database was away');
-      pgs.start();
-      await timeToServe('(b) stopped for 10 s');
-      await pause(1000);
-      await traffic.stop();
-      assert.equal(child.process.exitCode, null, `the process lives:\n${child.output().slice(-3000)}`);
-      assert.deepEqual(seen.badAnswers, []);
+      await underLoad('(b) stopped for 10 s', async () => {
+        pgs.stop('fast');
+        await pause(1000);
+        assert.equal(await status('/readyz'), 503, '/readyz says the database is away');
+        assert.equal(await status('/healthz'), 200, '/healthz stays up: the process is fine');
+        const refusedBefore = refusals();
+        await pause(9000);
+        assert.ok(refusals() > refusedBefore, 'requests kept being answered (503) while the database was away');
+        pgs.start();
+      });
     });
 
     it('(c) the server restarted in fast mode: serving again within 10 s', async () => {
-      const traffic = load();
-      await pause(1500);
-      pgs.restart('fast');
-      await timeToServe('(c) restart -m fast');
-      await pause(1000);
-      await traffic.stop();
-      assert.equal(child.process.exitCode, null, `the process lives:\n${child.output().slice(-3000)}`);
-      assert.deepEqual(seen.badAnswers, []);
+      await underLoad('(c) restart -m fast', async () => pgs.restart('fast'));
     });
 
     it('afterwards: every request answered 200 is in the database and every notification is delivered, verified', async () => {

@@ -13,7 +13,7 @@ import {
   type GameRequest,
   type GameServer,
 } from '../testing/game-server.js';
-import { startTestService, type TestService } from '../testing/service.js';
+import { adminClient, startTestService, type TestService } from '../testing/service.js';
 import { SANDBOX, appWithProducts, count } from './orders.testlib.js';
 
 /**
@@ -496,18 +496,7 @@ describe('order placement: identical placements at once ask the game once', () =
 /** The test-service helpers (admin, createApp, fetch) against a service in another process. */
 function shim(url: string, adminToken: string): TestService {
   const call = (path: string, init?: RequestInit) => fetch(url + path, init);
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const res = await call(`/admin/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${adminToken}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const admin = adminClient(url, adminToken);
   return {
     url,
     fetch: call,

@@ -60,18 +60,7 @@ export async function startTestService(
   const url = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
   if (opts.dispatcher !== false) services.delivery.start();
   const call = (path: string, init?: RequestInit) => fetch(url + path, init);
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const res = await call(`/admin/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${adminToken}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const admin = adminClient(url, adminToken);
   return {
     url,
     app,
@@ -89,6 +78,22 @@ export async function startTestService(
       await app.close();
       await services.close();
     },
+  };
+}
+
+/** JSON requests to the admin API of the service at `url` (this process's or another's) with the bearer token. */
+export function adminClient(url: string, adminToken: string) {
+  return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const res = await fetch(`${url}/admin/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
 }
 
