@@ -11,6 +11,7 @@ import { installOpenApi } from './openapi.js';
 import { parseJsonBody } from './json-body.js';
 import { PlatformEnvelopeError, RpcStatus } from './schemas.js';
 import { registerRoutes } from '../routes.js';
+import { decorateCaller } from '../auth/caller.js';
 
 /** Retry-After of the answers while stopping: about the time a restarted instance takes to listen again. */
 const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
@@ -127,6 +128,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   await installOpenApi(app);
   installMetrics(app);
   await installRateLimit(app, config);
+  decorateCaller(app);
   await registerRoutes(app, services);
   return app;
 }
