@@ -63,14 +63,15 @@ export function md5Scheme<A extends CallerApp>(deps: Md5Deps<A>) {
     hook(route: Md5RouteOptions) {
       return async (request: FastifyRequest): Promise<void> => {
         const params = (route.from === 'body' ? request.body : request.query) as Record<string, unknown>;
-        const raw = route.clientId(params);
-        // A custom resolver (4.6: appId) answers UNKNOWN_CLIENT itself and names the app's clientId for the shape check.
-        const { app, nonce } = route.resolveApp
-          ? await (async () => {
-              const found = await route.resolveApp!(raw);
-              return verify(params, found.clientId, async () => found);
-            })()
-          : await verify(params, raw, deps.resolveApp);
+        let clientId = route.clientId(params);
+        let resolve: (clientId: string) => Promise<CallerApp> = deps.resolveApp;
+        if (route.resolveApp) {
+          // 4.6 names its app by appId: resolved (UNKNOWN_CLIENT) before the shape checks, as it always was.
+          const found = await route.resolveApp(clientId);
+          clientId = found.clientId;
+          resolve = async () => found;
+        }
+        const { app, nonce } = await verify(params, clientId, resolve);
         if (route.recordNonce === 'hook' && !(await deps.nonces.consume(nonce.scope, nonce.nonce, nonce.expiresAt)))
           throw ReplayGuard.nonceReused();
         request.caller = { app, nonce: route.recordNonce === 'store' ? nonce : null, token: null, replayed: null };
