@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
-import { buildServer } from './http/server.js';
+import { buildApp } from './routes.js';
 import { createServices, type Services } from './services.js';
 import { startAccountSweep } from './accounts/sweep.js';
 
@@ -22,7 +22,7 @@ export interface RunningService {
  */
 export async function startService(config: Config): Promise<RunningService> {
   const services = await createServices(config);
-  const app = await buildServer(services);
+  const app = await buildApp(services);
   for (const note of services.startupNotes) app.log.info(note);
 
   const purge = setInterval(() => {

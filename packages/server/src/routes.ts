@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from './services.js';
 import { registerHealthRoutes } from './http/health.js';
+import { buildServer, type BuildOptions } from './http/server.js';
 import { adminAuth } from './auth/admin.js';
 import { App } from './apps/apps.schemas.js';
 import { appRoutes } from './apps/apps.routes.js';
@@ -23,12 +24,17 @@ import { orderClientRoutes } from './orders/client.routes.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.routes.js';
 
+/** The HTTP service (http/server.ts) with every route of these services. */
+export function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  return buildServer(services.config, (app) => registerRoutes(app, services), opts);
+}
+
 /**
  * Every route of the service, by area. A domain contributes a plugin; the
  * admin ones are mounted under /admin/v1 behind the bearer token.
  */
 export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  registerHealthRoutes(app, services);
+  registerHealthRoutes(app, services.database);
   app.addSchema(App);
   app.addSchema(ReportView);
   await app.register(reportingRoutes(services));

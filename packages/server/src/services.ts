@@ -6,14 +6,17 @@ import { SecretBox, randomToken, readOrCreateSecretFile } from './crypto/secret-
 import { loadMasterKeys } from './crypto/master-keys.js';
 import { AdminAuditService } from './admin-audit/admin-audit.service.js';
 import { AppsRepository } from './apps/apps.repository.js';
-import { AppService } from './apps/apps.service.js';
+import { AppService, type AppRecord } from './apps/apps.service.js';
 import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
 import { PlatformKeyService } from './platform-keys/keys.service.js';
 import { SignPool } from './platform-keys/sign-pool.js';
-import { NonceStore } from './auth/nonces.js';
+import { NonceLedger } from './auth/nonce-ledger.js';
+import { md5Scheme, type Md5Scheme } from './auth/md5.js';
+import { macScheme, type MacScheme } from './auth/mac.js';
 import { ReplayGuard } from './auth/replay.js';
 import { createOrdersDomain, type OrdersDomain } from './orders/orders.module.js';
 import type { AccountService } from './accounts/accounts.service.js';
+import type { TokenSession } from './accounts/tokens.service.js';
 import { createAccounts } from './accounts/accounts.module.js';
 import { DeliveryService } from './delivery/delivery.service.js';
 import { deliveryOptions, outboundHttp } from './delivery/delivery.config.js';
@@ -25,7 +28,7 @@ import { EvidenceRepository } from './evidence/evidence.repository.js';
 import { EvidenceService } from './evidence/evidence.service.js';
 import { ModerationRepository } from './reporting/moderation.repository.js';
 import { ModerationService } from './reporting/moderation.service.js';
-import { ReportsRepository } from './reporting/reports.repository.js';
+import { ReportsStore } from './reporting/reports.store.js';
 import { ReportService } from './reporting/report.service.js';
 
 /**
@@ -40,8 +43,12 @@ export interface Services {
   adminToken: string;
   apps: AppService;
   keys: PlatformKeyService;
-  nonces: NonceStore;
+  nonces: NonceLedger;
   replay: ReplayGuard;
+  /** The md5 scheme of 5.1: a preHandler per route (auth/md5.ts). */
+  md5: Md5Scheme<AppRecord>;
+  /** The MAC scheme of 5.2 over the accounts' tokens: a hook per route (auth/mac.ts). */
+  mac: MacScheme<AppRecord, TokenSession>;
   /** Products, orders, refunds and supplements, consumption notices (2.4-2.7, 4.5, 4.6). */
   orders: OrdersDomain;
   /** Accounts: logins, MAC tokens, profile (4.3), open id lookup (4.4), cancellation, bans. */
@@ -89,7 +96,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
   const now = overrides.now ?? Date.now;
   const box = new SecretBox(masterKeys.current, masterKeys.previous);
-  const nonces = new NonceStore(database);
+  const nonces = new NonceLedger(database);
   const apps = new AppService(new AppsRepository(database.db), box, {
     defaultRegion: config.REGION,
     secretGraceSeconds: config.SECRET_GRACE_SECONDS,
@@ -101,7 +108,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Opens the signing key now: a master key that does not open what is stored stops the start, naming the key it needs.
   await keys.signer();
   const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
-  const accounts = createAccounts({ db: database.db, config, box, replay, apps, now });
+  const accounts = createAccounts({ db: database.db, config, box, apps, now });
+  const resolveApp = (clientId: string) => apps.requireActive(clientId);
+  const md5 = md5Scheme({ resolveApp, replay, nonces });
+  const mac = macScheme({
+    resolveApp,
+    lookupToken: (kid) => accounts.tokens.lookup(kid),
+    refuseToken: (token, app) => accounts.refuseToken(token, app),
+    replay,
+    publicHost: config.PUBLIC_HOST,
+    publicPort: config.PUBLIC_PORT,
+  });
   const http = outboundHttp(config);
   const delivery = new DeliveryService(database.db, database.dialect, apps, keys, http, deliveryOptions(config), now);
   const gameCalls = new GameCallsClient(database.db, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
@@ -111,20 +128,26 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     evidenceLimits(config),
     now,
   );
-  const reports = new ReportService(
+  const reportLimits = {
+    maxReasons: config.REPORT_MAX_REASONS,
+    descriptionMaxChars: config.REPORT_DESCRIPTION_MAX_CHARS,
+    extrasMaxChars: config.REPORT_EXTRAS_MAX_CHARS,
+    duplicateWindowSeconds: config.REPORT_DUPLICATE_WINDOW_SECONDS,
+    dailyCapPerReporter: config.REPORT_DAILY_CAP_PER_REPORTER,
+    openCapPerReportee: config.REPORT_OPEN_CAP_PER_REPORTEE,
+  };
+  const reportsStore = new ReportsStore(
     database.db,
-    new ReportsRepository(),
-    evidence,
-    {
-      maxReasons: config.REPORT_MAX_REASONS,
-      descriptionMaxChars: config.REPORT_DESCRIPTION_MAX_CHARS,
-      extrasMaxChars: config.REPORT_EXTRAS_MAX_CHARS,
-      duplicateWindowSeconds: config.REPORT_DUPLICATE_WINDOW_SECONDS,
-      dailyCapPerReporter: config.REPORT_DAILY_CAP_PER_REPORTER,
-      openCapPerReportee: config.REPORT_OPEN_CAP_PER_REPORTEE,
-    },
-    now,
+    // The rules of a batch, at its time.
+    () => ({
+      now: now(),
+      duplicateWindowMs: reportLimits.duplicateWindowSeconds * 1000,
+      dailyCap: reportLimits.dailyCapPerReporter,
+      openCap: reportLimits.openCapPerReportee,
+    }),
+    (trx, rows) => evidence.recordUploads(trx, rows),
   );
+  const reports = new ReportService(reportsStore, evidence, reportLimits);
   const moderation = new ModerationService(
     database.db,
     new ModerationRepository(database.db),
@@ -143,6 +166,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     keys,
     nonces,
     replay,
+    md5,
+    mac,
     accounts,
     delivery,
     gameCalls,

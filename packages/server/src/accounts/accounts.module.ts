@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { AppService } from '../apps/apps.service.js';
-import type { ReplayGuard } from '../auth/replay.js';
 import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Tables } from '../db/schema.js';
@@ -17,7 +16,6 @@ export function createAccounts(d: {
   db: Kysely<Tables>;
   config: Config;
   box: SecretBox;
-  replay: ReplayGuard;
   apps: AppService;
   now: () => number;
 }): AccountService {
@@ -31,7 +29,6 @@ export function createAccounts(d: {
   return new AccountService({
     db: d.db,
     config: d.config,
-    replay: d.replay,
     apps: d.apps,
     tokens,
     providers,

@@ -4,6 +4,7 @@ import { buildMacAuthorization } from '@game-platform/sdk';
 import { startTestService, type TestService } from '../testing/service.js';
 import { count, guestLogin, macRequest, post, profile, profileUri, sandboxLogin } from './accounts.testlib.js';
 import { encodeUserCode } from './user-code.js';
+import { playerAuth } from './accounts.service.js';
 
 /** 4.3 over real HTTP: every field of 2.2, and every way a MAC token is refused (40300). */
 describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
@@ -260,27 +261,26 @@ describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
     });
   });
 
-  it('exports authenticatePlayer for other domains', async () => {
+  it('exports the MAC hook and playerAuth for other domains', async () => {
     const l = await guestLogin(svc, app.clientId);
     const res = await post(svc, `/api/account/v1/client/logout?clientId=${app.clientId}`);
     assert.equal(res.status, 403, 'the client API needs the MAC token too');
-    const auth = await svc.services.accounts.authenticatePlayer(
-      {
-        method: 'GET',
-        url: profileUri(app.clientId),
-        hostname: '127.0.0.1',
-        headers: {
-          authorization: buildMacAuthorization({
-            kid: l.kid,
-            macKey: l.macKey,
-            method: 'GET',
-            uri: profileUri(app.clientId),
-            host: '127.0.0.1',
-          }),
-        },
-      } as never,
-      app.clientId,
-    );
+    const request = {
+      method: 'GET',
+      url: profileUri(app.clientId),
+      hostname: '127.0.0.1',
+      headers: {
+        authorization: buildMacAuthorization({
+          kid: l.kid,
+          macKey: l.macKey,
+          method: 'GET',
+          uri: profileUri(app.clientId),
+          host: '127.0.0.1',
+        }),
+      },
+    } as Record<string, unknown>;
+    await svc.services.mac.hook({ clientId: () => app.clientId, replay: 'await' })(request as never);
+    const auth = playerAuth(svc.services.mac.caller(request as never));
     assert.deepEqual(
       { ...auth, tokenId: typeof auth.tokenId },
       { appId: app.appId, clientId: app.clientId, userId: l.userId, tokenId: 'number', loginType: 0 },

@@ -1,12 +1,9 @@
 import crypto from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppRecord, AppService } from '../apps/apps.service.js';
-import { verifyMacSignature } from '../auth/mac.js';
 import type { Config } from '../config/config.js';
 import type { Tables } from '../db/schema.js';
 import { isUniqueViolation } from '../db/dialect.js';
-import type { ReplayGuard } from '../auth/replay.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { IpAllowList } from '../http/ip-ranges.js';
 import type { Profile } from './accounts.schemas.js';
@@ -38,7 +35,8 @@ export interface PlayerAuth {
   loginType: number;
 }
 
-function playerAuth({ app, session }: { app: AppRecord; session: TokenSession }): PlayerAuth {
+/** The PlayerAuth of a MAC caller (its app and token). */
+export function playerAuth({ app, token: session }: { app: AppRecord; token: TokenSession }): PlayerAuth {
   return {
     appId: app.appId,
     clientId: app.clientId,
@@ -71,7 +69,6 @@ export interface LoginResult {
 interface AccountDeps {
   db: Kysely<Tables>;
   config: Config;
-  replay: ReplayGuard;
   apps: AppService;
   tokens: TokenService;
   providers: Map<string, LoginProvider>;
@@ -144,9 +141,9 @@ export class AccountService {
    * only when the socket peer is a trusted proxy (the edge): a client talking
    * to us directly cannot choose its region.
    */
-  edgeCountry(request: FastifyRequest): string | undefined {
-    if (!this.#trusted.has(request.socket.remoteAddress)) return undefined;
-    const value = request.headers[this.deps.config.EDGE_COUNTRY_HEADER.toLowerCase()];
+  edgeCountry(peer: string | undefined, headers: Record<string, string | string[] | undefined>): string | undefined {
+    if (!this.#trusted.has(peer)) return undefined;
+    const value = headers[this.deps.config.EDGE_COUNTRY_HEADER.toLowerCase()];
     return typeof value === 'string' ? value : undefined;
   }
 
@@ -283,59 +280,17 @@ export class AccountService {
   // --- MAC-authenticated requests ---
 
   /**
-   * Authenticates a player request signed with the MAC token of 5.2, for the
-   * app of `clientId` (4.3, 4.5, order placement and the client API). Order:
-   * unknown/disabled clientId -> 40105 (UNKNOWN_CLIENT); then every token
-   * failure is 40300 (ILLEGAL_ACCESS_TOKEN) with `detail` telling them apart:
-   * malformed/missing header, unknown token, bad mac, stale ts, reused nonce,
-   * and (only once the mac proved the caller holds the key) revoked, expired,
-   * or issued for another app. A revocation takes effect at once on this
-   * instance and within TOKEN_CACHE_SECONDS on the others.
+   * The token rules of the MAC scheme (auth/mac.ts, refuseToken), checked
+   * only once the mac proved the caller holds the key: revoked, expired, or
+   * issued for another app; each a 40300 detail. A revocation takes effect at
+   * once on this instance and within TOKEN_CACHE_SECONDS on the others.
    */
-  async authenticatePlayer(request: FastifyRequest, clientId: string): Promise<PlayerAuth> {
-    return playerAuth(await this.authenticate(request, clientId));
-  }
-
-  /** authenticatePlayer with the whole token session (the profile needs it). */
-  async authenticate(request: FastifyRequest, clientId: string): Promise<{ app: AppRecord; session: TokenSession }> {
-    const { auth, replay } = await this.#verify(request, clientId);
-    await replay();
-    return auth;
-  }
-
-  /**
-   * authenticatePlayer for a read-only route: `read` runs while the request's
-   * nonce is recorded (one round trip instead of two in a row), and its
-   * answer is given only when the nonce was fresh. `read` must not write.
-   */
-  async authenticateWhile<T>(
-    request: FastifyRequest,
-    clientId: string,
-    read: (player: PlayerAuth) => Promise<T>,
-  ): Promise<T> {
-    const { auth, replay } = await this.#verify(request, clientId);
-    const [replayed, value] = await Promise.allSettled([replay(), read(playerAuth(auth))]);
-    if (replayed.status === 'rejected') throw replayed.reason;
-    if (value.status === 'rejected') throw value.reason;
-    return value.value;
-  }
-
-  async #verify(
-    request: FastifyRequest,
-    clientId: string,
-  ): Promise<{ auth: { app: AppRecord; session: TokenSession }; replay: () => Promise<void> }> {
-    const app = await this.deps.apps.requireActive(clientId);
-    const { token, replay } = await verifyMacSignature(request, this.deps, (kid) => this.deps.tokens.lookup(kid));
-    const illegal = (detail: string) => new AppError('ILLEGAL_ACCESS_TOKEN', detail, { data: '' });
+  refuseToken(token: TokenSession, app: AppRecord): string | null {
     if (token.revokedAt !== null)
-      throw illegal(
-        `the access token was revoked (${token.revokeReason ?? 'revoked'}) at ${iso(token.revokedAt)}; log in again`,
-      );
-    if (token.expiresAt <= this.now())
-      throw illegal(`the access token expired at ${iso(token.expiresAt)}; log in again`);
-    if (token.appId !== app.appId)
-      throw illegal(`the access token was issued for another app, not clientId ${app.clientId}`);
-    return { auth: { app, session: token }, replay };
+      return `the access token was revoked (${token.revokeReason ?? 'revoked'}) at ${iso(token.revokedAt)}; log in again`;
+    if (token.expiresAt <= this.now()) return `the access token expired at ${iso(token.expiresAt)}; log in again`;
+    if (token.appId !== app.appId) return `the access token was issued for another app, not clientId ${app.clientId}`;
+    return null;
   }
 
   /** The object of 2.2 for the current token (4.3). */
@@ -372,26 +327,23 @@ export class AccountService {
 
   // --- 4.4 ---
 
-  /**
-   * The platform user id of an open id (4.4). The caller's IP (the peer, or
-   * X-Forwarded-For only from TRUSTED_PROXIES, as Fastify resolves
-   * request.ip) must be on the app's allow-list.
-   */
-  async svcId(clientId: string, callerIp: string, loginTypeName: string, openId: string): Promise<string> {
+  /** The loginType of 4.4, checked before the caller (400 naming the field). */
+  static svcIdLoginType(loginTypeName: string): SvcIdLoginType {
     if (!Object.hasOwn(SVC_ID_LOGIN_TYPES, loginTypeName)) {
       throw invalidParameter(
         'loginType',
         `must be one of ${Object.keys(SVC_ID_LOGIN_TYPES).join(', ')} (lowercase provider name)`,
       );
     }
-    const loginType = loginTypeName as SvcIdLoginType;
-    const app = await this.deps.apps.requireActive(clientId);
-    if (!app.allowList.has(callerIp)) {
-      throw new AppError(
-        'IP_NOT_ALLOWED',
-        `caller IP ${callerIp} is not on the allow-list of clientId ${app.clientId}`,
-      );
-    }
+    return loginTypeName as SvcIdLoginType;
+  }
+
+  /**
+   * The platform user id of an open id (4.4). The caller was checked against
+   * the app's IP allow-list by its hook (auth/ip-allow-list.ts).
+   */
+  async svcId(loginTypeName: string, openId: string): Promise<string> {
+    const loginType = AccountService.svcIdLoginType(loginTypeName);
     const method = await new LoginMethodsRepository(this.deps.db).byOpenId(SVC_ID_LOGIN_TYPES[loginType], openId);
     if (!method)
       throw new AppError('ILLEGAL_USER_ID', `no user has the ${loginType} open id ${JSON.stringify(openId)}`, {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { AppRecord } from '../apps/apps.service.js';
 import { validationError } from '../errors/handler.js';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
@@ -16,7 +15,6 @@ import {
   UnbindQuery,
 } from './accounts.schemas.js';
 import { success } from './envelope.js';
-import type { TokenSession } from './tokens.service.js';
 
 const tags = ['account client'];
 const security = [{ macToken: [] }];
@@ -29,19 +27,22 @@ const security = [{ macToken: [] }];
  */
 export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const sessions = new WeakMap<FastifyRequest, { app: AppRecord; session: TokenSession }>();
+    const mac = services.mac.hook({
+      clientId: (request) => (request.query as { clientId: string }).clientId,
+      replay: 'await',
+    });
     // Authentication before body validation: a caller without a valid token learns nothing else. The query (the
     // clientId the token is checked against, covered by the MAC) is validated first, by the route's own schema.
     const player = async (request: FastifyRequest) => {
       const validQuery = request.getValidationFunction('querystring')!; // every route of `player` has one
       if (!validQuery(request.query)) throw validationError(validQuery.errors ?? [], 'querystring');
-      sessions.set(
-        request,
-        await services.accounts.authenticate(request, (request.query as { clientId: string }).clientId),
-      );
+      await mac(request);
     };
-    const sessionOf = (request: FastifyRequest) => sessions.get(request)!.session;
-    const context = (request: FastifyRequest) => ({ ip: request.ip, country: services.accounts.edgeCountry(request) });
+    const sessionOf = (request: FastifyRequest) => services.mac.caller(request).token;
+    const context = (request: FastifyRequest) => ({
+      ip: request.ip,
+      country: services.accounts.edgeCountry(request.socket.remoteAddress, request.headers),
+    });
 
     app.post(
       '/api/account/v1/client/login/guest',

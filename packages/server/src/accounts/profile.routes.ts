@@ -16,10 +16,14 @@ export function profileRoutes(services: Services): FastifyPluginAsyncTypebox {
           querystring: ClientIdQuery,
           response: { 200: Profile, ...platformErrorResponses },
         },
+        preHandler: services.mac.hook({
+          clientId: (request) => (request.query as { clientId: string }).clientId,
+          replay: 'await',
+        }),
       },
       async (request) => {
-        const { app: record, session } = await services.accounts.authenticate(request, request.query.clientId);
-        return services.accounts.profile(record, session);
+        const { app: record, token } = services.mac.caller(request);
+        return services.accounts.profile(record, token);
       },
     );
   };

@@ -3,6 +3,8 @@ import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { SvcIdAnswer, SvcIdQuery } from './accounts.schemas.js';
 import { success } from './envelope.js';
+import { AccountService } from './accounts.service.js';
+import { ipAllowListHook } from '../auth/ip-allow-list.js';
 
 /** 4.4 Platform user id by open id; allow-listed caller IPs only. */
 export function svcIdRoutes(services: Services): FastifyPluginAsyncTypebox {
@@ -16,11 +18,20 @@ export function svcIdRoutes(services: Services): FastifyPluginAsyncTypebox {
           querystring: SvcIdQuery,
           response: { 200: SvcIdAnswer, ...platformErrorResponses },
         },
+        preHandler: [
+          // loginType first (400 naming the field), then the app and the caller IP.
+          async (request) => {
+            AccountService.svcIdLoginType((request.query as { loginType: string }).loginType);
+          },
+          ipAllowListHook(
+            (clientId) => services.apps.requireActive(clientId),
+            (request) => (request.query as { clientId: string }).clientId,
+          ),
+        ],
       },
       async (request) => {
-        const { clientId, loginType, openId } = request.query;
-        // request.ip: the peer, or X-Forwarded-For only when the peer is in TRUSTED_PROXIES (http/server.ts).
-        return success({ svcid: await services.accounts.svcId(clientId, request.ip, loginType, openId) });
+        const { loginType, openId } = request.query;
+        return success({ svcid: await services.accounts.svcId(loginType, openId) });
       },
     );
   };

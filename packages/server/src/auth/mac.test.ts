@@ -4,17 +4,25 @@ import { buildMacAuthorization } from '@game-platform/sdk';
 import type { FastifyInstance } from 'fastify';
 import { startTestService, type TestService } from '../testing/service.js';
 import type { Services } from '../services.js';
-import { verifyMacRequest } from './mac.js';
+import { callerOf } from './caller.js';
+import { macScheme } from './mac.js';
 
 // The token store is the accounts domain's; here a fixed token exercises the scheme itself.
 const TOKEN = { kid: 'kid-0123456789abcdef', macKey: 'mac-key-0123456789abcdef' };
 
 function macRoutes(app: FastifyInstance, services: Services) {
-  app.get('/test/mac', async (request) => {
-    const { kid } = await verifyMacRequest(request, services, async (id) =>
-      id === TOKEN.kid ? { macKey: TOKEN.macKey, scope: `mac:${id}` } : null,
-    );
-    return { kid };
+  const mac = macScheme({
+    // Any clientId: the scheme itself is under test.
+    resolveApp: async (clientId) => ({ appId: 1, clientId, secrets: [], allowList: { has: () => false } }),
+    lookupToken: async (id) => (id === TOKEN.kid ? { kid: id, macKey: TOKEN.macKey, scope: `mac:${id}` } : null),
+    replay: services.replay,
+    publicHost: services.config.PUBLIC_HOST,
+    publicPort: services.config.PUBLIC_PORT,
+  });
+  const hook = mac.hook({ clientId: () => 'abc', replay: 'await' });
+  app.get('/test/mac', { preHandler: hook }, async (request) => {
+    const { token } = callerOf<never, { kid: string }>(request);
+    return { kid: token!.kid };
   });
 }
 

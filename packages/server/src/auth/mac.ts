@@ -1,7 +1,7 @@
 import { MacHeaderError, macVerify, parseMacAuthorization, type MacSignInput } from '@game-platform/sdk';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
-import type { Services } from '../services.js';
+import { callerOf, type Caller, type CallerApp, type ResolveApp } from './caller.js';
 import { ReplayGuard } from './replay.js';
 
 /** What a token store answers for a MAC key id (the access token). */
@@ -11,6 +11,37 @@ export interface MacToken {
   scope: string;
 }
 
+export interface MacDeps<A extends CallerApp, T extends MacToken> {
+  resolveApp: ResolveApp<A>;
+  /** The token of a MAC key id (kid); null for unknown, expired or revoked tokens. */
+  lookupToken: (kid: string) => Promise<T | null>;
+  /**
+   * The token store's own rules, checked once the mac proved the caller holds
+   * the key (revoked, expired, issued for another app): answers the detail of
+   * the 40300 to refuse with, or null.
+   */
+  refuseToken?: (token: T, app: A) => string | null;
+  replay: ReplayGuard;
+  /** PUBLIC_HOST: the host clients sign; unset: the Host header without its port. */
+  publicHost: string | undefined;
+  /** PUBLIC_PORT: the port clients sign. */
+  publicPort: number;
+}
+
+export interface MacRouteOptions {
+  /** The clientId the token is checked against (in the query, which the MAC covers). */
+  clientId: (request: FastifyRequest) => string;
+  /**
+   * 'await': the hook checks timestamp and nonce before the route runs.
+   * 'while-reading': a read-only route reads while the nonce is recorded (one
+   * round trip instead of two in a row) and answers only once
+   * `caller.replayed` resolved (see replayedWhile).
+   */
+  replay: 'await' | 'while-reading';
+}
+
+const illegal = (detail: string) => new AppError('ILLEGAL_ACCESS_TOKEN', detail, { data: '' });
+
 /**
  * The sign base inputs of 5.2 for this request: uri exactly as the client
  * sent it (path and query), host = PUBLIC_HOST, else the Host header without
@@ -18,78 +49,90 @@ export interface MacToken {
  */
 export function macInputFor(
   request: FastifyRequest,
-  services: Pick<Services, 'config'>,
+  publicHost: string | undefined,
+  publicPort: number,
   ts: string,
   nonce: string,
 ): MacSignInput {
-  const { config } = services;
   return {
     ts,
     nonce,
     method: request.method,
     uri: request.url,
-    host: config.PUBLIC_HOST ?? request.hostname,
-    port: config.PUBLIC_PORT,
+    host: publicHost ?? request.hostname,
+    port: publicPort,
   };
 }
 
 /**
- * Authenticates a request carrying `Authorization: MAC ...` (5.2, used by 4.3
- * and 4.5). `lookup` finds the token's MAC key by its id (kid); it answers
- * null for unknown, expired or revoked tokens. Every failure is 40300
- * (ILLEGAL_ACCESS_TOKEN, spec section 7) with a detail that tells them apart.
+ * The MAC scheme of 5.2 (4.3, 4.5, order placement, the client API) as a hook
+ * per route. Order: unknown/disabled clientId -> 40105 (UNKNOWN_CLIENT); then
+ * every token failure is 40300 (ILLEGAL_ACCESS_TOKEN, spec section 7) with a
+ * detail that tells them apart: malformed/missing header, unknown token, bad
+ * mac, then (refuseToken) revoked, expired, another app's, then stale ts and
+ * reused nonce. Attaches `request.caller` with the app and the token.
  */
-export async function verifyMacRequest<T extends MacToken>(
-  request: FastifyRequest,
-  services: Pick<Services, 'config' | 'replay'>,
-  lookup: (kid: string) => Promise<T | null>,
-): Promise<{ kid: string; token: T }> {
-  const verified = await verifyMacSignature(request, services, lookup);
-  await verified.replay();
-  return { kid: verified.kid, token: verified.token };
-}
-
-/**
- * verifyMacRequest in two steps: the MAC is verified now, and `replay()`
- * checks the timestamp window and records the one-time nonce. A read-only
- * route may read while the nonce is recorded, and must answer only once
- * `replay()` resolved (see AccountsService.authenticateWhile).
- */
-export async function verifyMacSignature<T extends MacToken>(
-  request: FastifyRequest,
-  services: Pick<Services, 'config' | 'replay'>,
-  lookup: (kid: string) => Promise<T | null>,
-): Promise<{ kid: string; token: T; replay: () => Promise<void> }> {
-  let creds;
-  try {
-    creds = parseMacAuthorization(request.headers.authorization);
-  } catch (err) {
-    if (err instanceof MacHeaderError) throw new AppError('ILLEGAL_ACCESS_TOKEN', err.message, { data: '' });
-    throw err;
-  }
-  let shape: { nonce: string; timestamp: number };
-  try {
-    shape = ReplayGuard.checkShape('nonce', creds.nonce, 'ts', creds.ts);
-  } catch (err) {
-    throw new AppError('ILLEGAL_ACCESS_TOKEN', `Authorization header: ${(err as AppError).detail}`, { data: '' });
-  }
-  const token = await lookup(creds.id);
-  if (!token)
-    throw new AppError('ILLEGAL_ACCESS_TOKEN', 'the access token is unknown, expired or revoked', { data: '' });
-  if (!macVerify(macInputFor(request, services, creds.ts, creds.nonce), token.macKey, creds.mac)) {
-    throw new AppError(
-      'ILLEGAL_ACCESS_TOKEN',
-      'mac does not match: HMAC-SHA1 over ts, nonce, method, uri, host and port, each followed by a line feed; see docs/signing.md',
-      { data: '' },
-    );
-  }
-  const replay = async (): Promise<void> => {
+export function macScheme<A extends CallerApp, T extends MacToken>(deps: MacDeps<A, T>) {
+  const verify = async (request: FastifyRequest, clientId: string) => {
+    const app = await deps.resolveApp(clientId);
+    let creds;
     try {
-      await services.replay.check(token.scope, shape.nonce, shape.timestamp);
+      creds = parseMacAuthorization(request.headers.authorization);
     } catch (err) {
-      if (err instanceof AppError) throw new AppError('ILLEGAL_ACCESS_TOKEN', err.detail, { data: '' });
+      if (err instanceof MacHeaderError) throw illegal(err.message);
       throw err;
     }
+    let shape: { nonce: string; timestamp: number };
+    try {
+      shape = ReplayGuard.checkShape('nonce', creds.nonce, 'ts', creds.ts);
+    } catch (err) {
+      throw illegal(`Authorization header: ${(err as AppError).detail}`);
+    }
+    const token = await deps.lookupToken(creds.id);
+    if (!token) throw illegal('the access token is unknown, expired or revoked');
+    if (
+      !macVerify(macInputFor(request, deps.publicHost, deps.publicPort, creds.ts, creds.nonce), token.macKey, creds.mac)
+    ) {
+      throw illegal(
+        'mac does not match: HMAC-SHA1 over ts, nonce, method, uri, host and port, each followed by a line feed; see docs/signing.md',
+      );
+    }
+    const refused = deps.refuseToken?.(token, app);
+    if (refused) throw illegal(refused);
+    const replayed = deps.replay.check(token.scope, shape.nonce, shape.timestamp).catch((err: unknown) => {
+      throw err instanceof AppError ? illegal(err.detail) : err;
+    });
+    return { app, token, replayed };
   };
-  return { kid: creds.id, token, replay };
+
+  return {
+    /** The hook of one MAC-signed route (preHandler, or preValidation after the query's own validation). */
+    hook(route: MacRouteOptions) {
+      return async (request: FastifyRequest): Promise<void> => {
+        const { app, token, replayed } = await verify(request, route.clientId(request));
+        if (route.replay === 'await') await replayed;
+        else replayed.catch(() => {}); // awaited by the route (replayedWhile); never an unhandled rejection
+        request.caller = { app, nonce: null, token, replayed: route.replay === 'await' ? null : replayed };
+      };
+    },
+    /** The caller of a route behind `hook`, typed as this scheme's apps and tokens. */
+    caller(request: FastifyRequest): Caller<A, T> & { token: T } {
+      return callerOf<A, T>(request) as Caller<A, T> & { token: T };
+    },
+  };
+}
+
+export type MacScheme<A extends CallerApp, T extends MacToken> = ReturnType<typeof macScheme<A, T>>;
+
+/**
+ * For a read-only route behind a 'while-reading' MAC hook: `read` runs while
+ * the request's nonce is recorded, and its answer is given only when the
+ * nonce was fresh (the replay's refusal wins over the read's error). `read`
+ * must not write.
+ */
+export async function replayedWhile<T>(caller: Caller<CallerApp, unknown>, read: () => Promise<T>): Promise<T> {
+  const [replayed, value] = await Promise.allSettled([caller.replayed ?? Promise.resolve(), read()]);
+  if (replayed.status === 'rejected') throw replayed.reason;
+  if (value.status === 'rejected') throw value.reason;
+  return value.value;
 }

@@ -4,19 +4,20 @@ import { md5Sign } from '@game-platform/sdk';
 import type { FastifyInstance } from 'fastify';
 import { signMd5, startTestService, type TestService } from '../testing/service.js';
 import type { Services } from '../services.js';
-import { verifyMd5Request } from './md5.js';
 
 /** Routes that do nothing but authenticate with the md5 scheme, in both envelopes. */
 function md5Routes(app: FastifyInstance, services: Services) {
-  app.post('/test/md5', async (request) => {
-    const body = request.body as Record<string, any>;
-    const found = await verifyMd5Request(services, body, body.client_info?.client_id);
-    return { appId: found.appId, echo: body };
+  const body = services.md5.hook({
+    from: 'body',
+    clientId: (b) => (b.client_info as Record<string, unknown> | undefined)?.client_id,
+    recordNonce: 'hook',
   });
-  app.get('/svc/reporting/test/md5', async (request) => {
-    const query = request.query as Record<string, any>;
-    const found = await verifyMd5Request(services, query, query['client_info.client_id']);
-    return { appId: found.appId };
+  const query = services.md5.hook({ from: 'query', clientId: (q) => q['client_info.client_id'], recordNonce: 'hook' });
+  app.post('/test/md5', { preHandler: body }, async (request) => {
+    return { appId: services.md5.caller(request).app.appId, echo: request.body };
+  });
+  app.get('/svc/reporting/test/md5', { preHandler: query }, async (request) => {
+    return { appId: services.md5.caller(request).app.appId };
   });
 }
 

@@ -1,54 +1,87 @@
 import { md5Verify, type SignableValue } from '@game-platform/sdk';
+import type { FastifyRequest } from 'fastify';
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import type { AppRecord } from '../apps/apps.service.js';
-import type { Services } from '../services.js';
-import type { NonceUse } from './nonces.js';
+import { callerOf, type Caller, type CallerApp, type ResolveApp } from './caller.js';
+import type { NonceLedger } from './nonce-ledger.js';
 import { ReplayGuard } from './replay.js';
 
 const SIGN_PATTERN = /^[0-9a-fA-F]{32}$/;
 
-/**
- * Authenticates a request signed with the md5 scheme of 5.1 (4.1, 4.2, 4.6).
- * `params` is every request parameter exactly as received (the parsed JSON
- * body, or the query). Order of checks: shape (400 naming the field), app
- * (UNKNOWN_CLIENT), signature against the current and, during a rotation's
- * grace period, the previous secret (BAD_SIGNATURE), then timestamp window
- * (STALE_TIMESTAMP) and one-time nonce per app (NONCE_REUSED). Only a caller
- * who can sign reaches the checks that write.
- */
-export async function verifyMd5Request(
-  services: Services,
-  params: Record<string, unknown>,
-  clientId: string | undefined,
-): Promise<AppRecord> {
-  const { app, nonce } = await verifyMd5Signature(services, params, clientId);
-  if (!(await services.nonces.consume(nonce.scope, nonce.nonce, nonce.expiresAt))) throw ReplayGuard.nonceReused();
-  return app;
+export interface Md5Deps<A extends CallerApp> {
+  resolveApp: ResolveApp<A>;
+  replay: ReplayGuard;
+  nonces: NonceLedger;
+}
+
+export interface Md5RouteOptions {
+  /** Where the signed parameters are: the parsed JSON body (POST) or the query (GET), exactly as received. */
+  from: 'body' | 'query';
+  /** The clientId among them (4.6 names its app by appId: `resolveApp` then answers it by that). */
+  clientId: (params: Record<string, unknown>) => unknown;
+  /**
+   * 'hook': the hook records the nonce (NONCE_REUSED when used). 'store': the
+   * route's store records `caller.nonce` in the batch that stores the request
+   * (4.1, 4.6: one round trip per batch, not two) and refuses a used one.
+   */
+  recordNonce: 'hook' | 'store';
+  /** Resolves the app from the clientId value; `deps.resolveApp` when absent. */
+  resolveApp?: (clientId: unknown) => Promise<CallerApp>;
 }
 
 /**
- * verifyMd5Request but for the nonce, which the caller records in the
- * transaction that stores the request (and refuses with
- * ReplayGuard.nonceReused() when it was used): one round trip less for a
- * write route.
+ * The md5 scheme of 5.1 (4.1, 4.2, 4.6, the pull endpoint) as a preHandler
+ * per route. Order of checks: shape (400 naming the field), app
+ * (UNKNOWN_CLIENT), signature against the current and, during a rotation's
+ * grace period, the previous secret (BAD_SIGNATURE), then timestamp window
+ * (STALE_TIMESTAMP) and one-time nonce per app (NONCE_REUSED). Only a caller
+ * who can sign reaches the checks that write. Attaches `request.caller`.
  */
-export async function verifyMd5Signature(
-  services: Services,
-  params: Record<string, unknown>,
-  clientId: string | undefined,
-): Promise<{ app: AppRecord; nonce: NonceUse }> {
-  const { nonce, timestamp } = ReplayGuard.checkShape('nonce', params.nonce, 'timestamp', params.timestamp);
-  const sign = params.sign;
-  if (typeof sign !== 'string' || !SIGN_PATTERN.test(sign))
-    throw invalidParameter('sign', 'must be 32 hexadecimal characters (md5, spec 5.1)');
-  if (typeof clientId !== 'string' || clientId.length === 0) throw invalidParameter('clientId', 'is required');
-  const app = await services.apps.requireActive(clientId);
-  const signable = params as Record<string, SignableValue>;
-  if (!app.secrets.some((secret) => md5Verify(signable, secret, sign))) {
-    throw new AppError(
-      'BAD_SIGNATURE',
-      'sign does not match: md5 of the sorted key=value pairs (all parameters except sign, nested keys as dot paths) followed by the app secret; see docs/signing.md',
-    );
-  }
-  return { app, nonce: services.replay.admit(`md5:${app.appId}`, nonce, timestamp) };
+export function md5Scheme<A extends CallerApp>(deps: Md5Deps<A>) {
+  const verify = async (
+    params: Record<string, unknown>,
+    clientId: unknown,
+    resolve: (clientId: string) => Promise<CallerApp>,
+  ) => {
+    const { nonce, timestamp } = ReplayGuard.checkShape('nonce', params.nonce, 'timestamp', params.timestamp);
+    const sign = params.sign;
+    if (typeof sign !== 'string' || !SIGN_PATTERN.test(sign))
+      throw invalidParameter('sign', 'must be 32 hexadecimal characters (md5, spec 5.1)');
+    if (typeof clientId !== 'string' || clientId.length === 0) throw invalidParameter('clientId', 'is required');
+    const app = await resolve(clientId);
+    const signable = params as Record<string, SignableValue>;
+    if (!app.secrets.some((secret) => md5Verify(signable, secret, sign))) {
+      throw new AppError(
+        'BAD_SIGNATURE',
+        'sign does not match: md5 of the sorted key=value pairs (all parameters except sign, nested keys as dot paths) followed by the app secret; see docs/signing.md',
+      );
+    }
+    return { app, nonce: deps.replay.admit(`md5:${app.appId}`, nonce, timestamp) };
+  };
+
+  return {
+    /** The preHandler of one md5-signed route. */
+    hook(route: Md5RouteOptions) {
+      return async (request: FastifyRequest): Promise<void> => {
+        const params = (route.from === 'body' ? request.body : request.query) as Record<string, unknown>;
+        let clientId = route.clientId(params);
+        let resolve: (clientId: string) => Promise<CallerApp> = deps.resolveApp;
+        if (route.resolveApp) {
+          // 4.6 names its app by appId: resolved (UNKNOWN_CLIENT) before the shape checks, as it always was.
+          const found = await route.resolveApp(clientId);
+          clientId = found.clientId;
+          resolve = async () => found;
+        }
+        const { app, nonce } = await verify(params, clientId, resolve);
+        if (route.recordNonce === 'hook' && !(await deps.nonces.consume(nonce.scope, nonce.nonce, nonce.expiresAt)))
+          throw ReplayGuard.nonceReused();
+        request.caller = { app, nonce: route.recordNonce === 'store' ? nonce : null, token: null, replayed: null };
+      };
+    },
+    /** The caller of a route behind `hook`, typed as this scheme's apps. */
+    caller(request: FastifyRequest): Caller<A, null> {
+      return callerOf<A, null>(request);
+    },
+  };
 }
+
+export type Md5Scheme<A extends CallerApp> = ReturnType<typeof md5Scheme<A>>;

@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.js';
-import type { NonceStore, NonceUse } from './nonces.js';
+import type { NonceLedger, NonceUse } from './nonce-ledger.js';
 
 const NONCE_PATTERN = /^[\x21-\x7e]{1,128}$/;
 const TIMESTAMP_PATTERN = /^[0-9]{1,12}$/;
@@ -13,7 +13,7 @@ const TIMESTAMP_PATTERN = /^[0-9]{1,12}$/;
  */
 export class ReplayGuard {
   constructor(
-    private readonly nonces: NonceStore,
+    private readonly nonces: NonceLedger,
     private readonly windowSeconds: number,
     private readonly now: () => number = Date.now,
   ) {}

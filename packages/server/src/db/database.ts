@@ -12,26 +12,34 @@ export interface Database {
   /** The PostgreSQL schema in use, when not the default. */
   schema?: string;
   /**
-   * Inserts `rows` into `table`, skipping rows whose unique key (the table's
-   * `key` in RELAXED_TABLES) exists, and answers for each row whether it was inserted. Written without
-   * waiting for the disk (one-time nonces: losing the last instants of them in
-   * a power failure only reopens a replay window of seconds). One statement for
-   * all rows on PostgreSQL (`unnest`, on a small pool with
-   * `synchronous_commit=off`); one `synchronous=NORMAL` transaction of a
-   * prepared statement on SQLite. Constant SQL text, no query builder: this is
-   * on the path of every signed request.
+   * A connection for writes that need not wait for the disk (one-time nonces:
+   * losing the last instants of them in a power failure only reopens a replay
+   * window of seconds). PostgreSQL: a small pool with `synchronous_commit=off`;
+   * SQLite: a `synchronous=NORMAL` transaction on the raw handle. The SQL is
+   * the caller's (auth/nonce-ledger.ts owns the nonces table).
    */
-  relaxedInsertIgnore(table: RelaxedTable, rows: readonly Record<string, string | number>[]): Promise<boolean[]>;
+  relaxed: RelaxedWriter;
   /** Throws when the database cannot answer (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Tables written through relaxedInsertIgnore, with their columns (PostgreSQL types) and unique key. */
-const RELAXED_TABLES = {
-  nonces: { columns: { scope: 'text', nonce: 'text', expires_at: 'int8' }, key: ['scope', 'nonce'] },
-} as const;
-export type RelaxedTable = keyof typeof RELAXED_TABLES;
+/** See Database.relaxed. */
+export type RelaxedWriter =
+  | {
+      dialect: 'postgres';
+      /** One named (prepared) statement on the relaxed pool. */
+      query<R>(name: string, text: string, values: unknown[]): Promise<R[]>;
+    }
+  | {
+      dialect: 'sqlite';
+      /**
+       * Runs `work` synchronously on the raw handle in one relaxed transaction,
+       * through Kysely's one connection (its lock keeps it out of any
+       * transaction in progress).
+       */
+      transaction<T>(work: (sqlite: SQLite.Database) => T): Promise<T>;
+    };
 
 export interface DatabaseOptions {
   /** postgres://... ; unset means embedded SQLite at `sqliteFile`. */
@@ -80,32 +88,16 @@ export function openDatabase(opts: DatabaseOptions): Database {
     const db = new Kysely<Tables>({
       dialect: new CatalogSafePostgresDialect({ pool: pgPool(opts.poolSize ?? 10, searchPath) }),
     });
-    const relaxedSql = new Map<RelaxedTable, string>();
     const relaxedPool = pgPool(4, [...searchPath, '-c synchronous_commit=off']);
     return {
       db,
       dialect: 'postgres',
       ...(opts.schema ? { schema: opts.schema } : {}),
-      async relaxedInsertIgnore(table, rows) {
-        if (rows.length === 0) return [];
-        const { columns, key } = RELAXED_TABLES[table];
-        const names = Object.keys(columns) as (keyof typeof columns)[];
-        let text = relaxedSql.get(table);
-        if (!text) {
-          text =
-            `insert into ${table} (${names.join(', ')}) select * from unnest(${names.map((n, i) => `$${i + 1}::${columns[n]}[]`).join(', ')}) ` +
-            `on conflict (${key.join(', ')}) do nothing returning ${key.join(', ')}`;
-          relaxedSql.set(table, text);
-        }
-        const result = await relaxedPool.query({
-          name: `relaxed_${table}`,
-          text,
-          values: names.map((n) => rows.map((r) => r[n])),
-        });
-        const inserted = new Set(
-          result.rows.map((r: Record<string, unknown>) => key.map((k) => String(r[k])).join('\u0000')),
-        );
-        return rows.map((r) => inserted.has(key.map((k) => String(r[k])).join('\u0000')));
+      relaxed: {
+        dialect: 'postgres',
+        async query<R>(name: string, text: string, values: unknown[]) {
+          return (await relaxedPool.query({ name, text, values })).rows as R[];
+        },
       },
       ping: async () => {
         await sql`select 1`.execute(db);
@@ -135,32 +127,23 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.exec('pragma wal_autocheckpoint = 10000');
   sqlite.exec('pragma cache_size = -16384');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  const relaxedStatements = new Map<RelaxedTable, SQLite.Statement>();
   const relax = sqlite.prepare('pragma synchronous = NORMAL');
   const unrelax = sqlite.prepare('pragma synchronous = FULL');
   return {
     db,
     dialect: 'sqlite',
-    // Through Kysely's one connection (its lock keeps these statements out of
-    // any transaction in progress), then synchronously on the raw handle.
-    relaxedInsertIgnore: (table, rows) =>
-      db.connection().execute(async () => {
-        let insert = relaxedStatements.get(table);
-        if (!insert) {
-          const names = Object.keys(RELAXED_TABLES[table].columns);
-          insert = sqlite.prepare(
-            `insert or ignore into ${table} (${names.join(', ')}) values (${names.map((n) => `@${n}`).join(', ')})`,
-          );
-          relaxedStatements.set(table, insert);
-        }
-        const statement = insert;
-        relax.run();
-        try {
-          return sqlite.transaction(() => rows.map((r) => statement.run(r).changes === 1))();
-        } finally {
-          unrelax.run();
-        }
-      }),
+    relaxed: {
+      dialect: 'sqlite',
+      transaction: <T>(work: (handle: SQLite.Database) => T) =>
+        db.connection().execute(async () => {
+          relax.run();
+          try {
+            return sqlite.transaction(() => work(sqlite))();
+          } finally {
+            unrelax.run();
+          }
+        }),
+    },
     ping: async () => {
       await sql`select 1`.execute(db);
     },

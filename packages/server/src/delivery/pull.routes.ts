@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { verifyMd5Request } from '../auth/md5.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { platformErrorResponses, platformSuccess, Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
@@ -39,6 +38,7 @@ const Notification = Type.Object({
  * md5 scheme of 5.1 over the query parameters; answers the 2.3 envelope.
  */
 export function pullRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const md5 = services.md5.hook({ from: 'query', clientId: (query) => query.clientId, recordNonce: 'hook' });
   return async (app) => {
     app.get(
       '/api/notify/v1/events',
@@ -54,11 +54,17 @@ export function pullRoutes(services: Services): FastifyPluginAsyncTypebox {
             ...platformErrorResponses,
           },
         },
+        preHandler: [
+          async (request) => {
+            parseLimit('limit', request.query.limit, 100, 500); // 400 naming the field before the signature
+          },
+          md5,
+        ],
       },
       async (request) => {
         const q = request.query;
         const limit = parseLimit('limit', q.limit, 100, 500);
-        const gameApp = await verifyMd5Request(services, q, q.clientId);
+        const gameApp = services.md5.caller(request).app;
         const since = q.since === undefined ? 0 : Number(q.since);
         const after = q.cursor === undefined ? 0 : Number(q.cursor);
         if (!Number.isSafeInteger(since)) throw invalidParameter('since', 'must be Unix milliseconds');

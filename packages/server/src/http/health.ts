@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services.js';
+import type { Database } from '../db/database.js';
 
-export function registerHealthRoutes(app: FastifyInstance, services: Services): void {
+export function registerHealthRoutes(app: FastifyInstance, database: Pick<Database, 'ping' | 'dialect'>): void {
   app.get(
     '/healthz',
     {
@@ -29,10 +29,10 @@ export function registerHealthRoutes(app: FastifyInstance, services: Services): 
     },
     async (_request, reply) => {
       try {
-        await services.database.ping();
-        return { status: 'ready' as const, database: services.database.dialect };
+        await database.ping();
+        return { status: 'ready' as const, database: database.dialect };
       } catch {
-        return reply.code(503).send({ status: 'unavailable' as const, database: services.database.dialect });
+        return reply.code(503).send({ status: 'unavailable' as const, database: database.dialect });
       }
     },
   );

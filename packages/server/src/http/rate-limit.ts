@@ -30,6 +30,12 @@ export async function installRateLimit(app: FastifyInstance, config: Config): Pr
         `more than ${ctx.max} requests a minute for ${callerKey(request)}; retry in ${ctx.after}`,
       ),
   });
+  // The plugin appends its preHandler after a route's own (the auth hooks, auth/): moved first, so a request past the
+  // limit is refused before any work, authentication included. This onRoute hook runs after the plugin's.
+  app.addHook('onRoute', (route) => {
+    const handlers = route.preHandler;
+    if (Array.isArray(handlers) && handlers.length > 1) handlers.unshift(handlers.pop()!);
+  });
 }
 
 function isLimited(url: string): boolean {

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Services } from '../services.js';
+import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
 import { MAX_PARAM_LENGTH, installErrorHandling, sendError } from '../errors/handler.js';
 import { answerClientError, answerUnmetExpectation } from './client-error.js';
@@ -10,7 +10,7 @@ import { installRateLimit } from './rate-limit.js';
 import { installOpenApi } from './openapi.js';
 import { parseJsonBody } from './json-body.js';
 import { PlatformEnvelopeError, RpcStatus } from './schemas.js';
-import { registerRoutes } from '../routes.js';
+import { decorateCaller } from '../auth/caller.js';
 
 /** Retry-After of the answers while stopping: about the time a restarted instance takes to listen again. */
 const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
@@ -39,10 +39,14 @@ function malformedQuery(url: string): boolean {
 /**
  * The HTTP service: Fastify with TypeBox schemas on every route, one JSON
  * parser, one error handler, metrics and the OpenAPI document, then the
- * routes of every domain (routes.ts).
+ * routes of every domain: `registerRoutes` (routes.ts buildApp hands them in,
+ * so http/ knows no domain).
  */
-export async function buildServer(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const { config } = services;
+export async function buildServer(
+  config: Config,
+  registerRoutes: (app: FastifyInstance) => Promise<void>,
+  opts: BuildOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOptions(config.LOG_LEVEL),
     genReqId,
@@ -127,6 +131,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   await installOpenApi(app);
   installMetrics(app);
   await installRateLimit(app, config);
-  await registerRoutes(app, services);
+  decorateCaller(app);
+  await registerRoutes(app);
   return app;
 }

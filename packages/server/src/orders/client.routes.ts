@@ -4,6 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { platformErrorResponses, platformSuccess, Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { countryOrDefault } from '../accounts/country.js';
+import { playerAuth } from '../accounts/accounts.service.js';
+import { replayedWhile } from '../auth/mac.js';
 import type { CallLogs } from '../game-calls/game-calls.js';
 import { checkWithGame } from './game-checks.js';
 import { PendingSupplement } from './notifications.schemas.js';
@@ -31,6 +33,10 @@ const ok = <T>(data: T, detail = '') => ({ code: 200 as const, msg: 'success', d
 /** The player's order API (MAC token of 5.2): order placement, arrears (4.5) and supplement payment. */
 export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { orders: domain } = services;
+  const clientId = (request: FastifyRequest) => (request.query as { clientId: string }).clientId;
+  const mac = services.mac.hook({ clientId, replay: 'await' });
+  // 4.5 only reads: it reads while its nonce is recorded (replayedWhile).
+  const macWhileReading = services.mac.hook({ clientId, replay: 'while-reading' });
   return async (app) => {
     app.post(
       '/order/v1/client/orders',
@@ -44,9 +50,10 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
             'Place an order: role query (4.8) and pre-order check (4.10) first, then the order is opened at the payment channel',
           response: { 200: platformSuccess(PlacedOrder), ...platformErrorResponses },
         },
+        preHandler: mac,
       },
       async (request) => {
-        const { app: record, session } = await services.accounts.authenticate(request, request.query.clientId);
+        const { app: record, token: session } = services.mac.caller(request);
         const userId = String(session.userId);
         const b = request.body;
         // The game-call log rows are written meanwhile and awaited once, before the answer (either way).
@@ -67,7 +74,7 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
               paymentType: b.paymentType,
               mergedReceipts: false,
               sdkVersion: b.sdkVersion ?? null,
-              ipCountry: countryOrDefault(services.accounts.edgeCountry(request)),
+              ipCountry: countryOrDefault(services.accounts.edgeCountry(request.socket.remoteAddress, request.headers)),
               chosenRegion: b.region ?? null,
               // The accounts area keeps no separate registration region: the token's userRegion (set by the edge at login).
               registrationRegion: session.userRegion || null,
@@ -109,12 +116,13 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
             ...platformErrorResponses,
           },
         },
+        preHandler: macWhileReading,
       },
       async (request) => {
         // The read runs while the nonce is recorded; the answer waits for both.
-        const list = await services.accounts.authenticateWhile(request, request.query.clientId, (player) =>
-          domain.refunds.arrears(player.appId, player.userId),
-        );
+        const caller = services.mac.caller(request);
+        const player = playerAuth(caller);
+        const list = await replayedWhile(caller, () => domain.refunds.arrears(player.appId, player.userId));
         return ok({ list });
       },
     );
@@ -131,9 +139,10 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
             'Pay a pending supplement order: opens a supplement payment (trxType 1); paid, it sends no notification (2.5 rule 3)',
           response: { 200: platformSuccess(PlacedOrder), ...platformErrorResponses },
         },
+        preHandler: mac,
       },
       async (request) => {
-        const player = await services.accounts.authenticatePlayer(request, request.query.clientId);
+        const player = playerAuth(services.mac.caller(request));
         return ok(
           await domain.refunds.startSupplementPayment(player.appId, player.userId, Number(request.params.tradeNo)),
         );

@@ -1,5 +1,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import { freshNoncesCte } from '../auth/nonce-ledger.js';
 import type { Tables } from '../db/schema.js';
+import { OUTBOX_COLUMNS } from '../delivery/outbox.js';
 import type { ConsumptionForward } from './consumption.schemas.js';
 import type { ConsumptionNoticesTable } from './orders.tables.js';
 
@@ -14,7 +16,11 @@ export type NoticeRow = Pick<
   nonce_expires_at: number;
 };
 
-/** The partner body of ConsumptionForward, built in SQL: compact JSON, keys in the interface's order. */
+/**
+ * The partner body of ConsumptionForward, built in SQL: compact JSON, keys in
+ * the interface's order, as JSON.stringify(consumptionForward(...)) builds it
+ * on SQLite (consumption-notices.store.ts; consumption.test.ts checks they agree byte for byte).
+ */
 const FORWARD_FIELDS: Array<[keyof ConsumptionForward, string]> = [
   ['noticeId', 'notice_id::text'],
   ['notifyId', 'event_id::text'],
@@ -28,27 +34,38 @@ const FORWARD_FIELDS: Array<[keyof ConsumptionForward, string]> = [
 ];
 const FORWARD_BODY = `'{' || ${FORWARD_FIELDS.map(([key, value], i) => `'${i ? ',' : ''}"${key}":' || ${value}`).join(' || ')} || '}'`;
 
+/** The forward's outbox row, column by column as enqueueEvent writes it (delivery/outbox.ts). */
+const FORWARD_ROW: Record<(typeof OUTBOX_COLUMNS)[number], string> = {
+  app_id: 'app_id',
+  type: `'consumption'`,
+  target: `'partner'`,
+  server_id: 'server_id',
+  body: FORWARD_BODY,
+  state: `'pending'`,
+  attempts: '0',
+  next_attempt_at: '$2::bigint',
+  created_at: '$2::bigint',
+  delivered_at: 'null',
+  last_error: 'null',
+};
+
 /**
  * PostgreSQL: a batch of consumption notices (4.6), their requests' nonces
  * and their partner forwards in one statement, hence one round trip and one
- * atomic commit. A notice whose nonce was already recorded goes no further.
- * Each admitted notice takes its notice id and its event id (the forward's
- * notifyId) up front, so the forward's body is complete when its outbox row
- * is written; a notice already stored (the dedupe key) is skipped with its
- * forward, leaving only a gap in the ids. $1 the notices (JSON array), $2
- * now. Answers, for each admitted notice, its `idx` and whether it was stored
- * now; a notice not in the answer had a used nonce.
+ * atomic commit. A notice whose nonce was already recorded goes no further
+ * (the nonce ledger's `fresh` CTE). Each admitted notice takes its notice id
+ * and its event id (the forward's notifyId) up front, so the forward's body
+ * is complete when its outbox row is written; a notice already stored (the
+ * dedupe key) is skipped with its forward, leaving only a gap in the ids. $1
+ * the notices (JSON array), $2 now. Answers, for each admitted notice, its
+ * `idx` and whether it was stored now; a notice not in the answer had a used nonce.
  */
 const STATEMENT = `
 with i as (
   select * from json_to_recordset($1::json) as t(idx int, nonce_scope text, nonce_expires_at bigint,
     app_id bigint, nonce text, user_id text, role_id text, server_id text, product_code text, timestamp bigint, sign text)
 ),
-fresh as (
-  insert into nonces (scope, nonce, expires_at) select nonce_scope, nonce, nonce_expires_at from i
-  on conflict (scope, nonce) do nothing
-  returning scope, nonce
-),
+${freshNoncesCte('i', { scope: 'nonce_scope', nonce: 'nonce', expiresAt: 'nonce_expires_at' })},
 admitted as (select i.* from i join fresh on fresh.scope = i.nonce_scope and fresh.nonce = i.nonce),
 -- The same notice twice among the admitted (resent at once with fresh nonces): the first is the candidate.
 ids as materialized (
@@ -65,8 +82,8 @@ stored as (
   returning notice_id, event_id, app_id, user_id, role_id, server_id, product_code, timestamp
 ),
 forwards as (
-  insert into outbox (event_id, app_id, type, target, server_id, body, state, attempts, next_attempt_at, created_at, delivered_at, last_error)
-  select event_id, app_id, 'consumption', 'partner', server_id, ${FORWARD_BODY}, 'pending', 0, $2::bigint, $2::bigint, null, null
+  insert into outbox (event_id, ${OUTBOX_COLUMNS.join(', ')})
+  select event_id, ${OUTBOX_COLUMNS.map((c) => FORWARD_ROW[c]).join(', ')}
   from stored
 )
 select admitted.idx, stored.notice_id is not null as stored

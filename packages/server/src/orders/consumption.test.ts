@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { md5Sign } from '@game-platform/sdk';
 import { signMd5, startTestService, type TestService } from '../testing/service.js';
 import { counts } from './orders.testlib.js';
+import { consumptionForward } from './consumption-notices.store.js';
 
 const PATH = '/order/v1/game/pay/notify';
 
@@ -224,5 +225,28 @@ describe('4.6 in-game consumption notice', () => {
       40105,
       /not a known active app/,
     );
+  });
+
+  it('builds the partner body with the same bytes in SQL (PostgreSQL) as in JavaScript (SQLite)', async () => {
+    // Strings JSON escapes, or might: quotes, backslashes, control characters, U+2028, astral characters, '/'.
+    const tricky = ['q"uote\\back', 'tab\tnl\ncr\r\u0001\u001f\u007f', 'ls\u2028ps\u2029 / </x>', '举报 🎮 é'];
+    for (const [i, text] of tricky.entries()) {
+      const body = signed(
+        notice({ userId: text, roleId: `${text}-r`, serverId: text, productCode: `bytes-${i}-${text}` }),
+      );
+      assert.equal((await post(body)).status, 200);
+      const row = await svc.services.database.db
+        .selectFrom('consumption_notices')
+        .selectAll()
+        .where('product_code', '=', `bytes-${i}-${text}`)
+        .executeTakeFirstOrThrow();
+      const event = await svc.services.database.db
+        .selectFrom('outbox')
+        .select('body')
+        .where('event_id', '=', row.event_id)
+        .executeTakeFirstOrThrow();
+      // This backend's build (SQL on PostgreSQL) against the JavaScript one, byte for byte.
+      assert.equal(event.body, JSON.stringify(consumptionForward(row, row.event_id, row.received_at)), text);
+    }
   });
 });

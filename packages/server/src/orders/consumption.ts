@@ -1,204 +1,28 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
-import { Batcher, batchesInFlight, caseById } from '../db/batcher.js';
-import { dialectOf } from '../db/dialect.js';
-import { enqueueEvents, outboxSignal } from '../delivery/outbox.js';
-import { storeNoticesPg, type NoticeRow } from './consumption.pg-batch.js';
-import { verifyMd5Signature } from '../auth/md5.js';
-import { firstOfEachNonce, recordNonces, type NonceUse } from '../auth/nonces.js';
-import { ReplayGuard } from '../auth/replay.js';
-import { AppError } from '../errors/app-error.js';
-import type { Services } from '../services.js';
-import type { ConsumptionForward, ConsumptionNoticeBody } from './consumption.schemas.js';
-
-interface Notice {
-  appId: number;
-  body: ConsumptionNoticeBody;
-  /** Recorded in the notice's own batch (verifyMd5Signature): one round trip per batch, not two. */
-  nonce: NonceUse;
-}
+import type { NonceUse } from '../auth/nonce-ledger.js';
+import type { ConsumptionNoticesStore } from './consumption-notices.store.js';
+import type { ConsumptionNoticeBody } from './consumption.schemas.js';
 
 /**
- * In-game consumption notices (4.6): verified (md5 of 5.1, replay window and
- * one-time nonce), stored durably and forwarded to the app's partner URL
- * through the outbox, in one transaction.
+ * In-game consumption notices (4.6): verified by the route's md5 hook (5.1,
+ * the app named by `appId`; the nonce handed on), stored durably and
+ * forwarded to the app's partner URL through the outbox, in one transaction
+ * (the store's).
  *
  * Dedupe key: (appId, userId, roleId, serverId, productCode, timestamp). A
  * replay (the same nonce again) is refused like any md5 replay (NONCE_REUSED,
  * nothing written). A game that resends a notice whose answer it missed
  * signs it afresh (new nonce) but keeps the notice's timestamp: it is
  * answered with success and stored and forwarded once.
- *
- * Group commit: the notices of concurrent requests are stored together, with
- * their partner forwards, and each request is answered after that COMMIT. On
- * PostgreSQL a batch is one statement (consumption.pg-batch.ts); on SQLite one
- * transaction (a multi-row `INSERT ... ON CONFLICT DO NOTHING RETURNING`, the
- * outbox events, one update linking both). Whether a notice is new is decided by the unique key, so
- * batches running at once, here or on other instances, stay correct.
  */
 export class ConsumptionService {
-  readonly #store: Batcher<Notice, boolean>;
-  readonly #sqlite: boolean;
-
-  constructor(
-    private readonly db: Kysely<Tables>,
-    private readonly now: () => number = Date.now,
-  ) {
-    const dialect = dialectOf(db);
-    this.#sqlite = dialect === 'sqlite';
-    this.#store = new Batcher((notices) => this.#insert(notices), {
-      maxBatch: 200,
-      maxInFlight: batchesInFlight(dialect),
-      retryAlone: true,
-    });
-  }
+  constructor(private readonly notices: ConsumptionNoticesStore) {}
 
   /** Answers true when the notice was stored now, false when it was stored before; NONCE_REUSED for a used nonce. */
-  async notify(services: Services, body: ConsumptionNoticeBody): Promise<boolean> {
-    const app = await services.apps.resolveByAppId(body.appId);
-    if (!app || !app.active) throw new AppError('UNKNOWN_CLIENT', `appId ${body.appId} is not a known active app`);
-    const { nonce } = await verifyMd5Signature(services, body as unknown as Record<string, unknown>, app.clientId);
-    return this.#store.submit({ appId: app.appId, body, nonce });
+  notify(appId: number, body: ConsumptionNoticeBody, nonce: NonceUse): Promise<boolean> {
+    return this.notices.create({ appId, body, nonce });
   }
 
-  async #insert(notices: Notice[]): Promise<Array<boolean | Error>> {
-    // The same nonce twice in one batch: only the first can be fresh.
-    const first = firstOfEachNonce(notices.map((n) => n.nonce));
-    const rows: NoticeRow[] = notices.flatMap(({ appId, body, nonce }, idx) =>
-      first[idx]
-        ? [
-            {
-              idx,
-              nonce_scope: nonce.scope,
-              nonce_expires_at: nonce.expiresAt,
-              app_id: appId,
-              nonce: body.nonce,
-              user_id: body.userId,
-              role_id: body.roleId,
-              server_id: body.serverId,
-              product_code: body.productCode,
-              timestamp: body.timestamp,
-              sign: body.sign.toLowerCase(),
-            },
-          ]
-        : [],
-    );
-    const now = this.now();
-    const outcome = this.#sqlite ? await this.#storeInTransaction(rows, now) : await storeNoticesPg(this.db, rows, now);
-    if ([...outcome.values()].some(Boolean)) outboxSignal.emit('enqueued');
-    // Answered only now, after COMMIT: a notice is durable before its request is answered.
-    return notices.map((_, i) => outcome.get(i) ?? ReplayGuard.nonceReused());
+  list(q: { appId?: number; userId?: string; before?: number; limit: number }) {
+    return this.notices.list(q);
   }
-
-  /** SQLite: the nonces, the notices, their forwards (enqueueEvents) and the links between them in one transaction. */
-  async #storeInTransaction(notices: NoticeRow[], now: number): Promise<Map<number, boolean>> {
-    return this.db.transaction().execute(async (trx) => {
-      const outcome = new Map<number, boolean>();
-      if (notices.length === 0) return outcome;
-      const fresh = await recordNonces(
-        trx,
-        notices.map((n) => ({ scope: n.nonce_scope, nonce: n.nonce, expiresAt: n.nonce_expires_at })),
-      );
-      const admitted = notices.filter((_, i) => fresh[i]);
-      for (const n of admitted) outcome.set(n.idx, false);
-      // The same notice twice among the admitted (resent at once with fresh nonces): the first is the candidate.
-      const contents = new Set<string>();
-      const candidates = admitted.filter((n) => {
-        const key = dedupeKey(n);
-        if (contents.has(key)) return false;
-        contents.add(key);
-        return true;
-      });
-      if (candidates.length === 0) return outcome;
-      const rows = await trx
-        .insertInto('consumption_notices')
-        .values(
-          candidates.map((n) => ({
-            app_id: n.app_id,
-            nonce: n.nonce,
-            user_id: n.user_id,
-            role_id: n.role_id,
-            server_id: n.server_id,
-            product_code: n.product_code,
-            timestamp: n.timestamp,
-            sign: n.sign,
-            event_id: 0,
-            received_at: now,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.columns(['app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp']).doNothing(),
-        )
-        .returning(['notice_id', 'app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp'])
-        .execute();
-      if (rows.length === 0) return outcome;
-      const events = await enqueueEvents(
-        trx,
-        rows.map((r) => ({
-          appId: r.app_id,
-          type: 'consumption' as const,
-          target: 'partner' as const,
-          serverId: r.server_id,
-          body: (notifyId: number): ConsumptionForward => ({
-            noticeId: r.notice_id,
-            notifyId,
-            notifyTime: now,
-            appId: r.app_id,
-            userId: r.user_id,
-            roleId: r.role_id,
-            serverId: r.server_id,
-            productCode: r.product_code,
-            timestamp: r.timestamp,
-          }),
-        })),
-        now,
-      );
-      await trx
-        .updateTable('consumption_notices')
-        .set({
-          event_id: caseById(
-            'notice_id',
-            'bigint',
-            rows.map((r, i) => [r.notice_id, events[i]!.eventId]),
-          ),
-        })
-        .where(
-          'notice_id',
-          'in',
-          rows.map((r) => r.notice_id),
-        )
-        .execute();
-      const stored = new Set(rows.map((r) => dedupeKey(r)));
-      for (const n of candidates) {
-        if (stored.has(dedupeKey(n))) outcome.set(n.idx, true);
-      }
-      return outcome;
-    });
-  }
-
-  async list(q: { appId?: number; userId?: string; before?: number; limit: number }) {
-    let query = this.db.selectFrom('consumption_notices').selectAll();
-    if (q.before !== undefined) query = query.where('notice_id', '<', q.before);
-    if (q.appId !== undefined) query = query.where('app_id', '=', q.appId);
-    if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
-    const rows = await query.orderBy('notice_id', 'desc').limit(q.limit).execute();
-    return rows.map((r) => ({
-      noticeId: r.notice_id,
-      appId: r.app_id,
-      userId: r.user_id,
-      roleId: r.role_id,
-      serverId: r.server_id,
-      productCode: r.product_code,
-      timestamp: r.timestamp,
-      eventId: r.event_id,
-      receivedAt: new Date(r.received_at).toISOString(),
-    }));
-  }
-}
-
-/** The dedupe key of 4.6 (see the class comment), of a notice as stored. */
-function dedupeKey(
-  n: Pick<NoticeRow, 'app_id' | 'user_id' | 'role_id' | 'server_id' | 'product_code' | 'timestamp'>,
-): string {
-  return JSON.stringify([n.app_id, n.user_id, n.role_id, n.server_id, n.product_code, n.timestamp]);
 }

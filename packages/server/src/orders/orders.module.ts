@@ -5,6 +5,7 @@ import type { AppService } from '../apps/apps.service.js';
 import { ChannelRegistry, type PaymentChannelAdapter } from './channels/channel.js';
 import { SandboxChannel } from './channels/sandbox.js';
 import { ConsumptionService } from './consumption.js';
+import { ConsumptionNoticesStore } from './consumption-notices.store.js';
 import { OrderService } from './orders.service.js';
 import { ProductService } from './products.js';
 import { RefundService } from './refunds.js';
@@ -44,5 +45,12 @@ export function createOrdersDomain(
   );
   const refunds = new RefundService(db, orders, now);
   orders.onRefund = (event) => refunds.refund(event.trxNo, event.bankRefundNo);
-  return { products, orders, refunds, consumption: new ConsumptionService(db, now), settings, sandboxEnabled };
+  return {
+    products,
+    orders,
+    refunds,
+    consumption: new ConsumptionService(new ConsumptionNoticesStore(db, now)),
+    settings,
+    sandboxEnabled,
+  };
 }

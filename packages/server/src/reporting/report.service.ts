@@ -1,14 +1,9 @@
 import crypto from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { AppRecord } from '../apps/apps.service.js';
-import type { Tables } from '../db/schema.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { CitedFile, EvidenceService } from '../evidence/evidence.service.js';
-import { dialectOf, type DialectName } from '../db/dialect.js';
-import { Batcher } from '../db/batcher.js';
-import type { NonceUse } from '../auth/nonces.js';
+import type { NonceUse } from '../auth/nonce-ledger.js';
 import { ReplayGuard } from '../auth/replay.js';
-import type { NewReport, ReportOutcome, ReportsRepository } from './reports.repository.js';
+import type { ReportsStore } from './reports.store.js';
 import type { CreateReportLogReq } from './reporting.schemas.js';
 
 export interface ReportLimits {
@@ -46,16 +41,6 @@ export interface PreparedReport {
   extras: string | undefined;
 }
 
-/**
- * Reports per group commit, and one batch in flight on both backends. On
- * PostgreSQL, concurrent report batches slowed each other down (each writes
- * five tables and their indexes, and waits on the WAL write lock): one at a
- * time, with larger batches, stored 6.8k reports/s against 5.75k with three
- * (docs/benchmarks.md, session 5). More instances still write concurrently.
- */
-const MAX_BATCH = 200;
-const MAX_IN_FLIGHT = 1;
-
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -92,23 +77,10 @@ function eitherSpelling(
  */
 export class ReportService {
   constructor(
-    private readonly db: Kysely<Tables>,
-    private readonly repo: ReportsRepository,
+    private readonly reports: ReportsStore,
     private readonly evidence: EvidenceService,
     readonly limits: ReportLimits,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.dialect = dialectOf(db);
-    this.writer = new Batcher((items) => this.#write(items), {
-      maxBatch: MAX_BATCH,
-      maxInFlight: MAX_IN_FLIGHT,
-      lockKey: (report) => report.lockKey,
-      retryAlone: true,
-    });
-  }
-
-  private readonly dialect: DialectName;
-  private readonly writer: Batcher<NewReport, ReportOutcome>;
+  ) {}
 
   /** Checks that need neither the database nor the app: run before the signature is verified. */
   prepare(body: CreateReportLogReq): PreparedReport {
@@ -170,24 +142,25 @@ export class ReportService {
    * Stores a report of an authenticated app. A repeat of a report with the same
    * reporter, reportee and reason set within REPORT_DUPLICATE_WINDOW_SECONDS is
    * answered as a success and not stored again. Concurrent reports are written
-   * together (group commit); each is answered after the shared commit. The
-   * request's nonce (verifyMd5Signature) is recorded in the same transaction;
-   * a used one is refused (NONCE_REUSED) and nothing is stored.
+   * together (group commit, the store's business); each is answered after the
+   * shared commit. The request's nonce (handed on by the md5 hook) is recorded
+   * in the same transaction; a used one is refused (NONCE_REUSED) and nothing
+   * is stored.
    */
-  async create(app: AppRecord, p: PreparedReport, nonce: NonceUse): Promise<{ reportId: number; duplicate: boolean }> {
+  async create(appId: number, p: PreparedReport, nonce: NonceUse): Promise<{ reportId: number; duplicate: boolean }> {
     const evidence =
-      p.evidence.length === 0 ? [] : await this.evidence.resolveCited(app.appId, p.reporter.svcid, p.evidence);
+      p.evidence.length === 0 ? [] : await this.evidence.resolveCited(appId, p.reporter.svcid, p.evidence);
     const L = this.limits;
     const dedupeKey = crypto
       .createHash('sha256')
       .update(JSON.stringify([p.reporter.key, p.reportee.key, p.reasons.map((r) => r.id).sort()]))
       .digest('hex');
-    const outcome = await this.writer.submit({
-      lockKey: `${app.appId}:${p.reporter.key}`,
+    const outcome = await this.reports.create({
+      lockKey: `${appId}:${p.reporter.key}`,
       dedupeKey,
       nonce,
       row: {
-        app_id: app.appId,
+        app_id: appId,
         client_id: p.clientId,
         client_ip: p.clientIp ?? null,
         device_id: p.deviceId ?? null,
@@ -214,23 +187,6 @@ export class ReportService {
       );
     }
     return { reportId: outcome.reportId, duplicate: outcome.kind === 'duplicate' };
-  }
-
-  /** One batch of reports from distinct reporters, in one transaction. */
-  #write(items: NewReport[]): Promise<ReportOutcome[]> {
-    const L = this.limits;
-    return this.repo.writeBatch(
-      this.db,
-      this.dialect,
-      items,
-      {
-        now: this.now(),
-        duplicateWindowMs: L.duplicateWindowSeconds * 1000,
-        dailyCap: L.dailyCapPerReporter,
-        openCap: L.openCapPerReportee,
-      },
-      (trx, rows) => this.evidence.recordUploads(trx, rows),
-    );
   }
 }
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../config/config.js';
-import { buildServer } from '../http/server.js';
+import { buildApp } from '../routes.js';
 import { createServices } from '../services.js';
 import { signMd5 } from '../testing/service.js';
 import { reportBody } from './reporting.testlib.js';
@@ -34,7 +34,7 @@ describe('reporting CLI', () => {
     });
     fs.writeFileSync(path.join(dataDir, 'master.key'), config.MASTER_KEY!);
     const services = await createServices(config);
-    const app = await buildServer(services, { logger: false });
+    const app = await buildApp(services, { logger: false });
     const { app: game, secret } = await services.apps.create({ name: 'cli game' });
     const body = signMd5(reportBody({ appId: game.appId, clientId: game.clientId, secret }), secret);
     const res = await app.inject({ method: 'POST', url: '/svc/reporting/open/v1/player/report', payload: body });

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { verifyMd5Request, verifyMd5Signature } from '../auth/md5.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { rpcErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
+import type { PreparedReport } from './report.service.js';
 import {
   CreateReportLogReq,
   CreateReportLogResp,
@@ -21,6 +21,20 @@ export function requestBaseUrl(request: FastifyRequest): string {
 /** The game-facing reporting endpoints (4.1, 4.2). Errors answer rpcStatus (errors/handler.ts). */
 export function reportingRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
+    // The md5 hook records 4.1's nonce in the batch that stores the report (one round trip, not two).
+    const md5Report = services.md5.hook({
+      from: 'body',
+      clientId: (body) => (body.client_info as { client_id?: unknown } | undefined)?.client_id,
+      recordNonce: 'store',
+    });
+    const md5Upload = services.md5.hook({
+      from: 'query',
+      clientId: (query) => query['client_info.client_id'],
+      recordNonce: 'hook',
+    });
+    // Checks that need neither the database nor the app run before the signature (400 naming the field first).
+    const prepared = new WeakMap<FastifyRequest, PreparedReport>();
+
     app.post(
       '/svc/reporting/open/v1/player/report',
       {
@@ -32,18 +46,17 @@ export function reportingRoutes(services: Services): FastifyPluginAsyncTypebox {
           body: CreateReportLogReq,
           response: { 200: CreateReportLogResp, ...rpcErrorResponses },
         },
+        preHandler: [
+          async (request) => {
+            prepared.set(request, services.reports.prepare(request.body));
+          },
+          // The body exactly as received is what the game signed.
+          md5Report,
+        ],
       },
       async (request) => {
-        const body = request.body;
-        const prepared = services.reports.prepare(body);
-        // The body exactly as received is what the game signed.
-        // The nonce is recorded in the batch that stores the report (one round trip, not two).
-        const { app, nonce } = await verifyMd5Signature(
-          services,
-          body as Record<string, unknown>,
-          body.client_info.client_id,
-        );
-        await services.reports.create(app, prepared, nonce);
+        const { app, nonce } = services.md5.caller(request);
+        await services.reports.create(app.appId, prepared.get(request)!, nonce!);
         return {};
       },
     );
@@ -59,19 +72,20 @@ export function reportingRoutes(services: Services): FastifyPluginAsyncTypebox {
           querystring: UploadUrlQuery,
           response: { 200: GetUploadOssSignedUrlResp, ...rpcErrorResponses },
         },
+        preHandler: [
+          async (request) => {
+            services.evidence.checkUploadFile(request.query.file_name, request.query.file_size);
+            uploadDeviceId(request.query);
+          },
+          // The query exactly as received is what the game signed; flat keys sign like the nested form (5.1).
+          md5Upload,
+        ],
       },
       async (request) => {
         const q = request.query;
         const file = services.evidence.checkUploadFile(q.file_name, q.file_size);
-        const deviceId = q['client_info.device_id'] ?? q['client_info.DeviceID'];
-        if (deviceId !== q['client_info.DeviceID'] && q['client_info.DeviceID'] !== undefined) {
-          throw invalidParameter(
-            'client_info.DeviceID',
-            'differs from client_info.device_id; send one of the two spellings',
-          );
-        }
-        // The query exactly as received is what the game signed; flat keys sign like the nested form (5.1).
-        const app = await verifyMd5Request(services, q as Record<string, unknown>, q['client_info.client_id']);
+        const deviceId = uploadDeviceId(q);
+        const { app } = services.md5.caller(request);
         const { signedUrl, ttl } = await services.evidence.issueUploadUrl({
           appId: app.appId,
           file,
@@ -84,4 +98,13 @@ export function reportingRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
     );
   };
+}
+
+/** The device id of 4.2 in either spelling; both given must agree. */
+function uploadDeviceId(q: { 'client_info.device_id'?: string; 'client_info.DeviceID'?: string }): string | undefined {
+  const deviceId = q['client_info.device_id'] ?? q['client_info.DeviceID'];
+  if (deviceId !== q['client_info.DeviceID'] && q['client_info.DeviceID'] !== undefined) {
+    throw invalidParameter('client_info.DeviceID', 'differs from client_info.device_id; send one of the two spellings');
+  }
+  return deviceId;
 }

@@ -1,10 +1,12 @@
+import { freshNoncesCte } from '../auth/nonce-ledger.js';
+
 /**
  * PostgreSQL: a whole batch of reports (from distinct reporters) in one
  * statement, hence one round trip and one atomic commit. The batch comes as
  * one JSON parameter; every report is checked and stored as the per-report
- * SQLite path does (reports.repository.ts):
+ * SQLite path does (reports.store.ts):
  *
- * - `fresh`: the requests' nonces (5.1) are recorded; `i`: the reports whose
+ * - `fresh`: the requests' nonces (5.1) are recorded (the nonce ledger's CTE); `i`: the reports whose
  *   nonce was fresh go on, the others are left out of the answer (replayed);
  * - `c`: the live duplicate (if any) and the reporter's counts for the caps;
  * - `n`: reports that are neither duplicates nor capped get an id;
@@ -40,11 +42,7 @@ with input as (
     idx int, nonce_scope text, nonce_value text, nonce_expires_at bigint, dedupe_key text, ${REPORT_COLUMNS.map((c) => `${c} ${c === 'app_id' ? 'bigint' : 'text'}`).join(', ')},
     reasons json, evidence json, uploads json)
 ),
-fresh as (
-  insert into nonces (scope, nonce, expires_at) select nonce_scope, nonce_value, nonce_expires_at from input
-  on conflict (scope, nonce) do nothing
-  returning scope, nonce
-),
+${freshNoncesCte('input', { scope: 'nonce_scope', nonce: 'nonce_value', expiresAt: 'nonce_expires_at' })},
 i as (select input.* from input join fresh on fresh.scope = input.nonce_scope and fresh.nonce = input.nonce_value),
 c as (
   select i.*,

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { md5Sign, type SignableValue } from '@game-platform/sdk';
 import { loadConfig, type Config } from '../config/config.js';
-import { buildServer } from '../http/server.js';
+import { buildApp } from '../routes.js';
 import { createServices, type Services } from '../services.js';
 import { freshDatabase } from './database.js';
 import type { Database } from '../db/database.js';
@@ -55,7 +55,7 @@ export async function startTestService(
     ...env,
   });
   const services = await createServices(config, { database, ...(opts.now ? { now: opts.now } : {}) });
-  const app = await buildServer(services, { logger: false });
+  const app = await buildApp(services, { logger: false });
   if (opts.routes) await opts.routes(app, services);
   const url = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
   if (opts.dispatcher !== false) services.delivery.start();

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { freshDatabase } from '../testing/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { Database } from '../db/database.js';
-import { NonceStore } from './nonces.js';
+import { NonceLedger } from './nonce-ledger.js';
 
-describe('nonce store', () => {
+describe('nonce ledger', () => {
   let database: Database;
   before(async () => {
     ({ database } = await freshDatabase());
@@ -16,15 +16,15 @@ describe('nonce store', () => {
   });
 
   it('accepts a nonce once per scope', async () => {
-    const store = new NonceStore(database);
+    const store = new NonceLedger(database);
     assert.equal(await store.consume('a', 'n1', Date.now() + 1000), true);
     assert.equal(await store.consume('a', 'n1', Date.now() + 1000), false);
     assert.equal(await store.consume('b', 'n1', Date.now() + 1000), true);
   });
 
   it('lets exactly one of many concurrent uses of a nonce through, across two stores (instances)', async () => {
-    const one = new NonceStore(database);
-    const two = new NonceStore(database);
+    const one = new NonceLedger(database);
+    const two = new NonceLedger(database);
     const attempts = Array.from({ length: 50 }, (_, i) =>
       (i % 2 ? one : two).consume('race', 'same', Date.now() + 1000),
     );
@@ -35,7 +35,7 @@ describe('nonce store', () => {
   });
 
   it('purges expired nonces only', async () => {
-    const store = new NonceStore(database);
+    const store = new NonceLedger(database);
     await store.consume('p', 'old', 1000);
     await store.consume('p', 'new', Date.now() + 60_000);
     assert.ok((await store.purgeExpired(Date.now())) >= 1);

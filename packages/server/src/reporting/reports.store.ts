@@ -1,8 +1,9 @@
 import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
 import type { Tables } from '../db/schema.js';
-import type { DialectName } from '../db/dialect.js';
+import { dialectOf } from '../db/dialect.js';
+import { Batcher } from '../db/batcher.js';
 import type { UploadRecord } from '../evidence/evidence.service.js';
-import { firstOfEachNonce, recordNonces, type NonceUse } from '../auth/nonces.js';
+import { firstOfEachNonce, recordNonces, type NonceUse } from '../auth/nonce-ledger.js';
 import { BATCH_INSERT_REPORTS, BATCH_INSERT_REPORTS_NO_EVIDENCE } from './reports.pg-batch.js';
 import type { ReportsTable } from './reporting.tables.js';
 
@@ -42,25 +43,63 @@ const DAY_MS = 86_400_000;
 const lostRace = Symbol('lost the duplicate key');
 
 /**
- * SQL of report creation (4.1), for a batch of reports from distinct
- * reporters, in one transaction. PostgreSQL: one statement for the whole
- * batch (reports.pg-batch.ts). SQLite: the statements of each report in
- * turn, in one transaction (one fsync for the batch).
+ * Reports per group commit, and one batch in flight on both backends. On
+ * PostgreSQL, concurrent report batches slowed each other down (each writes
+ * five tables and their indexes, and waits on the WAL write lock): one at a
+ * time, with larger batches, stored 6.8k reports/s against 5.75k with three
+ * (docs/benchmarks.md, session 5). More instances still write concurrently.
  */
-export class ReportsRepository {
-  /** `recordUploads` writes upload rows in the given transaction (the evidence domain's SQL; SQLite only). */
-  async writeBatch(
-    db: Kysely<Tables>,
-    dialect: DialectName,
-    items: NewReport[],
-    rules: WriteRules,
-    recordUploads: RecordUploads,
-  ): Promise<ReportOutcome[]> {
+const MAX_BATCH = 200;
+const MAX_IN_FLIGHT = 1;
+
+/**
+ * The reports store (4.1): all SQL of reports, report_reasons,
+ * report_evidence and report_dedupe on the way in. `create` answers one
+ * report's outcome; concurrent reports are written together (group commit,
+ * db/batcher.ts), a reporter's reports never share or overlap a batch (lock
+ * key: app and reporter, so the caps and the duplicate rule read what the
+ * batch before wrote), and a failed batch is retried report by report. The
+ * request's nonce is recorded in the same transaction or statement (the
+ * nonce ledger's recordNonces / freshNoncesCte). PostgreSQL: one statement
+ * for the whole batch (reports.pg-batch.ts). SQLite: the statements of each
+ * report in turn, in one transaction (one fsync for the batch).
+ */
+export class ReportsStore {
+  readonly #batcher: Batcher<NewReport, ReportOutcome>;
+  readonly #writeAdmitted: (items: NewReport[], rules: WriteRules) => Promise<ReportOutcome[]>;
+
+  /**
+   * `rules` gives the rules of a batch at its time; `recordUploads` writes
+   * upload rows in the given transaction (the evidence domain's SQL; SQLite only).
+   */
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly rules: () => WriteRules,
+    private readonly recordUploads: RecordUploads,
+  ) {
+    this.#writeAdmitted =
+      dialectOf(db) === 'postgres'
+        ? (items, r) => this.#postgresBatch(items, r)
+        : (items, r) => this.#sqliteBatch(items, r);
+    this.#batcher = new Batcher((items) => this.#writeBatch(items), {
+      maxBatch: MAX_BATCH,
+      maxInFlight: MAX_IN_FLIGHT,
+      lockKey: (report) => report.lockKey,
+      retryAlone: true,
+    });
+  }
+
+  /** Stores one report (answered after its batch's COMMIT). */
+  create(report: NewReport): Promise<ReportOutcome> {
+    return this.#batcher.submit(report);
+  }
+
+  async #writeBatch(items: NewReport[]): Promise<ReportOutcome[]> {
     // The same nonce twice in one batch (one app, two reporters): only the first can be fresh.
     const fresh = firstOfEachNonce(items.map((item) => item.nonce));
     const out: ReportOutcome[] = items.map(() => ({ kind: 'replayed' }));
     const admitted = items.filter((_, i) => fresh[i]);
-    const written = await this.#writeAdmitted(db, dialect, admitted, rules, recordUploads);
+    const written = admitted.length === 0 ? [] : await this.#writeAdmitted(admitted, this.rules());
     let k = 0;
     fresh.forEach((isFresh, i) => {
       if (isFresh) out[i] = written[k++]!;
@@ -68,19 +107,11 @@ export class ReportsRepository {
     return out;
   }
 
-  async #writeAdmitted(
-    db: Kysely<Tables>,
-    dialect: DialectName,
-    items: NewReport[],
-    rules: WriteRules,
-    recordUploads: RecordUploads,
-  ): Promise<ReportOutcome[]> {
-    if (items.length === 0) return [];
-    if (dialect === 'postgres') return this.#postgresBatch(db, items, rules);
+  async #sqliteBatch(items: NewReport[], rules: WriteRules): Promise<ReportOutcome[]> {
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await this.db.transaction().execute(async (trx) => {
         const out: ReportOutcome[] = [];
-        for (const item of items) out.push(await this.#writeOne(trx, item, rules, recordUploads));
+        for (const item of items) out.push(await this.#writeOne(trx, item, rules));
         return out;
       });
     } catch (err) {
@@ -90,7 +121,7 @@ export class ReportsRepository {
     }
   }
 
-  async #postgresBatch(db: Kysely<Tables>, items: NewReport[], r: WriteRules): Promise<ReportOutcome[]> {
+  async #postgresBatch(items: NewReport[], r: WriteRules): Promise<ReportOutcome[]> {
     const input = items.map((item, idx) => ({
       idx,
       nonce_scope: item.nonce.scope,
@@ -112,7 +143,7 @@ export class ReportsRepository {
       JSON.stringify(input),
     ];
     // Constant SQL text, no query builder on the hot path.
-    const { rows } = await db.executeQuery<{
+    const { rows } = await this.db.executeQuery<{
       idx: number;
       dup: number | null;
       recent: number;
@@ -139,12 +170,7 @@ export class ReportsRepository {
     return out;
   }
 
-  async #writeOne(
-    trx: Kysely<Tables>,
-    item: NewReport,
-    r: WriteRules,
-    recordUploads: RecordUploads,
-  ): Promise<ReportOutcome> {
+  async #writeOne(trx: Kysely<Tables>, item: NewReport, r: WriteRules): Promise<ReportOutcome> {
     if (!(await recordNonces(trx, [item.nonce]))[0]) return { kind: 'replayed' };
     const appId = item.row.app_id;
     const dedupe = r.duplicateWindowMs > 0;
@@ -173,7 +199,7 @@ export class ReportsRepository {
         .values(item.reasons.map((x, position) => ({ report_id: reportId, position, ...x })))
         .execute();
     }
-    await recordUploads(trx, item.uploads);
+    await this.recordUploads(trx, item.uploads);
     if (item.evidence.length > 0) {
       await trx
         .insertInto('report_evidence')

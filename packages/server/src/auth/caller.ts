@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { NonceUse } from './nonce-ledger.js';
+
+/**
+ * What authentication needs of an app. The app registry's record satisfies
+ * it; auth/ knows no domain type, it is handed a resolver (ResolveApp).
+ */
+export interface CallerApp {
+  appId: number;
+  clientId: string;
+  /** md5 secrets accepted now (5.1): the current one, then the previous one within its grace period. */
+  secrets: readonly string[];
+  /** The caller IPs allowed for 4.4. */
+  allowList: { has(ip: string | undefined): boolean };
+}
+
+/** The active app of a clientId; unknown or disabled ones are refused (UNKNOWN_CLIENT). */
+export type ResolveApp<A extends CallerApp = CallerApp> = (clientId: string) => Promise<A>;
+
+/** Who an authenticated request comes from, attached by the auth hooks as `request.caller`. */
+export interface Caller<A extends CallerApp = CallerApp, T = unknown> {
+  app: A;
+  /**
+   * md5 routes whose store records the nonce in its own batch (4.1, 4.6): the
+   * use to record there. Null when the hook recorded it already.
+   */
+  nonce: NonceUse | null;
+  /** MAC (5.2): the token the request was signed with. */
+  token: T | null;
+  /**
+   * MAC read routes: the timestamp and nonce check, started by the hook and
+   * running while the route reads; the route answers only once it resolved.
+   * Null when the hook awaited it already.
+   */
+  replayed: Promise<void> | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by an auth hook (auth/); null on routes without one. */
+    caller: Caller | null;
+  }
+}
+
+/** Adds `request.caller` (null until an auth hook sets it). Once per server. */
+export function decorateCaller(app: FastifyInstance): void {
+  app.decorateRequest('caller', null);
+}
+
+/** The caller an auth hook attached, typed as the hook's resolver and token lookup answer. */
+export function callerOf<A extends CallerApp, T = unknown>(request: FastifyRequest): Caller<A, T> {
+  const caller = request.caller;
+  if (!caller) throw new Error(`no auth hook ran for ${request.method} ${request.routeOptions.url}`);
+  return caller as Caller<A, T>;
+}
