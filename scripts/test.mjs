@@ -18,6 +18,8 @@ function testFiles(dir) {
     fs
       .readdirSync(dir, { recursive: true })
       .filter((f) => f.endsWith('.test.js'))
+      // Only tests whose source still exists: tsc leaves the output of a deleted or renamed test file in dist.
+      .filter((f) => fs.existsSync(path.join(dir, '..', 'src', f.replace(/\.js$/, '.ts'))))
       .map((f) => path.join(dir, f))
       // Matched against the path inside the repository, so the checkout's own folder name never matches.
       .filter((f) => positionals.length === 0 || positionals.some((p) => path.relative(root, f).includes(p)))
