@@ -104,7 +104,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const accounts = createAccounts({ db: database.db, config, box, replay, apps, now });
   const http = outboundHttp(config);
   const delivery = new DeliveryService(database.db, database.dialect, apps, keys, http, deliveryOptions(config), now);
-  const gameCalls = new GameCallsClient(database.db, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
+  const callLog = new CallLogRepository(database.db, database.dialect);
+  const gameCalls = new GameCallsClient(callLog, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
   const evidence = new EvidenceService(
     new EvidenceRepository(database.db),
     createEvidenceStorage(config, masterKeys, now),
@@ -129,7 +130,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     database.db,
     new ModerationRepository(database.db),
     evidence,
-    database.dialect === 'postgres',
+    database.dialect.name === 'postgres',
     accounts.bans,
     now,
   );
@@ -146,11 +147,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     accounts,
     delivery,
     gameCalls,
-    callLog: new CallLogService(new CallLogRepository(database.db), apps),
+    callLog: new CallLogService(callLog, apps),
     evidence,
     reports,
     moderation,
-    orders: createOrdersDomain(database.db, config, apps, now),
+    orders: createOrdersDomain(database.db, database.dialect, config, apps, now),
     adminAudit: new AdminAuditService(database.db, now),
     startupNotes,
     close: async () => {

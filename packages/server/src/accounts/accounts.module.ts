@@ -3,7 +3,7 @@ import type { AppService } from '../apps/apps.service.js';
 import type { ReplayGuard } from '../auth/replay.js';
 import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import { AccountService } from './accounts.service.js';
 import { CancellationService } from './cancellation.service.js';
 import { buildProviders } from './providers/index.js';

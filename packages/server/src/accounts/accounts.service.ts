@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { AppRecord, AppService } from '../apps/apps.service.js';
 import { verifyMacSignature } from '../auth/mac.js';
 import type { Config } from '../config/config.js';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import type { ReplayGuard } from '../auth/replay.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';

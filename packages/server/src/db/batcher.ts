@@ -1,13 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { DialectName } from './dialect.js';
+import { dialectNamed, type Dialect, type DialectName } from './dialect.js';
 
 /**
- * maxInFlight for batches that each hold a database connection: SQLite has
- * one, so a second batch in flight would only queue for it (and each batch
- * would be smaller); PostgreSQL takes `onPostgres` at once.
+ * Dialect.batchesInFlight as a function, for the nonce ledger and the consumption notices (auth/, orders/consumption),
+ * which still hold a dialect or its name rather than a store's Dialect.
  */
-export function batchesInFlight(dialect: DialectName, onPostgres = 4): number {
-  return dialect === 'sqlite' ? 1 : onPostgres;
+export function batchesInFlight(dialect: Dialect | DialectName, onPostgres = 4): number {
+  return (typeof dialect === 'string' ? dialectNamed(dialect) : dialect).batchesInFlight(onPostgres);
 }
 
 export interface BatcherOptions<I> {

@@ -3,12 +3,13 @@ import { Kysely, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Tables } from './schema.js';
-import { CatalogSafePostgresDialect, type DialectName } from './dialect.js';
+import type { Tables } from '../tables.js';
+import { CatalogSafePostgresDialect, postgresDialect, sqliteDialect, type Dialect } from './dialect.js';
 
 export interface Database {
   db: Kysely<Tables>;
-  dialect: DialectName;
+  /** What differs between SQLite and PostgreSQL; created here once, handed to the stores by the composition root. */
+  dialect: Dialect;
   /** The PostgreSQL schema in use, when not the default. */
   schema?: string;
   /**
@@ -84,7 +85,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
     const relaxedPool = pgPool(4, [...searchPath, '-c synchronous_commit=off']);
     return {
       db,
-      dialect: 'postgres',
+      dialect: postgresDialect,
       ...(opts.schema ? { schema: opts.schema } : {}),
       async relaxedInsertIgnore(table, rows) {
         if (rows.length === 0) return [];
@@ -140,7 +141,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
   const unrelax = sqlite.prepare('pragma synchronous = FULL');
   return {
     db,
-    dialect: 'sqlite',
+    dialect: sqliteDialect,
     // Through Kysely's one connection (its lock keeps these statements out of
     // any transaction in progress), then synchronously on the raw handle.
     relaxedInsertIgnore: (table, rows) =>

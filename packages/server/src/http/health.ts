@@ -30,9 +30,9 @@ export function registerHealthRoutes(app: FastifyInstance, services: Services): 
     async (_request, reply) => {
       try {
         await services.database.ping();
-        return { status: 'ready' as const, database: services.database.dialect };
+        return { status: 'ready' as const, database: services.database.dialect.name };
       } catch {
-        return reply.code(503).send({ status: 'unavailable' as const, database: services.database.dialect });
+        return reply.code(503).send({ status: 'unavailable' as const, database: services.database.dialect.name });
       }
     },
   );

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
 

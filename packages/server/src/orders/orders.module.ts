@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 import type { Config } from '../config/config.js';
 import type { AppService } from '../apps/apps.service.js';
 import { ChannelRegistry, type PaymentChannelAdapter } from './channels/channel.js';
@@ -23,6 +24,7 @@ export interface OrdersDomain {
 
 export function createOrdersDomain(
   db: Kysely<Tables>,
+  dialect: Dialect,
   config: Config,
   apps: AppService,
   now: () => number,
@@ -34,6 +36,7 @@ export function createOrdersDomain(
   const settings = new OrderSettingsService(db, apps, now);
   const orders = new OrderService(
     db,
+    dialect,
     products,
     new ChannelRegistry(adapters),
     {
@@ -42,7 +45,7 @@ export function createOrdersDomain(
     },
     now,
   );
-  const refunds = new RefundService(db, orders, now);
+  const refunds = new RefundService(db, dialect, orders, now);
   orders.onRefund = (event) => refunds.refund(event.trxNo, event.bankRefundNo);
   return { products, orders, refunds, consumption: new ConsumptionService(db, now), settings, sandboxEnabled };
 }

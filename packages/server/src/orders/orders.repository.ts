@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import { groupBy } from '../db/group-by.js';
 import type { OrderItemsTable, OrdersTable, SupplementsTable } from './orders.tables.js';
 import { creation, recordStatusChanges } from './status-history.js';
@@ -193,9 +193,8 @@ export const ordersRepo = {
       .executeTakeFirst();
   },
 
-  /** The notification events of orders (outbox rows by id). */
-  events(db: Kysely<Tables>, eventIds: number[]) {
-    if (eventIds.length === 0) return Promise.resolve([]);
-    return db.selectFrom('outbox').selectAll().where('event_id', 'in', eventIds).orderBy('event_id').execute();
+  /** Links an order to the outbox event of its notification (the event id is the notifyId). */
+  async linkNotification(db: Kysely<Tables>, trxNo: number, eventId: number): Promise<void> {
+    await db.updateTable('orders').set({ notify_event_id: eventId }).where('trx_no', '=', trxNo).execute();
   },
 };

@@ -1,8 +1,8 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import { groupBy } from '../db/group-by.js';
-import { Batcher, batchesInFlight, caseById } from '../db/batcher.js';
-import { dialectOf } from '../db/dialect.js';
+import { Batcher, caseById } from '../db/batcher.js';
+import type { Dialect } from '../db/dialect.js';
 import { OrderStatus } from './enums.js';
 import type { ItemRow, OrderRow } from './orders.repository.js';
 import type { OrderItemsTable, OrdersTable } from './orders.tables.js';
@@ -27,8 +27,11 @@ export class PlacementWrites {
   readonly #create: Batcher<{ order: Insertable<OrdersTable>; items: NewItem[] }, Created>;
   readonly #open: Batcher<{ trxNo: number; bankTrxNo: string | null; at: number }, OrderRow | undefined>;
 
-  constructor(private readonly db: Kysely<Tables>) {
-    const maxInFlight = batchesInFlight(dialectOf(db));
+  constructor(
+    private readonly db: Kysely<Tables>,
+    dialect: Dialect,
+  ) {
+    const maxInFlight = dialect.batchesInFlight();
     this.#lookup = new Batcher((keys) => this.#lookupAll(keys), { maxBatch: 200, maxInFlight });
     // When a batch fails as a whole, each order is tried alone, so one cannot fail the others.
     this.#create = new Batcher((orders) => this.#createAll(orders), { maxBatch: 200, maxInFlight, retryAlone: true });

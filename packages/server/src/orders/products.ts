@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { AppError } from '../errors/app-error.js';
 import type { AppService } from '../apps/apps.service.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { Type, type Static } from '@sinclair/typebox';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import type { OrderStatusChangesTable } from './orders.tables.js';
 import { STATUS_NAMES } from './status.js';
 
