@@ -4,6 +4,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { SecretBox, randomToken, readOrCreateSecretFile } from './crypto/secret-box.js';
 import { loadMasterKeys } from './crypto/master-keys.js';
+import { AdminActionsRepository } from './admin-audit/admin-actions.repository.js';
 import { AdminAuditService } from './admin-audit/admin-audit.service.js';
 import { AppsRepository } from './apps/apps.repository.js';
 import { AppService } from './apps/apps.service.js';
@@ -101,7 +102,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Opens the signing key now: a master key that does not open what is stored stops the start, naming the key it needs.
   await keys.signer();
   const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
-  const accounts = createAccounts({ db: database.db, config, box, replay, apps, now });
+  const accounts = createAccounts({ db: database.db, dialect: database.dialect, config, box, replay, apps, now });
   const http = outboundHttp(config);
   const delivery = new DeliveryService(database.db, database.dialect, apps, keys, http, deliveryOptions(config), now);
   const callLog = new CallLogRepository(database.db, database.dialect);
@@ -152,7 +153,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     reports,
     moderation,
     orders: createOrdersDomain(database.db, database.dialect, config, apps, now),
-    adminAudit: new AdminAuditService(database.db, now),
+    adminAudit: new AdminAuditService(new AdminActionsRepository(database.db), now),
     startupNotes,
     close: async () => {
       await delivery.stop();

@@ -4,6 +4,7 @@ import type { ReplayGuard } from '../auth/replay.js';
 import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 import { AccountService } from './accounts.service.js';
 import { CancellationService } from './cancellation.service.js';
 import { buildProviders } from './providers/index.js';
@@ -15,6 +16,7 @@ import { BanService } from './bans.service.js';
 /** Builds the accounts domain (services.ts calls this once). */
 export function createAccounts(d: {
   db: Kysely<Tables>;
+  dialect: Dialect;
   config: Config;
   box: SecretBox;
   replay: ReplayGuard;
@@ -30,6 +32,7 @@ export function createAccounts(d: {
   const { providers, sandbox } = buildProviders(d.config, d.box, d.now);
   return new AccountService({
     db: d.db,
+    dialect: d.dialect,
     config: d.config,
     replay: d.replay,
     apps: d.apps,
@@ -41,7 +44,7 @@ export function createAccounts(d: {
       now: d.now,
     }),
     users: new UserAdminService(d.db, tokens, d.now),
-    linking: new LinkingService(d.db, tokens, providers, d.now),
+    linking: new LinkingService(d.db, d.dialect, tokens, providers, d.now),
     bans: new BanService(d.db, tokens, d.now),
     now: d.now,
   });

@@ -5,7 +5,7 @@ import type { AppRecord, AppService } from '../apps/apps.service.js';
 import { verifyMacSignature } from '../auth/mac.js';
 import type { Config } from '../config/config.js';
 import type { Tables } from '../tables.js';
-import { isUniqueViolation } from '../db/dialect.js';
+import type { Dialect } from '../db/dialect.js';
 import type { ReplayGuard } from '../auth/replay.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { IpAllowList } from '../http/ip-ranges.js';
@@ -20,6 +20,7 @@ import {
   type ProviderIdentity,
   type SandboxProvider,
 } from './providers/index.js';
+import { TokensRepository } from './tokens.repository.js';
 import type { TokenService, TokenSession } from './tokens.service.js';
 import { encodeUserCode } from './user-code.js';
 import { UsersRepository } from './users.repository.js';
@@ -70,6 +71,7 @@ export interface LoginResult {
 
 interface AccountDeps {
   db: Kysely<Tables>;
+  dialect: Dialect;
   config: Config;
   replay: ReplayGuard;
   apps: AppService;
@@ -182,7 +184,7 @@ export class AccountService {
       return await this.loginOnce(app, identity, ctx);
     } catch (err) {
       // Two first logins of one open id at once: the loser's insert hits the unique key; its second try finds the method.
-      if (isUniqueViolation(err)) return this.loginOnce(app, identity, ctx);
+      if (this.deps.dialect.isUniqueViolation(err)) return this.loginOnce(app, identity, ctx);
       throw err;
     }
   }
@@ -361,12 +363,7 @@ export class AccountService {
   }
 
   async logout(s: TokenSession): Promise<void> {
-    await this.deps.db
-      .updateTable('tokens')
-      .set({ revoked_at: this.now(), revoke_reason: 'logout' })
-      .where('token_id', '=', s.tokenId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await new TokensRepository(this.deps.db).revoke(s.tokenId, 'logout', this.now());
     this.deps.tokens.evictTokens([s.tokenId]);
   }
 

@@ -8,8 +8,10 @@ import { SandboxChannel } from './channels/sandbox.js';
 import { ConsumptionService } from './consumption.js';
 import { OrderService } from './orders.service.js';
 import { ProductService } from './products.js';
+import { ProductsRepository } from './products.repository.js';
 import { RefundService } from './refunds.js';
 import { OrderSettingsService } from './settings.js';
+import { OrderSettingsRepository } from './settings.repository.js';
 
 /** The orders domain as services.ts holds it. */
 export interface OrdersDomain {
@@ -32,8 +34,8 @@ export function createOrdersDomain(
   const sandboxEnabled = config.SANDBOX_PAYMENTS && !config.production;
   // Real channel adapters (store receipt verification, providers) go here; the sandbox stands in for all when enabled.
   const adapters: PaymentChannelAdapter[] = sandboxEnabled ? [new SandboxChannel()] : [];
-  const products = new ProductService(db, apps, now);
-  const settings = new OrderSettingsService(db, apps, now);
+  const products = new ProductService(new ProductsRepository(db, dialect), apps, now);
+  const settings = new OrderSettingsService(new OrderSettingsRepository(db), apps, now);
   const orders = new OrderService(
     db,
     dialect,
