@@ -71,7 +71,7 @@ interface Prepared {
  * outbox in the same transaction as the status change.
  */
 export class OrderService {
-  /** Refunds are handled by the refund service; set by services.ts (the two refer to each other). */
+  /** Refunds are handled by the refund service; set by orders.module.ts (the two refer to each other). */
   onRefund: ((event: Extract<ChannelEvent, { kind: 'refunded' }>) => Promise<Order>) | null = null;
   private readonly writes: PlacementWrites;
   private readonly claims: PlacementClaims;
