@@ -15,7 +15,7 @@ import { PlacementWrites } from './placement-writes.js';
 import { toOrder, type Order } from './orders.view.js';
 import { channelSkusOf, type ProductService } from './products.js';
 import { assertTransition } from './status.js';
-import { statusHistory, type StatusChange } from './status-history.js';
+import { toStatusChange, type StatusChange } from './status-history.js';
 
 /** An order to place, whoever places it (the client API, the sandbox web payment page). */
 export interface PlaceOrderInput {
@@ -321,8 +321,8 @@ export class OrderService {
   }
 
   /** The statuses the order went through, oldest first. */
-  statusHistory(trxNo: number): Promise<StatusChange[]> {
-    return statusHistory(this.db, trxNo);
+  async statusHistory(trxNo: number): Promise<StatusChange[]> {
+    return (await ordersRepo.statusChanges(this.db, trxNo)).map(toStatusChange);
   }
 
   async row(trxNo: number): Promise<OrderRow> {
