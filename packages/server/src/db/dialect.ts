@@ -63,9 +63,9 @@ export function dialectNamed(name: DialectName): Dialect {
 
 /**
  * The dialect of a Kysely instance, for code that is handed only `db`: the
- * migrations (Kysely's migrator calls them with the database alone) and
- * reporting/, until it takes the injected `Dialect` too. Everything else gets
- * `database.dialect`.
+ * migrations (Kysely's migrator calls them with the database alone), and
+ * reporting/ and orders/consumption.ts until they take the injected `Dialect`
+ * too. Everything else gets `database.dialect`.
  */
 export function dialectOf(db: Kysely<any>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
