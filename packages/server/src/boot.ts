@@ -36,7 +36,7 @@ export async function startService(config: Config): Promise<RunningService> {
 
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(
-    { database: services.database.dialect, region: config.REGION, node: process.version },
+    { database: services.database.dialect.name, region: config.REGION, node: process.version },
     `service listening on ${url}`,
   );
   services.delivery.start(app.log);

@@ -36,8 +36,8 @@ program
     // Opening the services applies the migrations.
     await ctx.withServices(async (s) =>
       ctx.output(
-        { migrated: true, database: s.database.dialect },
-        () => `database (${s.database.dialect}) is up to date`,
+        { migrated: true, database: s.database.dialect.name },
+        () => `database (${s.database.dialect.name}) is up to date`,
       ),
     );
   });

@@ -4,6 +4,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { SecretBox, randomToken, readOrCreateSecretFile } from './crypto/secret-box.js';
 import { loadMasterKeys } from './crypto/master-keys.js';
+import { AdminActionsRepository } from './admin-audit/admin-actions.repository.js';
 import { AdminAuditService } from './admin-audit/admin-audit.service.js';
 import { AppsRepository } from './apps/apps.repository.js';
 import { AppService, type AppRecord } from './apps/apps.service.js';
@@ -108,7 +109,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Opens the signing key now: a master key that does not open what is stored stops the start, naming the key it needs.
   await keys.signer();
   const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
-  const accounts = createAccounts({ db: database.db, config, box, apps, now });
+  const accounts = createAccounts({ db: database.db, dialect: database.dialect, config, box, apps, now });
   const resolveApp = (clientId: string) => apps.requireActive(clientId);
   const md5 = md5Scheme({ resolveApp, replay, nonces });
   const mac = macScheme({
@@ -121,7 +122,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   const http = outboundHttp(config);
   const delivery = new DeliveryService(database.db, database.dialect, apps, keys, http, deliveryOptions(config), now);
-  const gameCalls = new GameCallsClient(database.db, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
+  const callLog = new CallLogRepository(database.db, database.dialect);
+  const gameCalls = new GameCallsClient(callLog, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
   const evidence = new EvidenceService(
     new EvidenceRepository(database.db),
     createEvidenceStorage(config, masterKeys, now),
@@ -138,6 +140,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   };
   const reportsStore = new ReportsStore(
     database.db,
+    database.dialect,
     // The rules of a batch, at its time.
     () => ({
       now: now(),
@@ -152,7 +155,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     database.db,
     new ModerationRepository(database.db),
     evidence,
-    database.dialect === 'postgres',
+    database.dialect.name === 'postgres',
     accounts.bans,
     now,
   );
@@ -171,12 +174,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     accounts,
     delivery,
     gameCalls,
-    callLog: new CallLogService(new CallLogRepository(database.db), apps),
+    callLog: new CallLogService(callLog, apps),
     evidence,
     reports,
     moderation,
-    orders: createOrdersDomain(database.db, config, apps, now),
-    adminAudit: new AdminAuditService(database.db, now),
+    orders: createOrdersDomain(database.db, database.dialect, config, apps, now),
+    adminAudit: new AdminAuditService(new AdminActionsRepository(database.db), now),
     startupNotes,
     close: async () => {
       await delivery.stop();

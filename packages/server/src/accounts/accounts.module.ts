@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { AppService } from '../apps/apps.service.js';
 import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 import { AccountService } from './accounts.service.js';
 import { CancellationService } from './cancellation.service.js';
 import { buildProviders } from './providers/index.js';
@@ -14,6 +15,7 @@ import { BanService } from './bans.service.js';
 /** Builds the accounts domain (services.ts calls this once). */
 export function createAccounts(d: {
   db: Kysely<Tables>;
+  dialect: Dialect;
   config: Config;
   box: SecretBox;
   apps: AppService;
@@ -28,6 +30,7 @@ export function createAccounts(d: {
   const { providers, sandbox } = buildProviders(d.config, d.box, d.now);
   return new AccountService({
     db: d.db,
+    dialect: d.dialect,
     config: d.config,
     apps: d.apps,
     tokens,
@@ -38,7 +41,7 @@ export function createAccounts(d: {
       now: d.now,
     }),
     users: new UserAdminService(d.db, tokens, d.now),
-    linking: new LinkingService(d.db, tokens, providers, d.now),
+    linking: new LinkingService(d.db, d.dialect, tokens, providers, d.now),
     bans: new BanService(d.db, tokens, d.now),
     now: d.now,
   });

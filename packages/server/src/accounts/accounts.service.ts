@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppRecord, AppService } from '../apps/apps.service.js';
 import type { Config } from '../config/config.js';
-import type { Tables } from '../db/schema.js';
-import { isUniqueViolation } from '../db/dialect.js';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { IpAllowList } from '../http/ip-ranges.js';
 import type { Profile } from './accounts.schemas.js';
@@ -17,6 +17,7 @@ import {
   type ProviderIdentity,
   type SandboxProvider,
 } from './providers/index.js';
+import { TokensRepository } from './tokens.repository.js';
 import type { TokenService, TokenSession } from './tokens.service.js';
 import { encodeUserCode } from './user-code.js';
 import { UsersRepository } from './users.repository.js';
@@ -68,6 +69,7 @@ export interface LoginResult {
 
 interface AccountDeps {
   db: Kysely<Tables>;
+  dialect: Dialect;
   config: Config;
   apps: AppService;
   tokens: TokenService;
@@ -179,7 +181,7 @@ export class AccountService {
       return await this.loginOnce(app, identity, ctx);
     } catch (err) {
       // Two first logins of one open id at once: the loser's insert hits the unique key; its second try finds the method.
-      if (isUniqueViolation(err)) return this.loginOnce(app, identity, ctx);
+      if (this.deps.dialect.isUniqueViolation(err)) return this.loginOnce(app, identity, ctx);
       throw err;
     }
   }
@@ -316,12 +318,7 @@ export class AccountService {
   }
 
   async logout(s: TokenSession): Promise<void> {
-    await this.deps.db
-      .updateTable('tokens')
-      .set({ revoked_at: this.now(), revoke_reason: 'logout' })
-      .where('token_id', '=', s.tokenId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await new TokensRepository(this.deps.db).revoke(s.tokenId, 'logout', this.now());
     this.deps.tokens.evictTokens([s.tokenId]);
   }
 

@@ -1,9 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { Ban } from './accounts.schemas.js';
 import { toBan } from './accounts.format.js';
 import type { TokenService } from './tokens.service.js';
+import { TokensRepository } from './tokens.repository.js';
 import { UsersRepository } from './users.repository.js';
 
 /** Bans of platform accounts, by operators (admin API, CLI) and by moderation decisions on reports. */
@@ -39,12 +40,7 @@ export class BanService {
         lifted_at: null,
         lifted_by: null,
       });
-      await t
-        .updateTable('tokens')
-        .set({ revoked_at: now, revoke_reason: 'ban' })
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .execute();
+      await new TokensRepository(t).revokeUser(userId, 'ban', now);
       return inserted;
     };
     const row = trx ? await apply(trx) : await this.db.transaction().execute(apply);

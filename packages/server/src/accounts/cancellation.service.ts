@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import { enqueueEvent } from '../delivery/outbox.js';
 import { AppError } from '../errors/app-error.js';
 import { iso } from './accounts.format.js';
 import { LoginMethodsRepository } from './login-methods.repository.js';
 import type { TokenService, TokenSession } from './tokens.service.js';
 import { encodeUserCode } from './user-code.js';
+import { TokensRepository } from './tokens.repository.js';
 import { UsersRepository } from './users.repository.js';
 
 /**
@@ -74,12 +75,7 @@ export class CancellationService {
       const users = new UsersRepository(trx);
       if (!(await users.markCancelled(userId, now))) return false;
       const user = (await users.byId(userId))!;
-      await trx
-        .updateTable('tokens')
-        .set({ revoked_at: now, revoke_reason: 'cancellation' })
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .execute();
+      await new TokensRepository(trx).revokeUser(userId, 'cancellation', now);
       await new LoginMethodsRepository(trx).deleteByUser(userId);
       for (const { app_id: appId } of await users.appsOf(userId)) {
         await enqueueEvent(

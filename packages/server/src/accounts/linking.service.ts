@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
-import { isUniqueViolation } from '../db/dialect.js';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { isLoginType, providerName } from './login-types.js';
 import { LoginMethodsRepository } from './login-methods.repository.js';
+import { TokensRepository } from './tokens.repository.js';
 import { verifyCredential, type LoginProvider } from './providers/index.js';
 import type { TokenService, TokenSession } from './tokens.service.js';
 
@@ -15,6 +16,7 @@ import type { TokenService, TokenSession } from './tokens.service.js';
 export class LinkingService {
   constructor(
     private readonly db: Kysely<Tables>,
+    private readonly dialect: Dialect,
     private readonly tokens: TokenService,
     private readonly providers: Map<string, LoginProvider>,
     private readonly now: () => number,
@@ -59,7 +61,7 @@ export class LinkingService {
         });
       });
     } catch (err) {
-      if (isUniqueViolation(err))
+      if (this.dialect.isUniqueViolation(err))
         throw new AppError(
           'CONFLICT',
           `this ${providerName(identity.loginType)} account was bound elsewhere at the same time`,
@@ -88,13 +90,7 @@ export class LinkingService {
           'this session logged in with that method; log in with another method to unbind it',
         );
       await methods.delete(target.method_id);
-      await trx
-        .updateTable('tokens')
-        .set({ revoked_at: now, revoke_reason: 'unbind' })
-        .where('user_id', '=', s.userId)
-        .where('method_id', '=', target.method_id)
-        .where('revoked_at', 'is', null)
-        .execute();
+      await new TokensRepository(trx).revokeUser(s.userId, 'unbind', now, target.method_id);
     });
     this.tokens.evictUser(s.userId);
     return this.loginMethodsOf(s.userId);

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import type { LoginMethodsTable } from './accounts.tables.js';
 
 export type LoginMethodRow = Selectable<LoginMethodsTable>;

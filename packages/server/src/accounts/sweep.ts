@@ -1,4 +1,4 @@
-import type { Services } from '../services.js';
+import type { AccountService } from './accounts.service.js';
 
 /** How long expired tokens are kept (for the operator's session view) before they are deleted. */
 export const EXPIRED_TOKEN_RETENTION_MS = 7 * 86_400_000;
@@ -9,7 +9,13 @@ export const EXPIRED_TOKEN_RETENTION_MS = 7 * 86_400_000;
  * CANCELLATION_SWEEP_SECONDS. `npm run cli -- account process-cancellations`
  * and POST /admin/v1/accounts/process-cancellations run the same now.
  */
-export function startAccountSweep(services: Services, onError: (err: unknown) => void): NodeJS.Timeout {
+export function startAccountSweep(
+  services: {
+    accounts: Pick<AccountService, 'cancellation' | 'tokens'>;
+    config: { CANCELLATION_SWEEP_SECONDS: number };
+  },
+  onError: (err: unknown) => void,
+): NodeJS.Timeout {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import type { TokensTable } from './accounts.tables.js';
 
 export type TokenRow = Selectable<TokensTable>;
@@ -102,6 +102,16 @@ export class TokensRepository {
   }
 
   /** Revokes every unrevoked token of a user (optionally only those minted through one login method). */
+  /** Revokes one token, unless it is revoked already. */
+  async revoke(tokenId: number, reason: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('tokens')
+      .set({ revoked_at: now, revoke_reason: reason })
+      .where('token_id', '=', tokenId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
   async revokeUser(userId: number, reason: string, now: number, methodId?: number): Promise<number> {
     let q = this.db
       .updateTable('tokens')

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { ActionFilter, AdminActionsRepository } from './admin-actions.repository.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { AdminAction } from './admin-audit.schemas.js';
 
@@ -34,14 +33,7 @@ export interface ActionStart {
   requestId: string;
 }
 
-export interface ActionFilter {
-  operator?: string;
-  method?: string;
-  from?: number;
-  to?: number;
-  before?: number;
-  limit: number;
-}
+export type { ActionFilter } from './admin-actions.repository.js';
 
 /**
  * The audit trail of the admin API: each request that changes something (any
@@ -51,46 +43,30 @@ export interface ActionFilter {
  */
 export class AdminAuditService {
   constructor(
-    private readonly db: Kysely<Tables>,
+    private readonly actions: AdminActionsRepository,
     private readonly now: () => number = Date.now,
   ) {}
 
   async start(a: ActionStart): Promise<number> {
-    const row = await this.db
-      .insertInto('admin_actions')
-      .values({
-        at: this.now(),
-        operator: a.operator,
-        method: a.method,
-        route: a.route,
-        path: a.path,
-        ip: a.ip,
-        request_id: a.requestId,
-        status: null,
-        finished_at: null,
-      })
-      .returning('action_id')
-      .executeTakeFirstOrThrow();
-    return row.action_id;
+    return this.actions.insert({
+      at: this.now(),
+      operator: a.operator,
+      method: a.method,
+      route: a.route,
+      path: a.path,
+      ip: a.ip,
+      request_id: a.requestId,
+      status: null,
+      finished_at: null,
+    });
   }
 
   async finish(actionId: number, status: number): Promise<void> {
-    await this.db
-      .updateTable('admin_actions')
-      .set({ status, finished_at: this.now() })
-      .where('action_id', '=', actionId)
-      .execute();
+    await this.actions.finish(actionId, status, this.now());
   }
 
   async list(f: ActionFilter): Promise<AdminAction[]> {
-    let q = this.db.selectFrom('admin_actions').selectAll();
-    if (f.operator !== undefined) q = q.where('operator', '=', f.operator);
-    if (f.method !== undefined) q = q.where('method', '=', f.method);
-    if (f.from !== undefined) q = q.where('at', '>=', f.from);
-    if (f.to !== undefined) q = q.where('at', '<', f.to);
-    if (f.before !== undefined) q = q.where('action_id', '<', f.before);
-    const rows = await q.orderBy('action_id', 'desc').limit(f.limit).execute();
-    return rows.map((r) => ({
+    return (await this.actions.list(f)).map((r) => ({
       actionId: r.action_id,
       at: new Date(Number(r.at)).toISOString(),
       operator: r.operator,

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { AppsTable, Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
+import type { AppsTable } from './apps.tables.js';
 
 export type AppRow = Selectable<AppsTable>;
 

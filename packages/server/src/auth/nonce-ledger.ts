@@ -1,8 +1,8 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { Batcher, batchesInFlight } from '../db/batcher.js';
+import { Batcher } from '../db/batcher.js';
 import type { Database } from '../db/database.js';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 
 /**
  * The nonce ledger: the one module with SQL on the `nonces` table. One-time
@@ -88,7 +88,7 @@ export class NonceLedger {
   constructor(private readonly database: Database) {
     this.#batcher = new Batcher((uses) => this.#write(uses), {
       maxBatch: 500,
-      maxInFlight: batchesInFlight(database.dialect),
+      maxInFlight: database.dialect.batchesInFlight(),
     });
   }
 

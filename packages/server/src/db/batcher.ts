@@ -1,14 +1,4 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { DialectName } from './dialect.js';
-
-/**
- * maxInFlight for batches that each hold a database connection: SQLite has
- * one, so a second batch in flight would only queue for it (and each batch
- * would be smaller); PostgreSQL takes `onPostgres` at once.
- */
-export function batchesInFlight(dialect: DialectName, onPostgres = 4): number {
-  return dialect === 'sqlite' ? 1 : onPostgres;
-}
 
 export interface BatcherOptions<I> {
   maxBatch: number;

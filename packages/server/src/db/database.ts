@@ -3,12 +3,13 @@ import { Kysely, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Tables } from './schema.js';
-import { CatalogSafePostgresDialect, type DialectName } from './dialect.js';
+import type { Tables } from '../tables.js';
+import { CatalogSafePostgresDialect, postgresDialect, sqliteDialect, type Dialect } from './dialect.js';
 
 export interface Database {
   db: Kysely<Tables>;
-  dialect: DialectName;
+  /** What differs between SQLite and PostgreSQL; created here once, handed to the stores by the composition root. */
+  dialect: Dialect;
   /** The PostgreSQL schema in use, when not the default. */
   schema?: string;
   /**
@@ -91,7 +92,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
     const relaxedPool = pgPool(4, [...searchPath, '-c synchronous_commit=off']);
     return {
       db,
-      dialect: 'postgres',
+      dialect: postgresDialect,
       ...(opts.schema ? { schema: opts.schema } : {}),
       relaxed: {
         dialect: 'postgres',
@@ -131,7 +132,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
   const unrelax = sqlite.prepare('pragma synchronous = FULL');
   return {
     db,
-    dialect: 'sqlite',
+    dialect: sqliteDialect,
     relaxed: {
       dialect: 'sqlite',
       transaction: <T>(work: (handle: SQLite.Database) => T) =>

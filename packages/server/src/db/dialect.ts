@@ -10,15 +10,66 @@ import {
 } from 'kysely';
 
 /**
- * Every place where SQLite and PostgreSQL must differ lives in this file.
+ * Every place where SQLite and PostgreSQL must differ lives in this file. The
+ * rest of the code asks the one `Dialect` object that openDatabase creates
+ * (`database.dialect`) and the composition root hands to the stores; only
+ * stores branch on it.
  */
 export type DialectName = 'sqlite' | 'postgres';
 
+export interface Dialect {
+  readonly name: DialectName;
+  /** A unique-constraint violation (a second row for a unique key). */
+  isUniqueViolation(err: unknown): boolean;
+  /** The database cannot answer now, though the request was fine (see isDatabaseUnavailable below). */
+  isDatabaseUnavailable(err: unknown): boolean;
+  /**
+   * Row locking for a queue claim: `FOR UPDATE SKIP LOCKED` on PostgreSQL, so
+   * several instances claim disjoint rows without waiting on each other. SQLite
+   * has one writer at a time, so the claiming UPDATE is already exclusive.
+   */
+  skipLocked<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q): Q;
+  /** An auto-increment integer primary key: `integer primary key autoincrement` vs an identity column. */
+  addAutoIdColumn<T extends string>(table: CreateTableBuilder<T, any>, name: string): CreateTableBuilder<T, any>;
+  /**
+   * maxInFlight for batches that each hold a database connection: SQLite has
+   * one, so a second batch in flight would only queue for it (and each batch
+   * would be smaller); PostgreSQL takes `onPostgres` (default 4) at once.
+   */
+  batchesInFlight(onPostgres?: number): number;
+}
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  isUniqueViolation: (err) => isUniqueViolation(err),
+  isDatabaseUnavailable: (err) => isDatabaseUnavailable(err),
+  skipLocked: (query) => query,
+  addAutoIdColumn: (table, name) => addAutoIdColumn(table, name, 'sqlite'),
+  batchesInFlight: () => 1,
+};
+
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+  isUniqueViolation: (err) => isUniqueViolation(err),
+  isDatabaseUnavailable: (err) => isDatabaseUnavailable(err),
+  skipLocked: (query) => query.forUpdate().skipLocked(),
+  addAutoIdColumn: (table, name) => addAutoIdColumn(table, name, 'postgres'),
+  batchesInFlight: (onPostgres = 4) => onPostgres,
+};
+
+/**
+ * The dialect of a Kysely instance, for the migrations only: Kysely's migrator
+ * calls them with the database alone. Everything else is handed
+ * `database.dialect`.
+ */
 export function dialectOf(db: Kysely<any>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
-/** A unique-constraint violation, on either backend. */
+/**
+ * A unique-constraint violation, on either backend (the codes do not overlap, so one test serves both; the
+ * Dialect methods call these).
+ */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
@@ -66,7 +117,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   );
 }
 
-/** An auto-increment integer primary key: `integer primary key autoincrement` vs an identity column. */
+/** Dialect.addAutoIdColumn for the migrations, which know the dialect by name (dialectOf). */
 export function addAutoIdColumn<T extends string>(
   table: CreateTableBuilder<T, any>,
   name: string,
@@ -75,15 +126,6 @@ export function addAutoIdColumn<T extends string>(
   return dialect === 'postgres'
     ? table.addColumn(name, 'bigint', (c: ColumnDefinitionBuilder) => c.primaryKey().generatedByDefaultAsIdentity())
     : table.addColumn(name, 'integer', (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement());
-}
-
-/**
- * Row locking for a queue claim: `FOR UPDATE SKIP LOCKED` on PostgreSQL, so
- * several instances claim disjoint rows without waiting on each other. SQLite
- * has one writer at a time, so the claiming UPDATE is already exclusive.
- */
-export function skipLocked<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q, dialect: DialectName): Q {
-  return dialect === 'postgres' ? query.forUpdate().skipLocked() : query;
 }
 
 /**

@@ -38,7 +38,7 @@ export async function migrateToLatest(database: Database): Promise<MigrationResu
   // Kysely looks for its bookkeeping tables by name across schemas; pin it to
   // the schema we actually use, or another schema's tables could be taken for ours.
   const schema =
-    database.dialect === 'postgres'
+    database.dialect.name === 'postgres'
       ? (database.schema ?? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s)
       : undefined;
   const migrator = new Migrator({ db: database.db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
-import { skipLocked, type DialectName } from '../db/dialect.js';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 
 export interface ClaimedEvent {
   eventId: number;
@@ -23,10 +23,10 @@ export interface ClaimedEvent {
  */
 export async function claimDueEvents(
   db: Kysely<Tables>,
-  dialect: DialectName,
+  dialect: Dialect,
   o: { now: number; limit: number; leaseMs: number; token: string },
 ): Promise<ClaimedEvent[]> {
-  const due = skipLocked(
+  const due = dialect.skipLocked(
     db
       .selectFrom('outbox')
       .select('event_id')
@@ -38,7 +38,6 @@ export async function claimDueEvents(
       .orderBy('next_attempt_at')
       .orderBy('event_id')
       .limit(o.limit),
-    dialect,
   );
   const rows = await db
     .updateTable('outbox')

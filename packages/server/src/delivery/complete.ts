@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
-import type { DialectName } from '../db/dialect.js';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 import { recordAttempts, type NewAttempt } from './attempts.js';
 
 /** The result of one attempt, to be written back: the attempt log row and the event's new state. */
@@ -22,9 +22,9 @@ export interface Outcome {
  * batch, whatever its size: the rows travel as arrays, so the SQL text (and
  * its plan) is the same every time and there is one round trip, not four.
  */
-export async function writeOutcomes(db: Kysely<Tables>, dialect: DialectName, outcomes: Outcome[]): Promise<void> {
+export async function writeOutcomes(db: Kysely<Tables>, dialect: Dialect, outcomes: Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
-  if (dialect === 'postgres') return writeOutcomesPg(db, outcomes);
+  if (dialect.name === 'postgres') return writeOutcomesPg(db, outcomes);
   await db.transaction().execute(async (trx) => {
     await recordAttempts(
       trx,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type client from 'prom-client';
-import type { Tables } from '../db/schema.js';
-import type { DialectName } from '../db/dialect.js';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import { AppError } from '../errors/app-error.js';
@@ -26,7 +26,7 @@ export class DeliveryService {
 
   constructor(
     private readonly db: Kysely<Tables>,
-    dialect: DialectName,
+    dialect: Dialect,
     private readonly apps: AppService,
     keys: PlatformKeyService,
     http: OutboundHttp,

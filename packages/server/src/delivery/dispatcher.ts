@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
-import { isDatabaseUnavailable, type DialectName } from '../db/dialect.js';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 import type { AppRecord, AppService } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import { claimDueEvents, type ClaimedEvent } from './claim.js';
@@ -98,7 +98,7 @@ export class Dispatcher {
 
   constructor(
     private readonly db: Kysely<Tables>,
-    private readonly dialect: DialectName,
+    private readonly dialect: Dialect,
     private readonly apps: AppService,
     private readonly keys: PlatformKeyService,
     private readonly http: OutboundHttp,
@@ -172,10 +172,11 @@ export class Dispatcher {
             this.#log.warn({ failedClaims: this.#claimFailures }, 'delivery: the database answers again; resumed');
           this.#claimFailures = 0;
         } catch (err) {
-          if (!isDatabaseUnavailable(err)) this.#log.error({ err }, 'delivery: claiming due events failed');
+          if (!this.dialect.isDatabaseUnavailable(err))
+            this.#log.error({ err }, 'delivery: claiming due events failed');
           else if (this.#claimFailures === 0)
             this.#log.warn({ err }, 'delivery: the database is unavailable; paused, retrying with backoff');
-          if (isDatabaseUnavailable(err)) this.#claimFailures++;
+          if (this.dialect.isDatabaseUnavailable(err)) this.#claimFailures++;
         }
         // Each app of the batch is looked up once, not once per event (a cold cache would query it per event).
         const apps = new Map<number, Promise<AppRecord | null>>();
@@ -392,7 +393,7 @@ export class Dispatcher {
         await writeOutcomes(this.db, this.dialect, batch);
         this.#writeFailures = 0;
       } catch (err) {
-        if (isDatabaseUnavailable(err) && this.#running) {
+        if (this.dialect.isDatabaseUnavailable(err) && this.#running) {
           // Kept and written when the database is back, while the claims still hold: the game is not sent these
           // events again. (A write that comes after its lease has lapsed changes nothing: complete.ts.)
           this.#writeFailures++;

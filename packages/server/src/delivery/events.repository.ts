@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import type { DeliveryAttemptsTable, OutboxTable } from './outbox.tables.js';
 
 export type EventRow = Selectable<OutboxTable>;
@@ -46,6 +46,12 @@ export class EventsRepository {
       .orderBy('event_id', 'asc')
       .limit(o.limit)
       .execute();
+  }
+
+  /** Events by id, oldest first (the notifications of an order, orders/order-details.ts). */
+  async byIds(eventIds: number[]): Promise<EventRow[]> {
+    if (eventIds.length === 0) return [];
+    return this.db.selectFrom('outbox').selectAll().where('event_id', 'in', eventIds).orderBy('event_id').execute();
   }
 
   async get(eventId: number): Promise<EventRow | undefined> {

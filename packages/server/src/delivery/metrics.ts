@@ -1,6 +1,6 @@
 import client from 'prom-client';
 import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 
 /**
  * The delivery engine's Prometheus metrics. The engine lives in the services,

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import { caseById } from '../db/batcher.js';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 
 export type EventType = 'payment' | 'refund' | 'cancellation' | 'consumption' | 'test';
 export type EventTarget = 'callback' | 'cancellation' | 'partner';
@@ -115,3 +115,12 @@ export async function enqueueEvents(
 export const OUTBOX_COLUMNS = Object.keys(
   pendingRow({ appId: 0, type: 'test', target: 'callback', body: () => null }, '', 0),
 ) as Array<keyof ReturnType<typeof pendingRow>>;
+
+/**
+ * Whether the game accepted the event (4.7: 200 or 204), read in the caller's transaction: a refund asks it of the
+ * payment notification of the order it refunds (were the items granted?).
+ */
+export async function eventDelivered(db: Kysely<Tables>, eventId: number): Promise<boolean> {
+  const event = await db.selectFrom('outbox').select('state').where('event_id', '=', eventId).executeTakeFirst();
+  return event?.state === 'delivered';
+}

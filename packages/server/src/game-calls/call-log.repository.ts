@@ -1,5 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Tables } from '../tables.js';
+import { Batcher } from '../db/batcher.js';
+import type { Dialect } from '../db/dialect.js';
 import type { GameCallsTable } from './game-calls.tables.js';
 
 export type GameCallRow = Selectable<GameCallsTable>;
@@ -23,9 +25,28 @@ export interface GameCallFilter {
   limit: number;
 }
 
-/** Reads of the game-call log that GameCallsClient writes. */
+/** The game-call log: every try of GameCallsClient written, and the operator's reads. */
 export class CallLogRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+  /** Log rows of concurrent calls are written together, one multi-row INSERT per batch. */
+  readonly #record: Batcher<Insertable<GameCallsTable>, void>;
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    dialect: Dialect,
+  ) {
+    this.#record = new Batcher<Insertable<GameCallsTable>, void>(
+      async (rows) => {
+        await this.db.insertInto('game_calls').values(rows).execute();
+        return rows.map(() => undefined);
+      },
+      { maxBatch: 500, maxInFlight: dialect.batchesInFlight(2) },
+    );
+  }
+
+  /** Logs one try; resolves once its batch is written. */
+  record(row: Insertable<GameCallsTable>): Promise<void> {
+    return this.#record.submit(row);
+  }
 
   async list(f: GameCallFilter): Promise<GameCallRow[]> {
     let q = this.db.selectFrom('game_calls').selectAll().where('app_id', '=', f.appId);

@@ -1,10 +1,5 @@
-import type { Kysely } from 'kysely';
 import { Value } from '@sinclair/typebox/value';
-import type { Insertable } from 'kysely';
-import type { Tables } from '../db/schema.js';
-import { Batcher, batchesInFlight } from '../db/batcher.js';
-import { dialectOf } from '../db/dialect.js';
-import type { GameCallsTable } from './game-calls.tables.js';
+import type { CallLogRepository } from './call-log.repository.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import type { OutboundHttp, OutboundResult } from '../delivery/http-client.js';
@@ -84,24 +79,13 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * game cannot be reached (8); every try is logged with outcome and latency.
  */
 export class GameCallsClient {
-  /** Log rows of concurrent calls are written together, one multi-row INSERT per batch. */
-  readonly #log: Batcher<Insertable<GameCallsTable>, void>;
-
   constructor(
-    private readonly db: Kysely<Tables>,
+    private readonly log: CallLogRepository,
     private readonly keys: PlatformKeyService,
     private readonly http: OutboundHttp,
     private readonly opts: { timeoutMs: number },
     private readonly now: () => number = Date.now,
-  ) {
-    this.#log = new Batcher<Insertable<GameCallsTable>, void>(
-      async (rows) => {
-        await this.db.insertInto('game_calls').values(rows).execute();
-        return rows.map(() => undefined);
-      },
-      { maxBatch: 500, maxInFlight: batchesInFlight(dialectOf(db), 2) },
-    );
-  }
+  ) {}
 
   /** 4.8: GET {roleQueryUrl}?roleId=&serverId= */
   async roleQuery(
@@ -288,7 +272,7 @@ export class GameCallsClient {
           'user-agent': 'game-platform/1',
         },
       });
-      const logged = this.#log.submit({
+      const logged = this.log.record({
         app_id: app.appId,
         kind,
         started_at: started,

@@ -30,9 +30,9 @@ export function registerHealthRoutes(app: FastifyInstance, database: Pick<Databa
     async (_request, reply) => {
       try {
         await database.ping();
-        return { status: 'ready' as const, database: database.dialect };
+        return { status: 'ready' as const, database: database.dialect.name };
       } catch {
-        return reply.code(503).send({ status: 'unavailable' as const, database: database.dialect });
+        return reply.code(503).send({ status: 'unavailable' as const, database: database.dialect.name });
       }
     },
   );

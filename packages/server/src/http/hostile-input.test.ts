@@ -471,7 +471,7 @@ describe('hostile input on every route', () => {
     // PostgreSQL: this file's own schema (other test files' schemas share the database).
     const { database } = svc.services;
     const schema =
-      database.dialect === 'postgres'
+      database.dialect.name === 'postgres'
         ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]!.s
         : undefined;
     tables = (await database.db.introspection.getTables())

@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../tables.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
+import { SealedValuesRepository, type SealedValue } from './sealed-values.repository.js';
 
 export interface SealedColumnCount {
   column: string;
@@ -23,21 +24,12 @@ export interface ResealResult {
 const PAGE = 500;
 
 /** The rows of a sealed column with a value, in id order, a page at a time. */
-async function* sealedRows(
-  db: Kysely<Tables>,
-  c: SealedColumn,
-): AsyncGenerator<Array<{ id: unknown; value: string; context: string }>> {
+async function* sealedRows(values: SealedValuesRepository, c: SealedColumn): AsyncGenerator<SealedValue[]> {
   let after: unknown;
   for (;;) {
-    const rows = (
-      await sql<Record<string, unknown>>`
-      select ${sql.join([sql`${sql.ref(c.id)} as id`, sql`${sql.ref(c.column)} as value`, ...c.contextColumns.map((k) => sql.ref(k))])}
-      from ${sql.table(c.table)}
-      where ${sql.ref(c.column)} is not null${after === undefined ? sql`` : sql` and ${sql.ref(c.id)} > ${after}`}
-      order by ${sql.ref(c.id)} limit ${PAGE}`.execute(db)
-    ).rows;
+    const rows = await values.page(c, after, PAGE);
     if (rows.length === 0) return;
-    yield rows.map((r) => ({ id: r.id, value: r.value as string, context: c.context(r) }));
+    yield rows;
     after = rows[rows.length - 1]!.id;
   }
 }
@@ -48,10 +40,11 @@ export async function countSealed(
   box: SecretBox,
   columns: SealedColumn[],
 ): Promise<SealedColumnCount[]> {
+  const values = new SealedValuesRepository(db);
   const out: SealedColumnCount[] = [];
   for (const c of columns) {
     const count: SealedColumnCount = { column: `${c.table}.${c.column}`, byKey: {}, unreadable: 0 };
-    for await (const page of sealedRows(db, c)) {
+    for await (const page of sealedRows(values, c)) {
       for (const row of page) {
         try {
           const keyId = box.keyIdOf(row.value, row.context);
@@ -74,6 +67,7 @@ export async function countSealed(
  * an interruption. Values no configured key opens are counted and left alone.
  */
 export async function resealAll(db: Kysely<Tables>, box: SecretBox, columns: SealedColumn[]): Promise<ResealResult[]> {
+  const values = new SealedValuesRepository(db);
   const out: ResealResult[] = [];
   for (const c of columns) {
     const result: ResealResult = {
@@ -83,7 +77,7 @@ export async function resealAll(db: Kysely<Tables>, box: SecretBox, columns: Sea
       changedMeanwhile: 0,
       unreadable: 0,
     };
-    for await (const page of sealedRows(db, c)) {
+    for await (const page of sealedRows(values, c)) {
       for (const row of page) {
         result.scanned++;
         let next: string | null;
@@ -95,9 +89,7 @@ export async function resealAll(db: Kysely<Tables>, box: SecretBox, columns: Sea
           continue;
         }
         if (next === null) continue;
-        const updated = await sql`update ${sql.table(c.table)} set ${sql.ref(c.column)} = ${next}
-          where ${sql.ref(c.id)} = ${row.id} and ${sql.ref(c.column)} = ${row.value}`.execute(db);
-        if (Number(updated.numAffectedRows ?? 0) === 1) result.resealed++;
+        if (await values.replace(c, row.id, row.value, next)) result.resealed++;
         else result.changedMeanwhile++;
       }
     }

@@ -174,7 +174,8 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
           },
         },
       },
-      async (request) => orderDetails(services, Number(request.params.trxNo)),
+      async (request) =>
+        orderDetails({ ...services.orders, delivery: services.delivery }, Number(request.params.trxNo)),
     );
 
     app.post(

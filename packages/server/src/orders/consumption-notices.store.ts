@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Tables } from '../db/schema.js';
-import { Batcher, batchesInFlight, caseById } from '../db/batcher.js';
-import { dialectOf } from '../db/dialect.js';
+import type { Tables } from '../tables.js';
+import { Batcher, caseById } from '../db/batcher.js';
+import type { Dialect } from '../db/dialect.js';
 import { enqueueEvents, outboxSignal } from '../delivery/outbox.js';
 import { storeNoticesPg, type NoticeRow } from './consumption.pg-batch.js';
 import { firstOfEachNonce, recordNonces, type NonceUse } from '../auth/nonce-ledger.js';
@@ -64,13 +64,13 @@ export class ConsumptionNoticesStore {
 
   constructor(
     private readonly db: Kysely<Tables>,
+    dialect: Dialect,
     private readonly now: () => number = Date.now,
   ) {
-    const dialect = dialectOf(db);
-    this.#sqlite = dialect === 'sqlite';
+    this.#sqlite = dialect.name === 'sqlite';
     this.#batcher = new Batcher((notices) => this.#insert(notices), {
       maxBatch: 200,
-      maxInFlight: batchesInFlight(dialect),
+      maxInFlight: dialect.batchesInFlight(),
       retryAlone: true,
     });
   }

@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { freshNoncesCte } from '../auth/nonce-ledger.js';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import { OUTBOX_COLUMNS } from '../delivery/outbox.js';
 import type { ConsumptionForward } from './consumption.schemas.js';
 import type { ConsumptionNoticesTable } from './orders.tables.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import { enqueueEvent } from '../delivery/outbox.js';
-import type { ItemRow, OrderRow } from './orders.repository.js';
+import { ordersRepo, type ItemRow, type OrderRow } from './orders.repository.js';
 import { paymentNotification, refundNotification } from './notifications.js';
 
 /**
@@ -28,6 +28,6 @@ export async function notifyGame(
     },
     now,
   );
-  await trx.updateTable('orders').set({ notify_event_id: eventId }).where('trx_no', '=', order.trx_no).execute();
+  await ordersRepo.linkNotification(trx, order.trx_no, eventId);
   return eventId;
 }

@@ -1,9 +1,9 @@
-import type { Services } from '../services.js';
 import type { DeliveryAttempt } from '../delivery/delivery.schemas.js';
-import { ordersRepo } from './orders.repository.js';
+import type { DeliveryService } from '../delivery/delivery.service.js';
+import type { OrderService } from './orders.service.js';
 import type { Order } from './orders.view.js';
-import type { PendingSupplementAdmin } from './refunds.js';
-import { statusHistory, type StatusChange } from './status-history.js';
+import type { PendingSupplementAdmin, RefundService } from './refunds.js';
+import type { StatusChange } from './status-history.js';
 
 export interface OrderDetails {
   order: Order;
@@ -32,22 +32,20 @@ export interface OrderDetails {
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** An order with what followed it, for the operator (admin API, CLI). */
-export async function orderDetails(services: Services, trxNo: number): Promise<OrderDetails> {
-  const {
-    orders: domain,
-    database: { db },
-  } = services;
-  const order = await domain.orders.get(trxNo);
-  const refundRow = order.trxType === 0 ? await ordersRepo.refundOf(db, trxNo) : undefined;
-  const refund = refundRow ? await domain.orders.get(refundRow.trx_no) : null;
+export async function orderDetails(
+  from: { orders: OrderService; refunds: RefundService; delivery: DeliveryService },
+  trxNo: number,
+): Promise<OrderDetails> {
+  const order = await from.orders.get(trxNo);
+  const refund = order.trxType === 0 ? await from.orders.refundOf(trxNo) : null;
   const supplementNo =
     refund?.trxNo ?? (order.trxType === 2 ? order.trxNo : order.trxType === 1 ? order.originalTrxNo : null);
-  const supplement = supplementNo === null ? null : await domain.refunds.supplementOf(supplementNo);
+  const supplement = supplementNo === null ? null : await from.refunds.supplementOf(supplementNo);
   const eventIds = [order.notifyId, refund?.notifyId ?? null].filter((x): x is number => x !== null);
-  const events = await ordersRepo.events(db, eventIds);
+  const events = await from.delivery.events.byIds(eventIds);
   return {
     order,
-    statusHistory: await statusHistory(db, trxNo),
+    statusHistory: await from.orders.statusHistory(trxNo),
     refund,
     supplement,
     notifications: await Promise.all(
@@ -61,7 +59,7 @@ export async function orderDetails(services: Services, trxNo: number): Promise<O
         deliveredAt: iso(e.delivered_at),
         lastError: e.last_error,
         body: JSON.parse(e.body) as unknown,
-        attemptLog: (await services.delivery.get(e.event_id)).attemptLog,
+        attemptLog: (await from.delivery.get(e.event_id)).attemptLog,
       })),
     ),
   };

@@ -67,7 +67,7 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
     .description('an order with its status history, refund, supplement and notifications')
     .action(async (trxNo: string) => {
       await ctx.withServices(async (s) => {
-        const d = await orderDetails(s, num('trxNo', trxNo));
+        const d = await orderDetails({ ...s.orders, delivery: s.delivery }, num('trxNo', trxNo));
         ctx.output(d, () =>
           [
             line(d.order),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 import type { Config } from '../config/config.js';
 import type { AppService } from '../apps/apps.service.js';
 import { ChannelRegistry, type PaymentChannelAdapter } from './channels/channel.js';
@@ -8,8 +9,10 @@ import { ConsumptionService } from './consumption.js';
 import { ConsumptionNoticesStore } from './consumption-notices.store.js';
 import { OrderService } from './orders.service.js';
 import { ProductService } from './products.js';
+import { ProductsRepository } from './products.repository.js';
 import { RefundService } from './refunds.js';
 import { OrderSettingsService } from './settings.js';
+import { OrderSettingsRepository } from './settings.repository.js';
 
 /** The orders domain as services.ts holds it. */
 export interface OrdersDomain {
@@ -24,6 +27,7 @@ export interface OrdersDomain {
 
 export function createOrdersDomain(
   db: Kysely<Tables>,
+  dialect: Dialect,
   config: Config,
   apps: AppService,
   now: () => number,
@@ -31,10 +35,11 @@ export function createOrdersDomain(
   const sandboxEnabled = config.SANDBOX_PAYMENTS && !config.production;
   // Real channel adapters (store receipt verification, providers) go here; the sandbox stands in for all when enabled.
   const adapters: PaymentChannelAdapter[] = sandboxEnabled ? [new SandboxChannel()] : [];
-  const products = new ProductService(db, apps, now);
-  const settings = new OrderSettingsService(db, apps, now);
+  const products = new ProductService(new ProductsRepository(db, dialect), apps, now);
+  const settings = new OrderSettingsService(new OrderSettingsRepository(db), apps, now);
   const orders = new OrderService(
     db,
+    dialect,
     products,
     new ChannelRegistry(adapters),
     {
@@ -43,13 +48,13 @@ export function createOrdersDomain(
     },
     now,
   );
-  const refunds = new RefundService(db, orders, now);
+  const refunds = new RefundService(db, dialect, orders, now);
   orders.onRefund = (event) => refunds.refund(event.trxNo, event.bankRefundNo);
   return {
     products,
     orders,
     refunds,
-    consumption: new ConsumptionService(new ConsumptionNoticesStore(db, now)),
+    consumption: new ConsumptionService(new ConsumptionNoticesStore(db, dialect, now)),
     settings,
     sandboxEnabled,
   };

@@ -1,8 +1,8 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import { groupBy } from '../db/group-by.js';
-import type { OrderItemsTable, OrdersTable, SupplementsTable } from './orders.tables.js';
-import { creation, recordStatusChanges } from './status-history.js';
+import type { OrderItemsTable, OrderStatusChangesTable, OrdersTable, SupplementsTable } from './orders.tables.js';
+import { creation, type StatusChangeRow } from './status-history.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 export type ItemRow = Selectable<OrderItemsTable>;
@@ -23,15 +23,29 @@ export interface OrderFilter {
   before?: number;
 }
 
-/** SQL of orders, their items and supplements. Every function takes the executor so it can run in a caller's transaction. */
+/**
+ * The orders store: SQL of orders, their items, their status history (status-history.ts) and supplements;
+ * placement-writes.ts and placement-claims.ts hold its batched statements of order placement. Every function takes
+ * the executor so it can run in a caller's transaction.
+ */
 export const ordersRepo = {
+  /** History rows, written with the change they record (same transaction). */
+  async recordStatusChanges(db: Kysely<Tables>, changes: StatusChangeRow[]): Promise<void> {
+    if (changes.length > 0) await db.insertInto('order_status_changes').values(changes).execute();
+  },
+
+  /** The statuses an order went through, oldest first. */
+  statusChanges(db: Kysely<Tables>, trxNo: number): Promise<Selectable<OrderStatusChangesTable>[]> {
+    return db.selectFrom('order_status_changes').selectAll().where('trx_no', '=', trxNo).orderBy('change_id').execute();
+  },
+
   async insertOrder(
     db: Kysely<Tables>,
     row: Insertable<OrdersTable>,
     items: Array<Omit<OrderItemsTable, 'trx_no' | 'line_no'>>,
   ): Promise<OrderRow> {
     const order = await db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
-    await recordStatusChanges(db, [creation(order)]);
+    await ordersRepo.recordStatusChanges(db, [creation(order)]);
     await db
       .insertInto('order_items')
       .values(items.map((it, i) => ({ ...it, trx_no: order.trx_no, line_no: i + 1 })))
@@ -97,7 +111,7 @@ export const ordersRepo = {
         .returningAll()
         .executeTakeFirst();
       if (row)
-        await recordStatusChanges(trx, [
+        await ordersRepo.recordStatusChanges(trx, [
           {
             trx_no: trxNo,
             from_status: from,
@@ -193,9 +207,8 @@ export const ordersRepo = {
       .executeTakeFirst();
   },
 
-  /** The notification events of orders (outbox rows by id). */
-  events(db: Kysely<Tables>, eventIds: number[]) {
-    if (eventIds.length === 0) return Promise.resolve([]);
-    return db.selectFrom('outbox').selectAll().where('event_id', 'in', eventIds).orderBy('event_id').execute();
+  /** Links an order to the outbox event of its notification (the event id is the notifyId). */
+  async linkNotification(db: Kysely<Tables>, trxNo: number, eventId: number): Promise<void> {
+    await db.updateTable('orders').set({ notify_event_id: eventId }).where('trx_no', '=', trxNo).execute();
   },
 };

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 import type { OrdersTable } from './orders.tables.js';
 import { notifyGame } from './notify-game.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
@@ -14,6 +15,7 @@ import { PlacementWrites } from './placement-writes.js';
 import { toOrder, type Order } from './orders.view.js';
 import { channelSkusOf, type ProductService } from './products.js';
 import { assertTransition } from './status.js';
+import { toStatusChange, type StatusChange } from './status-history.js';
 
 /** An order to place, whoever places it (the client API, the sandbox web payment page). */
 export interface PlaceOrderInput {
@@ -69,7 +71,7 @@ interface Prepared {
  * outbox in the same transaction as the status change.
  */
 export class OrderService {
-  /** Refunds are handled by the refund service; set by services.ts (the two refer to each other). */
+  /** Refunds are handled by the refund service; set by orders.module.ts (the two refer to each other). */
   onRefund: ((event: Extract<ChannelEvent, { kind: 'refunded' }>) => Promise<Order>) | null = null;
   private readonly writes: PlacementWrites;
   private readonly claims: PlacementClaims;
@@ -77,6 +79,7 @@ export class OrderService {
 
   constructor(
     private readonly db: Kysely<Tables>,
+    dialect: Dialect,
     private readonly products: ProductService,
     private readonly channels: ChannelRegistry,
     private readonly opts: {
@@ -86,8 +89,8 @@ export class OrderService {
     },
     private readonly now: () => number = Date.now,
   ) {
-    this.writes = new PlacementWrites(db);
-    this.claims = new PlacementClaims(db);
+    this.writes = new PlacementWrites(db, dialect);
+    this.claims = new PlacementClaims(db, dialect);
     this.once = new PlacementOnce(this.claims, now);
   }
 
@@ -309,6 +312,17 @@ export class OrderService {
   async get(trxNo: number): Promise<Order> {
     const row = await this.row(trxNo);
     return toOrder(row, await ordersRepo.items(this.db, trxNo));
+  }
+
+  /** The refund order of a refunded payment, if any. */
+  async refundOf(trxNo: number): Promise<Order | null> {
+    const row = await ordersRepo.refundOf(this.db, trxNo);
+    return row ? this.get(row.trx_no) : null;
+  }
+
+  /** The statuses the order went through, oldest first. */
+  async statusHistory(trxNo: number): Promise<StatusChange[]> {
+    return (await ordersRepo.statusChanges(this.db, trxNo)).map(toStatusChange);
   }
 
   async row(trxNo: number): Promise<OrderRow> {

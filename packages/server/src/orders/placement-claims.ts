@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Tables } from '../db/schema.js';
-import { Batcher, batchesInFlight } from '../db/batcher.js';
-import { dialectOf, type DialectName } from '../db/dialect.js';
+import type { Tables } from '../tables.js';
+import { Batcher } from '../db/batcher.js';
+import type { Dialect } from '../db/dialect.js';
 import type { PlacementClaimsTable } from './orders.tables.js';
 
 /** A client orderId of an app (2.4 rule 5: orders are deduplicated by appId + outTrxNo). */
@@ -71,13 +71,14 @@ type LookRow = {
  */
 export class PlacementClaims {
   readonly #claim: Batcher<ClaimRequest, Claimed>;
-  readonly #dialect: DialectName;
 
-  constructor(private readonly db: Kysely<Tables>) {
-    this.#dialect = dialectOf(db);
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly dialect: Dialect,
+  ) {
     this.#claim = new Batcher((batch) => this.#claimAll(batch), {
       maxBatch: 200,
-      maxInFlight: batchesInFlight(this.#dialect),
+      maxInFlight: dialect.batchesInFlight(),
     });
   }
 
@@ -162,7 +163,7 @@ export class PlacementClaims {
       }),
     );
     const keys =
-      this.#dialect === 'postgres'
+      this.dialect.name === 'postgres'
         ? // set_config(.., true) lasts until the statement's own transaction commits, asynchronously.
           sql`k as (select t.* from json_to_recordset(cast(${json} as json))
           as t(idx integer, app_id bigint, out_trx_no text, digest text, claimed_at bigint, lease_until bigint),
@@ -184,7 +185,7 @@ export class PlacementClaims {
       ${join}
       left join placement_claims c on c.app_id = k.app_id and c.out_trx_no = k.out_trx_no`;
     let found: FoundRow[];
-    if (this.#dialect === 'postgres') {
+    if (this.dialect.name === 'postgres') {
       // The SELECT sees the tables as they were before the INSERT: a claim made now shows in `ins` only.
       ({ rows: found } = await read(
         sql`ins.app_id is not null`,

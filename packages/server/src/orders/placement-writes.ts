@@ -1,12 +1,12 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import { groupBy } from '../db/group-by.js';
-import { Batcher, batchesInFlight, caseById } from '../db/batcher.js';
-import { dialectOf } from '../db/dialect.js';
+import { Batcher, caseById } from '../db/batcher.js';
+import type { Dialect } from '../db/dialect.js';
 import { OrderStatus } from './enums.js';
-import type { ItemRow, OrderRow } from './orders.repository.js';
+import { ordersRepo, type ItemRow, type OrderRow } from './orders.repository.js';
 import type { OrderItemsTable, OrdersTable } from './orders.tables.js';
-import { creation, recordStatusChanges } from './status-history.js';
+import { creation } from './status-history.js';
 
 export type NewItem = Omit<OrderItemsTable, 'trx_no' | 'line_no'>;
 
@@ -19,7 +19,7 @@ export type Created = { row: OrderRow; items: ItemRow[] } | null;
  * transaction creates many orders (multi-row inserts, `ON CONFLICT DO
  * NOTHING` on the (appId, outTrxNo) key, so a duplicate is told apart per
  * order and cannot fail the others); one UPDATE opens many at the channel.
- * Creating and opening write the orders' status history (status-history.ts)
+ * Creating and opening write the orders' status history (ordersRepo.recordStatusChanges)
  * in the same transaction. Each request goes on only after its batch committed.
  */
 export class PlacementWrites {
@@ -27,8 +27,11 @@ export class PlacementWrites {
   readonly #create: Batcher<{ order: Insertable<OrdersTable>; items: NewItem[] }, Created>;
   readonly #open: Batcher<{ trxNo: number; bankTrxNo: string | null; at: number }, OrderRow | undefined>;
 
-  constructor(private readonly db: Kysely<Tables>) {
-    const maxInFlight = batchesInFlight(dialectOf(db));
+  constructor(
+    private readonly db: Kysely<Tables>,
+    dialect: Dialect,
+  ) {
+    const maxInFlight = dialect.batchesInFlight();
     this.#lookup = new Batcher((keys) => this.#lookupAll(keys), { maxBatch: 200, maxInFlight });
     // When a batch fails as a whole, each order is tried alone, so one cannot fail the others.
     this.#create = new Batcher((orders) => this.#createAll(orders), { maxBatch: 200, maxInFlight, retryAlone: true });
@@ -92,7 +95,7 @@ export class PlacementWrites {
         result.set(i, { row, items: own });
       }
       if (items.length > 0) await trx.insertInto('order_items').values(items).execute();
-      await recordStatusChanges(trx, rows.map(creation));
+      await ordersRepo.recordStatusChanges(trx, rows.map(creation));
       return result;
     });
     return batch.map((_, i) => created.get(i) ?? null);
@@ -125,7 +128,7 @@ export class PlacementWrites {
         .where('status', '=', OrderStatus.CREATED)
         .returningAll()
         .execute();
-      await recordStatusChanges(
+      await ordersRepo.recordStatusChanges(
         trx,
         opened.map((r) => ({
           trx_no: r.trx_no,

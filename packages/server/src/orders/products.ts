@@ -1,6 +1,4 @@
-import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { Tables } from '../db/schema.js';
-import { isUniqueViolation } from '../db/dialect.js';
+import type { Updateable } from 'kysely';
 import { AppError } from '../errors/app-error.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { ProductsTable } from './orders.tables.js';
@@ -8,7 +6,9 @@ import { checkCurrency, minorToNumber, toMinor } from './money.js';
 import type { Product, ProductCreateBody, ProductPatchBody } from './products.schemas.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 
-export type ProductRow = Selectable<ProductsTable>;
+import type { ProductRow, ProductsRepository } from './products.repository.js';
+
+export type { ProductRow } from './products.repository.js';
 
 /**
  * How long order placement trusts a product it looked up on this instance
@@ -23,7 +23,7 @@ export class ProductService {
   readonly #cache: TtlCache<string, ProductRow | null>;
 
   constructor(
-    private readonly db: Kysely<Tables>,
+    private readonly products: ProductsRepository,
     private readonly apps: AppService,
     private readonly now: () => number = Date.now,
   ) {
@@ -35,29 +35,20 @@ export class ProductService {
     const currency = checkCurrency('currency', body.currency);
     const price = toMinor('price', body.price, currency);
     const now = this.now();
-    try {
-      const row = await this.db
-        .insertInto('products')
-        .values({
-          app_id: appId,
-          product_code: body.productCode,
-          name: body.name,
-          price_minor: price,
-          currency,
-          channel_skus: JSON.stringify(body.channelSkus ?? {}),
-          status: 'active',
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      this.#cache.delete(cacheKey(appId, body.productCode));
-      return toProduct(row);
-    } catch (err) {
-      if (isUniqueViolation(err))
-        throw new AppError('CONFLICT', `productCode: ${body.productCode} already exists in app ${appId}`);
-      throw err;
-    }
+    const row = await this.products.insert({
+      app_id: appId,
+      product_code: body.productCode,
+      name: body.name,
+      price_minor: price,
+      currency,
+      channel_skus: JSON.stringify(body.channelSkus ?? {}),
+      status: 'active',
+      created_at: now,
+      updated_at: now,
+    });
+    if (!row) throw new AppError('CONFLICT', `productCode: ${body.productCode} already exists in app ${appId}`);
+    this.#cache.delete(cacheKey(appId, body.productCode));
+    return toProduct(row);
   }
 
   async update(appId: number, productCode: string, patch: ProductPatchBody): Promise<Product> {
@@ -67,36 +58,19 @@ export class ProductService {
     if (patch.price !== undefined) changes.price_minor = toMinor('price', patch.price, current.currency);
     if (patch.channelSkus !== undefined) changes.channel_skus = JSON.stringify(patch.channelSkus);
     if (patch.status !== undefined) changes.status = patch.status;
-    const row = await this.db
-      .updateTable('products')
-      .set(changes)
-      .where('app_id', '=', appId)
-      .where('product_code', '=', productCode)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await this.products.update(appId, productCode, changes);
     this.#cache.delete(cacheKey(appId, productCode));
     return toProduct(row);
   }
 
   async list(appId: number): Promise<Product[]> {
     await this.apps.get(appId);
-    const rows = await this.db
-      .selectFrom('products')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .orderBy('product_code')
-      .execute();
-    return rows.map(toProduct);
+    return (await this.products.ofApp(appId)).map(toProduct);
   }
 
   async get(appId: number, productCode: string): Promise<Product> {
     await this.apps.get(appId); // an unknown app is 404 for the app, not for the product
-    const row = await this.db
-      .selectFrom('products')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('product_code', '=', productCode)
-      .executeTakeFirst();
+    const row = await this.products.get(appId, productCode);
     if (!row) throw new AppError('NOT_FOUND', `product ${productCode} does not exist in app ${appId}`);
     return toProduct(row);
   }
@@ -112,13 +86,7 @@ export class ProductService {
       else if (hit.value) found.set(code, hit.value);
     }
     if (missing.length === 0) return found;
-    const rows = await this.db
-      .selectFrom('products')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('product_code', 'in', missing)
-      .where('status', '=', 'active')
-      .execute();
+    const rows = await this.products.activeByCodes(appId, missing);
     for (const code of missing) {
       const row = rows.find((r) => r.product_code === code) ?? null;
       this.#cache.set(cacheKey(appId, code), row, readAt);

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
-import { Batcher, batchesInFlight } from '../db/batcher.js';
-import { dialectOf, isUniqueViolation } from '../db/dialect.js';
+import type { Tables } from '../tables.js';
+import { Batcher } from '../db/batcher.js';
+import type { Dialect } from '../db/dialect.js';
 import { notifyGame } from './notify-game.js';
+import { eventDelivered } from '../delivery/outbox.js';
 import { AppError } from '../errors/app-error.js';
 import { OrderStatus, SupplyStatus, TrxType, isStoreChannel } from './enums.js';
 import { pendingSupplement } from './notifications.js';
@@ -27,12 +28,13 @@ export class RefundService {
 
   constructor(
     private readonly db: Kysely<Tables>,
+    private readonly dialect: Dialect,
     private readonly orders: OrderService,
     private readonly now: () => number = Date.now,
   ) {
     this.#arrears = new Batcher((keys) => ordersRepo.pendingSupplementsOf(this.db, keys), {
       maxBatch: 500,
-      maxInFlight: batchesInFlight(dialectOf(db)),
+      maxInFlight: dialect.batchesInFlight(),
     });
   }
 
@@ -109,7 +111,7 @@ export class RefundService {
         return refund.trx_no;
       });
     } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
+      if (!this.dialect.isUniqueViolation(err)) throw err;
       const earlier = await ordersRepo.refundOf(this.db, trxNo);
       throw new AppError(
         'REFUND_NOT_ALLOWED',
@@ -224,13 +226,7 @@ function toAdmin(s: SupplementRow): PendingSupplementAdmin {
 
 /** Whether the game granted the items: it accepted the payment notification (4.7: 200 or 204). */
 async function granted(db: Kysely<Tables>, original: OrderRow): Promise<boolean> {
-  if (original.notify_event_id === null) return false;
-  const event = await db
-    .selectFrom('outbox')
-    .select('state')
-    .where('event_id', '=', original.notify_event_id)
-    .executeTakeFirst();
-  return event?.state === 'delivered';
+  return original.notify_event_id !== null && (await eventDelivered(db, original.notify_event_id));
 }
 
 /** The columns a refund or supplement order takes over from the order it follows. */

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { OrderSettingsRepository } from './settings.repository.js';
 import type { AppService } from '../apps/apps.service.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 
@@ -17,7 +16,7 @@ export class OrderSettingsService {
   readonly #cache: TtlCache<number, OrderSettings>;
 
   constructor(
-    private readonly db: Kysely<Tables>,
+    private readonly settings: OrderSettingsRepository,
     private readonly apps: AppService,
     private readonly now: () => number = Date.now,
   ) {
@@ -25,20 +24,13 @@ export class OrderSettingsService {
   }
 
   async get(appId: number): Promise<OrderSettings> {
-    const row = await this.db.selectFrom('order_settings').selectAll().where('app_id', '=', appId).executeTakeFirst();
+    const row = await this.settings.get(appId);
     return { appId, webRegionLock: row?.web_region_lock === 1 };
   }
 
   async put(appId: number, settings: { webRegionLock: boolean }): Promise<OrderSettings> {
     await this.apps.get(appId);
-    const values = { app_id: appId, web_region_lock: settings.webRegionLock ? 1 : 0, updated_at: this.now() };
-    await this.db
-      .insertInto('order_settings')
-      .values(values)
-      .onConflict((oc) =>
-        oc.column('app_id').doUpdateSet({ web_region_lock: values.web_region_lock, updated_at: values.updated_at }),
-      )
-      .execute();
+    await this.settings.put({ app_id: appId, web_region_lock: settings.webRegionLock ? 1 : 0, updated_at: this.now() });
     this.#cache.delete(appId);
     return this.get(appId);
   }

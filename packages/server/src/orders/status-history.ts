@@ -1,14 +1,15 @@
-import type { Kysely } from 'kysely';
+import type { Selectable } from 'kysely';
 import { Type, type Static } from '@sinclair/typebox';
-import type { Tables } from '../db/schema.js';
 import type { OrderStatusChangesTable } from './orders.tables.js';
 import { STATUS_NAMES } from './status.js';
 
 /**
  * The status history of orders (migration 0009): one row for each status an
- * order took (2.7), written by the storage functions that create an order or
- * change its status, in the same transaction as the change. Nothing else
- * writes `orders.status`, so the history is complete from 0009 on.
+ * order took (2.7), written by the orders store (orders.repository.ts
+ * recordStatusChanges, from its own functions and placement-writes.ts) when it
+ * creates an order or changes its status, in the same transaction as the
+ * change. Nothing else writes `orders.status`, so the history is complete from
+ * 0009 on. This file is its shape: the rows and the operator's view of them.
  */
 export type StatusChangeRow = Omit<OrderStatusChangesTable, 'change_id'>;
 
@@ -24,10 +25,6 @@ export const StatusChange = Type.Object({
   at: Type.String({ format: 'date-time' }),
 });
 export type StatusChange = Static<typeof StatusChange>;
-
-export async function recordStatusChanges(db: Kysely<Tables>, changes: StatusChangeRow[]): Promise<void> {
-  if (changes.length > 0) await db.insertInto('order_status_changes').values(changes).execute();
-}
 
 /** A created order's first row: from nothing to the status it was created with. */
 export function creation(row: {
@@ -45,19 +42,13 @@ export function creation(row: {
   };
 }
 
-/** The statuses an order went through, oldest first. */
-export async function statusHistory(db: Kysely<Tables>, trxNo: number): Promise<StatusChange[]> {
-  const rows = await db
-    .selectFrom('order_status_changes')
-    .selectAll()
-    .where('trx_no', '=', trxNo)
-    .orderBy('change_id')
-    .execute();
-  return rows.map((r) => ({
+/** A history row as the operator sees it. */
+export function toStatusChange(r: Selectable<OrderStatusChangesTable>): StatusChange {
+  return {
     fromStatus: r.from_status,
     status: r.to_status,
     statusName: STATUS_NAMES[r.to_status] ?? 'unknown',
     reason: r.reason,
     at: new Date(Number(r.at)).toISOString(),
-  }));
+  };
 }

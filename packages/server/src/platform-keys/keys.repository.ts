@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { PlatformKeysTable, Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
+import type { PlatformKeysTable } from './keys.tables.js';
 
 export type PlatformKeyRow = Selectable<PlatformKeysTable>;
 

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
-import type { Tables } from '../db/schema.js';
+import type { Tables } from '../tables.js';
 import type {
   ModerationActionsTable,
   ReportEvidenceTable,

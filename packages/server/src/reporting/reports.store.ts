@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
-import type { Tables } from '../db/schema.js';
-import { dialectOf } from '../db/dialect.js';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 import { Batcher } from '../db/batcher.js';
 import type { UploadRecord } from '../evidence/evidence.service.js';
 import { firstOfEachNonce, recordNonces, type NonceUse } from '../auth/nonce-ledger.js';
@@ -74,11 +74,12 @@ export class ReportsStore {
    */
   constructor(
     private readonly db: Kysely<Tables>,
+    dialect: Dialect,
     private readonly rules: () => WriteRules,
     private readonly recordUploads: RecordUploads,
   ) {
     this.#writeAdmitted =
-      dialectOf(db) === 'postgres'
+      dialect.name === 'postgres'
         ? (items, r) => this.#postgresBatch(items, r)
         : (items, r) => this.#sqliteBatch(items, r);
     this.#batcher = new Batcher((items) => this.#writeBatch(items), {

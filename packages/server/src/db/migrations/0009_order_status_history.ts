@@ -3,7 +3,7 @@ import { addAutoIdColumn, dialectOf } from '../dialect.js';
 
 // 0009: every status an order went through (2.7: created, awaiting payment,
 // succeeded, failed, cancelled), with when and why, written in the same
-// transaction as the change itself (orders/status-history.ts). Support answers
+// transaction as the change itself (orders/orders.repository.ts). Support answers
 // "when was this paid, and why did that one fail?" from it. Orders placed
 // before this migration have no history rows.
 export async function up(db: Kysely<any>): Promise<void> {
