@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Config } from './config/config.js';
 import { openDatabase, type Database } from './db/database.js';
+import type { Tables } from './tables.js';
 import { migrateToLatest } from './db/migrate.js';
 import { SecretBox, randomToken, readOrCreateSecretFile } from './crypto/secret-box.js';
 import { loadMasterKeys } from './crypto/master-keys.js';
@@ -39,7 +40,7 @@ import { ReportService } from './reporting/report.service.js';
  */
 export interface Services {
   config: Config;
-  database: Database;
+  database: Database<Tables>;
   box: SecretBox;
   adminToken: string;
   apps: AppService;
@@ -80,7 +81,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const startupNotes: string[] = [];
   const database =
     overrides.database ??
-    openDatabase({
+    openDatabase<Tables>({
       url: config.DATABASE_URL,
       sqliteFile: path.join(config.dataDir, 'platform.db'),
       poolSize: config.DATABASE_POOL_SIZE,

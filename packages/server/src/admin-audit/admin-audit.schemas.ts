@@ -11,7 +11,7 @@ import {
   parseLimit,
   parseTime,
 } from '../http/admin-query.js';
-import type { ActionFilter } from './admin-audit.service.js';
+import type { ActionFilter } from './admin-actions.repository.js';
 
 export const AdminAction = Type.Object(
   {

@@ -33,8 +33,6 @@ export interface ActionStart {
   requestId: string;
 }
 
-export type { ActionFilter } from './admin-actions.repository.js';
-
 /**
  * The audit trail of the admin API: each request that changes something (any
  * method but GET and HEAD) is recorded before its handler runs, so the record

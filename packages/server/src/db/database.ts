@@ -3,11 +3,11 @@ import { Kysely, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Tables } from '../tables.js';
 import { CatalogSafePostgresDialect, postgresDialect, sqliteDialect, type Dialect } from './dialect.js';
 
-export interface Database {
-  db: Kysely<Tables>;
+/** An open database; `DB` is the row types of its tables (src/tables.ts composes them: db/ knows no domain). */
+export interface Database<DB = any> {
+  db: Kysely<DB>;
   /** What differs between SQLite and PostgreSQL; created here once, handed to the stores by the composition root. */
   dialect: Dialect;
   /** The PostgreSQL schema in use, when not the default. */
@@ -63,7 +63,7 @@ const pgTypes = {
 /** How long a PostgreSQL request waits for a connection before it is answered 503 UNAVAILABLE. */
 const CONNECT_TIMEOUT_MS = 3000;
 
-export function openDatabase(opts: DatabaseOptions): Database {
+export function openDatabase<DB = any>(opts: DatabaseOptions): Database<DB> {
   if (opts.url) {
     const url = opts.url;
     const pgPool = (max: number, options: string[]) => {
@@ -86,7 +86,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
       return pool;
     };
     const searchPath = opts.schema ? [`-c search_path=${opts.schema}`] : [];
-    const db = new Kysely<Tables>({
+    const db = new Kysely<DB>({
       dialect: new CatalogSafePostgresDialect({ pool: pgPool(opts.poolSize ?? 10, searchPath) }),
     });
     const relaxedPool = pgPool(4, [...searchPath, '-c synchronous_commit=off']);
@@ -127,7 +127,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
   // index pages of the write-heavy tables in memory.
   sqlite.exec('pragma wal_autocheckpoint = 10000');
   sqlite.exec('pragma cache_size = -16384');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const relax = sqlite.prepare('pragma synchronous = NORMAL');
   const unrelax = sqlite.prepare('pragma synchronous = FULL');
   return {
