@@ -24,6 +24,8 @@ const DOMAINS = [
   'platform-keys',
   'reporting',
   'master-key',
+  'app-stores',
+  'backup',
 ];
 const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache'];
 /** Files that wire a domain (or test it) rather than being its logic. */

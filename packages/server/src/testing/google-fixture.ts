@@ -12,7 +12,7 @@ import { generateKeyPairSync, randomBytes, randomUUID, webcrypto } from 'node:cr
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
-import type { GoogleServiceAccountKey } from '../stores/google/auth.js';
+import type { GoogleServiceAccountKey } from '../app-stores/google/auth.js';
 
 const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const RSA = {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
  */
 export const APPLE_ROOT_FILES = ['AppleRootCA-G3.pem'] as const;
 
-/** Read from dist/stores/apple/ up to the package's certs/apple/. */
+/** Read from dist/app-stores/apple/ up to the package's certs/apple/. */
 export function appleRootCertificates(): Buffer[] {
   return APPLE_ROOT_FILES.map((name) => readFileSync(new URL(`../../../certs/apple/${name}`, import.meta.url)));
 }
