@@ -356,7 +356,10 @@ export class Dispatcher {
       },
     });
     this.metrics.attempts.inc({ outcome });
-    if (a.url) this.metrics.attemptDuration.observe({ app_id: String(event.appId) }, r.latencyMs / 1000);
+    if (a.url) {
+      this.metrics.hostAttempt(this.#parseUrl(a.url).host, outcome === 'delivered');
+      this.metrics.attemptDuration.observe({ app_id: String(event.appId) }, r.latencyMs / 1000);
+    }
     if (outcome === 'delivered')
       this.metrics.deliveryLatency.observe(
         { app_id: String(event.appId) },

@@ -1,5 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
 import type { CallLogRepository } from './call-log.repository.js';
+import { GameCallMetrics } from './metrics.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import type { OutboundHttp, OutboundResult } from '../delivery/http-client.js';
@@ -85,6 +86,7 @@ export class GameCallsClient {
     private readonly http: OutboundHttp,
     private readonly opts: { timeoutMs: number },
     private readonly now: () => number = Date.now,
+    readonly metrics: GameCallMetrics = new GameCallMetrics(),
   ) {}
 
   /** 4.8: GET {roleQueryUrl}?roleId=&serverId= */
@@ -272,6 +274,8 @@ export class GameCallsClient {
           'user-agent': 'game-platform/1',
         },
       });
+      const result = outcome(res);
+      this.metrics.count(app.appId, kind, result);
       const logged = this.log.record({
         app_id: app.appId,
         kind,
@@ -280,7 +284,7 @@ export class GameCallsClient {
         try_no: tryNo,
         http_status: res.status,
         latency_ms: res.latencyMs,
-        outcome: outcome(res),
+        outcome: result,
         error: res.error ?? null,
         role_id: subject.roleId ?? null,
         server_id: subject.serverId ?? null,
