@@ -101,9 +101,9 @@ describe(
       return undefined;
     }
 
-    async function report(): Promise<void> {
+    /** A signed 4.1 report with a reporter of its own (the report caps never answer instead), marked by `extras`. */
+    async function postReport(): Promise<{ marker: string; res: Response }> {
       const marker = crypto.randomUUID();
-      // A reporter of its own per report: the report caps (REPORT_DAILY_CAP_PER_REPORTER) never answer instead.
       const body = signMd5(
         {
           client_info: { client_id: app.clientId },
@@ -119,6 +119,11 @@ describe(
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
+      return { marker, res };
+    }
+
+    async function report(): Promise<void> {
+      const { marker, res } = await postReport();
       if ((await record('4.1 report', res)) !== undefined) seen.reports.add(marker);
     }
 
@@ -170,22 +175,7 @@ describe(
     async function timeToServe(phase: string): Promise<void> {
       const started = Date.now();
       for (;;) {
-        const marker = crypto.randomUUID();
-        const body = signMd5(
-          {
-            client_info: { client_id: app.clientId },
-            reporter: { role_id: `probe-${marker}` },
-            reportee: { role_id: 'cheater' },
-            reasons: [{ id: '7' }],
-            extras: marker,
-          },
-          app.secret,
-        );
-        const res = await fetch(`${child.url}/svc/reporting/open/v1/player/report`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
+        const { marker, res } = await postReport();
         if (res.status === 200) seen.reports.add(marker);
         if (res.status === 200 && (await status('/readyz')) === 200) break;
         assert.ok(Date.now() - started < 10_000, `${phase}: still not serving 10 s after the database came back`);
