@@ -8,7 +8,7 @@ import type { ReportingTables } from './reporting/reporting.tables.js';
 import type { OrdersTables } from './orders/orders.tables.js';
 import type { AdminAuditTables } from './admin-audit/admin-audit.tables.js';
 
-/** The one-time nonces of signed requests (auth/nonces.ts, migration 0001). */
+/** The one-time nonces of signed requests (auth/nonce-ledger.ts, migration 0001). */
 export interface NoncesTable {
   scope: string;
   nonce: string;
