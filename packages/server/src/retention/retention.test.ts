@@ -5,7 +5,7 @@ import { platformPublicKeys, startGameServer, type GameServer } from '../testing
 import { appFor, FAST, waitForEvent } from '../delivery/delivery.testlib.js';
 import { enqueueEvent } from '../delivery/outbox.js';
 import { CallLogRepository } from '../game-calls/call-log.repository.js';
-import type { BatchReport } from './retention.js';
+import { Retention, type BatchReport } from './retention.js';
 
 const DAY = 86_400_000;
 
@@ -195,5 +195,90 @@ describe('retention batches', () => {
       again.map((b) => b.rows),
       [0, 0, 0, 0],
     );
+  });
+});
+
+describe('retention with several instances', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({}, { dispatcher: false });
+  });
+  after(async () => {
+    await svc?.close();
+  });
+
+  it('two sweepers deleting the same rows at once delete each row once and leave none', async () => {
+    const db = svc.services.database.db;
+    const at = Date.now() - 40 * DAY;
+    for (let i = 0; i < 20_000; i += 1000)
+      await db
+        .insertInto('game_calls')
+        .values(
+          Array.from({ length: 1000 }, (_, j) => ({
+            app_id: 1,
+            kind: 'role_list',
+            started_at: at + i + j,
+            url: null,
+            try_no: 1,
+            http_status: 200,
+            latency_ms: 1,
+            outcome: 'ok',
+            error: null,
+            role_id: null,
+            server_id: null,
+            user_id: 'u',
+          })),
+        )
+        .execute();
+    // Two instances: each its own store and Retention on the one database (on PostgreSQL, separate connections).
+    const sweeper = () =>
+      new Retention(
+        [
+          {
+            kind: 'game_calls',
+            days: 30,
+            purgeBatch: (cutoff, limit) =>
+              new CallLogRepository(db, svc.services.database.dialect).purgeBefore(cutoff, limit),
+          },
+        ],
+        { batch: 500, budgetMs: 600_000, intervalMs: 60_000 },
+        Date.now,
+      );
+    const [a, b] = await Promise.all([sweeper().sweep(), sweeper().sweep()]);
+    assert.equal(a.game_calls! + b.game_calls!, 20_000, 'every row deleted exactly once between them');
+    const left = await db
+      .selectFrom('game_calls')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(left.n), 0);
+  });
+});
+
+describe('retention sweep budget', () => {
+  it('starts no batch once the budget is used, and reports the backlog', async () => {
+    let clock = 0;
+    let calls = 0;
+    const retention = new Retention(
+      [
+        {
+          kind: 'big',
+          days: 1,
+          purgeBatch: async (_cutoff, limit) => {
+            calls++;
+            clock += 10;
+            return limit;
+          },
+        },
+        { kind: 'kept', days: 0, purgeBatch: async () => assert.fail('a kind kept forever is never purged') },
+      ],
+      { batch: 100, budgetMs: 35, intervalMs: 1000 },
+      () => 0,
+      () => clock,
+    );
+    const swept = await retention.sweep();
+    assert.equal(calls, 4, 'batches at 0, 10, 20, 30 ms; none at 40');
+    assert.deepEqual(swept, { big: 400 });
+    const backlog = await retention.backlog.get();
+    assert.equal(backlog.values.find((v) => v.labels.kind === 'big')?.value, 1);
   });
 });

@@ -31,7 +31,7 @@ export interface BatchReport {
 /**
  * Retention (docs/operations.md, "Retention"): every sweep deletes, for each kind with a period, the records older
  * than it, in batches of `batch` rows picked by a range on an indexed time column and deleted by key, each batch one
- * short transaction, until a batch comes back short or the sweep's time budget is used. Deletes by key are
+ * short transaction, until a batch finds nothing or the sweep's time budget is used. Deletes by key are
  * idempotent, so several instances sweeping at once only repeat a little work (no lock is taken). Handed the stores'
  * purge functions and plain values, not the Services container.
  */
@@ -97,7 +97,8 @@ export class Retention {
         if (rows > 0) this.purged.inc({ kind: p.kind }, rows);
         onBatch?.({ kind: p.kind, rows, ms });
         total += rows;
-        more = rows >= this.options.batch;
+        // Until a batch finds nothing: a short one may only mean another instance took part of it.
+        more = rows > 0;
       }
       this.backlog.set({ kind: p.kind }, more ? 1 : 0);
       out[p.kind] = total;
