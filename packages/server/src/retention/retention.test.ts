@@ -6,6 +6,8 @@ import { appFor, FAST, waitForEvent } from '../delivery/delivery.testlib.js';
 import { enqueueEvent } from '../delivery/outbox.js';
 import { CallLogRepository } from '../game-calls/call-log.repository.js';
 import { Retention, type BatchReport } from './retention.js';
+import { payOk, placeOk, SANDBOX, storeOrder } from '../orders/orders.testlib.js';
+import { nowSeconds, postReport, reportBody } from '../reporting/reporting.testlib.js';
 
 const DAY = 86_400_000;
 
@@ -20,7 +22,7 @@ describe('retention', () => {
   let svc: TestService;
   let game: GameServer;
   before(async () => {
-    svc = await startTestService({ ...FAST, RETENTION_BATCH: '7' }, { now });
+    svc = await startTestService({ ...FAST, ...SANDBOX, RETENTION_BATCH: '7' }, { now });
     // Cancellation callbacks fail (500): their events die after the three FAST attempts.
     game = await startGameServer(await platformPublicKeys(svc.services), (req) =>
       req.url.startsWith('/account/cancel') ? { status: 500, body: 'no' } : { status: 200, body: 'ok' },
@@ -32,7 +34,10 @@ describe('retention', () => {
   });
 
   const db = () => svc.services.database.db;
-  const count = async (table: 'outbox' | 'delivery_attempts' | 'game_calls' | 'admin_actions', where?: any) => {
+  const count = async (
+    table: 'outbox' | 'delivery_attempts' | 'game_calls' | 'admin_actions' | 'orders' | 'reports',
+    where?: any,
+  ) => {
     let q = db()
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'));
@@ -47,8 +52,16 @@ describe('retention', () => {
     return row.m === null ? null : Number(row.m);
   };
 
-  it('purges each kind after its period, keeps payment notifications, and keeps table sizes bounded', async () => {
+  it('purges each kind after its period, keeps payment notifications, orders and reports, and keeps table sizes bounded', async () => {
     const app = await appFor(svc, game.url);
+    const product = await svc.admin('POST', `/apps/${Number(app.appId)}/products`, {
+      productCode: 'gems_100',
+      name: '100 gems',
+      price: 6.99,
+      currency: 'USD',
+      channelSkus: { 1: 'com.game.gems100' },
+    });
+    assert.equal(product.status, 201, JSON.stringify(product.body));
     const calls = new CallLogRepository(db(), svc.services.database.dialect);
     let payments = 0;
     const sizes: Array<Record<string, number>> = [];
@@ -77,8 +90,20 @@ describe('retention', () => {
           ),
         );
       payments++;
+      // A paid order (its payment notification goes to the game) and a player report: kept forever.
+      const order = await placeOk(svc, storeOrder(Number(app.appId)));
+      await payOk(svc, order.trxNo);
+      payments++;
+      const game4 = { appId: Number(app.appId), clientId: app.clientId, secret: app.secret };
+      const reportee = { svcid: String(90100 + period), role_id: 'r2', server_code: 's1', role_name: 'M', extra: '' };
+      const report = await postReport(svc, game4, reportBody(game4, { reportee }), { timestamp: nowSeconds(now()) });
+      assert.equal(report.status, 200, JSON.stringify(report.body));
       for (const id of [...ids, payment]) await waitForEvent(svc, id, (e) => e.state === 'delivered');
       await waitForEvent(svc, cancel.body.eventId, (e) => e.state === 'dead');
+      for (let i = 0; (await count('outbox', (eb: any) => eb('state', '=', 'pending'))) > 0; i++) {
+        assert.ok(i < 400, "the order's payment notification is delivered");
+        await new Promise((r) => setTimeout(r, 25));
+      }
       for (let i = 0; i < 5; i++)
         await calls.record({
           app_id: Number(app.appId),
@@ -110,6 +135,8 @@ describe('retention', () => {
       assert.ok(((await oldest('admin_actions', 'at')) ?? t) >= t - 365 * DAY);
       // Payment notifications are financial records: every one stays, body and all.
       assert.equal(await count('outbox', (eb: any) => eb('type', '=', 'payment')), payments);
+      assert.equal(await count('orders'), period + 1);
+      assert.equal(await count('reports'), period + 1);
       sizes.push({
         events: await count('outbox', (eb: any) => eb('type', '<>', 'payment')),
         attempts: await count('delivery_attempts'),
@@ -118,12 +145,12 @@ describe('retention', () => {
       });
     }
     // Steady traffic, bounded tables: 3 periods' worth of test events (3 each) and attempts (3 + 3 + 1 + 3 per
-    // period), one period's game calls, 12 periods' admin actions (4 per period, the app's creation aside).
+    // period, plus the paid order's notification), no game calls older than a period, a steady admin trail.
     const last = sizes.at(-1) as Record<string, number> & { events: number; attempts: number; actions: number };
     assert.ok(last.events <= 3 * 3, JSON.stringify(sizes));
-    assert.ok(last.attempts <= 3 * 10, JSON.stringify(sizes));
+    assert.ok(last.attempts <= 3 * 11, JSON.stringify(sizes));
     assert.equal(last.calls, 0, JSON.stringify(sizes));
-    assert.ok(last.actions <= 13 * 4, JSON.stringify(sizes));
+    assert.equal(sizes[14]!.actions, last.actions, JSON.stringify(sizes));
     assert.ok(sizes.slice(4).every((s) => s.events === last.events && s.attempts === last.attempts));
     // The app (not a traffic record) is untouched, and the payments' events are still readable.
     assert.equal((await svc.admin('GET', `/apps/${Number(app.appId)}`)).status, 200);
