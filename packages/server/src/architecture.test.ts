@@ -26,6 +26,7 @@ const DOMAINS = [
   'master-key',
   'app-stores',
   'backup',
+  'retention',
 ];
 const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache'];
 /** Files that wire a domain (or test it) rather than being its logic. */
@@ -73,10 +74,16 @@ const OWNERS: Record<string, string[]> = {
     'delivery/recover.ts',
     'delivery/events.repository.ts',
     'delivery/metrics.ts',
+    'delivery/purge.ts',
     // reuse: the 4.6 batch statement enqueues the partner forwards with the notices (OUTBOX_COLUMNS).
     'orders/consumption.pg-batch.ts',
   ],
-  delivery_attempts: ['delivery/attempts.ts', 'delivery/complete.ts', 'delivery/events.repository.ts'],
+  delivery_attempts: [
+    'delivery/attempts.ts',
+    'delivery/complete.ts',
+    'delivery/events.repository.ts',
+    'delivery/purge.ts',
+  ],
   game_calls: ['game-calls/call-log.repository.ts'],
   users: ['accounts/users.repository.ts', 'accounts/tokens.repository.ts' /* read: a token's user */],
   user_apps: ['accounts/users.repository.ts'],

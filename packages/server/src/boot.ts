@@ -33,6 +33,7 @@ export async function startService(config: Config): Promise<RunningService> {
   }, PURGE_MS);
   purge.unref();
   const sweep = startAccountSweep(services, (err) => app.log.warn({ err }, 'account cancellation sweep failed'));
+  const retention = services.retention.start((err) => app.log.warn({ err }, 'retention sweep failed'));
 
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(
@@ -46,6 +47,7 @@ export async function startService(config: Config): Promise<RunningService> {
     stopping ??= (async () => {
       clearInterval(purge);
       clearInterval(sweep);
+      clearInterval(retention);
       await app.close();
       await services.close();
     })();

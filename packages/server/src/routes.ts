@@ -64,6 +64,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await app.register(pullRoutes(services));
   services.delivery.attachMetrics(app.metrics);
   services.gameCalls.metrics.attach(app.metrics);
+  services.retention.attach(app.metrics);
   await app.register(consumptionRoutes(services));
   await app.register(orderClientRoutes(services));
   // The operator console: public static files; its data calls go to /admin/v1 with the bearer token.

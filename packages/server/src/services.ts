@@ -32,6 +32,8 @@ import { ModerationRepository } from './reporting/moderation.repository.js';
 import { ModerationService } from './reporting/moderation.service.js';
 import { ReportsStore } from './reporting/reports.store.js';
 import { ReportService } from './reporting/report.service.js';
+import { Retention } from './retention/retention.js';
+import { purgeAttempts, purgeFinishedEvents } from './delivery/purge.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -66,6 +68,8 @@ export interface Services {
   moderation: ModerationService;
   /** The audit trail of the admin API (who changed what, X-Operator). */
   adminAudit: AdminAuditService;
+  /** Deletes traffic records past their retention (docs/operations.md, "Retention"); started by startService. */
+  retention: Retention;
   /** Notes for the operator printed at start (where generated secrets were written). */
   startupNotes: string[];
   close(): Promise<void>;
@@ -161,6 +165,39 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
   );
 
+  const adminActions = new AdminActionsRepository(database.db);
+  const db = database.db;
+  const retention = new Retention(
+    [
+      {
+        kind: 'delivery_events',
+        days: config.RETENTION_DELIVERY_DAYS,
+        purgeBatch: (cutoff, limit) => purgeFinishedEvents(db, cutoff, limit),
+      },
+      {
+        kind: 'delivery_attempts',
+        days: config.RETENTION_DELIVERY_DAYS,
+        purgeBatch: (cutoff, limit) => purgeAttempts(db, cutoff, limit),
+      },
+      {
+        kind: 'game_calls',
+        days: config.RETENTION_GAME_CALLS_DAYS,
+        purgeBatch: (cutoff, limit) => callLog.purgeBefore(cutoff, limit),
+      },
+      {
+        kind: 'admin_actions',
+        days: config.RETENTION_ADMIN_ACTIONS_DAYS,
+        purgeBatch: (cutoff, limit) => adminActions.purgeBefore(cutoff, limit),
+      },
+    ],
+    {
+      batch: config.RETENTION_BATCH,
+      budgetMs: config.RETENTION_SWEEP_BUDGET_MS,
+      intervalMs: config.RETENTION_SWEEP_SECONDS * 1000,
+    },
+    now,
+  );
+
   return {
     config,
     database,
@@ -180,7 +217,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     reports,
     moderation,
     orders: createOrdersDomain(database.db, database.dialect, config, apps, now),
-    adminAudit: new AdminAuditService(new AdminActionsRepository(database.db), now),
+    adminAudit: new AdminAuditService(adminActions, now),
+    retention,
     startupNotes,
     close: async () => {
       await delivery.stop();

@@ -44,4 +44,18 @@ export class AdminActionsRepository {
     if (f.before !== undefined) q = q.where('action_id', '<', f.before);
     return q.orderBy('action_id', 'desc').limit(f.limit).execute();
   }
+
+  /**
+   * Retention: deletes up to `limit` actions received before `cutoff`, in one statement (one short transaction),
+   * the keys chosen on admin_actions_at (migration 0012). Answers the rows deleted.
+   */
+  async purgeBefore(cutoff: number, limit: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('admin_actions')
+      .where('action_id', 'in', (eb) =>
+        eb.selectFrom('admin_actions').select('action_id').where('at', '<', cutoff).orderBy('at').limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

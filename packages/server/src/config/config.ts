@@ -255,6 +255,44 @@ const Env = Type.Object({
     default: 5000,
     description: 'Timeout of one role query, role list or pre-order check call (4.8-4.10).',
   }),
+  // --- retention (docs/operations.md, "Retention"); 0 days: kept forever ---
+  RETENTION_DELIVERY_DAYS: Type.Integer({
+    minimum: 0,
+    maximum: 36_500,
+    default: 90,
+    description:
+      'Days kept: delivery attempts of every event, and delivered or dead test, consumption-forward and cancellation events. Payment and refund notifications are never deleted. 0: forever.',
+  }),
+  RETENTION_GAME_CALLS_DAYS: Type.Integer({
+    minimum: 0,
+    maximum: 36_500,
+    default: 30,
+    description: 'Days the log of calls to games (4.8-4.10) is kept. 0: forever.',
+  }),
+  RETENTION_ADMIN_ACTIONS_DAYS: Type.Integer({
+    minimum: 0,
+    maximum: 36_500,
+    default: 365,
+    description: 'Days the audit trail of the admin API is kept. 0: forever.',
+  }),
+  RETENTION_SWEEP_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 300,
+    description: 'How often each instance deletes the records past their retention.',
+  }),
+  RETENTION_BATCH: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 1000,
+    description: 'Rows deleted per retention batch; each batch is one short transaction.',
+  }),
+  RETENTION_SWEEP_BUDGET_MS: Type.Integer({
+    minimum: 10,
+    maximum: 600_000,
+    default: 10_000,
+    description: 'A retention sweep starts no batch after this long; what is left waits for the next sweep.',
+  }),
   // --- reporting and evidence (4.1, 4.2; docs/reporting.md) ---
   EVIDENCE_BACKEND: Type.Union([Type.Literal('embedded'), Type.Literal('s3')], {
     default: 'embedded',

@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008_game_call_subjects.js';
 import * as m0009 from './migrations/0009_order_status_history.js';
 import * as m0010 from './migrations/0010_admin_actions.js';
 import * as m0011 from './migrations/0011_placement_claims.js';
+import * as m0012 from './migrations/0012_retention.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0009_order_status_history': m0009,
   '0010_admin_actions': m0010,
   '0011_placement_claims': m0011,
+  '0012_retention': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -61,4 +61,23 @@ export class CallLogRepository {
     if (f.before !== undefined) q = q.where('call_id', '<', f.before);
     return q.orderBy('call_id', 'desc').limit(f.limit).execute();
   }
+
+  /**
+   * Retention: deletes up to `limit` log rows started before `cutoff`, in one statement (one short transaction),
+   * the keys chosen on game_calls_started (migration 0012). Answers the rows deleted.
+   */
+  async purgeBefore(cutoff: number, limit: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('game_calls')
+      .where('call_id', 'in', (eb) =>
+        eb
+          .selectFrom('game_calls')
+          .select('call_id')
+          .where('started_at', '<', cutoff)
+          .orderBy('started_at')
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

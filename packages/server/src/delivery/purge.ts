@@ -1,0 +1,74 @@
+import { sql, type Kysely } from 'kysely';
+import type { Tables } from '../tables.js';
+import type { EventType } from './outbox.js';
+
+/**
+ * The outbox types retention may delete once delivered or dead (docs/operations.md, "Retention"): test events,
+ * consumption forwards to partners (the notice itself stays in consumption_notices) and cancellation callbacks.
+ * Payment and refund notifications (2.4, 2.5) are financial records and are never deleted; only their attempts age out.
+ */
+export const PURGEABLE_EVENT_TYPES: readonly EventType[] = ['test', 'consumption', 'cancellation'];
+
+/**
+ * Deletes up to `limit` delivery attempts started before `cutoff`, of any event: one statement, so one short
+ * transaction, its keys chosen on delivery_attempts_started (migration 0012). Answers the rows deleted.
+ */
+export async function purgeAttempts(db: Kysely<Tables>, cutoff: number, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('delivery_attempts')
+    .where('attempt_id', 'in', (eb) =>
+      eb
+        .selectFrom('delivery_attempts')
+        .select('attempt_id')
+        .where('started_at', '<', cutoff)
+        .orderBy('started_at')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Deletes up to `limit` finished events of the purgeable types: delivered before `cutoff`, or dead since before it,
+ * with their attempts, in one short transaction. The state is checked again in the deletes, so an event an operator
+ * resent meanwhile (pending again) stays. Answers the events deleted.
+ */
+export async function purgeFinishedEvents(db: Kysely<Tables>, cutoff: number, limit: number): Promise<number> {
+  const types = [...PURGEABLE_EVENT_TYPES];
+  // Literal states, so the planner can use the partial indexes (outbox_delivered of 0012, outbox_app_dead of 0007).
+  const delivered = await db
+    .selectFrom('outbox')
+    .select('event_id')
+    .where('state', '=', sql.lit('delivered'))
+    .where('type', 'in', types)
+    .where('delivered_at', '<', cutoff)
+    .limit(limit)
+    .execute();
+  const dead =
+    delivered.length < limit
+      ? await db
+          .selectFrom('outbox')
+          .select('event_id')
+          .where('state', '=', sql.lit('dead'))
+          .where('type', 'in', types)
+          .where('dead_at', '<', cutoff)
+          .limit(limit - delivered.length)
+          .execute()
+      : [];
+  const ids = [...delivered, ...dead].map((r) => r.event_id);
+  if (ids.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    const finished = trx
+      .selectFrom('outbox')
+      .select('event_id')
+      .where('event_id', 'in', ids)
+      .where('state', 'in', ['delivered', 'dead']);
+    await trx.deleteFrom('delivery_attempts').where('event_id', 'in', finished).execute();
+    const result = await trx
+      .deleteFrom('outbox')
+      .where('event_id', 'in', ids)
+      .where('state', 'in', ['delivered', 'dead'])
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+}

@@ -1,0 +1,130 @@
+import client from 'prom-client';
+
+const DAY_MS = 86_400_000;
+
+/** One kind of record retention deletes: its period, and the owning store's batch delete. */
+export interface Purger {
+  /** The metric label, e.g. `game_calls`. */
+  kind: string;
+  /** Kept this many days; 0: forever (never purged). */
+  days: number;
+  /** Deletes up to `limit` records older than `cutoff` (ms) in one short transaction; answers how many. */
+  purgeBatch(cutoff: number, limit: number): Promise<number>;
+}
+
+export interface RetentionOptions {
+  /** Rows per batch (each batch its own short transaction). */
+  batch: number;
+  /** A sweep stops starting batches after this long; the rest waits for the next sweep. */
+  budgetMs: number;
+  /** How often the periodic job sweeps. */
+  intervalMs: number;
+}
+
+/** What one batch did, for tests and the duration histogram. */
+export interface BatchReport {
+  kind: string;
+  rows: number;
+  ms: number;
+}
+
+/**
+ * Retention (docs/operations.md, "Retention"): every sweep deletes, for each kind with a period, the records older
+ * than it, in batches of `batch` rows picked by a range on an indexed time column and deleted by key, each batch one
+ * short transaction, until a batch finds nothing or the sweep's time budget is used. Deletes by key are
+ * idempotent, so several instances sweeping at once only repeat a little work (no lock is taken). Handed the stores'
+ * purge functions and plain values, not the Services container.
+ */
+export class Retention {
+  readonly purged = new client.Counter({
+    name: 'retention_purged_rows_total',
+    help: 'Rows deleted by retention, by kind (delivery_events, delivery_attempts, game_calls, admin_actions)',
+    labelNames: ['kind'] as const,
+    registers: [],
+  });
+  readonly batchDuration = new client.Histogram({
+    name: 'retention_batch_duration_seconds',
+    help: 'Duration of one retention batch (one delete transaction), by kind',
+    labelNames: ['kind'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [],
+  });
+  readonly lastSweep = new client.Gauge({
+    name: 'retention_last_sweep_timestamp_seconds',
+    help: 'When this instance last finished a retention sweep without error (Unix seconds)',
+    registers: [],
+  });
+  readonly backlog = new client.Gauge({
+    name: 'retention_backlog',
+    help: 'Kinds whose last sweep stopped at the time budget with purgeable rows left (1), by kind',
+    labelNames: ['kind'] as const,
+    registers: [],
+  });
+  #running: Promise<Record<string, number>> | undefined;
+
+  constructor(
+    private readonly purgers: Purger[],
+    private readonly options: RetentionOptions,
+    private readonly now: () => number,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
+
+  /**
+   * One sweep now; answers the rows deleted by kind. A sweep already running (the timer's) is joined, not doubled.
+   * `onBatch` sees every batch (tests count and time them).
+   */
+  sweep(onBatch?: (b: BatchReport) => void): Promise<Record<string, number>> {
+    this.#running ??= this.#sweep(onBatch).finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async #sweep(onBatch?: (b: BatchReport) => void): Promise<Record<string, number>> {
+    const started = this.clock();
+    const now = this.now();
+    const out: Record<string, number> = {};
+    for (const p of this.purgers) {
+      if (p.days <= 0) continue;
+      const cutoff = now - p.days * DAY_MS;
+      let total = 0;
+      let more = true;
+      while (more && this.clock() - started < this.options.budgetMs) {
+        const t0 = this.clock();
+        const rows = await p.purgeBatch(cutoff, this.options.batch);
+        const ms = this.clock() - t0;
+        this.batchDuration.observe({ kind: p.kind }, ms / 1000);
+        if (rows > 0) this.purged.inc({ kind: p.kind }, rows);
+        onBatch?.({ kind: p.kind, rows, ms });
+        total += rows;
+        // Until a batch finds nothing: a short one may only mean another instance took part of it.
+        more = rows > 0;
+      }
+      this.backlog.set({ kind: p.kind }, more ? 1 : 0);
+      out[p.kind] = total;
+    }
+    this.lastSweep.set(Date.now() / 1000);
+    return out;
+  }
+
+  /** The periodic job (boot.ts): a sweep every intervalMs, unref'd, never overlapping itself; errors to onError. */
+  start(onError: (err: unknown) => void): NodeJS.Timeout {
+    const timer = setInterval(() => {
+      if (this.#running) return;
+      this.sweep().catch(onError);
+    }, this.options.intervalMs);
+    timer.unref();
+    return timer;
+  }
+
+  /** Registers the metrics into the instance's registry (app.metrics). */
+  attach(registry: client.Registry): void {
+    const metrics: Array<[string, client.Metric]> = [
+      ['retention_purged_rows_total', this.purged],
+      ['retention_batch_duration_seconds', this.batchDuration],
+      ['retention_last_sweep_timestamp_seconds', this.lastSweep],
+      ['retention_backlog', this.backlog],
+    ];
+    for (const [name, m] of metrics) if (!registry.getSingleMetric(name)) registry.registerMetric(m);
+  }
+}
