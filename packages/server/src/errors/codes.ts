@@ -98,18 +98,3 @@ export const GrpcCodeNames: Record<number, string> = {
   14: 'UNAVAILABLE',
   16: 'UNAUTHENTICATED',
 };
-
-/** grpc-gateway's HTTP status for a google.rpc.Code. */
-export const GrpcHttpStatus: Record<number, number> = {
-  3: 400,
-  4: 504,
-  5: 404,
-  6: 409,
-  7: 403,
-  8: 429,
-  9: 400,
-  12: 501,
-  13: 500,
-  14: 503,
-  16: 401,
-};
