@@ -9,7 +9,7 @@ import { startTestService, type TestService } from '../testing/service.js';
 import { makeApiKey } from '../testing/apple-fixture.js';
 import { makeServiceAccount } from '../testing/google-fixture.js';
 import { runCli, spawnService } from '../testing/child.js';
-import { TEST_DATABASE_URL, testBackend } from '../testing/database.js';
+import { testBackend } from '../testing/database.js';
 import { countSealed, resealAll } from '../master-key/reseal.js';
 import { STORE_SETTINGS_SEALED_COLUMNS } from './store-settings.service.js';
 
@@ -276,7 +276,6 @@ describe(
         ADMIN_TOKEN: crypto.randomBytes(24).toString('base64url'),
         PUBLIC_HOST: 'pay.example.com',
       };
-      void TEST_DATABASE_URL;
       const created = await runCli(env, ['--json', 'app', 'create', '--name', 'cli store game']);
       assert.equal(created.code, 0, created.stderr);
       const appId = String(JSON.parse(created.stdout).appId);
