@@ -44,6 +44,7 @@ const ALLOWED = new Set<string>([]);
 const OWNERS: Record<string, string[]> = {
   admin_actions: ['admin-audit/admin-actions.repository.ts'],
   apps: ['apps/apps.repository.ts'],
+  app_store_settings: ['app-stores/store-settings.repository.ts'],
   platform_keys: ['platform-keys/keys.repository.ts'],
   nonces: ['auth/nonce-ledger.ts'],
   reports: ['reporting/reports.store.ts', 'reporting/reports.pg-batch.ts', 'reporting/moderation.repository.ts'],

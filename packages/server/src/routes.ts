@@ -5,6 +5,7 @@ import { buildServer, type BuildOptions } from './http/server.js';
 import { adminAuth } from './auth/admin.js';
 import { App } from './apps/apps.schemas.js';
 import { appRoutes } from './apps/apps.routes.js';
+import { storeSettingsRoutes } from './app-stores/store-settings.routes.js';
 import { platformKeyRoutes } from './platform-keys/keys.routes.js';
 import { profileRoutes } from './accounts/profile.routes.js';
 import { svcIdRoutes } from './accounts/svc-id.routes.js';
@@ -47,6 +48,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
       recordAdminActions(admin, services.adminAudit);
       await admin.register(adminAuditRoutes(services));
       await admin.register(appRoutes(services));
+      await admin.register(storeSettingsRoutes(services));
       await admin.register(platformKeyRoutes(services));
       await admin.register(accountAdminRoutes(services));
       await admin.register(deliveryRoutes(services));

@@ -33,6 +33,8 @@ import { ModerationService } from './reporting/moderation.service.js';
 import { ReportsStore } from './reporting/reports.store.js';
 import { ReportService } from './reporting/report.service.js';
 import { Retention } from './retention/retention.js';
+import { StoreSettingsRepository } from './app-stores/store-settings.repository.js';
+import { StoreSettingsService } from './app-stores/store-settings.service.js';
 import { purgeAttempts, purgeFinishedEvents } from './delivery/purge.js';
 
 /**
@@ -68,6 +70,8 @@ export interface Services {
   moderation: ModerationService;
   /** The audit trail of the admin API (who changed what, X-Operator). */
   adminAudit: AdminAuditService;
+  /** Per-app App Store and Google Play settings (app-stores/store-settings.service.ts). */
+  storeSettings: StoreSettingsService;
   /** Deletes traffic records past their retention (docs/operations.md, "Retention"); started by startService. */
   retention: Retention;
   /** Notes for the operator printed at start (where generated secrets were written). */
@@ -218,6 +222,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     moderation,
     orders: createOrdersDomain(database.db, database.dialect, config, apps, now),
     adminAudit: new AdminAuditService(adminActions, now),
+    storeSettings: new StoreSettingsService(
+      new StoreSettingsRepository(database.db),
+      box,
+      async (appId) => (await apps.resolveByAppId(appId)) !== null,
+      now,
+    ),
     retention,
     startupNotes,
     close: async () => {

@@ -7,6 +7,7 @@ import type { EvidenceTables } from './evidence/evidence.tables.js';
 import type { ReportingTables } from './reporting/reporting.tables.js';
 import type { OrdersTables } from './orders/orders.tables.js';
 import type { AdminAuditTables } from './admin-audit/admin-audit.tables.js';
+import type { StoreSettingsTables } from './app-stores/store-settings.tables.js';
 
 /** The one-time nonces of signed requests (auth/nonce-ledger.ts, migration 0001). */
 export interface NoncesTable {
@@ -30,6 +31,7 @@ export interface Tables
     EvidenceTables,
     ReportingTables,
     OrdersTables,
-    AdminAuditTables {
+    AdminAuditTables,
+    StoreSettingsTables {
   nonces: NoncesTable;
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { App } from './apps.schemas.js';
+import { registerStoreSettingsCommands } from '../app-stores/store-settings.cli.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -94,4 +95,6 @@ export function registerAppCommands(program: Command, ctx: CliContext): void {
         );
       });
     });
+
+  registerStoreSettingsCommands(app, ctx);
 }

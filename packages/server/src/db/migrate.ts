@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009_order_status_history.js';
 import * as m0010 from './migrations/0010_admin_actions.js';
 import * as m0011 from './migrations/0011_placement_claims.js';
 import * as m0012 from './migrations/0012_retention.js';
+import * as m0013 from './migrations/0013_app_store_settings.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0010_admin_actions': m0010,
   '0011_placement_claims': m0011,
   '0012_retention': m0012,
+  '0013_app_store_settings': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -85,6 +85,8 @@ describe('master-key CLI (embedded mode)', () => {
         ['apps.previous_secret_enc', 0],
         ['tokens.mac_key_enc', 0],
         ['platform_keys.private_pem_enc', 1],
+        ['app_store_settings.api_private_key_enc', 0],
+        ['app_store_settings.service_account_enc', 0],
       ],
     );
 

@@ -15,13 +15,16 @@ import {
 } from '../reporting/reporting.testlib.js';
 import { countSealed, resealAll } from './reseal.js';
 import { SEALED_COLUMNS } from './sealed-columns.js';
+import { makeApiKey } from '../testing/apple-fixture.js';
+import { makeServiceAccount } from '../testing/google-fixture.js';
 
 /**
  * Master key rotation on the suite's backend: the same database opened by a
  * service under key A, then under B with A as previous, then under B alone,
  * over real HTTP each time. What was sealed under A (the app's md5 secret,
  * a login's MAC key, the platform private key) and what was signed under A
- * (an evidence address, an upload URL) keeps working through the rotation.
+ * (an evidence address, an upload URL) keeps working, and so do the store settings' .p8 key and service account
+ * (app_store_settings) through the rotation.
  */
 describe('master key rotation', () => {
   const keyA = crypto.randomBytes(32).toString('base64');
@@ -33,6 +36,8 @@ describe('master key rotation', () => {
   let login: Login;
   let evidenceUri: string;
   let pendingUpload: string;
+  let apiKey: Awaited<ReturnType<typeof makeApiKey>>;
+  const account = makeServiceAccount();
 
   const start = (env: Record<string, string>) =>
     startTestService(env, { storage: { database: reopenDatabase(fresh), dataDir: fresh.dataDir }, dispatcher: false });
@@ -55,6 +60,8 @@ describe('master key rotation', () => {
       /^[A-Za-z0-9+/=]{300,}$/,
       'the platform key opens',
     );
+    assert.equal((await svc.services.storeSettings.apple(game.appId))?.api?.privateKey, apiKey.privateKeyPem);
+    assert.equal((await svc.services.storeSettings.google(game.appId))?.serviceAccountJson, JSON.stringify(account));
   };
 
   before(async () => {
@@ -68,6 +75,20 @@ describe('master key rotation', () => {
     const svc = await start({ MASTER_KEY: keyA });
     try {
       game = await createGame(svc);
+      apiKey = await makeApiKey();
+      const apple = await svc.admin('PUT', `/apps/${game.appId}/store-settings/apple`, {
+        bundleId: 'com.example.game',
+        environment: 'Sandbox',
+        apiIssuerId: apiKey.issuerId,
+        apiKeyId: apiKey.keyId,
+        apiPrivateKey: apiKey.privateKeyPem,
+      });
+      assert.equal(apple.status, 200, JSON.stringify(apple.body));
+      const google = await svc.admin('PUT', `/apps/${game.appId}/store-settings/google`, {
+        packageName: 'com.example.game',
+        serviceAccountJson: JSON.stringify(account),
+      });
+      assert.equal(google.status, 200, JSON.stringify(google.body));
       login = await guestLogin(svc, game.clientId);
       evidenceUri = (await uploadEvidence(svc, game, crypto.randomBytes(64))).uri;
       const issued = await getUploadUrl(svc, game, { file_name: 'late.png', file_size: '32' });
@@ -78,6 +99,8 @@ describe('master key rotation', () => {
         'apps.previous_secret_enc': {},
         'tokens.mac_key_enc': { [idA]: 1 },
         'platform_keys.private_pem_enc': { [idA]: 1 },
+        'app_store_settings.api_private_key_enc': { [idA]: 1 },
+        'app_store_settings.service_account_enc': { [idA]: 1 },
       });
     } finally {
       await svc.close();
@@ -113,6 +136,8 @@ describe('master key rotation', () => {
           ['apps.previous_secret_enc', 0, 0, 0],
           ['tokens.mac_key_enc', 2, 1, 0],
           ['platform_keys.private_pem_enc', 1, 1, 0],
+          ['app_store_settings.api_private_key_enc', 1, 1, 0],
+          ['app_store_settings.service_account_enc', 1, 1, 0],
         ],
       );
       assert.deepEqual(await counts(svc), {
@@ -120,6 +145,8 @@ describe('master key rotation', () => {
         'apps.previous_secret_enc': {},
         'tokens.mac_key_enc': { [idB]: 2 },
         'platform_keys.private_pem_enc': { [idB]: 1 },
+        'app_store_settings.api_private_key_enc': { [idB]: 1 },
+        'app_store_settings.service_account_enc': { [idB]: 1 },
       });
       assert.ok(
         (await resealAll(svc.services.database.db, svc.services.box, SEALED_COLUMNS)).every((r) => r.resealed === 0),

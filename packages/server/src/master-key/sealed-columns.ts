@@ -2,10 +2,12 @@ import type { SealedColumn } from '../crypto/sealed-column.js';
 import { APP_SEALED_COLUMNS } from '../apps/apps.service.js';
 import { TOKEN_SEALED_COLUMNS } from '../accounts/tokens.service.js';
 import { PLATFORM_KEY_SEALED_COLUMNS } from '../platform-keys/keys.service.js';
+import { STORE_SETTINGS_SEALED_COLUMNS } from '../app-stores/store-settings.service.js';
 
 /** Every stored column sealed under the master key: what a rotation must reseal. */
 export const SEALED_COLUMNS: SealedColumn[] = [
   ...APP_SEALED_COLUMNS,
   ...TOKEN_SEALED_COLUMNS,
   ...PLATFORM_KEY_SEALED_COLUMNS,
+  ...STORE_SETTINGS_SEALED_COLUMNS,
 ];

@@ -1,0 +1,44 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Tables } from '../tables.js';
+import type { AppStoreSettingsTable } from './store-settings.tables.js';
+
+export type StoreSettingsRow = Selectable<AppStoreSettingsTable>;
+export type StoreName = AppStoreSettingsTable['store'];
+
+/** Every statement on `app_store_settings` (migration 0013): one row per app and store. */
+export class StoreSettingsRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  list(appId: number): Promise<StoreSettingsRow[]> {
+    return this.db.selectFrom('app_store_settings').selectAll().where('app_id', '=', appId).orderBy('store').execute();
+  }
+
+  get(appId: number, store: StoreName): Promise<StoreSettingsRow | undefined> {
+    return this.db
+      .selectFrom('app_store_settings')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('store', '=', store)
+      .executeTakeFirst();
+  }
+
+  /** Inserts or replaces the row of (app, store); created_at stays that of the first write. */
+  async put(row: Insertable<AppStoreSettingsTable>): Promise<void> {
+    const { app_id: _a, store: _s, created_at: _c, settings_id: _i, ...changes } = row;
+    await this.db
+      .insertInto('app_store_settings')
+      .values(row)
+      .onConflict((oc) => oc.columns(['app_id', 'store']).doUpdateSet(changes))
+      .execute();
+  }
+
+  /** Answers whether there was a row. */
+  async delete(appId: number, store: StoreName): Promise<boolean> {
+    const res = await this.db
+      .deleteFrom('app_store_settings')
+      .where('app_id', '=', appId)
+      .where('store', '=', store)
+      .executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  }
+}
