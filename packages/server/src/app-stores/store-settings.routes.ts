@@ -1,7 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { platformErrorResponses } from '../http/schemas.js';
+import { requestBaseUrl } from '../http/request-base-url.js';
 import type { Services } from '../services.js';
 import {
   AppleSettingsBody,
@@ -21,10 +21,6 @@ export function notificationUrls(baseUrl: string, appId: number): { apple: strin
   return { apple: `${baseUrl}/notify/v1/apple/${appId}`, google: `${baseUrl}/notify/v1/google/${appId}` };
 }
 
-function baseUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
-
 /** Admin API of the per-app store settings (App Store, Google Play), mounted under /admin/v1. Secrets are never answered. */
 export function storeSettingsRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -42,7 +38,7 @@ export function storeSettingsRoutes(services: Services): FastifyPluginAsyncTypeb
       async (request) => {
         const appId = Number(request.params.appId);
         const shown = await services.storeSettings.show(appId);
-        return { appId, ...shown, notificationUrls: notificationUrls(baseUrl(request), appId) };
+        return { appId, ...shown, notificationUrls: notificationUrls(requestBaseUrl(request), appId) };
       },
     );
 

@@ -14,7 +14,7 @@ import {
   ReporteeCountsQuery,
   ShowReportQuery,
 } from './moderation.schemas.js';
-import { requestBaseUrl } from './reporting.routes.js';
+import { requestBaseUrl } from '../http/request-base-url.js';
 
 const tags = ['moderation'];
 const security = [{ adminBearer: [] }];

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { invalidParameter } from '../errors/app-error.js';
 import { rpcErrorResponses } from '../http/schemas.js';
+import { requestBaseUrl } from '../http/request-base-url.js';
 import type { Services } from '../services.js';
 import type { PreparedReport } from './report.service.js';
 import {
@@ -12,11 +13,6 @@ import {
 } from './reporting.schemas.js';
 
 const tags = ['reporting'];
-
-/** scheme://host[:port] of this service as the caller reached it (forwarded headers only from TRUSTED_PROXIES). */
-export function requestBaseUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
 
 /** The game-facing reporting endpoints (4.1, 4.2). Errors answer rpcStatus (errors/handler.ts). */
 export function reportingRoutes(services: Services): FastifyPluginAsyncTypebox {
