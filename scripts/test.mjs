@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the compiled test files (`*.test.js` under packages/*/dist) with Node's
-// test runner: the SDK's and the example game server's once, the server's on each storage backend
-// (TEST_BACKEND=sqlite, then postgres). `--backend sqlite|postgres` runs one.
+// test runner: the SDK's, the example game server's and the game-server kits' (kits/kits.test.mjs) once,
+// the server's on each storage backend (TEST_BACKEND=sqlite, then postgres). `--backend sqlite|postgres` runs one.
 // Exits non-zero if any run fails.
 import './check-node.mjs'; // stops at once on any Node.js but the pinned one
 import { spawnSync } from 'node:child_process';
@@ -21,10 +21,14 @@ function testFiles(dir) {
       // Only tests whose source still exists: tsc leaves the output of a deleted or renamed test file in dist.
       .filter((f) => fs.existsSync(path.join(dir, '..', 'src', f.replace(/\.js$/, '.ts'))))
       .map((f) => path.join(dir, f))
-      // Matched against the path inside the repository, so the checkout's own folder name never matches.
-      .filter((f) => positionals.length === 0 || positionals.some((p) => path.relative(root, f).includes(p)))
+      .filter(selected)
       .sort()
   );
+}
+
+/** Matched against the path inside the repository, so the checkout's own folder name never matches. */
+function selected(file) {
+  return positionals.length === 0 || positionals.some((p) => path.relative(root, file).includes(p));
 }
 
 function run(label, files, env) {
@@ -65,6 +69,12 @@ const backends = values.backend ? [values.backend] : ['sqlite', 'postgres'];
 let ok = true;
 if (!values.backend) ok = run('sdk', testFiles(path.join(root, 'packages/sdk/dist')), {}) && ok;
 if (!values.backend) ok = run('example game server', testFiles(path.join(root, 'examples/game-server/dist')), {}) && ok;
+// The kits in Python, Go, Java, C++ and C# with their own toolchains, once: their end-to-end checks use the service
+// on SQLite, or on the backend given when the kits are picked by name (`--backend postgres kits`).
+if (!values.backend || positionals.length > 0) {
+  const kits = [path.join(root, 'kits/kits.test.mjs')].filter(selected);
+  ok = run('game-server kits', kits, { TEST_BACKEND: values.backend ?? 'sqlite' }) && ok;
+}
 for (const backend of backends) {
   ok = run(`server on ${backend}`, serverFiles, { TEST_BACKEND: backend }) && ok;
 }

@@ -1,0 +1,21 @@
+// How kits/kits.test.mjs builds, tests and starts each kit: only Debian toolchains, nothing fetched.
+import path from 'node:path';
+
+const kitsDir = path.dirname(new URL(import.meta.url).pathname);
+const PYTHON = '/usr/bin/python3';
+
+/**
+ * name, dir, the Debian packages of its toolchain, commands that prove the toolchain is there, the steps that
+ * build it and run its tests (every vector) into a scratch build dir, and the command that starts its example server
+ * (it reads PLATFORM_KEYS_DIR and PORT, and prints `listening on http://127.0.0.1:<port>`).
+ */
+export const KITS = [
+  {
+    name: 'python',
+    dir: path.join(kitsDir, 'python'),
+    debian: 'python3 python3-cryptography',
+    toolchain: [[PYTHON, '-c', 'import cryptography']],
+    steps: () => [[PYTHON, '-m', 'unittest', 'discover', '-s', 'tests']],
+    server: () => [PYTHON, 'examples/game_server.py'],
+  },
+];
