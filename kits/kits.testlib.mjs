@@ -18,4 +18,16 @@ export const KITS = [
     steps: () => [[PYTHON, '-m', 'unittest', 'discover', '-s', 'tests']],
     server: () => [PYTHON, 'examples/game_server.py'],
   },
+  {
+    name: 'go',
+    dir: path.join(kitsDir, 'go'),
+    debian: 'golang-go',
+    toolchain: [['go', 'version']],
+    // GOPROXY=off: the standard library only, nothing is fetched.
+    steps: (build) => [
+      ['env', 'GOPROXY=off', 'GOFLAGS=-mod=mod', 'go', 'test', '-count=1', './...'],
+      ['env', 'GOPROXY=off', 'go', 'build', '-o', path.join(build, 'gameserver'), './examples/gameserver'],
+    ],
+    server: (build) => [path.join(build, 'gameserver')],
+  },
 ];

@@ -1,0 +1,3 @@
+module gameplatform/gamekit
+
+go 1.19
