@@ -30,4 +30,16 @@ export const KITS = [
     ],
     server: (build) => [path.join(build, 'gameserver')],
   },
+  {
+    name: 'java',
+    dir: path.join(kitsDir, 'java'),
+    debian: 'default-jdk-headless',
+    toolchain: [['javac', '-version'], ['java', '-version']],
+    // javac alone (the pom.xml is for users: no Maven Central here). --release 11: the kit's minimum.
+    steps: (build) => [
+      ['sh', '-c', `javac --release 11 -encoding UTF-8 -d '${build}' $(find src examples -name '*.java')`],
+      ['java', '-cp', build, 'com.gameplatform.kit.VectorsTest'],
+    ],
+    server: (build) => ['java', '-cp', build, 'GameServer'],
+  },
 ];
