@@ -42,4 +42,16 @@ export const KITS = [
     ],
     server: (build) => ['java', '-cp', build, 'GameServer'],
   },
+  {
+    name: 'cpp',
+    dir: path.join(kitsDir, 'cpp'),
+    debian: 'g++ cmake libssl-dev',
+    toolchain: [['cmake', '--version'], ['g++', '--version'], ['test', '-f', '/usr/include/openssl/evp.h']],
+    steps: (build) => [
+      ['cmake', '-S', '.', '-B', build, '-DCMAKE_BUILD_TYPE=Release'],
+      ['cmake', '--build', build, '-j2'],
+      ['ctest', '--test-dir', build, '--output-on-failure'],
+    ],
+    server: (build) => [path.join(build, 'game_server')],
+  },
 ];
