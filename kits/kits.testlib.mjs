@@ -54,4 +54,17 @@ export const KITS = [
     ],
     server: (build) => [path.join(build, 'game_server')],
   },
+  {
+    name: 'csharp',
+    dir: path.join(kitsDir, 'csharp'),
+    debian: 'mono-mcs',
+    toolchain: [['mcs', '--version'], ['mono', '--version']],
+    // Mono's compiler (the .csproj is for users with the .NET SDK: no NuGet here).
+    steps: (build) => [
+      ['sh', '-c', `mcs -nologo -out:'${build}/VectorsTest.exe' -r:System.Numerics.dll src/*.cs tests/VectorsTest.cs`],
+      ['mono', path.join(build, 'VectorsTest.exe')],
+      ['sh', '-c', `mcs -nologo -out:'${build}/GameServer.exe' -r:System.Numerics.dll src/*.cs examples/GameServer.cs`],
+    ],
+    server: (build) => ['mono', path.join(build, 'GameServer.exe')],
+  },
 ];
