@@ -13,7 +13,9 @@ import { pathToFileURL } from 'node:url';
 import { KITS } from './kits.testlib.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const { startTestService } = await import(pathToFileURL(path.join(root, 'packages/server/dist/testing/service.js')).href);
+const { startTestService } = await import(
+  pathToFileURL(path.join(root, 'packages/server/dist/testing/service.js')).href
+);
 
 /** Runs a command to completion (asynchronously, so kits build side by side); rejects with its output on failure. */
 function run(cmd, args, opts) {
@@ -45,7 +47,11 @@ function requireToolchain(kit) {
 function startExample(kit, env) {
   return new Promise((resolve, reject) => {
     const [cmd, ...args] = kit.server(env.BUILD_DIR);
-    const child = spawn(cmd, args, { cwd: kit.dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: kit.dir,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`${kit.name} example server did not start:\n${out}`)), 20_000);
     const onData = (d) => {
@@ -70,7 +76,8 @@ async function waitDelivered(svc, eventId) {
   for (;;) {
     const { body } = await svc.admin('GET', `/events/${eventId}`);
     if (body.state === 'delivered') return body;
-    if (body.state === 'dead' || Date.now() > until) assert.fail(`event ${eventId} not delivered: ${JSON.stringify(body)}`);
+    if (body.state === 'dead' || Date.now() > until)
+      assert.fail(`event ${eventId} not delivered: ${JSON.stringify(body)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -88,7 +95,8 @@ describe('game-server kits', { concurrency: 2 }, () => {
     keysDir = path.join(tmp, 'platform-keys');
     fs.mkdirSync(keysDir);
     const { body } = await svc.admin('GET', '/platform-keys');
-    for (const k of body.keys) if (k.status !== 'retired') fs.writeFileSync(path.join(keysDir, `${k.kid}.pem`), k.publicKeyPem);
+    for (const k of body.keys)
+      if (k.status !== 'retired') fs.writeFileSync(path.join(keysDir, `${k.kid}.pem`), k.publicKeyPem);
   });
   after(async () => {
     await svc?.close();
@@ -113,7 +121,10 @@ describe('game-server kits', { concurrency: 2 }, () => {
         });
         assert.equal(forged.status, 401, `${kit.name}: a forged call must be refused`);
 
-        const app = await svc.createApp({ name: `${kit.name} kit`, callbackUrls: { default: `${example.url}/pay/callback` } });
+        const app = await svc.createApp({
+          name: `${kit.name} kit`,
+          callbackUrls: { default: `${example.url}/pay/callback` },
+        });
         const res = await svc.admin('POST', `/apps/${app.appId}/test-events`, { type: 'payment' });
         assert.equal(res.status, 201);
         const event = await waitDelivered(svc, res.body.eventId);

@@ -34,7 +34,10 @@ export const KITS = [
     name: 'java',
     dir: path.join(kitsDir, 'java'),
     debian: 'default-jdk-headless',
-    toolchain: [['javac', '-version'], ['java', '-version']],
+    toolchain: [
+      ['javac', '-version'],
+      ['java', '-version'],
+    ],
     // javac alone (the pom.xml is for users: no Maven Central here). --release 11: the kit's minimum.
     steps: (build) => [
       ['sh', '-c', `javac --release 11 -encoding UTF-8 -d '${build}' $(find src examples -name '*.java')`],
@@ -46,7 +49,11 @@ export const KITS = [
     name: 'cpp',
     dir: path.join(kitsDir, 'cpp'),
     debian: 'g++ cmake libssl-dev',
-    toolchain: [['cmake', '--version'], ['g++', '--version'], ['test', '-f', '/usr/include/openssl/evp.h']],
+    toolchain: [
+      ['cmake', '--version'],
+      ['g++', '--version'],
+      ['test', '-f', '/usr/include/openssl/evp.h'],
+    ],
     steps: (build) => [
       ['cmake', '-S', '.', '-B', build, '-DCMAKE_BUILD_TYPE=Release'],
       ['cmake', '--build', build, '-j2'],
@@ -58,7 +65,10 @@ export const KITS = [
     name: 'csharp',
     dir: path.join(kitsDir, 'csharp'),
     debian: 'mono-mcs',
-    toolchain: [['mcs', '--version'], ['mono', '--version']],
+    toolchain: [
+      ['mcs', '--version'],
+      ['mono', '--version'],
+    ],
     // Mono's compiler (the .csproj is for users with the .NET SDK: no NuGet here).
     steps: (build) => [
       ['sh', '-c', `mcs -nologo -out:'${build}/VectorsTest.exe' -r:System.Numerics.dll src/*.cs tests/VectorsTest.cs`],
