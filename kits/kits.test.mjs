@@ -104,34 +104,38 @@ describe('game-server kits', { concurrency: 2 }, () => {
   });
 
   for (const kit of KITS) {
-    it(`${kit.name}: builds, runs every vector, and its example server verifies a real signed test event`, async () => {
-      requireToolchain(kit);
-      const buildDir = path.join(tmp, kit.name);
-      fs.mkdirSync(buildDir);
-      const env = { ...process.env, BUILD_DIR: buildDir, KIT_VECTORS: path.join(root, 'kits/vectors.json') };
-      for (const [cmd, ...args] of kit.steps(buildDir)) await run(cmd, args, { cwd: kit.dir, env });
+    it(
+      `${kit.name}: builds, runs every vector, and its example server verifies a real signed test event`,
+      { timeout: 240_000 },
+      async () => {
+        requireToolchain(kit);
+        const buildDir = path.join(tmp, kit.name);
+        fs.mkdirSync(buildDir);
+        const env = { ...process.env, BUILD_DIR: buildDir, KIT_VECTORS: path.join(root, 'kits/vectors.json') };
+        for (const [cmd, ...args] of kit.steps(buildDir)) await run(cmd, args, { cwd: kit.dir, env });
 
-      const example = await startExample(kit, { BUILD_DIR: buildDir, PLATFORM_KEYS_DIR: keysDir, PORT: '0' });
-      try {
-        // A forged call is refused before anything else happens.
-        const forged = await fetch(`${example.url}/pay/callback`, {
-          method: 'POST',
-          headers: { Timestamp: String(Math.floor(Date.now() / 1000)), Nonce: 'forged-1', Signature: 'AAAA' },
-          body: '{"trxNo":1}',
-        });
-        assert.equal(forged.status, 401, `${kit.name}: a forged call must be refused`);
+        const example = await startExample(kit, { BUILD_DIR: buildDir, PLATFORM_KEYS_DIR: keysDir, PORT: '0' });
+        try {
+          // A forged call is refused before anything else happens.
+          const forged = await fetch(`${example.url}/pay/callback`, {
+            method: 'POST',
+            headers: { Timestamp: String(Math.floor(Date.now() / 1000)), Nonce: 'forged-1', Signature: 'AAAA' },
+            body: '{"trxNo":1}',
+          });
+          assert.equal(forged.status, 401, `${kit.name}: a forged call must be refused`);
 
-        const app = await svc.createApp({
-          name: `${kit.name} kit`,
-          callbackUrls: { default: `${example.url}/pay/callback` },
-        });
-        const res = await svc.admin('POST', `/apps/${app.appId}/test-events`, { type: 'payment' });
-        assert.equal(res.status, 201);
-        const event = await waitDelivered(svc, res.body.eventId);
-        assert.equal(event.attemptLog.at(-1).httpStatus, 200, example.output());
-      } finally {
-        example.child.kill();
-      }
-    });
+          const app = await svc.createApp({
+            name: `${kit.name} kit`,
+            callbackUrls: { default: `${example.url}/pay/callback` },
+          });
+          const res = await svc.admin('POST', `/apps/${app.appId}/test-events`, { type: 'payment' });
+          assert.equal(res.status, 201);
+          const event = await waitDelivered(svc, res.body.eventId);
+          assert.equal(event.attemptLog.at(-1).httpStatus, 200, example.output());
+        } finally {
+          example.child.kill();
+        }
+      },
+    );
   }
 });

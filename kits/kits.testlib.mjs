@@ -25,7 +25,8 @@ export const KITS = [
     toolchain: [['go', 'version']],
     // GOPROXY=off: the standard library only, nothing is fetched.
     steps: (build) => [
-      ['env', 'GOPROXY=off', 'GOFLAGS=-mod=mod', 'go', 'test', '-count=1', './...'],
+      ['env', 'GOPROXY=off', 'go', 'vet', './...'],
+      ['env', 'GOPROXY=off', 'go', 'test', '-count=1', './...'],
       ['env', 'GOPROXY=off', 'go', 'build', '-o', path.join(build, 'gameserver'), './examples/gameserver'],
     ],
     server: (build) => [path.join(build, 'gameserver')],

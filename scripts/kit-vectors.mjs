@@ -58,7 +58,8 @@ export async function buildKitVectors(keys) {
       publicKeys: o.publicKeys ?? [kidA, kidB],
       method: o.recv?.method ?? signed.method,
       path: o.recv?.path ?? signed.path,
-      headers: sent,
+      // [name, value] pairs as received, so a header given twice can be expressed.
+      headers: [...Object.entries(sent), ...(o.extraHeaders ?? [])],
       body: o.recv?.body ?? signed.body,
       signBase: base,
       now: o.now ?? NOW,
@@ -68,7 +69,7 @@ export async function buildKitVectors(keys) {
       ...(o.expect ? {} : { expectKeyId: o.expectKeyId ?? o.kid ?? kidA }),
     });
   };
-  const lower = (h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+  const lower = (h) => h.map(([k, v]) => [k.toLowerCase(), v]);
 
   add('4.7 payment callback, POST, JSON body, Key-Id names the signing key', {});
   add('4.8 role query, GET with an empty body; the query string is not signed', {
@@ -131,6 +132,13 @@ export async function buildKitVectors(keys) {
   add('Timestamp header missing', { headers: { Timestamp: undefined }, expect: 'missing_header' });
   add('Timestamp not decimal digits', { headers: { Timestamp: '1.767e9' }, expect: 'malformed_header' });
   add('Signature not standard base64', { headers: { Signature: 'not*base64' }, expect: 'malformed_header' });
+  add('Nonce given twice', { extraHeaders: [['nonce', 'other-nonce']], expect: 'malformed_header' });
+  add('Nonce with a control character', { sign: { nonce: 'n-\u0001' }, expect: 'malformed_header' });
+  add('Timestamp of 16 digits', { headers: { Timestamp: '1767225595000000' }, expect: 'malformed_header' });
+  add('Signature valid base64 but of the wrong length for the key', {
+    headers: { Signature: 'AAAA' },
+    expect: 'bad_signature',
+  });
 
   const md5Cases = [
     [
@@ -320,6 +328,19 @@ export async function buildKitVectors(keys) {
         uri: '/',
         host: 'localhost',
         port: '8443',
+      },
+    ],
+    [
+      'header values with a double quote and a backslash are escaped in the Authorization header',
+      {
+        kid: 'at-"5\\x',
+        macKey: 'mk-5',
+        ts: '1700000005',
+        nonce: 'a"b\\c',
+        method: 'POST',
+        uri: '/api/order/v1/supplement/list?a=1',
+        host: 'api.example.com',
+        port: '443',
       },
     ],
   ];

@@ -18,7 +18,7 @@ type vectors struct {
 	Callback []struct {
 		Description, Method, Path, Body, SignBase, Expect, ExpectKeyID string
 		PublicKeys, SeenNonces                                         []string
-		Headers                                                        map[string]string
+		Headers                                                        [][2]string
 		Now, WindowSeconds                                             int64
 	}
 	Md5 []struct {
@@ -78,8 +78,8 @@ func TestCallbackVectors(t *testing.T) {
 				store.Remember(n, now().Add(time.Hour))
 			}
 			h := http.Header{}
-			for k, val := range c.Headers {
-				h.Add(k, val)
+			for _, p := range c.Headers {
+				h.Add(p[0], p[1])
 			}
 			call, err := ver.Verify(c.Method, c.Path, h, []byte(c.Body))
 			if c.Expect == "ok" {

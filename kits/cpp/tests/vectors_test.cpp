@@ -60,10 +60,11 @@ int main(int argc, char** argv) {
     gamekit::CallbackVerifier verifier(pems, std::stoll(at(c, "windowSeconds").text), store, clock);
     gamekit::Headers h;
     std::string ts, nonce;
-    for (const auto& [k, val] : at(c, "headers").members) {
-      h.emplace_back(k, val.text);
-      if (k == "Timestamp" || k == "timestamp") ts = val.text;
-      if (k == "Nonce" || k == "nonce") nonce = val.text;
+    for (const auto& pair : at(c, "headers").items) {
+      const std::string &k = pair.items.at(0).text, &val = pair.items.at(1).text;
+      h.emplace_back(k, val);
+      if (k == "Timestamp" || k == "timestamp") ts = val;
+      if (k == "Nonce" || k == "nonce") nonce = val;
     }
     std::string method = text(at(c, "method")), path = text(at(c, "path")), body = text(at(c, "body"));
     std::string expect = text(at(c, "expect"));

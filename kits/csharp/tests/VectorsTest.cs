@@ -48,7 +48,7 @@ static class VectorsTest
             var store = new MemoryNonceStore(clock);
             foreach (var n in L(c, "seenNonces")) store.Remember((string)n, now + 600);
             var verifier = new CallbackVerifier(pems, long.Parse(S(c, "windowSeconds")), store, clock);
-            var headers = ((JsonObject)Get(c, "headers")).Select(h => new KeyValuePair<string, string>(h.Key, (string)h.Value)).ToList();
+            var headers = L(c, "headers").Cast<IList>().Select(h => new KeyValuePair<string, string>((string)h[0], (string)h[1])).ToList();
             string method = S(c, "method"), path = S(c, "path"), expect = S(c, "expect");
             byte[] body = Utf8(S(c, "body"));
             string got;

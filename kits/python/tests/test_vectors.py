@@ -58,7 +58,7 @@ class CallbackVectors(unittest.TestCase):
                 if c["expect"] == "ok":
                     call = verifier.verify(c["method"], c["path"], c["headers"], body)
                     self.assertEqual(call.key_id, c["expectKeyId"])
-                    self.assertEqual(call.nonce, {k.lower(): v for k, v in c["headers"].items()}["nonce"])
+                    self.assertEqual(call.nonce, {k.lower(): v for k, v in c["headers"]}["nonce"])
                     with self.assertRaises(CallbackVerificationError) as again:
                         verifier.verify(c["method"], c["path"], c["headers"], body)
                     self.assertEqual(again.exception.reason, "replayed_nonce")
@@ -71,7 +71,7 @@ class CallbackVectors(unittest.TestCase):
         for c in V["callback"]:
             if c["expect"] != "ok":
                 continue
-            h = {k.lower(): v for k, v in c["headers"].items()}
+            h = {k.lower(): v for k, v in c["headers"]}
             base = callback_sign_base(c["method"], c["path"], h["timestamp"], h["nonce"], c["body"].encode("utf-8"))
             self.assertEqual(base, c["signBase"].encode("utf-8"), c["description"])
 

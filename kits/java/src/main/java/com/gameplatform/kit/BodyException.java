@@ -2,6 +2,8 @@ package com.gameplatform.kit;
 
 /** A body that is not what the spec describes; {@link #field} names the wrong field (dot path). */
 public final class BodyException extends Exception {
+  private static final long serialVersionUID = 1L;
+
   public final String field;
 
   public BodyException(String field, String problem) {

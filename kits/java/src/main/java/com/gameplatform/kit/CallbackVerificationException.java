@@ -2,6 +2,8 @@ package com.gameplatform.kit;
 
 /** The platform's call is refused; {@link #reason} names the failed check (5.3). */
 public final class CallbackVerificationException extends Exception {
+  private static final long serialVersionUID = 1L;
+
   public enum Reason {
     MISSING_HEADER("missing_header"),
     MALFORMED_HEADER("malformed_header"),

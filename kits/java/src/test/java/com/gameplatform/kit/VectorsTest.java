@@ -47,8 +47,10 @@ public final class VectorsTest {
       CallbackVerifier verifier =
           new CallbackVerifier(pems, Long.parseLong(get(c, "windowSeconds").toString()), store, () -> now);
       Map<String, List<String>> h = new LinkedHashMap<>();
-      Map<String, Object> hv = get(c, "headers");
-      for (Map.Entry<String, Object> e : hv.entrySet()) h.put(e.getKey(), List.of((String) e.getValue()));
+      for (Object pair : (List<?>) get(c, "headers")) {
+        List<?> p = (List<?>) pair;
+        h.computeIfAbsent((String) p.get(0), k -> new ArrayList<>()).add((String) p.get(1));
+      }
       String method = get(c, "method"), path = get(c, "path"), expect = get(c, "expect");
       byte[] body = utf8(get(c, "body"));
       String got;
