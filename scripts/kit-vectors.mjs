@@ -362,6 +362,7 @@ export async function buildKitVectors(keys) {
     mac,
     notifications: notificationCases(),
     preOrderChecks: preOrderCases(),
+    answers: answerCases(sdk),
   };
   return JSON.stringify(out, null, 2) + '\n';
 }
@@ -485,4 +486,53 @@ function preOrderCases() {
       expect: { roleId: '123', serverId: 's1', productSkuCode: 'gem_60', quantity: '2', extras: null },
     },
   ];
+}
+
+/** The game's answers (4.7-4.10) as the SDK builds them: `args` in, `{status, body}` out (compared as JSON values). */
+function answerCases(sdk) {
+  const full = {
+    userId: 'u-77',
+    roleId: 'r-1',
+    name: '勇者',
+    avatar: 'https://cdn.example/a.png',
+    roleLv: 12,
+    serverId: 's1',
+    serverName: 'Server 1',
+  };
+  const bare = { userId: 'u-77', roleId: 'r-2', name: 'n', avatar: '' };
+  const entry = { roleId: 'r-1', name: '勇者', avatar: 'a.png', roleLv: 12, serverId: 's1', serverName: 'Server 1' };
+  const entryBare = { roleId: 'r-2', name: 'n', avatar: '', serverId: 's2' };
+  const cases = [
+    ['4.7 accept', 'acceptNotification', {}, sdk.acceptNotification()],
+    [
+      '4.7 reject, 500',
+      'rejectNotification',
+      { status: 500, msg: 'inventory service down' },
+      sdk.rejectNotification('inventory service down'),
+    ],
+    [
+      '4.7 reject, 409',
+      'rejectNotification',
+      { status: 409, msg: 'order unknown' },
+      sdk.rejectNotification('order unknown', 409),
+    ],
+    ['4.8 role with every field', 'role', full, sdk.roleQueryAnswer(full)],
+    ['4.8 role without the optional fields: null', 'role', bare, sdk.roleQueryAnswer(bare)],
+    ['4.9 role list', 'roleList', { roles: [entry, entryBare] }, sdk.roleListAnswer([entry, entryBare])],
+    ['4.9 no role: 401 with empty results', 'roleList', { roles: [] }, sdk.roleListAnswer([])],
+    ['4.10 allow', 'preOrderAllow', {}, sdk.allowPreOrder()],
+    [
+      '4.10 block with a section 7 code, msg null (the front end translates)',
+      'preOrderReject',
+      { code: 105, detail: '5 per day' },
+      sdk.blockPreOrder(105, { detail: '5 per day' }),
+    ],
+    [
+      '4.10 block with a custom code and a player-facing msg',
+      'preOrderReject',
+      { code: 901, detail: 'event over', msg: 'Come back tomorrow' },
+      sdk.blockPreOrder(901, { detail: 'event over', msg: 'Come back tomorrow' }),
+    ],
+  ];
+  return cases.map(([description, kind, args, expect]) => ({ description, kind, args, expect }));
 }

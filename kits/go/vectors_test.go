@@ -36,6 +36,14 @@ type vectors struct {
 		Description, Body string
 		Expect            map[string]*string
 	}
+	Answers []struct {
+		Description, Kind string
+		Args              map[string]interface{}
+		Expect            struct {
+			Status int
+			Body   interface{}
+		}
+	}
 }
 
 func load(t *testing.T) vectors {

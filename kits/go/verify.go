@@ -72,7 +72,16 @@ func NewMemoryNonceStore() *MemoryNonceStore {
 func (s *MemoryNonceStore) Remember(nonce string, expiresAt time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.Now()
+	if s.seen == nil { // a zero MemoryNonceStore works too
+		s.seen = map[string]time.Time{}
+	}
+	now := time.Now()
+	if s.Now != nil {
+		now = s.Now()
+	}
+	if s.MaxEntries <= 0 {
+		s.MaxEntries = 100000
+	}
 	if until, ok := s.seen[nonce]; ok && until.After(now) {
 		return false, nil
 	}

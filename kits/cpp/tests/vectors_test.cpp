@@ -32,6 +32,20 @@ static Value s(int64_t x) { return Value::str(std::to_string(x)); }
 template <class T>
 static Value s(const std::optional<T>& x) { return x ? s(*x) : Value::null(); }
 
+/** JSON values equal, object members in any order. */
+static bool same(const Value& a, const Value& b) {
+  if (a.kind != b.kind || a.boolean != b.boolean || a.text != b.text || a.items.size() != b.items.size() ||
+      a.members.size() != b.members.size())
+    return false;
+  for (size_t i = 0; i < a.items.size(); i++)
+    if (!same(a.items[i], b.items[i])) return false;
+  for (const auto& [k, val] : a.members) {
+    const Value* other = b.get(k);
+    if (!other || !same(val, *other)) return false;
+  }
+  return true;
+}
+
 /** The expected map of a typed-body case against what the kit parsed. */
 static void compare(const std::string& name, const Value& expect, const std::map<std::string, Value>& got) {
   for (const auto& [k, want] : expect.members) {
@@ -133,6 +147,34 @@ int main(int argc, char** argv) {
     compare(text(at(c, "description")), at(c, "expect"),
             {{"roleId", s(p.role_id)}, {"serverId", s(p.server_id)}, {"productSkuCode", s(p.product_sku_code)},
              {"quantity", s(p.quantity)}, {"extras", s(p.extras)}});
+  }
+  for (const auto& c : at(v, "answers").items) {
+    const Value& a = at(c, "args");
+    std::string kind = text(at(c, "kind"));
+    auto role = [](const Value& m) {
+      gamekit::Role r{text(at(m, "userId")), text(at(m, "roleId")), text(at(m, "name")), text(at(m, "avatar")), {}, {}, {}};
+      if (m.get("roleLv") && !m.get("roleLv")->is_null()) r.role_lv = std::stoll(m.get("roleLv")->text);
+      if (m.get("serverId") && !m.get("serverId")->is_null()) r.server_id = m.get("serverId")->text;
+      if (m.get("serverName") && !m.get("serverName")->is_null()) r.server_name = m.get("serverName")->text;
+      return r;
+    };
+    gamekit::Answer got{0, Value()};
+    if (kind == "acceptNotification") got = gamekit::accept_notification();
+    else if (kind == "rejectNotification") got = gamekit::reject_notification(std::stoi(at(a, "status").text), text(at(a, "msg")));
+    else if (kind == "role") got = gamekit::role_answer(role(a));
+    else if (kind == "roleList") {
+      std::vector<gamekit::Role> roles;
+      for (const auto& r : at(a, "roles").items) roles.push_back(role(r));
+      got = gamekit::role_list_answer(roles);
+    } else if (kind == "preOrderAllow") got = gamekit::pre_order_allow();
+    else {
+      std::optional<std::string> msg;
+      if (a.get("msg")) msg = a.get("msg")->text;
+      got = gamekit::pre_order_reject(std::stoi(at(a, "code").text), text(at(a, "detail")), msg);
+    }
+    bool ok = std::to_string(got.status) == at(at(c, "expect"), "status").text &&
+              same(gamekit::json::parse(got.json()), at(at(c, "expect"), "body"));
+    check(text(at(c, "description")), ok, std::to_string(got.status) + " " + got.json());
   }
   try {
     gamekit::Notification::parse(R"({"products":[],"notifyId":"x"})");

@@ -33,6 +33,25 @@ static class VectorsTest
         }
     }
 
+    static Role RoleOf(object m)
+    {
+        return new Role { UserId = S(m, "userId"), RoleId = S(m, "roleId"), Name = S(m, "name"), Avatar = S(m, "avatar"),
+            RoleLv = S(m, "roleLv") == null ? (long?)null : long.Parse(S(m, "roleLv")), ServerId = S(m, "serverId"), ServerName = S(m, "serverName") };
+    }
+
+    /// <summary>JSON values equal, object members in any order.</summary>
+    static bool Same(object a, object b)
+    {
+        if (a == null || b == null) return a == null && b == null;
+        var oa = a as JsonObject; var ob = b as JsonObject;
+        if (oa != null || ob != null)
+            return oa != null && ob != null && oa.Count == ob.Count && oa.All(m => ob.Any(n => n.Key == m.Key) && Same(m.Value, ob.Get(m.Key)));
+        var la = a as IList; var lb = b as IList;
+        if (la != null || lb != null)
+            return la != null && lb != null && la.Count == lb.Count && Enumerable.Range(0, la.Count).All(i => Same(la[i], lb[i]));
+        return a.GetType() == b.GetType() && a.ToString() == b.ToString();
+    }
+
     static int Main(string[] args)
     {
         string file = args.Length > 0 ? args[0] : Environment.GetEnvironmentVariable("KIT_VECTORS") ?? "../vectors.json";
@@ -110,6 +129,23 @@ static class VectorsTest
             var p = PreOrderCheck.Parse(Utf8(S(c, "body")));
             Compare(S(c, "description"), Get(c, "expect"), new Dictionary<string, string> {
                 { "roleId", p.RoleId }, { "serverId", p.ServerId }, { "productSkuCode", p.ProductSkuCode }, { "quantity", p.Quantity.ToString() }, { "extras", p.Extras } });
+        }
+        foreach (var c in L(v, "answers"))
+        {
+            var a = (JsonObject)Get(c, "args");
+            Answer got;
+            switch (S(c, "kind"))
+            {
+                case "acceptNotification": got = Answer.AcceptNotification(); break;
+                case "rejectNotification": got = Answer.RejectNotification(int.Parse(S(a, "status")), S(a, "msg")); break;
+                case "role": got = Answer.RoleQuery(RoleOf(a)); break;
+                case "roleList": got = Answer.RoleList(L(a, "roles").Cast<object>().Select(RoleOf).ToList()); break;
+                case "preOrderAllow": got = Answer.PreOrderAllow(); break;
+                default: got = Answer.PreOrderReject(int.Parse(S(a, "code")), S(a, "detail"), S(a, "msg")); break;
+            }
+            var expect = Get(c, "expect");
+            bool ok = got.Status.ToString() == S(expect, "status") && Same(Json.Parse(got.Json()), Get(expect, "body"));
+            Check(S(c, "description"), ok, got.Status + " " + got.Json());
         }
         try { Notification.Parse(Utf8("{\"products\":[],\"notifyId\":\"x\"}")); Check("bad field named", false, "accepted"); }
         catch (BodyException e) { Check("bad field named", e.Field == "notifyId", e.Field); }

@@ -20,7 +20,11 @@ from game_platform_kit import (  # noqa: E402
     mac_sign,
     mac_sign_base,
     md5_sign,
+    accept_notification,
+    pre_order_allow,
     pre_order_reject,
+    reject_notification,
+    role_answer,
     role_list_answer,
 )
 from game_platform_kit.md5 import js_number  # noqa: E402
@@ -119,6 +123,26 @@ class BodyVectors(unittest.TestCase):
                 got = {"roleId": p.role_id, "serverId": p.server_id, "productSkuCode": p.product_sku_code,
                        "quantity": str(p.quantity), "extras": p.extras}
                 self.assertEqual(got, c["expect"])
+
+    def test_every_answer_vector(self):
+        for c in V["answers"]:
+            with self.subTest(c["description"]):
+                a, kind = c["args"], c["kind"]
+                if kind == "acceptNotification":
+                    got = accept_notification()
+                elif kind == "rejectNotification":
+                    got = reject_notification(a["msg"], a["status"])
+                elif kind == "role":
+                    got = role_answer(a["userId"], a["roleId"], a["name"], a["avatar"], a.get("roleLv"),
+                                      a.get("serverId"), a.get("serverName"))
+                elif kind == "roleList":
+                    got = role_list_answer(a["roles"])
+                elif kind == "preOrderAllow":
+                    got = pre_order_allow()
+                else:
+                    got = pre_order_reject(a["code"], a["detail"], a.get("msg"))
+                status, body = got
+                self.assertEqual({"status": status, "body": json.loads(json.dumps(body))}, c["expect"])
 
     def test_bad_bodies_name_the_field(self):
         with self.assertRaises(BodyError) as err:

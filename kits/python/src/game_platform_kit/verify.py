@@ -110,11 +110,12 @@ def _load_key(pem: Union[str, bytes]) -> rsa.RSAPublicKey:
 
 def load_public_keys_dir(directory: str) -> Dict[str, str]:
     """Every `<key id>.pem` file of a directory, by key id."""
-    return {
-        name[:-4]: open(os.path.join(directory, name), encoding="ascii").read()
-        for name in sorted(os.listdir(directory))
-        if name.endswith(".pem")
-    }
+    keys = {}
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".pem"):
+            with open(os.path.join(directory, name), encoding="ascii") as f:
+                keys[name[:-4]] = f.read()
+    return keys
 
 
 class CallbackVerifier:

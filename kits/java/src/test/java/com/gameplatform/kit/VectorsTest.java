@@ -138,6 +138,27 @@ public final class VectorsTest {
       got.put("extras", p.extras);
       check(get(c, "description"), got.equals(get(c, "expect")), got.toString());
     }
+    for (Object c : (List<?>) get(v, "answers")) {
+      Map<String, Object> a = get(c, "args");
+      String kind = get(c, "kind");
+      Answers.Answer got;
+      switch (kind) {
+        case "acceptNotification": got = Answers.acceptNotification(); break;
+        case "rejectNotification": got = Answers.rejectNotification(Integer.parseInt(a.get("status").toString()), (String) a.get("msg")); break;
+        case "role": got = Answers.role(role(a)); break;
+        case "roleList": {
+          List<Answers.Role> roles = new ArrayList<>();
+          for (Object r : (List<?>) a.get("roles")) roles.add(role((Map<?, ?>) r));
+          got = Answers.roleList(roles);
+          break;
+        }
+        case "preOrderAllow": got = Answers.preOrderAllow(); break;
+        default: got = Answers.preOrderReject(Integer.parseInt(a.get("code").toString()), (String) a.get("detail"), (String) a.get("msg"));
+      }
+      Map<String, Object> expect = get(c, "expect");
+      boolean ok = Integer.parseInt(expect.get("status").toString()) == got.status && Json.parse(got.json()).equals(expect.get("body"));
+      check((String) get(c, "description"), ok, got.status + " " + got.json());
+    }
     try {
       Notification.parse(utf8("{\"products\":[],\"notifyId\":\"x\"}"));
       check("bad field named", false, "accepted");
@@ -150,6 +171,18 @@ public final class VectorsTest {
 
     System.out.println(passed + " passed, " + failed + " failed");
     System.exit(failed == 0 ? 0 : 1);
+  }
+
+  private static Answers.Role role(Map<?, ?> m) {
+    Answers.Role r = new Answers.Role();
+    r.userId = (String) m.get("userId");
+    r.roleId = (String) m.get("roleId");
+    r.name = (String) m.get("name");
+    r.avatar = (String) m.get("avatar");
+    r.roleLv = m.get("roleLv") == null ? null : Long.parseLong(m.get("roleLv").toString());
+    r.serverId = (String) m.get("serverId");
+    r.serverName = (String) m.get("serverName");
+    return r;
   }
 
   private static String s(Object o) {
