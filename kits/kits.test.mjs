@@ -131,7 +131,9 @@ describe('game-server kits', { concurrency: 2 }, () => {
           const res = await svc.admin('POST', `/apps/${app.appId}/test-events`, { type: 'payment' });
           assert.equal(res.status, 201);
           const event = await waitDelivered(svc, res.body.eventId);
+          // Verified and answered 200 on the first attempt: a refusal would have meant a retry.
           assert.equal(event.attemptLog.at(-1).httpStatus, 200, example.output());
+          assert.equal(event.attempts, 1, example.output());
         } finally {
           example.child.kill();
         }
