@@ -26,4 +26,30 @@ from .bodies import (
     pre_order_reject,
 )
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+__all__ = [
+    "canonical_params",
+    "md5_sign",
+    "mac_sign_base",
+    "mac_sign",
+    "mac_authorization",
+    "CallbackVerifier",
+    "CallbackVerificationError",
+    "MemoryNonceStore",
+    "NonceStore",
+    "VerifiedCall",
+    "callback_sign_base",
+    "load_public_keys_dir",
+    "BodyError",
+    "Notification",
+    "PreOrderCheck",
+    "Product",
+    "Attach",
+    "TrxType",
+    "PreOrderCode",
+    "accept_notification",
+    "reject_notification",
+    "pre_order_allow",
+    "role_answer",
+    "role_list_answer",
+    "pre_order_reject",
+]
