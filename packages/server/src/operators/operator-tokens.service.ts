@@ -118,9 +118,9 @@ export class OperatorTokenService {
         : t.expires_at !== null && Number(t.expires_at) <= at
           ? 'expired'
           : !owner || owner.disabled === 1
-            ? 'operator disabled'
+            ? 'of a disabled operator'
             : !mayGrant(owner.role as Role, t.role as Role)
-              ? `a ${owner.role} may no longer hold a ${t.role} token`
+              ? `above its owner's role (${owner.role})`
               : null;
     if (problem) {
       await this.operators.audit(
