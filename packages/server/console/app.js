@@ -99,26 +99,26 @@ function SignIn({ message }) {
     <${ErrorBox} error=${accountError ?? error} />
     <${AccountSignIn} onError=${setAccountError} />
     <details class="break-glass">
-    <summary>Break-glass admin token or an operator API token</summary>
-    <form class="token-signin" onSubmit=${submit} autocomplete="off">
-      <${Field}
-        label="Admin token"
-        name="token"
-        type="password"
-        value=${token}
-        onInput=${setToken}
-        required
-        hint="The service's ADMIN_TOKEN (data/admin-token), or an operator API token. Kept in this tab only (sessionStorage)."
-      />
-      <${Field}
-        label="Your name (recorded on moderation decisions)"
-        name="moderator"
-        value=${moderator}
-        onInput=${setModerator}
-        maxlength="100"
-      />
-      <button type="submit" disabled=${busy}>Sign in</button>
-    </form>
+      <summary>Break-glass admin token or an operator API token</summary>
+      <form class="token-signin" onSubmit=${submit} autocomplete="off">
+        <${Field}
+          label="Admin token"
+          name="token"
+          type="password"
+          value=${token}
+          onInput=${setToken}
+          required
+          hint="The service's ADMIN_TOKEN (data/admin-token), or an operator API token. Kept in this tab only (sessionStorage)."
+        />
+        <${Field}
+          label="Your name (recorded on moderation decisions)"
+          name="moderator"
+          value=${moderator}
+          onInput=${setModerator}
+          maxlength="100"
+        />
+        <button type="submit" disabled=${busy}>Sign in</button>
+      </form>
     </details>
   </main>`;
 }
@@ -145,7 +145,8 @@ function Shell() {
         ${NAV.map(([key, label]) => html`<a href=${`#/${key}`} class=${key === section ? 'active' : ''}>${label}</a>`)}
       </nav>
       <span class="who"
-        >as ${session.moderator()}${session.role() ? ` (${session.role()})` : ''} <button type="button" class="signout" onClick=${signOut}>Sign out</button></span
+        >as ${session.moderator()}${session.role() ? ` (${session.role()})` : ''}
+        <button type="button" class="signout" onClick=${signOut}>Sign out</button></span
       >
     </header>
     <main data-route=${route.path}>

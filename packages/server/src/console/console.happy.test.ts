@@ -650,6 +650,19 @@ describe('operator console (happy paths)', () => {
     await page.close();
   });
 
+  it('a moderator account opens the report queue but is refused the platform keys, in the page', async () => {
+    const mod = await createOperator(svc, 'mod-account', 'moderator');
+    const { page } = await browser.newPage();
+    await signInAccount(svc, page, 'mod-account', mod.password, mod.recoveryCodes[0]!);
+    await waitForText(page, 'header.topbar .who', /as mod-account \(moderator\)/);
+    await go(svc, page, '/keys');
+    await waitForText(page, 'main', /40303[\s\S]*keys\.read/);
+    await go(svc, page, '/reports');
+    await page.waitForSelector('main table, main .empty, main p');
+    assert.doesNotMatch(await mainText(page), /40303/);
+    await page.close();
+  });
+
   it("finds an app's orders by status and type", async () => {
     const shop = await appWithProducts(svc, { name: 'Filter Shop' });
     const paid = await placeOk(svc, storeOrder(shop.appId));

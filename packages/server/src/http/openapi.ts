@@ -28,7 +28,8 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
             type: 'apiKey',
             in: 'cookie',
             name: 'gp_operator_session',
-            description: 'Console sign-in (POST /admin/v1/session); send X-CSRF-Token on requests that change something',
+            description:
+              'Console sign-in (POST /admin/v1/session); send X-CSRF-Token on requests that change something',
           },
           macToken: {
             type: 'apiKey',

@@ -136,6 +136,12 @@ export class OperatorTokenService {
       });
     }
     await this.repo.touchToken(t.token_id, at);
-    return { kind: 'token', operatorId: owner!.operator_id, name: owner!.name, role: t.role as Role, tokenId: t.token_id };
+    return {
+      kind: 'token',
+      operatorId: owner!.operator_id,
+      name: owner!.name,
+      role: t.role as Role,
+      tokenId: t.token_id,
+    };
   }
 }

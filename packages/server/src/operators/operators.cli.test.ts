@@ -33,7 +33,10 @@ describe('operator CLI', () => {
 
   it('creates an admin who signs in to the service, makes and revokes a token, and lists both', async () => {
     const made = await cli('create', 'ada', '--role', 'admin');
-    assert.deepEqual([made.operator.name, made.operator.role, made.secondFactor.recoveryCodes.length], ['ada', 'admin', 10]);
+    assert.deepEqual(
+      [made.operator.name, made.operator.role, made.secondFactor.recoveryCodes.length],
+      ['ada', 'admin', 10],
+    );
     const signedIn = await signIn(svc, {
       name: 'ada',
       password: made.password,
@@ -41,7 +44,17 @@ describe('operator CLI', () => {
     });
     assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
 
-    const t = await cli('token', 'create', 'ada', '--name', 'nightly export', '--role', 'support', '--expires-in-days', '7');
+    const t = await cli(
+      'token',
+      'create',
+      'ada',
+      '--name',
+      'nightly export',
+      '--role',
+      'support',
+      '--expires-in-days',
+      '7',
+    );
     assert.match(t.token, /^gpo_/);
     assert.equal((await adminAs(svc, t.token, 'GET', '/apps')).status, 200);
     assert.equal((await adminAs(svc, t.token, 'POST', '/apps', { name: 'no' })).status, 403);

@@ -25,7 +25,10 @@ describe('operators: happy paths', () => {
     assert.match(root.totpSecret, /^[A-Z2-7]{32}$/);
     const shown = await svc.admin('GET', '/operators/root');
     assert.equal(shown.status, 200);
-    assert.deepEqual([shown.body.name, shown.body.role, shown.body.disabled, shown.body.recoveryCodesLeft], ['root', 'admin', false, 10]);
+    assert.deepEqual(
+      [shown.body.name, shown.body.role, shown.body.disabled, shown.body.recoveryCodesLeft],
+      ['root', 'admin', false, 10],
+    );
     const text = JSON.stringify((await svc.admin('GET', '/operators')).body);
     for (const secret of [root.password, root.totpSecret, root.recoveryCodes[0]!]) assert.ok(!text.includes(secret));
     const created = await auditEvents(svc, 'operator-created');
@@ -38,12 +41,18 @@ describe('operators: happy paths', () => {
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual([r.body.name, r.body.role, r.body.via], ['root', 'admin', 'session']);
     assert.match(r.body.csrfToken, /^[A-Za-z0-9_-]{43}$/);
-    assert.match(r.setCookie!, /^gp_operator_session=[A-Za-z0-9_-]{43}; Path=\/admin\/v1; Max-Age=43200; HttpOnly; SameSite=Strict$/);
+    assert.match(
+      r.setCookie!,
+      /^gp_operator_session=[A-Za-z0-9_-]{43}; Path=\/admin\/v1; Max-Age=43200; HttpOnly; SameSite=Strict$/,
+    );
     const me = await withCookie(svc, r.cookie!, 'GET', '/session');
     assert.deepEqual([me.status, me.body.name, me.body.csrfToken], [200, 'root', r.body.csrfToken]);
     assert.ok(me.body.permissions.includes('operators.write'));
     // A change with the cookie and its CSRF token works and is recorded under the operator's name.
-    const app = await withCookie(svc, r.cookie!, 'POST', '/apps', { body: { name: 'by root' }, csrf: r.body.csrfToken });
+    const app = await withCookie(svc, r.cookie!, 'POST', '/apps', {
+      body: { name: 'by root' },
+      csrf: r.body.csrfToken,
+    });
     assert.equal(app.status, 201);
     const trail = (await svc.admin('GET', '/admin-actions?operator=root')).body.actions;
     assert.ok(trail.some((a: any) => a.route === '/admin/v1/apps' && a.event === null));
@@ -76,25 +85,39 @@ describe('operators: happy paths', () => {
     });
     assert.equal(made.status, 201);
     assert.equal(made.body.password, 'a long enough password');
-    const mia: TestOperator = { name: 'mia', role: 'moderator', password: made.body.password, ...made.body.secondFactor };
+    const mia: TestOperator = {
+      name: 'mia',
+      role: 'moderator',
+      password: made.body.password,
+      ...made.body.secondFactor,
+    };
     const s = await sessionOf(svc, mia, clock);
     assert.equal((await withCookie(svc, s.cookie, 'GET', '/reports')).status, 200);
     const keys = await withCookie(svc, s.cookie, 'GET', '/platform-keys');
-    assert.deepEqual([keys.status, keys.body.code, keys.body.data], [403, 40303, { permission: 'keys.read', role: 'moderator' }]);
+    assert.deepEqual(
+      [keys.status, keys.body.code, keys.body.data],
+      [403, 40303, { permission: 'keys.read', role: 'moderator' }],
+    );
     // Promoted to support: reads keys now.
-    const patched = await withCookie(svc, cookie, 'PATCH', '/operators/mia', { body: { role: 'support' }, csrf: csrfToken });
+    const patched = await withCookie(svc, cookie, 'PATCH', '/operators/mia', {
+      body: { role: 'support' },
+      csrf: csrfToken,
+    });
     assert.deepEqual([patched.status, patched.body.role], [200, 'support']);
     assert.equal((await withCookie(svc, s.cookie, 'GET', '/platform-keys')).status, 200);
     const changed = (await auditEvents(svc, 'role-changed'))[0];
     assert.deepEqual([changed.operator, changed.note], ['root', 'mia: moderator -> support']);
     // Disabled: the session ends.
-    assert.equal((await withCookie(svc, cookie, 'PATCH', '/operators/mia', { body: { disabled: true }, csrf: csrfToken })).status, 200);
+    assert.equal(
+      (await withCookie(svc, cookie, 'PATCH', '/operators/mia', { body: { disabled: true }, csrf: csrfToken })).status,
+      200,
+    );
     assert.equal((await withCookie(svc, s.cookie, 'GET', '/reports')).status, 401);
     tick();
     assert.equal((await signIn(svc, { name: 'mia', password: mia.password, totp: codeOf(mia, clock) })).status, 401);
   });
 
-  it('per-operator API tokens: shown once, a role at most the owner\'s, last use recorded, revoked, expired', async () => {
+  it("per-operator API tokens: shown once, a role at most the owner's, last use recorded, revoked, expired", async () => {
     tick();
     const op = await createOperator(svc, 'olga', 'operator');
     const s = await sessionOf(svc, op, clock);
@@ -123,7 +146,10 @@ describe('operators: happy paths', () => {
     assert.equal(listed.body.tokens.length, 2);
     assert.equal(listed.body.tokens[0].lastUsedAt, new Date(clock).toISOString());
     assert.ok(!JSON.stringify(listed.body).includes(token), 'a token is never answered again');
-    assert.equal((await auditEvents(svc, 'token-created'))[0].note, `#${readOnly.body.info.tokenId} dashboards for olga as support`);
+    assert.equal(
+      (await auditEvents(svc, 'token-created'))[0].note,
+      `#${readOnly.body.info.tokenId} dashboards for olga as support`,
+    );
     const trail = (await svc.admin('GET', '/admin-actions?operator=olga')).body.actions;
     assert.ok(trail.some((a: any) => a.route === '/admin/v1/apps' && a.status === 201));
 
@@ -131,7 +157,10 @@ describe('operators: happy paths', () => {
     const revoked = await adminAs(svc, token, 'DELETE', `/operator-tokens/${readOnly.body.info.tokenId}`);
     assert.ok(revoked.body.revokedAt);
     const refused = await adminAs(svc, readOnly.body.token, 'GET', '/apps');
-    assert.deepEqual([refused.status, refused.body.code, refused.body.detail], [401, 40106, 'the operator token is revoked']);
+    assert.deepEqual(
+      [refused.status, refused.body.code, refused.body.detail],
+      [401, 40106, 'the operator token is revoked'],
+    );
     // Expired after its day.
     tick(86_400_000);
     const expired = await adminAs(svc, token, 'GET', '/apps');

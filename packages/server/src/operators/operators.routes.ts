@@ -2,13 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
-import {
-  SESSION_COOKIE,
-  auditContext,
-  cookieValue,
-  principalOf,
-  setSessionCookie,
-} from './admin-access.routes.js';
+import { SESSION_COOKIE, auditContext, cookieValue, principalOf, setSessionCookie } from './admin-access.routes.js';
 import { ROLE_PERMISSIONS } from './permissions.js';
 import {
   LoginBody,
@@ -117,9 +111,7 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) =>
-        reply
-          .code(201)
-          .send(await operators.create(request.body, principalOf(request).name, auditContext(request))),
+        reply.code(201).send(await operators.create(request.body, principalOf(request).name, auditContext(request))),
     );
 
     app.get(
@@ -217,9 +209,7 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) =>
-        reply
-          .code(201)
-          .send(await operatorTokens.create(principalOf(request), request.body, auditContext(request))),
+        reply.code(201).send(await operatorTokens.create(principalOf(request), request.body, auditContext(request))),
     );
 
     app.delete(

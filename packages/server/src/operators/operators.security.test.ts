@@ -50,7 +50,8 @@ describe('operators: security', () => {
 
   it('locks an operator after repeated failures, even for the right credentials, until the lock ends or a reset', async () => {
     const op = await createOperator(svc, 'lou', 'support');
-    for (let i = 0; i < 3; i++) assert.equal((await signIn(svc, { name: 'lou', password: 'wrong wrong wrong' })).status, 401);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await signIn(svc, { name: 'lou', password: 'wrong wrong wrong' })).status, 401);
     tick();
     const locked = await signIn(svc, { name: 'lou', password: op.password, totp: codeOf(op, clock) });
     assert.deepEqual([locked.status, locked.body.code, locked.headers.get('retry-after')], [429, 42902, '570']);
@@ -63,7 +64,10 @@ describe('operators: security', () => {
     const reset = await svc.admin('POST', '/operators/lou/reset-password', {});
     assert.equal(reset.status, 200);
     tick();
-    assert.equal((await signIn(svc, { name: 'lou', password: reset.body.password, totp: codeOf(op, clock) })).status, 200);
+    assert.equal(
+      (await signIn(svc, { name: 'lou', password: reset.body.password, totp: codeOf(op, clock) })).status,
+      200,
+    );
   });
 
   it('refuses a cookie without its CSRF token (or with a wrong one) on a change, and audits it; reads need none', async () => {
@@ -97,7 +101,11 @@ describe('operators: security', () => {
           port,
           path: '/admin/v1/session',
           method: 'POST',
-          headers: { host: 'console.example.com', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            host: 'console.example.com',
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
         },
         (res) => {
           res.resume();
@@ -123,12 +131,20 @@ describe('operators: security', () => {
     // Demoted below its token's role: the token stops working.
     assert.equal((await svc.admin('PATCH', '/operators/eve', { role: 'moderator' })).status, 200);
     const stale = await adminAs(svc, token, 'GET', '/apps');
-    assert.deepEqual([stale.status, stale.body.detail], [401, "the operator token is above its owner's role (moderator)"]);
+    assert.deepEqual(
+      [stale.status, stale.body.detail],
+      [401, "the operator token is above its owner's role (moderator)"],
+    );
     assert.equal((await svc.admin('PATCH', '/operators/eve', { role: 'operator' })).status, 200);
   });
 
   it('answers bad sign-in bodies 400, never 500', async () => {
-    for (const body of [{}, { name: 'eve' }, { name: 'eve', password: 'x', totp: 'x'.repeat(17) }, { name: 'e\u0000', password: 'p' }]) {
+    for (const body of [
+      {},
+      { name: 'eve' },
+      { name: 'eve', password: 'x', totp: 'x'.repeat(17) },
+      { name: 'e\u0000', password: 'p' },
+    ]) {
       const r = await signIn(svc, body);
       assert.deepEqual([r.status, r.body.code], [400, 40000], JSON.stringify(body));
     }

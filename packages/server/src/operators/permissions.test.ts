@@ -34,7 +34,9 @@ describe('permission table', () => {
 
   it('names every admin route, and only routes that exist', () => {
     assert.ok(routes.length > 50, `admin routes found: ${routes.length}`);
-    const undeclared = routes.filter((r) => routeAccess(r.method, r.url) === undefined).map((r) => `${r.method} ${r.url}`);
+    const undeclared = routes
+      .filter((r) => routeAccess(r.method, r.url) === undefined)
+      .map((r) => `${r.method} ${r.url}`);
     assert.deepEqual(
       undeclared,
       [],
@@ -43,7 +45,8 @@ describe('permission table', () => {
     const known = new Set(routes.map((r) => `${r.method} ${r.url}`));
     const stale = Object.keys(ROUTE_PERMISSIONS).filter((k) => !known.has(k));
     assert.deepEqual(stale, [], 'ROUTE_PERMISSIONS names routes that do not exist');
-    for (const r of routes) assert.equal(r.xPermission, routeAccess(r.method, r.url), `x-permission of ${r.method} ${r.url}`);
+    for (const r of routes)
+      assert.equal(r.xPermission, routeAccess(r.method, r.url), `x-permission of ${r.method} ${r.url}`);
   });
 
   it('leaves an undeclared route to admins only, and never gives support a write', () => {
@@ -70,7 +73,9 @@ describe('permission table', () => {
         const expected = !mayCall(role, access);
         if (res.status >= 500) mismatches.push(`${role} ${r.method} ${r.url}: ${res.status}`);
         else if (refused !== expected)
-          mismatches.push(`${role} ${r.method} ${r.url} (${access}): ${expected ? 'should be refused' : 'refused'} (${res.status})`);
+          mismatches.push(
+            `${role} ${r.method} ${r.url} (${access}): ${expected ? 'should be refused' : 'refused'} (${res.status})`,
+          );
         if (refused) assert.deepEqual(res.body.data, { permission: access, role });
       }
     }
@@ -80,7 +85,10 @@ describe('permission table', () => {
   it('answers support no secret on any read', async () => {
     const app = await svc.createApp({ name: 'secretive' });
     for (const r of routes.filter((x) => x.method === 'GET')) {
-      const path = r.url.replace('/admin/v1', '').replace(':appId', String(app.appId)).replace(/:(\w+)/g, '999999');
+      const path = r.url
+        .replace('/admin/v1', '')
+        .replace(':appId', String(app.appId))
+        .replace(/:(\w+)/g, '999999');
       const res = await adminAs(svc, tokens.support, 'GET', path);
       assert.ok(!JSON.stringify(res.body ?? '').includes(app.secret), `${r.url} answered the app secret`);
     }
