@@ -49,6 +49,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
         adminToken: services.adminToken,
         adminTokenEnabled: services.config.ADMIN_TOKEN_ENABLED,
         operators: services.operators,
+        signIn: services.operatorSignIn,
         tokens: services.operatorTokens,
       });
       recordAdminActions(admin, services.adminAudit, (request) => {

@@ -39,6 +39,7 @@ import { purgeAttempts, purgeFinishedEvents } from './delivery/purge.js';
 import { OperatorsRepository } from './operators/operators.repository.js';
 import { OperatorService } from './operators/operators.service.js';
 import { OperatorTokenService } from './operators/operator-tokens.service.js';
+import { SignInService } from './operators/sign-in.service.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -77,6 +78,8 @@ export interface Services {
   storeSettings: StoreSettingsService;
   /** Operator accounts, their console sign-in and sessions (operators/, docs/operators.md). */
   operators: OperatorService;
+  /** Console sign-in and sessions of operator accounts. */
+  operatorSignIn: SignInService;
   /** Per-operator API tokens. */
   operatorTokens: OperatorTokenService;
   /** Deletes traffic records past their retention (docs/operations.md, "Retention"); started by startService. */
@@ -182,13 +185,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const operators = new OperatorService(
     operatorsRepo,
     box,
-    {
-      sessionSeconds: config.OPERATOR_SESSION_SECONDS,
-      maxFailures: config.OPERATOR_LOGIN_MAX_FAILURES,
-      lockSeconds: config.OPERATOR_LOCK_SECONDS,
-      failureDelayMs: config.OPERATOR_LOGIN_DELAY_MS,
-      issuer: config.PUBLIC_HOST ?? 'game platform',
-    },
+    { issuer: config.PUBLIC_HOST ?? 'game platform' },
     (e) => adminAudit.recordEvent(e),
     now,
   );
@@ -245,6 +242,18 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     orders: createOrdersDomain(database.db, database.dialect, config, apps, now),
     adminAudit,
     operators,
+    operatorSignIn: new SignInService(
+      operatorsRepo,
+      box,
+      operators,
+      {
+        sessionSeconds: config.OPERATOR_SESSION_SECONDS,
+        maxFailures: config.OPERATOR_LOGIN_MAX_FAILURES,
+        lockSeconds: config.OPERATOR_LOCK_SECONDS,
+        failureDelayMs: config.OPERATOR_LOGIN_DELAY_MS,
+      },
+      now,
+    ),
     operatorTokens: new OperatorTokenService(operatorsRepo, operators, now),
     storeSettings: new StoreSettingsService(
       new StoreSettingsRepository(database.db),

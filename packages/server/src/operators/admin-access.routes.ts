@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error.js';
 import { mayCall, routeAccess } from './permissions.js';
 import type { AuditContext, OperatorService, Principal } from './operators.service.js';
 import type { OperatorTokenService } from './operator-tokens.service.js';
+import type { SignInService } from './sign-in.service.js';
 
 /**
  * Who is calling the admin API, and may they (docs/operators.md). One onRequest hook of the /admin/v1 scope:
@@ -64,6 +65,7 @@ export interface AccessDeps {
   adminToken: string;
   adminTokenEnabled: boolean;
   operators: OperatorService;
+  signIn: SignInService;
   tokens: OperatorTokenService;
 }
 
@@ -84,7 +86,7 @@ async function authenticate(request: FastifyRequest, deps: AccessDeps): Promise<
   }
   const cookie = cookieValue(request, SESSION_COOKIE);
   if (cookie === undefined) throw unauthorized('sign in to the console, or send Authorization: Bearer <token>');
-  const p = await deps.operators.sessionPrincipal(cookie);
+  const p = await deps.signIn.sessionPrincipal(cookie);
   if (!p) throw unauthorized('the console session has ended: sign in again');
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const sent = request.headers['x-csrf-token'];

@@ -74,6 +74,9 @@ export function newRecoveryCodes(): string[] {
   });
 }
 
+/** A generated password: three recovery-code-shaped groups (about 150 bits). */
+export const newPassword = () => newRecoveryCodes().slice(0, 3).join('-');
+
 export const normalizeRecoveryCode = (code: string) => code.trim().toLowerCase();
 
 /** A session cookie value or an API token: 32 random bytes. Tokens carry a prefix so a leaked one is recognisable. */

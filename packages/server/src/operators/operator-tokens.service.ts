@@ -1,4 +1,5 @@
 import { AppError, invalidParameter } from '../errors/app-error.js';
+import { iso, isoOrNull } from '../accounts/accounts.format.js';
 import { API_TOKEN_PATTERN, newApiToken, sha256 } from './credentials.js';
 import { isRole, mayGrant, type Role } from './permissions.js';
 import type { OperatorsRepository, TokenRow } from './operators.repository.js';
@@ -15,7 +16,6 @@ export interface TokenView {
   revokedAt: string | null;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const MAX_DAYS = 366;
 
 /**
@@ -36,10 +36,10 @@ export class OperatorTokenService {
       operator: owner,
       name: t.name,
       role: t.role as Role,
-      createdAt: iso(t.created_at)!,
-      expiresAt: iso(t.expires_at),
-      lastUsedAt: iso(t.last_used_at),
-      revokedAt: iso(t.revoked_at),
+      createdAt: iso(Number(t.created_at)),
+      expiresAt: isoOrNull(t.expires_at === null ? null : Number(t.expires_at)),
+      lastUsedAt: isoOrNull(t.last_used_at === null ? null : Number(t.last_used_at)),
+      revokedAt: isoOrNull(t.revoked_at === null ? null : Number(t.revoked_at)),
     };
   }
 

@@ -26,14 +26,6 @@ export class OperatorsRepository {
     return this.db.selectFrom('operators').selectAll().orderBy('name').execute();
   }
 
-  async count(): Promise<number> {
-    const { n } = await this.db
-      .selectFrom('operators')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(n);
-  }
-
   async update(id: number, set: Updateable<OperatorsTable>): Promise<void> {
     await this.db.updateTable('operators').set(set).where('operator_id', '=', id).execute();
   }

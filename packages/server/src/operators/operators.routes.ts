@@ -34,7 +34,7 @@ const sessionView = (p: Principal) => ({
 
 /** Sign-in, operator accounts and their API tokens, mounted under /admin/v1 (docs/operators.md). */
 export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { operators, operatorTokens } = services;
+  const { operators, operatorSignIn, operatorTokens } = services;
   return async (app) => {
     app.addSchema(Operator);
     app.addSchema(OperatorToken);
@@ -50,7 +50,7 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const { session, csrfToken, operator } = await operators.login(request.body, auditContext(request));
+        const { session, csrfToken, operator } = await operatorSignIn.login(request.body, auditContext(request));
         setSessionCookie(request, reply, session, services.config.OPERATOR_SESSION_SECONDS);
         return sessionView({ kind: 'session', operatorId: null, name: operator.name, role: operator.role, csrfToken });
       },
@@ -80,7 +80,7 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        await operators.logout(principalOf(request), auditContext(request));
+        await operatorSignIn.logout(principalOf(request), auditContext(request));
         if (cookieValue(request, SESSION_COOKIE) !== undefined) setSessionCookie(request, reply, '', 0);
         return reply.code(204).send(null);
       },

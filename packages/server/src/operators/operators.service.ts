@@ -1,18 +1,15 @@
 import { AppError, invalidParameter } from '../errors/app-error.js';
+import { iso, isoOrNull } from '../accounts/accounts.format.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
 import {
   PASSWORD_MIN,
-  burnPasswordCheck,
   hashPassword,
+  newPassword,
   newRecoveryCodes,
-  newSessionValue,
   newTotpSecret,
-  normalizeRecoveryCode,
   sha256,
-  totpStep,
   totpUri,
-  verifyPassword,
 } from './credentials.js';
 import { isRole, type Role } from './permissions.js';
 import type { OperatorRow, OperatorsRepository } from './operators.repository.js';
@@ -67,16 +64,11 @@ export interface SecondFactor {
 }
 
 export interface OperatorSettings {
-  sessionSeconds: number;
-  maxFailures: number;
-  lockSeconds: number;
-  failureDelayMs: number;
   /** The issuer shown in authenticator apps. */
   issuer: string;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
-const totpContext = (name: unknown) => `operator-totp:${String(name)}`;
+export const totpContext = (name: unknown) => `operator-totp:${String(name)}`;
 const NAME = /^[a-z0-9][a-z0-9._-]{1,63}$/;
 
 /** The operator column sealed under the master key (master key rotation: master-key/reseal.ts). */
@@ -96,8 +88,8 @@ export function checkPassword(password: string): void {
 }
 
 /**
- * Operator accounts: creation, roles, the second factor, sign-in with its lock, and the accounts' console sessions.
- * API tokens are in operator-tokens.service.ts. The CLI comes through here too (actor null: the host's shell).
+ * Operator accounts: creation, roles, disabling, the second factor and password resets, and the audit events of
+ * them all. Sign-in and sessions are in sign-in.service.ts, API tokens in operator-tokens.service.ts. The CLI comes through here too (actor null: the host's shell).
  */
 export class OperatorService {
   constructor(
@@ -106,7 +98,6 @@ export class OperatorService {
     private readonly settings: OperatorSettings,
     private readonly record: (e: OperatorEvent) => Promise<void>,
     private readonly now: () => number = Date.now,
-    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
   ) {}
 
   view(r: OperatorRow): OperatorView {
@@ -115,10 +106,10 @@ export class OperatorService {
       name: r.name,
       role: r.role as Role,
       disabled: r.disabled === 1,
-      lockedUntil: iso(lockedUntil),
-      lastLoginAt: iso(r.last_login_at),
+      lockedUntil: isoOrNull(lockedUntil === null ? null : Number(lockedUntil)),
+      lastLoginAt: isoOrNull(r.last_login_at === null ? null : Number(r.last_login_at)),
       recoveryCodesLeft: (JSON.parse(r.recovery_codes) as string[]).length,
-      createdAt: iso(r.created_at)!,
+      createdAt: iso(Number(r.created_at)),
     };
   }
 
@@ -147,7 +138,7 @@ export class OperatorService {
     if (!NAME.test(input.name))
       throw invalidParameter('name', '2-64 characters: lower-case letters, digits, dot, dash, underscore');
     if (!isRole(input.role)) throw invalidParameter('role', 'must be admin, operator, moderator or support');
-    const password = input.password ?? newRecoveryCodes().slice(0, 3).join('-');
+    const password = input.password ?? newPassword();
     checkPassword(password);
     if (await this.repo.byName(input.name)) throw new AppError('CONFLICT', `operator ${input.name} already exists`);
     const factor = this.secondFactor(input.name);
@@ -218,7 +209,7 @@ export class OperatorService {
   /** A new password (given, or generated and answered once); lifts a lock and ends the sessions. */
   async resetPassword(name: string, password: string | undefined, actor: string, ctx: AuditContext | null) {
     const row = await this.require(name);
-    const chosen = password ?? newRecoveryCodes().slice(0, 3).join('-');
+    const chosen = password ?? newPassword();
     checkPassword(chosen);
     await this.repo.update(row.operator_id, {
       password_hash: await hashPassword(chosen),
@@ -229,115 +220,6 @@ export class OperatorService {
     await this.repo.deleteSessionsOf(row.operator_id);
     await this.audit('password-reset', actor, ctx, name);
     return { password: chosen };
-  }
-
-  /**
-   * Console sign-in: name, password and a TOTP code or a recovery code. Every refusal is the same answer (which
-   * part was wrong goes to the audit trail only), answered late, and counted towards the lock.
-   */
-  async login(
-    input: { name: string; password: string; totp?: string; recoveryCode?: string },
-    ctx: AuditContext,
-  ): Promise<{ session: string; csrfToken: string; operator: OperatorView; expiresAt: number }> {
-    const row = await this.repo.byName(input.name);
-    const at = this.now();
-    if (!row) {
-      await burnPasswordCheck(input.password);
-      return this.refuse(input.name, null, 'unknown name', ctx);
-    }
-    if (row.locked_until !== null && Number(row.locked_until) > at) {
-      await this.audit('login-locked', input.name, ctx, 'locked', row.operator_id, 429);
-      const seconds = Math.ceil((Number(row.locked_until) - at) / 1000);
-      throw new AppError('OPERATOR_LOCKED', `locked for ${seconds} s more`, {
-        headers: { 'retry-after': String(seconds) },
-      });
-    }
-    if (!(await verifyPassword(row.password_hash, input.password)))
-      return this.refuse(input.name, row, 'wrong password', ctx);
-    const problem = await this.checkSecondFactor(row, input, at);
-    if (problem) return this.refuse(input.name, row, problem, ctx);
-    if (row.disabled === 1) return this.refuse(input.name, row, 'disabled', ctx);
-
-    await this.repo.update(row.operator_id, { failed_logins: 0, locked_until: null, last_login_at: at });
-    const session = newSessionValue();
-    const csrfToken = newSessionValue();
-    const expiresAt = at + this.settings.sessionSeconds * 1000;
-    await this.repo.insertSession({
-      session_hash: sha256(session),
-      operator_id: row.operator_id,
-      csrf_token: csrfToken,
-      ip: ctx.ip,
-      created_at: at,
-      expires_at: expiresAt,
-    });
-    await this.audit('login', row.name, ctx, input.recoveryCode ? 'with a recovery code' : null, row.operator_id);
-    return { session, csrfToken, operator: this.view((await this.repo.byId(row.operator_id))!), expiresAt };
-  }
-
-  /** null when the code is right (and now used), else what was wrong. */
-  private async checkSecondFactor(
-    row: OperatorRow,
-    input: { totp?: string; recoveryCode?: string },
-    at: number,
-  ): Promise<string | null> {
-    if (input.totp !== undefined) {
-      const step = totpStep(this.box.open(row.totp_secret_enc, totpContext(row.name)), input.totp, at);
-      if (step === null) return 'wrong TOTP code';
-      return (await this.repo.claimTotpStep(row.operator_id, step)) ? null : 'replayed TOTP code';
-    }
-    if (input.recoveryCode !== undefined) {
-      const hash = sha256(normalizeRecoveryCode(input.recoveryCode));
-      const left = JSON.parse(row.recovery_codes) as string[];
-      if (!left.includes(hash)) return 'unknown or used recovery code';
-      const swapped = await this.repo.swapRecoveryCodes(
-        row.operator_id,
-        row.recovery_codes,
-        JSON.stringify(left.filter((h) => h !== hash)),
-      );
-      return swapped ? null : 'unknown or used recovery code';
-    }
-    return 'no second factor';
-  }
-
-  private async refuse(name: string, row: OperatorRow | null, why: string, ctx: AuditContext): Promise<never> {
-    const failures = row
-      ? await this.repo.countFailure(
-          row.operator_id,
-          this.settings.maxFailures,
-          this.now() + this.settings.lockSeconds * 1000,
-          this.now(),
-        )
-      : 1;
-    await this.audit('login-failed', name.slice(0, 100), ctx, why, row?.operator_id ?? null, 401);
-    // Slows guessing: each failure in a row waits longer (the lock stops it).
-    await this.sleep(Math.min(5000, this.settings.failureDelayMs * failures));
-    throw new AppError('OPERATOR_LOGIN_FAILED');
-  }
-
-  /** The principal of a session cookie, or null (unknown, expired, or its operator disabled). */
-  async sessionPrincipal(cookie: string): Promise<Principal | null> {
-    const hash = sha256(cookie);
-    const s = await this.repo.session(hash);
-    if (!s) return null;
-    if (Number(s.expires_at) <= this.now()) {
-      await this.repo.deleteSession(hash);
-      return null;
-    }
-    const op = await this.repo.byId(Number(s.operator_id));
-    if (!op || op.disabled === 1) return null;
-    return {
-      kind: 'session',
-      operatorId: op.operator_id,
-      name: op.name,
-      role: op.role as Role,
-      sessionHash: hash,
-      csrfToken: s.csrf_token,
-    };
-  }
-
-  async logout(p: Principal, ctx: AuditContext): Promise<void> {
-    if (p.sessionHash) await this.repo.deleteSession(p.sessionHash);
-    await this.audit('logout', p.name, ctx, null, p.operatorId);
   }
 
   async audit(
