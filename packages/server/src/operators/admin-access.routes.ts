@@ -29,6 +29,15 @@ export function principalOf(request: FastifyRequest): Principal {
   return p;
 }
 
+/**
+ * The name a route records as who acted (a moderation decision's moderator, a ban's actor): an operator account's
+ * own name, whatever the request says; with the break-glass token, the name the caller gave (as before accounts).
+ */
+export function actingName(request: FastifyRequest, given: string | undefined): string | undefined {
+  const p = principals.get(request);
+  return p && p.kind !== 'break-glass' ? p.name : given;
+}
+
 export function auditContext(request: FastifyRequest): AuditContext {
   return {
     ip: request.ip,
