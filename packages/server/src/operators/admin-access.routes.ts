@@ -127,6 +127,8 @@ export function installAdminAccess(scope: FastifyInstance, deps: AccessDeps): vo
           : `Permission: \`${access ?? 'admin only (not in the permission table)'}\`.`;
     route.schema = {
       ...route.schema,
+      // Every credential the hook takes; none for the sign-in itself.
+      security: access === 'public' ? [] : [{ adminBearer: [] }, { operatorSession: [] }],
       'x-permission': access ?? 'admin-only',
       description: [route.schema?.description, text].filter(Boolean).join('\n\n'),
     } as typeof route.schema;

@@ -84,6 +84,11 @@ export class OperatorsRepository {
     await this.db.deleteFrom('operator_sessions').where('session_hash', '=', hash).execute();
   }
 
+  /** Drops the sessions past their expiry (run at each sign-in, so the table holds live sessions only). */
+  async deleteExpiredSessions(at: number): Promise<void> {
+    await this.db.deleteFrom('operator_sessions').where('expires_at', '<=', at).execute();
+  }
+
   /** Ends every session of an operator (disabled, role or password changed). */
   async deleteSessionsOf(operatorId: number): Promise<void> {
     await this.db.deleteFrom('operator_sessions').where('operator_id', '=', operatorId).execute();
@@ -112,8 +117,14 @@ export class OperatorsRepository {
     return this.db.selectFrom('operator_tokens').selectAll().where('token_id', '=', tokenId).executeTakeFirst();
   }
 
+  /** Records a use; at most one write a minute per token, so a busy script does not write on every request. */
   async touchToken(tokenId: number, at: number): Promise<void> {
-    await this.db.updateTable('operator_tokens').set({ last_used_at: at }).where('token_id', '=', tokenId).execute();
+    await this.db
+      .updateTable('operator_tokens')
+      .set({ last_used_at: at })
+      .where('token_id', '=', tokenId)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at - 60_000)]))
+      .execute();
   }
 
   async revokeToken(tokenId: number, at: number): Promise<boolean> {

@@ -22,7 +22,6 @@ import {
 import type { Principal } from './operators.service.js';
 
 const tags = ['admin'];
-const security: Array<Record<string, string[]>> = [{ adminBearer: [] }, { operatorSession: [] }];
 
 const sessionView = (p: Principal) => ({
   name: p.name,
@@ -61,7 +60,6 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Who is signed in, with the role, its permissions and the CSRF token of a console session',
           response: { 200: SessionView, ...platformErrorResponses },
         },
@@ -74,7 +72,6 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Sign out: ends the console session and clears its cookie',
           response: { 204: Type.Null(), ...platformErrorResponses },
         },
@@ -91,7 +88,6 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'List operator accounts',
           response: { 200: Type.Object({ operators: Type.Array(Type.Ref(Operator)) }), ...platformErrorResponses },
         },
@@ -104,7 +100,6 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Create an operator; answers its initial password, TOTP secret and recovery codes once',
           body: OperatorCreateBody,
           response: { 201: OperatorCreated, ...platformErrorResponses },
@@ -119,7 +114,6 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Show an operator',
           params: OperatorNameParams,
           response: { 200: Type.Ref(Operator), ...platformErrorResponses },
@@ -133,7 +127,6 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: "Change an operator's role or disable it (its sessions end; its tokens stop working)",
           params: OperatorNameParams,
           body: OperatorPatchBody,
@@ -149,7 +142,6 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'New TOTP secret and recovery codes (shown once); the old ones and the sessions end',
           params: OperatorNameParams,
           response: { 200: SecondFactor, ...platformErrorResponses },
@@ -164,7 +156,6 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'New password (given or generated, shown once); lifts a lock and ends the sessions',
           params: OperatorNameParams,
           body: PasswordResetBody,
@@ -185,7 +176,6 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: "The caller's API tokens (admins and support: any operator's), never their values",
           querystring: TokenQuery,
           response: { 200: Type.Object({ tokens: Type.Array(Type.Ref(OperatorToken)) }), ...platformErrorResponses },
@@ -199,7 +189,6 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'A new API token for scripts and the CLI; its value is answered once',
           body: TokenCreateBody,
           response: {
@@ -217,7 +206,6 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags,
-          security,
           summary: 'Revoke an API token (yours; admins: any)',
           params: TokenIdParams,
           response: { 200: Type.Ref(OperatorToken), ...platformErrorResponses },

@@ -12,7 +12,7 @@ import { ROLES, ROLE_PERMISSIONS, ROUTE_PERMISSIONS, mayCall, routeAccess, type 
 describe('permission table', () => {
   let svc: TestService;
   const tokens = {} as Record<Role, string>;
-  let routes: { method: string; url: string; xPermission: unknown }[];
+  let routes: { method: string; url: string; xPermission: unknown; security: unknown }[];
   before(async () => {
     // The sandbox channels add their admin routes.
     svc = await startTestService({ SANDBOX_PAYMENTS: 'true', SANDBOX_LOGIN: 'true' }, { dispatcher: false });
@@ -25,6 +25,7 @@ describe('permission table', () => {
           method: method.toUpperCase(),
           url: p.replace(/\{(\w+)\}/g, ':$1'),
           xPermission: op['x-permission'],
+          security: op.security,
         })),
       );
   });

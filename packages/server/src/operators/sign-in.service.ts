@@ -64,6 +64,7 @@ export class SignInService {
     if (row.disabled === 1) return this.refuse(input.name, row, 'disabled', ctx);
 
     await this.repo.update(row.operator_id, { failed_logins: 0, locked_until: null, last_login_at: at });
+    await this.repo.deleteExpiredSessions(at);
     const session = newSessionValue();
     const csrfToken = newSessionValue();
     const expiresAt = at + this.settings.sessionSeconds * 1000;
