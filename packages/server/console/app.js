@@ -36,7 +36,45 @@ const PAGES = {
   'admin-actions': AdminActionsPage,
 };
 
+/** Sign-in with an operator account: name, password and the authenticator's code (or a recovery code). */
+function AccountSignIn({ onError }) {
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = async (e) => {
+    e.preventDefault();
+    setBusy(true);
+    onError(undefined);
+    const second = code.trim();
+    const factor = /^\d{6}$/.test(second) ? { totp: second } : { recoveryCode: second };
+    try {
+      const me = await api('POST', '/session', { body: { name: name.trim(), password, ...factor }, signingIn: true });
+      session.signInAccount(me);
+      window.dispatchEvent(new Event('console-signed-in'));
+    } catch (err) {
+      onError(err);
+      setBusy(false);
+    }
+  };
+  return html`<form class="account-signin" onSubmit=${submit} autocomplete="off">
+    <${Field} label="Operator name" name="name" value=${name} onInput=${setName} required maxlength="64" />
+    <${Field} label="Password" name="password" type="password" value=${password} onInput=${setPassword} required />
+    <${Field}
+      label="Authenticator code"
+      name="totp"
+      value=${code}
+      onInput=${setCode}
+      required
+      inputmode="numeric"
+      hint="The 6-digit code of your authenticator app, or one of your recovery codes."
+    />
+    <button type="submit" disabled=${busy}>Sign in</button>
+  </form>`;
+}
+
 function SignIn({ message }) {
+  const [accountError, setAccountError] = useState(undefined);
   const [token, setToken] = useState('');
   const [moderator, setModerator] = useState('');
   const [error, setError] = useState(undefined);
@@ -58,26 +96,30 @@ function SignIn({ message }) {
   return html`<main class="signin">
     <h1>Operator console</h1>
     ${message ? html`<p class="notice" role="status">${message}</p>` : null}
-    <${ErrorBox} error=${error} />
-    <form onSubmit=${submit} autocomplete="off">
-      <${Field}
-        label="Admin token"
-        name="token"
-        type="password"
-        value=${token}
-        onInput=${setToken}
-        required
-        hint="The service's ADMIN_TOKEN (data/admin-token). Kept in this tab only (sessionStorage)."
-      />
-      <${Field}
-        label="Your name (recorded on moderation decisions)"
-        name="moderator"
-        value=${moderator}
-        onInput=${setModerator}
-        maxlength="100"
-      />
-      <button type="submit" disabled=${busy}>Sign in</button>
-    </form>
+    <${ErrorBox} error=${accountError ?? error} />
+    <${AccountSignIn} onError=${setAccountError} />
+    <details class="break-glass">
+      <summary>Break-glass admin token or an operator API token</summary>
+      <form class="token-signin" onSubmit=${submit} autocomplete="off">
+        <${Field}
+          label="Admin token"
+          name="token"
+          type="password"
+          value=${token}
+          onInput=${setToken}
+          required
+          hint="The service's ADMIN_TOKEN (data/admin-token), or an operator API token. Kept in this tab only (sessionStorage)."
+        />
+        <${Field}
+          label="Your name (recorded on moderation decisions)"
+          name="moderator"
+          value=${moderator}
+          onInput=${setModerator}
+          maxlength="100"
+        />
+        <button type="submit" disabled=${busy}>Sign in</button>
+      </form>
+    </details>
   </main>`;
 }
 
@@ -90,7 +132,9 @@ function Shell() {
   }, []);
   const section = route.segments[0] ?? 'apps';
   const Page = PAGES[section];
-  const signOut = () => {
+  const signOut = async () => {
+    // An account's session ends on the service too (the cookie is cleared there).
+    if (!session.token()) await api('DELETE', '/session').catch(() => undefined);
     session.signOut();
     window.dispatchEvent(new CustomEvent('console-signed-out', { detail: 'You signed out.' }));
   };
@@ -101,7 +145,8 @@ function Shell() {
         ${NAV.map(([key, label]) => html`<a href=${`#/${key}`} class=${key === section ? 'active' : ''}>${label}</a>`)}
       </nav>
       <span class="who"
-        >as ${session.moderator()} <button type="button" class="signout" onClick=${signOut}>Sign out</button></span
+        >as ${session.moderator()}${session.role() ? ` (${session.role()})` : ''}
+        <button type="button" class="signout" onClick=${signOut}>Sign out</button></span
       >
     </header>
     <main data-route=${route.path}>
@@ -111,7 +156,7 @@ function Shell() {
 }
 
 function Console() {
-  const [signedIn, setSignedIn] = useState(Boolean(session.token()));
+  const [signedIn, setSignedIn] = useState(session.signedIn());
   const [message, setMessage] = useState('');
   const wasSignedIn = useRef(signedIn);
   wasSignedIn.current = signedIn;
@@ -119,7 +164,8 @@ function Console() {
     // During a session a 401 means the token stopped working; on the sign-in screen SignIn shows the error itself.
     const off = onUnauthorized((err) => {
       if (!wasSignedIn.current) return;
-      setMessage(`The service refused the admin token (${err.code}: ${err.msg}). Sign in again.`);
+      const what = err.viaToken ? 'refused the admin token' : 'ended the session';
+      setMessage(`The service ${what} (${err.code}: ${err.msg}). Sign in again.`);
       setSignedIn(false);
     });
     const onIn = () => {

@@ -12,6 +12,7 @@ import { registerCallLogCommands } from './game-calls/call-log.cli.js';
 import { registerMasterKeyCommands } from './master-key/master-key.cli.js';
 import { registerAdminAuditCommands } from './admin-audit/admin-audit.cli.js';
 import { registerBackupCommands } from './backup/backup.cli.js';
+import { registerOperatorCommands } from './operators/operators.cli.js';
 
 /**
  * The service's command line: `serve` (what `npm start` runs), `migrate`, and
@@ -52,6 +53,7 @@ registerCallLogCommands(program, ctx);
 registerMasterKeyCommands(program, ctx);
 registerAdminAuditCommands(program, ctx);
 registerBackupCommands(program, ctx);
+registerOperatorCommands(program, ctx);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as { detail?: string; message?: string };

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from './services.js';
 import { registerHealthRoutes } from './http/health.js';
 import { buildServer, type BuildOptions } from './http/server.js';
-import { adminAuth } from './auth/admin.js';
+import { installAdminAccess, principalOf } from './operators/admin-access.routes.js';
+import { operatorRoutes } from './operators/operators.routes.js';
 import { App } from './apps/apps.schemas.js';
 import { appRoutes } from './apps/apps.routes.js';
 import { storeSettingsRoutes } from './app-stores/store-settings.routes.js';
@@ -32,7 +33,7 @@ export function buildApp(services: Services, opts: BuildOptions = {}): Promise<F
 
 /**
  * Every route of the service, by area. A domain contributes a plugin; the
- * admin ones are mounted under /admin/v1 behind the bearer token.
+ * admin ones are mounted under /admin/v1 behind operator sign-in and the permission table (operators/).
  */
 export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
   registerHealthRoutes(app, services.database);
@@ -44,8 +45,18 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
 
   await app.register(
     async (admin) => {
-      admin.addHook('onRequest', adminAuth(services.adminToken));
-      recordAdminActions(admin, services.adminAudit);
+      installAdminAccess(admin, {
+        adminToken: services.adminToken,
+        adminTokenEnabled: services.config.ADMIN_TOKEN_ENABLED,
+        operators: services.operators,
+        signIn: services.operatorSignIn,
+        tokens: services.operatorTokens,
+      });
+      recordAdminActions(admin, services.adminAudit, (request) => {
+        const p = principalOf(request);
+        return { operator: p.name, operatorId: p.operatorId };
+      });
+      await admin.register(operatorRoutes(services));
       await admin.register(adminAuditRoutes(services));
       await admin.register(appRoutes(services));
       await admin.register(storeSettingsRoutes(services));
@@ -69,6 +80,6 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   services.retention.attach(app.metrics);
   await app.register(consumptionRoutes(services));
   await app.register(orderClientRoutes(services));
-  // The operator console: public static files; its data calls go to /admin/v1 with the bearer token.
+  // The operator console: public static files; its data calls go to /admin/v1 with a session cookie or a token.
   await app.register(consoleRoutes);
 }

@@ -36,6 +36,10 @@ import { Retention } from './retention/retention.js';
 import { StoreSettingsRepository } from './app-stores/store-settings.repository.js';
 import { StoreSettingsService } from './app-stores/store-settings.service.js';
 import { purgeAttempts, purgeFinishedEvents } from './delivery/purge.js';
+import { OperatorsRepository } from './operators/operators.repository.js';
+import { OperatorService } from './operators/operators.service.js';
+import { OperatorTokenService } from './operators/operator-tokens.service.js';
+import { SignInService } from './operators/sign-in.service.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -72,6 +76,12 @@ export interface Services {
   adminAudit: AdminAuditService;
   /** Per-app App Store and Google Play settings (app-stores/store-settings.service.ts). */
   storeSettings: StoreSettingsService;
+  /** Operator accounts, their console sign-in and sessions (operators/, docs/operators.md). */
+  operators: OperatorService;
+  /** Console sign-in and sessions of operator accounts. */
+  operatorSignIn: SignInService;
+  /** Per-operator API tokens. */
+  operatorTokens: OperatorTokenService;
   /** Deletes traffic records past their retention (docs/operations.md, "Retention"); started by startService. */
   retention: Retention;
   /** Notes for the operator printed at start (where generated secrets were written). */
@@ -170,6 +180,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   );
 
   const adminActions = new AdminActionsRepository(database.db);
+  const adminAudit = new AdminAuditService(adminActions, now);
+  const operatorsRepo = new OperatorsRepository(database.db);
+  const operators = new OperatorService(
+    operatorsRepo,
+    box,
+    { issuer: config.PUBLIC_HOST ?? 'game platform' },
+    (e) => adminAudit.recordEvent(e),
+    now,
+  );
   const db = database.db;
   const retention = new Retention(
     [
@@ -221,7 +240,21 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     reports,
     moderation,
     orders: createOrdersDomain(database.db, database.dialect, config, apps, now),
-    adminAudit: new AdminAuditService(adminActions, now),
+    adminAudit,
+    operators,
+    operatorSignIn: new SignInService(
+      operatorsRepo,
+      box,
+      operators,
+      {
+        sessionSeconds: config.OPERATOR_SESSION_SECONDS,
+        maxFailures: config.OPERATOR_LOGIN_MAX_FAILURES,
+        lockSeconds: config.OPERATOR_LOCK_SECONDS,
+        failureDelayMs: config.OPERATOR_LOGIN_DELAY_MS,
+      },
+      now,
+    ),
+    operatorTokens: new OperatorTokenService(operatorsRepo, operators, now),
     storeSettings: new StoreSettingsService(
       new StoreSettingsRepository(database.db),
       box,

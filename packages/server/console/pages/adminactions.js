@@ -1,5 +1,6 @@
-// pages/adminactions.js - the admin API's audit trail: every request that changed something, who sent it (the name
-// given at sign-in, sent as X-Operator), its route and its status, newest first, filtered and paged.
+// pages/adminactions.js - the admin API's audit trail: every request that changed something, who sent it (the
+// signed-in operator; ADMIN_TOKEN for the break-glass token), sign-ins and account changes, newest first, filtered
+// and paged.
 import { ErrorBox, FilterForm, Loading, Pager, Table, html, navigate, show, time, useApi } from '/console/ui.js';
 
 const METHODS = ['', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -35,6 +36,8 @@ export function AdminActionsPage({ route }) {
                   { label: 'When', render: (a) => time(a.at) },
                   { label: 'Operator', render: (a) => show(a.operator) },
                   { label: 'Request', render: (a) => html`<code>${a.method} ${a.path}</code>` },
+                  { label: 'Event', render: (a) => show(a.event) },
+                  { label: 'Note', render: (a) => show(a.note) },
                   { label: 'Status', render: (a) => show(a.status === null ? null : String(a.status)) },
                   { label: 'From IP', key: 'ip' },
                   { label: 'Request id', render: (a) => html`<code>${a.requestId}</code>` },

@@ -13,6 +13,7 @@ import {
   UserList,
 } from './accounts.schemas.js';
 import { SandboxAssertionBody } from './providers/sandbox.js';
+import { actingName } from '../operators/admin-access.routes.js';
 
 const tags = ['admin'];
 const security = [{ adminBearer: [] }];
@@ -90,7 +91,7 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
         const ban = await services.accounts.bans.banUser(Number(request.params.userId), {
           reason,
           until: until === null ? null : Date.parse(until),
-          actor: actor ?? 'admin-api',
+          actor: actingName(request, actor) ?? 'admin-api',
         });
         return reply.code(201).send(ban);
       },
@@ -109,7 +110,10 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
         },
       },
       async (request) => ({
-        lifted: await services.accounts.bans.liftBan(Number(request.params.userId), request.query.actor ?? 'admin-api'),
+        lifted: await services.accounts.bans.liftBan(
+          Number(request.params.userId),
+          actingName(request, request.query.actor) ?? 'admin-api',
+        ),
       }),
     );
 

@@ -6,20 +6,28 @@ import type { Services } from '../services.js';
 import { AdminAction, AdminActionList, AdminActionQuery, parseAdminActionQuery } from './admin-audit.schemas.js';
 import { operatorOf, type AdminAuditService } from './admin-audit.service.js';
 
+/** Who the access hook authenticated (operators/admin-access.routes.ts): the name and account id recorded. */
+export type WhoIs = (request: FastifyRequest) => { operator: string; operatorId: number | null };
+
 /**
  * Hooks of the /admin/v1 scope (routes.ts): the X-Operator header is checked on every admin request, and each one
  * that changes something is recorded before its handler runs and completed with its status after the answer.
- * Runs after authentication and validation: a refused request changes nothing and is not recorded.
+ * Runs after authentication and validation: a refused request changes nothing and is not recorded here (refused
+ * sign-ins and tokens are recorded as events by operators/). The operator recorded is the authenticated one; the
+ * X-Operator header is kept only as a note.
  */
-export function recordAdminActions(scope: FastifyInstance, audit: AdminAuditService): void {
+export function recordAdminActions(scope: FastifyInstance, audit: AdminAuditService, whoIs: WhoIs): void {
   const started = new WeakMap<FastifyRequest, number>();
   scope.addHook('preHandler', async (request) => {
-    const operator = operatorOf(request.headers['x-operator']);
+    const named = operatorOf(request.headers['x-operator']);
     if (request.method === 'GET' || request.method === 'HEAD') return;
+    // The sign-in records itself (login / login-failed events).
+    if (request.routeOptions.url === '/admin/v1/session' && request.method === 'POST') return;
     started.set(
       request,
       await audit.start({
-        operator,
+        ...whoIs(request),
+        note: named === null ? null : `X-Operator: ${named}`,
         method: request.method,
         route: request.routeOptions.url ?? request.url,
         path: request.url.split('?')[0]!,
@@ -50,7 +58,7 @@ export function adminAuditRoutes(services: Services): FastifyPluginAsyncTypebox 
           tags: ['admin'],
           security: [{ adminBearer: [] }],
           summary:
-            'The audit trail of the admin API: every request that changed something, who sent it (X-Operator) and its status, newest first',
+            'The audit trail of the admin API: every request that changed something, the authenticated operator and its status, sign-ins and account changes, newest first',
           querystring: AdminActionQuery,
           response: { 200: AdminActionList, ...platformErrorResponses },
         },

@@ -18,7 +18,15 @@ export const AdminAction = Type.Object(
     actionId: Type.Integer(),
     at: Type.String({ format: 'date-time', description: 'When the request reached its handler.' }),
     operator: Type.Union([Type.String(), Type.Null()], {
-      description: 'The X-Operator header; null when the caller named nobody.',
+      description:
+        'The authenticated operator (ADMIN_TOKEN for the break-glass token; the name tried for a failed sign-in). Before operator accounts: the X-Operator header.',
+    }),
+    event: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'null for a request; else login, login-failed, login-locked, logout, operator-created, role-changed, operator-disabled, operator-enabled, totp-reset, password-reset, token-created, token-revoked, token-refused, csrf-refused.',
+    }),
+    note: Type.Union([Type.String(), Type.Null()], {
+      description: 'What the event was about, or the X-Operator header as sent (never trusted).',
     }),
     method: Type.String(),
     route: Type.String({ description: 'The route, e.g. /admin/v1/orders/:trxNo/cancel.' }),

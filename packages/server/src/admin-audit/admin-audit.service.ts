@@ -26,6 +26,8 @@ export function operatorOf(header: string | string[] | undefined): string | null
 
 export interface ActionStart {
   operator: string | null;
+  operatorId?: number | null;
+  note?: string | null;
   method: string;
   route: string;
   path: string;
@@ -37,7 +39,8 @@ export interface ActionStart {
  * The audit trail of the admin API: each request that changes something (any
  * method but GET and HEAD) is recorded before its handler runs, so the record
  * is durable even if the change is, and completed with its HTTP status after
- * the answer. The CLI works on the database directly and is not recorded here.
+ * the answer; sign-ins, refusals and account changes are recorded as events (operators/). The CLI works on the
+ * database directly and is not recorded here.
  */
 export class AdminAuditService {
   constructor(
@@ -49,6 +52,8 @@ export class AdminAuditService {
     return this.actions.insert({
       at: this.now(),
       operator: a.operator,
+      operator_id: a.operatorId ?? null,
+      note: a.note ?? null,
       method: a.method,
       route: a.route,
       path: a.path,
@@ -56,6 +61,32 @@ export class AdminAuditService {
       request_id: a.requestId,
       status: null,
       finished_at: null,
+    });
+  }
+
+  /** An event (sign-in, failed sign-in, token or role change, refusal), recorded whole. */
+  async recordEvent(e: {
+    event: string;
+    operator: string;
+    operatorId: number | null;
+    note: string | null;
+    status: number;
+    ctx: { ip: string; requestId: string; method: string; route: string; path: string };
+  }): Promise<void> {
+    const at = this.now();
+    await this.actions.insert({
+      at,
+      operator: e.operator,
+      operator_id: e.operatorId,
+      event: e.event,
+      note: e.note,
+      method: e.ctx.method,
+      route: e.ctx.route,
+      path: e.ctx.path,
+      ip: e.ctx.ip,
+      request_id: e.ctx.requestId,
+      status: e.status,
+      finished_at: at,
     });
   }
 
@@ -68,6 +99,8 @@ export class AdminAuditService {
       actionId: r.action_id,
       at: new Date(Number(r.at)).toISOString(),
       operator: r.operator,
+      event: r.event,
+      note: r.note,
       method: r.method,
       route: r.route,
       path: r.path,

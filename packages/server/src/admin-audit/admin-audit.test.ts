@@ -3,19 +3,31 @@ import assert from 'node:assert/strict';
 import { runCli } from '../testing/child.js';
 import { TEST_DATABASE_URL } from '../testing/database.js';
 import { startTestService, type TestService } from '../testing/service.js';
+import { operatorToken } from '../testing/operators.js';
 
-/** The admin API's audit trail: who changed what (X-Operator), recorded around each changing request. */
+/**
+ * The admin API's audit trail: who changed what (the authenticated operator; X-Operator only as a note), recorded
+ * around each changing request.
+ */
 describe('admin audit trail', () => {
   let svc: TestService;
+  const tokens: Record<string, string> = {};
   before(async () => {
     svc = await startTestService();
+    for (const name of ['alice', 'bob', 'pager', 'dave']) tokens[name] = await operatorToken(svc, name, 'admin');
   });
   after(async () => {
     await svc.close();
   });
 
-  async function call(method: string, path: string, opts: { body?: unknown; operator?: string; token?: string } = {}) {
-    const headers: Record<string, string> = { authorization: `Bearer ${opts.token ?? svc.adminToken}` };
+  /** `as`: the operator whose token calls (default the break-glass ADMIN_TOKEN); `operator`: an X-Operator header. */
+  async function call(
+    method: string,
+    path: string,
+    opts: { body?: unknown; as?: string; operator?: string; token?: string } = {},
+  ) {
+    const token = opts.token ?? (opts.as !== undefined ? tokens[opts.as]! : svc.adminToken);
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (opts.operator !== undefined) headers['x-operator'] = opts.operator;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     const res = await svc.fetch(`/admin/v1${path}`, {
@@ -40,13 +52,15 @@ describe('admin audit trail', () => {
     throw new Error('admin actions never completed');
   }
 
-  it('records each changing request with its operator, route, path, request id and status; reads are not recorded', async () => {
-    const created = await call('POST', '/apps', { body: { name: 'Audited' }, operator: 'alice' });
+  it('records each changing request with its authenticated operator, route, path, request id and status; reads are not recorded', async () => {
+    const created = await call('POST', '/apps', { body: { name: 'Audited' }, as: 'alice' });
     assert.equal(created.status, 201);
-    await call('GET', `/apps/${created.body.appId}`, { operator: 'alice' });
+    await call('GET', `/apps/${created.body.appId}`, { as: 'alice' });
     const renamed = await call('PATCH', `/apps/${created.body.appId}`, {
       body: { name: 'Audited 2' },
-      operator: 'bob',
+      as: 'bob',
+      // The header names someone else: it is kept as a note, never as the operator.
+      operator: 'alice',
     });
     assert.equal(renamed.status, 200);
     const { actions: list } = await settled();
@@ -57,6 +71,10 @@ describe('admin audit trail', () => {
         ['bob', 'PATCH', '/admin/v1/apps/:appId', `/admin/v1/apps/${created.body.appId}`, 200],
         ['alice', 'POST', '/admin/v1/apps', '/admin/v1/apps', 201],
       ],
+    );
+    assert.deepEqual(
+      mine.map((a: any) => a.note),
+      ['X-Operator: alice', null],
     );
     assert.equal(mine[1].requestId, created.requestId);
     assert.match(mine[1].ip, /127\.0\.0\.1/);
@@ -69,24 +87,24 @@ describe('admin audit trail', () => {
     assert.deepEqual((await actions('operator=bob&method=POST')).actions, []);
   });
 
-  it('takes a name outside ASCII percent-encoded, and keeps it decoded', async () => {
+  it('takes an X-Operator outside ASCII percent-encoded, and keeps it decoded in the note', async () => {
     assert.equal(
       (await call('POST', '/apps', { body: { name: 'unicode' }, operator: encodeURIComponent('Zo\u00eb M\u00fcller') }))
         .status,
       201,
     );
-    const { actions: list } = await settled(`operator=${encodeURIComponent('Zo\u00eb M\u00fcller')}`);
-    assert.deepEqual(
-      list.map((a: any) => a.operator),
-      ['Zo\u00eb M\u00fcller'],
-    );
+    const { actions: list } = await settled();
+    assert.deepEqual([list[0].operator, list[0].note], ['ADMIN_TOKEN', 'X-Operator: Zo\u00eb M\u00fcller']);
   });
 
-  it('records a change the service refused in its handler with that status, and an unnamed caller as null', async () => {
+  it('records a change the service refused in its handler with that status, and the break-glass token as ADMIN_TOKEN', async () => {
     const refused = await call('POST', '/orders/999999/cancel', { body: {} });
     assert.equal(refused.status, 404);
     const { actions: list } = await settled();
-    assert.deepEqual([list[0].operator, list[0].route, list[0].status], [null, '/admin/v1/orders/:trxNo/cancel', 404]);
+    assert.deepEqual(
+      [list[0].operator, list[0].note, list[0].route, list[0].status],
+      ['ADMIN_TOKEN', null, '/admin/v1/orders/:trxNo/cancel', 404],
+    );
   });
 
   it('records nothing for a request refused before its handler: bad token, bad body, bad X-Operator', async () => {
@@ -95,7 +113,7 @@ describe('admin audit trail', () => {
       (await call('POST', '/apps', { body: { name: 'x' }, token: 'not-the-admin-token-at-all' })).status,
       401,
     );
-    assert.equal((await call('POST', '/apps', { body: { nope: 1 }, operator: 'carol' })).status, 400);
+    assert.equal((await call('POST', '/apps', { body: { nope: 1 }, as: 'bob' })).status, 400);
     for (const operator of [
       'x'.repeat(101),
       '   ',
@@ -125,7 +143,7 @@ describe('admin audit trail', () => {
   });
 
   it('pages newest first and refuses bad filters', async () => {
-    for (const name of ['p1', 'p2', 'p3']) await call('POST', '/apps', { body: { name }, operator: 'pager' });
+    for (const name of ['p1', 'p2', 'p3']) await call('POST', '/apps', { body: { name }, as: 'pager' });
     const first = await settled('operator=pager&limit=2');
     assert.equal(first.actions.length, 2);
     assert.equal(first.nextBefore, first.actions[1].actionId);
@@ -150,7 +168,7 @@ describe('admin audit trail', () => {
         ? { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` }
         : {}),
     };
-    await call('POST', '/apps', { body: { name: 'cli audited' }, operator: 'dave' });
+    await call('POST', '/apps', { body: { name: 'cli audited' }, as: 'dave' });
     await settled('operator=dave');
     const json = await runCli(env, ['--json', 'admin-actions', 'list', '--operator', 'dave']);
     assert.equal(json.code, 0, json.stderr);

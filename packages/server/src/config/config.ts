@@ -405,6 +405,35 @@ const Env = Type.Object({
     description:
       'Enables the sandbox payment channel (tests, demos): operators complete, fail and refund payments by hand. Refused in production mode.',
   }),
+  ADMIN_TOKEN_ENABLED: Type.Boolean({
+    default: true,
+    description:
+      'false retires the break-glass ADMIN_TOKEN: the admin API then takes only operator sessions and tokens (docs/operators.md).',
+  }),
+  OPERATOR_SESSION_SECONDS: Type.Integer({
+    minimum: 60,
+    maximum: 30 * 86400,
+    default: 12 * 3600,
+    description: 'Lifetime of a console sign-in (operator session cookie).',
+  }),
+  OPERATOR_LOGIN_MAX_FAILURES: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 5,
+    description: 'Failed sign-ins in a row that lock an operator for OPERATOR_LOCK_SECONDS.',
+  }),
+  OPERATOR_LOCK_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 900,
+    description: 'How long an operator stays locked after OPERATOR_LOGIN_MAX_FAILURES failed sign-ins.',
+  }),
+  OPERATOR_LOGIN_DELAY_MS: Type.Integer({
+    minimum: 0,
+    maximum: 10_000,
+    default: 500,
+    description: 'A failed sign-in is answered after this delay times the failures in a row (at most 5 s).',
+  }),
 });
 
 export type Env = Static<typeof Env>;

@@ -8,11 +8,13 @@ import { createGame, postReport, reportBody, uploadEvidence, type GameApp } from
 import { FAST, waitForEvent } from '../delivery/delivery.testlib.js';
 import { SANDBOX, appWithProducts, payOk, placeOk, storeOrder } from '../orders/orders.testlib.js';
 import { signMd5 } from '../testing/service.js';
+import { codeOf, createOperator } from '../testing/operators.js';
 import {
   clickForApi,
   go,
   mainText,
   signIn,
+  signInAccount,
   startBrowser,
   waitForRoute,
   waitForRowCount,
@@ -617,25 +619,47 @@ describe('operator console (happy paths)', () => {
     await page.close();
   });
 
-  it('names the signed-in operator in the admin audit trail, also outside ASCII, and shows the trail', async () => {
+  it('signs an operator account in (name, password, TOTP) and names it in the audit trail; the cookie is out of reach of scripts', async () => {
+    const zoe = await createOperator(svc, 'zoe', 'operator');
     const { page } = await browser.newPage();
-    await signIn(svc, page, svc.adminToken, 'Zo\u00eb Operator');
+    await signInAccount(svc, page, 'zoe', zoe.password, codeOf(zoe));
+    await waitForText(page, 'header.topbar .who', /as zoe \(operator\)/);
+    assert.equal(await page.evaluate('document.cookie'), '', 'the session cookie is HttpOnly');
     await page.click('a.button[href="#/apps/new"]');
     await page.fill('#f-name', 'Audited in the console');
     await page.click('button:has-text("Create app")');
     await page.waitForSelector('.secret-value');
-    const trail = (await svc.admin('GET', `/admin-actions?operator=${encodeURIComponent('Zo\u00eb Operator')}`)).body
-      .actions;
+    const trail = (await svc.admin('GET', '/admin-actions?operator=zoe')).body.actions;
     assert.deepEqual(
-      trail.map((a: any) => [a.method, a.path]),
-      [['POST', '/admin/v1/apps']],
+      trail.map((a: any) => [a.event, a.method, a.path]),
+      [
+        [null, 'POST', '/admin/v1/apps'],
+        ['login', 'POST', '/admin/v1/session'],
+      ],
     );
     await page.click('nav a:has-text("Audit")');
     await waitForRoute(page, '/admin-actions');
-    await page.fill('#f-operator', 'Zo\u00eb Operator');
+    await page.fill('#f-operator', 'zoe');
     await clickForApi(page, 'button:has-text("Apply")', '/admin-actions', 'operator=');
-    const rows = await waitForRowCount(page, 1);
-    assert.match(rows[0]!, /Zo\u00eb Operator\s+POST \/admin\/v1\/apps\s+201/);
+    const rows = await waitForRowCount(page, 2);
+    assert.match(rows[0]!, /zoe\s+POST \/admin\/v1\/apps\s/);
+    assert.match(rows[1]!, /zoe\s+POST \/admin\/v1\/session\s+login/);
+    await page.click('button.signout');
+    await waitForText(page, '.notice', /signed out/);
+    assert.equal((await svc.admin('GET', '/admin-actions?operator=zoe')).body.actions[0].event, 'logout');
+    await page.close();
+  });
+
+  it('a moderator account opens the report queue but is refused the platform keys, in the page', async () => {
+    const mod = await createOperator(svc, 'mod-account', 'moderator');
+    const { page } = await browser.newPage();
+    await signInAccount(svc, page, 'mod-account', mod.password, mod.recoveryCodes[0]!);
+    await waitForText(page, 'header.topbar .who', /as mod-account \(moderator\)/);
+    await go(svc, page, '/keys');
+    await waitForText(page, 'main', /40303[\s\S]*keys\.read/);
+    await go(svc, page, '/reports');
+    await page.waitForSelector('main table, main .empty, main p');
+    assert.doesNotMatch(await mainText(page), /40303/);
     await page.close();
   });
 

@@ -71,7 +71,7 @@ export async function startBrowser(): Promise<TestBrowser> {
   };
 }
 
-/** Opens the console and signs in with the service's admin token (or `token`). */
+/** Opens the console and signs in with the service's admin token (or `token`), in the break-glass form. */
 export async function signIn(
   svc: TestService,
   page: Page,
@@ -79,10 +79,20 @@ export async function signIn(
   moderator = 'mod-test',
 ): Promise<void> {
   await page.goto(`${svc.url}/console`);
+  await page.click('details.break-glass summary');
   await page.fill('#f-token', token);
   await page.fill('#f-moderator', moderator);
-  await page.click('button[type=submit]');
+  await page.click('form.token-signin button[type=submit]');
   if (token === svc.adminToken) await page.waitForSelector('header.topbar');
+}
+
+/** Opens the console and signs in with an operator account: name, password and a TOTP or recovery code. */
+export async function signInAccount(svc: TestService, page: Page, name: string, password: string, code: string) {
+  await page.goto(`${svc.url}/console`);
+  await page.fill('#f-name', name);
+  await page.fill('#f-password', password);
+  await page.fill('#f-totp', code);
+  await page.click('form.account-signin button[type=submit]');
 }
 
 /**

@@ -56,6 +56,27 @@ export const ErrorCodes = {
   INVALID_LOGIN_CREDENTIAL: { code: 40107, http: 401, grpc: 16, msg: 'The login credential is not valid.' },
   ACCOUNT_BANNED: { code: 40302, http: 403, grpc: 7, msg: 'This account is banned.' },
 
+  // --- operator accounts (docs/operators.md) ---
+  OPERATOR_LOGIN_FAILED: {
+    code: 40108,
+    http: 401,
+    grpc: 16,
+    msg: 'The name, password or second factor is not right.',
+  },
+  OPERATOR_FORBIDDEN: { code: 40303, http: 403, grpc: 7, msg: "The operator's role does not allow this." },
+  CSRF_REFUSED: {
+    code: 40304,
+    http: 403,
+    grpc: 7,
+    msg: 'A console session request that changes something needs its X-CSRF-Token.',
+  },
+  OPERATOR_LOCKED: {
+    code: 42902,
+    http: 429,
+    grpc: 8,
+    msg: 'Too many failed sign-ins; this operator is locked for a while.',
+  },
+
   // --- orders (2.4-2.7, 4.5, 4.10) ---
   UNKNOWN_PRODUCT: { code: 40010, http: 400, grpc: 3, msg: 'Unknown or unavailable product.' },
   ROLE_NOT_OWNED: { code: 40310, http: 403, grpc: 7, msg: 'This role does not belong to this player.' },

@@ -19,7 +19,18 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       },
       components: {
         securitySchemes: {
-          adminBearer: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+          adminBearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An operator API token (gpo_...), or the break-glass ADMIN_TOKEN (docs/operators.md)',
+          },
+          operatorSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'gp_operator_session',
+            description:
+              'Console sign-in (POST /admin/v1/session); send X-CSRF-Token on requests that change something',
+          },
           macToken: {
             type: 'apiKey',
             in: 'header',

@@ -17,6 +17,7 @@ import { countSealed, resealAll } from './reseal.js';
 import { SEALED_COLUMNS } from './sealed-columns.js';
 import { makeApiKey } from '../testing/apple-fixture.js';
 import { makeServiceAccount } from '../testing/google-fixture.js';
+import { createOperator } from '../testing/operators.js';
 
 /**
  * Master key rotation on the suite's backend: the same database opened by a
@@ -24,7 +25,7 @@ import { makeServiceAccount } from '../testing/google-fixture.js';
  * over real HTTP each time. What was sealed under A (the app's md5 secret,
  * a login's MAC key, the platform private key) and what was signed under A
  * (an evidence address, an upload URL) keeps working, and so do the store settings' .p8 key and service account
- * (app_store_settings) through the rotation.
+ * (app_store_settings) and an operator's TOTP secret through the rotation.
  */
 describe('master key rotation', () => {
   const keyA = crypto.randomBytes(32).toString('base64');
@@ -36,6 +37,7 @@ describe('master key rotation', () => {
   let login: Login;
   let evidenceUri: string;
   let pendingUpload: string;
+  let totpSecret: string;
   let apiKey: Awaited<ReturnType<typeof makeApiKey>>;
   const account = makeServiceAccount();
 
@@ -62,6 +64,8 @@ describe('master key rotation', () => {
     );
     assert.equal((await svc.services.storeSettings.apple(game.appId))?.api?.privateKey, apiKey.privateKeyPem);
     assert.equal((await svc.services.storeSettings.google(game.appId))?.serviceAccountJson, JSON.stringify(account));
+    const op = (await svc.services.operators.repo.byName('ops'))!;
+    assert.equal(svc.services.box.open(op.totp_secret_enc, 'operator-totp:ops'), totpSecret, 'the TOTP secret opens');
   };
 
   before(async () => {
@@ -89,6 +93,7 @@ describe('master key rotation', () => {
         serviceAccountJson: JSON.stringify(account),
       });
       assert.equal(google.status, 200, JSON.stringify(google.body));
+      totpSecret = (await createOperator(svc, 'ops', 'operator')).totpSecret;
       login = await guestLogin(svc, game.clientId);
       evidenceUri = (await uploadEvidence(svc, game, crypto.randomBytes(64))).uri;
       const issued = await getUploadUrl(svc, game, { file_name: 'late.png', file_size: '32' });
@@ -101,6 +106,7 @@ describe('master key rotation', () => {
         'platform_keys.private_pem_enc': { [idA]: 1 },
         'app_store_settings.api_private_key_enc': { [idA]: 1 },
         'app_store_settings.service_account_enc': { [idA]: 1 },
+        'operators.totp_secret_enc': { [idA]: 1 },
       });
     } finally {
       await svc.close();
@@ -138,6 +144,7 @@ describe('master key rotation', () => {
           ['platform_keys.private_pem_enc', 1, 1, 0],
           ['app_store_settings.api_private_key_enc', 1, 1, 0],
           ['app_store_settings.service_account_enc', 1, 1, 0],
+          ['operators.totp_secret_enc', 1, 1, 0],
         ],
       );
       assert.deepEqual(await counts(svc), {
@@ -147,6 +154,7 @@ describe('master key rotation', () => {
         'platform_keys.private_pem_enc': { [idB]: 1 },
         'app_store_settings.api_private_key_enc': { [idB]: 1 },
         'app_store_settings.service_account_enc': { [idB]: 1 },
+        'operators.totp_secret_enc': { [idB]: 1 },
       });
       assert.ok(
         (await resealAll(svc.services.database.db, svc.services.box, SEALED_COLUMNS)).every((r) => r.resealed === 0),

@@ -3,6 +3,7 @@ import { APP_SEALED_COLUMNS } from '../apps/apps.service.js';
 import { TOKEN_SEALED_COLUMNS } from '../accounts/tokens.service.js';
 import { PLATFORM_KEY_SEALED_COLUMNS } from '../platform-keys/keys.service.js';
 import { STORE_SETTINGS_SEALED_COLUMNS } from '../app-stores/store-settings.service.js';
+import { OPERATOR_SEALED_COLUMNS } from '../operators/operators.service.js';
 
 /** Every stored column sealed under the master key: what a rotation must reseal. */
 export const SEALED_COLUMNS: SealedColumn[] = [
@@ -10,4 +11,5 @@ export const SEALED_COLUMNS: SealedColumn[] = [
   ...TOKEN_SEALED_COLUMNS,
   ...PLATFORM_KEY_SEALED_COLUMNS,
   ...STORE_SETTINGS_SEALED_COLUMNS,
+  ...OPERATOR_SEALED_COLUMNS,
 ];

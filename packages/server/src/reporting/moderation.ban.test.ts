@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
 import { guestLogin, profile } from '../accounts/accounts.testlib.js';
 import { countRows, createGame, postReport, reportBody, type GameApp } from './reporting.testlib.js';
+import { adminAs, operatorToken } from '../testing/operators.js';
 
 /** A moderation decision may ban the reportee's platform account, and lift the ban later (issue 4). */
 describe('moderation: banning the reportee', () => {
@@ -119,5 +120,24 @@ describe('moderation: banning the reportee', () => {
     assert.equal(res.status, 400);
     assert.match(res.body.detail, /until/);
     assert.equal((await profile(svc, game.clientId, player)).status, 200);
+  });
+  it("records a moderator account's own name, whatever name the request gives (docs/operators.md)", async () => {
+    const token = await operatorToken(svc, 'mod-max', 'moderator');
+    const player = await guestLogin(svc, game.clientId, 'named-device');
+    const reportId = await reportAgainst(player.userId, 'p9');
+    const decided = await adminAs(svc, token, 'POST', `/reports/${reportId}/moderation`, {
+      moderator: 'somebody-else',
+      status: 'actioned',
+      note: 'confirmed',
+      ban: { reason: 'cheating', until: null },
+    });
+    assert.equal(decided.status, 200, JSON.stringify(decided.body));
+    const lifted = await adminAs(svc, token, 'POST', `/users/${player.userId}/unban?actor=somebody-else`);
+    assert.equal(lifted.status, 200, JSON.stringify(lifted.body));
+    const audit = (await svc.admin('GET', `/moderation/audit?reportId=${reportId}`)).body.actions;
+    assert.deepEqual([...new Set(audit.map((a: any) => a.moderator))], ['mod-max'], JSON.stringify(audit));
+    const user = (await adminAs(svc, token, 'GET', `/users/${player.userId}`)).body;
+    assert.equal(user.bans[0].actor, 'mod-max', JSON.stringify(user.bans));
+    assert.equal(user.bans[0].liftedBy, 'mod-max');
   });
 });

@@ -15,6 +15,7 @@ import {
   ShowReportQuery,
 } from './moderation.schemas.js';
 import { requestBaseUrl } from '../http/request-base-url.js';
+import { actingName } from '../operators/admin-access.routes.js';
 
 const tags = ['moderation'];
 const security = [{ adminBearer: [] }];
@@ -65,7 +66,7 @@ export function moderationRoutes(services: Services): FastifyPluginAsyncTypebox 
       },
       async (request) =>
         moderation.show(Number(request.params.reportId), {
-          moderator: request.query.moderator,
+          moderator: actingName(request, request.query.moderator),
           requestBaseUrl: requestBaseUrl(request),
         }),
     );
@@ -83,7 +84,11 @@ export function moderationRoutes(services: Services): FastifyPluginAsyncTypebox 
           response: { 200: Type.Ref(ReportView), ...platformErrorResponses },
         },
       },
-      async (request) => moderation.decide(Number(request.params.reportId), request.body),
+      async (request) =>
+        moderation.decide(Number(request.params.reportId), {
+          ...request.body,
+          moderator: actingName(request, request.body.moderator)!,
+        }),
     );
 
     app.get(

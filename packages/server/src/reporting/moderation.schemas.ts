@@ -113,7 +113,8 @@ export const ModerationBody = Type.Object(
     moderator: Text({
       minLength: 1,
       maxLength: 100,
-      description: 'Who decides (recorded in the history and audit log).',
+      description:
+        "Who decides (recorded in the history and audit log). An operator account's own name replaces it; kept as given with the break-glass token.",
     }),
     status: ReportStatus,
     note: Text({ minLength: 1, maxLength: 4000, description: 'Why; kept in the history.' }),

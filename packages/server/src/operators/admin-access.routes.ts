@@ -1,0 +1,148 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { safeEqual } from '../crypto/secret-box.js';
+import { AppError } from '../errors/app-error.js';
+import { mayCall, routeAccess } from './permissions.js';
+import type { AuditContext, OperatorService, Principal } from './operators.service.js';
+import type { OperatorTokenService } from './operator-tokens.service.js';
+import type { SignInService } from './sign-in.service.js';
+
+/**
+ * Who is calling the admin API, and may they (docs/operators.md). One onRequest hook of the /admin/v1 scope:
+ * 1. authenticates: `Authorization: Bearer` with the break-glass ADMIN_TOKEN (role admin, unless
+ *    ADMIN_TOKEN_ENABLED=false) or an operator API token; else the console's session cookie, which must bring its
+ *    X-CSRF-Token on any request that changes something;
+ * 2. authorizes: the route's permission from the one table (permissions.ts) against the caller's role; a route the
+ *    table does not name is for admins only. 403 OPERATOR_FORBIDDEN in the admin envelope.
+ * It also writes each route's permission into the OpenAPI document (`x-permission`).
+ */
+
+export const SESSION_COOKIE = 'gp_operator_session';
+/** The cookie is sent to the admin API only. */
+export const SESSION_COOKIE_PATH = '/admin/v1';
+
+const principals = new WeakMap<FastifyRequest, Principal>();
+
+/** The authenticated caller of an admin route (not on the `public` sign-in route). */
+export function principalOf(request: FastifyRequest): Principal {
+  const p = principals.get(request);
+  if (!p) throw new Error('principalOf: the request was not authenticated');
+  return p;
+}
+
+/**
+ * The name a route records as who acted (a moderation decision's moderator, a ban's actor): an operator account's
+ * own name, whatever the request says; with the break-glass token, the name the caller gave (as before accounts).
+ */
+export function actingName(request: FastifyRequest, given: string | undefined): string | undefined {
+  const p = principals.get(request);
+  return p && p.kind !== 'break-glass' ? p.name : given;
+}
+
+export function auditContext(request: FastifyRequest): AuditContext {
+  return {
+    ip: request.ip,
+    requestId: request.id,
+    method: request.method,
+    route: request.routeOptions.url ?? request.url,
+    path: request.url.split('?')[0]!,
+  };
+}
+
+/** The value of cookie `name` in the Cookie header, if any. */
+export function cookieValue(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/** HttpOnly, SameSite=Strict, path /admin/v1; Secure unless the console is reached on loopback (plain HTTP). */
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
+  const secure = LOOPBACK.has(request.hostname.replace(/:\d+$/, '')) ? '' : '; Secure';
+  reply.header(
+    'set-cookie',
+    `${SESSION_COOKIE}=${value}; Path=${SESSION_COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`,
+  );
+}
+
+export interface AccessDeps {
+  adminToken: string;
+  adminTokenEnabled: boolean;
+  operators: OperatorService;
+  signIn: SignInService;
+  tokens: OperatorTokenService;
+}
+
+const unauthorized = (detail: string) =>
+  new AppError('ADMIN_UNAUTHORIZED', detail, { headers: { 'www-authenticate': 'Bearer realm="admin"' } });
+
+async function authenticate(request: FastifyRequest, deps: AccessDeps): Promise<Principal> {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) throw unauthorized('send Authorization: Bearer <operator token or ADMIN_TOKEN>');
+    const token = match[1]!;
+    if (deps.adminTokenEnabled && safeEqual(token, deps.adminToken))
+      return { kind: 'break-glass', operatorId: null, name: 'ADMIN_TOKEN', role: 'admin' };
+    const p = await deps.tokens.principal(token, auditContext(request));
+    if (!p) throw unauthorized('the bearer token is neither an operator token nor the admin token');
+    return p;
+  }
+  const cookie = cookieValue(request, SESSION_COOKIE);
+  if (cookie === undefined) throw unauthorized('sign in to the console, or send Authorization: Bearer <token>');
+  const p = await deps.signIn.sessionPrincipal(cookie);
+  if (!p) throw unauthorized('the console session has ended: sign in again');
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    const sent = request.headers['x-csrf-token'];
+    if (typeof sent !== 'string' || !safeEqual(sent, p.csrfToken!)) {
+      await deps.operators.audit(
+        'csrf-refused',
+        p.name,
+        auditContext(request),
+        sent === undefined ? 'no X-CSRF-Token' : 'wrong X-CSRF-Token',
+        p.operatorId,
+        403,
+      );
+      throw new AppError('CSRF_REFUSED');
+    }
+  }
+  return p;
+}
+
+/** Installs the access hook and the OpenAPI annotation on the /admin/v1 scope (routes.ts), before its routes. */
+export function installAdminAccess(scope: FastifyInstance, deps: AccessDeps): void {
+  scope.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const access = routeAccess(methods[0]!, route.url);
+    const text =
+      access === 'public'
+        ? 'No sign-in needed.'
+        : access === 'self'
+          ? 'Any signed-in operator.'
+          : `Permission: \`${access ?? 'admin only (not in the permission table)'}\`.`;
+    route.schema = {
+      ...route.schema,
+      // Every credential the hook takes; none for the sign-in itself.
+      security: access === 'public' ? [] : [{ adminBearer: [] }, { operatorSession: [] }],
+      'x-permission': access ?? 'admin-only',
+      description: [route.schema?.description, text].filter(Boolean).join('\n\n'),
+    } as typeof route.schema;
+  });
+  scope.addHook('onRequest', async (request) => {
+    const access = routeAccess(request.method, request.routeOptions.url ?? '');
+    if (access === 'public') return;
+    const principal = await authenticate(request, deps);
+    principals.set(request, principal);
+    if (!mayCall(principal.role, access))
+      throw new AppError(
+        'OPERATOR_FORBIDDEN',
+        `the role ${principal.role} lacks ${access ?? 'admin (this route is not in the permission table)'}`,
+        { data: { permission: access ?? null, role: principal.role } },
+      );
+  });
+}

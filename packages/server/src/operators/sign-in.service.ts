@@ -1,0 +1,154 @@
+import { AppError } from '../errors/app-error.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import {
+  burnPasswordCheck,
+  newSessionValue,
+  normalizeRecoveryCode,
+  sha256,
+  totpStep,
+  verifyPassword,
+} from './credentials.js';
+import type { Role } from './permissions.js';
+import type { OperatorRow, OperatorsRepository } from './operators.repository.js';
+import {
+  totpContext,
+  type AuditContext,
+  type OperatorService,
+  type OperatorView,
+  type Principal,
+} from './operators.service.js';
+
+export interface SignInSettings {
+  sessionSeconds: number;
+  maxFailures: number;
+  lockSeconds: number;
+  failureDelayMs: number;
+}
+
+/** Console sign-in (password + TOTP or recovery code, slowed and locked on failures) and the sessions it opens. */
+export class SignInService {
+  constructor(
+    private readonly repo: OperatorsRepository,
+    private readonly box: SecretBox,
+    private readonly operators: OperatorService,
+    private readonly settings: SignInSettings,
+    private readonly now: () => number = Date.now,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  ) {}
+
+  /**
+   * Console sign-in: name, password and a TOTP code or a recovery code. Every refusal is the same answer (which
+   * part was wrong goes to the audit trail only), answered late, and counted towards the lock.
+   */
+  async login(
+    input: { name: string; password: string; totp?: string; recoveryCode?: string },
+    ctx: AuditContext,
+  ): Promise<{ session: string; csrfToken: string; operator: OperatorView; expiresAt: number }> {
+    const row = await this.repo.byName(input.name);
+    const at = this.now();
+    if (!row) {
+      await burnPasswordCheck(input.password);
+      return this.refuse(input.name, null, 'unknown name', ctx);
+    }
+    if (row.locked_until !== null && Number(row.locked_until) > at) {
+      await this.operators.audit('login-locked', input.name, ctx, 'locked', row.operator_id, 429);
+      const seconds = Math.ceil((Number(row.locked_until) - at) / 1000);
+      throw new AppError('OPERATOR_LOCKED', `locked for ${seconds} s more`, {
+        headers: { 'retry-after': String(seconds) },
+      });
+    }
+    if (!(await verifyPassword(row.password_hash, input.password)))
+      return this.refuse(input.name, row, 'wrong password', ctx);
+    const problem = await this.checkSecondFactor(row, input, at);
+    if (problem) return this.refuse(input.name, row, problem, ctx);
+    if (row.disabled === 1) return this.refuse(input.name, row, 'disabled', ctx);
+
+    await this.repo.update(row.operator_id, { failed_logins: 0, locked_until: null, last_login_at: at });
+    await this.repo.deleteExpiredSessions(at);
+    const session = newSessionValue();
+    const csrfToken = newSessionValue();
+    const expiresAt = at + this.settings.sessionSeconds * 1000;
+    await this.repo.insertSession({
+      session_hash: sha256(session),
+      operator_id: row.operator_id,
+      csrf_token: csrfToken,
+      ip: ctx.ip,
+      created_at: at,
+      expires_at: expiresAt,
+    });
+    await this.operators.audit(
+      'login',
+      row.name,
+      ctx,
+      input.recoveryCode ? 'with a recovery code' : null,
+      row.operator_id,
+    );
+    return { session, csrfToken, operator: this.operators.view((await this.repo.byId(row.operator_id))!), expiresAt };
+  }
+
+  /** null when the code is right (and now used), else what was wrong. */
+  private async checkSecondFactor(
+    row: OperatorRow,
+    input: { totp?: string; recoveryCode?: string },
+    at: number,
+  ): Promise<string | null> {
+    if (input.totp !== undefined) {
+      const step = totpStep(this.box.open(row.totp_secret_enc, totpContext(row.name)), input.totp, at);
+      if (step === null) return 'wrong TOTP code';
+      return (await this.repo.claimTotpStep(row.operator_id, step)) ? null : 'replayed TOTP code';
+    }
+    if (input.recoveryCode !== undefined) {
+      const hash = sha256(normalizeRecoveryCode(input.recoveryCode));
+      const left = JSON.parse(row.recovery_codes) as string[];
+      if (!left.includes(hash)) return 'unknown or used recovery code';
+      const swapped = await this.repo.swapRecoveryCodes(
+        row.operator_id,
+        row.recovery_codes,
+        JSON.stringify(left.filter((h) => h !== hash)),
+      );
+      return swapped ? null : 'unknown or used recovery code';
+    }
+    return 'no second factor';
+  }
+
+  private async refuse(name: string, row: OperatorRow | null, why: string, ctx: AuditContext): Promise<never> {
+    const failures = row
+      ? await this.repo.countFailure(
+          row.operator_id,
+          this.settings.maxFailures,
+          this.now() + this.settings.lockSeconds * 1000,
+          this.now(),
+        )
+      : 1;
+    await this.operators.audit('login-failed', name.slice(0, 100), ctx, why, row?.operator_id ?? null, 401);
+    // Slows guessing: each failure in a row waits longer (the lock stops it).
+    await this.sleep(Math.min(5000, this.settings.failureDelayMs * failures));
+    throw new AppError('OPERATOR_LOGIN_FAILED');
+  }
+
+  /** The principal of a session cookie, or null (unknown, expired, or its operator disabled). */
+  async sessionPrincipal(cookie: string): Promise<Principal | null> {
+    const hash = sha256(cookie);
+    const s = await this.repo.session(hash);
+    if (!s) return null;
+    if (Number(s.expires_at) <= this.now()) {
+      await this.repo.deleteSession(hash);
+      return null;
+    }
+    const op = await this.repo.byId(Number(s.operator_id));
+    if (!op || op.disabled === 1) return null;
+    return {
+      kind: 'session',
+      operatorId: op.operator_id,
+      name: op.name,
+      role: op.role as Role,
+      sessionHash: hash,
+      csrfToken: s.csrf_token,
+    };
+  }
+
+  async logout(p: Principal, ctx: AuditContext): Promise<void> {
+    if (p.sessionHash) await this.repo.deleteSession(p.sessionHash);
+    await this.operators.audit('logout', p.name, ctx, null, p.operatorId);
+  }
+}
