@@ -27,6 +27,7 @@ const DOMAINS = [
   'app-stores',
   'backup',
   'retention',
+  'web-pay',
 ];
 const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache'];
 /** Files that wire a domain (or test it) rather than being its logic. */
@@ -91,6 +92,9 @@ const OWNERS: Record<string, string[]> = {
   user_bans: ['accounts/users.repository.ts'],
   login_methods: ['accounts/login-methods.repository.ts', 'accounts/tokens.repository.ts' /* read */],
   tokens: ['accounts/tokens.repository.ts'],
+  pay_links: ['web-pay/pay-links.repository.ts'],
+  web_pay_settings: ['web-pay/web-pay-settings.repository.ts'],
+  precheck_messages: ['web-pay/web-pay-settings.repository.ts'],
 };
 
 // The sources: next to this file when run from src, else src beside dist.

@@ -23,6 +23,9 @@ import { sandboxRoutes } from './orders/sandbox.routes.js';
 import { consumptionRoutes } from './orders/consumption.routes.js';
 import { orderClientRoutes } from './orders/client.routes.js';
 import { consoleRoutes } from './console/console.routes.js';
+import { payLinkRoutes } from './web-pay/pay-links.routes.js';
+import { webPayRoutes } from './web-pay/web-pay.routes.js';
+import { webPayAdminRoutes } from './web-pay/web-pay.admin.routes.js';
 import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.routes.js';
 
 /** The HTTP service (http/server.ts) with every route of these services. */
@@ -56,6 +59,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
       await admin.register(moderationRoutes(services));
       await admin.register(orderAdminRoutes(services));
       await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
+      await admin.register(webPayAdminRoutes(services));
     },
     { prefix: '/admin/v1' },
   );
@@ -71,4 +75,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await app.register(orderClientRoutes(services));
   // The operator console: public static files; its data calls go to /admin/v1 with the bearer token.
   await app.register(consoleRoutes);
+  // The official web payment page (issue 18): launch links, the page, its JSON API.
+  await app.register(payLinkRoutes(services));
+  await app.register(webPayRoutes(services));
 }

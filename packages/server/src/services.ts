@@ -36,6 +36,7 @@ import { Retention } from './retention/retention.js';
 import { StoreSettingsRepository } from './app-stores/store-settings.repository.js';
 import { StoreSettingsService } from './app-stores/store-settings.service.js';
 import { purgeAttempts, purgeFinishedEvents } from './delivery/purge.js';
+import { createWebPay, type WebPayDomain } from './web-pay/web-pay.module.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -72,6 +73,8 @@ export interface Services {
   adminAudit: AdminAuditService;
   /** Per-app App Store and Google Play settings (app-stores/store-settings.service.ts). */
   storeSettings: StoreSettingsService;
+  /** The official web payment page: launch links, page sessions, its settings (web-pay/, docs/web-pay.md). */
+  webPay: WebPayDomain;
   /** Deletes traffic records past their retention (docs/operations.md, "Retention"); started by startService. */
   retention: Retention;
   /** Notes for the operator printed at start (where generated secrets were written). */
@@ -169,6 +172,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
   );
 
+  const orders = createOrdersDomain(database.db, database.dialect, config, apps, now);
   const adminActions = new AdminActionsRepository(database.db);
   const db = database.db;
   const retention = new Retention(
@@ -217,10 +221,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     delivery,
     gameCalls,
     callLog: new CallLogService(callLog, apps),
+    webPay: createWebPay({ db: database.db, box, apps, gameCalls, orders, now }),
     evidence,
     reports,
     moderation,
-    orders: createOrdersDomain(database.db, database.dialect, config, apps, now),
+    orders,
     adminAudit: new AdminAuditService(adminActions, now),
     storeSettings: new StoreSettingsService(
       new StoreSettingsRepository(database.db),

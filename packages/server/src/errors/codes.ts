@@ -72,6 +72,19 @@ export const ErrorCodes = {
   GAME_UNREACHABLE: { code: 50201, http: 502, grpc: 14, msg: 'The game server could not be reached; retry later.' },
   ROLE_QUERY_FAILED: { code: 50202, http: 502, grpc: 14, msg: 'The game could not confirm the role; retry later.' },
 
+  // --- the web payment page (web-pay/, docs/web-pay.md) ---
+  PAY_SESSION_REQUIRED: {
+    code: 40108,
+    http: 401,
+    grpc: 16,
+    msg: 'The payment page session is missing or has expired; open the page again.',
+  },
+  CSRF_REFUSED: { code: 40332, http: 403, grpc: 7, msg: 'The request did not come from the payment page.' },
+  PAYMENT_BLOCKED: { code: 40333, http: 403, grpc: 7, msg: 'Payment is blocked for this role.' },
+  ROLE_NOT_FOUND: { code: 40410, http: 404, grpc: 5, msg: 'The game does not know this role on this server.' },
+  NO_ROLE_ON_SERVER: { code: 40411, http: 404, grpc: 5, msg: 'You have no role on this server.' },
+  ROLE_LIST_REFUSED: { code: 40921, http: 409, grpc: 9, msg: 'The game refused the role list.' },
+
   // --- load and faults ---
   RATE_LIMITED: { code: 42900, http: 429, grpc: 8, msg: 'Too many requests.' },
   INTERNAL: { code: 50000, http: 500, grpc: 13, msg: 'Internal error.' },
