@@ -145,7 +145,7 @@ export function webPayRoutes(services: Services): FastifyPluginAsyncTypebox {
 
     app.get<{ Params: { name: string } }>('/pay/assets/vendor/:name', { schema: { hide: true } }, (request, reply) => {
       const body = vendor.get(request.params.name);
-      if (!body) return reply.callNotFound();
+      if (!body) throw new AppError('NOT_FOUND', `no file ${request.params.name}`);
       return reply.type('text/javascript; charset=utf-8').send(body);
     });
 
@@ -160,7 +160,6 @@ export function webPayRoutes(services: Services): FastifyPluginAsyncTypebox {
       list: false,
       dotfiles: 'ignore',
       cacheControl: false,
-      allowedPath: (path) => path !== '/index.html',
     });
 
     app.get(
