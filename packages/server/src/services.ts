@@ -173,6 +173,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   );
 
   const orders = createOrdersDomain(database.db, database.dialect, config, apps, now);
+  const webPay = createWebPay({ db: database.db, box, apps, gameCalls, orders, now });
   const adminActions = new AdminActionsRepository(database.db);
   const db = database.db;
   const retention = new Retention(
@@ -191,6 +192,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         kind: 'game_calls',
         days: config.RETENTION_GAME_CALLS_DAYS,
         purgeBatch: (cutoff, limit) => callLog.purgeBefore(cutoff, limit),
+      },
+      {
+        // Launch links are dead once expired (minutes); kept a day for an operator's question, then deleted.
+        kind: 'pay_links',
+        days: 1,
+        purgeBatch: (cutoff, limit) => webPay.links.purgeBefore(cutoff, limit),
       },
       {
         kind: 'admin_actions',
@@ -221,7 +228,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     delivery,
     gameCalls,
     callLog: new CallLogService(callLog, apps),
-    webPay: createWebPay({ db: database.db, box, apps, gameCalls, orders, now }),
+    webPay,
     evidence,
     reports,
     moderation,

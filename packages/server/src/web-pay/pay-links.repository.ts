@@ -27,9 +27,19 @@ export class PayLinksRepository {
       .executeTakeFirst();
   }
 
-  /** Deletes links that expired before `cutoff` (used or not). */
-  async purge(cutoff: number): Promise<number> {
-    const r = await this.db.deleteFrom('pay_links').where('expires_at', '<', cutoff).executeTakeFirst();
+  /** Deletes up to `limit` links that expired before `cutoff`, used or not (retention, one short statement). */
+  async purgeBefore(cutoff: number, limit: number): Promise<number> {
+    const r = await this.db
+      .deleteFrom('pay_links')
+      .where('link_hash', 'in', (eb) =>
+        eb
+          .selectFrom('pay_links')
+          .select('link_hash')
+          .where('expires_at', '<', cutoff)
+          .orderBy('expires_at')
+          .limit(limit),
+      )
+      .executeTakeFirst();
     return Number(r.numDeletedRows);
   }
 }

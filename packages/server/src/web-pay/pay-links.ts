@@ -50,8 +50,8 @@ export class PayLinkService {
     return row && Number(row.app_id) === appId ? row : null;
   }
 
-  /** Drops links that expired more than a day ago (the sweep of web-pay.module.ts). */
-  purge(): Promise<number> {
-    return this.repo.purge(this.now() - 86_400_000);
+  /** Retention: deletes up to `limit` links that expired before `cutoff`. */
+  purgeBefore(cutoff: number, limit: number): Promise<number> {
+    return this.repo.purgeBefore(cutoff, limit);
   }
 }
