@@ -63,7 +63,7 @@ export function Shop({ lang, ctx, onOrder }) {
         (p) =>
           html`<li class="product" data-code=${p.productCode}>
             <span class="name">${p.name}</span>
-            <span class="price">${p.price} ${p.currency}</span>
+            <span class="price">${p.priceText} ${p.currency}</span>
             <label class="qty"
               >${t(lang, 'quantity')}
               <input
@@ -85,6 +85,7 @@ export function Shop({ lang, ctx, onOrder }) {
         : html`<label
             >${t(lang, 'region')}
             <select id="f-region" value=${region} onChange=${(ev) => setRegion(ev.currentTarget.value)}>
+              <option value="">—</option>
               ${[...new Set([...(region ? [region] : []), ...REGIONS])].map((r) => html`<option value=${r}>${r}</option>`)}
             </select>
           </label>`
@@ -116,7 +117,7 @@ export function SandboxStep({ lang, order, onDone }) {
   return html`<section id="sandbox" class="card">
     <h2>${t(lang, 'sandboxTitle')}</h2>
     <p class="muted">${t(lang, 'sandboxHint')}</p>
-    <p>${t(lang, 'amount')}: <strong>${order.totalAmount} ${order.currency}</strong></p>
+    <p>${t(lang, 'amount')}: <strong>${order.totalText} ${order.currency}</strong></p>
     <div class="actions">
       <button id="sandbox-pay" type="button" disabled=${busy} onClick=${() => step('pay')}>
         ${t(lang, 'sandboxPay')}
@@ -157,7 +158,7 @@ export function Result({ lang, ctx, order: first, onAgain }) {
         ${order.products.map((p) => html`<div>${names.get(p.productCode) ?? p.productCode} × ${p.quantity}</div>`)}
       </dd>
       <dt>${t(lang, 'amount')}</dt>
-      <dd id="result-amount">${order.totalAmount} ${order.currency}</dd>
+      <dd id="result-amount">${order.totalText} ${order.currency}</dd>
     </dl>
     ${FINAL.has(order.status) ? html`<button id="btn-again" type="button" onClick=${onAgain}>${t(lang, 'again')}</button>` : null}
   </section>`;

@@ -9,6 +9,7 @@ import { loadEsmVendor } from '../http/esm-vendor.js';
 import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import { countryOrDefault } from '../accounts/country.js';
 import type { AppRecord } from '../apps/apps.service.js';
+import { exponentOf } from '../orders/money.js';
 import type { Order } from '../orders/orders.view.js';
 import type { Services } from '../services.js';
 import { cookieValue, isLoopbackHost, SESSION_COOKIE, sessionCookie, type PaySession } from './session.js';
@@ -73,6 +74,7 @@ export function pageOrder(o: Order) {
     products: o.products.map((p) => ({ productCode: p.productCode, quantity: p.quantity })),
     currency: o.currency,
     totalAmount: o.totalAmount,
+    totalText: o.totalAmount.toFixed(exponentOf(o.currency)),
     region: o.region,
   };
 }

@@ -42,6 +42,7 @@ export const PageProduct = Type.Object({
   productCode: Type.String(),
   name: Type.String(),
   price: Type.Number(),
+  priceText: Type.String({ description: 'The price with the digits of its currency (ISO 4217), e.g. 9.90.' }),
   currency: Type.String(),
 });
 
@@ -78,6 +79,7 @@ export const Quote = Type.Object({
       quantity: Type.Integer(),
       unitPrice: Type.Number(),
       amount: Type.Number(),
+      amountText: Type.String(),
     }),
   ),
   currency: Type.String(),
@@ -101,6 +103,7 @@ export const PageOrder = Type.Object({
   products: Type.Array(Type.Object({ productCode: Type.String(), quantity: Type.Integer() })),
   currency: Type.String(),
   totalAmount: Type.Number(),
+  totalText: Type.String({ description: 'totalAmount with the digits of its currency.' }),
   region: Type.Union([Type.String(), Type.Null()]),
 });
 

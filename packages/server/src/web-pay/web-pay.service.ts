@@ -130,7 +130,13 @@ export class WebPayService {
   async products(appId: number) {
     return (await this.deps.products.list(appId))
       .filter((p) => p.status === 'active')
-      .map((p) => ({ productCode: p.productCode, name: p.name, price: p.price, currency: p.currency }));
+      .map((p) => ({
+        productCode: p.productCode,
+        name: p.name,
+        price: p.price,
+        priceText: minorToText(p.priceMinor, p.currency),
+        currency: p.currency,
+      }));
   }
 
   /** Totals of `lines` computed here, never by the page. */
@@ -148,7 +154,13 @@ export class WebPayService {
       currency = p.currency;
       const amount = p.priceMinor * l.quantity;
       total += amount;
-      return { ...l, name: p.name, unitPrice: p.price, amount: minorToNumber(amount, p.currency) };
+      return {
+        ...l,
+        name: p.name,
+        unitPrice: p.price,
+        amount: minorToNumber(amount, p.currency),
+        amountText: minorToText(amount, p.currency),
+      };
     });
     if (currency === null) throw invalidParameter('products', 'must hold at least one product');
     return {
