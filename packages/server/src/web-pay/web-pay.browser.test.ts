@@ -118,7 +118,7 @@ describe('web payment page (browser)', () => {
     await page.close();
   });
 
-  it('shows pre-order blocks: a built-in code in English and Chinese, a custom code, no code', async () => {
+  it('shows pre-order blocks: a built-in code in English and Chinese, a custom code, no code, an unreachable game', async () => {
     const link = await launchLink(f, f.overseas, { roleId: 'hero-3', serverId: 's1' });
     f.state.roles.set('s1/hero-3', { userId: link.login.userId, name: 'Cy' });
     const put = await f.svc.admin('PUT', `/apps/${f.overseas.appId}/precheck-messages/9001/en`, {
@@ -150,6 +150,12 @@ describe('web payment page (browser)', () => {
     f.state.preOrder = () => ({ status: 403, body: JSON.stringify({ msg: 'secret reason', detail: 'd' }) });
     await page.click('#btn-pay');
     await waitForText(page, '#block', /^The game refused this order\.$/);
+
+    // An unreachable game: tried twice (8), then a clean message and no order.
+    f.state.preOrder = () => ({ destroy: true });
+    await page.click('#btn-pay');
+    await waitForText(page, '#shop-error', /game server cannot be reached/);
+    assert.equal(await page.locator('#sandbox').count(), 0);
     f.state.preOrder = () => ({ status: 200, body: '' });
     await page.close();
   });
