@@ -136,14 +136,24 @@ export function SandboxStep({ lang, order, onDone }) {
 /** The result: follows the order until it succeeded, failed or was cancelled. */
 export function Result({ lang, ctx, order: first, onAgain }) {
   const [order, setOrder] = useState(first);
+  const [error, setError] = useState(null);
+  const [tries, setTries] = useState(0);
   useEffect(() => {
-    if (FINAL.has(order.status)) return undefined;
+    if (FINAL.has(order.status) || error) return undefined;
+    // Every second, every 5 s after a minute; an error (e.g. the session expired) stops and says so.
     const timer = setTimeout(
-      () => api('GET', `/orders/${order.trxNo}`).then(setOrder, () => setOrder({ ...order })),
-      1000,
+      () =>
+        api('GET', `/orders/${order.trxNo}`).then(
+          (o) => {
+            setTries(tries + 1);
+            setOrder(o);
+          },
+          (err) => setError(errorText(lang, err)),
+        ),
+      tries < 60 ? 1000 : 5000,
     );
     return () => clearTimeout(timer);
-  }, [order]);
+  }, [order, error]);
   const names = new Map(ctx.products.map((p) => [p.productCode, p.name]));
   return html`<section id="result" class="card" aria-live="polite">
     <h2>${t(lang, 'result')}</h2>
@@ -160,6 +170,7 @@ export function Result({ lang, ctx, order: first, onAgain }) {
       <dt>${t(lang, 'amount')}</dt>
       <dd id="result-amount">${order.totalText} ${order.currency}</dd>
     </dl>
+    <${Notice} id="result-error" text=${error} />
     ${FINAL.has(order.status) ? html`<button id="btn-again" type="button" onClick=${onAgain}>${t(lang, 'again')}</button>` : null}
   </section>`;
 }

@@ -88,4 +88,68 @@ describe('web payment page API', () => {
     assert.equal(again.location, `/pay/${f.overseas.clientId}?link=refused`);
     assert.match(again.setCookie!, /Max-Age=0/);
   });
+
+  /** A web-view page session whose role the game confirms. */
+  async function webView(roleId: string, lang?: string) {
+    const link = await launchLink(f, f.overseas, { roleId, serverId: 's1', ...(lang ? { lang } : {}) });
+    f.state.roles.set(`s1/${roleId}`, { userId: link.login.userId, name: roleId });
+    const page = new PageClient(f.svc, f.overseas.clientId);
+    await page.open(link.url);
+    return { page, ctx: await page.context(), link };
+  }
+  const one = { products: [{ productCode: 'pass', quantity: 1 }] };
+
+  it('fails or cancels in the sandbox step, and shows an order only to its own session', async () => {
+    const { page } = await webView('steps');
+    const failed = (await page.request('POST', '/orders', one)).body.data.order;
+    const cancelled = (await page.request('POST', '/orders', one)).body.data.order;
+    assert.equal(
+      (await page.request('POST', `/orders/${failed.trxNo}/sandbox`, { outcome: 'fail' })).body.data.status,
+      3,
+    );
+    assert.equal(
+      (await page.request('POST', `/orders/${cancelled.trxNo}/sandbox`, { outcome: 'cancel' })).body.data.status,
+      4,
+    );
+    // A final order does not change again.
+    const again = await page.request('POST', `/orders/${failed.trxNo}/sandbox`, { outcome: 'pay' });
+    assert.equal(again.body.data.status, 3);
+    assert.equal((await page.request('GET', `/orders/${cancelled.trxNo}`)).body.data.statusName, 'cancelled');
+    const other = (await webView('stranger')).page;
+    for (const res of [
+      await other.request('GET', `/orders/${failed.trxNo}`),
+      await other.request('POST', `/orders/${cancelled.trxNo}/sandbox`, { outcome: 'pay' }),
+    ]) {
+      assert.equal(res.status, 404, JSON.stringify(res.body));
+      assert.equal(res.body.code, 40400);
+    }
+  });
+
+  it('takes the registration region under the web region lock, the chosen one without (2.4 rule 8)', async () => {
+    const lock = await f.svc.admin('PUT', `/apps/${f.overseas.appId}/order-settings`, { webRegionLock: true });
+    assert.equal(lock.status, 200, JSON.stringify(lock.body));
+    try {
+      const { page, ctx } = await webView('locked');
+      // The guest logged in without an edge country: its registration region is DF (2.2).
+      assert.deepEqual(ctx.region, { locked: true, value: 'DF' });
+      const order = (await page.request('POST', '/orders', { ...one, region: 'JP' })).body.data.order;
+      assert.equal(order.region, 'DF');
+    } finally {
+      await f.svc.admin('PUT', `/apps/${f.overseas.appId}/order-settings`, { webRegionLock: false });
+    }
+    const { page, ctx } = await webView('picked');
+    assert.equal(ctx.region.locked, false);
+    assert.equal((await page.request('POST', '/orders', { ...one, region: 'JP' })).body.data.order.region, 'JP');
+  });
+
+  it("speaks the link's language, else Accept-Language", async () => {
+    assert.equal((await webView('zh-link', 'zh-CN')).ctx.lang, 'zh-CN');
+    const page = new PageClient(f.svc, f.overseas.clientId);
+    const zh = await page.request('GET', '/context', undefined, { 'accept-language': 'zh-TW,zh;q=0.9,en;q=0.5' });
+    assert.equal(zh.body.data.lang, 'zh-CN');
+    const en = await new PageClient(f.svc, f.overseas.clientId).request('GET', '/context', undefined, {
+      'accept-language': 'de-DE,de;q=0.9',
+    });
+    assert.equal(en.body.data.lang, 'en');
+  });
 });
