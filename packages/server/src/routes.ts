@@ -24,7 +24,8 @@ import { consumptionRoutes } from './orders/consumption.routes.js';
 import { orderClientRoutes } from './orders/client.routes.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { payLinkRoutes } from './web-pay/pay-links.routes.js';
-import { webPayRoutes } from './web-pay/web-pay.routes.js';
+import { webPayApiRoutes } from './web-pay/web-pay.routes.js';
+import { webPayPageRoutes } from './web-pay/web-pay.page.routes.js';
 import { webPayAdminRoutes } from './web-pay/web-pay.admin.routes.js';
 import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.routes.js';
 
@@ -77,5 +78,6 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await app.register(consoleRoutes);
   // The official web payment page (issue 18): launch links, the page, its JSON API.
   await app.register(payLinkRoutes(services));
-  await app.register(webPayRoutes(services));
+  await app.register(webPayPageRoutes(services));
+  await app.register(webPayApiRoutes(services));
 }

@@ -77,6 +77,17 @@ export class PaySessions {
     return parsed;
   }
 
+  /** The session of a request's Cookie header for app `appId`, or null (none, altered, expired, another app's). */
+  fromCookies(cookieHeader: string | undefined, appId: number): PaySession | null {
+    const s = this.open(cookieValue(cookieHeader, SESSION_COOKIE));
+    return s && s.appId === appId ? s : null;
+  }
+
+  /** The Set-Cookie value that stores `session` (null: clears it) for a page served at `hostname`. */
+  setCookie(session: PaySession | null, hostname: string): string {
+    return sessionCookie(session ? this.seal(session) : '', !isLoopbackHost(hostname), session ? undefined : 0);
+  }
+
   /** Refuses a state-changing call whose X-CSRF-Token is not the session's (compared in constant time). */
   checkCsrf(session: PaySession, header: string | string[] | undefined): void {
     const given = Buffer.from(typeof header === 'string' ? header : '');

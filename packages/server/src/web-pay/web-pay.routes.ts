@@ -1,18 +1,15 @@
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import fastifyStatic from '@fastify/static';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../errors/app-error.js';
-import { loadEsmVendor } from '../http/esm-vendor.js';
 import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import { countryOrDefault } from '../accounts/country.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import { exponentOf } from '../orders/money.js';
 import type { Order } from '../orders/orders.view.js';
 import type { Services } from '../services.js';
-import { cookieValue, isLoopbackHost, SESSION_COOKIE, sessionCookie, type PaySession } from './session.js';
+import type { PaySession } from './session.js';
+import { pageHeaders } from './web-pay.page.routes.js';
 import {
   ClientIdParams,
   Context,
@@ -27,34 +24,6 @@ import {
   SandboxStepBody,
   TrxNoParams,
 } from './web-pay.schemas.js';
-
-/** The page's static files (packages/server/web-pay, beside src and dist). */
-export const WEB_PAY_ROOT = fileURLToPath(new URL('../../web-pay/', import.meta.url));
-
-/**
- * The page's CSP: its own scripts and styles only (no inline script), its API only, avatars from http(s) URLs,
- * never framed (the session cookie is SameSite=Strict: game web views load the page top-level; docs/web-pay.md).
- */
-export const WEB_PAY_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: https: http:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join('; ');
-
-const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': WEB_PAY_CSP,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-};
 
 const tags = ['web payment page'];
 const ok = <T>(data: T) => ({ code: 200 as const, msg: 'success', detail: '', data });
@@ -79,14 +48,9 @@ export function pageOrder(o: Order) {
   };
 }
 
-/**
- * The official web payment page (issue 18): GET /pay/{clientId} and its launch links, its static files under
- * /pay/assets, and its JSON API under /pay/api/{clientId} (page session cookie; X-CSRF-Token on every POST).
- */
-export function webPayRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { page, links, sessions } = services.webPay;
-  const indexHtml = fs.readFileSync(`${WEB_PAY_ROOT}index.html`);
-  const vendor = loadEsmVendor('/pay/assets/vendor/');
+/** The web payment page's JSON API under /pay/api/{clientId} (page session cookie; X-CSRF-Token on every POST). */
+export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { page, sessions } = services.webPay;
   const roleLimit = {
     rateLimit: {
       max: services.config.WEB_PAY_ROLE_CHECKS_PER_MINUTE,
@@ -95,15 +59,10 @@ export function webPayRoutes(services: Services): FastifyPluginAsyncTypebox {
     },
   };
 
-  const sessionOf = (request: FastifyRequest, app: AppRecord): PaySession | null => {
-    const s = sessions.open(cookieValue(request.headers.cookie, SESSION_COOKIE));
-    return s && s.appId === app.appId ? s : null;
-  };
-  const setSession = (request: FastifyRequest, reply: FastifyReply, s: PaySession | null) =>
-    reply.header(
-      'set-cookie',
-      sessionCookie(s ? sessions.seal(s) : '', !isLoopbackHost(request.hostname), s ? undefined : 0),
-    );
+  const sessionOf = (request: FastifyRequest, app: AppRecord) =>
+    sessions.fromCookies(request.headers.cookie, app.appId);
+  const setSession = (request: FastifyRequest, reply: FastifyReply, s: PaySession) =>
+    reply.header('set-cookie', sessions.setCookie(s, request.hostname));
   const appOf = (request: FastifyRequest) =>
     services.apps.requireActive((request.params as { clientId: string }).clientId);
   /** A POST of the page: its app, its session and the CSRF token checked. */
@@ -124,45 +83,7 @@ export function webPayRoutes(services: Services): FastifyPluginAsyncTypebox {
     countryOrDefault(services.accounts.edgeCountry(request.socket.remoteAddress, request.headers));
 
   return async (app) => {
-    app.addHook('onRequest', async (request, reply) => {
-      reply.headers(SECURITY_HEADERS);
-      reply.header('cache-control', request.url.startsWith('/pay/assets/') ? 'no-cache' : 'no-store');
-    });
-
-    app.get('/pay/:clientId', { schema: { hide: true, params: ClientIdParams } }, (_request, reply) =>
-      reply.type('text/html; charset=utf-8').send(indexHtml),
-    );
-
-    app.get<{ Params: { clientId: string; token: string } }>(
-      '/pay/:clientId/link/:token',
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const record = await appOf(request);
-        const link = await links.open(record.appId, request.params.token);
-        const home = `/pay/${encodeURIComponent(record.clientId)}`;
-        if (!link) return setSession(request, reply, null).redirect(`${home}?link=refused`, 303);
-        return setSession(request, reply, await page.openLink(record, link)).redirect(home, 303);
-      },
-    );
-
-    app.get<{ Params: { name: string } }>('/pay/assets/vendor/:name', { schema: { hide: true } }, (request, reply) => {
-      const body = vendor.get(request.params.name);
-      if (!body) throw new AppError('NOT_FOUND', `no file ${request.params.name}`);
-      return reply.type('text/javascript; charset=utf-8').send(body);
-    });
-
-    // One route per file found at start (wildcard: false): traversal and dot files fall to the 404 handler.
-    await app.register(fastifyStatic, {
-      root: WEB_PAY_ROOT,
-      prefix: '/pay/assets/',
-      decorateReply: false,
-      wildcard: false,
-      index: false,
-      redirect: false,
-      list: false,
-      dotfiles: 'ignore',
-      cacheControl: false,
-    });
+    app.addHook('onRequest', pageHeaders);
 
     app.get(
       '/pay/api/:clientId/context',
