@@ -1,6 +1,6 @@
 import type { AppRecord } from '../apps/apps.service.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import type { CallLogs, GameCallsClient, RoleListEntry } from '../game-calls/game-calls.js';
+import type { GameCallsClient, RoleListEntry } from '../game-calls/game-calls.js';
 import { isBuiltInPreOrderCode } from '../game-calls/pre-order-codes.js';
 import { checkWithGame } from '../orders/game-checks.js';
 import { minorToNumber, minorToText } from '../orders/money.js';
@@ -202,15 +202,14 @@ export class WebPayService {
       chosenRegion: ctx.region,
       registrationRegion: session.userRegion || null,
     };
-    const calls: CallLogs = {};
     try {
       const placed = await this.deps.orders.place(input, () =>
-        checkWithGame(
-          this.deps.gameCalls,
-          app,
-          { userId, roleId: role.roleId, serverId: role.serverId, products: lines },
-          calls,
-        ),
+        checkWithGame(this.deps.gameCalls, app, {
+          userId,
+          roleId: role.roleId,
+          serverId: role.serverId,
+          products: lines,
+        }),
       );
       return placed.order;
     } catch (err) {
@@ -221,7 +220,10 @@ export class WebPayService {
   /** The session's own order (another user's or app's is 404: the page learns nothing of it). */
   async order(app: AppRecord, session: PaySession, trxNo: number): Promise<Order> {
     const { userId } = this.payer(session);
-    const order = await this.deps.orders.get(trxNo).catch(() => null);
+    const order = await this.deps.orders.get(trxNo).catch((err: unknown) => {
+      if (err instanceof AppError && err.reason === 'NOT_FOUND') return null;
+      throw err;
+    });
     if (!order || order.appId !== app.appId || order.userId !== userId || order.origin !== 'web_page')
       throw new AppError('NOT_FOUND', `order ${trxNo} is not an order of this page`);
     return order;
