@@ -557,6 +557,56 @@ async function main() {
     },
   );
 
+  await step(
+    'The player buys in the web payment page, in a headless browser (launch link, 4.8, 4.10, 2.4)',
+    async () => {
+      const link = expectStatus(
+        await asPlayer('POST', `/order/v1/client/pay-links?clientId=${app.clientId}`, {
+          game_role_id: roleId,
+          game_server_id: serverId,
+          game_ext: 'from=web-view',
+          lang: 'en',
+        }),
+        200,
+        'launch link',
+      ).data;
+      ok(`launch link for the web view (single-use, until ${link.expiresAt})`);
+      const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+      check(fs.existsSync(chromium), `${chromium} is missing (apt-get install chromium, or set CHROMIUM_PATH)`);
+      const { chromium: driver } = await import('playwright-core');
+      const browser = await driver.launch({
+        executablePath: chromium,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      });
+      let trxNo;
+      try {
+        const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
+        page.setDefaultTimeout(10_000);
+        await page.goto(link.url);
+        const name = await page.locator('#role-name').innerText();
+        ok(`the page shows the role the game confirmed (4.8): ${name}`);
+        await page.fill('.product[data-code="gems_100"] input', '2');
+        await page.locator('#quote-total', { hasText: 'USD' }).waitFor();
+        say(`total from the service: ${(await page.locator('#quote-total').innerText()).trim()}`);
+        await page.click('#btn-pay');
+        await page.click('#sandbox-pay');
+        await page.locator('#result-status[data-status="0"]').waitFor();
+        trxNo = Number(await page.locator('#result-trx').innerText());
+        ok(`pre-order check allowed it (4.10); paid in the sandbox step: order ${trxNo}`);
+      } finally {
+        await browser.close();
+      }
+      const state = await waitFor('the grant of the web order', async () => {
+        const p = await gamePlayer();
+        return p.payments.find((x) => x.trxNo === trxNo && x.state === 'granted') ? p : undefined;
+      });
+      ok(
+        `the game verified the 2.4 notification and granted ${fmt(state.payments.find((x) => x.trxNo === trxNo).items)} to ${roleId}`,
+      );
+    },
+  );
+
   await step('The player cancels the account; the signed cancellation callback reaches the game (6)', async () => {
     const uri = `/api/account/v1/client/cancellation?clientId=${app.clientId}`;
     const authorization = buildMacAuthorization({

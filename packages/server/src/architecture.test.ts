@@ -28,6 +28,7 @@ const DOMAINS = [
   'backup',
   'retention',
   'operators',
+  'web-pay',
 ];
 const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache'];
 /** Files that wire a domain (or test it) rather than being its logic. */
@@ -95,6 +96,9 @@ const OWNERS: Record<string, string[]> = {
   operators: ['operators/operators.repository.ts'],
   operator_sessions: ['operators/operators.repository.ts'],
   operator_tokens: ['operators/operators.repository.ts'],
+  pay_links: ['web-pay/pay-links.repository.ts'],
+  web_pay_settings: ['web-pay/web-pay-settings.repository.ts'],
+  precheck_messages: ['web-pay/web-pay-settings.repository.ts'],
 };
 
 // The sources: next to this file when run from src, else src beside dist.

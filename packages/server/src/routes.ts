@@ -24,6 +24,10 @@ import { sandboxRoutes } from './orders/sandbox.routes.js';
 import { consumptionRoutes } from './orders/consumption.routes.js';
 import { orderClientRoutes } from './orders/client.routes.js';
 import { consoleRoutes } from './console/console.routes.js';
+import { payLinkRoutes } from './web-pay/pay-links.routes.js';
+import { webPayApiRoutes } from './web-pay/web-pay.routes.js';
+import { webPayPageRoutes } from './web-pay/web-pay.page.routes.js';
+import { webPayAdminRoutes } from './web-pay/web-pay.admin.routes.js';
 import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.routes.js';
 
 /** The HTTP service (http/server.ts) with every route of these services. */
@@ -67,6 +71,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
       await admin.register(moderationRoutes(services));
       await admin.register(orderAdminRoutes(services));
       await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
+      await admin.register(webPayAdminRoutes(services));
     },
     { prefix: '/admin/v1' },
   );
@@ -82,4 +87,8 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await app.register(orderClientRoutes(services));
   // The operator console: public static files; its data calls go to /admin/v1 with a session cookie or a token.
   await app.register(consoleRoutes);
+  // The official web payment page (issue 18): launch links, the page, its JSON API.
+  await app.register(payLinkRoutes(services));
+  await app.register(webPayPageRoutes(services));
+  await app.register(webPayApiRoutes(services));
 }

@@ -40,6 +40,7 @@ import { OperatorsRepository } from './operators/operators.repository.js';
 import { OperatorService } from './operators/operators.service.js';
 import { OperatorTokenService } from './operators/operator-tokens.service.js';
 import { SignInService } from './operators/sign-in.service.js';
+import { createWebPay, type WebPayDomain } from './web-pay/web-pay.module.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -82,6 +83,8 @@ export interface Services {
   operatorSignIn: SignInService;
   /** Per-operator API tokens. */
   operatorTokens: OperatorTokenService;
+  /** The official web payment page: launch links, page sessions, its settings (web-pay/, docs/web-pay.md). */
+  webPay: WebPayDomain;
   /** Deletes traffic records past their retention (docs/operations.md, "Retention"); started by startService. */
   retention: Retention;
   /** Notes for the operator printed at start (where generated secrets were written). */
@@ -179,6 +182,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
   );
 
+  const orders = createOrdersDomain(database.db, database.dialect, config, apps, now);
+  const webPay = createWebPay({ db: database.db, box, apps, gameCalls, orders, now });
   const adminActions = new AdminActionsRepository(database.db);
   const adminAudit = new AdminAuditService(adminActions, now);
   const operatorsRepo = new OperatorsRepository(database.db);
@@ -206,6 +211,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         kind: 'game_calls',
         days: config.RETENTION_GAME_CALLS_DAYS,
         purgeBatch: (cutoff, limit) => callLog.purgeBefore(cutoff, limit),
+      },
+      {
+        // Launch links are dead once expired (minutes); kept a day for an operator's question, then deleted.
+        kind: 'pay_links',
+        days: 1,
+        purgeBatch: (cutoff, limit) => webPay.links.purgeBefore(cutoff, limit),
       },
       {
         kind: 'admin_actions',
@@ -236,10 +247,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     delivery,
     gameCalls,
     callLog: new CallLogService(callLog, apps),
+    webPay,
     evidence,
     reports,
     moderation,
-    orders: createOrdersDomain(database.db, database.dialect, config, apps, now),
+    orders,
     adminAudit,
     operators,
     operatorSignIn: new SignInService(

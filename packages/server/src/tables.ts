@@ -9,6 +9,7 @@ import type { OrdersTables } from './orders/orders.tables.js';
 import type { AdminAuditTables } from './admin-audit/admin-audit.tables.js';
 import type { StoreSettingsTables } from './app-stores/store-settings.tables.js';
 import type { OperatorsTables } from './operators/operators.tables.js';
+import type { WebPayTables } from './web-pay/web-pay.tables.js';
 
 /** The one-time nonces of signed requests (auth/nonce-ledger.ts, migration 0001). */
 export interface NoncesTable {
@@ -34,6 +35,7 @@ export interface Tables
     OrdersTables,
     AdminAuditTables,
     StoreSettingsTables,
-    OperatorsTables {
+    OperatorsTables,
+    WebPayTables {
   nonces: NoncesTable;
 }

@@ -113,6 +113,13 @@ const Env = Type.Object({
     description:
       'Most requests a minute per app (or per caller IP when a request names no app) on the routes games and players call, per instance; 0: no limit.',
   }),
+  WEB_PAY_ROLE_CHECKS_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 20,
+    description:
+      'Most role checks (4.8) and role lists (4.9) a minute per caller IP through the web payment page, per instance (no enumeration of role ids); applies while RATE_LIMIT_PER_MINUTE is not 0.',
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level.' },

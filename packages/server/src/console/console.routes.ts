@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '../errors/app-error.js';
 import { sendError } from '../errors/handler.js';
+import { loadEsmVendor } from '../http/esm-vendor.js';
 
 /**
  * The operator console: static files (packages/server/console, beside src and
@@ -38,24 +39,9 @@ const SECURITY_HEADERS: Record<string, string> = {
 
 const HTML_PATH = /^\/console(\/|\/[^?]*\.html)?(\?|$)/;
 
-/** The ESM browser builds, read once at start. hooks imports the bare "preact", rewritten to the URL we serve it at. */
-function loadVendor(): Map<string, Buffer> {
-  const read = (specifier: string) => fs.readFileSync(fileURLToPath(import.meta.resolve(specifier)), 'utf8');
-  const preact = read('preact');
-  const hooks = read('preact/hooks');
-  const bare = /\bfrom\s*"preact"/g;
-  if ((hooks.match(bare) ?? []).length !== 1)
-    throw new Error('console: preact/hooks no longer imports "preact" exactly once; update loadVendor');
-  return new Map([
-    ['preact.module.js', Buffer.from(preact)],
-    ['hooks.module.js', Buffer.from(hooks.replace(bare, 'from"/console/vendor/preact.module.js"'))],
-    ['htm.module.js', Buffer.from(read('htm'))],
-  ]);
-}
-
 export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   const indexHtml = fs.readFileSync(`${CONSOLE_ROOT}index.html`);
-  const vendor = loadVendor();
+  const vendor = loadEsmVendor('/console/vendor/');
 
   await app.register(
     async (scope) => {

@@ -68,7 +68,7 @@ export const ErrorCodes = {
     code: 40304,
     http: 403,
     grpc: 7,
-    msg: 'A console session request that changes something needs its X-CSRF-Token.',
+    msg: "A request that changes something needs its session's X-CSRF-Token (console or payment page).",
   },
   OPERATOR_LOCKED: {
     code: 42902,
@@ -92,6 +92,18 @@ export const ErrorCodes = {
   PRE_ORDER_BLOCKED: { code: 40920, http: 409, grpc: 9, msg: 'The game refused this order.' },
   GAME_UNREACHABLE: { code: 50201, http: 502, grpc: 14, msg: 'The game server could not be reached; retry later.' },
   ROLE_QUERY_FAILED: { code: 50202, http: 502, grpc: 14, msg: 'The game could not confirm the role; retry later.' },
+
+  // --- the web payment page (web-pay/, docs/web-pay.md) ---
+  PAY_SESSION_REQUIRED: {
+    code: 40109,
+    http: 401,
+    grpc: 16,
+    msg: 'The payment page session is missing or has expired; open the page again.',
+  },
+  PAYMENT_BLOCKED: { code: 40333, http: 403, grpc: 7, msg: 'Payment is blocked for this role.' },
+  ROLE_NOT_FOUND: { code: 40410, http: 404, grpc: 5, msg: 'The game does not know this role on this server.' },
+  NO_ROLE_ON_SERVER: { code: 40411, http: 404, grpc: 5, msg: 'You have no role on this server.' },
+  ROLE_LIST_REFUSED: { code: 40921, http: 409, grpc: 9, msg: 'The game refused the role list.' },
 
   // --- load and faults ---
   RATE_LIMITED: { code: 42900, http: 429, grpc: 8, msg: 'Too many requests.' },

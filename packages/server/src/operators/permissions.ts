@@ -73,6 +73,12 @@ export const ROUTE_PERMISSIONS: Record<string, RouteAccess> = {
   'PUT /admin/v1/apps/:appId/store-settings/apple': 'apps.write',
   'PUT /admin/v1/apps/:appId/store-settings/google': 'apps.write',
   'DELETE /admin/v1/apps/:appId/store-settings/:store': 'apps.write',
+  'GET /admin/v1/apps/:appId/web-pay': 'apps.read',
+  'PUT /admin/v1/apps/:appId/web-pay': 'apps.write',
+  'GET /admin/v1/apps/:appId/precheck-messages': 'apps.read',
+  'PUT /admin/v1/apps/:appId/precheck-messages/:code/:lang': 'apps.write',
+  'DELETE /admin/v1/apps/:appId/precheck-messages/:code': 'apps.write',
+  'DELETE /admin/v1/apps/:appId/precheck-messages/:code/:lang': 'apps.write',
   // platform keys
   'GET /admin/v1/platform-keys': 'keys.read',
   'POST /admin/v1/platform-keys/rotate': 'keys.write',

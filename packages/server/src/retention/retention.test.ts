@@ -220,7 +220,7 @@ describe('retention batches', () => {
     await svc.services.retention.sweep((b) => again.push(b));
     assert.deepEqual(
       again.map((b) => b.rows),
-      [0, 0, 0, 0],
+      [0, 0, 0, 0, 0],
     );
   });
 });

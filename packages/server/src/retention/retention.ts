@@ -38,7 +38,7 @@ export interface BatchReport {
 export class Retention {
   readonly purged = new client.Counter({
     name: 'retention_purged_rows_total',
-    help: 'Rows deleted by retention, by kind (delivery_events, delivery_attempts, game_calls, admin_actions)',
+    help: 'Rows deleted by retention, by kind (delivery_events, delivery_attempts, game_calls, pay_links, admin_actions)',
     labelNames: ['kind'] as const,
     registers: [],
   });

@@ -1,0 +1,126 @@
+import crypto from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { AppError } from '../errors/app-error.js';
+
+/** The name of the page session cookie (Path=/pay). */
+export const SESSION_COOKIE = 'pay_session';
+/** How long a page session lives after it was opened or last changed. */
+export const SESSION_TTL_MS = 30 * 60_000;
+const CONTEXT = 'web-pay-session';
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** The role the game confirmed (4.8), as the page shows it (cut to what a cookie may hold). */
+export const SessionRole = Type.Object({
+  roleId: Type.String(),
+  serverId: Type.String(),
+  name: Type.String(),
+  avatar: Type.String(),
+  roleLv: Type.Union([Type.Number(), Type.Null()]),
+  serverName: NullableString,
+});
+export type SessionRole = Static<typeof SessionRole>;
+
+/**
+ * A page session: sealed with the master key (AES-GCM) into an HttpOnly cookie, so no table holds it and nobody can
+ * alter it. Bound to one app; `userId` and `role` are set by the link (web view), the role check (overseas) or the
+ * login and role pick (mainland). `csrf` is the token every state-changing call must echo in X-CSRF-Token.
+ */
+export const PaySession = Type.Object({
+  appId: Type.Integer(),
+  entry: Type.Union([Type.Literal('web_view'), Type.Literal('official')]),
+  userId: NullableString,
+  role: Type.Union([SessionRole, Type.Null()]),
+  gameExt: NullableString,
+  /** The registration region (2.4 rule 8) when known: the MAC token's userRegion of a web-view link. */
+  userRegion: NullableString,
+  /** Why payment is blocked (web view: the role query failed or named another user); null: not blocked. */
+  blocked: Type.Union([Type.Literal('role_query_failed'), Type.Literal('role_not_owned'), Type.Null()]),
+  lang: NullableString,
+  csrf: Type.String(),
+  exp: Type.Integer(),
+});
+export type PaySession = Static<typeof PaySession>;
+
+export class PaySessions {
+  constructor(
+    private readonly box: SecretBox,
+    private readonly now: () => number,
+  ) {}
+
+  /** A new session of an app (a fresh CSRF token). */
+  create(fields: Omit<PaySession, 'csrf' | 'exp'>): PaySession {
+    return { ...fields, csrf: crypto.randomBytes(24).toString('base64url'), exp: this.now() + SESSION_TTL_MS };
+  }
+
+  /** The session with `changes`, its lifetime renewed. */
+  update(session: PaySession, changes: Partial<Omit<PaySession, 'csrf' | 'exp' | 'appId'>>): PaySession {
+    return { ...session, ...changes, exp: this.now() + SESSION_TTL_MS };
+  }
+
+  seal(session: PaySession): string {
+    return this.box.seal(JSON.stringify(session), CONTEXT);
+  }
+
+  /** The session of a cookie value, or null when it is missing, altered, sealed by an unknown key or expired. */
+  open(value: string | undefined): PaySession | null {
+    if (!value) return null;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(this.box.open(value, CONTEXT));
+    } catch {
+      return null;
+    }
+    if (!Value.Check(PaySession, parsed) || parsed.exp <= this.now()) return null;
+    return parsed;
+  }
+
+  /** The session of a request's Cookie header for app `appId`, or null (none, altered, expired, another app's). */
+  fromCookies(cookieHeader: string | undefined, appId: number): PaySession | null {
+    const s = this.open(cookieValue(cookieHeader, SESSION_COOKIE));
+    return s && s.appId === appId ? s : null;
+  }
+
+  /** The Set-Cookie value that stores `session` (null: clears it) for a page served at `hostname`. */
+  setCookie(session: PaySession | null, hostname: string): string {
+    return sessionCookie(session ? this.seal(session) : '', !isLoopbackHost(hostname), session ? undefined : 0);
+  }
+
+  /** Refuses a state-changing call whose X-CSRF-Token is not the session's (compared in constant time). */
+  checkCsrf(session: PaySession, header: string | string[] | undefined): void {
+    const given = Buffer.from(typeof header === 'string' ? header : '');
+    const expected = Buffer.from(session.csrf);
+    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected))
+      throw new AppError('CSRF_REFUSED', 'X-CSRF-Token: missing or not the token of this page session');
+  }
+}
+
+/** The value of one cookie in a Cookie header. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+/** Set-Cookie of the session: HttpOnly, SameSite=Strict, Path=/pay, Secure unless the page is served on loopback. */
+export function sessionCookie(value: string, secure: boolean, maxAgeSeconds = SESSION_TTL_MS / 1000): string {
+  return [
+    `${SESSION_COOKIE}=${value}`,
+    'Path=/pay',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${maxAgeSeconds}`,
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+/** A host name of the loopback interface (the only place the cookie goes without Secure). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

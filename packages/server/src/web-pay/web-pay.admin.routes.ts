@@ -1,0 +1,129 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { QueryId } from '../http/admin-query.js';
+import { platformErrorResponses, Text } from '../http/schemas.js';
+import type { Services } from '../services.js';
+import { LangTag, PayServer, PrecheckMessage, WebPaySettingsBody } from './web-pay-settings.js';
+
+const tags = ['admin'];
+const security = [{ adminBearer: [] }];
+const AppIdParams = Type.Object({ appId: QueryId });
+const CodeParams = Type.Object({ appId: QueryId, code: Type.String({ pattern: '^[0-9]{1,10}$' }) });
+const CodeLangParams = Type.Object({ appId: QueryId, code: CodeParams.properties.code, lang: LangTag });
+const MessageBody = Type.Object({ text: Text({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false });
+const Servers = Type.Object({ appId: Type.Integer(), servers: Type.Array(PayServer) });
+
+/**
+ * Admin API of the web payment page (under /admin/v1): the servers the official page offers, and the game's texts
+ * of its custom pre-order check codes per language (section 7; a built-in code is refused).
+ */
+export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { settings } = services.webPay;
+  return async (app) => {
+    app.get(
+      '/apps/:appId/web-pay',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'The servers the official web payment page offers',
+          params: AppIdParams,
+          response: { 200: Servers, ...platformErrorResponses },
+        },
+      },
+      async (request) => {
+        const appId = Number(request.params.appId);
+        await services.apps.get(appId);
+        return { appId, servers: await settings.servers(appId) };
+      },
+    );
+
+    app.put(
+      '/apps/:appId/web-pay',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Replace the servers the official web payment page offers',
+          params: AppIdParams,
+          body: WebPaySettingsBody,
+          response: { 200: Servers, ...platformErrorResponses },
+        },
+      },
+      async (request) => {
+        const appId = Number(request.params.appId);
+        return { appId, servers: await settings.putServers(appId, request.body.servers) };
+      },
+    );
+
+    app.get(
+      '/apps/:appId/precheck-messages',
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The game's texts of its custom pre-order check codes (section 7), by code and language",
+          params: AppIdParams,
+          response: { 200: Type.Object({ items: Type.Array(PrecheckMessage) }), ...platformErrorResponses },
+        },
+      },
+      async (request) => ({ items: await settings.messages(Number(request.params.appId)) }),
+    );
+
+    app.put(
+      '/apps/:appId/precheck-messages/:code/:lang',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Set the text of a custom pre-order check code in one language (a built-in code 101-115 is refused)',
+          params: CodeLangParams,
+          body: MessageBody,
+          response: { 200: PrecheckMessage, ...platformErrorResponses },
+        },
+      },
+      async (request) =>
+        settings.putMessage(
+          Number(request.params.appId),
+          Number(request.params.code),
+          request.params.lang,
+          request.body.text,
+        ),
+    );
+
+    app.delete(
+      '/apps/:appId/precheck-messages/:code',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Delete every language of a custom code',
+          params: CodeParams,
+          response: { 204: Type.Null(), ...platformErrorResponses },
+        },
+      },
+      async (request, reply) => {
+        await settings.deleteMessages(Number(request.params.appId), Number(request.params.code));
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.delete(
+      '/apps/:appId/precheck-messages/:code/:lang',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Delete one language of a custom code',
+          params: CodeLangParams,
+          response: { 204: Type.Null(), ...platformErrorResponses },
+        },
+      },
+      async (request, reply) => {
+        const p = request.params;
+        await settings.deleteMessages(Number(p.appId), Number(p.code), p.lang);
+        return reply.code(204).send(null);
+      },
+    );
+  };
+}

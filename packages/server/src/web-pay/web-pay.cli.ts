@@ -1,0 +1,98 @@
+import type { Command } from 'commander';
+import { Value } from '@sinclair/typebox/value';
+import type { CliContext } from '../cli/context.js';
+import { invalidParameter } from '../errors/app-error.js';
+import { LangTag, PayServer } from './web-pay-settings.js';
+
+function parseNumber(field: string, value: string): number {
+  if (!/^[0-9]{1,10}$/.test(value)) throw invalidParameter(field, 'must be a whole number');
+  return Number(value);
+}
+
+function parseLang(value: string): string {
+  if (!Value.Check(LangTag, value)) throw invalidParameter('lang', 'must be a language tag such as en or zh-CN');
+  return value;
+}
+
+/**
+ * `app web-pay servers|set-servers` and `app precheck-messages list|set|delete`: what the official web payment page
+ * offers and the game's texts of its custom pre-order check codes (section 7; built-in codes are refused).
+ */
+export function registerWebPayCommands(app: Command, ctx: CliContext): void {
+  const web = app.command('web-pay').description('the official web payment page of an app (docs/web-pay.md)');
+  web
+    .command('servers')
+    .argument('<appId>')
+    .action(async (id: string) => {
+      await ctx.withServices(async (s) => {
+        const appId = parseNumber('appId', id);
+        await s.apps.get(appId);
+        const servers = await s.webPay.settings.servers(appId);
+        ctx.output({ appId, servers }, () => servers.map((v) => `${v.serverId}\t${v.name}`).join('\n') || 'no servers');
+      });
+    });
+  web
+    .command('set-servers')
+    .description('replace the servers the page offers')
+    .argument('<appId>')
+    .argument('<servers...>', 'serverId=name, e.g. s1="Asia 1"')
+    .action(async (id: string, list: string[]) => {
+      await ctx.withServices(async (s) => {
+        const servers = list.map((item, i) => {
+          const at = item.indexOf('=');
+          const server = { serverId: item.slice(0, at), name: item.slice(at + 1) };
+          if (at < 1 || !Value.Check(PayServer, server))
+            throw invalidParameter(`servers.${i}`, 'must be serverId=name');
+          return server;
+        });
+        const saved = await s.webPay.settings.putServers(parseNumber('appId', id), servers);
+        ctx.output({ servers: saved }, () => `${saved.length} servers`);
+      });
+    });
+
+  const messages = app
+    .command('precheck-messages')
+    .description("the game's texts of its custom pre-order check codes, per language (section 7)");
+  messages
+    .command('list')
+    .argument('<appId>')
+    .action(async (id: string) => {
+      await ctx.withServices(async (s) => {
+        const items = await s.webPay.settings.messages(parseNumber('appId', id));
+        ctx.output({ items }, () => items.map((m) => `${m.code}\t${m.lang}\t${m.text}`).join('\n') || 'no texts');
+      });
+    });
+  messages
+    .command('set')
+    .argument('<appId>')
+    .argument('<code>')
+    .argument('<lang>')
+    .argument('<text>')
+    .action(async (id: string, code: string, lang: string, text: string) => {
+      await ctx.withServices(async (s) => {
+        if (text.length < 1 || text.length > 500) throw invalidParameter('text', 'must be 1-500 characters');
+        const saved = await s.webPay.settings.putMessage(
+          parseNumber('appId', id),
+          parseNumber('code', code),
+          parseLang(lang),
+          text,
+        );
+        ctx.output(saved, () => `${saved.code} ${saved.lang}: ${saved.text}`);
+      });
+    });
+  messages
+    .command('delete')
+    .argument('<appId>')
+    .argument('<code>')
+    .argument('[lang]', 'one language; all of the code without it')
+    .action(async (id: string, code: string, lang?: string) => {
+      await ctx.withServices(async (s) => {
+        await s.webPay.settings.deleteMessages(
+          parseNumber('appId', id),
+          parseNumber('code', code),
+          lang === undefined ? undefined : parseLang(lang),
+        );
+        ctx.output({ deleted: true }, () => 'deleted');
+      });
+    });
+}

@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../tables.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { AppService } from '../apps/apps.service.js';
+import type { GameCallsClient } from '../game-calls/game-calls.js';
+import type { OrdersDomain } from '../orders/orders.module.js';
+import { PayLinkService } from './pay-links.js';
+import { PayLinksRepository } from './pay-links.repository.js';
+import { PaySessions } from './session.js';
+import { WebPaySettingsRepository } from './web-pay-settings.repository.js';
+import { WebPaySettingsService } from './web-pay-settings.js';
+import { WebPayService } from './web-pay.service.js';
+
+/** The web payment page's domain as services.ts holds it. */
+export interface WebPayDomain {
+  page: WebPayService;
+  links: PayLinkService;
+  sessions: PaySessions;
+  settings: WebPaySettingsService;
+}
+
+export function createWebPay(deps: {
+  db: Kysely<Tables>;
+  box: SecretBox;
+  apps: AppService;
+  gameCalls: GameCallsClient;
+  orders: OrdersDomain;
+  now: () => number;
+}): WebPayDomain {
+  const { db, now } = deps;
+  const sessions = new PaySessions(deps.box, now);
+  const settings = new WebPaySettingsService(
+    new WebPaySettingsRepository(db),
+    async (appId) => {
+      await deps.apps.get(appId);
+    },
+    now,
+  );
+  const page = new WebPayService({
+    gameCalls: deps.gameCalls,
+    orders: deps.orders.orders,
+    products: deps.orders.products,
+    settings,
+    sessions,
+    webRegionLock: async (appId) => (await deps.orders.settings.cached(appId)).webRegionLock,
+    sandboxEnabled: deps.orders.sandboxEnabled,
+  });
+  return { page, links: new PayLinkService(new PayLinksRepository(db), now), sessions, settings };
+}

@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { AppError } from '../errors/app-error.js';
+import { loadEsmVendor } from '../http/esm-vendor.js';
+import type { Services } from '../services.js';
+import { ClientIdParams } from './web-pay.schemas.js';
+
+/** The page's static files (packages/server/web-pay, beside src and dist). */
+export const WEB_PAY_ROOT = fileURLToPath(new URL('../../web-pay/', import.meta.url));
+
+/**
+ * The page's CSP: its own scripts and styles only (no inline script), its API only, avatars from http(s) URLs,
+ * never framed (the session cookie is SameSite=Strict: game web views load the page top-level; docs/web-pay.md).
+ */
+export const WEB_PAY_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https: http:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': WEB_PAY_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+/** The page's headers on everything under /pay: its CSP and no caching of the page and its API (files revalidate). */
+export async function pageHeaders(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.headers(SECURITY_HEADERS);
+  reply.header('cache-control', request.url.startsWith('/pay/assets/') ? 'no-cache' : 'no-store');
+}
+
+/**
+ * The official web payment page (issue 18): GET /pay/{clientId}, its launch links (/pay/{clientId}/link/{token}:
+ * opened once, they start the page session and redirect to the page) and its static files under /pay/assets.
+ */
+export function webPayPageRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { page, links, sessions } = services.webPay;
+  const indexHtml = fs.readFileSync(`${WEB_PAY_ROOT}index.html`);
+  const vendor = loadEsmVendor('/pay/assets/vendor/');
+  return async (app) => {
+    app.addHook('onRequest', pageHeaders);
+    app.get('/pay/:clientId', { schema: { hide: true, params: ClientIdParams } }, (_request, reply) =>
+      reply.type('text/html; charset=utf-8').send(indexHtml),
+    );
+
+    app.get<{ Params: { clientId: string; token: string } }>(
+      '/pay/:clientId/link/:token',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const record = await services.apps.requireActive(request.params.clientId);
+        const link = await links.open(record.appId, request.params.token);
+        const home = `/pay/${encodeURIComponent(record.clientId)}`;
+        if (!link)
+          return reply
+            .header('set-cookie', sessions.setCookie(null, request.hostname))
+            .redirect(`${home}?link=refused`, 303);
+        const session = await page.openLink(record, link);
+        return reply.header('set-cookie', sessions.setCookie(session, request.hostname)).redirect(home, 303);
+      },
+    );
+
+    app.get<{ Params: { name: string } }>('/pay/assets/vendor/:name', { schema: { hide: true } }, (request, reply) => {
+      const body = vendor.get(request.params.name);
+      if (!body) throw new AppError('NOT_FOUND', `no file ${request.params.name}`);
+      return reply.type('text/javascript; charset=utf-8').send(body);
+    });
+
+    // One route per file found at start (wildcard: false): traversal and dot files fall to the 404 handler.
+    await app.register(fastifyStatic, {
+      root: WEB_PAY_ROOT,
+      prefix: '/pay/assets/',
+      decorateReply: false,
+      wildcard: false,
+      index: false,
+      redirect: false,
+      list: false,
+      dotfiles: 'ignore',
+      cacheControl: false,
+    });
+  };
+}

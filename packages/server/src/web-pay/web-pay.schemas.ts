@@ -1,0 +1,113 @@
+import { Type } from '@sinclair/typebox';
+import { Text } from '../http/schemas.js';
+import { OrderLineInput } from '../orders/orders.schemas.js';
+import { LangTag } from './web-pay-settings.js';
+
+/** Wire formats of the web payment page's API (/pay/api/{clientId}/...) and of the launch link (docs/web-pay.md). */
+
+export const ClientIdParams = Type.Object({ clientId: Text({ minLength: 1, maxLength: 64 }) });
+export const TrxNoParams = Type.Object({
+  clientId: ClientIdParams.properties.clientId,
+  trxNo: Type.String({ pattern: '^[0-9]{1,15}$' }),
+});
+
+const RoleId = Text({ minLength: 1, maxLength: 128 });
+const ServerId = Text({ minLength: 1, maxLength: 128 });
+
+export const PayLinkBody = Type.Object(
+  {
+    game_role_id: RoleId,
+    game_server_id: ServerId,
+    game_ext: Type.Optional(Text({ maxLength: 1024, description: 'Echoed as attach.gameExt of the orders.' })),
+    lang: Type.Optional(LangTag),
+  },
+  { additionalProperties: false },
+);
+
+export const PayLink = Type.Object({
+  url: Type.String({ description: 'Open it in the web view; single-use.' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+
+export const Role = Type.Object({
+  roleId: Type.String(),
+  serverId: Type.String(),
+  name: Type.String(),
+  avatar: Type.String({ description: 'An http(s) URL, or empty.' }),
+  roleLv: Type.Union([Type.Number(), Type.Null()]),
+  serverName: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const PageProduct = Type.Object({
+  productCode: Type.String(),
+  name: Type.String(),
+  price: Type.Number(),
+  priceText: Type.String({ description: 'The price with the digits of its currency (ISO 4217), e.g. 9.90.' }),
+  currency: Type.String(),
+});
+
+export const Context = Type.Object({
+  app: Type.Object({ name: Type.String(), region: Type.String() }),
+  entry: Type.String({ description: 'web_view | official' }),
+  lang: Type.Union([Type.String(), Type.Null()]),
+  csrf: Type.String({ description: 'Echo it in X-CSRF-Token on every POST.' }),
+  loggedIn: Type.Boolean(),
+  role: Type.Union([Role, Type.Null()]),
+  blocked: Type.Union([Type.String(), Type.Null()]),
+  servers: Type.Array(Type.Object({ serverId: Type.String(), name: Type.String() })),
+  products: Type.Array(PageProduct),
+  region: Type.Object({ locked: Type.Boolean(), value: Type.String() }),
+  loginProviders: Type.Array(Type.String()),
+  sandbox: Type.Boolean(),
+});
+
+export const RoleBody = Type.Object({ serverId: ServerId, roleId: RoleId }, { additionalProperties: false });
+export const RolesQuery = Type.Object({ serverId: ServerId }, { additionalProperties: false });
+export const LoginBody = Type.Object(
+  { provider: Text({ minLength: 1, maxLength: 32 }), credential: Text({ minLength: 1, maxLength: 8192 }) },
+  { additionalProperties: false },
+);
+
+const Lines = Type.Array(OrderLineInput, { minItems: 1, maxItems: 20, description: '2.4 rule 6: several products.' });
+
+export const QuoteBody = Type.Object({ products: Lines }, { additionalProperties: false });
+export const Quote = Type.Object({
+  lines: Type.Array(
+    Type.Object({
+      productCode: Type.String(),
+      name: Type.String(),
+      quantity: Type.Integer(),
+      unitPrice: Type.Number(),
+      amount: Type.Number(),
+      amountText: Type.String(),
+    }),
+  ),
+  currency: Type.String(),
+  totalAmount: Type.Number(),
+  totalText: Type.String(),
+});
+
+export const PlaceBody = Type.Object(
+  {
+    products: Lines,
+    region: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'The region picked (no region lock).' })),
+    lang: Type.Optional(LangTag),
+  },
+  { additionalProperties: false },
+);
+
+export const PageOrder = Type.Object({
+  trxNo: Type.Integer(),
+  status: Type.Integer({ description: '0 succeeded, 1 created, 2 awaiting payment, 3 failed, 4 cancelled (2.7).' }),
+  statusName: Type.String(),
+  products: Type.Array(Type.Object({ productCode: Type.String(), quantity: Type.Integer() })),
+  currency: Type.String(),
+  totalAmount: Type.Number(),
+  totalText: Type.String({ description: 'totalAmount with the digits of its currency.' }),
+  region: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const SandboxStepBody = Type.Object(
+  { outcome: Type.Union([Type.Literal('pay'), Type.Literal('fail'), Type.Literal('cancel')]) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,114 @@
+// app.js - the web payment page's shell: loads the context (app, session, products), the language switch, and
+// the steps: role (web view: given; official: overseas or mainland), shop, payment, result.
+import { render } from '/pay/assets/vendor/preact.module.js';
+import { useEffect, useState } from '/pay/assets/vendor/hooks.module.js';
+import { api, clientId, setCsrf } from '/pay/assets/api.js';
+import { LANGS, errorText, normLang, t } from '/pay/assets/i18n.js';
+import { Notice, RoleCard, html } from '/pay/assets/ui.js';
+import { MainlandRole, OverseasRole } from '/pay/assets/role.js';
+import { Result, SandboxStep, Shop } from '/pay/assets/shop.js';
+
+const LANG_KEY = 'pay.lang';
+const linkRefused = new URLSearchParams(location.search).get('link') === 'refused';
+
+function LangSwitch({ lang, setLang }) {
+  return html`<nav class="langs" aria-label="Language / 语言">
+    ${LANGS.map(
+      ([code, name]) =>
+        html`<button
+          type="button"
+          id=${`lang-${code}`}
+          class="link"
+          aria-pressed=${lang === code}
+          onClick=${() => setLang(code)}
+        >
+          ${name}
+        </button>`,
+    )}
+  </nav>`;
+}
+
+function App() {
+  const [ctx, setCtx] = useState(null);
+  const [error, setError] = useState(null);
+  const [chosen, setChosen] = useState(localStorage.getItem(LANG_KEY));
+  const [step, setStep] = useState({ name: 'shop' });
+  const [tick, setTick] = useState(0);
+  const lang = normLang(chosen || ctx?.lang || navigator.language);
+  const setLang = (code) => {
+    localStorage.setItem(LANG_KEY, code);
+    setChosen(code);
+  };
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    document.title = t(lang, 'title');
+  }, [lang]);
+  useEffect(() => {
+    if (linkRefused) return;
+    api('GET', '/context').then(
+      (c) => {
+        setCsrf(c.csrf);
+        setCtx(c);
+      },
+      (err) => setError(err),
+    );
+  }, [tick]);
+
+  const header = html`<header class="top">
+    <h1>${ctx ? ctx.app.name : t(lang, 'title')}</h1>
+    <${LangSwitch} lang=${lang} setLang=${setLang} />
+  </header>`;
+  if (linkRefused)
+    return html`${header}
+      <main><${Notice} id="page-error" text=${t(lang, 'linkRefused')} /></main>`;
+  if (error)
+    return html`${header}
+      <main><${Notice} id="page-error" text=${errorText(lang, error)} /></main>`;
+  if (!ctx)
+    return html`${header}
+      <main><p class="muted" aria-busy="true">${t(lang, 'loading')}</p></main>`;
+
+  const setRole = (role) => setCtx({ ...ctx, role });
+  let roleStep;
+  if (ctx.role) {
+    roleStep = html`<${RoleCard} lang=${lang} role=${ctx.role} t=${t} /> ${
+        ctx.entry === 'official' && step.name === 'shop'
+          ? html`<button
+              id="btn-change-role"
+              type="button"
+              class="link"
+              onClick=${() => setCtx({ ...ctx, role: null })}
+            >
+              ${t(lang, 'changeRole')}
+            </button>`
+          : null
+      }`;
+  } else if (ctx.app.region === 'mainland') {
+    roleStep = html`<${MainlandRole} lang=${lang} ctx=${ctx} onLogin=${() => setTick(tick + 1)} onRole=${setRole} />`;
+  } else {
+    roleStep = html`<${OverseasRole} lang=${lang} ctx=${ctx} onRole=${setRole} />`;
+  }
+
+  let body = null;
+  if (ctx.blocked) body = html`<${Notice} id="blocked" text=${t(lang, `blocked_${ctx.blocked}`)} />`;
+  else if (!ctx.role) body = null;
+  else if (step.name === 'shop')
+    body = html`<${Shop}
+      lang=${lang}
+      ctx=${ctx}
+      onOrder=${(placed) => setStep(placed.payment.kind === 'sandbox' ? { name: 'sandbox', order: placed.order } : { name: 'result', order: placed.order })}
+    />`;
+  else if (step.name === 'sandbox')
+    body = html`<${SandboxStep}
+      lang=${lang}
+      order=${step.order}
+      onDone=${(order) => setStep({ name: 'result', order })}
+    />`;
+  else
+    body = html`<${Result} lang=${lang} ctx=${ctx} order=${step.order} onAgain=${() => setStep({ name: 'shop' })} />`;
+
+  return html`${header}
+    <main>${roleStep}${body}</main>`;
+}
+
+if (clientId) render(html`<${App} />`, document.getElementById('root'));

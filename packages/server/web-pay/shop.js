@@ -1,0 +1,176 @@
+// shop.js - products and quantities (several lines, 2.4 rule 6), the service's totals, region (2.4 rule 8), the
+// order with its pre-order check (4.10), the sandbox's hosted payment step and the result that follows the order.
+import { useEffect, useState } from '/pay/assets/vendor/hooks.module.js';
+import { api } from '/pay/assets/api.js';
+import { blockText, errorText, t } from '/pay/assets/i18n.js';
+import { Notice, html } from '/pay/assets/ui.js';
+
+const REGIONS = ['US', 'GB', 'DE', 'FR', 'JP', 'KR', 'CN', 'HK', 'TW', 'SG', 'BR', 'IN', 'AU', 'CA'];
+const FINAL = new Set([0, 3, 4]);
+
+export function Shop({ lang, ctx, onOrder }) {
+  const [qty, setQty] = useState({});
+  const [quote, setQuote] = useState(null);
+  const [region, setRegion] = useState(ctx.region.value === 'DF' ? '' : ctx.region.value);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const [block, setBlock] = useState(null);
+  const lines = ctx.products
+    .map((p) => ({ productCode: p.productCode, quantity: Number(qty[p.productCode] || 0) }))
+    .filter((l) => Number.isInteger(l.quantity) && l.quantity > 0);
+  const key = JSON.stringify(lines);
+
+  useEffect(() => {
+    setQuote(null);
+    if (lines.length === 0) return undefined;
+    let live = true;
+    api('POST', '/quote', { products: lines }).then(
+      (q) => live && setQuote(q),
+      (err) => live && setError(errorText(lang, err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key]);
+
+  if (ctx.products.length === 0) return html`<p class="card">${t(lang, 'noProducts')}</p>`;
+
+  const pay = async (e) => {
+    e.preventDefault();
+    setError(null);
+    setBlock(null);
+    if (lines.length === 0) return setError(t(lang, 'nothingChosen'));
+    setBusy(true);
+    try {
+      const placed = await api('POST', '/orders', {
+        products: lines,
+        lang,
+        ...(!ctx.region.locked && region ? { region } : {}),
+      });
+      onOrder(placed);
+    } catch (err) {
+      if (err.code === 40920) setBlock(blockText(lang, err.data));
+      else setError(errorText(lang, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return html`<form id="shop" class="card" onSubmit=${pay}>
+    <h2>${t(lang, 'products')}</h2>
+    <ul class="products">
+      ${ctx.products.map(
+        (p) =>
+          html`<li class="product" data-code=${p.productCode}>
+            <span class="name">${p.name}</span>
+            <span class="price">${p.priceText} ${p.currency}</span>
+            <label class="qty"
+              >${t(lang, 'quantity')}
+              <input
+                type="number"
+                min="0"
+                max="99"
+                step="1"
+                inputmode="numeric"
+                value=${qty[p.productCode] ?? ''}
+                onInput=${(ev) => setQty({ ...qty, [p.productCode]: ev.currentTarget.value })}
+              />
+            </label>
+          </li>`,
+      )}
+    </ul>
+    ${
+      ctx.region.locked
+        ? html`<p id="region-locked">${t(lang, 'regionLocked')}: ${ctx.region.value}</p>`
+        : html`<label
+            >${t(lang, 'region')}
+            <select id="f-region" value=${region} onChange=${(ev) => setRegion(ev.currentTarget.value)}>
+              <option value="">—</option>
+              ${[...new Set([...(region ? [region] : []), ...REGIONS])].map((r) => html`<option value=${r}>${r}</option>`)}
+            </select>
+          </label>`
+    }
+    <p id="quote-total" class="total" aria-live="polite">
+      ${quote ? html`${t(lang, 'total')}: <strong>${quote.totalText} ${quote.currency}</strong>` : ''}
+    </p>
+    <button id="btn-pay" type="submit" disabled=${busy || lines.length === 0}>
+      ${busy ? t(lang, 'paying') : t(lang, 'pay')}
+    </button>
+    <${Notice} id="block" text=${block} />
+    <${Notice} id="shop-error" text=${error} />
+  </form>`;
+}
+
+/** The sandbox channel's hosted step (SANDBOX_PAYMENTS): pay, fail or cancel. */
+export function SandboxStep({ lang, order, onDone }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const step = async (outcome) => {
+    setBusy(true);
+    try {
+      onDone(await api('POST', `/orders/${order.trxNo}/sandbox`, { outcome }));
+    } catch (err) {
+      setError(errorText(lang, err));
+      setBusy(false);
+    }
+  };
+  return html`<section id="sandbox" class="card">
+    <h2>${t(lang, 'sandboxTitle')}</h2>
+    <p class="muted">${t(lang, 'sandboxHint')}</p>
+    <p>${t(lang, 'amount')}: <strong>${order.totalText} ${order.currency}</strong></p>
+    <div class="actions">
+      <button id="sandbox-pay" type="button" disabled=${busy} onClick=${() => step('pay')}>
+        ${t(lang, 'sandboxPay')}
+      </button>
+      <button id="sandbox-fail" type="button" class="secondary" disabled=${busy} onClick=${() => step('fail')}>
+        ${t(lang, 'sandboxFail')}
+      </button>
+      <button id="sandbox-cancel" type="button" class="secondary" disabled=${busy} onClick=${() => step('cancel')}>
+        ${t(lang, 'sandboxCancel')}
+      </button>
+    </div>
+    <${Notice} id="sandbox-error" text=${error} />
+  </section>`;
+}
+
+/** The result: follows the order until it succeeded, failed or was cancelled. */
+export function Result({ lang, ctx, order: first, onAgain }) {
+  const [order, setOrder] = useState(first);
+  const [error, setError] = useState(null);
+  const [tries, setTries] = useState(0);
+  useEffect(() => {
+    if (FINAL.has(order.status) || error) return undefined;
+    // Every second, every 5 s after a minute; an error (e.g. the session expired) stops and says so.
+    const timer = setTimeout(
+      () =>
+        api('GET', `/orders/${order.trxNo}`).then(
+          (o) => {
+            setTries(tries + 1);
+            setOrder(o);
+          },
+          (err) => setError(errorText(lang, err)),
+        ),
+      tries < 60 ? 1000 : 5000,
+    );
+    return () => clearTimeout(timer);
+  }, [order, error]);
+  const names = new Map(ctx.products.map((p) => [p.productCode, p.name]));
+  return html`<section id="result" class="card" aria-live="polite">
+    <h2>${t(lang, 'result')}</h2>
+    <p id="result-status" class=${`status s${order.status}`} data-status=${order.status}>
+      ${t(lang, `status_${order.status}`)}
+    </p>
+    <dl>
+      <dt>${t(lang, 'trxNo')}</dt>
+      <dd id="result-trx">${order.trxNo}</dd>
+      <dt>${t(lang, 'products')}</dt>
+      <dd id="result-products">
+        ${order.products.map((p) => html`<div>${names.get(p.productCode) ?? p.productCode} × ${p.quantity}</div>`)}
+      </dd>
+      <dt>${t(lang, 'amount')}</dt>
+      <dd id="result-amount">${order.totalText} ${order.currency}</dd>
+    </dl>
+    <${Notice} id="result-error" text=${error} />
+    ${FINAL.has(order.status) ? html`<button id="btn-again" type="button" onClick=${onAgain}>${t(lang, 'again')}</button>` : null}
+  </section>`;
+}

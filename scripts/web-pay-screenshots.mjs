@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// Screenshots of every step of the web payment page at phone (360 px) and desktop (1280 px) width, for
+// docs/web-pay.md (`npm run build && node scripts/web-pay-screenshots.mjs`). It runs the page against a real service
+// and the tests' fixture game on loopback (packages/server/dist/web-pay/web-pay.testlib.js) in headless Chromium and
+// writes docs/web-pay/<step>-<width>.png.
+import './check-node.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const dist = (p) => path.join(root, 'packages/server/dist', p);
+const { startWebPay, launchLink } = await import(dist('web-pay/web-pay.testlib.js'));
+const { mintSandbox } = await import(dist('accounts/accounts.testlib.js'));
+const out = path.join(root, 'docs/web-pay');
+fs.mkdirSync(out, { recursive: true });
+
+const f = await startWebPay();
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+});
+
+try {
+  await f.svc.admin('PUT', `/apps/${f.overseas.appId}/web-pay`, {
+    servers: [
+      { serverId: 's1', name: 'Asia 1' },
+      { serverId: 's2', name: 'Europe 2' },
+    ],
+  });
+  await f.svc.admin('PUT', `/apps/${f.mainland.appId}/web-pay`, {
+    servers: [
+      { serverId: 'm1', name: '华东一区' },
+      { serverId: 'm2', name: '华南二区' },
+    ],
+  });
+  for (const width of [360, 1280]) {
+    const context = await browser.newContext({ viewport: { width, height: width === 360 ? 740 : 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    const shot = async (name) => {
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: path.join(out, `${name}-${width}.png`), fullPage: true });
+    };
+    const text = (selector, re) => page.locator(selector, { hasText: re }).first().waitFor();
+
+    // In the game's web view: the role, two products, the service's total.
+    const link = await launchLink(f, f.overseas, { roleId: `hero-${width}`, serverId: 's1', lang: 'en' });
+    f.state.roles.set(`s1/hero-${width}`, {
+      userId: link.login.userId,
+      name: 'Aria',
+      roleLv: 42,
+      serverName: 'Asia 1',
+    });
+    await page.goto(link.url);
+    await text('#role-name', /Aria/);
+    await page.fill('.product[data-code="gems_100"] input', '2');
+    await page.fill('.product[data-code="pass"] input', '1');
+    await text('#quote-total', /USD/);
+    await shot('01-web-view');
+    // Pre-order blocks: a built-in code in English and Chinese.
+    f.state.preOrder = () => ({ status: 400, body: JSON.stringify({ code: 105, msg: 'limit', detail: 'd' }) });
+    await page.click('#btn-pay');
+    await text('#block', /purchase limit/);
+    await shot('02-block-105-en');
+    await page.click('#lang-zh-CN');
+    await page.click('#btn-pay');
+    await text('#block', /购买上限/);
+    await shot('03-block-105-zh');
+    await page.click('#lang-en');
+    f.state.preOrder = () => ({ status: 200, body: '' });
+    // The sandbox's hosted step, then the result.
+    await page.click('#btn-pay');
+    await page.locator('#sandbox').waitFor();
+    await shot('04-sandbox-step');
+    await page.click('#sandbox-pay');
+    await page.locator('#result-status[data-status="0"]').waitFor();
+    await shot('05-result');
+    // The same link again.
+    await page.goto(link.url);
+    await page.locator('#page-error').waitFor();
+    await shot('06-link-refused');
+    await context.clearCookies();
+
+    // The official overseas page: a wrong role id, then the right one.
+    f.state.roles.set(`s2/knight-${width}`, { userId: '424242', name: 'Knight', roleLv: 7, serverName: 'Europe 2' });
+    await page.goto(`${f.svc.url}/pay/${f.overseas.clientId}`);
+    await page.click('#lang-en');
+    await page.selectOption('#f-server', 's2');
+    await page.fill('#f-role', 'nobody');
+    await page.click('#btn-check-role');
+    await page.locator('#role-error').waitFor();
+    await shot('07-overseas-wrong-role');
+    await page.fill('#f-role', `knight-${width}`);
+    await page.click('#btn-check-role');
+    await text('#role-name', /Knight/);
+    await shot('08-overseas-role');
+    await context.clearCookies();
+
+    // The official mainland page: login, no role on a server, the role list.
+    const openId = `mainland-${width}`;
+    await page.goto(`${f.svc.url}/pay/${f.mainland.clientId}`);
+    await page.click('#lang-zh-CN');
+    await page.locator('#login-form').waitFor();
+    await shot('09-mainland-login');
+    await page.fill('#f-credential', await mintSandbox(f.svc, { loginType: 2, openId }));
+    await page.click('#btn-login');
+    await page.selectOption('#f-server', 'm2');
+    await page.click('#btn-roles');
+    await page.locator('#role-error').waitFor();
+    await shot('10-mainland-no-role');
+    const user = await f.svc.services.database.db
+      .selectFrom('login_methods')
+      .select('user_id')
+      .where('open_id', '=', openId)
+      .executeTakeFirstOrThrow();
+    f.state.roles.set(`m1/mage-${width}`, {
+      userId: String(user.user_id),
+      name: '法师',
+      roleLv: 3,
+      serverName: '华东一区',
+    });
+    f.state.roles.set(`m1/archer-${width}`, {
+      userId: String(user.user_id),
+      name: '弓箭手',
+      roleLv: 12,
+      serverName: '华东一区',
+    });
+    await page.selectOption('#f-server', 'm1');
+    await page.click('#btn-roles');
+    await page.locator('#role-list').waitFor();
+    await shot('11-mainland-roles');
+    await context.close();
+  }
+  console.log(`screenshots written to ${path.relative(root, out)}`);
+} finally {
+  await browser.close();
+  await f.close();
+}
