@@ -24,6 +24,7 @@ import { consumptionRoutes } from './orders/consumption.routes.js';
 import { orderClientRoutes } from './orders/client.routes.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.routes.js';
+import { storeMessageRoutes, storeNotifyRoutes, storePurchaseRoutes } from './store-payments/store-payments.routes.js';
 
 /** The HTTP service (http/server.ts) with every route of these services. */
 export function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -49,6 +50,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
       await admin.register(adminAuditRoutes(services));
       await admin.register(appRoutes(services));
       await admin.register(storeSettingsRoutes(services));
+      await admin.register(storeMessageRoutes(services));
       await admin.register(platformKeyRoutes(services));
       await admin.register(accountAdminRoutes(services));
       await admin.register(deliveryRoutes(services));
@@ -69,6 +71,10 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   services.retention.attach(app.metrics);
   await app.register(consumptionRoutes(services));
   await app.register(orderClientRoutes(services));
+  await app.register(storePurchaseRoutes(services));
+  await app.register(storeNotifyRoutes(services));
+  services.storePayments.messages.attach(app.metrics);
+  services.storePayments.useLogger(app.log);
   // The operator console: public static files; its data calls go to /admin/v1 with the bearer token.
   await app.register(consoleRoutes);
 }

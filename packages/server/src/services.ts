@@ -36,6 +36,13 @@ import { Retention } from './retention/retention.js';
 import { StoreSettingsRepository } from './app-stores/store-settings.repository.js';
 import { StoreSettingsService } from './app-stores/store-settings.service.js';
 import { purgeAttempts, purgeFinishedEvents } from './delivery/purge.js';
+import { StoreClients } from './store-payments/store-clients.js';
+import {
+  createStorePayments,
+  storeChannel,
+  storeEndpoints,
+  type StorePaymentsDomain,
+} from './store-payments/store-payments.module.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -72,6 +79,8 @@ export interface Services {
   adminAudit: AdminAuditService;
   /** Per-app App Store and Google Play settings (app-stores/store-settings.service.ts). */
   storeSettings: StoreSettingsService;
+  /** App Store and Google Play payments, notifications and reconciliation (store-payments/). */
+  storePayments: StorePaymentsDomain;
   /** Deletes traffic records past their retention (docs/operations.md, "Retention"); started by startService. */
   retention: Retention;
   /** Notes for the operator printed at start (where generated secrets were written). */
@@ -169,6 +178,24 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
   );
 
+  const storeSettings = new StoreSettingsService(
+    new StoreSettingsRepository(database.db),
+    box,
+    async (appId) => (await apps.resolveByAppId(appId)) !== null,
+    now,
+  );
+  const storeClients = new StoreClients(storeSettings, storeEndpoints(config));
+  const orders = createOrdersDomain(database.db, database.dialect, config, apps, now, [storeChannel(storeClients)]);
+  const storePayments = createStorePayments({
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    clients: storeClients,
+    settings: storeSettings,
+    orders,
+    now,
+  });
+
   const adminActions = new AdminActionsRepository(database.db);
   const db = database.db;
   const retention = new Retention(
@@ -220,14 +247,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     evidence,
     reports,
     moderation,
-    orders: createOrdersDomain(database.db, database.dialect, config, apps, now),
+    orders,
     adminAudit: new AdminAuditService(adminActions, now),
-    storeSettings: new StoreSettingsService(
-      new StoreSettingsRepository(database.db),
-      box,
-      async (appId) => (await apps.resolveByAppId(appId)) !== null,
-      now,
-    ),
+    storeSettings,
+    storePayments,
     retention,
     startupNotes,
     close: async () => {

@@ -8,6 +8,7 @@ import type { ReportingTables } from './reporting/reporting.tables.js';
 import type { OrdersTables } from './orders/orders.tables.js';
 import type { AdminAuditTables } from './admin-audit/admin-audit.tables.js';
 import type { StoreSettingsTables } from './app-stores/store-settings.tables.js';
+import type { StorePaymentsTables } from './store-payments/store-payments.tables.js';
 
 /** The one-time nonces of signed requests (auth/nonce-ledger.ts, migration 0001). */
 export interface NoncesTable {
@@ -32,6 +33,7 @@ export interface Tables
     ReportingTables,
     OrdersTables,
     AdminAuditTables,
-    StoreSettingsTables {
+    StoreSettingsTables,
+    StorePaymentsTables {
   nonces: NoncesTable;
 }

@@ -168,6 +168,11 @@ export class StoreSettingsService {
       throw new AppError('NOT_FOUND', `app ${appId} has no ${store} store settings`);
   }
 
+  /** The apps with enabled settings of this store. */
+  enabledApps(store: StoreName): Promise<number[]> {
+    return this.repo.enabledApps(store);
+  }
+
   /** The Apple settings with the .p8 key opened, for the adapters; null when none are stored. */
   async apple(appId: number): Promise<AppleStoreSettings | null> {
     const row = await this.repo.get(appId, 'apple');
