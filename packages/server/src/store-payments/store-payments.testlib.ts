@@ -8,6 +8,9 @@ import { appWithProducts, count } from '../orders/orders.testlib.js';
 
 export const APPLE_SKU = 'com.game.gems100';
 export const GOOGLE_SKU = 'gems_100_android';
+/** The Pub/Sub push subscription's authentication as the Google tests configure it. */
+export const AUDIENCE = 'https://pay.example.com/notify/v1/google';
+export const PUSHER = 'pubsub-push@test-project.iam.gserviceaccount.com';
 
 export interface StoreWorld {
   svc: TestService;
