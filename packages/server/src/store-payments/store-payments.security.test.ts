@@ -1,0 +1,296 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { generateKeyPair } from 'jose';
+import {
+  TEST_BUNDLE_ID,
+  makeAppleChain,
+  notificationPayload,
+  signApple,
+  transactionPayload,
+  type AppleTestChain,
+} from '../testing/apple-fixture.js';
+import {
+  TEST_PACKAGE,
+  makeServiceAccount,
+  purchase,
+  pushBody,
+  startGoogle,
+  type GoogleServer,
+} from '../testing/google-fixture.js';
+import { watchOutboundConnections } from '../testing/no-network.js';
+import { guestLogin, macRequest } from '../accounts/accounts.testlib.js';
+import { details } from '../orders/orders.testlib.js';
+import {
+  APPLE_SKU,
+  AUDIENCE,
+  GOOGLE_SKU,
+  PUSHER,
+  notify,
+  paymentCounts,
+  placeStoreOrder,
+  startStoreWorld,
+  storeMessages,
+  submit,
+  type StoreWorld,
+} from './store-payments.testlib.js';
+
+const outbound = watchOutboundConnections();
+after(() => {
+  outbound.stop();
+  assert.deepEqual(outbound.outside, [], 'a test reached past 127.0.0.1');
+});
+
+const txId = () => String(2_000_000_000_000_000 + crypto.randomInt(1e9));
+
+/** Asserts a refused answer: status, 2.3 code and data.storeError (or data.reason for notifications). */
+function refused(res: { status: number; body: any }, status: number, code: number, check?: string): void {
+  assert.deepEqual([res.status, res.body.code], [status, code], JSON.stringify(res.body));
+  if (check) assert.equal(res.body.data.storeError ?? res.body.data.reason, check, JSON.stringify(res.body));
+}
+
+describe('App Store: what is refused pays and refunds nothing', () => {
+  let w: StoreWorld;
+  let chain: AppleTestChain;
+  const signTx = (over: Record<string, unknown> = {}, c = chain) =>
+    signApple(c, transactionPayload({ productId: APPLE_SKU, transactionId: txId(), ...over }));
+  const settings = () => ({
+    bundleId: TEST_BUNDLE_ID,
+    environment: 'Sandbox',
+    rootCertificatesPem: new crypto.X509Certificate(chain.root).toString(),
+  });
+
+  before(async () => {
+    chain = await makeAppleChain();
+    w = await startStoreWorld({ APPLE_ONLINE_CHECKS: 'false' });
+    assert.equal((await w.svc.admin('PUT', `/apps/${w.app.appId}/store-settings/apple`, settings())).status, 200);
+  });
+  after(() => w.close());
+
+  it('refuses forged, re-signed, foreign-rooted, wrong bundle, environment or product transactions', async () => {
+    const { order } = await placeStoreOrder(w, 1);
+    const good = await signTx();
+    const [h, , s] = good.split('.');
+    const forgedBody = Buffer.from(JSON.stringify(transactionPayload({ productId: APPLE_SKU, price: 1 }))).toString(
+      'base64url',
+    );
+    const { privateKey: stranger } = await generateKeyPair('ES256');
+    const cases: Array<[string, string, string]> = [
+      ['forged payload', `${h}.${forgedBody}.${s}`, 'bad_signature'],
+      [
+        're-signed',
+        await signApple(chain, transactionPayload({ productId: APPLE_SKU }), stranger as never),
+        'bad_signature',
+      ],
+      ['chain to another root', await signTx({}, await makeAppleChain({ name: 'Other' })), 'untrusted_chain'],
+      ['wrong bundle id', await signTx({ bundleId: 'com.other.game' }), 'wrong_bundle_id'],
+      ['wrong environment', await signTx({ environment: 'Production' }), 'wrong_environment'],
+      ['wrong product', await signTx({ productId: 'com.game.other' }), 'wrong_product'],
+      ['wrong quantity', await signTx({ quantity: 3 }), 'wrong_quantity'],
+      ['not a JWS', 'not-a-jws', 'malformed'],
+    ];
+    const before = await paymentCounts(w);
+    for (const [what, jws, check] of cases) {
+      const res = await submit(w, order.trxNo, 'apple-transactions', { signedTransactions: [jws] });
+      refused(res, 400, 40030, check);
+      assert.ok(res.body.detail.length > 0, what);
+    }
+    assert.deepEqual(await paymentCounts(w), before);
+    assert.equal((await details(w.svc, order.trxNo)).order.status, 2, 'still awaiting payment');
+  });
+
+  it("a transaction pays one order only, whatever the order; only the player's own App Store order", async () => {
+    const first = (await placeStoreOrder(w, 1)).order;
+    const second = (await placeStoreOrder(w, 1)).order;
+    const jws = await signTx();
+    assert.equal((await submit(w, first.trxNo, 'apple-transactions', { signedTransactions: [jws] })).status, 200);
+    const before = await paymentCounts(w);
+    const used = await submit(w, second.trxNo, 'apple-transactions', { signedTransactions: [jws] });
+    refused(used, 409, 40930);
+    assert.equal(used.body.data.trxNo, first.trxNo);
+    const twice = await submit(w, first.trxNo, 'apple-transactions', { signedTransactions: [jws] });
+    assert.equal(twice.status, 409, 'a paid order is not paid again');
+    // Another player's order, and a Google Play order.
+    const bob = await guestLogin(w.svc, w.app.clientId);
+    const path = `/order/v1/client/orders/${second.trxNo}/apple-transactions?clientId=${w.app.clientId}`;
+    const foreign = await macRequest(w.svc, 'POST', path, bob, { body: { signedTransactions: [await signTx()] } });
+    refused(foreign, 404, 40400);
+    const noMac = await w.svc.fetch(path, {
+      method: 'POST',
+      body: '{"signedTransactions":["a"]}',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(noMac.status, 403);
+    refused(await submit(w, second.trxNo, 'apple-transactions', { signedTransactions: [] }), 400, 40000);
+    assert.deepEqual(await paymentCounts(w), before);
+    assert.equal((await details(w.svc, second.trxNo)).order.status, 2);
+  });
+
+  it('refuses forged notifications (recorded for operators), and a transaction of another app is not refunded', async () => {
+    const { order } = await placeStoreOrder(w, 1);
+    const id = txId();
+    const jws = await signTx({ transactionId: id, originalTransactionId: id });
+    assert.equal((await submit(w, order.trxNo, 'apple-transactions', { signedTransactions: [jws] })).status, 200);
+    const before = await paymentCounts(w);
+    const refund = notificationPayload('REFUND', await signTx({ transactionId: id, originalTransactionId: id }));
+    const other = await makeAppleChain({ name: 'Other' });
+    const forged = await notify(w, 'apple', { signedPayload: await signApple(other, refund) });
+    refused(forged, 400, 40031, 'untrusted_chain');
+    refused(await notify(w, 'apple', { signedPayload: 'a.b.c' }), 400, 40031, 'malformed');
+    const bundle = await notify(w, 'apple', {
+      signedPayload: await signApple(
+        chain,
+        notificationPayload('REFUND', undefined, {}, { bundleId: 'com.other.game' }),
+      ),
+    });
+    refused(bundle, 400, 40031, 'wrong_bundle_id');
+
+    // Another app with the same settings: its endpoint does not refund this app's transaction.
+    const otherApp = await w.svc.createApp({ name: 'other' });
+    assert.equal((await w.svc.admin('PUT', `/apps/${otherApp.appId}/store-settings/apple`, settings())).status, 200);
+    const cross = await notify(w, 'apple', { signedPayload: await signApple(chain, refund) }, {}, otherApp.appId);
+    assert.deepEqual([cross.status, cross.body.data], [200, { outcome: 'ignored', reason: 'unknown_transaction' }]);
+    const unknownApp = await notify(w, 'apple', { signedPayload: await signApple(chain, refund) }, {}, 999_999);
+    refused(unknownApp, 404, 40400);
+    assert.deepEqual(await paymentCounts(w), before);
+    assert.equal((await details(w.svc, order.trxNo)).refund, null);
+
+    const recorded = await storeMessages(w, '?outcome=refused');
+    assert.deepEqual(
+      recorded.map((m) => m.errorCode),
+      ['wrong_bundle_id', 'malformed', 'untrusted_chain'],
+    );
+    const metrics = await (await w.svc.fetch('/metrics')).text();
+    assert.match(metrics, /store_notifications_total\{store="apple",outcome="refused"\} 3/);
+  });
+});
+
+describe('Google Play: what is refused pays and refunds nothing', () => {
+  let w: StoreWorld;
+  let google: GoogleServer;
+  const bought = (over = {}) => {
+    const tok = `tok-${Math.random().toString(36).slice(2)}`;
+    const p = purchase(over);
+    google.purchases.set(`${TEST_PACKAGE}/${GOOGLE_SKU}/${tok}`, p);
+    return { tok, p };
+  };
+  const body = (tok: string, over = {}) => ({
+    packageName: TEST_PACKAGE,
+    productId: GOOGLE_SKU,
+    purchaseToken: tok,
+    ...over,
+  });
+
+  before(async () => {
+    const account = makeServiceAccount();
+    google = await startGoogle(account);
+    w = await startStoreWorld({
+      GOOGLE_API_ROOT_URL: google.url,
+      GOOGLE_TOKEN_URL: google.tokenUrl,
+      GOOGLE_CERTS_URL: google.certsUrl,
+    });
+    const put = await w.svc.admin('PUT', `/apps/${w.app.appId}/store-settings/google`, {
+      packageName: TEST_PACKAGE,
+      serviceAccountJson: JSON.stringify(account),
+      pushAudience: AUDIENCE,
+      pushServiceAccountEmail: PUSHER,
+    });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+  });
+  after(async () => {
+    await w.close();
+    await google.close();
+  });
+
+  it('refuses pending and cancelled purchases, another package or product, an unknown token, a used token', async () => {
+    const { order } = await placeStoreOrder(w, 2);
+    const before = await paymentCounts(w);
+    refused(
+      await submit(w, order.trxNo, 'google-purchases', body(bought({ purchaseState: 2 }).tok)),
+      400,
+      40030,
+      'purchase_pending',
+    );
+    refused(
+      await submit(w, order.trxNo, 'google-purchases', body(bought({ purchaseState: 1 }).tok)),
+      400,
+      40030,
+      'purchase_cancelled',
+    );
+    refused(
+      await submit(w, order.trxNo, 'google-purchases', body(bought().tok, { packageName: 'com.other.game' })),
+      400,
+      40030,
+      'wrong_package',
+    );
+    refused(
+      await submit(w, order.trxNo, 'google-purchases', body(bought().tok, { productId: 'gems_500' })),
+      400,
+      40030,
+      'wrong_product',
+    );
+    refused(await submit(w, order.trxNo, 'google-purchases', body('no-such-token')), 400, 40030, 'not_found');
+    refused(
+      await submit(w, order.trxNo, 'google-purchases', body(bought({ quantity: 2 }).tok)),
+      400,
+      40030,
+      'wrong_quantity',
+    );
+    assert.deepEqual(await paymentCounts(w), before);
+    const { tok, p } = bought();
+    assert.equal((await submit(w, order.trxNo, 'google-purchases', body(tok))).status, 200);
+    const other = (await placeStoreOrder(w, 2)).order;
+    const used = await submit(w, other.trxNo, 'google-purchases', body(tok));
+    refused(used, 409, 40930);
+    assert.equal(used.body.data.trxNo, order.trxNo);
+    assert.equal((await details(w.svc, other.trxNo)).order.status, 2);
+    assert.ok(p.acknowledgementState === 1);
+  });
+
+  it('refuses a push with a wrong audience, another signer or no token (401), another package (400), and records them', async () => {
+    const { order } = await placeStoreOrder(w, 2);
+    const { tok, p } = bought();
+    assert.equal((await submit(w, order.trxNo, 'google-purchases', body(tok))).status, 200);
+    const before = await paymentCounts(w);
+    const msg = (pkg = TEST_PACKAGE) =>
+      pushBody({
+        version: '1.0',
+        packageName: pkg,
+        eventTimeMillis: String(Date.now()),
+        voidedPurchaseNotification: { purchaseToken: tok, orderId: p.orderId, productType: 2, refundType: 1 },
+      });
+    const auth = async (claims: Record<string, unknown>, signer: 'google' | 'other' = 'google') => ({
+      authorization: `Bearer ${await google.pushToken({ aud: AUDIENCE, email: PUSHER, ...claims }, signer)}`,
+    });
+    refused(
+      await notify(w, 'google', msg(), await auth({ aud: 'https://evil.example' })),
+      401,
+      40131,
+      'wrong_audience',
+    );
+    refused(
+      await notify(w, 'google', msg(), await auth({ email: 'x@evil.iam.gserviceaccount.com' })),
+      401,
+      40131,
+      'wrong_service_account',
+    );
+    refused(await notify(w, 'google', msg(), await auth({}, 'other')), 400, 40031, 'bad_signature');
+    refused(await notify(w, 'google', msg()), 401, 40131, 'missing_token');
+    refused(await notify(w, 'google', msg('com.other.game'), await auth({})), 400, 40031, 'wrong_package');
+    assert.deepEqual(await paymentCounts(w), before);
+    assert.equal((await details(w.svc, order.trxNo)).refund, null);
+    const recorded = await storeMessages(w, '?store=google&outcome=refused');
+    assert.deepEqual(
+      recorded.map((m) => [m.source, m.errorCode, m.notificationId]),
+      ['wrong_package', 'missing_token', 'bad_signature', 'wrong_service_account', 'wrong_audience'].map((c) => [
+        'push',
+        c,
+        null,
+      ]),
+    );
+    assert.ok(
+      recorded.every((m) => !String(m.excerpt).includes('Bearer')),
+      'no token in the record',
+    );
+  });
+});
