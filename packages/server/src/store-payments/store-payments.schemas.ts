@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Text } from '../http/schemas.js';
+import { SafeInteger, Text } from '../http/schemas.js';
+import { Amount } from '../orders/products.schemas.js';
 import { NextBefore, QueryTime, pageQuery } from '../http/admin-query.js';
 import { MAX_MERGED_TRANSACTIONS } from './purchases.js';
 
@@ -24,9 +25,7 @@ export const GooglePurchaseBody = Type.Object(
     productId: Text({ minLength: 1, maxLength: 256, description: "The store product id: the order's channelSkuCode." }),
     purchaseToken: Text({ minLength: 1, maxLength: 4096 }),
     clientAmount: Type.Optional(
-      Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: '^[0-9]{1,30}(\\.[0-9]{1,20})?$' })], {
-        description: 'Client-reported (2.4): the price Play Billing showed (Google does not give it to the server).',
-      }),
+      Amount('Client-reported (2.4): the price Play Billing showed (Google gives the server no price).'),
     ),
     clientCurrency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
   },
@@ -36,15 +35,41 @@ export const GooglePurchaseBody = Type.Object(
 export const TrxNoParams = Type.Object({ trxNo: Type.String({ pattern: '^[0-9]{1,15}$' }) });
 export const NotifyParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,15}$' }) });
 
-export const AppleNotificationBody = Type.Object({
-  signedPayload: Text({ minLength: 1, maxLength: 262_144 }),
-});
+export const AppleNotificationBody = Type.Object(
+  { signedPayload: Text({ minLength: 1, maxLength: 262_144 }) },
+  { additionalProperties: false },
+);
 
-/** Pub/Sub's push body; checked by the verifier (Pub/Sub may add fields). */
-export const GooglePushBody = Type.Object({
-  message: Type.Optional(Type.Unknown()),
-  subscription: Type.Optional(Type.Unknown()),
-});
+const PushText = (maxLength: number) => Type.Optional(Text({ maxLength }));
+
+/**
+ * Pub/Sub's push body (wrapped, not "payload unwrapping"), every documented field; `message.data` is decoded and
+ * checked by the verifier. Unknown fields are refused like everywhere (docs/decisions.md).
+ */
+export const GooglePushBody = Type.Object(
+  {
+    message: Type.Object(
+      {
+        data: PushText(65_536),
+        messageId: PushText(128),
+        message_id: PushText(128),
+        publishTime: PushText(64),
+        publish_time: PushText(64),
+        orderingKey: PushText(1024),
+        attributes: Type.Optional(
+          Type.Record(Text({ maxLength: 256 }), Text({ maxLength: 1024 }), {
+            maxProperties: 100,
+            additionalProperties: false,
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    subscription: PushText(512),
+    deliveryAttempt: Type.Optional(SafeInteger({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
 
 /** What the notification endpoints answer (the stores read only the status: 200 acknowledges). */
 export const NotifyAnswer = Type.Object(
