@@ -3,6 +3,7 @@ import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { App } from './apps.schemas.js';
 import { registerStoreSettingsCommands } from '../app-stores/store-settings.cli.js';
+import { registerStoreMessageCommands } from '../store-payments/store-payments.cli.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -97,4 +98,5 @@ export function registerAppCommands(program: Command, ctx: CliContext): void {
     });
 
   registerStoreSettingsCommands(app, ctx);
+  registerStoreMessageCommands(app, ctx);
 }

@@ -2,13 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { platformErrorResponses, platformSuccess, Text } from '../http/schemas.js';
-import { PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit, parseTime } from '../http/admin-query.js';
+import { nextBeforeOf } from '../http/admin-query.js';
 import { playerAuth } from '../accounts/accounts.service.js';
 import { AppError } from '../errors/app-error.js';
 import { Order } from '../orders/orders.view.js';
 import type { Services } from '../services.js';
 import type { MessageResult } from './notifications.js';
-import type { StoreMessageRow } from './store-payments.repository.js';
 import {
   AppleNotificationBody,
   AppleTransactionsBody,
@@ -20,6 +19,8 @@ import {
   StoreMessageList,
   StoreMessagesQuery,
   TrxNoParams,
+  parseStoreMessagesQuery,
+  toMessage,
 } from './store-payments.schemas.js';
 
 const ClientIdQuery = Type.Object({
@@ -150,34 +151,11 @@ export function storeMessageRoutes(services: Services): FastifyPluginAsyncTypebo
         const appId = Number(request.params.appId);
         if (!(await services.apps.resolveByAppId(appId)))
           throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
-        const q = request.query;
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
-        const rows = await services.storePayments.messages.list({
-          appId,
-          ...(q.store ? { store: q.store } : {}),
-          ...(q.outcome ? { outcome: q.outcome } : {}),
-          ...(q.since !== undefined ? { since: parseTime('since', q.since) } : {}),
-          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-          limit,
-        });
+        const filter = parseStoreMessagesQuery(appId, request.query);
+        const rows = await services.storePayments.messages.list(filter);
         const messages = rows.map(toMessage);
-        return { messages, nextBefore: nextBeforeOf(messages, limit, (m) => m.messageId) };
+        return { messages, nextBefore: nextBeforeOf(messages, filter.limit, (m) => m.messageId) };
       },
     );
-  };
-}
-
-export function toMessage(r: StoreMessageRow): StoreMessage {
-  return {
-    messageId: Number(r.message_id),
-    store: r.store,
-    source: r.source,
-    notificationId: r.notification_id,
-    type: r.type,
-    outcome: r.outcome,
-    errorCode: r.error_code,
-    trxNo: r.trx_no === null ? null : Number(r.trx_no),
-    receivedAt: new Date(Number(r.received_at)).toISOString(),
-    excerpt: r.excerpt,
   };
 }

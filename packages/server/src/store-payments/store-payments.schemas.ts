@@ -1,7 +1,18 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SafeInteger, Text } from '../http/schemas.js';
 import { Amount } from '../orders/products.schemas.js';
-import { NextBefore, QueryTime, pageQuery } from '../http/admin-query.js';
+import {
+  NextBefore,
+  PAGE_DEFAULT,
+  PAGE_MAX,
+  QueryTime,
+  pageQuery,
+  parseId,
+  parseLimit,
+  parseTime,
+} from '../http/admin-query.js';
+import { invalidParameter } from '../errors/app-error.js';
+import type { MessageFilter, StoreMessageRow } from './store-payments.repository.js';
 import { MAX_MERGED_TRANSACTIONS } from './purchases.js';
 
 /** A StoreKit 2 JWS (header, payload, signature with a three-certificate x5c): a few kilobytes. */
@@ -110,3 +121,36 @@ export const StoreMessagesQuery = Type.Object(
 );
 
 export const StoreMessageList = Type.Object({ messages: Type.Array(Type.Ref(StoreMessage)), nextBefore: NextBefore });
+
+const OUTCOMES = ['applied', 'duplicate', 'ignored', 'refused'];
+
+/** The list's query (admin route and `store-messages list`) as a filter; every field checked. */
+export function parseStoreMessagesQuery(appId: number, q: Static<typeof StoreMessagesQuery>): MessageFilter {
+  if (q.store !== undefined && q.store !== 'apple' && q.store !== 'google')
+    throw invalidParameter('store', 'must be apple or google');
+  if (q.outcome !== undefined && !OUTCOMES.includes(q.outcome))
+    throw invalidParameter('outcome', `must be ${OUTCOMES.join(', ')}`);
+  return {
+    appId,
+    ...(q.store ? { store: q.store } : {}),
+    ...(q.outcome ? { outcome: q.outcome } : {}),
+    ...(q.since !== undefined ? { since: parseTime('since', q.since) } : {}),
+    ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
+    limit: parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX),
+  };
+}
+
+export function toMessage(r: StoreMessageRow): StoreMessage {
+  return {
+    messageId: Number(r.message_id),
+    store: r.store,
+    source: r.source,
+    notificationId: r.notification_id,
+    type: r.type,
+    outcome: r.outcome,
+    errorCode: r.error_code,
+    trxNo: r.trx_no === null ? null : Number(r.trx_no),
+    receivedAt: new Date(Number(r.received_at)).toISOString(),
+    excerpt: r.excerpt,
+  };
+}
