@@ -134,8 +134,9 @@ describe('App Store payments end to end', () => {
     assert.deepEqual([owed.tradeNo, owed.channelType, owed.productId, rest.length], [refund.trxNo, 1, APPLE_SKU, 0]);
     const supplement = await payArrear(w, owed.tradeNo);
     assert.equal(supplement.payment.store, 'apple');
+    const supplementTx = txId();
     const again = await submit(w, supplement.order.trxNo, 'apple-transactions', {
-      signedTransactions: [await signTx()],
+      signedTransactions: [await signTx({ transactionId: supplementTx, originalTransactionId: supplementTx })],
     });
     assert.equal(again.status, 200, JSON.stringify(again.body));
     assert.deepEqual(await arrears(w), []);
@@ -143,7 +144,20 @@ describe('App Store payments end to end', () => {
     assert.equal(outbox.outbox, before.outbox, 'a paid supplement sends no payment notification (2.5 rule 3)');
     assert.equal(w.callbacks().length, 2);
 
-    const messages = await storeMessages(w);
+    // A refund of the supplement's own payment is not a payment refund (spec 6): recorded, nothing changes.
+    const supplementRefund = await notify(w, 'apple', {
+      signedPayload: await signApple(
+        chain,
+        notificationPayload(
+          'REFUND',
+          await signTx({ transactionId: supplementTx, originalTransactionId: supplementTx }),
+        ),
+      ),
+    });
+    assert.deepEqual(supplementRefund.body.data, { outcome: 'ignored', reason: 'not_refundable' });
+    assert.deepEqual(await paymentCounts(w), outbox);
+
+    const messages = (await storeMessages(w)).slice(1);
     assert.deepEqual(
       messages.map((m) => [m.store, m.source, m.type, m.outcome, m.trxNo]),
       [

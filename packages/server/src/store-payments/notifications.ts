@@ -24,8 +24,11 @@ export interface StoreRefundEvent {
   bankTrxNo: string | null;
 }
 
-/** What applying a refund needs from the orders domain (RefundService.refund). */
-export type RefundOrder = (trxNo: number) => Promise<unknown>;
+/** What applying a refund needs from the orders domain: RefundService.refund, and whether a refund order exists. */
+export interface RefundOrders {
+  refund(trxNo: number): Promise<unknown>;
+  refunded(trxNo: number): Promise<boolean>;
+}
 
 const EXCERPT_MAX = 300;
 
@@ -46,7 +49,7 @@ export class StoreMessages {
 
   constructor(
     private readonly db: Kysely<Tables>,
-    private readonly refundOrder: RefundOrder,
+    private readonly orders: RefundOrders,
     private readonly isUniqueViolation: (err: unknown) => boolean,
     private readonly now: () => number = Date.now,
   ) {}
@@ -91,9 +94,12 @@ export class StoreMessages {
       undefined;
     if (!row || row.app_id !== event.appId) return { outcome: 'ignored', reason: 'unknown_transaction', trxNo: null };
     try {
-      await this.refundOrder(row.trx_no);
+      await this.orders.refund(row.trx_no);
     } catch (e) {
       if (!(e instanceof AppError && e.reason === 'REFUND_NOT_ALLOWED')) throw e;
+      // A supplement payment is not refunded (spec 6 refunds payments); operators see it.
+      if (!(await this.orders.refunded(row.trx_no)))
+        return { outcome: 'ignored', reason: 'not_refundable', trxNo: row.trx_no };
       // Refunded before (another transaction of a merged receipt, or a delivery whose record was lost).
       await storePaymentsRepo.markRefunded(this.db, row.trx_no, this.now());
       return { outcome: 'duplicate', reason: 'already_refunded', trxNo: row.trx_no };

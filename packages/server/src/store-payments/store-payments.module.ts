@@ -54,7 +54,15 @@ export function createStorePayments(deps: {
   let log: Logger = { warn: () => {} };
   const warn = (obj: Record<string, unknown>, msg: string) => log.warn(obj, msg);
   const unique = (e: unknown) => dialect.isUniqueViolation(e);
-  const messages = new StoreMessages(db, (trxNo) => orders.refunds.refund(trxNo, null), unique, now);
+  const messages = new StoreMessages(
+    db,
+    {
+      refund: (trxNo) => orders.refunds.refund(trxNo, null),
+      refunded: async (trxNo) => (await orders.orders.refundOf(trxNo)) !== null,
+    },
+    unique,
+    now,
+  );
   return {
     clients,
     purchases: new StorePurchases(

@@ -160,6 +160,18 @@ describe('App Store: what is refused pays and refunds nothing', () => {
       recorded.map((m) => m.errorCode),
       ['wrong_bundle_id', 'malformed', 'untrusted_chain'],
     );
+    const page = await w.svc.admin('GET', `/apps/${w.app.appId}/store-messages?outcome=refused&limit=2`);
+    assert.deepEqual([page.body.messages.length, page.body.nextBefore], [2, page.body.messages[1].messageId]);
+    const rest = await w.svc.admin(
+      'GET',
+      `/apps/${w.app.appId}/store-messages?outcome=refused&before=${page.body.nextBefore}`,
+    );
+    assert.deepEqual(
+      [rest.body.messages.map((m: any) => m.errorCode), rest.body.nextBefore],
+      [['untrusted_chain'], null],
+    );
+    assert.equal((await w.svc.admin('GET', '/apps/999999/store-messages')).status, 404);
+    assert.equal((await w.svc.admin('GET', `/apps/${w.app.appId}/store-messages?outcome=lost`)).status, 400);
     const metrics = await (await w.svc.fetch('/metrics')).text();
     assert.match(metrics, /store_notifications_total\{store="apple",outcome="refused"\} 3/);
   });
