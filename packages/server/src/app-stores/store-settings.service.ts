@@ -168,6 +168,11 @@ export class StoreSettingsService {
       throw new AppError('NOT_FOUND', `app ${appId} has no ${store} store settings`);
   }
 
+  /** Whether the app has enabled settings of this store (no secret opened: asked at every store order placement). */
+  async isEnabled(appId: number, store: StoreName): Promise<boolean> {
+    return (await this.repo.get(appId, store))?.enabled === 1;
+  }
+
   /** The apps with enabled settings of this store. */
   enabledApps(store: StoreName): Promise<number[]> {
     return this.repo.enabledApps(store);

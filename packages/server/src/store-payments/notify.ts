@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import type { StoreNotification } from '../app-stores/index.js';
 import { AppError } from '../errors/app-error.js';
 import type { StoreClients } from './store-clients.js';
@@ -20,7 +21,7 @@ export class StoreNotifications {
     try {
       n = await this.clients.appleVerifier(settings).verifyNotification(signedPayload);
     } catch (e) {
-      return this.messages.refused('apple', appId, e, signedPayload.slice(0, 120));
+      return this.messages.refused('apple', appId, e, claimedApple(signedPayload));
     }
     return this.messages.notification(appId, n, () => appleRefund(appId, n));
   }
@@ -33,7 +34,7 @@ export class StoreNotifications {
     try {
       n = await verifier.verify(authorization, body);
     } catch (e) {
-      return this.messages.refused('google', appId, e, JSON.stringify(body ?? null).slice(0, 120));
+      return this.messages.refused('google', appId, e, claimedGoogle(body));
     }
     return this.messages.notification(appId, n, () => googleRefund(appId, n));
   }
@@ -50,4 +51,29 @@ function googleRefund(appId: number, n: StoreNotification): StoreRefundEvent | {
   if (n.refundType === 2) return { ignore: 'partial_refund' };
   if (!n.purchaseToken && !n.orderId) return null;
   return { store: 'google', appId, storeKey: n.purchaseToken ?? null, bankTrxNo: n.orderId ?? null };
+}
+
+/** What a refused Apple payload claims to be (unverified, for operators): its type and UUID, never the payload. */
+function claimedApple(signedPayload: string): string {
+  try {
+    const p = decodeJwt(signedPayload) as { notificationType?: unknown; subtype?: unknown; notificationUUID?: unknown };
+    return JSON.stringify({
+      unverified: true,
+      type: String(p.notificationType ?? ''),
+      ...(p.subtype ? { subtype: String(p.subtype) } : {}),
+      notificationUUID: String(p.notificationUUID ?? ''),
+    });
+  } catch {
+    return JSON.stringify({ unverified: true, malformed: true });
+  }
+}
+
+/** What a refused push claims to be (unverified): its Pub/Sub message id and subscription; not its data. */
+function claimedGoogle(body: unknown): string {
+  const b = (body ?? {}) as { message?: { messageId?: unknown }; subscription?: unknown };
+  return JSON.stringify({
+    unverified: true,
+    messageId: String(b.message?.messageId ?? ''),
+    subscription: String(b.subscription ?? ''),
+  });
 }

@@ -113,7 +113,10 @@ export class StorePurchases {
 
   /** The caller's order of this store channel, awaiting payment, with its one line (store orders hold one product). */
   private async payable(buyer: Buyer, trxNo: number, channel: number): Promise<{ order: OrderRow; item: ItemRow }> {
-    const order = await this.orders.row(trxNo).catch(() => undefined);
+    const order = await this.orders.row(trxNo).catch((e: unknown) => {
+      if (e instanceof AppError && e.reason === 'NOT_FOUND') return undefined;
+      throw e;
+    });
     if (!order || order.app_id !== buyer.appId || order.user_id !== buyer.userId)
       throw new AppError('NOT_FOUND', `order ${trxNo} is not an order of this player`);
     if (order.channel !== channel)

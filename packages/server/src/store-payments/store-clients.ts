@@ -22,6 +22,7 @@ export interface StoreEndpoints {
 export interface SettingsSource {
   apple(appId: number): Promise<AppleStoreSettings | null>;
   google(appId: number): Promise<GoogleStoreSettings | null>;
+  isEnabled(appId: number, store: StoreName): Promise<boolean>;
 }
 
 /**
@@ -36,9 +37,8 @@ export class StoreClients {
   ) {}
 
   /** Whether the app takes payments of this store (enabled settings). */
-  async enabled(appId: number, store: StoreName): Promise<boolean> {
-    const s = store === 'apple' ? await this.settings.apple(appId) : await this.settings.google(appId);
-    return s?.enabled === true;
+  enabled(appId: number, store: StoreName): Promise<boolean> {
+    return this.settings.isEnabled(appId, store);
   }
 
   async appleSettings(appId: number): Promise<AppleStoreSettings> {

@@ -160,6 +160,7 @@ describe('App Store: what is refused pays and refunds nothing', () => {
       recorded.map((m) => m.errorCode),
       ['wrong_bundle_id', 'malformed', 'untrusted_chain'],
     );
+    assert.match(recorded[2].excerpt, /^\{"unverified":true,"type":"REFUND","notificationUUID":"[0-9a-f-]{36}"\}$/);
     const page = await w.svc.admin('GET', `/apps/${w.app.appId}/store-messages?outcome=refused&limit=2`);
     assert.deepEqual([page.body.messages.length, page.body.nextBefore], [2, page.body.messages[1].messageId]);
     const rest = await w.svc.admin(
