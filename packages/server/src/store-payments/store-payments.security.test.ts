@@ -126,6 +126,33 @@ describe('App Store: what is refused pays and refunds nothing', () => {
     assert.equal((await details(w.svc, second.trxNo)).order.status, 2);
   });
 
+  it('the same transaction submitted for two orders at once pays one; the same notification twice at once refunds once', async () => {
+    const a = (await placeStoreOrder(w, 1)).order;
+    const b = (await placeStoreOrder(w, 1)).order;
+    const id = txId();
+    const jws = await signTx({ transactionId: id, originalTransactionId: id });
+    const answers = await Promise.all(
+      [a, b].map((o) => submit(w, o.trxNo, 'apple-transactions', { signedTransactions: [jws] })),
+    );
+    assert.deepEqual(answers.map((r) => r.status).sort(), [200, 409], JSON.stringify(answers.map((r) => r.body)));
+    const statuses = [(await details(w.svc, a.trxNo)).order.status, (await details(w.svc, b.trxNo)).order.status];
+    assert.deepEqual(statuses.sort(), [0, 2]);
+
+    const payload = await signApple(
+      chain,
+      notificationPayload('REFUND', await signTx({ transactionId: id, originalTransactionId: id })),
+    );
+    const before = await paymentCounts(w);
+    const both = await Promise.all([1, 2].map(() => notify(w, 'apple', { signedPayload: payload })));
+    assert.deepEqual(
+      both.map((r) => r.status),
+      [200, 200],
+    );
+    assert.deepEqual(both.map((r) => r.body.data.outcome).sort(), ['applied', 'duplicate']);
+    const after = await paymentCounts(w);
+    assert.equal(after.orders, before.orders + 1, 'one refund order');
+  });
+
   it('refuses forged notifications (recorded for operators), and a transaction of another app is not refunded', async () => {
     const { order } = await placeStoreOrder(w, 1);
     const id = txId();
