@@ -125,8 +125,12 @@ export class StoreMessages {
       return replay;
     }
     const result = await apply();
+    // A store's delivery that found the refund already made does not claim the key: the delivery that made it does
+    // (it may be recording at this moment), and a later replay finds the order refunded again. The reconciliation's
+    // keys are its own (one instance at a time): it records its find once.
+    const claim = result.outcome !== 'duplicate' || source === 'reconcile';
     try {
-      await this.record(store, appId, source, key, result, type, excerpt, true);
+      await this.record(store, appId, source, key, result, type, excerpt, claim);
     } catch (e) {
       if (!this.isUniqueViolation(e)) throw e;
       // The same message delivered twice at once: the other delivery's record holds the key.
