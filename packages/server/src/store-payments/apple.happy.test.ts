@@ -25,6 +25,7 @@ import {
   startStoreWorld,
   storeMessages,
   submit,
+  txId,
   type StoreWorld,
 } from './store-payments.testlib.js';
 
@@ -33,9 +34,6 @@ after(() => {
   outbound.stop();
   assert.deepEqual(outbound.outside, [], 'a test reached past 127.0.0.1');
 });
-
-/** A fresh transaction id (Apple's are numeric strings). */
-const txId = () => String(2_000_000_000_000_000 + crypto.randomInt(1e9));
 
 /** App Store over real HTTP: purchase, 2.4, refund notification, 2.5, arrears, supplement paid, reconciliation. */
 describe('App Store payments end to end', () => {

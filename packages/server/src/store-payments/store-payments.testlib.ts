@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib.js';
 import { platformPublicKeys, startGameServer, type GameRequest, type GameServer } from '../testing/game-server.js';
 import { startTestService, type TestService } from '../testing/service.js';
@@ -134,4 +135,13 @@ export async function storeMessages(w: StoreWorld, query = ''): Promise<any[]> {
   const res = await w.svc.admin('GET', `/apps/${w.app.appId}/store-messages${query}`);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body.messages;
+}
+
+/** A fresh App Store transaction id (Apple's are numeric strings). */
+export const txId = () => String(2_000_000_000_000_000 + crypto.randomInt(1e9));
+
+/** Asserts a refused answer: status, 2.3 code and the failed check (data.storeError, or data.reason of a notification). */
+export function refused(res: { status: number; body: any }, status: number, code: number, check?: string): void {
+  assert.deepEqual([res.status, res.body.code], [status, code], JSON.stringify(res.body));
+  if (check) assert.equal(res.body.data.storeError ?? res.body.data.reason, check, JSON.stringify(res.body));
 }
