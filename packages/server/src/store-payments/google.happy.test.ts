@@ -9,6 +9,7 @@ import {
   type GoogleServer,
 } from '../testing/google-fixture.js';
 import { watchOutboundConnections } from '../testing/no-network.js';
+import { storePaymentsRepo } from './store-payments.repository.js';
 import { PaymentNotification, RefundNotification } from '../orders/notifications.schemas.js';
 import { assertSchema, details } from '../orders/orders.testlib.js';
 import {
@@ -208,6 +209,15 @@ describe('Google Play payments end to end', () => {
     assert.deepEqual([found.source, found.trxNo], ['reconcile', order.trxNo]);
     const counts = await paymentCounts(w);
     assert.equal((await w.svc.services.storePayments.reconciliation.run()).google.refunds, 0, 'found once');
+
+    // Another instance polling this app holds its lease: this one leaves the app alone until it is free.
+    const db = w.svc.services.database.db;
+    const now = Date.now();
+    assert.notEqual(await storePaymentsRepo.takeCursor(db, w.app.appId, 'google', now, now + 60_000, 0), null);
+    assert.equal(await storePaymentsRepo.takeCursor(db, w.app.appId, 'google', now, now + 60_000, 0), null);
+    assert.equal((await w.svc.services.storePayments.reconciliation.run()).google.apps, 0, 'leased elsewhere');
+    await storePaymentsRepo.releaseCursor(db, w.app.appId, 'google', null, now);
+    assert.equal((await w.svc.services.storePayments.reconciliation.run()).google.apps, 1);
     assert.deepEqual(await paymentCounts(w), counts);
   });
 });
