@@ -29,6 +29,7 @@ const DOMAINS = [
   'retention',
   'operators',
   'web-pay',
+  'store-payments',
 ];
 const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache'];
 /** Files that wire a domain (or test it) rather than being its logic. */
@@ -47,6 +48,9 @@ const OWNERS: Record<string, string[]> = {
   admin_actions: ['admin-audit/admin-actions.repository.ts'],
   apps: ['apps/apps.repository.ts'],
   app_store_settings: ['app-stores/store-settings.repository.ts'],
+  store_transactions: ['store-payments/store-payments.repository.ts'],
+  store_messages: ['store-payments/store-payments.repository.ts'],
+  store_cursors: ['store-payments/store-payments.repository.ts'],
   platform_keys: ['platform-keys/keys.repository.ts'],
   nonces: ['auth/nonce-ledger.ts'],
   reports: ['reporting/reports.store.ts', 'reporting/reports.pg-batch.ts', 'reporting/moderation.repository.ts'],

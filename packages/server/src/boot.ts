@@ -34,6 +34,9 @@ export async function startService(config: Config): Promise<RunningService> {
   purge.unref();
   const sweep = startAccountSweep(services, (err) => app.log.warn({ err }, 'account cancellation sweep failed'));
   const retention = services.retention.start((err) => app.log.warn({ err }, 'retention sweep failed'));
+  const reconcile = services.storePayments.reconciliation.start((err) =>
+    app.log.warn({ err }, 'store reconciliation failed'),
+  );
 
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(
@@ -48,6 +51,7 @@ export async function startService(config: Config): Promise<RunningService> {
       clearInterval(purge);
       clearInterval(sweep);
       clearInterval(retention);
+      if (reconcile) clearInterval(reconcile);
       await app.close();
       await services.close();
     })();

@@ -29,6 +29,7 @@ import { webPayApiRoutes } from './web-pay/web-pay.routes.js';
 import { webPayPageRoutes } from './web-pay/web-pay.page.routes.js';
 import { webPayAdminRoutes } from './web-pay/web-pay.admin.routes.js';
 import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.routes.js';
+import { storeMessageRoutes, storeNotifyRoutes, storePurchaseRoutes } from './store-payments/store-payments.routes.js';
 
 /** The HTTP service (http/server.ts) with every route of these services. */
 export function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -64,6 +65,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
       await admin.register(adminAuditRoutes(services));
       await admin.register(appRoutes(services));
       await admin.register(storeSettingsRoutes(services));
+      await admin.register(storeMessageRoutes(services));
       await admin.register(platformKeyRoutes(services));
       await admin.register(accountAdminRoutes(services));
       await admin.register(deliveryRoutes(services));
@@ -85,6 +87,10 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   services.retention.attach(app.metrics);
   await app.register(consumptionRoutes(services));
   await app.register(orderClientRoutes(services));
+  await app.register(storePurchaseRoutes(services));
+  await app.register(storeNotifyRoutes(services));
+  services.storePayments.messages.attach(app.metrics);
+  services.storePayments.useLogger(app.log);
   // The operator console: public static files; its data calls go to /admin/v1 with a session cookie or a token.
   await app.register(consoleRoutes);
   // The official web payment page (issue 18): launch links, the page, its JSON API.

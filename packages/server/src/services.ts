@@ -41,6 +41,13 @@ import { OperatorService } from './operators/operators.service.js';
 import { OperatorTokenService } from './operators/operator-tokens.service.js';
 import { SignInService } from './operators/sign-in.service.js';
 import { createWebPay, type WebPayDomain } from './web-pay/web-pay.module.js';
+import { StoreClients } from './store-payments/store-clients.js';
+import {
+  createStorePayments,
+  storeChannel,
+  storeEndpoints,
+  type StorePaymentsDomain,
+} from './store-payments/store-payments.module.js';
 
 /**
  * Everything the routes depend on, built once per service instance:
@@ -85,6 +92,8 @@ export interface Services {
   operatorTokens: OperatorTokenService;
   /** The official web payment page: launch links, page sessions, its settings (web-pay/, docs/web-pay.md). */
   webPay: WebPayDomain;
+  /** App Store and Google Play payments, notifications and reconciliation (store-payments/). */
+  storePayments: StorePaymentsDomain;
   /** Deletes traffic records past their retention (docs/operations.md, "Retention"); started by startService. */
   retention: Retention;
   /** Notes for the operator printed at start (where generated secrets were written). */
@@ -182,7 +191,24 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
   );
 
-  const orders = createOrdersDomain(database.db, database.dialect, config, apps, now);
+  const storeSettings = new StoreSettingsService(
+    new StoreSettingsRepository(database.db),
+    box,
+    async (appId) => (await apps.resolveByAppId(appId)) !== null,
+    now,
+  );
+  const storeClients = new StoreClients(storeSettings, storeEndpoints(config));
+  const orders = createOrdersDomain(database.db, database.dialect, config, apps, now, [storeChannel(storeClients)]);
+  const storePayments = createStorePayments({
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    clients: storeClients,
+    settings: storeSettings,
+    orders,
+    now,
+  });
+
   const webPay = createWebPay({ db: database.db, box, apps, gameCalls, orders, now });
   const adminActions = new AdminActionsRepository(database.db);
   const adminAudit = new AdminAuditService(adminActions, now);
@@ -267,12 +293,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       now,
     ),
     operatorTokens: new OperatorTokenService(operatorsRepo, operators, now),
-    storeSettings: new StoreSettingsService(
-      new StoreSettingsRepository(database.db),
-      box,
-      async (appId) => (await apps.resolveByAppId(appId)) !== null,
-      now,
-    ),
+    storeSettings,
+    storePayments,
     retention,
     startupNotes,
     close: async () => {

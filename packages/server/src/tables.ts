@@ -10,6 +10,7 @@ import type { AdminAuditTables } from './admin-audit/admin-audit.tables.js';
 import type { StoreSettingsTables } from './app-stores/store-settings.tables.js';
 import type { OperatorsTables } from './operators/operators.tables.js';
 import type { WebPayTables } from './web-pay/web-pay.tables.js';
+import type { StorePaymentsTables } from './store-payments/store-payments.tables.js';
 
 /** The one-time nonces of signed requests (auth/nonce-ledger.ts, migration 0001). */
 export interface NoncesTable {
@@ -36,6 +37,7 @@ export interface Tables
     AdminAuditTables,
     StoreSettingsTables,
     OperatorsTables,
-    WebPayTables {
+    WebPayTables,
+    StorePaymentsTables {
   nonces: NoncesTable;
 }

@@ -32,6 +32,18 @@ export class StoreSettingsRepository {
       .execute();
   }
 
+  /** The apps with enabled settings of this store (the reconciliation's round). */
+  async enabledApps(store: StoreName): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('app_store_settings')
+      .select('app_id')
+      .where('store', '=', store)
+      .where('enabled', '=', 1)
+      .orderBy('app_id')
+      .execute();
+    return rows.map((r) => Number(r.app_id));
+  }
+
   /** Answers whether there was a row. */
   async delete(appId: number, store: StoreName): Promise<boolean> {
     const res = await this.db

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
+import { TtlCache } from '../cache/ttl-cache.js';
 import type { StoreName, StoreSettingsRepository, StoreSettingsRow } from './store-settings.repository.js';
 import type {
   AppleSettingsBody,
@@ -9,6 +10,12 @@ import type {
   GoogleSettingsBody,
   GoogleSettingsView,
 } from './store-settings.schemas.js';
+
+/**
+ * How long an instance trusts whether an app's store settings are enabled (asked at every store order placement); a
+ * change made here is seen at once, one made on another instance within this (as APP_CACHE_MS).
+ */
+export const STORE_ENABLED_CACHE_MS = 2000;
 
 /** Most root certificates an app may trust instead of Apple's. */
 export const MAX_ROOT_CERTIFICATES = 5;
@@ -67,12 +74,16 @@ export const STORE_SETTINGS_SEALED_COLUMNS: SealedColumn[] = [
  * read. Input is checked here (the CLI comes through here too); secrets are sealed and never answered.
  */
 export class StoreSettingsService {
+  readonly #enabled: TtlCache<string, boolean>;
+
   constructor(
     private readonly repo: StoreSettingsRepository,
     private readonly box: SecretBox,
     private readonly appExists: (appId: number) => Promise<boolean>,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#enabled = new TtlCache(STORE_ENABLED_CACHE_MS, now);
+  }
 
   async show(appId: number): Promise<{ apple: AppleSettingsView | null; google: GoogleSettingsView | null }> {
     await this.requireApp(appId);
@@ -125,6 +136,7 @@ export class StoreSettingsService {
       api_key_id: keyId,
       api_private_key_enc: keyEnc,
     });
+    this.#enabled.delete(`${appId}:apple`);
     return toAppleView((await this.repo.get(appId, 'apple'))!);
   }
 
@@ -159,13 +171,25 @@ export class StoreSettingsService {
       push_audience: body.pushAudience ?? null,
       push_service_account_email: body.pushServiceAccountEmail ?? null,
     });
+    this.#enabled.delete(`${appId}:google`);
     return toGoogleView((await this.repo.get(appId, 'google'))!);
   }
 
   async remove(appId: number, store: StoreName): Promise<void> {
     await this.requireApp(appId);
-    if (!(await this.repo.delete(appId, store)))
-      throw new AppError('NOT_FOUND', `app ${appId} has no ${store} store settings`);
+    const deleted = await this.repo.delete(appId, store);
+    this.#enabled.delete(`${appId}:${store}`);
+    if (!deleted) throw new AppError('NOT_FOUND', `app ${appId} has no ${store} store settings`);
+  }
+
+  /** Whether the app has enabled settings of this store (no secret opened: asked at every store order placement). */
+  isEnabled(appId: number, store: StoreName): Promise<boolean> {
+    return this.#enabled.getOrLoad(`${appId}:${store}`, async () => (await this.repo.get(appId, store))?.enabled === 1);
+  }
+
+  /** The apps with enabled settings of this store. */
+  enabledApps(store: StoreName): Promise<number[]> {
+    return this.repo.enabledApps(store);
   }
 
   /** The Apple settings with the .p8 key opened, for the adapters; null when none are stored. */

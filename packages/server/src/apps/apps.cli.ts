@@ -4,6 +4,7 @@ import { invalidParameter } from '../errors/app-error.js';
 import type { App } from './apps.schemas.js';
 import { registerStoreSettingsCommands } from '../app-stores/store-settings.cli.js';
 import { registerWebPayCommands } from '../web-pay/web-pay.cli.js';
+import { registerStoreMessageCommands } from '../store-payments/store-payments.cli.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -99,4 +100,5 @@ export function registerAppCommands(program: Command, ctx: CliContext): void {
 
   registerStoreSettingsCommands(app, ctx);
   registerWebPayCommands(app, ctx);
+  registerStoreMessageCommands(app, ctx);
 }

@@ -407,6 +407,43 @@ const Env = Type.Object({
     default: 3,
     description: 'Open reports one reporter may have against one reportee; more answer RESOURCE_EXHAUSTED.',
   }),
+  APPLE_API_BASE_URL: Type.String({
+    default: '',
+    description:
+      "App Store Server API base URL (refund lookup for the reconciliation). Empty: Apple's host for each app's environment.",
+  }),
+  APPLE_ONLINE_CHECKS: Type.Boolean({
+    default: true,
+    description:
+      "Checks of StoreKit signed data against Apple's OCSP responder and the current time. false: certificates checked at the payload's signedDate, nothing fetched (tests).",
+  }),
+  GOOGLE_API_ROOT_URL: Type.String({
+    default: '',
+    description: "Android Publisher API root URL. Empty: Google's (https://androidpublisher.googleapis.com/).",
+  }),
+  GOOGLE_TOKEN_URL: Type.String({
+    default: '',
+    description: "OAuth 2.0 token endpoint the service accounts sign in at. Empty: Google's.",
+  }),
+  GOOGLE_CERTS_URL: Type.String({
+    default: '',
+    description:
+      "Certificates of Pub/Sub push OIDC tokens. Empty: Google's (https://www.googleapis.com/oauth2/v1/certs).",
+  }),
+  STORE_RECONCILE_INTERVAL_MS: Type.Integer({
+    minimum: 0,
+    maximum: 7 * 86_400_000,
+    default: 3_600_000,
+    description:
+      'How often the store reconciliation polls Google voided purchases and Apple refund lookups for refunds whose notification never came. 0: off.',
+  }),
+  STORE_RECONCILE_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 180,
+    default: 30,
+    description:
+      'The store reconciliation looks this many days back (Apple: transactions paid since; Google: its first poll).',
+  }),
   SANDBOX_PAYMENTS: Type.Boolean({
     default: false,
     description:

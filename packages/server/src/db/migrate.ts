@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010_admin_actions.js';
 import * as m0011 from './migrations/0011_placement_claims.js';
 import * as m0012 from './migrations/0012_retention.js';
 import * as m0013 from './migrations/0013_app_store_settings.js';
+import * as m0014 from './migrations/0014_store_payments.js';
 import * as m0015 from './migrations/0015_web_payment.js';
 import * as m0016 from './migrations/0016_operators.js';
 
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0011_placement_claims': m0011,
   '0012_retention': m0012,
   '0013_app_store_settings': m0013,
+  '0014_store_payments': m0014,
   '0015_web_payment': m0015,
   '0016_operators': m0016,
 };

@@ -90,6 +90,31 @@ export const ErrorCodes = {
   },
   REFUND_NOT_ALLOWED: { code: 40912, http: 409, grpc: 9, msg: 'This order cannot be refunded.' },
   PRE_ORDER_BLOCKED: { code: 40920, http: 409, grpc: 9, msg: 'The game refused this order.' },
+  STORE_PURCHASE_REFUSED: {
+    code: 40030,
+    http: 400,
+    grpc: 3,
+    msg: 'The store did not confirm this purchase for this order.',
+  },
+  STORE_MESSAGE_REFUSED: {
+    code: 40031,
+    http: 400,
+    grpc: 3,
+    msg: 'This store notification failed verification.',
+  },
+  STORE_PUSH_UNAUTHENTICATED: {
+    code: 40131,
+    http: 401,
+    grpc: 16,
+    msg: 'The push carries no token of the configured audience and service account.',
+  },
+  STORE_TRANSACTION_USED: {
+    code: 40930,
+    http: 409,
+    grpc: 6,
+    msg: 'This store transaction or purchase token already paid an order.',
+  },
+  STORE_UNAVAILABLE: { code: 50230, http: 502, grpc: 14, msg: 'The store could not be reached; retry later.' },
   GAME_UNREACHABLE: { code: 50201, http: 502, grpc: 14, msg: 'The game server could not be reached; retry later.' },
   ROLE_QUERY_FAILED: { code: 50202, http: 502, grpc: 14, msg: 'The game could not confirm the role; retry later.' },
 

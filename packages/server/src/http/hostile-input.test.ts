@@ -59,7 +59,8 @@ const PLACEHOLDER = '\u0001hostile\u0001';
 const FRESH_NONCE = 'fresh-nonce-placeholder';
 const SIGN_PLACEHOLDER = 'feedfacefeedfacefeedfacefeedface';
 /** Tables a refused request may write to by design: the admin audit trail (docs/decisions.md), one-time nonces, the game-call log. */
-const WRITTEN_ON_REFUSAL = new Set(['admin_actions', 'nonces', 'game_calls']);
+// store_messages: a store notification refused is recorded for operators (docs/stores.md).
+const WRITTEN_ON_REFUSAL = new Set(['admin_actions', 'nonces', 'game_calls', 'store_messages']);
 
 // --- hostile values -------------------------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       tags: [
         { name: 'health', description: 'Liveness, readiness, metrics' },
         { name: 'admin', description: 'Operator API (/admin/v1)' },
+        { name: 'stores', description: 'App Store and Google Play notifications (/notify/v1)' },
       ],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },

@@ -73,6 +73,7 @@ export const ROUTE_PERMISSIONS: Record<string, RouteAccess> = {
   'PUT /admin/v1/apps/:appId/store-settings/apple': 'apps.write',
   'PUT /admin/v1/apps/:appId/store-settings/google': 'apps.write',
   'DELETE /admin/v1/apps/:appId/store-settings/:store': 'apps.write',
+  'GET /admin/v1/apps/:appId/store-messages': 'orders.read',
   'GET /admin/v1/apps/:appId/web-pay': 'apps.read',
   'PUT /admin/v1/apps/:appId/web-pay': 'apps.write',
   'GET /admin/v1/apps/:appId/precheck-messages': 'apps.read',

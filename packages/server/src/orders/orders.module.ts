@@ -31,10 +31,12 @@ export function createOrdersDomain(
   config: Config,
   apps: AppService,
   now: () => number,
+  /** Real channel adapters (the stores' for apps that enabled them), asked before the sandbox. */
+  channelAdapters: PaymentChannelAdapter[] = [],
 ): OrdersDomain {
   const sandboxEnabled = config.SANDBOX_PAYMENTS && !config.production;
-  // Real channel adapters (store receipt verification, providers) go here; the sandbox stands in for all when enabled.
-  const adapters: PaymentChannelAdapter[] = sandboxEnabled ? [new SandboxChannel()] : [];
+  // The sandbox stands in for every channel no real adapter takes, when enabled.
+  const adapters: PaymentChannelAdapter[] = [...channelAdapters, ...(sandboxEnabled ? [new SandboxChannel()] : [])];
   const products = new ProductService(new ProductsRepository(db, dialect), apps, now);
   const settings = new OrderSettingsService(new OrderSettingsRepository(db), apps, now);
   const orders = new OrderService(

@@ -226,10 +226,11 @@ export class OrderService {
    * built from the row written and `items` when the caller has them (no read back).
    */
   async openPayment(row: OrderRow, items?: ItemRow[]): Promise<{ order: Order; payment: Record<string, string> }> {
-    const adapter = this.channels.forChannel(row.channel)!;
+    const adapter = (await this.channels.forChannel(row.channel, row.app_id))!;
+    const lines = items ?? (await ordersRepo.items(this.db, row.trx_no));
     let start: PaymentStart;
     try {
-      start = await adapter.startPayment(row);
+      start = await adapter.startPayment(row, lines);
     } catch (err) {
       await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, {
         status: OrderStatus.FAILED,
@@ -242,7 +243,7 @@ export class OrderService {
     }
     const opened = await this.writes.open(row.trx_no, start.bankTrxNo, this.now());
     if (!opened) assertTransition(row.trx_no, (await this.row(row.trx_no)).status, OrderStatus.AWAITING_PAYMENT);
-    return { order: toOrder(opened!, items ?? (await ordersRepo.items(this.db, row.trx_no))), payment: start.payment };
+    return { order: toOrder(opened!, lines), payment: start.payment };
   }
 
   /** Applies what a channel reported: paid (2 -> 0 and the 2.4 notification), failed (2 -> 3), refunded. */
@@ -277,12 +278,14 @@ export class OrderService {
         bank_trx_no: event.bankTrxNo ?? order.bank_trx_no,
         client_amount_minor: client?.amountMinor ?? null,
         client_currency: client?.currency ?? null,
-        client_region: client ? clientRegionOf(order, client.region) : null,
+        client_region: client && !event.mergedReceipts ? clientRegionOf(order, client.region) : null,
+        ...(event.mergedReceipts ? { merged_receipts: 1 } : {}),
       });
       if (!paid) {
         assertTransition(order.trx_no, (await ordersRepo.byTrxNo(trx, order.trx_no))!.status, OrderStatus.SUCCEEDED);
         return;
       }
+      await event.alsoWrite?.(trx);
       if (paid.trx_type === TrxType.SUPPLEMENT) {
         // 2.5 rule 3: a paid supplement is recorded, and no payment notification is sent.
         await ordersRepo.markSupplemented(trx, paid.trx_no, now);
@@ -325,6 +328,11 @@ export class OrderService {
     return (await ordersRepo.statusChanges(this.db, trxNo)).map(toStatusChange);
   }
 
+  /** The order's lines (a store order holds one). */
+  items(trxNo: number): Promise<ItemRow[]> {
+    return ordersRepo.items(this.db, trxNo);
+  }
+
   async row(trxNo: number): Promise<OrderRow> {
     const row = await ordersRepo.byTrxNo(this.db, trxNo);
     if (!row) throw new AppError('NOT_FOUND', `order ${trxNo} does not exist`);
@@ -352,15 +360,15 @@ export class OrderService {
     return { order: view ?? (await this.get(earlier.trx_no)), payment: null, created: false };
   }
 
-  /** Refuses a channel no adapter takes (no real adapter yet; the sandbox when enabled). */
-  requireChannel(channel: number): void {
-    if (!this.channels.forChannel(channel))
+  /** Refuses a channel no adapter takes for this app (the stores' when the app enabled them; the sandbox when enabled). */
+  async requireChannel(channel: number, appId: number): Promise<void> {
+    if (!(await this.channels.forChannel(channel, appId)))
       throw invalidParameter('channel', `no payment channel is available for channel ${channel}`);
   }
 
   /** Every check that needs no game and writes nothing. */
   private async prepare(input: PlaceOrderInput): Promise<Prepared> {
-    this.requireChannel(input.channel);
+    await this.requireChannel(input.channel, input.appId);
     const store = isStoreChannel(input.channel);
     if (input.mergedReceipts && input.channel !== Channel.IOS_STORE)
       throw invalidParameter('mergedReceipts', 'only iOS store receipts are merged (channel 1)');

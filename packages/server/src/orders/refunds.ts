@@ -153,7 +153,7 @@ export class RefundService {
       }
     }
     const refund = await this.orders.row(tradeNo);
-    this.orders.requireChannel(refund.channel);
+    await this.orders.requireChannel(refund.channel, refund.app_id);
     const now = this.now();
     const row = await this.db.transaction().execute(async (trx) => {
       const items = await ordersRepo.items(trx, tradeNo);

@@ -1,4 +1,6 @@
-import type { OrderRow } from '../orders.repository.js';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../../tables.js';
+import type { ItemRow, OrderRow } from '../orders.repository.js';
 
 /** What a channel answers when it opens a payment: what the client needs to pay. */
 export interface PaymentStart {
@@ -17,9 +19,9 @@ export interface PaymentStart {
  */
 export interface PaymentChannelAdapter {
   readonly name: string;
-  /** Whether this adapter takes payments of this channel enum value. */
-  supports(channel: number): boolean;
-  startPayment(order: OrderRow): Promise<PaymentStart>;
+  /** Whether this adapter takes payments of this channel enum value for this app (a store adapter: the app's store settings). */
+  supports(channel: number, appId: number): boolean | Promise<boolean>;
+  startPayment(order: OrderRow, items: ItemRow[]): Promise<PaymentStart>;
 }
 
 /** The client-reported facts of a store payment (2.4: clientAmount, clientCurrency, clientRegion). */
@@ -31,17 +33,30 @@ export interface ClientReport {
 }
 
 export type ChannelEvent =
-  | { kind: 'paid'; trxNo: number; bankTrxNo: string | null; client: ClientReport | null }
+  | {
+      kind: 'paid';
+      trxNo: number;
+      bankTrxNo: string | null;
+      client: ClientReport | null;
+      /**
+       * Written in the same transaction as the payment (a store adapter records the transactions that paid it, so
+       * one store transaction pays at most once); a throw rolls the payment back.
+       */
+      alsoWrite?: (trx: Kysely<Tables>) => Promise<void>;
+      /** A merged iOS receipt (2.4 rules 3, 9): the order is marked merged as it is paid. */
+      mergedReceipts?: boolean;
+    }
   | { kind: 'failed'; trxNo: number; reason: string }
   /** A store refund of a paid order (6: only the two store channels). */
   | { kind: 'refunded'; trxNo: number; bankRefundNo: string | null };
 
-/** The adapters by channel; the first that supports a channel takes it. */
+/** The adapters by channel and app, in order of preference; the first that supports them takes the payment. */
 export class ChannelRegistry {
   constructor(private readonly adapters: PaymentChannelAdapter[]) {}
 
-  forChannel(channel: number): PaymentChannelAdapter | undefined {
-    return this.adapters.find((a) => a.supports(channel));
+  async forChannel(channel: number, appId: number): Promise<PaymentChannelAdapter | undefined> {
+    for (const a of this.adapters) if (await a.supports(channel, appId)) return a;
+    return undefined;
   }
 
   get names(): string[] {

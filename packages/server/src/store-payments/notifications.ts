@@ -1,0 +1,200 @@
+import client from 'prom-client';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../tables.js';
+import { AppError } from '../errors/app-error.js';
+import { StoreVerificationError, type StoreName, type StoreNotification } from '../app-stores/index.js';
+import { storePaymentsRepo, type StoreMessageRow } from './store-payments.repository.js';
+import type { StoreMessageOutcome, StoreMessagesTable } from './store-payments.tables.js';
+
+/** What a store message did, as answered to the store and recorded for operators. */
+export interface MessageResult {
+  outcome: StoreMessageOutcome;
+  /** Why it was refused or ignored (a StoreErrorCode, or `unknown_transaction`, `already_refunded`...). */
+  reason: string | null;
+  trxNo: number | null;
+}
+
+/** A refund the store reported (notification or reconciliation), keyed the way store_transactions is. */
+export interface StoreRefundEvent {
+  store: StoreName;
+  appId: number;
+  /** Apple transactionId / Google purchase token. */
+  storeKey: string | null;
+  /** Apple transactionId / Google orderId, when the key is unknown. */
+  bankTrxNo: string | null;
+}
+
+/** What applying a refund needs from the orders domain: RefundService.refund, and whether a refund order exists. */
+export interface RefundOrders {
+  refund(trxNo: number): Promise<unknown>;
+  refunded(trxNo: number): Promise<boolean>;
+}
+
+const EXCERPT_MAX = 300;
+
+/**
+ * Store messages: App Store Server Notifications V2 and Google Play real-time developer notifications (and what the
+ * reconciliation finds) turned into refunds (2.5, 4.5), each recorded with its outcome. Idempotent by the store's
+ * notification id (Apple notificationUUID, Pub/Sub messageId): a replay is recorded as `duplicate` and changes
+ * nothing. A refund commits before its record; a crash between the two is retried by the store and then finds the
+ * order refunded (`duplicate`).
+ */
+export class StoreMessages {
+  readonly counter = new client.Counter({
+    name: 'store_notifications_total',
+    help: 'Store messages received (notifications and reconciliation finds), by store and outcome (applied, duplicate, ignored, refused)',
+    labelNames: ['store', 'outcome'] as const,
+    registers: [],
+  });
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly orders: RefundOrders,
+    private readonly isUniqueViolation: (err: unknown) => boolean,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * A message whose verification failed: recorded for operators (no dedup key), never applied. A store that could
+   * not be reached is not a refusal: it is rethrown for a 503, so the store retries.
+   */
+  async refused(store: StoreName, appId: number, e: unknown, excerpt: string): Promise<MessageResult> {
+    if (!(e instanceof StoreVerificationError) || e.retryable) throw e;
+    await this.record(store, appId, 'push', null, { outcome: 'refused', reason: e.code, trxNo: null }, null, excerpt);
+    return { outcome: 'refused', reason: e.code, trxNo: null };
+  }
+
+  /** A verified notification: deduplicated, applied, recorded. */
+  async notification(
+    appId: number,
+    n: StoreNotification,
+    refund: () => StoreRefundEvent | { ignore: string } | null,
+  ): Promise<MessageResult> {
+    return this.once(n.store, appId, 'push', n.notificationId, n.rawType, excerptOf(n), async () => {
+      if (n.type !== 'REFUND') return { outcome: 'ignored', reason: ignoredReason(n), trxNo: null };
+      const event = refund();
+      if (!event) return { outcome: 'ignored', reason: 'no_transaction', trxNo: null };
+      if ('ignore' in event) return { outcome: 'ignored', reason: event.ignore, trxNo: null };
+      return this.applyRefund(event);
+    });
+  }
+
+  /** A refund the reconciliation found: the same path as a notification's, keyed by the refunded transaction. */
+  reconciled(event: StoreRefundEvent & { key: string; excerpt: string }): Promise<MessageResult> {
+    return this.once(event.store, event.appId, 'reconcile', event.key, 'REFUND', event.excerpt, () =>
+      this.applyRefund(event),
+    );
+  }
+
+  /** The refund of the order a store transaction paid: the refund order, 2.5 and the supplement (RefundService). */
+  async applyRefund(event: StoreRefundEvent): Promise<MessageResult> {
+    const row =
+      (event.storeKey && (await storePaymentsRepo.transaction(this.db, event.store, event.storeKey))) ||
+      (event.bankTrxNo && (await storePaymentsRepo.byBankTrxNo(this.db, event.store, event.bankTrxNo))) ||
+      undefined;
+    if (!row || row.app_id !== event.appId) return { outcome: 'ignored', reason: 'unknown_transaction', trxNo: null };
+    try {
+      await this.orders.refund(row.trx_no);
+    } catch (e) {
+      if (!(e instanceof AppError && e.reason === 'REFUND_NOT_ALLOWED')) throw e;
+      // A supplement payment is not refunded (spec 6 refunds payments); operators see it.
+      if (!(await this.orders.refunded(row.trx_no)))
+        return { outcome: 'ignored', reason: 'not_refundable', trxNo: row.trx_no };
+      // Refunded before (another transaction of a merged receipt, or a delivery whose record was lost).
+      await storePaymentsRepo.markRefunded(this.db, row.trx_no, this.now());
+      return { outcome: 'duplicate', reason: 'already_refunded', trxNo: row.trx_no };
+    }
+    await storePaymentsRepo.markRefunded(this.db, row.trx_no, this.now());
+    return { outcome: 'applied', reason: null, trxNo: row.trx_no };
+  }
+
+  private async once(
+    store: StoreName,
+    appId: number,
+    source: StoreMessagesTable['source'],
+    key: string,
+    type: string,
+    excerpt: string,
+    apply: () => Promise<MessageResult>,
+  ): Promise<MessageResult> {
+    if (await storePaymentsRepo.messageByKey(this.db, store, appId, key)) {
+      // The reconciliation sees the same refunds run after run: only a store's replay is worth a record.
+      if (source === 'reconcile') return { outcome: 'duplicate', reason: 'replayed', trxNo: null };
+      const replay: MessageResult = { outcome: 'duplicate', reason: 'replayed', trxNo: null };
+      await this.record(store, appId, source, key, replay, type, excerpt, false);
+      return replay;
+    }
+    const result = await apply();
+    // A store's delivery that found the refund already made does not claim the key: the delivery that made it does
+    // (it may be recording at this moment), and a later replay finds the order refunded again. The reconciliation's
+    // keys are its own (one instance at a time): it records its find once.
+    const claim = result.outcome !== 'duplicate' || source === 'reconcile';
+    try {
+      await this.record(store, appId, source, key, result, type, excerpt, claim);
+    } catch (e) {
+      if (!this.isUniqueViolation(e)) throw e;
+      // The same message delivered twice at once: the other delivery's record holds the key.
+      const replay: MessageResult = { outcome: 'duplicate', reason: 'replayed', trxNo: result.trxNo };
+      await this.record(store, appId, source, key, replay, type, excerpt, false);
+      return replay;
+    }
+    return result;
+  }
+
+  private async record(
+    store: StoreName,
+    appId: number,
+    source: StoreMessagesTable['source'],
+    notificationId: string | null,
+    result: MessageResult,
+    type: string | null,
+    excerpt: string,
+    keyed = false,
+  ): Promise<void> {
+    await storePaymentsRepo.insertMessage(this.db, {
+      app_id: appId,
+      store,
+      source,
+      notification_id: notificationId,
+      dedup_key: keyed ? notificationId : null,
+      type,
+      outcome: result.outcome,
+      error_code: result.reason,
+      trx_no: result.trxNo,
+      received_at: this.now(),
+      excerpt: excerpt.slice(0, EXCERPT_MAX),
+    });
+    this.counter.inc({ store, outcome: result.outcome });
+  }
+
+  list(filter: Parameters<typeof storePaymentsRepo.listMessages>[1]): Promise<StoreMessageRow[]> {
+    return storePaymentsRepo.listMessages(this.db, filter);
+  }
+
+  /** Registers the metric into the instance's registry (app.metrics). */
+  attach(registry: client.Registry): void {
+    if (!registry.getSingleMetric('store_notifications_total')) registry.registerMetric(this.counter);
+  }
+}
+
+/**
+ * Why a verified message other than a refund changes nothing (docs/stores.md): REFUND_REVERSED does not un-refund
+ * (the refund order and the supplement stand; operators see it), REFUND_DECLINED and CONSUMPTION_REQUEST need no
+ * action (no consumption data is sent), TEST and Google's purchase notifications are acknowledged (the client submits
+ * purchases itself).
+ */
+function ignoredReason(n: StoreNotification): string {
+  return n.type === 'other' ? 'not_handled' : n.type.toLowerCase();
+}
+
+/** What operators see of a message: its type and the ids it names, nothing signed or secret. */
+function excerptOf(n: StoreNotification): string {
+  return JSON.stringify({
+    type: n.rawType,
+    ...(n.subtype ? { subtype: n.subtype } : {}),
+    ...(n.environment ? { environment: n.environment } : {}),
+    ...(n.transaction ? { transactionId: n.transaction.transactionId, productId: n.transaction.productId } : {}),
+    ...(n.orderId ? { orderId: n.orderId } : {}),
+    ...(n.productId ? { productId: n.productId } : {}),
+  });
+}

@@ -1,0 +1,238 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../tables.js';
+import { StoreVerificationError, type StorePurchase, type StoreName } from '../app-stores/index.js';
+import { AppError, invalidParameter } from '../errors/app-error.js';
+import { Channel, OrderStatus } from '../orders/enums.js';
+import { checkCurrency, toMinor } from '../orders/money.js';
+import type { ClientReport } from '../orders/channels/channel.js';
+import type { OrderService } from '../orders/orders.service.js';
+import type { ItemRow, OrderRow } from '../orders/orders.repository.js';
+import type { Order } from '../orders/orders.view.js';
+import { storePaymentsRepo } from './store-payments.repository.js';
+import type { StoreClients } from './store-clients.js';
+
+/** Most signed transactions one merged iOS receipt may hold. */
+export const MAX_MERGED_TRANSACTIONS = 10;
+
+export interface GooglePurchaseInput {
+  packageName: string;
+  productId: string;
+  purchaseToken: string;
+  /** Client-reported (2.4): what Play Billing showed the player; Google's purchase record carries no price. */
+  clientAmount?: number | string;
+  clientCurrency?: string;
+}
+
+/** The caller of a purchase submission: the player of the MAC token. */
+export interface Buyer {
+  appId: number;
+  userId: string;
+}
+
+/**
+ * Store purchases paying orders (2.4): the client submits the store's proof for an order awaiting payment, the store
+ * confirms it (Apple's signed data, Google's Android Publisher API), and the order is paid with the client fields
+ * from the store's record, in one transaction with the record of the store transactions that paid it.
+ */
+export class StorePurchases {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly orders: OrderService,
+    private readonly clients: StoreClients,
+    private readonly isUniqueViolation: (err: unknown) => boolean,
+    /** A Google acknowledgement that failed after the payment (the reconciliation retries it). */
+    private readonly onAckError: (err: unknown, trxNo: number) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** StoreKit 2 signed transactions for an App Store order: one pays it; several are a merged receipt (2.4 rules 3, 9). */
+  async apple(buyer: Buyer, trxNo: number, signedTransactions: string[]): Promise<Order> {
+    if (signedTransactions.length < 1 || signedTransactions.length > MAX_MERGED_TRANSACTIONS)
+      throw invalidParameter('signedTransactions', `holds 1 to ${MAX_MERGED_TRANSACTIONS} signed transactions`);
+    const { order, item } = await this.payable(buyer, trxNo, Channel.IOS_STORE);
+    const verifier = this.clients.appleVerifier(await this.clients.appleSettings(buyer.appId));
+    const purchases: StorePurchase[] = [];
+    for (const [i, jws] of signedTransactions.entries()) {
+      try {
+        purchases.push(await verifier.verifyTransaction(jws));
+      } catch (e) {
+        throw refusal(e, `signedTransactions.${i}`);
+      }
+    }
+    const ids = purchases.map((p) => p.transactionId);
+    if (new Set(ids).size !== ids.length)
+      throw invalidParameter('signedTransactions', 'lists the same transaction twice');
+    for (const p of purchases) this.checkProduct(p, item);
+    checkQuantity(purchases, item);
+    const merged = purchases.length > 1;
+    return this.pay(order, 'apple', purchases, {
+      bankTrxNo: ids.join(','),
+      client: appleClientReport(purchases),
+      merged,
+      acknowledged: true,
+    });
+  }
+
+  /** A Google Play purchase token for a Google Play order; acknowledged once the order is paid. */
+  async google(buyer: Buyer, trxNo: number, input: GooglePurchaseInput): Promise<Order> {
+    const { order, item } = await this.payable(buyer, trxNo, Channel.ANDROID_STORE);
+    const settings = await this.clients.googleSettings(buyer.appId);
+    if (input.packageName !== settings.packageName)
+      throw storeRefused('wrong_package', `packageName is not this app's package (${settings.packageName})`);
+    if (input.productId !== item.channel_sku_code)
+      throw storeRefused('wrong_product', `productId is not the order's product (${item.channel_sku_code})`);
+    const publisher = this.clients.googlePublisher(settings);
+    if (!publisher)
+      throw new AppError('STORE_UNAVAILABLE', `app ${buyer.appId} has no Google Play service account configured`);
+    await this.refuseUsed('google', [input.purchaseToken], buyer.appId);
+    let purchase: StorePurchase;
+    try {
+      purchase = await publisher.verifyPurchase(input.productId, input.purchaseToken);
+    } catch (e) {
+      throw refusal(e, 'purchaseToken');
+    }
+    checkQuantity([purchase], item);
+    const client = googleClientReport(input, purchase.region ?? null);
+    const paid = await this.pay(order, 'google', [purchase], {
+      bankTrxNo: purchase.transactionId,
+      client,
+      merged: false,
+      acknowledged: purchase.acknowledged === true,
+    });
+    if (!purchase.acknowledged) {
+      try {
+        await publisher.acknowledge(input.productId, input.purchaseToken, String(order.trx_no));
+        await storePaymentsRepo.markAcknowledged(this.db, 'google', input.purchaseToken);
+      } catch (e) {
+        // Paid either way: the reconciliation acknowledges it later (Google refunds after three days without).
+        this.onAckError(e, order.trx_no);
+      }
+    }
+    return paid;
+  }
+
+  /** The caller's order of this store channel, awaiting payment, with its one line (store orders hold one product). */
+  private async payable(buyer: Buyer, trxNo: number, channel: number): Promise<{ order: OrderRow; item: ItemRow }> {
+    const order = await this.orders.row(trxNo).catch((e: unknown) => {
+      if (e instanceof AppError && e.reason === 'NOT_FOUND') return undefined;
+      throw e;
+    });
+    if (!order || order.app_id !== buyer.appId || order.user_id !== buyer.userId)
+      throw new AppError('NOT_FOUND', `order ${trxNo} is not an order of this player`);
+    if (order.channel !== channel)
+      throw invalidParameter('trxNo', `order ${trxNo} is a channel ${order.channel} order, not channel ${channel}`);
+    if (order.status !== OrderStatus.AWAITING_PAYMENT)
+      throw new AppError('ORDER_STATE', `order ${trxNo} is not awaiting payment (status ${order.status})`, {
+        data: { trxNo, status: order.status, requested: OrderStatus.SUCCEEDED },
+      });
+    const [item] = await this.orders.items(trxNo);
+    return { order, item: item! };
+  }
+
+  private checkProduct(p: StorePurchase, item: ItemRow): void {
+    if (p.productId !== item.channel_sku_code)
+      throw storeRefused(
+        'wrong_product',
+        `transaction ${p.transactionId} is for product ${p.productId}, the order's is ${item.channel_sku_code}`,
+      );
+  }
+
+  /** Refuses store keys that already paid an order, naming it when it is this app's. */
+  private async refuseUsed(store: StoreName, keys: string[], appId: number): Promise<void> {
+    for (const key of keys) {
+      const used = await storePaymentsRepo.transaction(this.db, store, key);
+      if (used) throw usedError(used.app_id === appId ? used.trx_no : null);
+    }
+  }
+
+  private async pay(
+    order: OrderRow,
+    store: StoreName,
+    purchases: StorePurchase[],
+    how: { bankTrxNo: string; client: ClientReport | null; merged: boolean; acknowledged: boolean },
+  ): Promise<Order> {
+    const keys = purchases.map((p) => (store === 'google' ? p.purchaseToken! : p.transactionId));
+    if (store === 'apple') await this.refuseUsed(store, keys, order.app_id);
+    const now = this.now();
+    try {
+      return await this.orders.applyChannelEvent({
+        kind: 'paid',
+        trxNo: order.trx_no,
+        bankTrxNo: how.bankTrxNo,
+        client: how.client,
+        mergedReceipts: how.merged,
+        alsoWrite: (trx) =>
+          storePaymentsRepo.insertTransactions(
+            trx,
+            purchases.map((p, i) => ({
+              store,
+              store_key: keys[i]!,
+              app_id: order.app_id,
+              trx_no: order.trx_no,
+              bank_trx_no: p.transactionId,
+              product_id: p.productId,
+              acknowledged: how.acknowledged ? 1 : 0,
+              refunded_at: null,
+              created_at: now,
+            })),
+          ),
+      });
+    } catch (e) {
+      // Another request paid with the same transaction meanwhile: the key let one through.
+      if (this.isUniqueViolation(e)) throw usedError(null);
+      throw e;
+    }
+  }
+}
+
+function usedError(trxNo: number | null): AppError {
+  return new AppError(
+    'STORE_TRANSACTION_USED',
+    trxNo === null
+      ? 'this store transaction already paid an order'
+      : `this store transaction already paid order ${trxNo}`,
+    { data: { trxNo } },
+  );
+}
+
+function storeRefused(storeError: string, detail: string): AppError {
+  return new AppError('STORE_PURCHASE_REFUSED', `${storeError}: ${detail}`, { data: { storeError } });
+}
+
+/** A store adapter's refusal as the client's answer: retryable ones 502, the others 400 naming the check. */
+function refusal(e: unknown, field: string): AppError {
+  if (!(e instanceof StoreVerificationError)) return e as AppError;
+  if (e.code === 'store_unavailable' || e.code === 'store_auth_failed')
+    return new AppError('STORE_UNAVAILABLE', `${field}: ${e.message}`, { cause: e });
+  return new AppError('STORE_PURCHASE_REFUSED', `${field}: ${e.message}`, { data: { storeError: e.code } });
+}
+
+/** The store's quantity must be the order's: a purchase of one pack does not pay for two. */
+function checkQuantity(purchases: StorePurchase[], item: ItemRow): void {
+  const bought = purchases.reduce((n, p) => n + p.quantity, 0);
+  if (bought !== item.quantity)
+    throw storeRefused(
+      'wrong_quantity',
+      `the store sold ${bought} of ${item.channel_sku_code}, the order is for ${item.quantity}`,
+    );
+}
+
+/** 2.4 client fields from Apple's transactions: the sum of their prices when all carry one currency. */
+function appleClientReport(purchases: StorePurchase[]): ClientReport | null {
+  const currency = purchases[0]!.currency;
+  if (!currency || purchases.some((p) => p.currency !== currency || p.priceMinor === undefined)) return null;
+  return {
+    amountMinor: purchases.reduce((n, p) => n + p.priceMinor!, 0),
+    currency,
+    region: purchases.length === 1 ? (purchases[0]!.region ?? null) : null,
+  };
+}
+
+/** 2.4 client fields of a Google purchase: the amount the client reports, the region Google reports. */
+function googleClientReport(input: GooglePurchaseInput, region: string | null): ClientReport | null {
+  if (input.clientAmount === undefined && input.clientCurrency === undefined) return null;
+  if (input.clientAmount === undefined) throw invalidParameter('clientAmount', 'is required with clientCurrency');
+  if (input.clientCurrency === undefined) throw invalidParameter('clientCurrency', 'is required with clientAmount');
+  const currency = checkCurrency('clientCurrency', input.clientCurrency);
+  return { amountMinor: toMinor('clientAmount', input.clientAmount, currency), currency, region };
+}

@@ -1,0 +1,91 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
+import type { Config } from '../config/config.js';
+import type { StoreName } from '../app-stores/index.js';
+import type { OrdersDomain } from '../orders/orders.module.js';
+import { StoreClients, type SettingsSource, type StoreEndpoints } from './store-clients.js';
+import { StoreChannel } from './store-channel.js';
+import { StoreMessages } from './notifications.js';
+import { StoreNotifications } from './notify.js';
+import { StorePurchases } from './purchases.js';
+import { StoreReconciliation } from './reconcile.js';
+
+/** The real stores wired into orders, as services.ts holds them. */
+export interface StorePaymentsDomain {
+  clients: StoreClients;
+  purchases: StorePurchases;
+  messages: StoreMessages;
+  notifications: StoreNotifications;
+  reconciliation: StoreReconciliation;
+  /** Where background failures (acknowledgement, reconciliation) are logged: the HTTP service's logger (routes.ts). */
+  useLogger(log: Logger): void;
+}
+
+export interface Logger {
+  warn(obj: Record<string, unknown>, msg: string): void;
+}
+
+export function storeEndpoints(config: Config): StoreEndpoints {
+  return {
+    appleApiBaseUrl: config.APPLE_API_BASE_URL,
+    appleOnlineChecks: config.APPLE_ONLINE_CHECKS,
+    googleRootUrl: config.GOOGLE_API_ROOT_URL,
+    googleTokenUrl: config.GOOGLE_TOKEN_URL,
+    googleCertsUrl: config.GOOGLE_CERTS_URL,
+  };
+}
+
+/** The store channel adapter (channels 1 and 2 of apps with enabled store settings), for the orders domain. */
+export function storeChannel(clients: StoreClients): StoreChannel {
+  return new StoreChannel((appId, store) => clients.enabled(appId, store));
+}
+
+export function createStorePayments(deps: {
+  db: Kysely<Tables>;
+  dialect: Dialect;
+  config: Config;
+  clients: StoreClients;
+  settings: SettingsSource & { enabledApps(store: StoreName): Promise<number[]> };
+  orders: OrdersDomain;
+  now: () => number;
+}): StorePaymentsDomain {
+  const { db, dialect, clients, orders, now } = deps;
+  let log: Logger = { warn: () => {} };
+  const warn = (obj: Record<string, unknown>, msg: string) => log.warn(obj, msg);
+  const unique = (e: unknown) => dialect.isUniqueViolation(e);
+  const messages = new StoreMessages(
+    db,
+    {
+      refund: (trxNo) => orders.refunds.refund(trxNo, null),
+      refunded: async (trxNo) => (await orders.orders.refundOf(trxNo)) !== null,
+    },
+    unique,
+    now,
+  );
+  return {
+    clients,
+    purchases: new StorePurchases(
+      db,
+      orders.orders,
+      clients,
+      unique,
+      (err, trxNo) => warn({ err, trxNo }, 'Google Play acknowledgement failed; the reconciliation retries it'),
+      now,
+    ),
+    messages,
+    notifications: new StoreNotifications(clients, messages),
+    reconciliation: new StoreReconciliation(
+      db,
+      clients,
+      messages,
+      (store) => deps.settings.enabledApps(store),
+      { intervalMs: deps.config.STORE_RECONCILE_INTERVAL_MS, days: deps.config.STORE_RECONCILE_DAYS },
+      (err, appId, store) => warn({ err, appId, store }, 'store reconciliation failed for this app'),
+      now,
+    ),
+    useLogger: (l) => {
+      log = l;
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Tables } from '../tables.js';
+import type { StoreMessagesTable, StoreTransactionsTable } from './store-payments.tables.js';
+
+export type StoreTransactionRow = Selectable<StoreTransactionsTable>;
+export type StoreMessageRow = Selectable<StoreMessagesTable>;
+export type StoreName = StoreTransactionsTable['store'];
+
+export interface MessageFilter {
+  appId: number;
+  store?: StoreName;
+  outcome?: string;
+  since?: number;
+  before?: number;
+  limit: number;
+}
+
+/** Every statement on store_transactions, store_messages and store_cursors (migration 0014). */
+export const storePaymentsRepo = {
+  /** Inside the payment's transaction: a key already recorded throws a unique violation (it paid before). */
+  async insertTransactions(db: Kysely<Tables>, rows: Insertable<StoreTransactionsTable>[]): Promise<void> {
+    await db.insertInto('store_transactions').values(rows).execute();
+  },
+
+  transaction(db: Kysely<Tables>, store: StoreName, storeKey: string): Promise<StoreTransactionRow | undefined> {
+    return db
+      .selectFrom('store_transactions')
+      .selectAll()
+      .where('store', '=', store)
+      .where('store_key', '=', storeKey)
+      .executeTakeFirst();
+  },
+
+  byBankTrxNo(db: Kysely<Tables>, store: StoreName, bankTrxNo: string): Promise<StoreTransactionRow | undefined> {
+    return db
+      .selectFrom('store_transactions')
+      .selectAll()
+      .where('store', '=', store)
+      .where('bank_trx_no', '=', bankTrxNo)
+      .executeTakeFirst();
+  },
+
+  async markRefunded(db: Kysely<Tables>, trxNo: number, at: number): Promise<void> {
+    await db
+      .updateTable('store_transactions')
+      .set({ refunded_at: at })
+      .where('trx_no', '=', trxNo)
+      .where('refunded_at', 'is', null)
+      .execute();
+  },
+
+  async markAcknowledged(db: Kysely<Tables>, store: StoreName, storeKey: string): Promise<void> {
+    await db
+      .updateTable('store_transactions')
+      .set({ acknowledged: 1 })
+      .where('store', '=', store)
+      .where('store_key', '=', storeKey)
+      .execute();
+  },
+
+  /** Google purchases paid but not yet acknowledged (the reconciliation retries them). */
+  unacknowledged(db: Kysely<Tables>, appId: number, limit: number): Promise<StoreTransactionRow[]> {
+    return db
+      .selectFrom('store_transactions')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('store', '=', 'google')
+      .where('acknowledged', '=', 0)
+      .where('refunded_at', 'is', null)
+      .limit(limit)
+      .execute();
+  },
+
+  /** Transactions of an app and store paid since `since` and not refunded (Apple's refund lookup). */
+  unrefundedSince(
+    db: Kysely<Tables>,
+    appId: number,
+    store: StoreName,
+    since: number,
+    limit: number,
+  ): Promise<StoreTransactionRow[]> {
+    return db
+      .selectFrom('store_transactions')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('store', '=', store)
+      .where('created_at', '>=', since)
+      .where('refunded_at', 'is', null)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+  },
+
+  async insertMessage(db: Kysely<Tables>, row: Insertable<StoreMessagesTable>): Promise<number> {
+    const r = await db.insertInto('store_messages').values(row).returning('message_id').executeTakeFirstOrThrow();
+    return Number(r.message_id);
+  },
+
+  messageByKey(
+    db: Kysely<Tables>,
+    store: StoreName,
+    appId: number,
+    dedupKey: string,
+  ): Promise<StoreMessageRow | undefined> {
+    return db
+      .selectFrom('store_messages')
+      .selectAll()
+      .where('store', '=', store)
+      .where('app_id', '=', appId)
+      .where('dedup_key', '=', dedupKey)
+      .executeTakeFirst();
+  },
+
+  listMessages(db: Kysely<Tables>, q: MessageFilter): Promise<StoreMessageRow[]> {
+    let query = db.selectFrom('store_messages').selectAll().where('app_id', '=', q.appId);
+    if (q.store) query = query.where('store', '=', q.store);
+    if (q.outcome) query = query.where('outcome', '=', q.outcome as StoreMessageRow['outcome']);
+    if (q.since !== undefined) query = query.where('received_at', '>=', q.since);
+    if (q.before !== undefined) query = query.where('message_id', '<', q.before);
+    return query.orderBy('message_id', 'desc').limit(q.limit).execute();
+  },
+
+  /**
+   * Takes the reconciliation lease of (app, store) until `leaseUntil` if it is free (compare-and-set, so several
+   * instances never poll the same app and store at once); answers the cursor's `since`, or null when another
+   * instance holds it. The first poll starts `initialSince`.
+   */
+  async takeCursor(
+    db: Kysely<Tables>,
+    appId: number,
+    store: StoreName,
+    now: number,
+    leaseUntil: number,
+    initialSince: number,
+  ): Promise<number | null> {
+    await db
+      .insertInto('store_cursors')
+      .values({ app_id: appId, store, since: initialSince, lease_until: 0, updated_at: now })
+      .onConflict((oc) => oc.columns(['app_id', 'store']).doNothing())
+      .execute();
+    const row = await db
+      .updateTable('store_cursors')
+      .set({ lease_until: leaseUntil, updated_at: now })
+      .where('app_id', '=', appId)
+      .where('store', '=', store)
+      .where('lease_until', '<=', now)
+      .returning('since')
+      .executeTakeFirst();
+    return row ? Number(row.since) : null;
+  },
+
+  /** Moves the cursor on and frees the lease. */
+  async releaseCursor(
+    db: Kysely<Tables>,
+    appId: number,
+    store: StoreName,
+    since: number | null,
+    now: number,
+  ): Promise<void> {
+    await db
+      .updateTable('store_cursors')
+      .set({ ...(since !== null ? { since } : {}), lease_until: 0, updated_at: now })
+      .where('app_id', '=', appId)
+      .where('store', '=', store)
+      .execute();
+  },
+};

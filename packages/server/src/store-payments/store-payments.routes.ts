@@ -1,0 +1,161 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { platformErrorResponses, platformSuccess, Text } from '../http/schemas.js';
+import { nextBeforeOf } from '../http/admin-query.js';
+import { playerAuth } from '../accounts/accounts.service.js';
+import { AppError } from '../errors/app-error.js';
+import { Order } from '../orders/orders.view.js';
+import type { Services } from '../services.js';
+import type { MessageResult } from './notifications.js';
+import {
+  AppleNotificationBody,
+  AppleTransactionsBody,
+  GooglePurchaseBody,
+  GooglePushBody,
+  NotifyAnswer,
+  NotifyParams,
+  StoreMessage,
+  StoreMessageList,
+  StoreMessagesQuery,
+  TrxNoParams,
+  parseStoreMessagesQuery,
+  toMessage,
+} from './store-payments.schemas.js';
+
+const ClientIdQuery = Type.Object({
+  clientId: Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }),
+});
+const ok = <T>(data: T, detail = '') => ({ code: 200 as const, msg: 'success', detail, data });
+
+/** The player submits the store's proof of purchase for an order opened at channel 1 or 2 (MAC token of 5.2). */
+export function storePurchaseRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { purchases } = services.storePayments;
+  const clientId = (request: FastifyRequest) => (request.query as { clientId: string }).clientId;
+  const mac = services.mac.hook({ clientId, replay: 'await' });
+  const common = { tags: ['orders'], security: [{ macToken: [] }], querystring: ClientIdQuery, params: TrxNoParams };
+  return async (app) => {
+    app.post(
+      '/order/v1/client/orders/:trxNo/apple-transactions',
+      {
+        schema: {
+          ...common,
+          body: AppleTransactionsBody,
+          summary:
+            'Pay an App Store order (channel 1) with StoreKit 2 signed transactions; several are a merged receipt (2.4 rules 3, 9)',
+          response: { 200: platformSuccess(Type.Ref(Order)), ...platformErrorResponses },
+        },
+        preHandler: mac,
+      },
+      async (request) => {
+        const player = playerAuth(services.mac.caller(request));
+        const order = await purchases.apple(player, Number(request.params.trxNo), request.body.signedTransactions);
+        return ok(order, 'order paid');
+      },
+    );
+
+    app.post(
+      '/order/v1/client/orders/:trxNo/google-purchases',
+      {
+        schema: {
+          ...common,
+          body: GooglePurchaseBody,
+          summary: 'Pay a Google Play order (channel 2) with a purchase token; the purchase is then acknowledged',
+          response: { 200: platformSuccess(Type.Ref(Order)), ...platformErrorResponses },
+        },
+        preHandler: mac,
+      },
+      async (request) => {
+        const player = playerAuth(services.mac.caller(request));
+        const { clientAmount, clientCurrency, ...rest } = request.body;
+        const order = await purchases.google(player, Number(request.params.trxNo), {
+          ...rest,
+          ...(clientAmount !== undefined ? { clientAmount } : {}),
+          ...(clientCurrency !== undefined ? { clientCurrency } : {}),
+        });
+        return ok(order, 'order paid');
+      },
+    );
+  };
+}
+
+/** The stores' notification endpoints (URLs shown with the app's store settings). 200 acknowledges a message. */
+export function storeNotifyRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { notifications } = services.storePayments;
+  const answer = (r: MessageResult, push = false) => {
+    if (r.outcome !== 'refused') return ok({ outcome: r.outcome, reason: r.reason });
+    throw new AppError(
+      push && PUSH_AUTH.includes(r.reason ?? '') ? 'STORE_PUSH_UNAUTHENTICATED' : 'STORE_MESSAGE_REFUSED',
+      `refused: ${r.reason}`,
+      { data: { outcome: r.outcome, reason: r.reason } },
+    );
+  };
+  const responses = { 200: platformSuccess(Type.Ref(NotifyAnswer)), ...platformErrorResponses };
+  return async (app) => {
+    app.addSchema(NotifyAnswer);
+    app.post(
+      '/notify/v1/apple/:appId',
+      {
+        schema: {
+          tags: ['stores'],
+          params: NotifyParams,
+          body: AppleNotificationBody,
+          summary: 'App Store Server Notifications V2 of an app (REFUND refunds the order: 2.5, 4.5)',
+          response: responses,
+        },
+      },
+      async (request) => answer(await notifications.apple(Number(request.params.appId), request.body.signedPayload)),
+    );
+    app.post(
+      '/notify/v1/google/:appId',
+      {
+        schema: {
+          tags: ['stores'],
+          params: NotifyParams,
+          body: GooglePushBody,
+          summary:
+            'Google Play real-time developer notifications of an app, by Pub/Sub push with an OIDC token (voided purchases refund: 2.5, 4.5)',
+          response: responses,
+        },
+      },
+      async (request) =>
+        answer(
+          await notifications.google(Number(request.params.appId), request.headers.authorization, request.body),
+          true,
+        ),
+    );
+  };
+}
+
+/** Refusals of a push's token: 401; any other refusal 400. */
+const PUSH_AUTH = ['missing_token', 'wrong_audience', 'wrong_issuer', 'wrong_service_account', 'expired'];
+
+/** Admin API: the store messages of an app, newest first (mounted under /admin/v1). */
+export function storeMessageRoutes(services: Services): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.addSchema(StoreMessage);
+    app.get(
+      '/apps/:appId/store-messages',
+      {
+        schema: {
+          tags: ['admin'],
+          security: [{ adminBearer: [] }],
+          summary:
+            'Every message the stores sent for an app (and every refund the reconciliation found), verified or not, with its outcome',
+          params: NotifyParams,
+          querystring: StoreMessagesQuery,
+          response: { 200: StoreMessageList, ...platformErrorResponses },
+        },
+      },
+      async (request) => {
+        const appId = Number(request.params.appId);
+        if (!(await services.apps.resolveByAppId(appId)))
+          throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+        const filter = parseStoreMessagesQuery(appId, request.query);
+        const rows = await services.storePayments.messages.list(filter);
+        const messages = rows.map(toMessage);
+        return { messages, nextBefore: nextBeforeOf(messages, filter.limit, (m) => m.messageId) };
+      },
+    );
+  };
+}

@@ -1,0 +1,53 @@
+import type { Generated } from 'kysely';
+
+/** Row types of migration 0014 (store-payments/). Times are Unix milliseconds; booleans 0/1. */
+export interface StoreTransactionsTable {
+  store: 'apple' | 'google';
+  /** Apple `transactionId`; Google the purchase token. Unique per store: one pays at most once. */
+  store_key: string;
+  app_id: number;
+  trx_no: number;
+  /** Apple `transactionId`, Google `orderId` (the order's bankTrxNo). */
+  bank_trx_no: string;
+  product_id: string;
+  /** Google: acknowledged to the store (1) or still to do (0); Apple always 1. */
+  acknowledged: number;
+  /** When a store refund of this transaction was applied. */
+  refunded_at: number | null;
+  created_at: number;
+}
+
+export interface StoreMessagesTable {
+  message_id: Generated<number>;
+  app_id: number;
+  store: 'apple' | 'google';
+  /** push: the store's notification; reconcile: found by the periodic poll. */
+  source: 'push' | 'reconcile';
+  notification_id: string | null;
+  /** notification_id of the delivery that took effect (unique per store and app); null for replays and refusals. */
+  dedup_key: string | null;
+  type: string | null;
+  outcome: StoreMessageOutcome;
+  error_code: string | null;
+  trx_no: number | null;
+  received_at: number;
+  excerpt: string | null;
+}
+
+export type StoreMessageOutcome = 'applied' | 'duplicate' | 'ignored' | 'refused';
+
+export interface StoreCursorsTable {
+  app_id: number;
+  store: 'apple' | 'google';
+  /** The reconciliation's next "since" (ms). */
+  since: number;
+  /** The instance polling this app and store holds it until then. */
+  lease_until: number;
+  updated_at: number;
+}
+
+export interface StorePaymentsTables {
+  store_transactions: StoreTransactionsTable;
+  store_messages: StoreMessagesTable;
+  store_cursors: StoreCursorsTable;
+}
