@@ -198,7 +198,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
   );
   const storeClients = new StoreClients(storeSettings, storeEndpoints(config));
-  const orders = createOrdersDomain(database.db, database.dialect, config, apps, now, [storeChannel(storeClients)]);
+  const orders = createOrdersDomain(database, config, apps, now, [storeChannel(storeClients)]);
   const storePayments = createStorePayments({
     db: database.db,
     dialect: database.dialect,

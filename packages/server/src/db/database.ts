@@ -40,6 +40,12 @@ export type RelaxedWriter =
        * transaction in progress).
        */
       transaction<T>(work: (sqlite: SQLite.Database) => T): Promise<T>;
+      /**
+       * Runs `work` with SQL through Kysely on its one connection, relaxed
+       * (`synchronous=NORMAL`) until it ends; nothing else runs on the
+       * connection meanwhile. For a store that writes with Kysely's SQL.
+       */
+      connection<T>(work: (db: Kysely<any>) => Promise<T>): Promise<T>;
     };
 
 export interface DatabaseOptions {
@@ -130,20 +136,24 @@ export function openDatabase<DB = any>(opts: DatabaseOptions): Database<DB> {
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const relax = sqlite.prepare('pragma synchronous = NORMAL');
   const unrelax = sqlite.prepare('pragma synchronous = FULL');
+  // Kysely's one connection is held meanwhile, so no transaction in progress sees the relaxed setting.
+  const relaxedOn = <T>(work: (c: Kysely<any>) => Promise<T>) =>
+    db.connection().execute(async (c) => {
+      relax.run();
+      try {
+        return await work(c);
+      } finally {
+        unrelax.run();
+      }
+    });
   return {
     db,
     dialect: sqliteDialect,
     relaxed: {
       dialect: 'sqlite',
       transaction: <T>(work: (handle: SQLite.Database) => T) =>
-        db.connection().execute(async () => {
-          relax.run();
-          try {
-            return sqlite.transaction(() => work(sqlite))();
-          } finally {
-            unrelax.run();
-          }
-        }),
+        relaxedOn(async () => sqlite.transaction(() => work(sqlite))()),
+      connection: relaxedOn,
     },
     ping: async () => {
       await sql`select 1`.execute(db);

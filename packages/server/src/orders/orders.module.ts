@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
-import type { Dialect } from '../db/dialect.js';
+import type { Database } from '../db/database.js';
 import type { Config } from '../config/config.js';
 import type { AppService } from '../apps/apps.service.js';
 import { ChannelRegistry, type PaymentChannelAdapter } from './channels/channel.js';
@@ -26,8 +25,7 @@ export interface OrdersDomain {
 }
 
 export function createOrdersDomain(
-  db: Kysely<Tables>,
-  dialect: Dialect,
+  { db, dialect, relaxed }: Pick<Database<Tables>, 'db' | 'dialect' | 'relaxed'>,
   config: Config,
   apps: AppService,
   now: () => number,
@@ -47,6 +45,7 @@ export function createOrdersDomain(
     {
       webRegionLock: async (appId) => (await settings.cached(appId)).webRegionLock,
       gameCallTimeoutMs: config.GAME_CALL_TIMEOUT_MS,
+      relaxed,
     },
     now,
   );

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
 import type { Dialect } from '../db/dialect.js';
+import type { RelaxedWriter } from '../db/database.js';
 import type { OrdersTable } from './orders.tables.js';
 import { notifyGame } from './notify-game.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
@@ -86,11 +87,13 @@ export class OrderService {
       webRegionLock: (appId: number) => Promise<boolean>;
       /** GAME_CALL_TIMEOUT_MS: bounds how long a placement may hold its claim (leaseMs). */
       gameCallTimeoutMs: number;
+      /** Writes that need not wait for the disk: the placement claims (placement-claims.ts). */
+      relaxed: RelaxedWriter;
     },
     private readonly now: () => number = Date.now,
   ) {
     this.writes = new PlacementWrites(db, dialect);
-    this.claims = new PlacementClaims(db, dialect);
+    this.claims = new PlacementClaims(db, dialect, opts.relaxed);
     this.once = new PlacementOnce(this.claims, now);
   }
 

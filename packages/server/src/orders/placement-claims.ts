@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Tables } from '../tables.js';
 import { Batcher } from '../db/batcher.js';
 import type { Dialect } from '../db/dialect.js';
+import type { RelaxedWriter } from '../db/database.js';
 import type { PlacementClaimsTable } from './orders.tables.js';
 
 /** A client orderId of an app (2.4 rule 5: orders are deduplicated by appId + outTrxNo). */
@@ -75,6 +76,7 @@ export class PlacementClaims {
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly dialect: Dialect,
+    private readonly relaxed: RelaxedWriter,
   ) {
     this.#claim = new Batcher((batch) => this.#claimAll(batch), {
       maxBatch: 200,
@@ -185,7 +187,7 @@ export class PlacementClaims {
       ${join}
       left join placement_claims c on c.app_id = k.app_id and c.out_trx_no = k.out_trx_no`;
     let found: FoundRow[];
-    if (this.dialect.name === 'postgres') {
+    if (this.relaxed.dialect === 'postgres') {
       // The SELECT sees the tables as they were before the INSERT: a claim made now shows in `ins` only.
       ({ rows: found } = await read(
         sql`ins.app_id is not null`,
@@ -193,15 +195,8 @@ export class PlacementClaims {
         sql`left join ins on ins.app_id = k.app_id and ins.out_trx_no = k.out_trx_no`,
       ).execute(this.db));
     } else {
-      // On Kysely's one connection, so no transaction in progress sees the relaxed setting.
-      found = await this.db.connection().execute(async (c) => {
-        await sql`pragma synchronous = NORMAL`.execute(c);
-        let inserted: Array<{ app_id: number; out_trx_no: string }>;
-        try {
-          ({ rows: inserted } = await sql<{ app_id: number; out_trx_no: string }>`with ${keys} ${insert}`.execute(c));
-        } finally {
-          await sql`pragma synchronous = FULL`.execute(c);
-        }
+      found = await this.relaxed.connection(async (c) => {
+        const { rows: inserted } = await sql<{ app_id: number; out_trx_no: string }>`with ${keys} ${insert}`.execute(c);
         const mine = new Set(inserted.map((r) => keyOf({ appId: r.app_id, outTrxNo: r.out_trx_no })));
         const { rows } = await read(sql`0`, sql``, sql``).execute(c);
         return rows.map((r) => ({ ...r, claimed: mine.has(keyOf(batch[r.idx]!)) }));
