@@ -12,7 +12,7 @@ import {
   type AppleApiServer,
   type AppleTestChain,
 } from '../testing/apple-fixture.js';
-import { watchOutboundConnections } from '../testing/no-network.js';
+import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
 import { PaymentNotification, RefundNotification } from '../orders/notifications.schemas.js';
 import { assertSchema, details } from '../orders/orders.testlib.js';
 import {
@@ -29,11 +29,7 @@ import {
   type StoreWorld,
 } from './store-payments.testlib.js';
 
-const outbound = watchOutboundConnections();
-after(() => {
-  outbound.stop();
-  assert.deepEqual(outbound.outside, [], 'a test reached past 127.0.0.1');
-});
+failIfAnyTestReachesTheNetwork();
 
 /** App Store over real HTTP: purchase, 2.4, refund notification, 2.5, arrears, supplement paid, reconciliation. */
 describe('App Store payments end to end', () => {

@@ -10,7 +10,7 @@ import {
   transactionPayload,
   type AppleTestChain,
 } from '../testing/apple-fixture.js';
-import { watchOutboundConnections } from '../testing/no-network.js';
+import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
 import { guestLogin, macRequest } from '../accounts/accounts.testlib.js';
 import { details } from '../orders/orders.testlib.js';
 import {
@@ -26,11 +26,7 @@ import {
   type StoreWorld,
 } from './store-payments.testlib.js';
 
-const outbound = watchOutboundConnections();
-after(() => {
-  outbound.stop();
-  assert.deepEqual(outbound.outside, [], 'a test reached past 127.0.0.1');
-});
+failIfAnyTestReachesTheNetwork();
 
 describe('App Store: what is refused pays and refunds nothing', () => {
   let w: StoreWorld;

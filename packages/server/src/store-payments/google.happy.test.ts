@@ -1,14 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  TEST_PACKAGE,
-  makeServiceAccount,
-  purchase,
-  pushBody,
-  startGoogle,
-  type GoogleServer,
-} from '../testing/google-fixture.js';
-import { watchOutboundConnections } from '../testing/no-network.js';
+import { TEST_PACKAGE, purchase, pushBody, type GoogleServer } from '../testing/google-fixture.js';
+import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
 import { storePaymentsRepo } from './store-payments.repository.js';
 import { PaymentNotification, RefundNotification } from '../orders/notifications.schemas.js';
 import { assertSchema, details } from '../orders/orders.testlib.js';
@@ -21,17 +14,13 @@ import {
   payArrear,
   paymentCounts,
   placeStoreOrder,
-  startStoreWorld,
+  startGoogleWorld,
   storeMessages,
   submit,
   type StoreWorld,
 } from './store-payments.testlib.js';
 
-const outbound = watchOutboundConnections();
-after(() => {
-  outbound.stop();
-  assert.deepEqual(outbound.outside, [], 'a test reached past 127.0.0.1');
-});
+failIfAnyTestReachesTheNetwork();
 
 const token = () => `tok-${Math.random().toString(36).slice(2)}`;
 
@@ -54,25 +43,9 @@ describe('Google Play payments end to end', () => {
   };
 
   before(async () => {
-    const account = makeServiceAccount();
-    google = await startGoogle(account);
-    w = await startStoreWorld({
-      GOOGLE_API_ROOT_URL: google.url,
-      GOOGLE_TOKEN_URL: google.tokenUrl,
-      GOOGLE_CERTS_URL: google.certsUrl,
-    });
-    const put = await w.svc.admin('PUT', `/apps/${w.app.appId}/store-settings/google`, {
-      packageName: TEST_PACKAGE,
-      serviceAccountJson: JSON.stringify(account),
-      pushAudience: AUDIENCE,
-      pushServiceAccountEmail: PUSHER,
-    });
-    assert.equal(put.status, 200, JSON.stringify(put.body));
+    ({ w, google } = await startGoogleWorld());
   });
-  after(async () => {
-    await w.close();
-    await google.close();
-  });
+  after(() => w.close());
 
   it('pays with a purchase token, acknowledges it, refunds on a voided purchase, owes a supplement paid through Play', async () => {
     const placed = await placeStoreOrder(w, 2);

@@ -1,14 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  TEST_PACKAGE,
-  makeServiceAccount,
-  purchase,
-  pushBody,
-  startGoogle,
-  type GoogleServer,
-} from '../testing/google-fixture.js';
-import { watchOutboundConnections } from '../testing/no-network.js';
+import { TEST_PACKAGE, purchase, pushBody, type GoogleServer } from '../testing/google-fixture.js';
+import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
 import { details } from '../orders/orders.testlib.js';
 import {
   AUDIENCE,
@@ -17,18 +10,14 @@ import {
   notify,
   paymentCounts,
   placeStoreOrder,
-  startStoreWorld,
+  startGoogleWorld,
   storeMessages,
   refused,
   submit,
   type StoreWorld,
 } from './store-payments.testlib.js';
 
-const outbound = watchOutboundConnections();
-after(() => {
-  outbound.stop();
-  assert.deepEqual(outbound.outside, [], 'a test reached past 127.0.0.1');
-});
+failIfAnyTestReachesTheNetwork();
 
 describe('Google Play: what is refused pays and refunds nothing', () => {
   let w: StoreWorld;
@@ -47,25 +36,9 @@ describe('Google Play: what is refused pays and refunds nothing', () => {
   });
 
   before(async () => {
-    const account = makeServiceAccount();
-    google = await startGoogle(account);
-    w = await startStoreWorld({
-      GOOGLE_API_ROOT_URL: google.url,
-      GOOGLE_TOKEN_URL: google.tokenUrl,
-      GOOGLE_CERTS_URL: google.certsUrl,
-    });
-    const put = await w.svc.admin('PUT', `/apps/${w.app.appId}/store-settings/google`, {
-      packageName: TEST_PACKAGE,
-      serviceAccountJson: JSON.stringify(account),
-      pushAudience: AUDIENCE,
-      pushServiceAccountEmail: PUSHER,
-    });
-    assert.equal(put.status, 200, JSON.stringify(put.body));
+    ({ w, google } = await startGoogleWorld());
   });
-  after(async () => {
-    await w.close();
-    await google.close();
-  });
+  after(() => w.close());
 
   it('refuses pending and cancelled purchases, another package or product, an unknown token, a used token', async () => {
     const { order } = await placeStoreOrder(w, 2);

@@ -4,6 +4,7 @@ import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib
 import { platformPublicKeys, startGameServer, type GameRequest, type GameServer } from '../testing/game-server.js';
 import { startTestService, type TestService } from '../testing/service.js';
 import { appWithProducts, count } from '../orders/orders.testlib.js';
+import { TEST_PACKAGE, makeServiceAccount, startGoogle, type GoogleServer } from '../testing/google-fixture.js';
 
 /** Helpers of the store payment tests: a service, a real game server, an app with store SKUs and a player. */
 
@@ -61,6 +62,32 @@ export async function startStoreWorld(env: Record<string, string>): Promise<Stor
       await game.close();
     },
   };
+}
+
+/** A store world whose app takes Google Play through the loopback Google fixture; `close` stops both. */
+export async function startGoogleWorld(): Promise<{ w: StoreWorld; google: GoogleServer }> {
+  const account = makeServiceAccount();
+  const google = await startGoogle(account);
+  const world = await startStoreWorld({
+    GOOGLE_API_ROOT_URL: google.url,
+    GOOGLE_TOKEN_URL: google.tokenUrl,
+    GOOGLE_CERTS_URL: google.certsUrl,
+  });
+  const put = await world.svc.admin('PUT', `/apps/${world.app.appId}/store-settings/google`, {
+    packageName: TEST_PACKAGE,
+    serviceAccountJson: JSON.stringify(account),
+    pushAudience: AUDIENCE,
+    pushServiceAccountEmail: PUSHER,
+  });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  const w: StoreWorld = {
+    ...world,
+    async close() {
+      await world.close();
+      await google.close();
+    },
+  };
+  return { w, google };
 }
 
 /** A client order of one gems_100 at a store channel; answers the 2.3 `data` ({order, payment, created}). */

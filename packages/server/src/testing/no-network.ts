@@ -4,7 +4,9 @@
  * library's hard-coded host (Apple's API, Google's token endpoint or certificates, an OCSP responder) would show
  * here, as its name looked up or the address tried.
  */
+import assert from 'node:assert/strict';
 import dc from 'node:diagnostics_channel';
+import { after } from 'node:test';
 import type { Socket } from 'node:net';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1', 'localhost']);
@@ -31,4 +33,13 @@ export function watchOutboundConnections(): OutboundWatch {
   };
   dc.subscribe('net.client.socket', onSocket);
   return { outside, stop: () => dc.unsubscribe('net.client.socket', onSocket) };
+}
+
+/** For a test file: watches its connections from now on and fails after its tests if any left 127.0.0.1. */
+export function failIfAnyTestReachesTheNetwork(): void {
+  const outbound = watchOutboundConnections();
+  after(() => {
+    outbound.stop();
+    assert.deepEqual(outbound.outside, [], 'a test reached past 127.0.0.1');
+  });
 }

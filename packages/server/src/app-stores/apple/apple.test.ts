@@ -15,7 +15,7 @@ import {
   type AppleApiKey,
   type AppleTestChain,
 } from '../../testing/apple-fixture.js';
-import { watchOutboundConnections } from '../../testing/no-network.js';
+import { failIfAnyTestReachesTheNetwork } from '../../testing/no-network.js';
 import { StoreVerificationError, type StoreErrorCode } from '../errors.js';
 import { AppleStoreApi, createAppleApiClient } from './api.js';
 import { appleRootCertificates } from './roots.js';
@@ -30,11 +30,7 @@ async function refused(promise: Promise<unknown>, code: StoreErrorCode): Promise
 }
 
 // Nothing may leave loopback: the libraries' own hosts (API, token, certificates, OCSP) must all be overridden.
-const outbound = watchOutboundConnections();
-after(() => {
-  outbound.stop();
-  assert.deepEqual(outbound.outside, [], 'a test reached past 127.0.0.1');
-});
+failIfAnyTestReachesTheNetwork();
 
 describe('Apple: SignedDataVerifier with a test chain', () => {
   let chain: AppleTestChain;

@@ -8,7 +8,7 @@ import {
   startGoogle,
   type GoogleServer,
 } from '../../testing/google-fixture.js';
-import { watchOutboundConnections } from '../../testing/no-network.js';
+import { failIfAnyTestReachesTheNetwork } from '../../testing/no-network.js';
 import { StoreVerificationError, type StoreErrorCode } from '../errors.js';
 import { GooglePublisher } from './publisher.js';
 import { GooglePushVerifier } from './push.js';
@@ -24,11 +24,7 @@ async function refused(promise: Promise<unknown>, code: StoreErrorCode): Promise
 const PRODUCT = 'gems_100';
 
 // Nothing may leave loopback: the libraries' own hosts (API, token, certificates, OCSP) must all be overridden.
-const outbound = watchOutboundConnections();
-after(() => {
-  outbound.stop();
-  assert.deepEqual(outbound.outside, [], 'a test reached past 127.0.0.1');
-});
+failIfAnyTestReachesTheNetwork();
 
 describe('Google Play: Android Publisher API through a service account, on loopback', () => {
   const account = makeServiceAccount();
