@@ -22,6 +22,8 @@ import {
 
 const base = (appId) => `/apps/${encodeURIComponent(appId)}/store-settings`;
 const orNull = (s) => (s.trim() ? s.trim() : null);
+/** PEM text as pasted (not trimmed: the stored override comes back unchanged on enable/disable); blank: null. */
+const pemOrNull = (s) => (s.trim() ? s : null);
 /** A digits-only Apple ID as a number; anything else goes to the API as typed, which says what is wrong with it. */
 const appleIdOf = (s) => (s.trim() === '' ? null : /^\d{1,15}$/.test(s.trim()) ? Number(s.trim()) : s.trim());
 
@@ -51,7 +53,7 @@ const APPLE = {
     bundleId: f.bundleId.trim(),
     appAppleId: appleIdOf(f.appAppleId),
     environment: f.environment,
-    rootCertificatesPem: orNull(f.rootCertificatesPem),
+    rootCertificatesPem: pemOrNull(f.rootCertificatesPem),
     apiIssuerId: orNull(f.apiIssuerId),
     apiKeyId: orNull(f.apiKeyId),
     ...secretPart('apiPrivateKey', f.secret, f.removeSecret),
@@ -143,6 +145,7 @@ const GOOGLE = {
       name="googlePushAudience"
       value=${f.pushAudience}
       onInput=${set('pushAudience')}
+      hint="As set on the push subscription (Pub/Sub's default: the Google Play notification URL above). Needed, with the email, to take notifications."
     />
     <${Field}
       label="Push service account email"
