@@ -1,4 +1,4 @@
-// ui.js - shared pieces of the console: html template tag, hash routing, loading hooks, table, form field, error box, confirm button, pager.
+// ui.js - shared pieces of the console: html template tag, hash routing, loading hooks, table, form field, error box, confirm button, pager, copy button, permission hook.
 import { h } from '/console/vendor/preact.module.js';
 import { useCallback, useEffect, useState } from '/console/vendor/hooks.module.js';
 import htm from '/console/vendor/htm.module.js';
@@ -226,4 +226,32 @@ export function FilterForm({ fields, query, onApply }) {
 export function SafeLink({ url, children }) {
   if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) return show(url);
   return html`<a href=${url} target="_blank" rel="noopener noreferrer">${children ?? url}</a>`;
+}
+
+/** A text to paste elsewhere (a URL), with a button that copies it; when the clipboard is out of reach, says so. */
+export function CopyText({ name, value }) {
+  const [status, setStatus] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setStatus('Copied.');
+    } catch {
+      setStatus('Could not copy: select the text and copy it.');
+    }
+  };
+  return html`<span class="copy-text ${name}">
+    <code class="copy-value">${value}</code>
+    <button type="button" class="copy" onClick=${copy}>Copy</button>
+    <span class="muted copy-status" role="status">${status}</span>
+  </span>`;
+}
+
+/**
+ * Whether the signed-in operator has `permission` (GET /session lists the role's permissions): true, false, or
+ * undefined while unknown. Pages hide what the role may not do; the API refuses it anyway (403 OPERATOR_FORBIDDEN).
+ */
+export function usePermission(permission) {
+  const { data, error } = useApi('GET', '/session', {}, []);
+  if (error) return true; // unknown: offer it and let the API decide
+  return data ? data.permissions.includes(permission) : undefined;
 }

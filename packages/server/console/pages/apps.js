@@ -1,4 +1,4 @@
-// pages/apps.js - apps: list, create (secret shown once), detail with edit, rotate secret, order settings and delivery tools, and the per-app products and game-call log.
+// pages/apps.js - apps: list, create (secret shown once), detail with edit, rotate secret, order settings, store settings and delivery tools, and the per-app products, game-call log and store messages.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import {
@@ -21,6 +21,8 @@ import { GameCallsPage } from '/console/pages/gamecalls.js';
 import { ProductsPage } from '/console/pages/products.js';
 import { DeliveryTools, OrderSettingsPanel } from '/console/pages/apptools.js';
 import { PrecheckTextsPanel } from '/console/pages/webpay.js';
+import { StoreSettingsPanel } from '/console/pages/stores.js';
+import { StoreMessagesPage } from '/console/pages/storemessages.js';
 
 const URL_FIELDS = [
   ['roleQueryUrl', 'Role query URL (4.8)'],
@@ -206,7 +208,8 @@ function AppDetail({ appId }) {
       <a href=${href('/reports', { appId: app.appId })}>Reports</a>${' · '}
       <a href=${href('/orders', { appId: app.appId })}>Orders</a>${' · '}
       <a href=${href(`/apps/${app.appId}/products`)}>Products</a>${' · '}
-      <a href=${href('/consumption', { appId: app.appId })}>Consumption notices</a>
+      <a href=${href('/consumption', { appId: app.appId })}>Consumption notices</a>${' · '}
+      <a href=${href(`/apps/${app.appId}/store-messages`)}>Store messages</a>
     </p>
     <${ErrorBox} error=${save.error} />
     <${ErrorBox} error=${rotate.error} />
@@ -261,6 +264,7 @@ function AppDetail({ appId }) {
             </p>
             <${OrderSettingsPanel} appId=${app.appId} />
             <${PrecheckTextsPanel} appId=${app.appId} />
+            <${StoreSettingsPanel} appId=${app.appId} />
             <${DeliveryTools} appId=${app.appId} />`
     }
   </section>`;
@@ -270,6 +274,7 @@ export function AppsPage({ route }) {
   const [, id, sub, code] = route.segments;
   if (id === 'new') return html`<${AppCreate} />`;
   if (id && sub === 'game-calls') return html`<${GameCallsPage} appId=${id} route=${route} />`;
+  if (id && sub === 'store-messages') return html`<${StoreMessagesPage} appId=${id} route=${route} />`;
   if (id && sub === 'products') return html`<${ProductsPage} appId=${id} code=${code} />`;
   if (id && sub === 'new-product') return html`<${ProductsPage} appId=${id} create />`;
   if (id) return html`<${AppDetail} appId=${id} />`;
