@@ -4,7 +4,7 @@ import type { GameCallsClient, RoleListEntry } from '../game-calls/game-calls.js
 import { isBuiltInPreOrderCode } from '../game-calls/pre-order-codes.js';
 import { checkWithGame } from '../orders/game-checks.js';
 import { minorToNumber, minorToText } from '../orders/money.js';
-import type { OrderService, PlaceOrderInput } from '../orders/orders.service.js';
+import type { OrderService, PlacedOrder, PlaceOrderInput } from '../orders/orders.service.js';
 import type { Order } from '../orders/orders.view.js';
 import type { ProductService } from '../orders/products.js';
 import { OrderStatus } from '../orders/enums.js';
@@ -182,7 +182,7 @@ export class WebPayService {
    * pre-order check of each line with its quantity first (4.8, 4.10), then the order opened at the channel. A
    * block carries the text to show: the game's translation of a custom code in `lang`, else its msg (section 7).
    */
-  async place(app: AppRecord, session: PaySession, lines: Line[], ctx: PlaceContext): Promise<Order> {
+  async place(app: AppRecord, session: PaySession, lines: Line[], ctx: PlaceContext): Promise<PlacedOrder> {
     const { userId, role } = this.payer(session);
     const input: PlaceOrderInput = {
       appId: app.appId,
@@ -201,6 +201,7 @@ export class WebPayService {
       ipCountry: ctx.ipCountry,
       chosenRegion: ctx.region,
       registrationRegion: session.userRegion || null,
+      returnUrl: ctx.returnUrl,
     };
     try {
       const placed = await this.deps.orders.place(input, () =>
@@ -211,7 +212,7 @@ export class WebPayService {
           products: lines,
         }),
       );
-      return placed.order;
+      return placed;
     } catch (err) {
       throw await this.explainBlock(app, err, ctx.lang);
     }
@@ -229,7 +230,10 @@ export class WebPayService {
     return order;
   }
 
-  /** The sandbox's hosted payment step (SANDBOX_PAYMENTS only): pay, fail or cancel the session's own order. */
+  /**
+   * The sandbox channel's hosted step (SANDBOX_PAYMENTS only): pay, fail or cancel the session's own order; it plays
+   * the provider's part, whose result would arrive by webhook (applyChannelEvent).
+   */
   async sandboxStep(app: AppRecord, session: PaySession, trxNo: number, outcome: 'pay' | 'fail' | 'cancel') {
     if (!this.deps.sandboxEnabled)
       throw new AppError('SANDBOX_DISABLED', 'set SANDBOX_PAYMENTS=true (never in production mode)');
@@ -270,6 +274,8 @@ export interface PlaceContext {
   region: string | null;
   ipCountry: string;
   lang: string;
+  /** Checked by WebPaySettingsService.checkReturnUrl. */
+  returnUrl: string;
 }
 
 /** Avatars only as http(s) URLs (the page puts them in img src); anything else is dropped. */
