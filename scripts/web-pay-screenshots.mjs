@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Screenshots of every step of the web payment page at phone (360 px) and desktop (1280 px) width, for
-// docs/web-pay.md (`npm run build && node scripts/web-pay-screenshots.mjs`). It runs the page against a real service
+// docs/web-payment.md (`npm run build && node scripts/web-pay-screenshots.mjs`). It runs the page against a real service
 // and the tests' fixture game on loopback (packages/server/dist/web-pay/web-pay.testlib.js) in headless Chromium and
-// writes docs/web-pay/<step>-<width>.png.
+// writes docs/web-payment/<step>-<width>.png.
 import './check-node.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const dist = (p) => path.join(root, 'packages/server/dist', p);
 const { startWebPay, launchLink } = await import(dist('web-pay/web-pay.testlib.js'));
 const { mintSandbox } = await import(dist('accounts/accounts.testlib.js'));
-const out = path.join(root, 'docs/web-pay');
+const out = path.join(root, 'docs/web-payment');
 fs.mkdirSync(out, { recursive: true });
 
 const f = await startWebPay();

@@ -91,7 +91,7 @@ export interface Services {
   operatorSignIn: SignInService;
   /** Per-operator API tokens. */
   operatorTokens: OperatorTokenService;
-  /** The official web payment page: launch links, page sessions, its settings (web-pay/, docs/web-pay.md). */
+  /** The official web payment page: launch links, page sessions, its settings (web-pay/, docs/web-payment.md). */
   webPay: WebPayDomain;
   /** App Store and Google Play payments, notifications and reconciliation (store-payments/). */
   storePayments: StorePaymentsDomain;

@@ -5,7 +5,7 @@ export const LANGS = [
   ['zh-CN', '简体中文'],
 ];
 
-const TEXT = {
+export const TEXT = {
   en: {
     title: 'Top up',
     loading: 'Loading…',
@@ -122,7 +122,7 @@ const TEXT = {
 };
 
 /** Section 7: the built-in pre-order check codes. */
-const PRECHECK = {
+export const PRECHECK = {
   en: {
     101: 'Enter a correct role id.',
     102: 'Server error, please retry later.',

@@ -1,5 +1,5 @@
 // pages/webpay.js - panel of the app detail page: the game's texts of its custom pre-order check codes (section 7),
-// shown on the web payment page per language (docs/web-pay.md). Built-in codes 101-115 are refused by the API.
+// shown on the web payment page per language (docs/web-payment.md). Built-in codes 101-115 are refused by the API.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import { ConfirmButton, ErrorBox, Field, Loading, Table, html, time, useAction, useApi } from '/console/ui.js';

@@ -3,7 +3,7 @@ import { Text } from '../http/schemas.js';
 import { OrderLineInput } from '../orders/orders.schemas.js';
 import { LangTag } from './web-pay-settings.js';
 
-/** Wire formats of the web payment page's API (/pay/api/{clientId}/...) and of the launch link (docs/web-pay.md). */
+/** Wire formats of the web payment page's API (/pay/api/{clientId}/...) and of the launch link (docs/web-payment.md). */
 
 export const ClientIdParams = Type.Object({ clientId: Text({ minLength: 1, maxLength: 64 }) });
 export const TrxNoParams = Type.Object({

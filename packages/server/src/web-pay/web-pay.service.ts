@@ -12,7 +12,7 @@ import type { PayLinkRow } from './pay-links.repository.js';
 import type { PaySession, PaySessions, SessionRole } from './session.js';
 import type { WebPaySettingsService } from './web-pay-settings.js';
 
-/** 2.7: web orders are platform 3 (Web), paymentType 1 (mobile WAP); the channel by the app's region (docs/web-pay.md). */
+/** 2.7: web orders are platform 3 (Web), paymentType 1 (mobile WAP); the channel by the app's region (docs/web-payment.md). */
 export const WEB_PLATFORM = 3;
 export const WEB_PAYMENT_TYPE = 1;
 export const webChannelOf = (app: AppRecord) => (app.region === 'mainland' ? 4 : 5);
