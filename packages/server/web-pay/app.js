@@ -122,13 +122,13 @@ function App() {
   if (ctx.blocked) body = html`<${Notice} id="blocked" text=${t(lang, `blocked_${ctx.blocked}`)} />`;
   else if (!ctx.role) body = null;
   else if (step.name === 'shop')
-    body = html`<${Shop}
-      lang=${lang}
-      ctx=${ctx}
-      onOrder=${(placed) => setStep(nextStep(placed))}
-    />`;
+    body = html`<${Shop} lang=${lang} ctx=${ctx} onOrder=${(placed) => setStep(nextStep(placed))} />`;
   else if (step.name === 'returned')
-    body = html`<${Returned} lang=${lang} trxNo=${step.trxNo} onOrder=${(order) => setStep({ name: 'result', order })} />`;
+    body = html`<${Returned}
+      lang=${lang}
+      trxNo=${step.trxNo}
+      onOrder=${(order) => setStep({ name: 'result', order })}
+    />`;
   else if (step.name === 'redirecting')
     body = html`<p id="redirecting" class="card muted" aria-busy="true">${t(lang, 'redirecting')}</p>`;
   else if (step.name === 'sandbox')

@@ -253,7 +253,9 @@ export const PaymentStepSchema = Type.Union(
       url: Type.String(),
     }),
     Type.Object({
-      kind: Type.Literal('hosted', { description: "The platform's own hosted step (the sandbox's pay, fail, cancel)." }),
+      kind: Type.Literal('hosted', {
+        description: "The platform's own hosted step (the sandbox's pay, fail, cancel).",
+      }),
       channel: Type.String(),
       outcomes: Type.Array(Type.String()),
       complete: Type.String({ description: 'The operator call that completes it (sandbox).' }),

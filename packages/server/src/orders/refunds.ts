@@ -132,11 +132,7 @@ export class RefundService {
    * makes the supplement supplemented, with no new payment notification
    * (2.5 rule 3). Asking again while one is open answers that one.
    */
-  async startSupplementPayment(
-    appId: number,
-    userId: string,
-    tradeNo: number,
-  ): Promise<PlacedOrder> {
+  async startSupplementPayment(appId: number, userId: string, tradeNo: number): Promise<PlacedOrder> {
     const supplement = await ordersRepo.supplement(this.db, tradeNo);
     if (!supplement || supplement.app_id !== appId || supplement.user_id !== userId) {
       throw new AppError('NOT_FOUND', `tradeNo ${tradeNo} is not a supplement order of this player`);

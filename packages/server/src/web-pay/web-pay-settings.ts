@@ -41,7 +41,11 @@ export const WebPaySettingsBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, minProperties: 1, description: 'The fields given replace theirs; the others are kept.' },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'The fields given replace theirs; the others are kept.',
+  },
 );
 export type WebPaySettingsBody = Static<typeof WebPaySettingsBody>;
 

@@ -70,7 +70,8 @@ describe('web payment page: framed by a game page', () => {
     await page.goto(parent.url(`${f.svc.url}/pay/${f.overseas.clientId}`));
     const frame = page.frameLocator('#pay');
     // The CSP report is the browser's own word that it refused the frame; the page never rendered inside it.
-    for (let i = 0; i < 100 && !consoleErrors.some((e) => /frame-ancestors/.test(e)); i++) await page.waitForTimeout(50);
+    for (let i = 0; i < 100 && !consoleErrors.some((e) => /frame-ancestors/.test(e)); i++)
+      await page.waitForTimeout(50);
     assert.ok(
       consoleErrors.some((e) => /frame-ancestors 'none'/.test(e)),
       `no CSP refusal: ${consoleErrors.join(' | ')}`,

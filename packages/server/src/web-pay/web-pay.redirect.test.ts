@@ -91,7 +91,10 @@ describe('web payment page: a redirect step (provider-hosted page)', () => {
       returnUrls: ['https://game.example.com/paid'],
     });
     assert.equal(put.status, 200, JSON.stringify(put.body));
-    const res = await page.request('POST', '/orders', { ...lines, returnUrl: 'https://game.example.com/paid?from=shop' });
+    const res = await page.request('POST', '/orders', {
+      ...lines,
+      returnUrl: 'https://game.example.com/paid?from=shop',
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.data.payment.kind, 'redirect');
     const trxNo = res.body.data.order.trxNo;

@@ -106,7 +106,8 @@ export const PlaceBody = Type.Object(
 /** The payment step the page takes (orders' PaymentStep, as the page needs it). */
 export const PageStep = Type.Object({
   kind: Type.Union([Type.Literal('redirect'), Type.Literal('hosted'), Type.Literal('none')], {
-    description: "redirect: go to url (a provider-hosted page); hosted: the platform's own step (sandbox: outcomes); none: follow the order.",
+    description:
+      "redirect: go to url (a provider-hosted page); hosted: the platform's own step (sandbox: outcomes); none: follow the order.",
   }),
   channel: Type.String(),
   url: Type.Optional(Type.String()),
