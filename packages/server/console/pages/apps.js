@@ -20,7 +20,7 @@ import {
 import { GameCallsPage } from '/console/pages/gamecalls.js';
 import { ProductsPage } from '/console/pages/products.js';
 import { DeliveryTools, OrderSettingsPanel } from '/console/pages/apptools.js';
-import { PrecheckTextsPanel } from '/console/pages/webpay.js';
+import { PrecheckTextsPanel, WebPaySettingsPanel } from '/console/pages/webpay.js';
 
 const URL_FIELDS = [
   ['roleQueryUrl', 'Role query URL (4.8)'],
@@ -260,6 +260,7 @@ function AppDetail({ appId }) {
               />
             </p>
             <${OrderSettingsPanel} appId=${app.appId} />
+            <${WebPaySettingsPanel} appId=${app.appId} />
             <${PrecheckTextsPanel} appId=${app.appId} />
             <${DeliveryTools} appId=${app.appId} />`
     }
