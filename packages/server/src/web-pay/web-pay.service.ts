@@ -230,10 +230,7 @@ export class WebPayService {
     return order;
   }
 
-  /**
-   * The sandbox channel's hosted step (SANDBOX_PAYMENTS only): pay, fail or cancel the session's own order; it plays
-   * the provider's part, whose result would arrive by webhook (applyChannelEvent).
-   */
+  /** The sandbox's hosted step (SANDBOX_PAYMENTS only): pay, fail or cancel the session's own order (a provider's part). */
   async sandboxStep(app: AppRecord, session: PaySession, trxNo: number, outcome: 'pay' | 'fail' | 'cancel') {
     if (!this.deps.sandboxEnabled)
       throw new AppError('SANDBOX_DISABLED', 'set SANDBOX_PAYMENTS=true (never in production mode)');
