@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Screenshots of every step of the web payment page at phone (360 px) and desktop (1280 px) width, for
-// docs/web-pay.md (`npm run build && node scripts/web-pay-screenshots.mjs`). It runs the page against a real service
+// docs/web-payment.md (`npm run build && node scripts/web-pay-screenshots.mjs`). It runs the page against a real service
 // and the tests' fixture game on loopback (packages/server/dist/web-pay/web-pay.testlib.js) in headless Chromium and
-// writes docs/web-pay/<step>-<width>.png.
+// writes docs/web-payment/<step>-<width>.png.
 import './check-node.mjs';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -12,10 +13,23 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const dist = (p) => path.join(root, 'packages/server/dist', p);
 const { startWebPay, launchLink } = await import(dist('web-pay/web-pay.testlib.js'));
 const { mintSandbox } = await import(dist('accounts/accounts.testlib.js'));
-const out = path.join(root, 'docs/web-pay');
+const out = path.join(root, 'docs/web-payment');
 fs.mkdirSync(out, { recursive: true });
 
 const f = await startWebPay();
+// A game's own web page on another loopback site that frames the payment page (docs/web-payment.md, "Embedding").
+const parent = http.createServer((req, res) => {
+  const src = new URL(req.url ?? '/', 'http://parent').searchParams.get('src') ?? '';
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(
+    '<!doctype html><title>Dragon Saga</title><body style="margin:0;background:#1e293b;color:#fff;font:16px sans-serif">' +
+      '<p style="margin:12px">Dragon Saga - shop (the game\'s page)</p>' +
+      `<iframe src="${src.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" title="Payment" ` +
+      'style="border:0;display:block;width:100%;max-width:480px;height:640px;margin:0 auto;background:#fff"></iframe>',
+  );
+});
+await new Promise((resolve) => parent.listen(0, '127.0.0.2', resolve));
+const parentOrigin = `http://127.0.0.2:${parent.address().port}`;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   headless: true,
@@ -131,10 +145,24 @@ try {
     await page.click('#btn-roles');
     await page.locator('#role-list').waitFor();
     await shot('11-mainland-roles');
+    await context.clearCookies();
+
+    // Framed by the game's own page on another site, the app listing that origin (frameAncestors).
+    await f.svc.admin('PUT', `/apps/${f.overseas.appId}/web-pay`, { frameAncestors: [parentOrigin] });
+    const framed = await launchLink(f, f.overseas, { roleId: `framed-${width}`, serverId: 's1', lang: 'en' });
+    f.state.roles.set(`s1/framed-${width}`, { userId: framed.login.userId, name: 'Aria', roleLv: 42 });
+    await page.goto(`${parentOrigin}/?src=${encodeURIComponent(framed.url)}`);
+    const frame = page.frameLocator('iframe');
+    await frame.locator('#role-name', { hasText: /Aria/ }).waitFor();
+    await frame.locator('.product[data-code="pass"] input').fill('1');
+    await frame.locator('#quote-total', { hasText: /USD/ }).waitFor();
+    await shot('12-framed');
+    await f.svc.admin('PUT', `/apps/${f.overseas.appId}/web-pay`, { frameAncestors: [] });
     await context.close();
   }
   console.log(`screenshots written to ${path.relative(root, out)}`);
 } finally {
   await browser.close();
   await f.close();
+  parent.close();
 }

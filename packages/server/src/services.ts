@@ -17,6 +17,7 @@ import { md5Scheme, type Md5Scheme } from './auth/md5.js';
 import { macScheme, type MacScheme } from './auth/mac.js';
 import { ReplayGuard } from './auth/replay.js';
 import { createOrdersDomain, type OrdersDomain } from './orders/orders.module.js';
+import type { PaymentChannelAdapter } from './orders/channels/channel.js';
 import type { AccountService } from './accounts/accounts.service.js';
 import type { TokenSession } from './accounts/tokens.service.js';
 import { createAccounts } from './accounts/accounts.module.js';
@@ -90,7 +91,7 @@ export interface Services {
   operatorSignIn: SignInService;
   /** Per-operator API tokens. */
   operatorTokens: OperatorTokenService;
-  /** The official web payment page: launch links, page sessions, its settings (web-pay/, docs/web-pay.md). */
+  /** The official web payment page: launch links, page sessions, its settings (web-pay/, docs/web-payment.md). */
   webPay: WebPayDomain;
   /** App Store and Google Play payments, notifications and reconciliation (store-payments/). */
   storePayments: StorePaymentsDomain;
@@ -105,6 +106,8 @@ export interface ServiceOverrides {
   /** An already-open database (tests hand each file a fresh one). */
   database?: Database;
   now?: () => number;
+  /** Payment channel adapters asked before the stores' and the sandbox (tests: a fixture provider). */
+  channelAdapters?: PaymentChannelAdapter[];
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -198,7 +201,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
   );
   const storeClients = new StoreClients(storeSettings, storeEndpoints(config));
-  const orders = createOrdersDomain(database, config, apps, now, [storeChannel(storeClients)]);
+  const orders = createOrdersDomain(database, config, apps, now, [
+    ...(overrides.channelAdapters ?? []),
+    storeChannel(storeClients),
+  ]);
   const storePayments = createStorePayments({
     db: database.db,
     dialect: database.dialect,

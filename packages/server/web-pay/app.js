@@ -6,10 +6,29 @@ import { api, clientId, setCsrf } from '/pay/assets/api.js';
 import { LANGS, errorText, normLang, t } from '/pay/assets/i18n.js';
 import { Notice, RoleCard, html } from '/pay/assets/ui.js';
 import { MainlandRole, OverseasRole } from '/pay/assets/role.js';
-import { Result, SandboxStep, Shop } from '/pay/assets/shop.js';
+import { Result, Returned, SandboxStep, Shop } from '/pay/assets/shop.js';
 
 const LANG_KEY = 'pay.lang';
-const linkRefused = new URLSearchParams(location.search).get('link') === 'refused';
+// Local storage may be denied (a framed page where the browser blocks third-party storage): the choice then lasts
+// as long as the page.
+function savedLang() {
+  try {
+    return localStorage.getItem(LANG_KEY);
+  } catch {
+    return null;
+  }
+}
+function saveLang(code) {
+  try {
+    localStorage.setItem(LANG_KEY, code);
+  } catch {
+    // kept in memory only
+  }
+}
+const query = new URLSearchParams(location.search);
+const linkRefused = query.get('link') === 'refused';
+// Back from a provider-hosted payment page (a redirect step): the return URL carries the order's trxNo.
+const returned = /^[0-9]{1,15}$/.test(query.get('trxNo') || '') ? Number(query.get('trxNo')) : null;
 
 function LangSwitch({ lang, setLang }) {
   return html`<nav class="langs" aria-label="Language / 语言">
@@ -28,15 +47,25 @@ function LangSwitch({ lang, setLang }) {
   </nav>`;
 }
 
+/** The step after placing: a provider-hosted page (the browser leaves), the hosted sandbox step, or the result. */
+function nextStep({ order, payment }) {
+  if (payment.kind === 'redirect') {
+    location.assign(payment.url);
+    return { name: 'redirecting', order };
+  }
+  if (payment.kind === 'hosted' && payment.channel === 'sandbox') return { name: 'sandbox', order };
+  return { name: 'result', order };
+}
+
 function App() {
   const [ctx, setCtx] = useState(null);
   const [error, setError] = useState(null);
-  const [chosen, setChosen] = useState(localStorage.getItem(LANG_KEY));
-  const [step, setStep] = useState({ name: 'shop' });
+  const [chosen, setChosen] = useState(savedLang());
+  const [step, setStep] = useState(returned ? { name: 'returned', trxNo: returned } : { name: 'shop' });
   const [tick, setTick] = useState(0);
   const lang = normLang(chosen || ctx?.lang || navigator.language);
   const setLang = (code) => {
-    localStorage.setItem(LANG_KEY, code);
+    saveLang(code);
     setChosen(code);
   };
   useEffect(() => {
@@ -93,11 +122,15 @@ function App() {
   if (ctx.blocked) body = html`<${Notice} id="blocked" text=${t(lang, `blocked_${ctx.blocked}`)} />`;
   else if (!ctx.role) body = null;
   else if (step.name === 'shop')
-    body = html`<${Shop}
+    body = html`<${Shop} lang=${lang} ctx=${ctx} onOrder=${(placed) => setStep(nextStep(placed))} />`;
+  else if (step.name === 'returned')
+    body = html`<${Returned}
       lang=${lang}
-      ctx=${ctx}
-      onOrder=${(placed) => setStep(placed.payment.kind === 'sandbox' ? { name: 'sandbox', order: placed.order } : { name: 'result', order: placed.order })}
+      trxNo=${step.trxNo}
+      onOrder=${(order) => setStep({ name: 'result', order })}
     />`;
+  else if (step.name === 'redirecting')
+    body = html`<p id="redirecting" class="card muted" aria-busy="true">${t(lang, 'redirecting')}</p>`;
   else if (step.name === 'sandbox')
     body = html`<${SandboxStep}
       lang=${lang}

@@ -5,10 +5,11 @@ export const LANGS = [
   ['zh-CN', '简体中文'],
 ];
 
-const TEXT = {
+export const TEXT = {
   en: {
     title: 'Top up',
     loading: 'Loading…',
+    redirecting: 'Taking you to the payment page…',
     language: 'Language',
     linkRefused: 'This payment link was already used or has expired. Open the payment again from the game.',
     blocked_role_query_failed:
@@ -65,6 +66,7 @@ const TEXT = {
   'zh-CN': {
     title: '充值',
     loading: '加载中…',
+    redirecting: '正在前往支付页面…',
     language: '语言',
     linkRefused: '此支付链接已使用或已过期。请从游戏中重新打开支付。',
     blocked_role_query_failed: '游戏无法确认您的角色，无法支付。请关闭此页面并从游戏中重试。',
@@ -120,7 +122,7 @@ const TEXT = {
 };
 
 /** Section 7: the built-in pre-order check codes. */
-const PRECHECK = {
+export const PRECHECK = {
   en: {
     101: 'Enter a correct role id.',
     102: 'Server error, please retry later.',

@@ -45,6 +45,8 @@ export function Shop({ lang, ctx, onOrder }) {
       const placed = await api('POST', '/orders', {
         products: lines,
         lang,
+        // A provider-hosted page sends the browser back here, with the order's trxNo added.
+        returnUrl: `${location.origin}${location.pathname}`,
         ...(!ctx.region.locked && region ? { region } : {}),
       });
       onOrder(placed);
@@ -131,6 +133,17 @@ export function SandboxStep({ lang, order, onDone }) {
     </div>
     <${Notice} id="sandbox-error" text=${error} />
   </section>`;
+}
+
+/** Back from a provider's page: loads the order, then the result follows it. */
+export function Returned({ lang, trxNo, onOrder }) {
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    api('GET', `/orders/${trxNo}`).then(onOrder, (err) => setError(errorText(lang, err)));
+  }, [trxNo]);
+  return error
+    ? html`<${Notice} id="result-error" text=${error} />`
+    : html`<p class="card muted" aria-busy="true">${t(lang, 'loading')}</p>`;
 }
 
 /** The result: follows the order until it succeeded, failed or was cancelled. */

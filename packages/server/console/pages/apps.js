@@ -20,7 +20,7 @@ import {
 import { GameCallsPage } from '/console/pages/gamecalls.js';
 import { ProductsPage } from '/console/pages/products.js';
 import { DeliveryTools, OrderSettingsPanel } from '/console/pages/apptools.js';
-import { PrecheckTextsPanel } from '/console/pages/webpay.js';
+import { PrecheckTextsPanel, WebPaySettingsPanel } from '/console/pages/webpay.js';
 import { StoreSettingsPanel } from '/console/pages/stores.js';
 import { StoreMessagesPage } from '/console/pages/storemessages.js';
 
@@ -263,6 +263,7 @@ function AppDetail({ appId }) {
               />
             </p>
             <${OrderSettingsPanel} appId=${app.appId} />
+            <${WebPaySettingsPanel} appId=${app.appId} />
             <${PrecheckTextsPanel} appId=${app.appId} />
             <${StoreSettingsPanel} appId=${app.appId} />
             <${DeliveryTools} appId=${app.appId} />`

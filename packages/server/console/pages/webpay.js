@@ -1,10 +1,90 @@
-// pages/webpay.js - panel of the app detail page: the game's texts of its custom pre-order check codes (section 7),
-// shown on the web payment page per language (docs/web-pay.md). Built-in codes 101-115 are refused by the API.
-import { useState } from '/console/vendor/hooks.module.js';
+// pages/webpay.js - panels of the app detail page for the web payment page (docs/web-payment.md): its settings
+// (servers, origins that may frame it, return URLs) and the game's texts of its custom pre-order check codes
+// (section 7), shown per language. Built-in codes 101-115 and bad origins are refused by the API.
+import { useEffect, useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import { ConfirmButton, ErrorBox, Field, Loading, Table, html, time, useAction, useApi } from '/console/ui.js';
 
 const base = (appId) => `/apps/${encodeURIComponent(appId)}/precheck-messages`;
+const lines = (text) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+/** Servers (serverId=name per line), frame ancestors and return URLs (one per line); saved together. */
+export function WebPaySettingsPanel({ appId }) {
+  const path = `/apps/${encodeURIComponent(appId)}/web-pay`;
+  const { data, error, loading, reload } = useApi('GET', path, {}, [appId]);
+  const [form, setForm] = useState(null);
+  useEffect(() => {
+    if (data)
+      setForm({
+        servers: data.servers.map((s) => `${s.serverId}=${s.name}`).join('\n'),
+        frameAncestors: data.frameAncestors.join('\n'),
+        returnUrls: data.returnUrls.join('\n'),
+      });
+  }, [data]);
+  const save = useAction(async () => {
+    const servers = lines(form.servers).map((l) => {
+      const at = l.indexOf('=');
+      return at > 0 ? { serverId: l.slice(0, at).trim(), name: l.slice(at + 1).trim() } : { serverId: l, name: l };
+    });
+    const r = await api('PUT', path, {
+      body: { servers, frameAncestors: lines(form.frameAncestors), returnUrls: lines(form.returnUrls) },
+    });
+    reload();
+    return r;
+  });
+  const set = (key) => (value) => setForm({ ...form, [key]: value });
+  return html`<div class="panel web-pay-settings">
+    <h2>Web payment page</h2>
+    <p class="muted">
+      Servers the official page offers; origins that may frame the page (CSP frame-ancestors, https only; none: no
+      framing); return URLs a payment may send the browser back to besides the page itself.
+    </p>
+    <${ErrorBox} error=${error} />
+    <${ErrorBox} error=${save.error} />
+    ${loading && !form ? html`<${Loading} what="settings" />` : null}
+    ${
+      form
+        ? html`<form
+            class="stacked"
+            onSubmit=${(e) => {
+              e.preventDefault();
+              save.run();
+            }}
+          >
+            <${Field}
+              label="Servers (serverId=name, one a line)"
+              name="webPayServers"
+              as="textarea"
+              value=${form.servers}
+              onInput=${set('servers')}
+            />
+            <${Field}
+              label="Frame ancestors (origins, one a line)"
+              name="webPayFrameAncestors"
+              as="textarea"
+              value=${form.frameAncestors}
+              onInput=${set('frameAncestors')}
+            />
+            <${Field}
+              label="Return URLs (one a line)"
+              name="webPayReturnUrls"
+              as="textarea"
+              value=${form.returnUrls}
+              onInput=${set('returnUrls')}
+            />
+            <p class="actions">
+              <button type="submit" disabled=${save.busy}>Save</button>
+              ${save.result ? html`<span class="muted saved">Saved.</span>` : null}
+            </p>
+          </form>`
+        : null
+    }
+  </div>`;
+}
 
 export function PrecheckTextsPanel({ appId }) {
   const { data, error, loading, reload } = useApi('GET', base(appId), {}, [appId]);

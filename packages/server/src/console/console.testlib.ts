@@ -149,7 +149,12 @@ export async function mainText(page: Page): Promise<string> {
 }
 
 /** Waits until `selector` shows text matching `re`. */
-export async function waitForText(page: Page, selector: string, re: RegExp, timeout = 10_000): Promise<string> {
+export async function waitForText(
+  page: Pick<Page, 'locator' | 'waitForTimeout'>,
+  selector: string,
+  re: RegExp,
+  timeout = 10_000,
+): Promise<string> {
   const until = Date.now() + timeout;
   let last = '';
   for (;;) {

@@ -118,7 +118,7 @@ export const ErrorCodes = {
   GAME_UNREACHABLE: { code: 50201, http: 502, grpc: 14, msg: 'The game server could not be reached; retry later.' },
   ROLE_QUERY_FAILED: { code: 50202, http: 502, grpc: 14, msg: 'The game could not confirm the role; retry later.' },
 
-  // --- the web payment page (web-pay/, docs/web-pay.md) ---
+  // --- the web payment page (web-pay/, docs/web-payment.md) ---
   PAY_SESSION_REQUIRED: {
     code: 40109,
     http: 401,

@@ -9,7 +9,7 @@ import { replayedWhile } from '../auth/mac.js';
 import type { CallLogs } from '../game-calls/game-calls.js';
 import { checkWithGame } from './game-checks.js';
 import { PendingSupplement } from './notifications.schemas.js';
-import { PlaceOrderBody } from './orders.schemas.js';
+import { PaymentStepSchema, PlaceOrderBody } from './orders.schemas.js';
 import { Order } from './orders.view.js';
 
 const ClientIdQuery = Type.Object({
@@ -21,7 +21,11 @@ const security = [{ macToken: [] }];
 export const PlacedOrder = Type.Object({
   order: Type.Ref(Order),
   payment: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
-    description: 'What the client needs to pay; null when an earlier identical order is answered.',
+    description:
+      'What the client needs to pay, flat (the string fields of paymentStep); null when an earlier identical order is answered.',
+  }),
+  paymentStep: Type.Union([PaymentStepSchema, Type.Null()], {
+    description: 'The same as a typed step: redirect, hosted or store (docs/orders.md, "Payment steps").',
   }),
   created: Type.Boolean({
     description: 'false: the same request was placed before and that order is answered (2.4 rule 5).',

@@ -243,3 +243,30 @@ export const Notification = Type.Object({
 
 export const SettingsBody = Type.Object({ webRegionLock: Type.Boolean() }, { additionalProperties: false });
 export const Settings = Type.Object({ appId: Type.Integer(), webRegionLock: Type.Boolean() });
+
+/** The typed next step of a payment (channels/channel.ts `PaymentStep`; docs/orders.md, "Payment steps"). */
+export const PaymentStepSchema = Type.Union(
+  [
+    Type.Object({
+      kind: Type.Literal('redirect', { description: 'A provider-hosted page: send the browser to url.' }),
+      channel: Type.String(),
+      url: Type.String(),
+    }),
+    Type.Object({
+      kind: Type.Literal('hosted', {
+        description: "The platform's own hosted step (the sandbox's pay, fail, cancel).",
+      }),
+      channel: Type.String(),
+      outcomes: Type.Array(Type.String()),
+      complete: Type.String({ description: 'The operator call that completes it (sandbox).' }),
+    }),
+    Type.Object({
+      kind: Type.Literal('store', { description: 'Buy productId in the store, then submit the proof to submit.' }),
+      channel: Type.Literal('store'),
+      store: Type.String({ description: 'apple | google' }),
+      productId: Type.Union([Type.String(), Type.Null()]),
+      submit: Type.String(),
+    }),
+  ],
+  { description: 'The next step of the payment; its result arrives later (follow the order).' },
+);

@@ -6,7 +6,14 @@ import type { RelaxedWriter } from '../db/database.js';
 import type { OrdersTable } from './orders.tables.js';
 import { notifyGame } from './notify-game.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import type { ChannelEvent, ChannelRegistry, PaymentStart } from './channels/channel.js';
+import {
+  paymentFields,
+  type ChannelEvent,
+  type ChannelRegistry,
+  type PaymentContext,
+  type PaymentStart,
+  type PaymentStep,
+} from './channels/channel.js';
 import { Channel, MAX_QUANTITY, OrderStatus, TrxType, isStoreChannel } from './enums.js';
 import { MAX_MINOR } from './money.js';
 import { ordersRepo, type ItemRow, type OrderFilter, type OrderRow } from './orders.repository.js';
@@ -42,12 +49,16 @@ export interface PlaceOrderInput {
   chosenRegion: string | null;
   /** The player's registration region (web payment with region lock). */
   registrationRegion: string | null;
+  /** Where a provider-hosted payment page sends the browser back (the web payment page's, validated there). */
+  returnUrl?: string | null;
 }
 
 export interface PlacedOrder {
   order: Order;
-  /** What the client needs to pay; null when this was an earlier order answered again. */
+  /** What the client needs to pay, flat (kept for clients); null when this was an earlier order answered again. */
   payment: Record<string, string> | null;
+  /** The same as a typed step (redirect, hosted, store); null with `payment`. */
+  paymentStep: PaymentStep | null;
   /** false: the same request was placed before (2.4 rule 5) and that order is answered. */
   created: boolean;
 }
@@ -156,8 +167,8 @@ export class OrderService {
         }
         const ordered = { kind: 'order', trxNo: created.row.trx_no, digest: prepared.digest } as const;
         try {
-          const { order, payment } = await this.openPayment(created.row, created.items);
-          return { ...ordered, placed: { order, payment, created: true } };
+          const opened = await this.openPayment(created.row, created.items, paymentContext(input));
+          return { ...ordered, placed: { ...opened, created: true } };
         } catch (error) {
           // The order exists (failed by its channel): the others answer it, this placement answers why.
           return { ...ordered, error };
@@ -178,8 +189,7 @@ export class OrderService {
       // The same outTrxNo placed concurrently: the unique key let one through (committed by now); answer that one.
       return this.sameOrder(await this.winner(input.appId, prepared.outTrxNo), prepared);
     }
-    const { order, payment } = await this.openPayment(created.row, created.items);
-    return { order, payment, created: true };
+    return { ...(await this.openPayment(created.row, created.items, paymentContext(input))), created: true };
   }
 
   private async winner(appId: number, outTrxNo: string): Promise<OrderRow> {
@@ -228,12 +238,16 @@ export class OrderService {
    * concurrent placements); 1 -> 3 when the channel refuses. The answer is
    * built from the row written and `items` when the caller has them (no read back).
    */
-  async openPayment(row: OrderRow, items?: ItemRow[]): Promise<{ order: Order; payment: Record<string, string> }> {
+  async openPayment(
+    row: OrderRow,
+    items?: ItemRow[],
+    ctx: PaymentContext = { returnUrl: null },
+  ): Promise<{ order: Order; payment: Record<string, string>; paymentStep: PaymentStep }> {
     const adapter = (await this.channels.forChannel(row.channel, row.app_id))!;
     const lines = items ?? (await ordersRepo.items(this.db, row.trx_no));
     let start: PaymentStart;
     try {
-      start = await adapter.startPayment(row, lines);
+      start = await adapter.startPayment(row, lines, ctx);
     } catch (err) {
       await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, {
         status: OrderStatus.FAILED,
@@ -246,7 +260,7 @@ export class OrderService {
     }
     const opened = await this.writes.open(row.trx_no, start.bankTrxNo, this.now());
     if (!opened) assertTransition(row.trx_no, (await this.row(row.trx_no)).status, OrderStatus.AWAITING_PAYMENT);
-    return { order: toOrder(opened!, lines), payment: start.payment };
+    return { order: toOrder(opened!, lines), payment: paymentFields(start.step), paymentStep: start.step };
   }
 
   /** Applies what a channel reported: paid (2 -> 0 and the 2.4 notification), failed (2 -> 3), refunded. */
@@ -360,7 +374,7 @@ export class OrderService {
         { data: { trxNo: earlier.trx_no } },
       );
     }
-    return { order: view ?? (await this.get(earlier.trx_no)), payment: null, created: false };
+    return { order: view ?? (await this.get(earlier.trx_no)), payment: null, paymentStep: null, created: false };
   }
 
   /** Refuses a channel no adapter takes for this app (the stores' when the app enabled them; the sandbox when enabled). */
@@ -476,4 +490,8 @@ function digestOf(input: PlaceOrderInput): string {
     input.paymentType,
   ]);
   return crypto.createHash('sha256').update(canonical).digest('hex');
+}
+
+function paymentContext(input: PlaceOrderInput): PaymentContext {
+  return { returnUrl: input.returnUrl ?? null };
 }

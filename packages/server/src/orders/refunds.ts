@@ -10,7 +10,7 @@ import { OrderStatus, SupplyStatus, TrxType, isStoreChannel } from './enums.js';
 import { pendingSupplement } from './notifications.js';
 import type { PendingSupplement } from './notifications.schemas.js';
 import { ordersRepo, type OrderRow, type SupplementRow } from './orders.repository.js';
-import type { OrderService } from './orders.service.js';
+import type { OrderService, PlacedOrder } from './orders.service.js';
 import type { Order } from './orders.view.js';
 
 /**
@@ -132,11 +132,7 @@ export class RefundService {
    * makes the supplement supplemented, with no new payment notification
    * (2.5 rule 3). Asking again while one is open answers that one.
    */
-  async startSupplementPayment(
-    appId: number,
-    userId: string,
-    tradeNo: number,
-  ): Promise<{ order: Order; payment: Record<string, string> | null; created: boolean }> {
+  async startSupplementPayment(appId: number, userId: string, tradeNo: number): Promise<PlacedOrder> {
     const supplement = await ordersRepo.supplement(this.db, tradeNo);
     if (!supplement || supplement.app_id !== appId || supplement.user_id !== userId) {
       throw new AppError('NOT_FOUND', `tradeNo ${tradeNo} is not a supplement order of this player`);
@@ -149,7 +145,7 @@ export class RefundService {
     if (supplement.paying_trx_no !== null) {
       const open = await this.orders.row(supplement.paying_trx_no);
       if (open.status === OrderStatus.CREATED || open.status === OrderStatus.AWAITING_PAYMENT) {
-        return { order: await this.orders.get(open.trx_no), payment: null, created: false };
+        return { order: await this.orders.get(open.trx_no), payment: null, paymentStep: null, created: false };
       }
     }
     const refund = await this.orders.row(tradeNo);
@@ -186,8 +182,7 @@ export class RefundService {
       }
       return order;
     });
-    const { order, payment } = await this.orders.openPayment(row);
-    return { order, payment, created: true };
+    return { ...(await this.orders.openPayment(row)), created: true };
   }
 
   async listSupplements(q: Parameters<typeof ordersRepo.listSupplements>[1]): Promise<Array<PendingSupplementAdmin>> {

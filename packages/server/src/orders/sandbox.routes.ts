@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import type { ClientReport } from './channels/channel.js';
 import { checkCurrency, toMinor } from './money.js';
 import {
+  PaymentStepSchema,
   SandboxOrderBody,
   SandboxPayBody,
   SandboxRefundBody,
@@ -46,6 +47,7 @@ export function sandboxRoutes(services: Services): FastifyPluginAsyncTypebox {
             201: Type.Object({
               order: Type.Ref(Order),
               payment: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
+              paymentStep: Type.Union([PaymentStepSchema, Type.Null()]),
               created: Type.Boolean(),
             }),
             ...platformErrorResponses,

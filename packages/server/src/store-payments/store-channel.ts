@@ -11,7 +11,7 @@ export function storeOf(channel: number): StoreName | null {
 /**
  * The App Store (channel 1) and Google Play (channel 2) for apps whose store settings are enabled; for other apps the
  * channel falls to the next adapter (the sandbox when SANDBOX_PAYMENTS). Opening the payment answers what the client
- * needs to buy the product in the store and where to submit the store's proof of purchase.
+ * needs to buy the product in the store and where to submit the store's proof of purchase (a `store` step).
  */
 export class StoreChannel implements PaymentChannelAdapter {
   readonly name = 'store';
@@ -30,9 +30,6 @@ export class StoreChannel implements PaymentChannelAdapter {
       store === 'apple'
         ? `POST /order/v1/client/orders/${order.trx_no}/apple-transactions`
         : `POST /order/v1/client/orders/${order.trx_no}/google-purchases`;
-    return {
-      bankTrxNo: null,
-      payment: { channel: 'store', store, ...(productId ? { productId } : {}), submit },
-    };
+    return { bankTrxNo: null, step: { kind: 'store', channel: 'store', store, productId: productId || null, submit } };
   }
 }

@@ -6,6 +6,7 @@ import { buildApp } from '../routes.js';
 import { createServices, type Services } from '../services.js';
 import { freshDatabase } from './database.js';
 import type { Database } from '../db/database.js';
+import type { PaymentChannelAdapter } from '../orders/channels/channel.js';
 
 export interface TestService {
   url: string;
@@ -34,6 +35,8 @@ export interface TestServiceOptions {
   dispatcher?: boolean;
   /** An open database and DATA_DIR to use instead of fresh ones: a restart of the same service (see reopenDatabase). */
   storage?: { database: Database; dataDir: string };
+  /** Payment channel adapters asked first (a fixture provider). */
+  channelAdapters?: PaymentChannelAdapter[];
 }
 
 export async function startTestService(
@@ -54,7 +57,11 @@ export async function startTestService(
     DELIVERY_POLL_MS: '200',
     ...env,
   });
-  const services = await createServices(config, { database, ...(opts.now ? { now: opts.now } : {}) });
+  const services = await createServices(config, {
+    database,
+    ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.channelAdapters ? { channelAdapters: opts.channelAdapters } : {}),
+  });
   const app = await buildApp(services, { logger: false });
   if (opts.routes) await opts.routes(app, services);
   const url = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');

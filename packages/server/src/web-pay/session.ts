@@ -83,9 +83,16 @@ export class PaySessions {
     return s && s.appId === appId ? s : null;
   }
 
-  /** The Set-Cookie value that stores `session` (null: clears it) for a page served at `hostname`. */
-  setCookie(session: PaySession | null, hostname: string): string {
-    return sessionCookie(session ? this.seal(session) : '', !isLoopbackHost(hostname), session ? undefined : 0);
+  /**
+   * The Set-Cookie value that stores `session` (null: clears it) for a page served at `hostname`; `framed`: the app
+   * lets other sites frame the page (docs/decisions.md, "Web payment page", "Framing").
+   */
+  setCookie(session: PaySession | null, hostname: string, framed = false): string {
+    return sessionCookie(session ? this.seal(session) : '', {
+      secure: framed || !isLoopbackHost(hostname),
+      framed,
+      ...(session ? {} : { maxAgeSeconds: 0 }),
+    });
   }
 
   /** Refuses a state-changing call whose X-CSRF-Token is not the session's (compared in constant time). */
@@ -107,15 +114,24 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined;
 }
 
-/** Set-Cookie of the session: HttpOnly, SameSite=Strict, Path=/pay, Secure unless the page is served on loopback. */
-export function sessionCookie(value: string, secure: boolean, maxAgeSeconds = SESSION_TTL_MS / 1000): string {
+/**
+ * Set-Cookie of the session: HttpOnly, Path=/pay, SameSite=Strict and Secure unless the page is served on loopback.
+ * A page other sites may frame needs its cookie in a cross-site frame: SameSite=None, always Secure (browsers accept
+ * Secure on loopback too) and Partitioned (CHIPS: kept per top-level site, so it works where third-party cookies
+ * are blocked and no other site sees it).
+ */
+export function sessionCookie(
+  value: string,
+  opts: { secure: boolean; framed?: boolean; maxAgeSeconds?: number },
+): string {
   return [
     `${SESSION_COOKIE}=${value}`,
     'Path=/pay',
     'HttpOnly',
-    'SameSite=Strict',
-    `Max-Age=${maxAgeSeconds}`,
-    ...(secure ? ['Secure'] : []),
+    opts.framed ? 'SameSite=None' : 'SameSite=Strict',
+    `Max-Age=${opts.maxAgeSeconds ?? SESSION_TTL_MS / 1000}`,
+    ...(opts.secure || opts.framed ? ['Secure'] : []),
+    ...(opts.framed ? ['Partitioned'] : []),
   ].join('; ');
 }
 

@@ -1,27 +1,27 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
-import type { PrecheckMessagesTable } from './web-pay.tables.js';
+import type { PrecheckMessagesTable, WebPaySettingsTable } from './web-pay.tables.js';
 
 export type PrecheckMessageRow = Selectable<PrecheckMessagesTable>;
+export type WebPaySettingsRow = Selectable<WebPaySettingsTable>;
+export type WebPaySettingsChanges = Partial<Pick<WebPaySettingsRow, 'servers' | 'frame_ancestors' | 'return_urls'>>;
 
-/** Every statement on `web_pay_settings` and `precheck_messages` (migration 0015). */
+/** Every statement on `web_pay_settings` and `precheck_messages` (migrations 0015, 0017). */
 export class WebPaySettingsRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
-  async servers(appId: number): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('web_pay_settings')
-      .select('servers')
-      .where('app_id', '=', appId)
-      .executeTakeFirst();
-    return row?.servers;
+  /** The app's row (servers, frame ancestors, return URLs: JSON texts), or undefined when none was set. */
+  settings(appId: number): Promise<WebPaySettingsRow | undefined> {
+    return this.db.selectFrom('web_pay_settings').selectAll().where('app_id', '=', appId).executeTakeFirst();
   }
 
-  async putServers(appId: number, servers: string, now: number): Promise<void> {
+  /** Sets the given JSON columns of the app's row (others kept; a new row starts with empty lists). */
+  async putSettings(appId: number, changes: WebPaySettingsChanges, now: number): Promise<void> {
+    const set = { ...changes, updated_at: now };
     await this.db
       .insertInto('web_pay_settings')
-      .values({ app_id: appId, servers, updated_at: now })
-      .onConflict((oc) => oc.column('app_id').doUpdateSet({ servers, updated_at: now }))
+      .values({ app_id: appId, servers: '[]', frame_ancestors: '[]', return_urls: '[]', ...set })
+      .onConflict((oc) => oc.column('app_id').doUpdateSet(set))
       .execute();
   }
 

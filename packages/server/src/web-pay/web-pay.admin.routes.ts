@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { QueryId } from '../http/admin-query.js';
 import { platformErrorResponses, Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
-import { LangTag, PayServer, PrecheckMessage, WebPaySettingsBody } from './web-pay-settings.js';
+import { LangTag, PrecheckMessage, WebPaySettings, WebPaySettingsBody } from './web-pay-settings.js';
 
 const tags = ['admin'];
 const security = [{ adminBearer: [] }];
@@ -11,11 +11,11 @@ const AppIdParams = Type.Object({ appId: QueryId });
 const CodeParams = Type.Object({ appId: QueryId, code: Type.String({ pattern: '^[0-9]{1,10}$' }) });
 const CodeLangParams = Type.Object({ appId: QueryId, code: CodeParams.properties.code, lang: LangTag });
 const MessageBody = Type.Object({ text: Text({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false });
-const Servers = Type.Object({ appId: Type.Integer(), servers: Type.Array(PayServer) });
 
 /**
- * Admin API of the web payment page (under /admin/v1): the servers the official page offers, and the game's texts
- * of its custom pre-order check codes per language (section 7; a built-in code is refused).
+ * Admin API of the web payment page (under /admin/v1): the servers the official page offers, the origins that may
+ * frame it and its return URLs, and the game's texts of its custom pre-order check codes per language (section 7; a
+ * built-in code is refused).
  */
 export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { settings } = services.webPay;
@@ -26,15 +26,15 @@ export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox
         schema: {
           tags,
           security,
-          summary: 'The servers the official web payment page offers',
+          summary: 'The web payment page of an app: servers it offers, origins that may frame it, return URLs',
           params: AppIdParams,
-          response: { 200: Servers, ...platformErrorResponses },
+          response: { 200: WebPaySettings, ...platformErrorResponses },
         },
       },
       async (request) => {
         const appId = Number(request.params.appId);
         await services.apps.get(appId);
-        return { appId, servers: await settings.servers(appId) };
+        return settings.settings(appId);
       },
     );
 
@@ -44,16 +44,14 @@ export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox
         schema: {
           tags,
           security,
-          summary: 'Replace the servers the official web payment page offers',
+          summary:
+            'Set the servers, frame ancestors (CSP frame-ancestors) or return URLs of the web payment page; fields not given are kept',
           params: AppIdParams,
           body: WebPaySettingsBody,
-          response: { 200: Servers, ...platformErrorResponses },
+          response: { 200: WebPaySettings, ...platformErrorResponses },
         },
       },
-      async (request) => {
-        const appId = Number(request.params.appId);
-        return { appId, servers: await settings.putServers(appId, request.body.servers) };
-      },
+      async (request) => settings.put(Number(request.params.appId), request.body),
     );
 
     app.get(

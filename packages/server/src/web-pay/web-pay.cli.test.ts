@@ -52,4 +52,17 @@ describe('web payment page CLI', () => {
     assert.deepEqual(await app('precheck-messages', 'delete', id, '9001'), { deleted: true });
     assert.deepEqual((await app('precheck-messages', 'list', id)).items, []);
   });
+
+  it('sets the frame ancestors and return URLs, refusing a non-https origin, and clears them', async () => {
+    const id = String(appId);
+    const set = await app('web-pay', 'set-frame-ancestors', id, 'https://play.example.com', 'http://127.0.0.1:8080');
+    assert.deepEqual(set.frameAncestors, ['https://play.example.com', 'http://127.0.0.1:8080']);
+    assert.equal(set.servers.length, 2, 'the servers are kept');
+    await assert.rejects(app('web-pay', 'set-frame-ancestors', id, 'http://play.example.com'), /https/);
+    const urls = await app('web-pay', 'set-return-urls', id, 'https://play.example.com/paid');
+    assert.deepEqual(urls.returnUrls, ['https://play.example.com/paid']);
+    const shown = await app('web-pay', 'show', id);
+    assert.deepEqual([shown.frameAncestors.length, shown.returnUrls.length], [2, 1]);
+    assert.deepEqual((await app('web-pay', 'set-frame-ancestors', id)).frameAncestors, []);
+  });
 });

@@ -15,11 +15,12 @@ function parseLang(value: string): string {
 }
 
 /**
- * `app web-pay servers|set-servers` and `app precheck-messages list|set|delete`: what the official web payment page
- * offers and the game's texts of its custom pre-order check codes (section 7; built-in codes are refused).
+ * `app web-pay servers|set-servers|show|set-frame-ancestors|set-return-urls` and `app precheck-messages
+ * list|set|delete`: what the official web payment page offers, who may frame it, where payments may return, and the
+ * game's texts of its custom pre-order check codes (section 7; built-in codes are refused).
  */
 export function registerWebPayCommands(app: Command, ctx: CliContext): void {
-  const web = app.command('web-pay').description('the official web payment page of an app (docs/web-pay.md)');
+  const web = app.command('web-pay').description('the official web payment page of an app (docs/web-payment.md)');
   web
     .command('servers')
     .argument('<appId>')
@@ -49,6 +50,41 @@ export function registerWebPayCommands(app: Command, ctx: CliContext): void {
         ctx.output({ servers: saved }, () => `${saved.length} servers`);
       });
     });
+
+  web
+    .command('show')
+    .description('servers, frame ancestors and return URLs of the page')
+    .argument('<appId>')
+    .action(async (id: string) => {
+      await ctx.withServices(async (s) => {
+        const appId = parseNumber('appId', id);
+        await s.apps.get(appId);
+        const v = await s.webPay.settings.settings(appId);
+        ctx.output(v, () =>
+          [
+            `servers: ${v.servers.map((x) => `${x.serverId}=${x.name}`).join(', ') || '-'}`,
+            `frame ancestors: ${v.frameAncestors.join(' ') || "'none'"}`,
+            `return URLs: ${v.returnUrls.join(' ') || '-'}`,
+          ].join('\n'),
+        );
+      });
+    });
+  for (const [name, field, what] of [
+    ['set-frame-ancestors', 'frameAncestors', 'origins that may frame the page (none: no framing)'],
+    ['set-return-urls', 'returnUrls', "return URLs besides the page's origin (none: only the page's)"],
+  ] as const) {
+    web
+      .command(name)
+      .description(`replace the ${what}`)
+      .argument('<appId>')
+      .argument('[values...]')
+      .action(async (id: string, values: string[]) => {
+        await ctx.withServices(async (s) => {
+          const saved = await s.webPay.settings.put(parseNumber('appId', id), { [field]: values });
+          ctx.output(saved, () => `${saved[field].length} ${field === 'frameAncestors' ? 'origins' : 'URLs'}`);
+        });
+      });
+  }
 
   const messages = app
     .command('precheck-messages')

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { go, signIn, startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
 import { startTestService, type TestService } from '../testing/service.js';
 
-/** The operator console's panel of custom pre-order check texts (section 7), in headless Chromium. */
+/** The operator console's panels of the web payment page (settings, custom pre-order check texts), in headless Chromium. */
 describe('operator console: pre-order check texts', () => {
   let svc: TestService;
   let browser: TestBrowser;
@@ -41,6 +41,30 @@ describe('operator console: pre-order check texts', () => {
     await page.click('.precheck-texts .confirm-yes');
     await waitForText(page, '.precheck-texts', /No texts/);
     assert.deepEqual((await svc.admin('GET', `/apps/${app.appId}/precheck-messages`)).body.items, []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('sets the servers, frame ancestors and return URLs of the page, showing the API refusal of a non-https origin', async () => {
+    const app = await svc.createApp({ name: 'Framed game' });
+    const { page, errors } = await browser.newPage();
+    await signIn(svc, page);
+    await go(svc, page, `/apps/${app.appId}`);
+    await page.locator('.web-pay-settings form').waitFor();
+    await page.fill('#f-webPayServers', 's1=Asia 1');
+    await page.fill('#f-webPayFrameAncestors', 'http://play.example.com');
+    await page.click('.web-pay-settings button[type=submit]');
+    await waitForText(page, '.web-pay-settings', /https/);
+    assert.deepEqual((await svc.admin('GET', `/apps/${app.appId}/web-pay`)).body.frameAncestors, []);
+    await page.fill('#f-webPayFrameAncestors', 'https://play.example.com\n');
+    await page.fill('#f-webPayReturnUrls', 'https://play.example.com/paid');
+    await page.click('.web-pay-settings button[type=submit]');
+    await waitForText(page, '.web-pay-settings', /Saved/);
+    const saved = (await svc.admin('GET', `/apps/${app.appId}/web-pay`)).body;
+    assert.deepEqual(
+      [saved.servers, saved.frameAncestors, saved.returnUrls],
+      [[{ serverId: 's1', name: 'Asia 1' }], ['https://play.example.com'], ['https://play.example.com/paid']],
+    );
     assert.deepEqual(errors, []);
     await page.close();
   });

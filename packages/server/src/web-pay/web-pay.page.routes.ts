@@ -6,26 +6,30 @@ import fastifyStatic from '@fastify/static';
 import { AppError } from '../errors/app-error.js';
 import { loadEsmVendor } from '../http/esm-vendor.js';
 import type { Services } from '../services.js';
+import type { PaySession } from './session.js';
 import { ClientIdParams } from './web-pay.schemas.js';
 
 /** The page's static files (packages/server/web-pay, beside src and dist). */
 export const WEB_PAY_ROOT = fileURLToPath(new URL('../../web-pay/', import.meta.url));
 
 /**
- * The page's CSP: its own scripts and styles only (no inline script), its API only, avatars from http(s) URLs,
- * never framed (the session cookie is SameSite=Strict: game web views load the page top-level; docs/web-pay.md).
+ * The page's CSP: its own scripts and styles only (no inline script), its API only, avatars from http(s) URLs, and
+ * `frame-ancestors` the app's list (web-pay settings), else 'none' (docs/web-payment.md, "Embedding the page").
  */
-export const WEB_PAY_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: https: http:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join('; ');
+export function webPayCsp(frameAncestors: string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: https: http:",
+    "connect-src 'self'",
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
+    "base-uri 'none'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+const WEB_PAY_CSP = webPayCsp();
 
 const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': WEB_PAY_CSP,
@@ -43,18 +47,41 @@ export async function pageHeaders(request: FastifyRequest, reply: FastifyReply):
 }
 
 /**
+ * The framing of a page of an app that lists frame ancestors: its CSP names them and X-Frame-Options (which can
+ * only deny or allow the same origin) is dropped, so the listed game pages may frame it.
+ */
+export function allowFraming(reply: FastifyReply, frameAncestors: string[]): void {
+  if (frameAncestors.length === 0) return;
+  reply.header('content-security-policy', webPayCsp(frameAncestors));
+  reply.removeHeader('x-frame-options');
+}
+
+/** The session's Set-Cookie for the app's page (SameSite=None; Partitioned when the app lets sites frame it). */
+export function sessionSetCookie(
+  services: Services,
+  request: FastifyRequest,
+  session: PaySession | null,
+  frameAncestors: string[],
+): string {
+  return services.webPay.sessions.setCookie(session, request.hostname, frameAncestors.length > 0);
+}
+
+/**
  * The official web payment page (issue 18): GET /pay/{clientId}, its launch links (/pay/{clientId}/link/{token}:
  * opened once, they start the page session and redirect to the page) and its static files under /pay/assets.
  */
 export function webPayPageRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { page, links, sessions } = services.webPay;
+  const { page, links, settings } = services.webPay;
   const indexHtml = fs.readFileSync(`${WEB_PAY_ROOT}index.html`);
   const vendor = loadEsmVendor('/pay/assets/vendor/');
   return async (app) => {
     app.addHook('onRequest', pageHeaders);
-    app.get('/pay/:clientId', { schema: { hide: true, params: ClientIdParams } }, (_request, reply) =>
-      reply.type('text/html; charset=utf-8').send(indexHtml),
-    );
+    app.get('/pay/:clientId', { schema: { hide: true, params: ClientIdParams } }, async (request, reply) => {
+      // An unknown app still gets the page, which shows the API's error; it is framed by nobody.
+      const record = await services.apps.resolveByClientId(request.params.clientId);
+      allowFraming(reply, record ? await settings.frameAncestors(record.appId) : []);
+      return reply.type('text/html; charset=utf-8').send(indexHtml);
+    });
 
     app.get<{ Params: { clientId: string; token: string } }>(
       '/pay/:clientId/link/:token',
@@ -63,12 +90,14 @@ export function webPayPageRoutes(services: Services): FastifyPluginAsyncTypebox 
         const record = await services.apps.requireActive(request.params.clientId);
         const link = await links.open(record.appId, request.params.token);
         const home = `/pay/${encodeURIComponent(record.clientId)}`;
+        const ancestors = await settings.frameAncestors(record.appId);
+        allowFraming(reply, ancestors);
         if (!link)
           return reply
-            .header('set-cookie', sessions.setCookie(null, request.hostname))
+            .header('set-cookie', sessionSetCookie(services, request, null, ancestors))
             .redirect(`${home}?link=refused`, 303);
         const session = await page.openLink(record, link);
-        return reply.header('set-cookie', sessions.setCookie(session, request.hostname)).redirect(home, 303);
+        return reply.header('set-cookie', sessionSetCookie(services, request, session, ancestors)).redirect(home, 303);
       },
     );
 

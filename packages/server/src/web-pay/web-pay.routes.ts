@@ -1,20 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../errors/app-error.js';
 import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import { countryOrDefault } from '../accounts/country.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import { exponentOf } from '../orders/money.js';
 import type { Order } from '../orders/orders.view.js';
+import type { PaymentStep } from '../orders/channels/channel.js';
 import type { Services } from '../services.js';
 import type { PaySession } from './session.js';
-import { pageHeaders } from './web-pay.page.routes.js';
+import { pageHeaders, sessionSetCookie } from './web-pay.page.routes.js';
 import {
   ClientIdParams,
   Context,
   LoginBody,
   PageOrder,
+  PageStep,
   PlaceBody,
   Quote,
   QuoteBody,
@@ -33,6 +35,14 @@ export function pageLang(session: PaySession | null, acceptLanguage: string | un
   if (session?.lang) return session.lang.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
   const first = (acceptLanguage ?? '').split(',')[0]!.trim().toLowerCase();
   return first.startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+/** The step the page takes after placing the order (the hosted step's operator call is not the page's business). */
+export function pageStep(step: PaymentStep | null): Static<typeof PageStep> {
+  if (step?.kind === 'redirect') return { kind: 'redirect', channel: step.channel, url: step.url };
+  if (step?.kind === 'hosted') return { kind: 'hosted', channel: step.channel, outcomes: step.outcomes };
+  // A store step cannot be taken in a browser; the result view follows the order.
+  return { kind: 'none', channel: step?.channel ?? '' };
 }
 
 export function pageOrder(o: Order) {
@@ -61,8 +71,11 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
 
   const sessionOf = (request: FastifyRequest, app: AppRecord) =>
     sessions.fromCookies(request.headers.cookie, app.appId);
-  const setSession = (request: FastifyRequest, reply: FastifyReply, s: PaySession) =>
-    reply.header('set-cookie', sessions.setCookie(s, request.hostname));
+  const setSession = async (request: FastifyRequest, reply: FastifyReply, s: PaySession): Promise<void> => {
+    // Not `return reply...`: a reply is thenable, and awaiting it would wait for the answer it is building.
+    const ancestors = await services.webPay.settings.frameAncestors(s.appId);
+    reply.header('set-cookie', sessionSetCookie(services, request, s, ancestors));
+  };
   const appOf = (request: FastifyRequest) =>
     services.apps.requireActive((request.params as { clientId: string }).clientId);
   /** A POST of the page: its app, its session and the CSRF token checked. */
@@ -100,7 +113,7 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
         let session = sessionOf(request, record);
         if (!session) {
           session = page.officialSession(record, null);
-          setSession(request, reply, session);
+          await setSession(request, reply, session);
         }
         return ok({
           app: { name: record.name, region: record.region },
@@ -134,7 +147,7 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { app: record, session } = await changing(request);
         const next = await page.checkRole(record, session, request.body.serverId, request.body.roleId);
-        setSession(request, reply, next);
+        await setSession(request, reply, next);
         return ok({ role: next.role! });
       },
     );
@@ -161,7 +174,7 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
         // The page keeps only the user id: the token the login minted is revoked at once, never sent to the browser.
         const token = await services.accounts.tokens.lookup(login.kid);
         if (token) await services.accounts.logout(token);
-        setSession(request, reply, page.loggedIn(session, login.userId));
+        await setSession(request, reply, page.loggedIn(session, login.userId));
         return ok({ loggedIn: true });
       },
     );
@@ -211,19 +224,25 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
           params: ClientIdParams,
           body: PlaceBody,
           response: {
-            200: platformSuccess(Type.Object({ order: PageOrder, payment: Type.Object({ kind: Type.String() }) })),
+            200: platformSuccess(Type.Object({ order: PageOrder, payment: PageStep })),
             ...platformErrorResponses,
           },
         },
       },
       async (request) => {
         const { app: record, session } = await changing(request);
-        const order = await page.place(record, session, request.body.products, {
+        const returnUrl = await services.webPay.settings.checkReturnUrl(
+          record.appId,
+          `${request.protocol}://${request.host}`,
+          request.body.returnUrl ?? `${request.protocol}://${request.host}/pay/${encodeURIComponent(record.clientId)}`,
+        );
+        const placed = await page.place(record, session, request.body.products, {
           region: request.body.region ?? null,
           ipCountry: edgeCountry(request),
           lang: request.body.lang ?? pageLang(session, request.headers['accept-language']),
+          returnUrl,
         });
-        return ok({ order: pageOrder(order), payment: { kind: page.sandboxEnabled ? 'sandbox' : 'none' } });
+        return ok({ order: pageOrder(placed.order), payment: pageStep(placed.paymentStep) });
       },
     );
 

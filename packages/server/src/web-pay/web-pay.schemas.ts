@@ -3,7 +3,7 @@ import { Text } from '../http/schemas.js';
 import { OrderLineInput } from '../orders/orders.schemas.js';
 import { LangTag } from './web-pay-settings.js';
 
-/** Wire formats of the web payment page's API (/pay/api/{clientId}/...) and of the launch link (docs/web-pay.md). */
+/** Wire formats of the web payment page's API (/pay/api/{clientId}/...) and of the launch link (docs/web-payment.md). */
 
 export const ClientIdParams = Type.Object({ clientId: Text({ minLength: 1, maxLength: 64 }) });
 export const TrxNoParams = Type.Object({
@@ -92,9 +92,27 @@ export const PlaceBody = Type.Object(
     products: Lines,
     region: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'The region picked (no region lock).' })),
     lang: Type.Optional(LangTag),
+    returnUrl: Type.Optional(
+      Text({
+        maxLength: 2048,
+        description:
+          "Where a provider-hosted payment page sends the browser back (trxNo added to its query): the page's origin or one of the app's return URLs. Default: the page.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
+
+/** The payment step the page takes (orders' PaymentStep, as the page needs it). */
+export const PageStep = Type.Object({
+  kind: Type.Union([Type.Literal('redirect'), Type.Literal('hosted'), Type.Literal('none')], {
+    description:
+      "redirect: go to url (a provider-hosted page); hosted: the platform's own step (sandbox: outcomes); none: follow the order.",
+  }),
+  channel: Type.String(),
+  url: Type.Optional(Type.String()),
+  outcomes: Type.Optional(Type.Array(Type.String())),
+});
 
 export const PageOrder = Type.Object({
   trxNo: Type.Integer(),

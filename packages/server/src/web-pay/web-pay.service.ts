@@ -4,7 +4,7 @@ import type { GameCallsClient, RoleListEntry } from '../game-calls/game-calls.js
 import { isBuiltInPreOrderCode } from '../game-calls/pre-order-codes.js';
 import { checkWithGame } from '../orders/game-checks.js';
 import { minorToNumber, minorToText } from '../orders/money.js';
-import type { OrderService, PlaceOrderInput } from '../orders/orders.service.js';
+import type { OrderService, PlacedOrder, PlaceOrderInput } from '../orders/orders.service.js';
 import type { Order } from '../orders/orders.view.js';
 import type { ProductService } from '../orders/products.js';
 import { OrderStatus } from '../orders/enums.js';
@@ -12,7 +12,7 @@ import type { PayLinkRow } from './pay-links.repository.js';
 import type { PaySession, PaySessions, SessionRole } from './session.js';
 import type { WebPaySettingsService } from './web-pay-settings.js';
 
-/** 2.7: web orders are platform 3 (Web), paymentType 1 (mobile WAP); the channel by the app's region (docs/web-pay.md). */
+/** 2.7: web orders are platform 3 (Web), paymentType 1 (mobile WAP); the channel by the app's region (docs/web-payment.md). */
 export const WEB_PLATFORM = 3;
 export const WEB_PAYMENT_TYPE = 1;
 export const webChannelOf = (app: AppRecord) => (app.region === 'mainland' ? 4 : 5);
@@ -182,7 +182,7 @@ export class WebPayService {
    * pre-order check of each line with its quantity first (4.8, 4.10), then the order opened at the channel. A
    * block carries the text to show: the game's translation of a custom code in `lang`, else its msg (section 7).
    */
-  async place(app: AppRecord, session: PaySession, lines: Line[], ctx: PlaceContext): Promise<Order> {
+  async place(app: AppRecord, session: PaySession, lines: Line[], ctx: PlaceContext): Promise<PlacedOrder> {
     const { userId, role } = this.payer(session);
     const input: PlaceOrderInput = {
       appId: app.appId,
@@ -201,6 +201,7 @@ export class WebPayService {
       ipCountry: ctx.ipCountry,
       chosenRegion: ctx.region,
       registrationRegion: session.userRegion || null,
+      returnUrl: ctx.returnUrl,
     };
     try {
       const placed = await this.deps.orders.place(input, () =>
@@ -211,7 +212,7 @@ export class WebPayService {
           products: lines,
         }),
       );
-      return placed.order;
+      return placed;
     } catch (err) {
       throw await this.explainBlock(app, err, ctx.lang);
     }
@@ -229,7 +230,7 @@ export class WebPayService {
     return order;
   }
 
-  /** The sandbox's hosted payment step (SANDBOX_PAYMENTS only): pay, fail or cancel the session's own order. */
+  /** The sandbox's hosted step (SANDBOX_PAYMENTS only): pay, fail or cancel the session's own order (a provider's part). */
   async sandboxStep(app: AppRecord, session: PaySession, trxNo: number, outcome: 'pay' | 'fail' | 'cancel') {
     if (!this.deps.sandboxEnabled)
       throw new AppError('SANDBOX_DISABLED', 'set SANDBOX_PAYMENTS=true (never in production mode)');
@@ -270,6 +271,8 @@ export interface PlaceContext {
   region: string | null;
   ipCountry: string;
   lang: string;
+  /** Checked by WebPaySettingsService.checkReturnUrl. */
+  returnUrl: string;
 }
 
 /** Avatars only as http(s) URLs (the page puts them in img src); anything else is dropped. */

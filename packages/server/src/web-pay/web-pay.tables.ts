@@ -1,4 +1,4 @@
-/** Row types of migration 0015 (web-pay/). Times are Unix milliseconds. */
+/** Row types of migrations 0015 and 0017 (web-pay/). Times are Unix milliseconds. */
 export interface PayLinksTable {
   /** sha256 (hex) of the link's token; the token itself is only in the URL the client got. */
   link_hash: string;
@@ -19,6 +19,10 @@ export interface WebPaySettingsTable {
   app_id: number;
   /** JSON [{serverId, name}]. */
   servers: string;
+  /** JSON [origin] (migration 0017): the page's CSP frame-ancestors; [] is 'none'. */
+  frame_ancestors: string;
+  /** JSON [url] (migration 0017): return URLs of payment steps besides the page's own origin. */
+  return_urls: string;
   updated_at: number;
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib.js';
 import { FAST } from '../delivery/delivery.testlib.js';
 import { platformPublicKeys, startGameServer, type GameReply, type GameServer } from '../testing/game-server.js';
-import { startTestService, type TestService } from '../testing/service.js';
+import { startTestService, type TestService, type TestServiceOptions } from '../testing/service.js';
 
 /** Helpers of the web payment page tests: a real service and a real game fixture on loopback. */
 
@@ -38,8 +38,11 @@ export interface WebPayFixture {
 
 const json = (status: number, body: unknown): GameReply => ({ status, body: JSON.stringify(body) });
 
-export async function startWebPay(env: Record<string, string> = {}): Promise<WebPayFixture> {
-  const svc = await startTestService({ ...FAST, SANDBOX_PAYMENTS: 'true', SANDBOX_LOGIN: 'true', ...env });
+export async function startWebPay(
+  env: Record<string, string> = {},
+  opts: TestServiceOptions = {},
+): Promise<WebPayFixture> {
+  const svc = await startTestService({ ...FAST, SANDBOX_PAYMENTS: 'true', SANDBOX_LOGIN: 'true', ...env }, opts);
   const state: GameState = {
     roles: new Map(),
     roleListReply: null,

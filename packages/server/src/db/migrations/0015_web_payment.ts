@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// 0015: the official web payment page (web-pay/, docs/web-pay.md).
+// 0015: the official web payment page (web-pay/, docs/web-payment.md).
 // - pay_links: launch links of the in-game web view, single-use and short-lived; only the sha256 of the link's
 //   token is kept, so a database copy opens no payment page.
 // - web_pay_settings: per app, the servers the official page offers (JSON [{serverId, name}]).

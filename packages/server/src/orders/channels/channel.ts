@@ -2,26 +2,65 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../../tables.js';
 import type { ItemRow, OrderRow } from '../orders.repository.js';
 
-/** What a channel answers when it opens a payment: what the client needs to pay. */
+/**
+ * The next step of a payment, as the channel that opened it answers it (docs/orders.md, "Payment steps"). The result
+ * never comes with the step: it arrives later and asynchronously, as a ChannelEvent (a provider's webhook, a store's
+ * server notification, the sandbox's operator call or hosted step), and the client or page follows the order.
+ * - `redirect`: a provider-hosted page; the browser goes to `url` and the provider sends it back to the return URL.
+ * - `hosted`: the platform's own hosted step, rendered by the web payment page (the sandbox: pay, fail, cancel).
+ * - `store`: buy `productId` in the app store, then submit the store's proof of purchase to `submit`.
+ */
+export type PaymentStep =
+  | { kind: 'redirect'; channel: string; url: string }
+  | { kind: 'hosted'; channel: string; outcomes: string[]; complete: string }
+  | { kind: 'store'; channel: 'store'; store: string; productId: string | null; submit: string };
+
+/** What a channel answers when it opens a payment. */
 export interface PaymentStart {
   /** The channel's transaction number, when it gives one at this point (`bankTrxNo`). */
   bankTrxNo: string | null;
-  /** Channel-specific instructions for the client (a pay URL, a store SKU, a sandbox hint). */
-  payment: Record<string, string>;
+  step: PaymentStep;
+}
+
+/** What the opener of a payment hands the channel. */
+export interface PaymentContext {
+  /**
+   * Where a provider-hosted page sends the browser back (the web payment page's, validated there: same origin as
+   * the page or one of the app's return URLs), with `trxNo` added to its query; null for game clients.
+   */
+  returnUrl: string | null;
 }
 
 /**
- * One adapter per payment channel (2.7 `channel`). It opens payments; what
- * the channel reports back (paid, failed, refunded) enters as a ChannelEvent
- * through OrderService.applyChannelEvent, after the adapter authenticated it
- * (a store server notification, a provider webhook, the sandbox's operator
- * call).
+ * The flat `payment` map the client API has answered since before steps had kinds (kept for clients): the step's
+ * string fields (`outcomes` joined with commas, a null `productId` left out). New clients read `paymentStep`.
+ */
+export function paymentFields(step: PaymentStep): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(step)) {
+    if (key === 'kind' || value === null) continue;
+    out[key] = Array.isArray(value) ? value.join(',') : String(value);
+  }
+  return out;
+}
+
+/** `url` with `trxNo` set in its query: the return URL a channel hands its provider for one order. */
+export function returnUrlOf(url: string, trxNo: number): string {
+  const u = new URL(url);
+  u.searchParams.set('trxNo', String(trxNo));
+  return u.toString();
+}
+
+/**
+ * One adapter per payment channel (2.7 `channel`). It opens payments and answers the next step; what the channel
+ * reports back (paid, failed, refunded) enters as a ChannelEvent through OrderService.applyChannelEvent, after the
+ * adapter authenticated it (a store server notification, a provider webhook, the sandbox's operator call).
  */
 export interface PaymentChannelAdapter {
   readonly name: string;
   /** Whether this adapter takes payments of this channel enum value for this app (a store adapter: the app's store settings). */
   supports(channel: number, appId: number): boolean | Promise<boolean>;
-  startPayment(order: OrderRow, items: ItemRow[]): Promise<PaymentStart>;
+  startPayment(order: OrderRow, items: ItemRow[], ctx: PaymentContext): Promise<PaymentStart>;
 }
 
 /** The client-reported facts of a store payment (2.4: clientAmount, clientCurrency, clientRegion). */

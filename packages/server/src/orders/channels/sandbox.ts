@@ -3,12 +3,16 @@ import { MAX_CHANNEL } from '../enums.js';
 import type { OrderRow } from '../orders.repository.js';
 import type { PaymentChannelAdapter, PaymentStart } from './channel.js';
 
+/** The outcomes of the sandbox's hosted step (the web payment page's pay, fail and cancel buttons). */
+export const SANDBOX_OUTCOMES = ['pay', 'fail', 'cancel'] as const;
+
 /**
  * The sandbox channel (SANDBOX_PAYMENTS, never in production mode): stands in
  * for every channel of 2.7 so tests, demos and the web payment page can run
- * whole flows. Payments it opens are completed, failed or refunded by an
- * operator call (admin API `/admin/v1/sandbox/...` or the CLI), which plays
- * the part of the store or provider, client-reported store fields included.
+ * whole flows. Its step is `hosted`: the web payment page renders pay, fail and
+ * cancel; for a game client, an operator call (admin API
+ * `/admin/v1/sandbox/...` or the CLI) plays the part of the store or provider,
+ * client-reported store fields included. Either way the result arrives later.
  */
 export class SandboxChannel implements PaymentChannelAdapter {
   readonly name = 'sandbox';
@@ -20,8 +24,10 @@ export class SandboxChannel implements PaymentChannelAdapter {
   async startPayment(order: OrderRow): Promise<PaymentStart> {
     return {
       bankTrxNo: `sandbox-${crypto.randomBytes(8).toString('hex')}`,
-      payment: {
+      step: {
+        kind: 'hosted',
         channel: 'sandbox',
+        outcomes: [...SANDBOX_OUTCOMES],
         complete: `POST /admin/v1/sandbox/orders/${order.trx_no}/pay`,
       },
     };
