@@ -84,9 +84,13 @@ export function installPortalAccess(scope: FastifyInstance, deps: PortalAccessDe
     if (PUBLIC.has(`${method} ${request.routeOptions.url}`)) return;
     const principal = await authenticate(request, deps);
     principals.set(request, principal);
-    // Before validation too: an app that is not the developer's is "not found" whatever the request carries.
+  });
+  // After validation (bad input is 400 wherever it is sent, and validation does not depend on the app), before
+  // any handler: an app that is not the developer's is "not found".
+  scope.addHook('preHandler', async (request) => {
     const appId = (request.params as { appId?: string } | undefined)?.appId;
-    if (appId !== undefined && !principal.appIds.some((id) => String(id) === appId))
+    const principal = principals.get(request);
+    if (appId !== undefined && !principal?.appIds.some((id) => String(id) === appId))
       throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
   });
 }
