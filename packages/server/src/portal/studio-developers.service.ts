@@ -1,6 +1,7 @@
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { iso, isoOrNull } from '../accounts/accounts.format.js';
 import type { SecretBox } from '../crypto/secret-box.js';
+import type { SealedColumn } from '../crypto/sealed-column.js';
 import { hashPassword, newPassword, newSecondFactor } from '../operators/credentials.js';
 import {
   checkPassword,
@@ -27,6 +28,17 @@ export interface DeveloperView {
 }
 
 export const studioTotpContext = (name: unknown) => `studio-totp:${String(name)}`;
+
+/** The developer column sealed under the master key (master key rotation: master-key/reseal.ts). */
+export const STUDIO_SEALED_COLUMNS: SealedColumn[] = [
+  {
+    table: 'studio_developers',
+    id: 'developer_id',
+    column: 'totp_secret_enc',
+    contextColumns: ['name'],
+    context: (row) => studioTotpContext(row.name),
+  },
+];
 /** How a developer is named in the audit trail: never mistakable for an operator account. */
 export const studioActor = (name: string) => `studio:${name}`;
 const NAME = /^[a-z0-9][a-z0-9._-]{1,63}$/;
