@@ -41,11 +41,11 @@ function run(label, files, env) {
   return result.status === 0;
 }
 
-// The console tests drive Debian's Chromium (packages/server/src/console/console.testlib.ts). Install it when
+// The console and portal tests drive Debian's Chromium (packages/server/src/console/console.testlib.ts). Install it when
 // missing and we can (root with apt-get); otherwise stop with how to install it: never skip those tests.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const serverFiles = testFiles(path.join(root, 'packages/server/dist'));
-if (serverFiles.some((f) => f.includes(`${path.sep}console${path.sep}`)) && !fs.existsSync(CHROMIUM)) {
+if (serverFiles.some((f) => /[\\/](console|portal)[\\/]/.test(f)) && !fs.existsSync(CHROMIUM)) {
   const hasAptGet = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   if (process.getuid?.() === 0 && hasAptGet && !process.env.CHROMIUM_PATH) {
     console.log(

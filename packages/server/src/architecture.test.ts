@@ -28,6 +28,7 @@ const DOMAINS = [
   'backup',
   'retention',
   'operators',
+  'portal',
   'web-pay',
   'store-payments',
 ];
@@ -100,6 +101,9 @@ const OWNERS: Record<string, string[]> = {
   operators: ['operators/operators.repository.ts'],
   operator_sessions: ['operators/operators.repository.ts'],
   operator_tokens: ['operators/operators.repository.ts'],
+  studio_developers: ['portal/portal.repository.ts'],
+  studio_developer_apps: ['portal/portal.repository.ts'],
+  studio_sessions: ['portal/portal.repository.ts'],
   pay_links: ['web-pay/pay-links.repository.ts'],
   web_pay_settings: ['web-pay/web-pay-settings.repository.ts'],
   precheck_messages: ['web-pay/web-pay-settings.repository.ts'],

@@ -13,6 +13,7 @@ import { registerMasterKeyCommands } from './master-key/master-key.cli.js';
 import { registerAdminAuditCommands } from './admin-audit/admin-audit.cli.js';
 import { registerBackupCommands } from './backup/backup.cli.js';
 import { registerOperatorCommands } from './operators/operators.cli.js';
+import { registerStudioDeveloperCommands } from './portal/studio-developers.cli.js';
 
 /**
  * The service's command line: `serve` (what `npm start` runs), `migrate`, and
@@ -54,6 +55,7 @@ registerMasterKeyCommands(program, ctx);
 registerAdminAuditCommands(program, ctx);
 registerBackupCommands(program, ctx);
 registerOperatorCommands(program, ctx);
+registerStudioDeveloperCommands(program, ctx);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as { detail?: string; message?: string };

@@ -24,6 +24,12 @@ import { sandboxRoutes } from './orders/sandbox.routes.js';
 import { consumptionRoutes } from './orders/consumption.routes.js';
 import { orderClientRoutes } from './orders/client.routes.js';
 import { consoleRoutes } from './console/console.routes.js';
+import { installPortalAccess, studioOf } from './portal/portal-access.routes.js';
+import { studioActor } from './portal/studio-developers.service.js';
+import { portalRoutes } from './portal/portal.routes.js';
+import { portalDeliveryRoutes } from './portal/portal-delivery.routes.js';
+import { portalPageRoutes } from './portal/portal.page.routes.js';
+import { studioDeveloperRoutes } from './portal/studio-developers.routes.js';
 import { payLinkRoutes } from './web-pay/pay-links.routes.js';
 import { webPayApiRoutes } from './web-pay/web-pay.routes.js';
 import { webPayPageRoutes } from './web-pay/web-pay.page.routes.js';
@@ -74,8 +80,23 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
       await admin.register(orderAdminRoutes(services));
       await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
       await admin.register(webPayAdminRoutes(services));
+      await admin.register(studioDeveloperRoutes(services));
     },
     { prefix: '/admin/v1' },
+  );
+
+  // The studio portal's API (portal/): a studio developer's session, its own apps only; never /admin/v1.
+  await app.register(
+    async (portal) => {
+      installPortalAccess(portal, { signIn: services.portalSignIn, developers: services.studioDevelopers });
+      recordAdminActions(portal, services.adminAudit, (request) => ({
+        operator: studioActor(studioOf(request).name),
+        operatorId: null,
+      }));
+      await portal.register(portalRoutes(services));
+      await portal.register(portalDeliveryRoutes(services));
+    },
+    { prefix: '/portal/v1' },
   );
 
   await app.register(profileRoutes(services));
@@ -93,6 +114,8 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   services.storePayments.useLogger(app.log);
   // The operator console: public static files; its data calls go to /admin/v1 with a session cookie or a token.
   await app.register(consoleRoutes);
+  // The studio portal page: public static files; its data calls go to /portal/v1 with the portal cookie.
+  await app.register(portalPageRoutes);
   // The official web payment page (issue 18): launch links, the page, its JSON API.
   await app.register(payLinkRoutes(services));
   await app.register(webPayPageRoutes(services));

@@ -41,6 +41,9 @@ import { OperatorsRepository } from './operators/operators.repository.js';
 import { OperatorService } from './operators/operators.service.js';
 import { OperatorTokenService } from './operators/operator-tokens.service.js';
 import { SignInService } from './operators/sign-in.service.js';
+import { createPortal } from './portal/portal.module.js';
+import type { StudioDeveloperService } from './portal/studio-developers.service.js';
+import type { PortalSignInService } from './portal/portal-sign-in.service.js';
 import { createWebPay, type WebPayDomain } from './web-pay/web-pay.module.js';
 import { StoreClients } from './store-payments/store-clients.js';
 import {
@@ -91,6 +94,10 @@ export interface Services {
   operatorSignIn: SignInService;
   /** Per-operator API tokens. */
   operatorTokens: OperatorTokenService;
+  /** Studio developer accounts of the portal, invited by operators (portal/, docs/portal.md). */
+  studioDevelopers: StudioDeveloperService;
+  /** Portal sign-in and sessions of studio developers. */
+  portalSignIn: PortalSignInService;
   /** The official web payment page: launch links, page sessions, its settings (web-pay/, docs/web-payment.md). */
   webPay: WebPayDomain;
   /** App Store and Google Play payments, notifications and reconciliation (store-payments/). */
@@ -226,6 +233,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     (e) => adminAudit.recordEvent(e),
     now,
   );
+  // Operator and studio developer sign-ins follow the same rules.
+  const signInSettings = {
+    sessionSeconds: config.OPERATOR_SESSION_SECONDS,
+    maxFailures: config.OPERATOR_LOGIN_MAX_FAILURES,
+    lockSeconds: config.OPERATOR_LOCK_SECONDS,
+    failureDelayMs: config.OPERATOR_LOGIN_DELAY_MS,
+  };
   const db = database.db;
   const retention = new Retention(
     [
@@ -286,19 +300,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     orders,
     adminAudit,
     operators,
-    operatorSignIn: new SignInService(
-      operatorsRepo,
-      box,
-      operators,
-      {
-        sessionSeconds: config.OPERATOR_SESSION_SECONDS,
-        maxFailures: config.OPERATOR_LOGIN_MAX_FAILURES,
-        lockSeconds: config.OPERATOR_LOCK_SECONDS,
-        failureDelayMs: config.OPERATOR_LOGIN_DELAY_MS,
-      },
-      now,
-    ),
+    operatorSignIn: new SignInService(operatorsRepo, box, operators, signInSettings, now),
     operatorTokens: new OperatorTokenService(operatorsRepo, operators, now),
+    ...createPortal({
+      db: database.db,
+      box,
+      issuer: config.PUBLIC_HOST ?? 'game platform',
+      requireApp: (appId) => apps.get(appId),
+      record: (e) => adminAudit.recordEvent(e),
+      signIn: signInSettings,
+      now,
+    }),
     storeSettings,
     storePayments,
     retention,

@@ -9,6 +9,7 @@ import type { OrdersTables } from './orders/orders.tables.js';
 import type { AdminAuditTables } from './admin-audit/admin-audit.tables.js';
 import type { StoreSettingsTables } from './app-stores/store-settings.tables.js';
 import type { OperatorsTables } from './operators/operators.tables.js';
+import type { PortalTables } from './portal/portal.tables.js';
 import type { WebPayTables } from './web-pay/web-pay.tables.js';
 import type { StorePaymentsTables } from './store-payments/store-payments.tables.js';
 
@@ -37,6 +38,7 @@ export interface Tables
     AdminAuditTables,
     StoreSettingsTables,
     OperatorsTables,
+    PortalTables,
     WebPayTables,
     StorePaymentsTables {
   nonces: NoncesTable;

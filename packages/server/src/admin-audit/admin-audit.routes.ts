@@ -22,7 +22,7 @@ export function recordAdminActions(scope: FastifyInstance, audit: AdminAuditServ
     const named = operatorOf(request.headers['x-operator']);
     if (request.method === 'GET' || request.method === 'HEAD') return;
     // The sign-in records itself (login / login-failed events).
-    if (request.routeOptions.url === '/admin/v1/session' && request.method === 'POST') return;
+    if (/^\/(admin|portal)\/v1\/session$/.test(request.routeOptions.url ?? '') && request.method === 'POST') return;
     started.set(
       request,
       await audit.start({

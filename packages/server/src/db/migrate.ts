@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014_store_payments.js';
 import * as m0015 from './migrations/0015_web_payment.js';
 import * as m0016 from './migrations/0016_operators.js';
 import * as m0017 from './migrations/0017_web_pay_framing.js';
+import * as m0018 from './migrations/0018_studio_portal.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0015_web_payment': m0015,
   '0016_operators': m0016,
   '0017_web_pay_framing': m0017,
+  '0018_studio_portal': m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

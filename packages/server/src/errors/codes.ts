@@ -70,6 +70,18 @@ export const ErrorCodes = {
     grpc: 7,
     msg: "A request that changes something needs its session's X-CSRF-Token (console or payment page).",
   },
+  PORTAL_UNAUTHORIZED: {
+    code: 40110,
+    http: 401,
+    grpc: 16,
+    msg: 'Sign in to the studio portal: no portal session, or it has ended.',
+  },
+  PORTAL_LOGIN_FAILED: {
+    code: 40111,
+    http: 401,
+    grpc: 16,
+    msg: 'The name, password or second factor is not right.',
+  },
   OPERATOR_LOCKED: {
     code: 42902,
     http: 429,

@@ -8,6 +8,7 @@ import { signMd5, startTestService, type TestService } from '../testing/service.
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
 import { parseJsonBody } from './json-body.js';
 import { TEXT_PATTERN } from './schemas.js';
+import { createDeveloper } from '../portal/portal.testlib.js';
 
 /**
  * Hard to break, property-based: every public and admin route of the OpenAPI document, driven with requests
@@ -22,7 +23,7 @@ import { TEXT_PATTERN } from './schemas.js';
  */
 
 type Schema = Record<string, any>;
-type Auth = 'admin' | 'mac' | 'md5-body' | 'md5-query' | 'none';
+type Auth = 'admin' | 'portal' | 'mac' | 'md5-body' | 'md5-query' | 'none';
 interface Param {
   name: string;
   in: 'query' | 'path';
@@ -194,13 +195,15 @@ function routesOf(doc: any): Route[] {
       const security = JSON.stringify(op.security ?? []);
       const auth: Auth = path.startsWith('/admin/')
         ? 'admin'
-        : security.includes('macToken')
-          ? 'mac'
-          : body?.required?.includes('sign')
-            ? 'md5-body'
-            : query.some((p) => p.name === 'sign')
-              ? 'md5-query'
-              : 'none';
+        : security.includes('studioSession')
+          ? 'portal'
+          : security.includes('macToken')
+            ? 'mac'
+            : body?.required?.includes('sign')
+              ? 'md5-body'
+              : query.some((p) => p.name === 'sign')
+                ? 'md5-query'
+                : 'none';
       routes.push({
         method: method.toUpperCase(),
         path,
@@ -355,6 +358,7 @@ describe('hostile input on every route', () => {
   /** Known values by field name: for the game-facing routes (the main app and its player) and for the admin routes (a victim app, user and order). */
   let publicKnown: Record<string, unknown>;
   let adminKnown: Record<string, unknown>;
+  let developerId: number;
 
   before(async () => {
     svc = await startTestService(
@@ -432,6 +436,10 @@ describe('hostile input on every route', () => {
     const reportId = (await svc.admin('GET', '/reports')).body.reports[0].reportId;
     const event = await svc.admin('POST', `/apps/${victim.appId}/test-events`, { type: 'payment' });
     const kid = (await svc.admin('GET', '/platform-keys')).body.keys[0].kid;
+    // The portal routes run as a studio developer of the victim app (portal/).
+    developerId = (await svc.services.studioDevelopers.repo.byName(
+      (await createDeveloper(svc, 'hostile-dev', [victim.appId])).name,
+    ))!.developer_id;
     const now = Math.floor(Date.now() / 1000);
     publicKnown = {
       clientId: main.clientId,
@@ -510,7 +518,22 @@ describe('hostile input on every route', () => {
     return Object.fromEntries(Object.entries(rows[0]!).map(([k, v]) => [k, Number(v)]));
   }
 
-  const knownFor = (route: Route) => (route.auth === 'admin' ? adminKnown : publicKnown);
+  const knownFor = (route: Route) => (route.auth === 'admin' || route.auth === 'portal' ? adminKnown : publicKnown);
+
+  /** A fresh portal session of the victim app's developer (a hostile DELETE /portal/v1/session may end one). */
+  async function portalHeaders(): Promise<Record<string, string>> {
+    const cookie = crypto.randomBytes(32).toString('base64url');
+    const csrf = crypto.randomBytes(32).toString('base64url');
+    await svc.services.studioDevelopers.repo.insertSession({
+      session_hash: crypto.createHash('sha256').update(cookie).digest('hex'),
+      developer_id: developerId,
+      csrf_token: csrf,
+      ip: '127.0.0.1',
+      created_at: Date.now(),
+      expires_at: Date.now() + 3_600_000,
+    });
+    return { cookie: `gp_studio_session=${cookie}`, 'x-csrf-token': csrf };
+  }
 
   /** The request of a draft on the wire: hostile text spliced in, nonce made fresh, then signed as the route wants. */
   async function prepare(d: Draft): Promise<{ uri: string; init: RequestInit; what: string }> {
@@ -571,6 +594,7 @@ describe('hostile input on every route', () => {
     const uri = `${path}${pairs.length > 0 ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''}`;
     const headers: Record<string, string> = text === undefined ? {} : { 'content-type': 'application/json' };
     if (route.auth === 'admin') headers.authorization = `Bearer ${svc.adminToken}`;
+    if (route.auth === 'portal') Object.assign(headers, await portalHeaders());
     if (route.auth === 'mac') {
       const token = await login(main.clientId);
       headers.authorization = buildMacAuthorization({

@@ -31,6 +31,13 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
             description:
               'Console sign-in (POST /admin/v1/session); send X-CSRF-Token on requests that change something',
           },
+          studioSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'gp_studio_session',
+            description:
+              'Studio portal sign-in (POST /portal/v1/session); send X-CSRF-Token on requests that change something',
+          },
           macToken: {
             type: 'apiKey',
             in: 'header',
@@ -42,6 +49,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       tags: [
         { name: 'health', description: 'Liveness, readiness, metrics' },
         { name: 'admin', description: 'Operator API (/admin/v1)' },
+        { name: 'portal', description: "Studio portal API (/portal/v1): a studio developer's own apps only" },
         { name: 'stores', description: 'App Store and Google Play notifications (/notify/v1)' },
       ],
     },

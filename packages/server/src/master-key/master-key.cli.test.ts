@@ -88,6 +88,7 @@ describe('master-key CLI (embedded mode)', () => {
         ['app_store_settings.api_private_key_enc', 0],
         ['app_store_settings.service_account_enc', 0],
         ['operators.totp_secret_enc', 0],
+        ['studio_developers.totp_secret_enc', 0],
       ],
     );
 

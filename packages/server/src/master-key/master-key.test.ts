@@ -18,6 +18,7 @@ import { SEALED_COLUMNS } from './sealed-columns.js';
 import { makeApiKey } from '../testing/apple-fixture.js';
 import { makeServiceAccount } from '../testing/google-fixture.js';
 import { createOperator } from '../testing/operators.js';
+import { createDeveloper } from '../portal/portal.testlib.js';
 
 /**
  * Master key rotation on the suite's backend: the same database opened by a
@@ -38,6 +39,7 @@ describe('master key rotation', () => {
   let evidenceUri: string;
   let pendingUpload: string;
   let totpSecret: string;
+  let devTotpSecret: string;
   let apiKey: Awaited<ReturnType<typeof makeApiKey>>;
   const account = makeServiceAccount();
 
@@ -66,6 +68,12 @@ describe('master key rotation', () => {
     assert.equal((await svc.services.storeSettings.google(game.appId))?.serviceAccountJson, JSON.stringify(account));
     const op = (await svc.services.operators.repo.byName('ops'))!;
     assert.equal(svc.services.box.open(op.totp_secret_enc, 'operator-totp:ops'), totpSecret, 'the TOTP secret opens');
+    const dev = (await svc.services.studioDevelopers.repo.byName('studio-dev'))!;
+    assert.equal(
+      svc.services.box.open(dev.totp_secret_enc, 'studio-totp:studio-dev'),
+      devTotpSecret,
+      'studio TOTP opens',
+    );
   };
 
   before(async () => {
@@ -94,6 +102,7 @@ describe('master key rotation', () => {
       });
       assert.equal(google.status, 200, JSON.stringify(google.body));
       totpSecret = (await createOperator(svc, 'ops', 'operator')).totpSecret;
+      devTotpSecret = (await createDeveloper(svc, 'studio-dev', [game.appId])).totpSecret;
       login = await guestLogin(svc, game.clientId);
       evidenceUri = (await uploadEvidence(svc, game, crypto.randomBytes(64))).uri;
       const issued = await getUploadUrl(svc, game, { file_name: 'late.png', file_size: '32' });
@@ -107,6 +116,7 @@ describe('master key rotation', () => {
         'app_store_settings.api_private_key_enc': { [idA]: 1 },
         'app_store_settings.service_account_enc': { [idA]: 1 },
         'operators.totp_secret_enc': { [idA]: 1 },
+        'studio_developers.totp_secret_enc': { [idA]: 1 },
       });
     } finally {
       await svc.close();
@@ -145,6 +155,7 @@ describe('master key rotation', () => {
           ['app_store_settings.api_private_key_enc', 1, 1, 0],
           ['app_store_settings.service_account_enc', 1, 1, 0],
           ['operators.totp_secret_enc', 1, 1, 0],
+          ['studio_developers.totp_secret_enc', 1, 1, 0],
         ],
       );
       assert.deepEqual(await counts(svc), {
@@ -155,6 +166,7 @@ describe('master key rotation', () => {
         'app_store_settings.api_private_key_enc': { [idB]: 1 },
         'app_store_settings.service_account_enc': { [idB]: 1 },
         'operators.totp_secret_enc': { [idB]: 1 },
+        'studio_developers.totp_secret_enc': { [idB]: 1 },
       });
       assert.ok(
         (await resealAll(svc.services.database.db, svc.services.box, SEALED_COLUMNS)).every((r) => r.resealed === 0),

@@ -4,6 +4,7 @@ import { TOKEN_SEALED_COLUMNS } from '../accounts/tokens.service.js';
 import { PLATFORM_KEY_SEALED_COLUMNS } from '../platform-keys/keys.service.js';
 import { STORE_SETTINGS_SEALED_COLUMNS } from '../app-stores/store-settings.service.js';
 import { OPERATOR_SEALED_COLUMNS } from '../operators/operators.service.js';
+import { STUDIO_SEALED_COLUMNS } from '../portal/studio-developers.service.js';
 
 /** Every stored column sealed under the master key: what a rotation must reseal. */
 export const SEALED_COLUMNS: SealedColumn[] = [
@@ -12,4 +13,5 @@ export const SEALED_COLUMNS: SealedColumn[] = [
   ...PLATFORM_KEY_SEALED_COLUMNS,
   ...STORE_SETTINGS_SEALED_COLUMNS,
   ...OPERATOR_SEALED_COLUMNS,
+  ...STUDIO_SEALED_COLUMNS,
 ];

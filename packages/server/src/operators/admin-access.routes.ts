@@ -63,10 +63,21 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 /** HttpOnly, SameSite=Strict, path /admin/v1; Secure unless the console is reached on loopback (plain HTTP). */
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
+  setScopedCookie(request, reply, { name: SESSION_COOKIE, path: SESSION_COOKIE_PATH }, value, maxAgeSeconds);
+}
+
+/** A session cookie `name` sent to `path` only: HttpOnly, SameSite=Strict, Secure unless reached on loopback. */
+export function setScopedCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cookie: { name: string; path: string },
+  value: string,
+  maxAgeSeconds: number,
+) {
   const secure = LOOPBACK.has(request.hostname.replace(/:\d+$/, '')) ? '' : '; Secure';
   reply.header(
     'set-cookie',
-    `${SESSION_COOKIE}=${value}; Path=${SESSION_COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`,
+    `${cookie.name}=${value}; Path=${cookie.path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`,
   );
 }
 

@@ -83,3 +83,17 @@ export const normalizeRecoveryCode = (code: string) => code.trim().toLowerCase()
 export const newSessionValue = () => crypto.randomBytes(32).toString('base64url');
 export const newApiToken = () => `gpo_${crypto.randomBytes(32).toString('base64url')}`;
 export const API_TOKEN_PATTERN = /^gpo_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * A new second factor for account `name`: the TOTP secret sealed by `seal`, the recovery codes' hashes, and what
+ * the account holder is answered once. Shared by operator and studio developer accounts.
+ */
+export function newSecondFactor(seal: (secret: string) => string, name: string, issuer: string) {
+  const secret = newTotpSecret();
+  const codes = newRecoveryCodes();
+  return {
+    sealed: seal(secret),
+    hashes: JSON.stringify(codes.map(sha256)),
+    answer: { totpSecret: secret, totpUri: totpUri(secret, name, issuer), recoveryCodes: codes },
+  };
+}

@@ -9,12 +9,12 @@ const SHELL: Principal = { kind: 'break-glass', operatorId: null, name: 'cli', r
 
 const describe = (o: OperatorView) =>
   `${o.name}  ${o.role}${o.disabled ? '  DISABLED' : ''}${o.lockedUntil ? `  locked until ${o.lockedUntil}` : ''}  recovery codes left ${o.recoveryCodesLeft}  last sign-in ${o.lastLoginAt ?? 'never'}`;
-const factorText = (f: SecondFactor) =>
+export const factorText = (f: SecondFactor) =>
   [
     `TOTP secret ${f.totpSecret}`,
     `  ${f.totpUri}`,
     `recovery codes (each good once): ${f.recoveryCodes.join(' ')}`,
-    '(shown once: hand them to the operator now)',
+    '(shown once: hand them to the account holder now)',
   ].join('\n');
 const tokenLine = (t: TokenView) =>
   `#${t.tokenId}  ${t.operator}  ${t.name}  ${t.role}  expires ${t.expiresAt ?? 'never'}  last used ${t.lastUsedAt ?? 'never'}${t.revokedAt ? `  REVOKED ${t.revokedAt}` : ''}`;

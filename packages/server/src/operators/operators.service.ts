@@ -2,15 +2,7 @@ import { AppError, invalidParameter } from '../errors/app-error.js';
 import { iso, isoOrNull } from '../accounts/accounts.format.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
-import {
-  PASSWORD_MIN,
-  hashPassword,
-  newPassword,
-  newRecoveryCodes,
-  newTotpSecret,
-  sha256,
-  totpUri,
-} from './credentials.js';
+import { PASSWORD_MIN, hashPassword, newPassword, newSecondFactor } from './credentials.js';
 import { isRole, type Role } from './permissions.js';
 import type { OperatorRow, OperatorsRepository } from './operators.repository.js';
 
@@ -120,13 +112,7 @@ export class OperatorService {
   }
 
   private secondFactor(name: string): { sealed: string; hashes: string; answer: SecondFactor } {
-    const secret = newTotpSecret();
-    const codes = newRecoveryCodes();
-    return {
-      sealed: this.box.seal(secret, totpContext(name)),
-      hashes: JSON.stringify(codes.map(sha256)),
-      answer: { totpSecret: secret, totpUri: totpUri(secret, name, this.settings.issuer), recoveryCodes: codes },
-    };
+    return newSecondFactor((secret) => this.box.seal(secret, totpContext(name)), name, this.settings.issuer);
   }
 
   /** A new operator with its second factor; the password and second factor are answered once. */

@@ -133,6 +133,13 @@ export const ROUTE_PERMISSIONS: Record<string, RouteAccess> = {
   'GET /admin/v1/operator-tokens': 'self',
   'POST /admin/v1/operator-tokens': 'self',
   'DELETE /admin/v1/operator-tokens/:tokenId': 'self',
+  // studio developer accounts of the portal (portal/)
+  'GET /admin/v1/studio-developers': 'operators.read',
+  'POST /admin/v1/studio-developers': 'operators.write',
+  'GET /admin/v1/studio-developers/:name': 'operators.read',
+  'PATCH /admin/v1/studio-developers/:name': 'operators.write',
+  'POST /admin/v1/studio-developers/:name/reset-totp': 'operators.write',
+  'POST /admin/v1/studio-developers/:name/reset-password': 'operators.write',
 };
 
 /** The declared access of a route, or undefined when the table does not name it. */

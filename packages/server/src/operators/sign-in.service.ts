@@ -18,6 +18,40 @@ import {
   type Principal,
 } from './operators.service.js';
 
+export interface SecondFactorInput {
+  totp?: string;
+  recoveryCode?: string;
+}
+
+/**
+ * The second factor of a sign-in (operator or studio developer account): null when the TOTP code (good once: its
+ * time step must be newer than the last accepted) or the recovery code (good once) is right, else what was wrong.
+ */
+export async function checkSecondFactor(
+  totpSecret: string,
+  recoveryCodes: string,
+  input: SecondFactorInput,
+  at: number,
+  claim: {
+    claimTotpStep(step: number): Promise<boolean>;
+    swapRecoveryCodes(before: string, after: string): Promise<boolean>;
+  },
+): Promise<string | null> {
+  if (input.totp !== undefined) {
+    const step = totpStep(totpSecret, input.totp, at);
+    if (step === null) return 'wrong TOTP code';
+    return (await claim.claimTotpStep(step)) ? null : 'replayed TOTP code';
+  }
+  if (input.recoveryCode !== undefined) {
+    const hash = sha256(normalizeRecoveryCode(input.recoveryCode));
+    const left = JSON.parse(recoveryCodes) as string[];
+    if (!left.includes(hash)) return 'unknown or used recovery code';
+    const swapped = await claim.swapRecoveryCodes(recoveryCodes, JSON.stringify(left.filter((h) => h !== hash)));
+    return swapped ? null : 'unknown or used recovery code';
+  }
+  return 'no second factor';
+}
+
 export interface SignInSettings {
   sessionSeconds: number;
   maxFailures: number;
@@ -87,28 +121,11 @@ export class SignInService {
   }
 
   /** null when the code is right (and now used), else what was wrong. */
-  private async checkSecondFactor(
-    row: OperatorRow,
-    input: { totp?: string; recoveryCode?: string },
-    at: number,
-  ): Promise<string | null> {
-    if (input.totp !== undefined) {
-      const step = totpStep(this.box.open(row.totp_secret_enc, totpContext(row.name)), input.totp, at);
-      if (step === null) return 'wrong TOTP code';
-      return (await this.repo.claimTotpStep(row.operator_id, step)) ? null : 'replayed TOTP code';
-    }
-    if (input.recoveryCode !== undefined) {
-      const hash = sha256(normalizeRecoveryCode(input.recoveryCode));
-      const left = JSON.parse(row.recovery_codes) as string[];
-      if (!left.includes(hash)) return 'unknown or used recovery code';
-      const swapped = await this.repo.swapRecoveryCodes(
-        row.operator_id,
-        row.recovery_codes,
-        JSON.stringify(left.filter((h) => h !== hash)),
-      );
-      return swapped ? null : 'unknown or used recovery code';
-    }
-    return 'no second factor';
+  private checkSecondFactor(row: OperatorRow, input: SecondFactorInput, at: number): Promise<string | null> {
+    return checkSecondFactor(this.box.open(row.totp_secret_enc, totpContext(row.name)), row.recovery_codes, input, at, {
+      claimTotpStep: (step) => this.repo.claimTotpStep(row.operator_id, step),
+      swapRecoveryCodes: (before, after) => this.repo.swapRecoveryCodes(row.operator_id, before, after),
+    });
   }
 
   private async refuse(name: string, row: OperatorRow | null, why: string, ctx: AuditContext): Promise<never> {

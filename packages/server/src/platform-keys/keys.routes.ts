@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { platformErrorResponses, Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
 
-const PublicKey = Type.Object(
+export const PublicKey = Type.Object(
   {
     kid: Type.String({ description: 'Key id; calls to games carry it in the Key-Id header.' }),
     publicKeyPem: Type.String(),

@@ -1,0 +1,107 @@
+// settings.js - an app's callback and game URLs (checked by the service as in the admin API) and its md5 secret
+// rotation (the new secret shown once; the previous one accepted for the grace period).
+import { useState } from '/portal/vendor/hooks.module.js';
+import { api } from '/portal/api.js';
+import { ErrorBox, Field, html, useAction, when } from '/portal/ui.js';
+
+const URL_FIELDS = [
+  ['roleQueryUrl', 'Role query URL (4.8)'],
+  ['roleListUrl', 'Role list URL (4.9)'],
+  ['preOrderCheckUrl', 'Pre-order check URL (4.10)'],
+  ['cancellationCallbackUrl', 'Account cancellation callback URL (6)'],
+  ['partnerUrl', 'Partner URL for consumption notices (4.6)'],
+];
+
+const mapText = (m) =>
+  Object.entries(m)
+    .map(([k, v]) => (k === 'default' ? v : `${k} = ${v}`))
+    .join('\n');
+function parseMap(text) {
+  const out = {};
+  for (const line of text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
+    const eq = line.indexOf(' = ');
+    if (eq > 0) out[line.slice(0, eq).trim()] = line.slice(eq + 3).trim();
+    else out.default = line;
+  }
+  return out;
+}
+
+export function Settings({ app, onSaved }) {
+  const [callbacks, setCallbacks] = useState(mapText(app.callbackUrls));
+  const [urls, setUrls] = useState(Object.fromEntries(URL_FIELDS.map(([k]) => [k, app[k] ?? ''])));
+  const save = useAction(async () => {
+    const body = { callbackUrls: parseMap(callbacks) };
+    for (const [k] of URL_FIELDS) body[k] = urls[k].trim() === '' ? null : urls[k].trim();
+    const r = await api('PATCH', `/apps/${app.appId}`, { body });
+    onSaved();
+    return r;
+  });
+  const [asking, setAsking] = useState(false);
+  const rotate = useAction(() => api('POST', `/apps/${app.appId}/rotate-secret`));
+  return html`<div>
+    <form
+      class="stacked settings"
+      onSubmit=${(e) => {
+        e.preventDefault();
+        save.run();
+      }}
+    >
+      <${Field}
+        label="Payment callback URLs (4.7)"
+        name="callbackUrls"
+        as="textarea"
+        rows="4"
+        value=${callbacks}
+        onInput=${setCallbacks}
+        hint="One a line: the default URL, or serverId = URL."
+      />
+      ${URL_FIELDS.map(
+        ([k, label]) =>
+          html`<${Field} label=${label} name=${k} value=${urls[k]} onInput=${(v) => setUrls({ ...urls, [k]: v })} />`,
+      )}
+      <button type="submit" disabled=${save.busy}>Save URLs</button>
+      ${save.result ? html`<span class="ok"> Saved.</span>` : null}
+      <${ErrorBox} error=${save.error} />
+    </form>
+    <div class="panel">
+      <h2>md5 secret</h2>
+      <p class="muted">
+        Last rotated
+        ${when(app.secretRotatedAt)}.${app.previousSecretExpiresAt ? ` The previous secret is accepted until ${when(app.previousSecretExpiresAt)}.` : ''}
+        A new secret is shown once; the previous one keeps working for the grace period, so update your game meanwhile.
+      </p>
+      ${
+        asking
+          ? html`<span class="confirm"
+              >Rotate the md5 secret of ${app.name}?
+              <button
+                type="button"
+                class="danger confirm-rotate"
+                onClick=${async () => {
+                  setAsking(false);
+                  await rotate.run();
+                  onSaved();
+                }}
+              >
+                Rotate
+              </button>
+              <button type="button" onClick=${() => setAsking(false)}>Cancel</button></span
+            >`
+          : html`<button type="button" class="danger rotate" disabled=${rotate.busy} onClick=${() => setAsking(true)}>
+              Rotate secret
+            </button>`
+      }
+      ${
+        rotate.result
+          ? html`<div class="secret">
+              New md5 secret, shown only this once:<code class="secret-value">${rotate.result.secret}</code>
+            </div>`
+          : null
+      }
+      <${ErrorBox} error=${rotate.error} />
+    </div>
+  </div>`;
+}

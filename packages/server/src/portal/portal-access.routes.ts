@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { safeEqual } from '../crypto/secret-box.js';
+import { AppError } from '../errors/app-error.js';
+import { auditContext, cookieValue, setScopedCookie } from '../operators/admin-access.routes.js';
+import type { PortalSignInService, StudioPrincipal } from './portal-sign-in.service.js';
+import { studioActor, type StudioDeveloperService } from './studio-developers.service.js';
+
+/**
+ * Who is calling the portal API, and is the app theirs (docs/portal.md). One onRequest hook of the /portal/v1 scope:
+ * 1. authenticates the portal session cookie (its own cookie, sent to /portal/v1 only; an operator's cookie or token
+ *    means nothing here, and a portal cookie means nothing on /admin/v1), with its X-CSRF-Token on every change;
+ * 2. on a route with `:appId`, answers 404 NOT_FOUND unless the app is one of the developer's: another studio's app
+ *    looks exactly like an app that does not exist (docs/decisions.md "Studio portal").
+ */
+
+export const PORTAL_COOKIE = { name: 'gp_studio_session', path: '/portal/v1' };
+/** The only portal route without a session: the sign-in. */
+const PUBLIC = new Set(['POST /portal/v1/session']);
+
+const principals = new WeakMap<FastifyRequest, StudioPrincipal>();
+
+export function studioOf(request: FastifyRequest): StudioPrincipal {
+  const p = principals.get(request);
+  if (!p) throw new Error('studioOf: the request was not authenticated');
+  return p;
+}
+
+/** The app of a portal route, already checked to be the caller's. */
+export const appIdOf = (request: FastifyRequest) => Number((request.params as { appId: string }).appId);
+
+export function setPortalCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
+  setScopedCookie(request, reply, PORTAL_COOKIE, value, maxAgeSeconds);
+}
+
+export interface PortalAccessDeps {
+  signIn: PortalSignInService;
+  developers: StudioDeveloperService;
+}
+
+async function authenticate(request: FastifyRequest, deps: PortalAccessDeps): Promise<StudioPrincipal> {
+  const cookie = cookieValue(request, PORTAL_COOKIE.name);
+  if (cookie === undefined) throw new AppError('PORTAL_UNAUTHORIZED', 'sign in to the studio portal');
+  const p = await deps.signIn.sessionPrincipal(cookie);
+  if (!p) throw new AppError('PORTAL_UNAUTHORIZED', 'the portal session has ended: sign in again');
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    const sent = request.headers['x-csrf-token'];
+    if (typeof sent !== 'string' || !safeEqual(sent, p.csrfToken)) {
+      await deps.developers.audit(
+        'portal-csrf-refused',
+        studioActor(p.name),
+        auditContext(request),
+        sent === undefined ? 'no X-CSRF-Token' : 'wrong X-CSRF-Token',
+        403,
+      );
+      throw new AppError('CSRF_REFUSED');
+    }
+  }
+  return p;
+}
+
+/** Installs the access hook and the OpenAPI annotation on the /portal/v1 scope (routes.ts), before its routes. */
+export function installPortalAccess(scope: FastifyInstance, deps: PortalAccessDeps): void {
+  scope.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const open = PUBLIC.has(`${methods[0]} ${route.url}`);
+    route.schema = {
+      ...route.schema,
+      tags: ['portal'],
+      security: open ? [] : [{ studioSession: [] }],
+      description: [
+        route.schema?.description,
+        open
+          ? 'No sign-in needed.'
+          : route.url.includes(':appId')
+            ? "A studio developer's portal session; the app must be one of the developer's (else 404)."
+            : "A studio developer's portal session.",
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+    } as typeof route.schema;
+  });
+  scope.addHook('onRequest', async (request) => {
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (PUBLIC.has(`${method} ${request.routeOptions.url}`)) return;
+    const principal = await authenticate(request, deps);
+    principals.set(request, principal);
+  });
+  // After validation (bad input is 400 wherever it is sent, and validation does not depend on the app), before
+  // any handler: an app that is not the developer's is "not found".
+  scope.addHook('preHandler', async (request) => {
+    const appId = (request.params as { appId?: string } | undefined)?.appId;
+    const principal = principals.get(request);
+    if (appId !== undefined && !principal?.appIds.some((id) => String(id) === appId))
+      throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+  });
+}

@@ -1,0 +1,182 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { platformErrorResponses } from '../http/schemas.js';
+import { NextBefore, PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit, parseTime } from '../http/admin-query.js';
+import type { Services } from '../services.js';
+import { DeliveryAttempt, DeliveryEvent, EventList, RecoverBody, TestEventBody } from '../delivery/delivery.schemas.js';
+import { GameCall, GameCallList, GameCallListQuery, parseGameCallQuery } from '../game-calls/call-log.schemas.js';
+import { ConsumptionNoticeView } from '../orders/consumption.schemas.js';
+import { appIdOf } from './portal-access.routes.js';
+import { eventOfApp, resendOfApp } from './portal-events.js';
+import {
+  ConsumptionNoticePortalQuery,
+  PortalAppParams,
+  PortalEventParams,
+  PortalEventQuery,
+  ResendManyBody,
+} from './portal.schemas.js';
+
+/**
+ * The studio's deliveries and calls in the portal API (/portal/v1/apps/:appId/..., docs/portal.md): events with
+ * their attempts, resending and recovering them, test events, the game-call log (4.8-4.10) and the consumption
+ * notices (4.6). The same domain functions as the admin API; the app is already checked to be the developer's.
+ */
+export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { delivery } = services;
+  return async (app) => {
+    // The admin scope's shared schemas are not visible here (each scope has its own).
+    app.addSchema(DeliveryEvent);
+    app.addSchema(DeliveryAttempt);
+    app.addSchema(GameCall);
+    app.get(
+      '/apps/:appId/events',
+      {
+        schema: {
+          summary: "The app's notification events, newest first, by state, type and creation time",
+          params: PortalAppParams,
+          querystring: PortalEventQuery,
+          response: { 200: EventList, ...platformErrorResponses },
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const events = await delivery.list({
+          appId: appIdOf(request),
+          ...(q.state !== undefined ? { state: q.state } : {}),
+          ...(q.type !== undefined ? { type: q.type } : {}),
+          ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
+          ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
+          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
+          limit,
+        });
+        return { events, nextBefore: nextBeforeOf(events, limit, (e) => e.eventId) };
+      },
+    );
+
+    app.get(
+      '/apps/:appId/events/:eventId',
+      {
+        schema: {
+          summary: 'An event with its attempts: status, latency and the first KB of each answer',
+          params: PortalEventParams,
+          response: {
+            200: Type.Intersect([
+              Type.Ref(DeliveryEvent),
+              Type.Object({ attemptLog: Type.Array(Type.Ref(DeliveryAttempt)) }),
+            ]),
+            ...platformErrorResponses,
+          },
+        },
+      },
+      async (request) => eventOfApp(delivery, appIdOf(request), Number(request.params.eventId)),
+    );
+
+    app.post(
+      '/apps/:appId/events/:eventId/resend',
+      {
+        schema: {
+          summary: 'Deliver an event again now (same notifyId and body, fresh signature)',
+          params: PortalEventParams,
+          response: { 200: Type.Ref(DeliveryEvent), ...platformErrorResponses },
+        },
+      },
+      async (request) => {
+        const eventId = Number(request.params.eventId);
+        await eventOfApp(delivery, appIdOf(request), eventId);
+        return delivery.resend(eventId);
+      },
+    );
+
+    app.post(
+      '/apps/:appId/events/resend',
+      {
+        schema: {
+          summary: "Deliver several of the app's events again now (all must be the app's, else none is resent)",
+          params: PortalAppParams,
+          body: ResendManyBody,
+          response: { 200: Type.Object({ resent: Type.Array(Type.Integer()) }), ...platformErrorResponses },
+        },
+      },
+      async (request) => ({ resent: await resendOfApp(delivery, appIdOf(request), request.body.eventIds) }),
+    );
+
+    app.post(
+      '/apps/:appId/events/recover',
+      {
+        schema: {
+          summary: 'Deliver again every dead event of the app that died since a time (after an outage)',
+          params: PortalAppParams,
+          body: RecoverBody,
+          response: { 200: Type.Object({ recovered: Type.Integer() }), ...platformErrorResponses },
+        },
+      },
+      async (request) => ({
+        recovered: await delivery.recover(appIdOf(request), parseTime('since', request.body.since)),
+      }),
+    );
+
+    app.post(
+      '/apps/:appId/test-events',
+      {
+        schema: {
+          summary: 'Send a test event, signed and delivered exactly like a real one',
+          params: PortalAppParams,
+          body: TestEventBody,
+          response: { 201: Type.Object({ eventId: Type.Integer() }), ...platformErrorResponses },
+        },
+      },
+      async (request, reply) => {
+        const eventId = await delivery.sendTestEvent(
+          appIdOf(request),
+          request.body.type,
+          request.body.serverId ?? null,
+        );
+        return reply.code(201).send({ eventId });
+      },
+    );
+
+    app.get(
+      '/apps/:appId/game-calls',
+      {
+        schema: {
+          summary: 'The role query, role list and pre-order check calls to the game (4.8-4.10), with why each failed',
+          params: PortalAppParams,
+          querystring: GameCallListQuery,
+          response: { 200: GameCallList, ...platformErrorResponses },
+        },
+      },
+      async (request) => {
+        const filter = parseGameCallQuery(appIdOf(request), request.query);
+        const calls = await services.callLog.list(filter);
+        return { calls, nextBefore: nextBeforeOf(calls, filter.limit, (c) => c.callId) };
+      },
+    );
+
+    app.get(
+      '/apps/:appId/consumption-notices',
+      {
+        schema: {
+          summary: "The app's in-game consumption notices (4.6), newest first",
+          params: PortalAppParams,
+          querystring: ConsumptionNoticePortalQuery,
+          response: {
+            200: Type.Object({ notices: Type.Array(ConsumptionNoticeView), nextBefore: NextBefore }),
+            ...platformErrorResponses,
+          },
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const notices = await services.orders.consumption.list({
+          appId: appIdOf(request),
+          ...(q.userId !== undefined ? { userId: q.userId } : {}),
+          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
+          limit,
+        });
+        return { notices, nextBefore: nextBeforeOf(notices, limit, (n) => n.noticeId) };
+      },
+    );
+  };
+}

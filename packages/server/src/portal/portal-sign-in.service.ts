@@ -1,0 +1,130 @@
+import { AppError } from '../errors/app-error.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { burnPasswordCheck, newSessionValue, sha256, verifyPassword } from '../operators/credentials.js';
+import type { AuditContext } from '../operators/operators.service.js';
+import { checkSecondFactor, type SignInSettings } from '../operators/sign-in.service.js';
+import type { DeveloperRow, PortalRepository } from './portal.repository.js';
+import { studioActor, studioTotpContext, type StudioDeveloperService } from './studio-developers.service.js';
+
+/** Who is calling the portal API: a studio developer's session, and the apps it may see. */
+export interface StudioPrincipal {
+  developerId: number;
+  name: string;
+  appIds: number[];
+  sessionHash: string;
+  csrfToken: string;
+}
+
+/**
+ * Portal sign-in (docs/portal.md): name, password and a TOTP code or a recovery code, with the operator accounts'
+ * rules and settings (OPERATOR_SESSION_SECONDS, OPERATOR_LOGIN_MAX_FAILURES, OPERATOR_LOCK_SECONDS,
+ * OPERATOR_LOGIN_DELAY_MS): every refusal is the same answer, answered late, counted towards the lock and audited.
+ */
+export class PortalSignInService {
+  constructor(
+    private readonly repo: PortalRepository,
+    private readonly box: SecretBox,
+    private readonly developers: StudioDeveloperService,
+    private readonly settings: SignInSettings,
+    private readonly now: () => number = Date.now,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  ) {}
+
+  async login(
+    input: { name: string; password: string; totp?: string; recoveryCode?: string },
+    ctx: AuditContext,
+  ): Promise<{ session: string; principal: StudioPrincipal }> {
+    const row = await this.repo.byName(input.name);
+    const at = this.now();
+    const actor = studioActor(input.name.slice(0, 100));
+    if (!row) {
+      await burnPasswordCheck(input.password);
+      return this.refuse(actor, null, 'unknown name', ctx);
+    }
+    if (row.locked_until !== null && Number(row.locked_until) > at) {
+      await this.developers.audit('portal-login-locked', actor, ctx, 'locked', 429);
+      const seconds = Math.ceil((Number(row.locked_until) - at) / 1000);
+      throw new AppError('OPERATOR_LOCKED', `locked for ${seconds} s more`, {
+        headers: { 'retry-after': String(seconds) },
+      });
+    }
+    if (!(await verifyPassword(row.password_hash, input.password)))
+      return this.refuse(actor, row, 'wrong password', ctx);
+    const problem = await checkSecondFactor(
+      this.box.open(row.totp_secret_enc, studioTotpContext(row.name)),
+      row.recovery_codes,
+      input,
+      at,
+      {
+        claimTotpStep: (step) => this.repo.claimTotpStep(row.developer_id, step),
+        swapRecoveryCodes: (before, after) => this.repo.swapRecoveryCodes(row.developer_id, before, after),
+      },
+    );
+    if (problem) return this.refuse(actor, row, problem, ctx);
+    if (row.disabled === 1) return this.refuse(actor, row, 'disabled', ctx);
+
+    await this.repo.update(row.developer_id, { failed_logins: 0, locked_until: null, last_login_at: at });
+    await this.repo.deleteExpiredSessions(at);
+    const session = newSessionValue();
+    const csrfToken = newSessionValue();
+    await this.repo.insertSession({
+      session_hash: sha256(session),
+      developer_id: row.developer_id,
+      csrf_token: csrfToken,
+      ip: ctx.ip,
+      created_at: at,
+      expires_at: at + this.settings.sessionSeconds * 1000,
+    });
+    await this.developers.audit('portal-login', actor, ctx, input.recoveryCode ? 'with a recovery code' : null);
+    return {
+      session,
+      principal: {
+        developerId: row.developer_id,
+        name: row.name,
+        appIds: await this.repo.appsOf(row.developer_id),
+        sessionHash: sha256(session),
+        csrfToken,
+      },
+    };
+  }
+
+  private async refuse(actor: string, row: DeveloperRow | null, why: string, ctx: AuditContext): Promise<never> {
+    const failures = row
+      ? await this.repo.countFailure(
+          row.developer_id,
+          this.settings.maxFailures,
+          this.now() + this.settings.lockSeconds * 1000,
+          this.now(),
+        )
+      : 1;
+    await this.developers.audit('portal-login-failed', actor, ctx, why, 401);
+    // Slows guessing: each failure in a row waits longer (the lock stops it).
+    await this.sleep(Math.min(5000, this.settings.failureDelayMs * failures));
+    throw new AppError('PORTAL_LOGIN_FAILED');
+  }
+
+  /** The principal of a portal session cookie, or null (unknown, expired, or its developer disabled). */
+  async sessionPrincipal(cookie: string): Promise<StudioPrincipal | null> {
+    const hash = sha256(cookie);
+    const s = await this.repo.session(hash);
+    if (!s) return null;
+    if (Number(s.expires_at) <= this.now()) {
+      await this.repo.deleteSession(hash);
+      return null;
+    }
+    const dev = await this.repo.byId(Number(s.developer_id));
+    if (!dev || dev.disabled === 1) return null;
+    return {
+      developerId: dev.developer_id,
+      name: dev.name,
+      appIds: await this.repo.appsOf(dev.developer_id),
+      sessionHash: hash,
+      csrfToken: s.csrf_token,
+    };
+  }
+
+  async logout(p: StudioPrincipal, ctx: AuditContext): Promise<void> {
+    await this.repo.deleteSession(p.sessionHash);
+    await this.developers.audit('portal-logout', studioActor(p.name), ctx, null);
+  }
+}

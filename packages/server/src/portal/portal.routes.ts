@@ -1,0 +1,122 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { platformErrorResponses } from '../http/schemas.js';
+import type { Services } from '../services.js';
+import { App, AppList, AppWithSecret } from '../apps/apps.schemas.js';
+import { PublicKey } from '../platform-keys/keys.routes.js';
+import { LoginBody } from '../operators/operators.schemas.js';
+import { auditContext, cookieValue } from '../operators/admin-access.routes.js';
+import { PORTAL_COOKIE, appIdOf, setPortalCookie, studioOf } from './portal-access.routes.js';
+import { PortalAppParams, PortalAppPatchBody, PortalSession } from './portal.schemas.js';
+import type { StudioPrincipal } from './portal-sign-in.service.js';
+
+const sessionView = (p: StudioPrincipal) => ({ name: p.name, appIds: p.appIds, csrfToken: p.csrfToken });
+
+/**
+ * The studio portal API, mounted under /portal/v1 behind portal-access.routes.ts (docs/portal.md): sign-in, the
+ * developer's apps with their URLs and md5 secret, and the platform public keys. Every app route goes through the
+ * same domain functions as the admin API, so the same checks apply.
+ */
+export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { apps, portalSignIn } = services;
+  return async (app) => {
+    app.post(
+      '/session',
+      {
+        schema: {
+          summary: 'Portal sign-in: name, password and a TOTP code (or a recovery code); sets the portal cookie',
+          body: LoginBody,
+          response: { 200: PortalSession, ...platformErrorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { session, principal } = await portalSignIn.login(request.body, auditContext(request));
+        setPortalCookie(request, reply, session, services.config.OPERATOR_SESSION_SECONDS);
+        return sessionView(principal);
+      },
+    );
+
+    app.get(
+      '/session',
+      {
+        schema: {
+          summary: 'Who is signed in, the apps it sees and the CSRF token of the session',
+          response: { 200: PortalSession, ...platformErrorResponses },
+        },
+      },
+      async (request) => sessionView(studioOf(request)),
+    );
+
+    app.delete(
+      '/session',
+      {
+        schema: { summary: 'Sign out of the portal', response: { 204: Type.Null(), ...platformErrorResponses } },
+      },
+      async (request, reply) => {
+        await portalSignIn.logout(studioOf(request), auditContext(request));
+        if (cookieValue(request, PORTAL_COOKIE.name) !== undefined) setPortalCookie(request, reply, '', 0);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/apps',
+      { schema: { summary: "The developer's apps", response: { 200: AppList, ...platformErrorResponses } } },
+      async (request) => {
+        const mine = new Set(studioOf(request).appIds);
+        return { apps: (await apps.list()).filter((a) => mine.has(a.appId)) };
+      },
+    );
+
+    app.get(
+      '/apps/:appId',
+      {
+        schema: {
+          summary: 'Show an app with its callback and game URLs',
+          params: PortalAppParams,
+          response: { 200: Type.Ref(App), ...platformErrorResponses },
+        },
+      },
+      async (request) => apps.get(appIdOf(request)),
+    );
+
+    app.patch(
+      '/apps/:appId',
+      {
+        schema: {
+          summary: 'Set the callback URLs (4.7) and the game URLs (4.8-4.10, 6, 4.6), checked as the admin API does',
+          params: PortalAppParams,
+          body: PortalAppPatchBody,
+          response: { 200: Type.Ref(App), ...platformErrorResponses },
+        },
+      },
+      async (request) => apps.update(appIdOf(request), request.body),
+    );
+
+    app.post(
+      '/apps/:appId/rotate-secret',
+      {
+        schema: {
+          summary: 'New md5 secret, answered once; the previous one stays valid for SECRET_GRACE_SECONDS',
+          params: PortalAppParams,
+          response: { 200: AppWithSecret, ...platformErrorResponses },
+        },
+      },
+      async (request) => {
+        const { app: rotated, secret } = await apps.rotateSecret(appIdOf(request));
+        return { ...rotated, secret };
+      },
+    );
+
+    app.get(
+      '/platform-keys',
+      {
+        schema: {
+          summary: 'The platform public keys (PEM) that verify the calls and notifications the platform signs (5.3)',
+          response: { 200: Type.Object({ keys: Type.Array(PublicKey) }), ...platformErrorResponses },
+        },
+      },
+      async () => ({ keys: await services.keys.list() }),
+    );
+  };
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// Screenshots of the studio portal for docs/portal.md (`npm run build && node scripts/portal-screenshots.mjs`): a real
+// service and the tests' fixture game server on loopback, a developer of one app, a payment notification that failed
+// and is resent; headless Chromium writes docs/portal/<step>.png.
+import './check-node.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const dist = (p) => path.join(root, 'packages/server/dist', p);
+const { startTestService } = await import(dist('testing/service.js'));
+const { platformPublicKeys, startGameServer } = await import(dist('testing/game-server.js'));
+const { appWithProducts, payOk, placeOk, storeOrder } = await import(dist('orders/orders.testlib.js'));
+const { waitForEvent } = await import(dist('delivery/delivery.testlib.js'));
+const { createDeveloper } = await import(dist('portal/portal.testlib.js'));
+const out = path.join(root, 'docs/portal');
+fs.mkdirSync(out, { recursive: true });
+
+const svc = await startTestService({
+  DELIVERY_SCHEDULE: '0,100ms,100ms',
+  DELIVERY_JITTER: '0',
+  DELIVERY_POLL_MS: '50',
+  SANDBOX_PAYMENTS: 'true',
+});
+let status = 502;
+const game = await startGameServer(await platformPublicKeys(svc.services), () => ({
+  status,
+  body: status === 200 ? 'ok' : 'bad gateway',
+}));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+});
+
+try {
+  const app = await appWithProducts(svc, {
+    name: 'Dragon Saga',
+    callbackUrls: { default: `${game.url}/pay/callback` },
+    roleQueryUrl: `${game.url}/role`,
+  });
+  const other = await svc.createApp({ name: 'Another studio game' });
+  const dev = await createDeveloper(svc, 'alice.dragon-studio', [app.appId]);
+  const order = await placeOk(svc, storeOrder(app.appId));
+  await payOk(svc, order.trxNo);
+  const eventId = (await svc.admin('GET', `/events?appId=${app.appId}&type=payment`)).body.events[0].eventId;
+  await waitForEvent(svc, eventId, (e) => e.state === 'dead');
+
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  page.setDefaultTimeout(10_000);
+  const shot = async (name) => {
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: true });
+  };
+  await page.goto(`${svc.url}/portal`);
+  await page.fill('#f-name', dev.name);
+  await shot('01-sign-in');
+  await page.fill('#f-password', dev.password);
+  await page.fill('#f-totp', dev.recoveryCodes[0]);
+  await page.click('form.portal-signin button[type=submit]');
+  await page.locator('main table').waitFor();
+  await shot('02-apps');
+  await page.goto(`${svc.url}/portal#/apps/${app.appId}/events?event=${eventId}`);
+  await page.locator('table.attempts tbody tr').first().waitFor();
+  await shot('03-failed-event');
+  status = 200;
+  await page.click('.event-detail button.resend');
+  await waitForEvent(svc, eventId, (e) => e.state === 'delivered');
+  await page.click('.event-detail button:has-text("Refresh attempts")');
+  await page.locator('.event-detail dd.state-delivered').waitFor();
+  await shot('04-resent-delivered');
+  await page.goto(`${svc.url}/portal#/apps/${app.appId}/settings`);
+  await page.locator('form.settings').waitFor();
+  await shot('05-settings');
+  await page.goto(`${svc.url}/portal#/apps/${other.appId}/events`);
+  await page.locator('section.refused').waitFor();
+  await shot('06-another-studio-refused');
+  console.log(`wrote ${fs.readdirSync(out).length} screenshots to ${out}`);
+} finally {
+  await browser.close();
+  await game.close();
+  await svc.close();
+}
