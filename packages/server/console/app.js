@@ -11,8 +11,10 @@ import { EventsPage } from '/console/pages/events.js';
 import { KeysPage } from '/console/pages/keys.js';
 import { ConsumptionPage } from '/console/pages/consumption.js';
 import { AdminActionsPage } from '/console/pages/adminactions.js';
+import { OverviewPage } from '/console/pages/overview.js';
 
 const NAV = [
+  ['overview', 'Overview'],
   ['apps', 'Apps'],
   ['reports', 'Reports'],
   ['users', 'Users'],
@@ -25,6 +27,7 @@ const NAV = [
 ];
 
 const PAGES = {
+  overview: OverviewPage,
   apps: AppsPage,
   reports: ReportsPage,
   users: UsersPage,
@@ -130,7 +133,8 @@ function Shell() {
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
-  const section = route.segments[0] ?? 'apps';
+  // The console opens on the overview; a moderator (no overview.read) opens on the report queue.
+  const section = route.segments[0] ?? (session.role() === 'moderator' ? 'reports' : 'overview');
   const Page = PAGES[section];
   const signOut = async () => {
     // An account's session ends on the service too (the cookie is cleared there).

@@ -14,6 +14,7 @@ import { clientRoutes } from './accounts/client.routes.js';
 import { accountAdminRoutes } from './accounts/admin.routes.js';
 import { deliveryRoutes } from './delivery/delivery.routes.js';
 import { callLogRoutes } from './game-calls/call-log.routes.js';
+import { overviewRoutes } from './overview/overview.routes.js';
 import { pullRoutes } from './delivery/pull.routes.js';
 import { evidenceRoutes } from './evidence/evidence.routes.js';
 import { ReportView } from './reporting/moderation.schemas.js';
@@ -74,6 +75,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
       await admin.register(orderAdminRoutes(services));
       await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
       await admin.register(webPayAdminRoutes(services));
+      await admin.register(overviewRoutes(services));
     },
     { prefix: '/admin/v1' },
   );

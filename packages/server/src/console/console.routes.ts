@@ -4,13 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '../errors/app-error.js';
 import { sendError } from '../errors/handler.js';
-import { loadEsmVendor } from '../http/esm-vendor.js';
+import { loadEsmVendor, vendorType } from '../http/esm-vendor.js';
 
 /**
  * The operator console: static files (packages/server/console, beside src and
  * dist, so the compiled file finds them at ../../console) served at /console,
- * plus the Preact, hooks and htm ESM builds from their npm packages under
- * /console/vendor. The page is public; every data call it makes goes to the
+ * plus the Preact, hooks and htm ESM builds and the uPlot charts from their npm
+ * packages under /console/vendor. The page is public; every data call it makes goes to the
  * admin API with the bearer token. Hidden from the OpenAPI document.
  */
 
@@ -60,7 +60,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       scope.get<{ Params: { name: string } }>('/vendor/:name', { schema: { hide: true } }, (request, reply) => {
         const body = vendor.get(request.params.name);
         if (!body) return reply.callNotFound();
-        return reply.type('text/javascript; charset=utf-8').send(body);
+        return reply.type(vendorType(request.params.name)).send(body);
       });
 
       // wildcard: false registers one route per file found under the root at start, so a path that is not

@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013_app_store_settings.js';
 import * as m0014 from './migrations/0014_store_payments.js';
 import * as m0015 from './migrations/0015_web_payment.js';
 import * as m0016 from './migrations/0016_operators.js';
+import * as m0019 from './migrations/0019_overview.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0014_store_payments': m0014,
   '0015_web_payment': m0015,
   '0016_operators': m0016,
+  '0019_overview': m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
