@@ -627,6 +627,7 @@ describe('operator console (happy paths)', () => {
     await signInAccount(svc, page, 'zoe', zoe.password, codeOf(zoe));
     await waitForText(page, 'header.topbar .who', /as zoe \(operator\)/);
     assert.equal(await page.evaluate('document.cookie'), '', 'the session cookie is HttpOnly');
+    await go(svc, page, '/apps');
     await page.click('a.button[href="#/apps/new"]');
     await page.fill('#f-name', 'Audited in the console');
     await page.click('button:has-text("Create app")');
