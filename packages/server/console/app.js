@@ -76,6 +76,25 @@ function AccountSignIn({ onError }) {
   </form>`;
 }
 
+/** "Sign in with your company account" when the service has OpenID Connect configured (GET /session/methods). */
+function OidcSignIn() {
+  const [oidc, setOidc] = useState(false);
+  useEffect(() => {
+    api('GET', '/session/methods', { signingIn: true }).then(
+      (m) => setOidc(m.oidc === true),
+      () => setOidc(false),
+    );
+  }, []);
+  if (!oidc) return null;
+  return html`<p class="oidc-signin">
+    <a class="button" href="/admin/v1/session/oidc">Sign in with your company account</a>
+  </p>`;
+}
+
+/** The sign-in screen's notice after a refused OpenID Connect sign-in (the reason is in the audit trail only). */
+const OIDC_REFUSED = new URLSearchParams(location.search).get('oidc') === 'refused';
+const OIDC_SIGNED_IN = new URLSearchParams(location.search).get('oidc') === 'signed-in';
+
 function SignIn({ message }) {
   const [accountError, setAccountError] = useState(undefined);
   const [token, setToken] = useState('');
@@ -99,7 +118,16 @@ function SignIn({ message }) {
   return html`<main class="signin">
     <h1>Operator console</h1>
     ${message ? html`<p class="notice" role="status">${message}</p>` : null}
+    ${
+      OIDC_REFUSED
+        ? html`<p class="error oidc-refused" role="alert">
+            The sign-in with your company account was refused: no enabled operator account matches it, or the identity
+            provider's answer did not check. Ask an admin to look at the audit trail.
+          </p>`
+        : null
+    }
     <${ErrorBox} error=${accountError ?? error} />
+    <${OidcSignIn} />
     <${AccountSignIn} onError=${setAccountError} />
     <details class="break-glass">
       <summary>Break-glass admin token or an operator API token</summary>
@@ -161,6 +189,19 @@ function Shell() {
 
 function Console() {
   const [signedIn, setSignedIn] = useState(session.signedIn());
+  useEffect(() => {
+    // Back from the OpenID Connect sign-in with a session cookie this tab does not know yet: take it up.
+    if (session.signedIn() || !OIDC_SIGNED_IN) return;
+    api('GET', '/session', { signingIn: true }).then(
+      (me) => {
+        if (me.via !== 'session' || !me.csrfToken) return;
+        session.signInAccount(me);
+        history.replaceState(null, '', '/console#/');
+        window.dispatchEvent(new Event('console-signed-in'));
+      },
+      () => undefined,
+    );
+  }, []);
   const [message, setMessage] = useState('');
   const wasSignedIn = useRef(signedIn);
   wasSignedIn.current = signedIn;

@@ -15,6 +15,7 @@ import { accountAdminRoutes } from './accounts/admin.routes.js';
 import { deliveryRoutes } from './delivery/delivery.routes.js';
 import { callLogRoutes } from './game-calls/call-log.routes.js';
 import { overviewRoutes } from './overview/overview.routes.js';
+import { oidcRoutes } from './operators/oidc.routes.js';
 import { pullRoutes } from './delivery/pull.routes.js';
 import { evidenceRoutes } from './evidence/evidence.routes.js';
 import { ReportView } from './reporting/moderation.schemas.js';
@@ -63,6 +64,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
         return { operator: p.name, operatorId: p.operatorId };
       });
       await admin.register(operatorRoutes(services));
+      await admin.register(oidcRoutes(services));
       await admin.register(adminAuditRoutes(services));
       await admin.register(appRoutes(services));
       await admin.register(storeSettingsRoutes(services));

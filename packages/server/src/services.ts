@@ -40,6 +40,7 @@ import { OperatorsRepository } from './operators/operators.repository.js';
 import { OperatorService } from './operators/operators.service.js';
 import { OperatorTokenService } from './operators/operator-tokens.service.js';
 import { SignInService } from './operators/sign-in.service.js';
+import { OidcSignIn } from './operators/oidc.js';
 import { createWebPay, type WebPayDomain } from './web-pay/web-pay.module.js';
 import { StoreClients } from './store-payments/store-clients.js';
 import {
@@ -88,6 +89,8 @@ export interface Services {
   operators: OperatorService;
   /** Console sign-in and sessions of operator accounts. */
   operatorSignIn: SignInService;
+  /** Operator sign-in through the company's OpenID Connect provider; null when OIDC_ISSUER_URL is unset. */
+  operatorOidc: OidcSignIn | null;
   /** Per-operator API tokens. */
   operatorTokens: OperatorTokenService;
   /** The official web payment page: launch links, page sessions, its settings (web-pay/, docs/web-pay.md). */
@@ -280,6 +283,20 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     orders,
     adminAudit,
     operators,
+    operatorOidc: config.OIDC_ISSUER_URL
+      ? new OidcSignIn(
+          {
+            issuerUrl: config.OIDC_ISSUER_URL,
+            clientId: config.OIDC_CLIENT_ID!,
+            clientSecret: config.OIDC_CLIENT_SECRET!,
+            redirectUrl: config.OIDC_REDIRECT_URL!,
+            claim: config.OIDC_OPERATOR_CLAIM,
+            scopes: config.OIDC_SCOPES,
+          },
+          box,
+          now,
+        )
+      : null,
     operatorSignIn: new SignInService(
       operatorsRepo,
       box,

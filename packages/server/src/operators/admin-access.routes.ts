@@ -59,15 +59,16 @@ export function cookieValue(request: FastifyRequest, name: string): string | und
   return undefined;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 /** HttpOnly, SameSite=Strict, path /admin/v1; Secure unless the console is reached on loopback (plain HTTP). */
-export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
+export function sessionCookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
   const secure = LOOPBACK.has(request.hostname.replace(/:\d+$/, '')) ? '' : '; Secure';
-  reply.header(
-    'set-cookie',
-    `${SESSION_COOKIE}=${value}; Path=${SESSION_COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`,
-  );
+  return `${SESSION_COOKIE}=${value}; Path=${SESSION_COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`;
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
+  reply.header('set-cookie', sessionCookie(request, value, maxAgeSeconds));
 }
 
 export interface AccessDeps {

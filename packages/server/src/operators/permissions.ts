@@ -126,6 +126,9 @@ export const ROUTE_PERMISSIONS: Record<string, RouteAccess> = {
   'GET /admin/v1/overview': 'overview.read',
   // operators (this domain)
   'POST /admin/v1/session': 'public',
+  'GET /admin/v1/session/methods': 'public',
+  'GET /admin/v1/session/oidc': 'public',
+  'GET /admin/v1/session/oidc/callback': 'public',
   'GET /admin/v1/session': 'self',
   'DELETE /admin/v1/session': 'self',
   'GET /admin/v1/operators': 'operators.read',
