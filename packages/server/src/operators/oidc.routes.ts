@@ -2,10 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../errors/app-error.js';
-import { platformErrorResponses } from '../http/schemas.js';
+import { Text, platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { LOOPBACK, auditContext, cookieValue, sessionCookie } from './admin-access.routes.js';
 import { OidcRefused, PENDING_SECONDS } from './oidc.js';
+
+/** The provider's redirect (OpenID Connect Core 3.1.2.5-6); other parameters a provider adds are let through. */
+const CallbackQuery = Type.Object({
+  code: Type.Optional(Text({ minLength: 1, maxLength: 2048 })),
+  state: Type.Optional(Text({ minLength: 1, maxLength: 512 })),
+  iss: Type.Optional(Text({ minLength: 1, maxLength: 512 })),
+  error: Type.Optional(Text({ minLength: 1, maxLength: 256 })),
+  error_description: Type.Optional(Text({ maxLength: 1024 })),
+});
 
 /** The sealed state of a sign-in in progress: sent back only to the callback, and on the provider's redirect (Lax). */
 const PENDING_COOKIE = 'gp_oidc_pending';
@@ -63,7 +72,7 @@ export function oidcRoutes(services: Services): FastifyPluginAsyncTypebox {
           tags: ['admin'],
           summary:
             "The identity provider's redirect: checks the answer, signs the operator in (session cookie) and returns to the console",
-          querystring: Type.Record(Type.String(), Type.String()),
+          querystring: CallbackQuery,
           response: { ...platformErrorResponses },
         },
       },
