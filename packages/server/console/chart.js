@@ -27,8 +27,10 @@ export function Chart({
   useEffect(() => {
     if (!box.current || labels.length === 0) return undefined;
     const xs = labels.map((_, i) => i);
-    const bars =
-      kind === 'bars' ? uPlot.paths.bars({ size: [0.8 / Math.max(1, series.length), 40], align: 0 }) : undefined;
+    // Bars of several series overlap at one x: the caller orders them largest first (p99 before p50, all tries
+    // before failures), so each stays visible in front of the one before.
+    const bars = kind === 'bars' ? uPlot.paths.bars({ size: [0.6, 60], align: 0 }) : undefined;
+    const short = (label) => (label.length > 18 ? `${label.slice(0, 8)}...${label.slice(-8)}` : label);
     let focused = 1;
     const plot = new uPlot(
       {
@@ -36,18 +38,22 @@ export function Chart({
         height: 220,
         legend: { show: true },
         cursor: { focus: { prox: 30 } },
-        scales: { x: { time: false } },
+        scales: {
+          x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] },
+          y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+        },
         axes: [
-          { values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? (labels[t] ?? '') : '')) },
-          { values: (_u, ticks) => ticks.map((t) => `${t}${unit}`) },
+          { space: 90, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? short(labels[t] ?? '') : '')) },
+          { size: 70, values: (_u, ticks) => ticks.map((t) => `${t}${unit}`) },
         ],
         series: [
-          { label: 'x', value: (_u, v) => (v === null || v === undefined ? '' : (labels[v] ?? '')) },
+          { label: '', value: (_u, v) => (v === null || v === undefined ? '' : (labels[v] ?? '')) },
           ...series.map((s, i) => ({
             label: s.label,
             stroke: s.color ?? COLORS[i % COLORS.length],
             fill: kind === 'bars' ? `${s.color ?? COLORS[i % COLORS.length]}99` : undefined,
             width: kind === 'bars' ? 0 : 2,
+            points: { show: kind !== 'bars' },
             paths: bars,
           })),
         ],

@@ -15,6 +15,7 @@ export function overviewQuery(q) {
   return { from: new Date(to - span).toISOString(), to: new Date(to).toISOString(), appId: q.appId };
 }
 
+const LATENCY_COLORS = { p99: '#c62828', p90: '#f9a825', p50: '#2e7d32' };
 const hourLabel = (iso) => `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
 const dayLabel = (iso) => iso.slice(0, 10);
 
@@ -43,6 +44,7 @@ export function OverviewCharts({ data, links }) {
   return html`<div class="overview-grid">
     <${Chart}
       id="notifications"
+      kind="lines"
       title="Notifications per hour by outcome (state now)"
       labels=${hours.map((h) => hourLabel(h.hour))}
       keys=${hours.map((h) => h.hour)}
@@ -73,9 +75,10 @@ export function OverviewCharts({ data, links }) {
       unit=" ms"
       title="Attempt latency per destination (bucket upper bound)"
       labels=${lat.map((d) => d.url ?? '(no URL)')}
-      series=${['p50', 'p90', 'p99'].map((p) => ({
+      series=${['p99', 'p90', 'p50'].map((p) => ({
         key: p,
         label: p,
+        color: LATENCY_COLORS[p],
         values: lat.map((d) => d[p]),
         link: () => links.events({ appId, ...window }),
       }))}
@@ -88,6 +91,7 @@ export function OverviewCharts({ data, links }) {
     />
     <${Chart}
       id="commerce"
+      kind="lines"
       title="Orders, payments, refunds and pending supplements per day"
       labels=${days.map((d) => dayLabel(d.day))}
       keys=${days.map((d) => d.day)}
@@ -125,16 +129,18 @@ export function OverviewCharts({ data, links }) {
       keys=${calls.map((c) => `${c.appId}/${c.kind}`)}
       series=${[
         {
-          key: 'failures',
-          label: 'Failed',
-          values: calls.map((c) => c.failures),
-          link: (i) => links.gameCalls(calls[i].appId, { kind: calls[i].kind, failed: 'true', ...window }),
-        },
-        {
           key: 'calls',
           label: 'All tries',
+          color: '#90a4ae',
           values: calls.map((c) => c.calls),
           link: (i) => links.gameCalls(calls[i].appId, { kind: calls[i].kind, ...window }),
+        },
+        {
+          key: 'failures',
+          label: 'Failed',
+          color: '#c62828',
+          values: calls.map((c) => c.failures),
+          link: (i) => links.gameCalls(calls[i].appId, { kind: calls[i].kind, failed: 'true', ...window }),
         },
       ]}
     />
