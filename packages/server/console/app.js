@@ -11,8 +11,10 @@ import { EventsPage } from '/console/pages/events.js';
 import { KeysPage } from '/console/pages/keys.js';
 import { ConsumptionPage } from '/console/pages/consumption.js';
 import { AdminActionsPage } from '/console/pages/adminactions.js';
+import { OverviewPage } from '/console/pages/overview.js';
 
 const NAV = [
+  ['overview', 'Overview'],
   ['apps', 'Apps'],
   ['reports', 'Reports'],
   ['users', 'Users'],
@@ -25,6 +27,7 @@ const NAV = [
 ];
 
 const PAGES = {
+  overview: OverviewPage,
   apps: AppsPage,
   reports: ReportsPage,
   users: UsersPage,
@@ -73,6 +76,25 @@ function AccountSignIn({ onError }) {
   </form>`;
 }
 
+/** "Sign in with your company account" when the service has OpenID Connect configured (GET /session/methods). */
+function OidcSignIn() {
+  const [oidc, setOidc] = useState(false);
+  useEffect(() => {
+    api('GET', '/session/methods', { signingIn: true }).then(
+      (m) => setOidc(m.oidc === true),
+      () => setOidc(false),
+    );
+  }, []);
+  if (!oidc) return null;
+  return html`<p class="oidc-signin">
+    <a class="button" href="/admin/v1/session/oidc">Sign in with your company account</a>
+  </p>`;
+}
+
+/** The sign-in screen's notice after a refused OpenID Connect sign-in (the reason is in the audit trail only). */
+const OIDC_REFUSED = new URLSearchParams(location.search).get('oidc') === 'refused';
+const OIDC_SIGNED_IN = new URLSearchParams(location.search).get('oidc') === 'signed-in';
+
 function SignIn({ message }) {
   const [accountError, setAccountError] = useState(undefined);
   const [token, setToken] = useState('');
@@ -96,7 +118,16 @@ function SignIn({ message }) {
   return html`<main class="signin">
     <h1>Operator console</h1>
     ${message ? html`<p class="notice" role="status">${message}</p>` : null}
+    ${
+      OIDC_REFUSED
+        ? html`<p class="error oidc-refused" role="alert">
+            The sign-in with your company account was refused: no enabled operator account matches it, or the identity
+            provider's answer did not check. Ask an admin to look at the audit trail.
+          </p>`
+        : null
+    }
     <${ErrorBox} error=${accountError ?? error} />
+    <${OidcSignIn} />
     <${AccountSignIn} onError=${setAccountError} />
     <details class="break-glass">
       <summary>Break-glass admin token or an operator API token</summary>
@@ -130,7 +161,8 @@ function Shell() {
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
-  const section = route.segments[0] ?? 'apps';
+  // The console opens on the overview; a moderator (no overview.read) opens on the report queue.
+  const section = route.segments[0] ?? (session.role() === 'moderator' ? 'reports' : 'overview');
   const Page = PAGES[section];
   const signOut = async () => {
     // An account's session ends on the service too (the cookie is cleared there).
@@ -157,6 +189,19 @@ function Shell() {
 
 function Console() {
   const [signedIn, setSignedIn] = useState(session.signedIn());
+  useEffect(() => {
+    // Back from the OpenID Connect sign-in with a session cookie this tab does not know yet: take it up.
+    if (session.signedIn() || !OIDC_SIGNED_IN) return;
+    api('GET', '/session', { signingIn: true }).then(
+      (me) => {
+        if (me.via !== 'session' || !me.csrfToken) return;
+        session.signInAccount(me);
+        history.replaceState(null, '', '/console#/');
+        window.dispatchEvent(new Event('console-signed-in'));
+      },
+      () => undefined,
+    );
+  }, []);
   const [message, setMessage] = useState('');
   const wasSignedIn = useRef(signedIn);
   wasSignedIn.current = signedIn;

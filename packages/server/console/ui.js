@@ -11,7 +11,7 @@ export const html = htm.bind(h);
 
 /** The current route: path segments and query of the hash. */
 export function currentRoute() {
-  const raw = location.hash.replace(/^#/, '') || '/apps';
+  const raw = location.hash.replace(/^#/, '') || '/';
   const [path, qs = ''] = raw.split('?');
   return {
     path,

@@ -31,6 +31,7 @@ const DOMAINS = [
   'portal',
   'web-pay',
   'store-payments',
+  'overview',
 ];
 const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache'];
 /** Files that wire a domain (or test it) rather than being its logic. */
@@ -54,7 +55,12 @@ const OWNERS: Record<string, string[]> = {
   store_cursors: ['store-payments/store-payments.repository.ts'],
   platform_keys: ['platform-keys/keys.repository.ts'],
   nonces: ['auth/nonce-ledger.ts'],
-  reports: ['reporting/reports.store.ts', 'reporting/reports.pg-batch.ts', 'reporting/moderation.repository.ts'],
+  reports: [
+    'reporting/reports.store.ts',
+    'reporting/reports.pg-batch.ts',
+    'reporting/moderation.repository.ts',
+    'reporting/overview.queries.ts',
+  ],
   report_reasons: ['reporting/reports.store.ts', 'reporting/reports.pg-batch.ts', 'reporting/moderation.repository.ts'],
   report_evidence: [
     'reporting/reports.store.ts',
@@ -66,10 +72,15 @@ const OWNERS: Record<string, string[]> = {
   // reuse: the 4.1 batch statement records the evidence uploads it cites on PostgreSQL.
   evidence_uploads: ['evidence/evidence.repository.ts', 'reporting/reports.pg-batch.ts'],
   consumption_notices: ['orders/consumption-notices.store.ts', 'orders/consumption.pg-batch.ts'],
-  orders: ['orders/orders.repository.ts', 'orders/placement-writes.ts', 'orders/placement-claims.ts'],
+  orders: [
+    'orders/orders.repository.ts',
+    'orders/placement-writes.ts',
+    'orders/placement-claims.ts',
+    'orders/overview.queries.ts',
+  ],
   order_items: ['orders/orders.repository.ts', 'orders/placement-writes.ts'],
   order_status_changes: ['orders/orders.repository.ts'],
-  supplements: ['orders/orders.repository.ts'],
+  supplements: ['orders/orders.repository.ts', 'orders/overview.queries.ts'],
   placement_claims: ['orders/placement-claims.ts'],
   products: ['orders/products.repository.ts'],
   order_settings: ['orders/settings.repository.ts'],
@@ -83,6 +94,7 @@ const OWNERS: Record<string, string[]> = {
     'delivery/events.repository.ts',
     'delivery/metrics.ts',
     'delivery/purge.ts',
+    'delivery/overview.queries.ts',
     // reuse: the 4.6 batch statement enqueues the partner forwards with the notices (OUTBOX_COLUMNS).
     'orders/consumption.pg-batch.ts',
   ],
@@ -91,8 +103,9 @@ const OWNERS: Record<string, string[]> = {
     'delivery/complete.ts',
     'delivery/events.repository.ts',
     'delivery/purge.ts',
+    'delivery/overview.queries.ts',
   ],
-  game_calls: ['game-calls/call-log.repository.ts'],
+  game_calls: ['game-calls/call-log.repository.ts', 'game-calls/overview.queries.ts'],
   users: ['accounts/users.repository.ts', 'accounts/tokens.repository.ts' /* read: a token's user */],
   user_apps: ['accounts/users.repository.ts'],
   user_bans: ['accounts/users.repository.ts'],

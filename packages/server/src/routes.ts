@@ -14,6 +14,8 @@ import { clientRoutes } from './accounts/client.routes.js';
 import { accountAdminRoutes } from './accounts/admin.routes.js';
 import { deliveryRoutes } from './delivery/delivery.routes.js';
 import { callLogRoutes } from './game-calls/call-log.routes.js';
+import { overviewRoutes } from './overview/overview.routes.js';
+import { oidcRoutes } from './operators/oidc.routes.js';
 import { pullRoutes } from './delivery/pull.routes.js';
 import { evidenceRoutes } from './evidence/evidence.routes.js';
 import { ReportView } from './reporting/moderation.schemas.js';
@@ -68,6 +70,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
         return { operator: p.name, operatorId: p.operatorId };
       });
       await admin.register(operatorRoutes(services));
+      await admin.register(oidcRoutes(services));
       await admin.register(adminAuditRoutes(services));
       await admin.register(appRoutes(services));
       await admin.register(storeSettingsRoutes(services));
@@ -81,6 +84,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
       await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
       await admin.register(webPayAdminRoutes(services));
       await admin.register(studioDeveloperRoutes(services));
+      await admin.register(overviewRoutes(services));
     },
     { prefix: '/admin/v1' },
   );

@@ -44,6 +44,7 @@ import { SignInService } from './operators/sign-in.service.js';
 import { createPortal } from './portal/portal.module.js';
 import type { StudioDeveloperService } from './portal/studio-developers.service.js';
 import type { PortalSignInService } from './portal/portal-sign-in.service.js';
+import { OidcSignIn } from './operators/oidc.js';
 import { createWebPay, type WebPayDomain } from './web-pay/web-pay.module.js';
 import { StoreClients } from './store-payments/store-clients.js';
 import {
@@ -92,6 +93,8 @@ export interface Services {
   operators: OperatorService;
   /** Console sign-in and sessions of operator accounts. */
   operatorSignIn: SignInService;
+  /** Operator sign-in through the company's OpenID Connect provider; null when OIDC_ISSUER_URL is unset. */
+  operatorOidc: OidcSignIn | null;
   /** Per-operator API tokens. */
   operatorTokens: OperatorTokenService;
   /** Studio developer accounts of the portal, invited by operators (portal/, docs/portal.md). */
@@ -300,6 +303,20 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     orders,
     adminAudit,
     operators,
+    operatorOidc: config.OIDC_ISSUER_URL
+      ? new OidcSignIn(
+          {
+            issuerUrl: config.OIDC_ISSUER_URL,
+            clientId: config.OIDC_CLIENT_ID!,
+            clientSecret: config.OIDC_CLIENT_SECRET!,
+            redirectUrl: config.OIDC_REDIRECT_URL!,
+            claim: config.OIDC_OPERATOR_CLAIM,
+            scopes: config.OIDC_SCOPES,
+          },
+          box,
+          now,
+        )
+      : null,
     operatorSignIn: new SignInService(operatorsRepo, box, operators, signInSettings, now),
     operatorTokens: new OperatorTokenService(operatorsRepo, operators, now),
     ...createPortal({

@@ -472,6 +472,31 @@ const Env = Type.Object({
     default: 900,
     description: 'How long an operator stays locked after OPERATOR_LOGIN_MAX_FAILURES failed sign-ins.',
   }),
+  OIDC_ISSUER_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        "OpenID Connect sign-in for operators: the identity provider's issuer URL (its /.well-known/openid-configuration). Unset: off. HTTPS, or HTTP on a loopback address only.",
+    }),
+  ),
+  OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, description: 'Our client id at the identity provider.' })),
+  OIDC_CLIENT_SECRET: Type.Optional(
+    Type.String({ minLength: 1, description: 'Our client secret at the identity provider (client_secret_basic).' }),
+  ),
+  OIDC_REDIRECT_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        'The redirect URL registered at the provider: https://<console host>/admin/v1/session/oidc/callback.',
+    }),
+  ),
+  OIDC_OPERATOR_CLAIM: Type.String({
+    pattern: '^[A-Za-z0-9_.:-]{1,64}$',
+    default: 'preferred_username',
+    description:
+      "The ID token claim whose value is the operator's name; the operator must exist (no account is created).",
+  }),
+  OIDC_SCOPES: Type.String({ default: 'openid profile email', description: 'Scopes asked of the provider.' }),
   OPERATOR_LOGIN_DELAY_MS: Type.Integer({
     minimum: 0,
     maximum: 10_000,
@@ -524,6 +549,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'invalid configuration: MASTER_KEY: required when DATABASE_URL is set (all instances must share it)',
     );
   }
+  if (parsed.OIDC_ISSUER_URL)
+    for (const key of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_REDIRECT_URL'] as const)
+      if (!parsed[key]) throw new ConfigError(`invalid configuration: ${key}: required when OIDC_ISSUER_URL is set`);
   if (parsed.DATABASE_URL && !parsed.ADMIN_TOKEN) {
     throw new ConfigError('invalid configuration: ADMIN_TOKEN: required when DATABASE_URL is set');
   }

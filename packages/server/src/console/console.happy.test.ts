@@ -53,6 +53,7 @@ describe('operator console (happy paths)', () => {
   it('signs in and lists the apps', async () => {
     const { page, errors } = await browser.newPage();
     await signIn(svc, page);
+    await go(svc, page, '/apps');
     await page.waitForSelector('main table');
     assert.match(await mainText(page), /Dragon Saga/);
     assert.match(await page.locator('header').innerText(), /as mod-test/);
@@ -63,6 +64,7 @@ describe('operator console (happy paths)', () => {
   it('creates an app, shows its secret once, edits it and rotates the secret after confirming', async () => {
     const { page } = await browser.newPage();
     await signIn(svc, page);
+    await go(svc, page, '/apps');
     await page.click('a.button[href="#/apps/new"]');
     await page.fill('#f-name', 'Console Created');
     await page.fill('#f-callbackUrls', 'https://game.example/pay/callback\ns1 = https://s1.game.example/pay/callback');
@@ -625,6 +627,7 @@ describe('operator console (happy paths)', () => {
     await signInAccount(svc, page, 'zoe', zoe.password, codeOf(zoe));
     await waitForText(page, 'header.topbar .who', /as zoe \(operator\)/);
     assert.equal(await page.evaluate('document.cookie'), '', 'the session cookie is HttpOnly');
+    await go(svc, page, '/apps');
     await page.click('a.button[href="#/apps/new"]');
     await page.fill('#f-name', 'Audited in the console');
     await page.click('button:has-text("Create app")');

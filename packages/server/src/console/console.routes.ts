@@ -5,8 +5,8 @@ import { PAGE_CSP, staticPageRoutes } from '../http/static-page.js';
 /**
  * The operator console: static files (packages/server/console, beside src and
  * dist, so the compiled file finds them at ../../console) served at /console,
- * plus the Preact, hooks and htm ESM builds from their npm packages under
- * /console/vendor (http/static-page.ts). The page is public; every data call it
+ * plus the Preact, hooks and htm ESM builds and the uPlot charts from their npm
+ * packages under /console/vendor (http/static-page.ts). The page is public; every data call it
  * makes goes to the admin API with the session cookie or a bearer token.
  */
 

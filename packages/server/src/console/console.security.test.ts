@@ -211,6 +211,7 @@ describe('operator console (security)', () => {
   it('renders attacker-controlled app names, report descriptions and role names as text', async () => {
     const { page, dialogs, errors } = await browser.newPage();
     await signIn(svc, page);
+    await go(svc, page, '/apps');
     await page.waitForSelector('main table');
     assert.match(await mainText(page), new RegExp(XSS_APP.replace(/[()[\]]/g, '\\$&')));
     await go(svc, page, '/reports');

@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The Preact, hooks and htm ESM browser builds from their npm packages, read once, for a page that serves them at
- * `urlPrefix` (e.g. /console/vendor/): hooks imports the bare "preact", rewritten to the URL it is served at.
+ * `urlPrefix` (e.g. /console/vendor/): hooks imports the bare "preact", rewritten to the URL it is served at. Also
+ * the uPlot chart library (its ESM build and its stylesheet): it draws on a canvas and sets element styles through
+ * the DOM only, so it works under a CSP without 'unsafe-inline'.
  */
 export function loadEsmVendor(urlPrefix: string): Map<string, Buffer> {
   const read = (specifier: string) => fs.readFileSync(fileURLToPath(import.meta.resolve(specifier)), 'utf8');
@@ -16,5 +18,12 @@ export function loadEsmVendor(urlPrefix: string): Map<string, Buffer> {
     ['preact.module.js', Buffer.from(preact)],
     ['hooks.module.js', Buffer.from(hooks.replace(bare, `from"${urlPrefix}preact.module.js"`))],
     ['htm.module.js', Buffer.from(read('htm'))],
+    ['uPlot.esm.js', Buffer.from(read('uplot/dist/uPlot.esm.js'))],
+    ['uPlot.min.css', Buffer.from(read('uplot/dist/uPlot.min.css'))],
   ]);
+}
+
+/** The content type of a vendored file. */
+export function vendorType(name: string): string {
+  return name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
 }

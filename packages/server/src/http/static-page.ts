@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '../errors/app-error.js';
 import { sendError } from '../errors/handler.js';
-import { loadEsmVendor } from './esm-vendor.js';
+import { loadEsmVendor, vendorType } from './esm-vendor.js';
 
 /**
  * A browser page of static ES modules (the operator console, the studio portal): `index.html` and the files under
@@ -57,7 +57,7 @@ export async function staticPageRoutes(
       scope.get<{ Params: { name: string } }>('/vendor/:name', { schema: { hide: true } }, (request, reply) => {
         const body = vendor.get(request.params.name);
         if (!body) return reply.callNotFound();
-        return reply.type('text/javascript; charset=utf-8').send(body);
+        return reply.type(vendorType(request.params.name)).send(body);
       });
 
       // wildcard: false registers one route per file found under the root at start, so a path that is not

@@ -59,11 +59,16 @@ export function cookieValue(request: FastifyRequest, name: string): string | und
   return undefined;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 /** HttpOnly, SameSite=Strict, path /admin/v1; Secure unless the console is reached on loopback (plain HTTP). */
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
-  setScopedCookie(request, reply, { name: SESSION_COOKIE, path: SESSION_COOKIE_PATH }, value, maxAgeSeconds);
+  reply.header('set-cookie', sessionCookie(request, value, maxAgeSeconds));
+}
+
+/** The console session cookie's Set-Cookie value (the password and the OpenID Connect sign-ins set it). */
+export function sessionCookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
+  return scopedCookie(request, { name: SESSION_COOKIE, path: SESSION_COOKIE_PATH }, value, maxAgeSeconds);
 }
 
 /** A session cookie `name` sent to `path` only: HttpOnly, SameSite=Strict, Secure unless reached on loopback. */
@@ -74,11 +79,17 @@ export function setScopedCookie(
   value: string,
   maxAgeSeconds: number,
 ) {
+  reply.header('set-cookie', scopedCookie(request, cookie, value, maxAgeSeconds));
+}
+
+function scopedCookie(
+  request: FastifyRequest,
+  cookie: { name: string; path: string },
+  value: string,
+  maxAgeSeconds: number,
+): string {
   const secure = LOOPBACK.has(request.hostname.replace(/:\d+$/, '')) ? '' : '; Secure';
-  reply.header(
-    'set-cookie',
-    `${cookie.name}=${value}; Path=${cookie.path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`,
-  );
+  return `${cookie.name}=${value}; Path=${cookie.path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`;
 }
 
 export interface AccessDeps {

@@ -26,6 +26,7 @@ export const PERMISSIONS = [
   'audit.read',
   'operators.read',
   'operators.write',
+  'overview.read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -54,6 +55,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'sandbox.use',
     'reports.read',
     'audit.read',
+    'overview.read',
   ],
   moderator: ['reports.read', 'reports.moderate', 'users.read', 'users.moderate'],
   support: reads,
@@ -120,8 +122,13 @@ export const ROUTE_PERMISSIONS: Record<string, RouteAccess> = {
   'GET /admin/v1/reports/:reportId': 'reports.read',
   'POST /admin/v1/reports/:reportId/moderation': 'reports.moderate',
   'GET /admin/v1/moderation/audit': 'reports.read',
+  // the console's overview (overview/): counts across delivery, orders, game calls and reports
+  'GET /admin/v1/overview': 'overview.read',
   // operators (this domain)
   'POST /admin/v1/session': 'public',
+  'GET /admin/v1/session/methods': 'public',
+  'GET /admin/v1/session/oidc': 'public',
+  'GET /admin/v1/session/oidc/callback': 'public',
   'GET /admin/v1/session': 'self',
   'DELETE /admin/v1/session': 'self',
   'GET /admin/v1/operators': 'operators.read',

@@ -97,6 +97,34 @@ export class SignInService {
     if (problem) return this.refuse(input.name, row, problem, ctx);
     if (row.disabled === 1) return this.refuse(input.name, row, 'disabled', ctx);
 
+    return this.openSession(row, at, ctx, input.recoveryCode ? 'with a recovery code' : null);
+  }
+
+  /**
+   * Sign-in by the company's identity provider (OpenID Connect, operators/oidc.ts): the provider checked who it is
+   * (and its second factor); the operator must exist by `name`, be enabled and not locked. A refusal is audited
+   * and answered like a wrong password.
+   */
+  async loginVerified(
+    name: string,
+    via: string,
+    ctx: AuditContext,
+  ): Promise<{ session: string; csrfToken: string; operator: OperatorView; expiresAt: number }> {
+    const row = await this.repo.byName(name);
+    const at = this.now();
+    if (!row) return this.refuse(name, null, `unknown operator (${via})`, ctx);
+    if (row.disabled === 1) return this.refuse(name, row, `disabled (${via})`, ctx);
+    if (row.locked_until !== null && Number(row.locked_until) > at)
+      return this.refuse(name, row, `locked (${via})`, ctx);
+    return this.openSession(row, at, ctx, via);
+  }
+
+  /** An audited refusal of a sign-in that never named an operator (e.g. a provider's answer that did not check). */
+  async refuseUnnamed(why: string, ctx: AuditContext): Promise<never> {
+    return this.refuse('(unknown)', null, why, ctx);
+  }
+
+  private async openSession(row: OperatorRow, at: number, ctx: AuditContext, note: string | null) {
     await this.repo.update(row.operator_id, { failed_logins: 0, locked_until: null, last_login_at: at });
     await this.repo.deleteExpiredSessions(at);
     const session = newSessionValue();
@@ -110,13 +138,7 @@ export class SignInService {
       created_at: at,
       expires_at: expiresAt,
     });
-    await this.operators.audit(
-      'login',
-      row.name,
-      ctx,
-      input.recoveryCode ? 'with a recovery code' : null,
-      row.operator_id,
-    );
+    await this.operators.audit('login', row.name, ctx, note, row.operator_id);
     return { session, csrfToken, operator: this.operators.view((await this.repo.byId(row.operator_id))!), expiresAt };
   }
 

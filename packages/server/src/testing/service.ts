@@ -64,7 +64,7 @@ export async function startTestService(
   });
   const app = await buildApp(services, { logger: false });
   if (opts.routes) await opts.routes(app, services);
-  const url = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('localhost', '127.0.0.1');
+  const url = (await app.listen({ host: '127.0.0.1', port: config.PORT })).replace('localhost', '127.0.0.1');
   if (opts.dispatcher !== false) services.delivery.start();
   const call = (path: string, init?: RequestInit) => fetch(url + path, init);
   const admin = adminClient(url, adminToken);

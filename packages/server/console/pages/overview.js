@@ -1,0 +1,200 @@
+// pages/overview.js - the console's opening page ("look, don't read"): delivery, latency, failures, orders, game
+// calls and the report queue of a window and an app, each figure a link to the list of the rows behind it.
+import { Chart } from '/console/chart.js';
+import { ErrorBox, FilterForm, Loading, href, html, navigate, useApi } from '/console/ui.js';
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const RANGES = { '24h': DAY, '7d': 7 * DAY, '31d': 31 * DAY };
+
+/** The API query of the page's route: from/to as given, else the last `range` (default 24 h) to now. */
+export function overviewQuery(q) {
+  if (q.from || q.to) return { from: q.from, to: q.to, appId: q.appId };
+  const span = RANGES[q.range] ?? DAY;
+  const to = Math.ceil(Date.now() / HOUR) * HOUR; // to the next whole hour, so the buckets are whole
+  return { from: new Date(to - span).toISOString(), to: new Date(to).toISOString(), appId: q.appId };
+}
+
+const LATENCY_COLORS = { p99: '#c62828', p90: '#f9a825', p50: '#2e7d32' };
+const hourLabel = (iso) => `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
+const dayLabel = (iso) => iso.slice(0, 10);
+
+/**
+ * The charts of an overview answer (GET /admin/v1/overview). `links` builds the href of the rows behind a figure:
+ * { events, orders, supplements, gameCalls, reports } each (filter) -> href; a portal hands its own.
+ */
+export function OverviewCharts({ data, links }) {
+  const from = Date.parse(data.from);
+  const to = Date.parse(data.to);
+  const appId = data.appId ?? undefined;
+  // A bucket's rows, clipped to the window: what the list route answers for the same figure.
+  const clip = (start, size) => ({
+    from: new Date(Math.max(start, from)).toISOString(),
+    to: new Date(Math.min(start + size, to)).toISOString(),
+  });
+  const window = { from: data.from, to: data.to };
+  const hours = data.notifications;
+  const hourLink = (state) => (i) => links.events({ appId, state, ...clip(Date.parse(hours[i].hour), HOUR) });
+  const days = data.commerce;
+  const dayWindow = (i) => clip(Date.parse(days[i].day), DAY);
+  const lat = data.latency;
+  const fails = data.failureReasons;
+  const calls = data.gameCallFailures;
+  const reports = data.openReports;
+  return html`<div class="overview-grid">
+    <${Chart}
+      id="notifications"
+      kind="lines"
+      title="Notifications per hour by outcome (state now)"
+      labels=${hours.map((h) => hourLabel(h.hour))}
+      keys=${hours.map((h) => h.hour)}
+      series=${[
+        { key: 'delivered', label: 'Delivered', values: hours.map((h) => h.delivered), link: hourLink('delivered') },
+        { key: 'retrying', label: 'Retrying', values: hours.map((h) => h.retrying), link: hourLink('pending') },
+        { key: 'dead', label: 'Dead', values: hours.map((h) => h.dead), link: hourLink('dead') },
+      ]}
+    />
+    <${Chart}
+      id="success-rate"
+      kind="lines"
+      unit="%"
+      title="Delivery success rate per hour"
+      labels=${hours.map((h) => hourLabel(h.hour))}
+      keys=${hours.map((h) => h.hour)}
+      series=${[
+        {
+          key: 'successRate',
+          label: 'Success %',
+          values: hours.map((h) => (h.successRate === null ? null : Math.round(h.successRate * 1000) / 10)),
+          link: (i) => links.events({ appId, ...clip(Date.parse(hours[i].hour), HOUR) }),
+        },
+      ]}
+    />
+    <${Chart}
+      id="latency"
+      unit=" ms"
+      title="Attempt latency per destination (bucket upper bound)"
+      labels=${lat.map((d) => d.url ?? '(no URL)')}
+      series=${['p99', 'p90', 'p50'].map((p) => ({
+        key: p,
+        label: p,
+        color: LATENCY_COLORS[p],
+        values: lat.map((d) => d[p]),
+        link: () => links.events({ appId, ...window }),
+      }))}
+    />
+    <${Chart}
+      id="failures"
+      title="Top failure reasons of delivery attempts"
+      labels=${fails.map((f) => (f.httpStatus === null ? f.outcome : `${f.outcome} ${f.httpStatus}`))}
+      series=${[{ key: 'attempts', label: 'Attempts', values: fails.map((f) => f.attempts), link: () => links.events({ appId, ...window }) }]}
+    />
+    <${Chart}
+      id="commerce"
+      kind="lines"
+      title="Orders, payments, refunds and pending supplements per day"
+      labels=${days.map((d) => dayLabel(d.day))}
+      keys=${days.map((d) => d.day)}
+      series=${[
+        {
+          key: 'orders',
+          label: 'Orders',
+          values: days.map((d) => d.orders),
+          link: (i) => links.orders({ appId, trxType: 0, ...dayWindow(i) }),
+        },
+        {
+          key: 'payments',
+          label: 'Payments',
+          values: days.map((d) => d.payments),
+          link: (i) => links.orders({ appId, trxType: 0, status: 0, ...dayWindow(i) }),
+        },
+        {
+          key: 'refunds',
+          label: 'Refunds',
+          values: days.map((d) => d.refunds),
+          link: (i) => links.orders({ appId, trxType: 2, ...dayWindow(i) }),
+        },
+        {
+          key: 'pendingSupplements',
+          label: 'Pending supplements',
+          values: days.map((d) => d.pendingSupplements),
+          link: () => links.supplements({ appId, status: 'pending' }),
+        },
+      ]}
+    />
+    <${Chart}
+      id="game-calls"
+      title="Game-call failures per app (4.8-4.10)"
+      labels=${calls.map((c) => `app ${c.appId} ${c.kind}`)}
+      keys=${calls.map((c) => `${c.appId}/${c.kind}`)}
+      series=${[
+        {
+          key: 'calls',
+          label: 'All tries',
+          color: '#90a4ae',
+          values: calls.map((c) => c.calls),
+          link: (i) => links.gameCalls(calls[i].appId, { kind: calls[i].kind, ...window }),
+        },
+        {
+          key: 'failures',
+          label: 'Failed',
+          color: '#c62828',
+          values: calls.map((c) => c.failures),
+          link: (i) => links.gameCalls(calls[i].appId, { kind: calls[i].kind, failed: 'true', ...window }),
+        },
+      ]}
+    />
+    ${
+      links.reports
+        ? html`<${Chart}
+            id="reports"
+            title="Open report queue per app (now)"
+            empty="No open reports."
+            labels=${reports.map((r) => `app ${r.appId}`)}
+            keys=${reports.map((r) => String(r.appId))}
+            series=${[{ key: 'open', label: 'Open', values: reports.map((r) => r.open), link: (i) => links.reports({ status: 'open', appId: reports[i].appId }) }]}
+          />`
+        : null
+    }
+  </div>`;
+}
+
+/** The console's links to its list pages. */
+export const CONSOLE_LINKS = {
+  events: (q) => href('/events', q),
+  orders: (q) => href('/orders', q),
+  supplements: (q) => href('/supplements', q),
+  gameCalls: (appId, q) => href(`/apps/${appId}/game-calls`, q),
+  reports: (q) => href('/reports', q),
+};
+
+export function OverviewPage({ route }) {
+  const q = route.query;
+  const query = overviewQuery(q);
+  const { data, error, loading } = useApi('GET', '/overview', { query }, [JSON.stringify(query)]);
+  return html`<section>
+    <h1>Overview</h1>
+    <${FilterForm}
+      key=${JSON.stringify(q)}
+      query=${{ range: q.range ?? '', ...q }}
+      onApply=${(v) => navigate('/overview', v)}
+      fields=${[
+        { name: 'appId', label: 'App id', size: 6 },
+        { name: 'range', label: 'Last', as: 'select', options: ['', '24h', '7d', '31d'] },
+        { name: 'from', label: 'From (ISO)', size: 22 },
+        { name: 'to', label: 'To (ISO)', size: 22 },
+      ]}
+    />
+    <${ErrorBox} error=${error} />
+    ${
+      loading
+        ? html`<${Loading} what="the overview" />`
+        : data
+          ? html`<p class="muted window" data-from=${data.from} data-to=${data.to}>
+                ${data.from} to ${data.to}${data.appId === null ? ', all apps' : `, app ${data.appId}`}
+              </p>
+              <${OverviewCharts} data=${data} links=${CONSOLE_LINKS} />`
+          : null
+    }
+  </section>`;
+}
