@@ -1,7 +1,7 @@
 // chart.js - one overview chart: a uPlot canvas for the eye, and beside it an accessible table of the same figures,
 // each a link to the rows behind it. The figures carry data attributes (data-chart, data-series, data-x) so tests
-// and scripts read what the chart draws. Shared by every page that shows an overview (the console; a portal can
-// import it with its own links).
+// and scripts read what the chart draws. Shared by every page that shows an overview (the console; the studio portal
+// imports it through OverviewCharts with its own links).
 import { useEffect, useRef } from '/console/vendor/hooks.module.js';
 import uPlot from '/console/vendor/uPlot.esm.js';
 import { html } from '/console/ui.js';

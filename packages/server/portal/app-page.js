@@ -1,11 +1,13 @@
-// app-page.js - one of the studio's apps, in tabs: its notification events and their attempts (events.js), its
+// app-page.js - one of the studio's apps, in tabs: its overview (overview.js), its notification events and their attempts (events.js), its
 // game-call log (4.8-4.10) and consumption notices (4.6) (logs.js), and its settings (settings.js).
 import { ErrorBox, html, useApi } from '/portal/ui.js';
 import { Events } from '/portal/events.js';
 import { GameCalls, Notices } from '/portal/logs.js';
 import { Settings } from '/portal/settings.js';
+import { Overview } from '/portal/overview.js';
 
 const TABS = [
+  ['overview', 'Overview'],
   ['events', 'Events'],
   ['game-calls', 'Game calls'],
   ['notices', 'Consumption notices'],
@@ -24,10 +26,14 @@ export function AppPage({ appId, tab, query }) {
   if (!app.data) return html`<p class="muted">Loading…</p>`;
   const a = app.data;
   let body;
-  if (tab === 'game-calls') body = html`<${GameCalls} appId=${a.appId} />`;
+  // The list views take the filters of an overview figure's link (state/kind/failed and the window).
+  const filters = { state: query.state, kind: query.kind, failed: query.failed, from: query.from, to: query.to };
+  const key = JSON.stringify(filters);
+  if (tab === 'overview') body = html`<${Overview} appId=${a.appId} query=${query} />`;
+  else if (tab === 'game-calls') body = html`<${GameCalls} key=${key} appId=${a.appId} filters=${filters} />`;
   else if (tab === 'notices') body = html`<${Notices} appId=${a.appId} />`;
   else if (tab === 'settings') body = html`<${Settings} app=${a} onSaved=${app.reload} />`;
-  else body = html`<${Events} appId=${a.appId} eventId=${query.event} />`;
+  else body = html`<${Events} key=${key} appId=${a.appId} eventId=${query.event} filters=${filters} />`;
   return html`<section>
     <h1>${a.name} <span class="muted">app ${a.appId}</span></h1>
     <p class="tabs">

@@ -1,6 +1,6 @@
 // app.js - the portal shell: sign-in, top bar and the hash router (#/apps, #/apps/<id>/<tab>, #/keys).
-import { render } from '/portal/vendor/preact.module.js';
-import { useEffect, useState } from '/portal/vendor/hooks.module.js';
+import { render } from '/console/vendor/preact.module.js';
+import { useEffect, useState } from '/console/vendor/hooks.module.js';
 import { api, onUnauthorized, session } from '/portal/api.js';
 import { ErrorBox, Field, html, useApi, when } from '/portal/ui.js';
 import { AppPage } from '/portal/app-page.js';
@@ -76,7 +76,7 @@ function AppsPage() {
               ${data.apps.map(
                 (a) =>
                   html`<tr>
-                    <td><a href=${`#/apps/${a.appId}/events`}>${a.appId}</a></td>
+                    <td><a href=${`#/apps/${a.appId}/overview`}>${a.appId}</a></td>
                     <td>${a.name}</td>
                     <td>${a.region}</td>
                     <td>${a.status}</td>
@@ -123,7 +123,7 @@ function Shell() {
   };
   const [first, id, tab] = r.segments;
   let page;
-  if (first === 'apps' && id) page = html`<${AppPage} appId=${id} tab=${tab || 'events'} query=${r.query} />`;
+  if (first === 'apps' && id) page = html`<${AppPage} appId=${id} tab=${tab || 'overview'} query=${r.query} />`;
   else if (first === 'keys') page = html`<${KeysPage} />`;
   else page = html`<${AppsPage} />`;
   return html`<div>

@@ -1,13 +1,14 @@
 // events.js - an app's notification events: the list (resend several), one event with every attempt (resend it),
 // recovering dead events since a time, and test events.
-import { useState } from '/portal/vendor/hooks.module.js';
+import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/portal/api.js';
 import { ErrorBox, Field, html, useAction, useApi, when } from '/portal/ui.js';
 
-export function Events({ appId, eventId }) {
-  const [state, setState] = useState('');
+export function Events({ appId, eventId, filters = {} }) {
+  const [state, setState] = useState(filters.state ?? '');
+  const { from, to } = filters;
   const [selected, setSelected] = useState(new Set());
-  const list = useApi(`/apps/${appId}/events`, { state, limit: 50 }, [appId, state]);
+  const list = useApi(`/apps/${appId}/events`, { state, from, to, limit: 100 }, [appId, state]);
   const resendMany = useAction(async () => {
     const r = await api('POST', `/apps/${appId}/events/resend`, { body: { eventIds: [...selected] } });
     setSelected(new Set());
@@ -21,6 +22,7 @@ export function Events({ appId, eventId }) {
     setSelected(next);
   };
   return html`<div>
+    ${from || to ? html`<p class="muted window">Created from ${from ?? '…'} to ${to ?? '…'}</p>` : null}
     ${eventId ? html`<${EventDetail} appId=${appId} eventId=${eventId} onChange=${list.reload} />` : null}
     <form class="filters" onSubmit=${(e) => e.preventDefault()}>
       <${Field}

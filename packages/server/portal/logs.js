@@ -1,11 +1,13 @@
 // logs.js - an app's game-call log (4.8-4.10, with why each call failed) and its consumption notices (4.6).
-import { useState } from '/portal/vendor/hooks.module.js';
+import { useState } from '/console/vendor/hooks.module.js';
 import { ErrorBox, Field, html, useApi, when } from '/portal/ui.js';
 
-export function GameCalls({ appId }) {
-  const [failed, setFailed] = useState('');
-  const list = useApi(`/apps/${appId}/game-calls`, { failed, limit: 50 }, [appId, failed]);
+export function GameCalls({ appId, filters = {} }) {
+  const [failed, setFailed] = useState(filters.failed ?? '');
+  const { kind, from, to } = filters;
+  const list = useApi(`/apps/${appId}/game-calls`, { failed, kind, from, to, limit: 100 }, [appId, failed]);
   return html`<div>
+    ${kind || from || to ? html`<p class="muted window">${kind ?? 'All kinds'}, from ${from ?? '…'} to ${to ?? '…'}</p>` : null}
     <form class="filters" onSubmit=${(e) => e.preventDefault()}>
       <${Field}
         label="Failed only"

@@ -1,6 +1,6 @@
 // settings.js - an app's callback and game URLs (checked by the service as in the admin API) and its md5 secret
 // rotation (the new secret shown once; the previous one accepted for the grace period).
-import { useState } from '/portal/vendor/hooks.module.js';
+import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/portal/api.js';
 import { ErrorBox, Field, html, useAction, when } from '/portal/ui.js';
 

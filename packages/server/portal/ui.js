@@ -1,8 +1,8 @@
 // ui.js - shared pieces of the portal: the html tag (text always escaped, no raw-HTML path), a read hook, an
 // action hook, a form field and the error box.
-import { h } from '/portal/vendor/preact.module.js';
-import { useCallback, useEffect, useState } from '/portal/vendor/hooks.module.js';
-import htm from '/portal/vendor/htm.module.js';
+import { h } from '/console/vendor/preact.module.js';
+import { useCallback, useEffect, useState } from '/console/vendor/hooks.module.js';
+import htm from '/console/vendor/htm.module.js';
 import { api } from '/portal/api.js';
 
 export const html = htm.bind(h);

@@ -21,9 +21,12 @@ const dayLabel = (iso) => iso.slice(0, 10);
 
 /**
  * The charts of an overview answer (GET /admin/v1/overview). `links` builds the href of the rows behind a figure:
- * { events, orders, supplements, gameCalls, reports } each (filter) -> href; a portal hands its own.
+ * { events, orders, supplements, gameCalls, reports } each (filter) -> href; a portal hands its own, and a page
+ * without a list of some rows leaves its builder out: those figures are shown without a link.
  */
 export function OverviewCharts({ data, links }) {
+  // A series' link, or none when the page has no list of those rows.
+  const linkIf = (make, link) => (make ? link : undefined);
   const from = Date.parse(data.from);
   const to = Date.parse(data.to);
   const appId = data.appId ?? undefined;
@@ -100,25 +103,25 @@ export function OverviewCharts({ data, links }) {
           key: 'orders',
           label: 'Orders',
           values: days.map((d) => d.orders),
-          link: (i) => links.orders({ appId, trxType: 0, ...dayWindow(i) }),
+          link: linkIf(links.orders, (i) => links.orders({ appId, trxType: 0, ...dayWindow(i) })),
         },
         {
           key: 'payments',
           label: 'Payments',
           values: days.map((d) => d.payments),
-          link: (i) => links.orders({ appId, trxType: 0, status: 0, ...dayWindow(i) }),
+          link: linkIf(links.orders, (i) => links.orders({ appId, trxType: 0, status: 0, ...dayWindow(i) })),
         },
         {
           key: 'refunds',
           label: 'Refunds',
           values: days.map((d) => d.refunds),
-          link: (i) => links.orders({ appId, trxType: 2, ...dayWindow(i) }),
+          link: linkIf(links.orders, (i) => links.orders({ appId, trxType: 2, ...dayWindow(i) })),
         },
         {
           key: 'pendingSupplements',
           label: 'Pending supplements',
           values: days.map((d) => d.pendingSupplements),
-          link: () => links.supplements({ appId, status: 'pending' }),
+          link: linkIf(links.supplements, () => links.supplements({ appId, status: 'pending' })),
         },
       ]}
     />

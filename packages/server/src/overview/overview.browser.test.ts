@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '../testing/service.js';
 import { createGame, postReport, reportBody, type GameApp } from '../reporting/reporting.testlib.js';
 import { go, signIn, startBrowser, waitForRowCount, type TestBrowser } from '../console/console.testlib.js';
 import { HOUR_MS } from '../db/time-buckets.js';
-import { hourAgo, seedTraffic } from './overview.testlib.js';
+import { chartFigures as figures, hourAgo, seedTraffic } from './overview.testlib.js';
 
 /**
  * The console's overview in headless Chromium against known traffic: every figure the charts draw (the table beside
@@ -47,21 +47,6 @@ describe('console overview', () => {
     await browser?.close();
     await svc?.close();
   });
-
-  /** The figures of one chart in the page: `series@x` -> { value, href }. */
-  async function figures(page: import('playwright-core').Page, chart: string) {
-    await page.locator(`figure[data-chart="${chart}"]`).waitFor();
-    return page
-      .locator(`figure[data-chart="${chart}"] [data-series]`)
-      .evaluateAll((els) =>
-        Object.fromEntries(
-          els.map((el) => [
-            `${el.getAttribute('data-series')}@${el.getAttribute('data-x')}`,
-            { value: el.getAttribute('data-value'), href: el.getAttribute('href') },
-          ]),
-        ),
-      );
-  }
 
   /** The number of rows a console link's list route answers (the same query through the admin API). */
   async function rowsBehind(href: string): Promise<number> {

@@ -17,3 +17,9 @@ export function overviewSourcesOf(db: Kysely<Tables>): OverviewSources {
     openReports: (appId) => openReportsByApp(db, appId),
   };
 }
+
+/** A studio's overview (the portal): every series but the open report queue, which is the moderators' business. */
+export function studioOverviewSourcesOf(db: Kysely<Tables>): OverviewSources {
+  const { openReports: _operatorsOnly, ...sources } = overviewSourcesOf(db);
+  return sources;
+}

@@ -17,6 +17,9 @@ export const OverviewQuery = Type.Object(
 );
 export type OverviewQuery = Static<typeof OverviewQuery>;
 
+/** The portal's query: the app is the path's, so no appId. */
+export const PortalOverviewQuery = Type.Omit(OverviewQuery, ['appId'], { additionalProperties: false });
+
 export const Overview = Type.Object(
   {
     from: DateTime,

@@ -147,3 +147,18 @@ export async function seedTraffic(db: Kysely<Tables>, appIds: number[], start: n
     )
     .execute();
 }
+
+/** The figures of one overview chart in a page (the console's or the portal's): `series@x` -> { value, href }. */
+export async function chartFigures(page: import('playwright-core').Page, chart: string) {
+  await page.locator(`figure[data-chart="${chart}"]`).waitFor();
+  return page
+    .locator(`figure[data-chart="${chart}"] [data-series]`)
+    .evaluateAll((els) =>
+      Object.fromEntries(
+        els.map((el) => [
+          `${el.getAttribute('data-series')}@${el.getAttribute('data-x')}`,
+          { value: el.getAttribute('data-value'), href: el.getAttribute('href') },
+        ]),
+      ),
+    );
+}

@@ -79,6 +79,9 @@ describe('studio portal (browser)', () => {
     await waitForText(page, 'main', /Studio A Saga/);
     assert.doesNotMatch(await page.locator('main').innerText(), /Studio B Quest/);
 
+    // The app opens on its overview; its Events tab lists the events.
+    await page.click(`main a[href="#/apps/${appA.appId}/overview"]`);
+    await page.locator('figure[data-chart="notifications"]').waitFor();
     await page.click(`main a[href="#/apps/${appA.appId}/events"]`);
     await page.locator(`tr[data-event="${eventId}"]`).waitFor();
     assert.match(await page.locator(`tr[data-event="${eventId}"]`).innerText(), /payment\s+dead/);

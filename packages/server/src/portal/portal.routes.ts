@@ -9,6 +9,9 @@ import { auditContext, cookieValue } from '../operators/admin-access.routes.js';
 import { PORTAL_COOKIE, appIdOf, setPortalCookie, studioOf } from './portal-access.routes.js';
 import { PortalAppParams, PortalAppPatchBody, PortalSession } from './portal.schemas.js';
 import type { StudioPrincipal } from './portal-sign-in.service.js';
+import { Overview, PortalOverviewQuery } from '../overview/overview.schemas.js';
+import { studioOverviewSourcesOf } from '../overview/overview.module.js';
+import { parseOverviewQuery, readOverview } from '../overview/overview.service.js';
 
 const sessionView = (p: StudioPrincipal) => ({ name: p.name, appIds: p.appIds, csrfToken: p.csrfToken });
 
@@ -19,7 +22,9 @@ const sessionView = (p: StudioPrincipal) => ({ name: p.name, appIds: p.appIds, c
  */
 export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { apps, portalSignIn } = services;
+  const overviewSources = studioOverviewSourcesOf(services.database.db);
   return async (app) => {
+    app.addSchema(Overview);
     app.post(
       '/session',
       {
@@ -91,6 +96,21 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => apps.update(appIdOf(request), request.body),
+    );
+
+    app.get(
+      '/apps/:appId/overview',
+      {
+        schema: {
+          summary:
+            "The app's overview for a window: notifications per hour by outcome, attempt latency, failure reasons, orders per day and game-call failures (no report queue)",
+          params: PortalAppParams,
+          querystring: PortalOverviewQuery,
+          response: { 200: Type.Ref(Overview), ...platformErrorResponses },
+        },
+      },
+      async (request) =>
+        readOverview(overviewSources, { ...parseOverviewQuery(request.query, Date.now()), appId: appIdOf(request) }),
     );
 
     app.post(

@@ -8,7 +8,13 @@ import { LangTag, PrecheckMessage, WebPaySettings, WebPaySettingsBody } from './
 const tags = ['admin'];
 const security = [{ adminBearer: [] }];
 const AppIdParams = Type.Object({ appId: QueryId });
-const CodeParams = Type.Object({ appId: QueryId, code: Type.String({ pattern: '^[0-9]{1,10}$' }) });
+const CodeParams = Type.Object({
+  appId: QueryId,
+  code: Type.String({
+    pattern: '^[0-9]{1,9}$',
+    description: 'A custom pre-order check code (section 7); at most 9 digits, so it fits a 32-bit integer column.',
+  }),
+});
 const CodeLangParams = Type.Object({ appId: QueryId, code: CodeParams.properties.code, lang: LangTag });
 const MessageBody = Type.Object({ text: Text({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false });
 

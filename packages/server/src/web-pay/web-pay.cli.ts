@@ -5,7 +5,7 @@ import { invalidParameter } from '../errors/app-error.js';
 import { LangTag, PayServer } from './web-pay-settings.js';
 
 function parseNumber(field: string, value: string): number {
-  if (!/^[0-9]{1,10}$/.test(value)) throw invalidParameter(field, 'must be a whole number');
+  if (!/^[0-9]{1,9}$/.test(value)) throw invalidParameter(field, 'must be a whole number');
   return Number(value);
 }
 
