@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { Secret, TOTP } from 'otpauth';
+import { invalidParameter } from '../errors/app-error.js';
 
 /**
  * The secrets an operator signs in with (docs/operators.md, docs/decisions.md "Operator accounts"):
@@ -12,6 +13,12 @@ import { Secret, TOTP } from 'otpauth';
  */
 
 export const PASSWORD_MIN = 12;
+
+/** A password an account may take: PASSWORD_MIN to 1024 characters (400 otherwise). */
+export function checkPassword(password: string): void {
+  if ([...password].length < PASSWORD_MIN || password.length > 1024)
+    throw invalidParameter('password', `must be ${PASSWORD_MIN}-1024 characters`);
+}
 
 /** Algorithm.Argon2id of @node-rs/argon2 (a const enum, which this build cannot import). */
 const ARGON2ID = 2;
@@ -96,4 +103,59 @@ export function newSecondFactor(seal: (secret: string) => string, name: string, 
     hashes: JSON.stringify(codes.map(sha256)),
     answer: { totpSecret: secret, totpUri: totpUri(secret, name, issuer), recoveryCodes: codes },
   };
+}
+
+/** What the credential resets write, for both kinds of account (operators, studio developers). */
+export interface CredentialStore {
+  update(
+    id: number,
+    set: {
+      totp_secret_enc?: string;
+      recovery_codes?: string;
+      totp_last_step?: number;
+      password_hash?: string;
+      failed_logins?: number;
+      locked_until?: number | null;
+      updated_at: number;
+    },
+  ): Promise<void>;
+  deleteSessionsOf(id: number): Promise<void>;
+}
+
+/** Puts `factor` in place of account `id`'s second factor: the old secret, recovery codes and sessions stop working. */
+export async function replaceSecondFactor(
+  store: CredentialStore,
+  id: number,
+  factor: { sealed: string; hashes: string },
+  now: number,
+): Promise<void> {
+  await store.update(id, {
+    totp_secret_enc: factor.sealed,
+    recovery_codes: factor.hashes,
+    totp_last_step: 0,
+    updated_at: now,
+  });
+  await store.deleteSessionsOf(id);
+}
+
+/**
+ * A new password for account `id` (`password`, or one generated), checked; lifts a lock and ends the
+ * sessions. Answers the password, for the caller to show once.
+ */
+export async function replacePassword(
+  store: CredentialStore,
+  id: number,
+  password: string | undefined,
+  now: number,
+): Promise<string> {
+  const chosen = password ?? newPassword();
+  checkPassword(chosen);
+  await store.update(id, {
+    password_hash: await hashPassword(chosen),
+    failed_logins: 0,
+    locked_until: null,
+    updated_at: now,
+  });
+  await store.deleteSessionsOf(id);
+  return chosen;
 }

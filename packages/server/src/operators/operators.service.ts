@@ -2,7 +2,14 @@ import { AppError, invalidParameter } from '../errors/app-error.js';
 import { iso, isoOrNull } from '../accounts/accounts.format.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
-import { PASSWORD_MIN, hashPassword, newPassword, newSecondFactor } from './credentials.js';
+import {
+  checkPassword,
+  hashPassword,
+  newPassword,
+  newSecondFactor,
+  replacePassword,
+  replaceSecondFactor,
+} from './credentials.js';
 import { isRole, type Role } from './permissions.js';
 import type { OperatorRow, OperatorsRepository } from './operators.repository.js';
 
@@ -73,11 +80,6 @@ export const OPERATOR_SEALED_COLUMNS: SealedColumn[] = [
     context: (row) => totpContext(row.name),
   },
 ];
-
-export function checkPassword(password: string): void {
-  if ([...password].length < PASSWORD_MIN || password.length > 1024)
-    throw invalidParameter('password', `must be ${PASSWORD_MIN}-1024 characters`);
-}
 
 /**
  * Operator accounts: creation, roles, disabling, the second factor and password resets, and the audit events of
@@ -181,13 +183,7 @@ export class OperatorService {
   async resetSecondFactor(name: string, actor: string, ctx: AuditContext | null): Promise<SecondFactor> {
     const row = await this.require(name);
     const factor = this.secondFactor(name);
-    await this.repo.update(row.operator_id, {
-      totp_secret_enc: factor.sealed,
-      recovery_codes: factor.hashes,
-      totp_last_step: 0,
-      updated_at: this.now(),
-    });
-    await this.repo.deleteSessionsOf(row.operator_id);
+    await replaceSecondFactor(this.repo, row.operator_id, factor, this.now());
     await this.audit('totp-reset', actor, ctx, name);
     return factor.answer;
   }
@@ -195,15 +191,7 @@ export class OperatorService {
   /** A new password (given, or generated and answered once); lifts a lock and ends the sessions. */
   async resetPassword(name: string, password: string | undefined, actor: string, ctx: AuditContext | null) {
     const row = await this.require(name);
-    const chosen = password ?? newPassword();
-    checkPassword(chosen);
-    await this.repo.update(row.operator_id, {
-      password_hash: await hashPassword(chosen),
-      failed_logins: 0,
-      locked_until: null,
-      updated_at: this.now(),
-    });
-    await this.repo.deleteSessionsOf(row.operator_id);
+    const chosen = await replacePassword(this.repo, row.operator_id, password, this.now());
     await this.audit('password-reset', actor, ctx, name);
     return { password: chosen };
   }

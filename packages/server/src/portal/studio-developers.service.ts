@@ -2,13 +2,15 @@ import { AppError, invalidParameter } from '../errors/app-error.js';
 import { iso, isoOrNull } from '../accounts/accounts.format.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
-import { hashPassword, newPassword, newSecondFactor } from '../operators/credentials.js';
 import {
   checkPassword,
-  type AuditContext,
-  type OperatorEvent,
-  type SecondFactor,
-} from '../operators/operators.service.js';
+  hashPassword,
+  newPassword,
+  newSecondFactor,
+  replacePassword,
+  replaceSecondFactor,
+} from '../operators/credentials.js';
+import { type AuditContext, type OperatorEvent, type SecondFactor } from '../operators/operators.service.js';
 import type { DeveloperRow, PortalRepository } from './portal.repository.js';
 
 /**
@@ -148,13 +150,7 @@ export class StudioDeveloperService {
   async resetSecondFactor(name: string, actor: string, ctx: AuditContext | null): Promise<SecondFactor> {
     const row = await this.require(name);
     const factor = this.secondFactor(name);
-    await this.repo.update(row.developer_id, {
-      totp_secret_enc: factor.sealed,
-      recovery_codes: factor.hashes,
-      totp_last_step: 0,
-      updated_at: this.now(),
-    });
-    await this.repo.deleteSessionsOf(row.developer_id);
+    await replaceSecondFactor(this.repo, row.developer_id, factor, this.now());
     await this.audit('studio-totp-reset', actor, ctx, name);
     return factor.answer;
   }
@@ -162,15 +158,7 @@ export class StudioDeveloperService {
   /** A new password (given, or generated and answered once); lifts a lock and ends the sessions. */
   async resetPassword(name: string, password: string | undefined, actor: string, ctx: AuditContext | null) {
     const row = await this.require(name);
-    const chosen = password ?? newPassword();
-    checkPassword(chosen);
-    await this.repo.update(row.developer_id, {
-      password_hash: await hashPassword(chosen),
-      failed_logins: 0,
-      locked_until: null,
-      updated_at: this.now(),
-    });
-    await this.repo.deleteSessionsOf(row.developer_id);
+    const chosen = await replacePassword(this.repo, row.developer_id, password, this.now());
     await this.audit('studio-password-reset', actor, ctx, name);
     return { password: chosen };
   }
