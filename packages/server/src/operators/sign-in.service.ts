@@ -52,6 +52,42 @@ export async function checkSecondFactor(
   return 'no second factor';
 }
 
+/** What a sign-in with a password and a second factor found: the account to let in, a lock (429), or why not. */
+export type SignInCheck<R> = { account: R } | { lockedSeconds: number } | { why: string };
+
+/**
+ * The checks of a password sign-in, in one order for both kinds of account (operators, studio developers): an
+ * unknown name costs a password check all the same; a locked account is told so; then the password, the second
+ * factor (`secondFactor`, only once the password is right), and a disabled account last.
+ */
+export async function checkPasswordSignIn<
+  R extends { password_hash: string; locked_until: number | null; disabled: number },
+>(
+  row: R | null,
+  password: string,
+  at: number,
+  secondFactor: (row: R) => Promise<string | null>,
+): Promise<SignInCheck<R>> {
+  if (!row) {
+    await burnPasswordCheck(password);
+    return { why: 'unknown name' };
+  }
+  if (row.locked_until !== null && Number(row.locked_until) > at)
+    return { lockedSeconds: Math.ceil((Number(row.locked_until) - at) / 1000) };
+  if (!(await verifyPassword(row.password_hash, password))) return { why: 'wrong password' };
+  const problem = await secondFactor(row);
+  if (problem) return { why: problem };
+  if (row.disabled === 1) return { why: 'disabled' };
+  return { account: row };
+}
+
+/** The answer to a sign-in of a locked account: 429 with Retry-After. */
+export function lockedOut(seconds: number): AppError {
+  return new AppError('OPERATOR_LOCKED', `locked for ${seconds} s more`, {
+    headers: { 'retry-after': String(seconds) },
+  });
+}
+
 export interface SignInSettings {
   sessionSeconds: number;
   maxFailures: number;
@@ -78,26 +114,15 @@ export class SignInService {
     input: { name: string; password: string; totp?: string; recoveryCode?: string },
     ctx: AuditContext,
   ): Promise<{ session: string; csrfToken: string; operator: OperatorView; expiresAt: number }> {
-    const row = await this.repo.byName(input.name);
+    const row = (await this.repo.byName(input.name)) ?? null;
     const at = this.now();
-    if (!row) {
-      await burnPasswordCheck(input.password);
-      return this.refuse(input.name, null, 'unknown name', ctx);
+    const check = await checkPasswordSignIn(row, input.password, at, (r) => this.checkSecondFactor(r, input, at));
+    if ('lockedSeconds' in check) {
+      await this.operators.audit('login-locked', input.name, ctx, 'locked', row!.operator_id, 429);
+      throw lockedOut(check.lockedSeconds);
     }
-    if (row.locked_until !== null && Number(row.locked_until) > at) {
-      await this.operators.audit('login-locked', input.name, ctx, 'locked', row.operator_id, 429);
-      const seconds = Math.ceil((Number(row.locked_until) - at) / 1000);
-      throw new AppError('OPERATOR_LOCKED', `locked for ${seconds} s more`, {
-        headers: { 'retry-after': String(seconds) },
-      });
-    }
-    if (!(await verifyPassword(row.password_hash, input.password)))
-      return this.refuse(input.name, row, 'wrong password', ctx);
-    const problem = await this.checkSecondFactor(row, input, at);
-    if (problem) return this.refuse(input.name, row, problem, ctx);
-    if (row.disabled === 1) return this.refuse(input.name, row, 'disabled', ctx);
-
-    return this.openSession(row, at, ctx, input.recoveryCode ? 'with a recovery code' : null);
+    if ('why' in check) return this.refuse(input.name, row, check.why, ctx);
+    return this.openSession(check.account, at, ctx, input.recoveryCode ? 'with a recovery code' : null);
   }
 
   /**

@@ -1,8 +1,13 @@
 import { AppError } from '../errors/app-error.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { burnPasswordCheck, newSessionValue, sha256, verifyPassword } from '../operators/credentials.js';
+import { newSessionValue, sha256 } from '../operators/credentials.js';
 import type { AuditContext } from '../operators/operators.service.js';
-import { checkSecondFactor, type SignInSettings } from '../operators/sign-in.service.js';
+import {
+  checkSecondFactor,
+  lockedOut,
+  checkPasswordSignIn,
+  type SignInSettings,
+} from '../operators/sign-in.service.js';
 import type { DeveloperRow, PortalRepository } from './portal.repository.js';
 import { studioActor, studioTotpContext, type StudioDeveloperService } from './studio-developers.service.js';
 
@@ -34,42 +39,29 @@ export class PortalSignInService {
     input: { name: string; password: string; totp?: string; recoveryCode?: string },
     ctx: AuditContext,
   ): Promise<{ session: string; principal: StudioPrincipal }> {
-    const row = await this.repo.byName(input.name);
+    const row = (await this.repo.byName(input.name)) ?? null;
     const at = this.now();
     const actor = studioActor(input.name.slice(0, 100));
-    if (!row) {
-      await burnPasswordCheck(input.password);
-      return this.refuse(actor, null, 'unknown name', ctx);
-    }
-    if (row.locked_until !== null && Number(row.locked_until) > at) {
-      await this.developers.audit('portal-login-locked', actor, ctx, 'locked', 429);
-      const seconds = Math.ceil((Number(row.locked_until) - at) / 1000);
-      throw new AppError('OPERATOR_LOCKED', `locked for ${seconds} s more`, {
-        headers: { 'retry-after': String(seconds) },
-      });
-    }
-    if (!(await verifyPassword(row.password_hash, input.password)))
-      return this.refuse(actor, row, 'wrong password', ctx);
-    const problem = await checkSecondFactor(
-      this.box.open(row.totp_secret_enc, studioTotpContext(row.name)),
-      row.recovery_codes,
-      input,
-      at,
-      {
-        claimTotpStep: (step) => this.repo.claimTotpStep(row.developer_id, step),
-        swapRecoveryCodes: (before, after) => this.repo.swapRecoveryCodes(row.developer_id, before, after),
-      },
+    const check = await checkPasswordSignIn(row, input.password, at, (r) =>
+      checkSecondFactor(this.box.open(r.totp_secret_enc, studioTotpContext(r.name)), r.recovery_codes, input, at, {
+        claimTotpStep: (step) => this.repo.claimTotpStep(r.developer_id, step),
+        swapRecoveryCodes: (before, after) => this.repo.swapRecoveryCodes(r.developer_id, before, after),
+      }),
     );
-    if (problem) return this.refuse(actor, row, problem, ctx);
-    if (row.disabled === 1) return this.refuse(actor, row, 'disabled', ctx);
+    if ('lockedSeconds' in check) {
+      await this.developers.audit('portal-login-locked', actor, ctx, 'locked', 429);
+      throw lockedOut(check.lockedSeconds);
+    }
+    if ('why' in check) return this.refuse(actor, row, check.why, ctx);
+    const developer = check.account;
 
-    await this.repo.update(row.developer_id, { failed_logins: 0, locked_until: null, last_login_at: at });
+    await this.repo.update(developer.developer_id, { failed_logins: 0, locked_until: null, last_login_at: at });
     await this.repo.deleteExpiredSessions(at);
     const session = newSessionValue();
     const csrfToken = newSessionValue();
     await this.repo.insertSession({
       session_hash: sha256(session),
-      developer_id: row.developer_id,
+      developer_id: developer.developer_id,
       csrf_token: csrfToken,
       ip: ctx.ip,
       created_at: at,
@@ -79,9 +71,9 @@ export class PortalSignInService {
     return {
       session,
       principal: {
-        developerId: row.developer_id,
-        name: row.name,
-        appIds: await this.repo.appsOf(row.developer_id),
+        developerId: developer.developer_id,
+        name: developer.name,
+        appIds: await this.repo.appsOf(developer.developer_id),
         sessionHash: sha256(session),
         csrfToken,
       },
