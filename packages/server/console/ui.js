@@ -1,8 +1,9 @@
 // ui.js - shared pieces of the console: html template tag, hash routing, loading hooks, table, form field, error box, confirm button, pager, copy button, permission hook.
 import { h } from '/console/vendor/preact.module.js';
-import { useCallback, useEffect, useState } from '/console/vendor/hooks.module.js';
+import { useState } from '/console/vendor/hooks.module.js';
 import htm from '/console/vendor/htm.module.js';
 import { api } from '/console/api.js';
+import { readHook, useAction } from '/console/hooks.js';
 
 /** Preact through htm: text is always escaped; there is no raw-HTML path in the console. */
 export const html = htm.bind(h);
@@ -35,44 +36,10 @@ export function navigate(path, query = {}) {
 // --- data hooks ---
 
 /** Runs an API read when `deps` change: { data, error, loading, reload }. */
-export function useApi(method, path, opts, deps) {
-  const [state, setState] = useState({ data: undefined, error: undefined, loading: true });
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setState((s) => ({ ...s, loading: true, error: undefined }));
-    api(method, path, opts).then(
-      (data) => live && setState({ data, error: undefined, loading: false }),
-      (error) => live && setState({ data: undefined, error, loading: false }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [...deps, tick]);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { ...state, reload };
-}
+export const useApi = readHook(api);
 
-/** An action (a write): run(...) sets busy, then result or error. */
-export function useAction(fn) {
-  const [state, setState] = useState({ busy: false, error: undefined, result: undefined });
-  const run = async (...args) => {
-    setState({ busy: true, error: undefined, result: undefined });
-    try {
-      const result = await fn(...args);
-      setState({ busy: false, error: undefined, result });
-      return result;
-    } catch (error) {
-      setState({ busy: false, error, result: undefined });
-      return undefined;
-    }
-  };
-  return { ...state, run, reset: () => setState({ busy: false, error: undefined, result: undefined }) };
-}
+export { useAction };
 
-// --- components ---
-
-/** An API error with its code, message and detail, as the admin API answered them. */
 export function ErrorBox({ error }) {
   if (!error) return null;
   return html`<div class="error" role="alert">

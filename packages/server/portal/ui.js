@@ -1,47 +1,20 @@
 // ui.js - shared pieces of the portal: the html tag (text always escaped, no raw-HTML path), a read hook, an
 // action hook, a form field and the error box.
 import { h } from '/console/vendor/preact.module.js';
-import { useCallback, useEffect, useState } from '/console/vendor/hooks.module.js';
 import htm from '/console/vendor/htm.module.js';
 import { api } from '/portal/api.js';
+import { readHook, useAction } from '/console/hooks.js';
 
 export const html = htm.bind(h);
 
-/** Runs an API read when `deps` change: { data, error, loading, reload }. */
+const read = readHook(api);
+
+/** Runs an API read (GET) when `deps` change: { data, error, loading, reload }. */
 export function useApi(path, query, deps) {
-  const [state, setState] = useState({ data: undefined, error: undefined, loading: true });
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setState((s) => ({ ...s, loading: true, error: undefined }));
-    api('GET', path, { query }).then(
-      (data) => live && setState({ data, error: undefined, loading: false }),
-      (error) => live && setState({ data: undefined, error, loading: false }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [...deps, tick]);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { ...state, reload };
+  return read('GET', path, { query }, deps);
 }
 
-/** A write: run(...) sets busy, then result or error. */
-export function useAction(fn) {
-  const [state, setState] = useState({ busy: false, error: undefined, result: undefined });
-  const run = async (...args) => {
-    setState({ busy: true, error: undefined, result: undefined });
-    try {
-      const result = await fn(...args);
-      setState({ busy: false, error: undefined, result });
-      return result;
-    } catch (error) {
-      setState({ busy: false, error, result: undefined });
-      return undefined;
-    }
-  };
-  return { ...state, run };
-}
+export { useAction };
 
 export function ErrorBox({ error }) {
   if (!error) return null;
