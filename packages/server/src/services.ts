@@ -170,7 +170,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const gameCalls = new GameCallsClient(callLog, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
   const evidence = new EvidenceService(
     new EvidenceRepository(database.db),
-    createEvidenceStorage(config, masterKeys, now),
+    await createEvidenceStorage(config, masterKeys, now),
     evidenceLimits(config),
     now,
   );

@@ -3,7 +3,6 @@ import { ConfigError, type Config } from '../config/config.js';
 import type { MasterKeys } from '../crypto/master-keys.js';
 import { EmbeddedEvidenceStorage } from './embedded-storage.js';
 import { ObjectIdSigner } from './object-id.js';
-import { S3EvidenceStorage } from './s3-storage.js';
 import type { EvidenceStorage } from './storage.js';
 import { UrlTokenSigner } from './url-token.js';
 import type { EvidenceLimits } from './evidence.service.js';
@@ -15,9 +14,14 @@ const derivedKeys = (keys: MasterKeys, purpose: string) =>
 /**
  * The evidence backend chosen by EVIDENCE_BACKEND. The master keys key the
  * object addresses and the embedded URL tokens (through HKDF); an address or
- * URL made under a previous master key still verifies during a rotation.
+ * URL made under a previous master key still verifies during a rotation. The AWS SDK (about 6 MB of heap) is loaded
+ * only when EVIDENCE_BACKEND=s3.
  */
-export function createEvidenceStorage(config: Config, masterKeys: MasterKeys, now: () => number): EvidenceStorage {
+export async function createEvidenceStorage(
+  config: Config,
+  masterKeys: MasterKeys,
+  now: () => number,
+): Promise<EvidenceStorage> {
   const objectIds = new ObjectIdSigner(derivedKeys(masterKeys, 'evidence-object-id-v1'));
   if (config.EVIDENCE_BACKEND === 's3') {
     if (!config.EVIDENCE_S3_BUCKET)
@@ -27,6 +31,7 @@ export function createEvidenceStorage(config: Config, masterKeys: MasterKeys, no
         'invalid configuration: EVIDENCE_S3_ACCESS_KEY_ID and EVIDENCE_S3_SECRET_ACCESS_KEY: set both or neither',
       );
     }
+    const { S3EvidenceStorage } = await import('./s3-storage.js');
     return new S3EvidenceStorage(
       {
         bucket: config.EVIDENCE_S3_BUCKET,

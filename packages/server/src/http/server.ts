@@ -11,6 +11,7 @@ import { installOpenApi } from './openapi.js';
 import { parseJsonBody } from './json-body.js';
 import { PlatformEnvelopeError, RpcStatus } from './schemas.js';
 import { decorateCaller } from '../auth/caller.js';
+import { sharedSerializers } from './serializers.js';
 
 /** Retry-After of the answers while stopping: about the time a restarted instance takes to listen again. */
 const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
@@ -56,6 +57,7 @@ export async function buildServer(
     // only then are X-Forwarded-For and X-Forwarded-Host believed.
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } },
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
     // Requests that arrive while stopping are answered by the onRequest hook below, in our envelope.
     return503OnClosing: false,
     forceCloseConnections: 'idle',

@@ -2,7 +2,8 @@ import client from 'prom-client';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
 import { AppError } from '../errors/app-error.js';
-import { StoreVerificationError, type StoreName, type StoreNotification } from '../app-stores/index.js';
+import { StoreVerificationError } from '../app-stores/errors.js';
+import type { StoreName, StoreNotification } from '../app-stores/index.js';
 import { storePaymentsRepo, type StoreMessageRow } from './store-payments.repository.js';
 import type { StoreMessageOutcome, StoreMessagesTable } from './store-payments.tables.js';
 

@@ -19,7 +19,7 @@ export class StoreNotifications {
     const settings = await this.clients.appleSettings(appId);
     let n: StoreNotification;
     try {
-      n = await this.clients.appleVerifier(settings).verifyNotification(signedPayload);
+      n = await (await this.clients.appleVerifier(settings)).verifyNotification(signedPayload);
     } catch (e) {
       return this.messages.refused('apple', appId, e, claimedApple(signedPayload));
     }
@@ -28,7 +28,7 @@ export class StoreNotifications {
 
   async google(appId: number, authorization: string | undefined, body: unknown): Promise<MessageResult> {
     const settings = await this.clients.googleSettings(appId);
-    const verifier = this.clients.googlePush(settings);
+    const verifier = await this.clients.googlePush(settings);
     if (!verifier) throw new AppError('NOT_FOUND', `app ${appId} has no Pub/Sub push audience and service account set`);
     let n: StoreNotification;
     try {

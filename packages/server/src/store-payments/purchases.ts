@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
-import { StoreVerificationError, type StorePurchase, type StoreName } from '../app-stores/index.js';
+import { StoreVerificationError } from '../app-stores/errors.js';
+import type { StorePurchase, StoreName } from '../app-stores/index.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { Channel, OrderStatus } from '../orders/enums.js';
 import { checkCurrency, toMinor } from '../orders/money.js';
@@ -50,7 +51,7 @@ export class StorePurchases {
     if (signedTransactions.length < 1 || signedTransactions.length > MAX_MERGED_TRANSACTIONS)
       throw invalidParameter('signedTransactions', `holds 1 to ${MAX_MERGED_TRANSACTIONS} signed transactions`);
     const { order, item } = await this.payable(buyer, trxNo, Channel.IOS_STORE);
-    const verifier = this.clients.appleVerifier(await this.clients.appleSettings(buyer.appId));
+    const verifier = await this.clients.appleVerifier(await this.clients.appleSettings(buyer.appId));
     const purchases: StorePurchase[] = [];
     for (const [i, jws] of signedTransactions.entries()) {
       try {
@@ -81,7 +82,7 @@ export class StorePurchases {
       throw storeRefused('wrong_package', `packageName is not this app's package (${settings.packageName})`);
     if (input.productId !== item.channel_sku_code)
       throw storeRefused('wrong_product', `productId is not the order's product (${item.channel_sku_code})`);
-    const publisher = this.clients.googlePublisher(settings);
+    const publisher = await this.clients.googlePublisher(settings);
     if (!publisher)
       throw new AppError('STORE_UNAVAILABLE', `app ${buyer.appId} has no Google Play service account configured`);
     await this.refuseUsed('google', [input.purchaseToken], buyer.appId);

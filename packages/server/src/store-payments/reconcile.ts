@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
-import { isStoreError, type StoreName, type StoreRefund } from '../app-stores/index.js';
+import { isStoreError } from '../app-stores/errors.js';
+import type { StoreName, StoreRefund } from '../app-stores/index.js';
 import { storePaymentsRepo } from './store-payments.repository.js';
 import type { StoreClients } from './store-clients.js';
 import type { StoreMessages } from './notifications.js';
@@ -99,7 +100,7 @@ export class StoreReconciliation {
   async #google(appId: number, since: number): Promise<{ refunds: number; acknowledged: number; next: number }> {
     const started = this.now();
     const settings = await this.clients.googleSettings(appId);
-    const publisher = this.clients.googlePublisher(settings);
+    const publisher = await this.clients.googlePublisher(settings);
     if (!publisher) return { refunds: 0, acknowledged: 0, next: since };
     let refunds = 0;
     for (const v of await publisher.voidedPurchases(new Date(since))) {
@@ -125,7 +126,7 @@ export class StoreReconciliation {
 
   async #apple(appId: number): Promise<number> {
     const settings = await this.clients.appleSettings(appId);
-    const api = this.clients.appleApi(settings);
+    const api = await this.clients.appleApi(settings);
     if (!api) return 0;
     const rows = await storePaymentsRepo.unrefundedSince(
       this.db,

@@ -1,10 +1,9 @@
-import {
+import type {
   AppleStoreApi,
   AppleVerifier,
   GooglePublisher,
   GooglePushVerifier,
-  createAppleApiClient,
-  type StoreName,
+  StoreName,
 } from '../app-stores/index.js';
 import type { AppleStoreSettings, GoogleStoreSettings } from '../app-stores/store-settings.service.js';
 import { AppError } from '../errors/app-error.js';
@@ -24,6 +23,16 @@ export interface SettingsSource {
   google(appId: number): Promise<GoogleStoreSettings | null>;
   isEnabled(appId: number, store: StoreName): Promise<boolean>;
 }
+
+/**
+ * The stores' libraries (Apple's app-store-server-library, google-auth-library and the Android Publisher client) are
+ * loaded on the first store call, not at start: they are about 17 MB of heap that an instance whose apps take no
+ * store payments never uses (docs/benchmarks.md, "Memory"). Node caches a module once loaded.
+ */
+const appleVerify = () => import('../app-stores/apple/verify.js');
+const appleApi = () => import('../app-stores/apple/api.js');
+const googlePublisher = () => import('../app-stores/google/publisher.js');
+const googlePush = () => import('../app-stores/google/push.js');
 
 /**
  * The store adapters of one app, built from its settings on each use: settings changes apply at once, with no cache
@@ -53,7 +62,8 @@ export class StoreClients {
     return s;
   }
 
-  appleVerifier(s: AppleStoreSettings): AppleVerifier {
+  async appleVerifier(s: AppleStoreSettings): Promise<AppleVerifier> {
+    const { AppleVerifier } = await appleVerify();
     return new AppleVerifier({
       bundleId: s.bundleId,
       ...(s.appAppleId !== null ? { appAppleId: s.appAppleId } : {}),
@@ -64,8 +74,9 @@ export class StoreClients {
   }
 
   /** The App Store Server API of the app, or null without an In-App Purchase key. */
-  appleApi(s: AppleStoreSettings): AppleStoreApi | null {
+  async appleApi(s: AppleStoreSettings): Promise<AppleStoreApi | null> {
     if (!s.api) return null;
+    const { AppleStoreApi, createAppleApiClient } = await appleApi();
     const client = createAppleApiClient({
       issuerId: s.api.issuerId,
       keyId: s.api.keyId,
@@ -74,12 +85,13 @@ export class StoreClients {
       environment: s.environment,
       ...(this.endpoints.appleApiBaseUrl ? { baseUrl: this.endpoints.appleApiBaseUrl } : {}),
     });
-    return new AppleStoreApi(client, this.appleVerifier(s));
+    return new AppleStoreApi(client, await this.appleVerifier(s));
   }
 
   /** The Android Publisher API of the app, or null without a service account. */
-  googlePublisher(s: GoogleStoreSettings): GooglePublisher | null {
+  async googlePublisher(s: GoogleStoreSettings): Promise<GooglePublisher | null> {
     if (!s.serviceAccountJson) return null;
+    const { GooglePublisher } = await googlePublisher();
     return new GooglePublisher({
       packageName: s.packageName,
       serviceAccount: s.serviceAccountJson,
@@ -89,8 +101,9 @@ export class StoreClients {
   }
 
   /** The push verifier of the app, or null when the push audience or service account is not configured. */
-  googlePush(s: GoogleStoreSettings): GooglePushVerifier | null {
+  async googlePush(s: GoogleStoreSettings): Promise<GooglePushVerifier | null> {
     if (!s.pushAudience || !s.pushServiceAccountEmail) return null;
+    const { GooglePushVerifier } = await googlePush();
     return new GooglePushVerifier({
       audience: s.pushAudience,
       serviceAccountEmail: s.pushServiceAccountEmail,
