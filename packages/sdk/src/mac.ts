@@ -37,7 +37,9 @@ export function macSignBase(i: MacSignInput): string {
 
 /** base64(HMAC-SHA1(key = UTF-8 bytes of macKey, data = UTF-8 bytes of the sign base)). */
 export function macSign(i: MacSignInput, macKey: string): string {
-  return createHmac('sha1', Buffer.from(macKey, 'utf8')).update(macSignBase(i), 'utf8').digest('base64');
+  // The string itself, not Buffer.from(macKey): the same UTF-8 key bytes, and on Node 24 a Buffer key costs ~7 us
+  // more a call (a brand check that throws inside createHmac; server/src/crypto/secret-key.ts).
+  return createHmac('sha1', macKey).update(macSignBase(i), 'utf8').digest('base64');
 }
 
 /** Constant-time comparison with the expected standard-base64 mac. Never throws. */

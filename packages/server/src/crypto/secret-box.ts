@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { secretKey } from './secret-key.js';
 
 /** A master key's public id: 11 characters of a SHA-256 over it, safe to print and to store beside a sealed value. */
 export function masterKeyId(key: Buffer): string {
@@ -34,14 +35,14 @@ export class MissingMasterKeyError extends Error {
  * id and are tried under each key (GCM's tag tells a wrong key).
  */
 export class SecretBox {
-  readonly #keys: Map<string, Buffer>;
+  readonly #keys: Map<string, crypto.KeyObject>;
   /** Id of the key new values are sealed under. */
   readonly currentKeyId: string;
 
   constructor(current: Buffer, previous: Buffer[] = []) {
     for (const key of [current, ...previous]) if (key.length !== 32) throw new Error('master key must be 32 bytes');
     this.currentKeyId = masterKeyId(current);
-    this.#keys = new Map([current, ...previous].map((k) => [masterKeyId(k), k]));
+    this.#keys = new Map([current, ...previous].map((k) => [masterKeyId(k), secretKey(k)]));
   }
 
   /** Ids of the configured keys, the current one first. */
@@ -107,7 +108,7 @@ export class SecretBox {
   }
 }
 
-function decrypt(key: Buffer, iv: string, ct: string, tag: string, context: string): string {
+function decrypt(key: crypto.KeyObject, iv: string, ct: string, tag: string, context: string): string {
   // A full 16-byte tag only: a truncated one would weaken the authentication.
   const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
   decipher.setAAD(Buffer.from(context, 'utf8'));

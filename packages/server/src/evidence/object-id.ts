@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { RandomPool } from '../crypto/random-pool.js';
 import { safeEqual } from '../crypto/secret-box.js';
+import { secretKey } from '../crypto/secret-key.js';
 
 /**
  * Self-authenticating evidence object ids, so that issuing a signed upload
@@ -50,8 +51,11 @@ const random = new RandomPool();
 
 export class ObjectIdSigner {
   /** `keys[0]` tags new addresses; an address tagged under any of them verifies (master key rotation). */
-  constructor(private readonly keys: Buffer[]) {
+  private readonly keys: crypto.KeyObject[];
+
+  constructor(keys: Buffer[]) {
     if (keys.length === 0) throw new Error('ObjectIdSigner needs a key');
+    this.keys = keys.map(secretKey);
   }
 
   private tagOf(

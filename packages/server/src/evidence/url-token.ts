@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { safeEqual } from '../crypto/secret-box.js';
+import { secretKey } from '../crypto/secret-key.js';
 
 export type TokenPurpose = 'put' | 'get';
 
@@ -21,8 +22,11 @@ export interface TokenClaims {
  */
 export class UrlTokenSigner {
   /** `keys[0]` signs; a token signed under any of them verifies (master key rotation). */
-  constructor(private readonly keys: Buffer[]) {
+  private readonly keys: crypto.KeyObject[];
+
+  constructor(keys: Buffer[]) {
     if (keys.length === 0) throw new Error('UrlTokenSigner needs a key');
+    this.keys = keys.map(secretKey);
   }
 
   sign(c: TokenClaims, key = this.keys[0]!): string {
