@@ -1,8 +1,8 @@
 // Ceiling of 4.6 (POST /order/v1/game/pay/notify, 5.1 with a numeric
-// timestamp), PostgreSQL: the JSON body, the required fields present, the ts
-// window, md5 over the body (the SDK's md5Verify), then one statement per
-// batch of concurrent notices (group commit, one in flight, committed before
-// the answer) that records the requests' nonces, stores each admitted notice
+// timestamp): the JSON body, the required fields present, the ts window, md5
+// over the body (the SDK's md5Verify), then one write per batch of concurrent
+// notices (group commit, one in flight, committed before the answer;
+// PostgreSQL: one statement; SQLite: one synchronous=FULL transaction) that records the requests' nonces, stores each admitted notice
 // once under our dedupe key (app, user, role, server, product, timestamp:
 // orders/consumption.ts; a notice stored before is answered 200 again) and
 // puts its forward to the partner in the outbox.
@@ -13,7 +13,7 @@
 // SIGN_WORKERS threads (one per core), POSTed over keep-alive to PARTNER_URL
 // (the game fixture) with DELIVERY_HOST_CONCURRENCY (8) at once, and the
 // batch's outcomes (the events' states and an attempt row each, which
-// retention and the console read) written in one statement. An idle outbox
+// retention and the console read) written in one statement (SQLite: one transaction). An idle outbox
 // is polled every DELIVERY_POLL_MS (1000), the service's defaults.
 import crypto from 'node:crypto';
 import { callbackHeaders, callbackSignBaseText, md5Verify } from '../../packages/sdk/dist/index.js';
@@ -35,9 +35,7 @@ const POLL_MS = Number(process.env.DELIVERY_POLL_MS ?? 1000);
 const LEASE_MS = 60_000;
 const partner = new URL(process.env.PARTNER_URL);
 
-const database = await openDatabase();
-const { durable } = database;
-await durable.query(`
+const PG_TABLES = `
   create table outbox (event_id bigserial primary key, app_id int8 not null, target text not null,
     body text not null, state text not null, attempts int not null, next_attempt_at int8 not null,
     created_at int8 not null, delivered_at int8);
@@ -47,7 +45,7 @@ await durable.query(`
   create table notices (notice_id bigserial primary key, app_id int8 not null, nonce text not null,
     user_id text not null, role_id text not null, server_id text not null, product_code text not null,
     timestamp int8 not null, sign text not null, event_id int8 not null, received_at int8 not null,
-    unique (app_id, user_id, role_id, server_id, product_code, timestamp))`);
+    unique (app_id, user_id, role_id, server_id, product_code, timestamp))`;
 
 // $1-$9 the batch's columns, $10 the app, $11 now. Answers the fresh nonces.
 const STATEMENT = `
@@ -76,35 +74,150 @@ forwards as (
 select scope, nonce from fresh`;
 
 const COLUMNS = ['scope', 'nonce', 'expiresAt', 'userId', 'roleId', 'serverId', 'productCode', 'timestamp', 'sign'];
-const storeNotices = groupCommit(async (rows) => {
-  const res = await durable.query({
-    name: 'ceiling_notices',
-    text: STATEMENT,
-    values: [...COLUMNS.map((c) => rows.map((r) => r[c])), md5App.appId, Date.now()],
+
+/** PostgreSQL: the notices' statement, the claim and the outcomes, each one statement. */
+async function pgOutbox({ durable }) {
+  await durable.query(PG_TABLES);
+  const CLAIM = `update outbox set next_attempt_at = $2 where event_id in (
+      select event_id from outbox where state = 'pending' and next_attempt_at <= $1
+      order by next_attempt_at, event_id limit ${BATCH} for update skip locked)
+    returning event_id, body, attempts`;
+  const OUTCOMES = `with o as (
+      select * from unnest($1::int8[], $2::int[], $3::int8[], $4::int[], $5::int[]) as t(event_id, attempt_no, started_at, http_status, latency_ms)
+    ),
+    a as (
+      insert into delivery_attempts (event_id, attempt_no, started_at, http_status, latency_ms, outcome)
+      select event_id, attempt_no, started_at, http_status, latency_ms,
+        case when http_status in (200, 204) then 'delivered' else 'http_status' end from o
+    )
+    update outbox set attempts = o.attempt_no,
+      state = case when o.http_status in (200, 204) then 'delivered' else 'pending' end,
+      delivered_at = case when o.http_status in (200, 204) then $6::int8 end,
+      next_attempt_at = case when o.http_status in (200, 204) then outbox.next_attempt_at else $6::int8 + 15000 end
+    from o where outbox.event_id = o.event_id`;
+  return {
+    async store(rows) {
+      const res = await durable.query({
+        name: 'ceiling_notices',
+        text: STATEMENT,
+        values: [...COLUMNS.map((c) => rows.map((r) => r[c])), md5App.appId, Date.now()],
+      });
+      return freshOf(rows, res.rows);
+    },
+    async claim(now) {
+      return (await durable.query({ name: 'claim', text: CLAIM, values: [now, now + LEASE_MS] })).rows;
+    },
+    async outcomes(list, now) {
+      await durable.query({
+        name: 'outcomes',
+        text: OUTCOMES,
+        values: [
+          list.map((o) => o.event.event_id),
+          list.map((o) => o.event.attempts + 1),
+          list.map((o) => o.started),
+          list.map((o) => o.status),
+          list.map((o) => o.latency),
+          now,
+        ],
+      });
+    },
+  };
+}
+
+/**
+ * SQLite: the same tables; the batch's nonces, notices and forwards in one
+ * transaction. Event ids come from a counter: one process owns an SQLite
+ * file, so the forward's body (its notifyId) is complete when it is written.
+ */
+function sqliteOutbox({ db }) {
+  db.pragma('synchronous = FULL');
+  db.exec(`
+    create table outbox (event_id integer primary key, app_id integer not null, target text not null,
+      body text not null, state text not null, attempts integer not null, next_attempt_at integer not null,
+      created_at integer not null, delivered_at integer);
+    create index outbox_due on outbox (next_attempt_at, event_id) where state = 'pending';
+    create table delivery_attempts (event_id integer not null, attempt_no integer not null, started_at integer not null,
+      http_status integer, latency_ms integer not null, outcome text not null, primary key (event_id, attempt_no));
+    create table notices (notice_id integer primary key, app_id integer not null, nonce text not null,
+      user_id text not null, role_id text not null, server_id text not null, product_code text not null,
+      timestamp integer not null, sign text not null, event_id integer not null, received_at integer not null,
+      unique (app_id, user_id, role_id, server_id, product_code, timestamp))`);
+  let nextEventId = 1;
+  const nonce = db.prepare('insert or ignore into nonces (scope, nonce, expires_at) values (?, ?, ?)');
+  const notice = db.prepare(`insert or ignore into notices (app_id, nonce, user_id, role_id, server_id, product_code,
+    timestamp, sign, event_id, received_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const forward =
+    db.prepare(`insert into outbox (event_id, app_id, target, body, state, attempts, next_attempt_at, created_at)
+    values (?, ?, 'partner', ?, 'pending', 0, ?, ?)`);
+  const app = md5App.appId;
+  const store = db.transaction((rows, now) =>
+    rows.map((r) => {
+      if (nonce.run(r.scope, r.nonce, r.expiresAt).changes !== 1) return false;
+      const eventId = nextEventId;
+      const n = notice.run(
+        app,
+        r.nonce,
+        r.userId,
+        r.roleId,
+        r.serverId,
+        r.productCode,
+        r.timestamp,
+        r.sign,
+        eventId,
+        now,
+      );
+      if (n.changes === 1) {
+        nextEventId++;
+        const body = JSON.stringify({
+          noticeId: String(n.lastInsertRowid),
+          notifyId: String(eventId),
+          notifyTime: String(now),
+          appId: String(app),
+          userId: r.userId,
+          roleId: r.roleId,
+          serverId: r.serverId,
+          productCode: r.productCode,
+          timestamp: r.timestamp,
+        });
+        forward.run(eventId, app, body, now, now);
+      }
+      return true;
+    }),
+  );
+  const claim = db.prepare(`update outbox set next_attempt_at = ? where event_id in (
+      select event_id from outbox where state = 'pending' and next_attempt_at <= ?
+      order by next_attempt_at, event_id limit ${BATCH})
+    returning event_id, body, attempts`);
+  const attempt =
+    db.prepare(`insert into delivery_attempts (event_id, attempt_no, started_at, http_status, latency_ms, outcome)
+    values (?, ?, ?, ?, ?, ?)`);
+  const delivered = db.prepare(
+    "update outbox set attempts = ?, state = 'delivered', delivered_at = ? where event_id = ?",
+  );
+  const failed = db.prepare('update outbox set attempts = ?, next_attempt_at = ? where event_id = ?');
+  const outcomes = db.transaction((list, now) => {
+    for (const o of list) {
+      const ok = o.status === 200 || o.status === 204;
+      const no = o.event.attempts + 1;
+      attempt.run(o.event.event_id, no, o.started, o.status, o.latency, ok ? 'delivered' : 'http_status');
+      if (ok) delivered.run(no, now, o.event.event_id);
+      else failed.run(no, now + 15_000, o.event.event_id);
+    }
   });
-  return freshOf(rows, res.rows);
-}, 1);
+  return {
+    store: async (rows) => store(rows, Date.now()),
+    claim: async (now) => claim.all(now + LEASE_MS, now),
+    outcomes: async (list, now) => outcomes(list, now),
+  };
+}
+
+const database = await openDatabase();
+const outbox = database.kind === 'postgres' ? await pgOutbox(database) : sqliteOutbox(database);
+const storeNotices = groupCommit((rows) => outbox.store(rows), 1);
 
 // The delivery of the forwards.
 const key = platformKey();
 const signer = new SignPool(key.privateKey);
-const CLAIM = `update outbox set next_attempt_at = $2 where event_id in (
-    select event_id from outbox where state = 'pending' and next_attempt_at <= $1
-    order by next_attempt_at, event_id limit ${BATCH} for update skip locked)
-  returning event_id, body, attempts`;
-const OUTCOMES = `with o as (
-    select * from unnest($1::int8[], $2::int[], $3::int8[], $4::int[], $5::int[]) as t(event_id, attempt_no, started_at, http_status, latency_ms)
-  ),
-  a as (
-    insert into delivery_attempts (event_id, attempt_no, started_at, http_status, latency_ms, outcome)
-    select event_id, attempt_no, started_at, http_status, latency_ms,
-      case when http_status in (200, 204) then 'delivered' else 'http_status' end from o
-  )
-  update outbox set attempts = o.attempt_no,
-    state = case when o.http_status in (200, 204) then 'delivered' else 'pending' end,
-    delivered_at = case when o.http_status in (200, 204) then $6::int8 end,
-    next_attempt_at = case when o.http_status in (200, 204) then outbox.next_attempt_at else $6::int8 + 15000 end
-  from o where outbox.event_id = o.event_id`;
 
 let running = true;
 let slots = HOST_CONCURRENCY;
@@ -138,24 +251,12 @@ async function deliver(event) {
 async function dispatch() {
   while (running) {
     const now = Date.now();
-    const { rows } = await durable.query({ name: 'claim', text: CLAIM, values: [now, now + LEASE_MS] });
+    const rows = await outbox.claim(now);
     if (rows.length === 0) {
       await new Promise((r) => setTimeout(r, POLL_MS));
       continue;
     }
-    const outcomes = await Promise.all(rows.map(deliver));
-    await durable.query({
-      name: 'outcomes',
-      text: OUTCOMES,
-      values: [
-        outcomes.map((o) => o.event.event_id),
-        outcomes.map((o) => o.event.attempts + 1),
-        outcomes.map((o) => o.started),
-        outcomes.map((o) => o.status),
-        outcomes.map((o) => o.latency),
-        Date.now(),
-      ],
-    });
+    await outbox.outcomes(await Promise.all(rows.map(deliver)), Date.now());
   }
 }
 const dispatching = dispatch();

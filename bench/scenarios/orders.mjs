@@ -1,6 +1,6 @@
 // Orders scenarios (issue 6), each against its ceiling (bench/ceilings/)
 // measured next to it: the consumption notice (4.6, rate, its forward to the
-// partner delivered while the bench runs), arrears (4.5, CPU per request,
+// partner delivered while the bench runs, both backends), arrears (4.5, CPU per request,
 // both backends, one pending supplement seeded per player on both sides) and
 // order placement with both game calls (4.8 role query, 4.10 pre-order check)
 // to a local game fixture (rate).
@@ -114,7 +114,6 @@ async function seedArrears(svc, appId, players) {
 export default [
   {
     name: '4.6 POST game/pay/notify (md5 + replay check + forward)',
-    backends: ['postgres'],
     references: [
       {
         name: 'ceiling 4.6',

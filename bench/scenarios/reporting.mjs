@@ -1,6 +1,6 @@
 // Reporting scenarios (issue 4), each against its ceiling measured next to it:
 // signed upload URL issuance (4.2, CPU per request, both backends) and report
-// creation (4.1, rate, PostgreSQL; its ceiling does the duplicate guard and caps).
+// creation (4.1, rate, both backends; its ceiling does the duplicate guard and caps).
 import { load, withCeiling } from '../lib.mjs';
 import { signedBody, signedQueryPath } from '../signing.mjs';
 
@@ -72,7 +72,6 @@ export default [
   },
   {
     name: '4.1 POST player/report',
-    backends: ['postgres'],
     references: [
       {
         name: 'ceiling 4.1',
