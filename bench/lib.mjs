@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -251,38 +252,73 @@ export async function load(
   }
 }
 
-/** pgbench: single-row INSERT transactions at a concurrency, tps. */
-export function pgbenchInsertRate(clients, seconds = DURATION) {
-  const table = `bench_ins_${crypto.randomBytes(4).toString('hex')}`;
-  const script = path.join(os.tmpdir(), `${table}.sql`);
-  execFileSync('psql', [PG_URL, '-qc', `create table ${table} (id bigserial primary key, a text, b bigint, c text)`]);
-  fs.writeFileSync(script, `insert into ${table} (a, b, c) values ('reporter-role', 12345, '{"x":1}');\n`);
+/**
+ * RSA-2048 PKCS#1 v1.5 SHA-256 signatures per second of `threads` worker
+ * threads all signing at once (default: one per core, as the service's
+ * SIGN_WORKERS=-1 signing pool): what the machine's cores can sign, the
+ * delivery engine's bound (one signature per callback). As a result row.
+ */
+export async function rsaSignRateAllCores(threads = os.availableParallelism(), seconds = 3) {
+  const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const body =
+    'POST\n/pay/callback\n1795238620\nnonce\n' +
+    JSON.stringify({ notifyId: 1, trxNo: 123, products: [{ productCode: 'gem' }] }) +
+    '\n';
+  const code = `const { parentPort, workerData } = require('node:worker_threads');
+    const crypto = require('node:crypto');
+    const data = Buffer.from(workerData.body);
+    // A short warm-up, then count until the shared deadline.
+    for (let i = 0; i < 20; i++) crypto.sign('sha256', data, workerData.key);
+    parentPort.once('message', (until) => {
+      let n = 0;
+      while (Date.now() < until) { crypto.sign('sha256', data, workerData.key); n++; }
+      parentPort.postMessage(n);
+    });
+    parentPort.postMessage('ready');`;
+  const workers = Array.from(
+    { length: threads },
+    () => new Worker(code, { eval: true, workerData: { body, key: privateKey } }),
+  );
   try {
-    const out = execFileSync(
-      'pgbench',
-      ['-n', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', script, PG_URL],
-      { encoding: 'utf8' },
+    await Promise.all(workers.map((w) => new Promise((r) => w.once('message', r))));
+    const until = Date.now() + seconds * 1000;
+    const counts = await Promise.all(
+      workers.map((w) => new Promise((r) => (w.once('message', r), w.postMessage(until)))),
     );
-    return Number(/tps = ([0-9.]+)/.exec(out)[1]);
+    const total = counts.reduce((a, b) => a + b, 0);
+    return { rps: total / seconds, p50: null, p99: null, errors: 0, non2xx: 0, total, cpuUsPerRequest: null };
   } finally {
-    execFileSync('psql', [PG_URL, '-qc', `drop table ${table}`]);
-    fs.rmSync(script, { force: true });
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 }
 
-/** RSA-2048 PKCS#1 v1.5 SHA-256 signatures per second on one core (this process). */
-export function rsaSignRate(seconds = 2) {
-  const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const body = Buffer.from(
-    'POST\n/pay/callback\n1795238620\nnonce\n' +
-      JSON.stringify({ notifyId: 1, trxNo: 123, products: [{ productCode: 'gem' }] }) +
-      '\n',
+/**
+ * Starts a ceiling (bench/ceilings/<file>) for `backend` with the Node flags
+ * the service runs with, reads its tokens (GET /tokens), runs `fn(proc, tokens)`
+ * and stops it.
+ */
+export async function withCeiling(file, backend, env, fn) {
+  const proc = await startProcess(
+    [...SERVICE_NODE_FLAGS, path.join(ROOT, 'bench/ceilings', file)],
+    { BACKEND: backend, PG_URL, ...env },
+    '/tokens',
   );
-  const until = Date.now() + seconds * 1000;
-  let n = 0;
-  while (Date.now() < until) {
-    crypto.sign('sha256', body, privateKey);
-    n++;
+  try {
+    return await fn(proc, await (await fetch(`${proc.url}/tokens`)).json());
+  } finally {
+    await proc.stop();
   }
-  return n / seconds;
+}
+
+/** The bare Fastify hello world (bench/baseline.mjs, one per backend, started by the runner) as a reference. */
+export const helloWorld = { name: 'hello world', run: ({ helloUrl }) => load(helloUrl, { path: '/' }) };
+
+/** Runs `fn(fixture)` with a game fixture (bench/game-fixture.mjs) running. */
+export async function withFixture(fn) {
+  const fixture = await startProcess([path.join(ROOT, 'bench/game-fixture.mjs')]);
+  try {
+    return await fn(fixture);
+  } finally {
+    await fixture.stop();
+  }
 }

@@ -1,9 +1,9 @@
 // Accounts scenario (issue 3): the profile route (4.3) - MAC verification,
-// nonce check, token and user lookup - against the hello-world baseline at
-// 64 connections, with p99 and RSS bounds, on both backends.
+// nonce check, token and user lookup - against its ceiling (bench/ceilings/profile.mjs,
+// the least work any correct 4.3 does) measured next to it, on both backends.
 import crypto from 'node:crypto';
 import { buildMacAuthorization } from '../../packages/sdk/dist/index.js';
-import { load } from '../lib.mjs';
+import { load, withCeiling } from '../lib.mjs';
 
 /** Logs `count` guest players in; answers their MAC credentials. */
 export async function guestPlayers(svc, clientId, count) {
@@ -37,13 +37,25 @@ export function macRequests(path, players) {
   };
 }
 
+const CEILING_PROFILE = '/api/account/v1/user/profile?clientId=ceiling';
+
 export default [
   {
     name: '4.3 GET user/profile (MAC)',
-    minRatio: 0.5,
-    maxP99Ms: 25,
-    maxRssMb: 300,
-    target: '>= 0.5x hello world, p99 < 25 ms, RSS < 300 MB',
+    references: [
+      {
+        name: 'ceiling 4.3',
+        run: ({ backend }) =>
+          withCeiling('profile.mjs', backend, {}, (proc, { players }) =>
+            load(proc.url, { path: CEILING_PROFILE, setupRequest: macRequests(CEILING_PROFILE, players) }),
+          ),
+      },
+    ],
+    targets: [
+      { kind: 'cpu', max: 1.25 },
+      { kind: 'p99', max: 25 },
+      { kind: 'rss', max: 300 },
+    ],
     async run(svc) {
       const app = await svc.admin('POST', '/apps', { name: 'bench profile' });
       const players = await guestPlayers(svc, app.clientId, 50);

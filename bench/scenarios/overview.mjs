@@ -86,8 +86,9 @@ async function once(svc, p) {
 export default [
   {
     name: 'overview GET /admin/v1/overview, last 24 h (1M events)',
-    maxP99Ms: 300,
-    target: 'p99 < 300 ms',
+    // Slow (a million rows loaded first): measured once even with BENCH_REPEAT.
+    once: true,
+    targets: [{ kind: 'p99', max: 300 }],
     async run(svc) {
       const appIds = [];
       for (let k = 0; k < APPS; k++)

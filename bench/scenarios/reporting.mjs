@@ -1,7 +1,7 @@
-// Reporting scenarios (issue 4): signed upload URL issuance (4.2) against the
-// hello-world baseline, and report creation (4.1) against pgbench's single-row
-// INSERT rate at the same concurrency, on PostgreSQL.
-import { load, pgbenchInsertRate, CONNECTIONS } from '../lib.mjs';
+// Reporting scenarios (issue 4), each against its ceiling measured next to it:
+// signed upload URL issuance (4.2, CPU per request, both backends) and report
+// creation (4.1, rate, both backends; its ceiling does the duplicate guard and caps).
+import { load, withCeiling } from '../lib.mjs';
 import { signedBody, signedQueryPath } from '../signing.mjs';
 
 export const UPLOAD = '/svc/reporting/open/v1/upload/oss_sign_url';
@@ -33,35 +33,58 @@ export function reportBodies(clientId, secret) {
   };
 }
 
+/** A 4.1 load: fresh signed reports, POSTed. */
+function loadReports(url, clientId, secret) {
+  const body = reportBodies(clientId, secret);
+  return load(url, {
+    method: 'POST',
+    path: REPORT,
+    headers: { 'content-type': 'application/json' },
+    setupRequest: (req) => ({ ...req, body: body() }),
+  });
+}
+
+/** A 4.2 load: fresh signed queries. */
+function loadUploads(url, clientId, secret) {
+  return load(url, {
+    path: UPLOAD,
+    setupRequest: (req) => ({ ...req, path: signedQueryPath(UPLOAD, uploadParams(clientId), secret) }),
+  });
+}
+
 export default [
   {
     name: '4.2 GET upload/oss_sign_url (md5 + replay check)',
-    minRatio: 0.4,
-    target: '>= 0.4x hello world',
+    references: [
+      {
+        name: 'ceiling 4.2',
+        run: ({ backend }) =>
+          withCeiling('upload.mjs', backend, {}, (proc, { md5App }) =>
+            loadUploads(proc.url, md5App.clientId, md5App.secret),
+          ),
+      },
+    ],
+    targets: [{ kind: 'cpu', max: 1.25 }],
     async run(svc) {
       const app = await svc.admin('POST', '/apps', { name: 'bench upload' });
-      return load(svc.url, {
-        path: UPLOAD,
-        setupRequest: (req) => ({ ...req, path: signedQueryPath(UPLOAD, uploadParams(app.clientId), app.secret) }),
-      });
+      return loadUploads(svc.url, app.clientId, app.secret);
     },
   },
   {
     name: '4.1 POST player/report',
-    backends: ['postgres'],
-    minRatio: 0.5,
-    target: '>= 0.5x pgbench single-row INSERT',
+    references: [
+      {
+        name: 'ceiling 4.1',
+        run: ({ backend }) =>
+          withCeiling('report.mjs', backend, {}, (proc, { md5App }) =>
+            loadReports(proc.url, md5App.clientId, md5App.secret),
+          ),
+      },
+    ],
+    targets: [{ kind: 'rate', min: 0.75 }],
     async run(svc) {
       const app = await svc.admin('POST', '/apps', { name: 'bench report' });
-      const body = reportBodies(app.clientId, app.secret);
-      const result = await load(svc.url, {
-        method: 'POST',
-        path: REPORT,
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: body() }),
-      });
-      const tps = pgbenchInsertRate(CONNECTIONS);
-      return { ...result, reference: { name: 'pgbench insert', rps: tps } };
+      return loadReports(svc.url, app.clientId, app.secret);
     },
   },
 ];
