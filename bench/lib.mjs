@@ -93,6 +93,9 @@ export async function startProcess(args, env = {}, readyPath = '/') {
   };
 }
 
+/** BENCH_NODE_ARGS: extra Node flags for the service and the ceilings (e.g. --cpu-prof). */
+const extraNodeArgs = () => (process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []);
+
 /** A service on a fresh embedded database or a fresh PostgreSQL schema. */
 export async function startService(backend, extraEnv = {}, nodeArgs = []) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-bench-'));
@@ -110,9 +113,8 @@ export async function startService(backend, extraEnv = {}, nodeArgs = []) {
     env.DATABASE_URL = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}${process.env.BENCH_PG_LOG ? ' -c log_statement=all' : ''}`)}`;
     env.DATABASE_POOL_SIZE = env.DATABASE_POOL_SIZE ?? '20';
   }
-  const extraNodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
   const proc = await startProcess(
-    [...SERVICE_NODE_FLAGS, ...extraNodeArgs, ...nodeArgs, path.join(ROOT, 'packages/server/dist/cli.js'), 'serve'],
+    [...SERVICE_NODE_FLAGS, ...extraNodeArgs(), ...nodeArgs, path.join(ROOT, 'packages/server/dist/cli.js'), 'serve'],
     env,
     '/readyz',
   );
@@ -299,7 +301,8 @@ export async function rsaSignRateAllCores(threads = os.availableParallelism(), s
  */
 export async function withCeiling(file, backend, env, fn) {
   const proc = await startProcess(
-    [...SERVICE_NODE_FLAGS, path.join(ROOT, 'bench/ceilings', file)],
+    // BENCH_NODE_ARGS reaches the ceilings too, so a profile of ours has the ceiling's beside it.
+    [...SERVICE_NODE_FLAGS, ...extraNodeArgs(), path.join(ROOT, 'bench/ceilings', file)],
     { BACKEND: backend, PG_URL, ...env },
     '/tokens',
   );

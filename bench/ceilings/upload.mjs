@@ -9,7 +9,8 @@ import { MD5_REFUSED, WINDOW_MS, md5App, nonceRecorder, openDatabase, serve } fr
 
 const database = await openDatabase();
 const recordNonce = nonceRecorder(database);
-const urlKey = crypto.randomBytes(32);
+// A KeyObject, as the service keys its HMACs: on Node 24 a Buffer key costs ~7 us more a call.
+const urlKey = crypto.createSecretKey(crypto.randomBytes(32));
 
 await serve(async (app) => {
   app.get('/svc/reporting/open/v1/upload/oss_sign_url', async (req, reply) => {
