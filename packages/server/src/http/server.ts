@@ -11,7 +11,7 @@ import { installOpenApi } from './openapi.js';
 import { parseJsonBody } from './json-body.js';
 import { PlatformEnvelopeError, RpcStatus } from './schemas.js';
 import { decorateCaller } from '../auth/caller.js';
-import { sharedSerializers } from './serializers.js';
+import { schemaCompilers } from './schema-compilers.js';
 
 /** Retry-After of the answers while stopping: about the time a restarted instance takes to listen again. */
 const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
@@ -48,6 +48,7 @@ export async function buildServer(
   registerRoutes: (app: FastifyInstance) => Promise<void>,
   opts: BuildOptions = {},
 ): Promise<FastifyInstance> {
+  const compilers = schemaCompilers();
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOptions(config.LOG_LEVEL),
     genReqId,
@@ -57,7 +58,7 @@ export async function buildServer(
     // only then are X-Forwarded-For and X-Forwarded-Host believed.
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } },
-    schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
+    schemaController: { compilersFactory: compilers.factory },
     // Requests that arrive while stopping are answered by the onRequest hook below, in our envelope.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
@@ -135,5 +136,6 @@ export async function buildServer(
   await installRateLimit(app, config);
   decorateCaller(app);
   await registerRoutes(app);
+  app.decorate('compileSchemas', compilers.compileAll);
   return app;
 }

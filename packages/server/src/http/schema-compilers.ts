@@ -1,0 +1,79 @@
+import AjvCompiler from '@fastify/ajv-compiler';
+import { SerializerSelector, type Serializer, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
+
+type ValidatorFactory = AjvCompiler.BuildCompilerFromPool;
+type Validate = ReturnType<ReturnType<ValidatorFactory>>;
+
+/**
+ * The schema compilers: the request validators (Ajv) and response serializers (fast-json-stringify) Fastify would
+ * build, but each compiled on first use, and one serializer per distinct response schema instead of one per route
+ * and status code.
+ *
+ * Fastify's defaults compile every schema of every route at start, and a serializer whose schema has an `anyOf` (our
+ * error envelope's `data`) carries its own Ajv instance: with nine error statuses on each of about 180 routes that
+ * was 1,640 serializers and 1,618 Ajv instances. The same schema under the same shared schemas (one factory call)
+ * gives the same bytes whatever the route, so one function serves. Most admin and console routes are never called
+ * by an instance that serves games, so they are compiled when first called. Idle RSS 270 -> 134 MB, heap used 118 ->
+ * 36 MB (docs/benchmarks.md, "Memory"). `schema-compilers.test.ts` compiles every route's schemas, so a schema that
+ * cannot compile still fails the tests, not a first request.
+ */
+export function schemaCompilers(): {
+  factory: { buildValidator: ValidatorFactory; buildSerializer: SerializerFactory };
+  /** Compiles every schema not compiled yet (tests: every route's schemas compile); answers how many. */
+  compileAll(): number;
+} {
+  const pending: Array<() => unknown> = [];
+  return {
+    factory: { buildValidator: lazyValidators(pending), buildSerializer: sharedSerializers(pending) },
+    compileAll: () => {
+      for (const compile of pending) compile();
+      return pending.length;
+    },
+  };
+}
+
+function sharedSerializers(pending: Array<() => unknown>): SerializerFactory {
+  const build = SerializerSelector();
+  return (externalSchemas, options) => {
+    const compile = build(externalSchemas, options);
+    const bySchema = new Map<string, Serializer>();
+    return (route) => {
+      const key = JSON.stringify(route.schema);
+      let serialize = bySchema.get(key);
+      if (!serialize) {
+        let compiled: Serializer | undefined;
+        const compileOnce = () => (compiled ??= compile(route));
+        serialize = (data) => compileOnce()(data);
+        bySchema.set(key, serialize);
+        pending.push(compileOnce);
+      }
+      return serialize;
+    };
+  };
+}
+
+function lazyValidators(pending: Array<() => unknown>): ValidatorFactory {
+  const build = AjvCompiler();
+  return (externalSchemas, options) => {
+    const compile = build(externalSchemas, options);
+    return (route) => {
+      let compiled: Validate | undefined;
+      const compileOnce = () => (compiled ??= compile(route));
+      pending.push(compileOnce);
+      // Fastify reads a failed validation's `errors` off the function it was handed.
+      const validate = ((data: unknown) => {
+        const valid = compileOnce()(data);
+        validate.errors = compiled!.errors;
+        return valid;
+      }) as Validate;
+      return validate;
+    };
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Compiles every route schema not compiled yet (schema-compilers.ts); answers how many there are. */
+    compileSchemas(): number;
+  }
+}
