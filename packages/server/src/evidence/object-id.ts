@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { RandomPool } from '../crypto/random-pool.js';
 import { safeEqual } from '../crypto/secret-box.js';
 import { secretKey } from '../crypto/secret-key.js';
 
@@ -46,9 +45,6 @@ const S3 = 2;
 /** `<prefix>evidence/<appId>/<64 hex>.<ext>`; greedy, so the last `evidence/` starts the key. */
 const ADDRESS = /^(.*)(evidence\/([0-9]{1,15})\/([0-9a-f]{32})([0-9a-f]{32})\.([a-z0-9]{1,16}))$/;
 
-/** The random bits of object ids. */
-const random = new RandomPool();
-
 export class ObjectIdSigner {
   /** `keys[0]` tags new addresses; an address tagged under any of them verifies (master key rotation). */
   private readonly keys: crypto.KeyObject[];
@@ -79,7 +75,7 @@ export class ObjectIdSigner {
     head[0] = (f.svcid ? BOUND : 0) | (f.backend === 's3' ? S3 : 0);
     head.writeUIntBE(f.size, 1, 5);
     head.writeUInt32BE(f.expires, 6);
-    random.fill(head, 10, 6);
+    crypto.randomFillSync(head, 10, 6);
     const hex = head.toString('hex');
     return `evidence/${f.appId}/${hex}${this.tagOf(prefix, f.appId, hex, ext, f.svcid || undefined)}.${ext}`;
   }

@@ -19,7 +19,6 @@ export const PLATFORM_KEY_SEALED_COLUMNS: SealedColumn[] = [
 import { rsaSignText, type SignPool } from './sign-pool.js';
 import { AppError } from '../errors/app-error.js';
 import type { PlatformKeyRow, PlatformKeysRepository } from './keys.repository.js';
-import { RandomPool } from '../crypto/random-pool.js';
 
 const generateKeyPair = promisify(crypto.generateKeyPair);
 
@@ -50,8 +49,6 @@ export class PlatformKeyService {
   #loading: Promise<Signer> | undefined;
   /** Bumped by rotate(), so a load that began before it is not cached. */
   #generation = 0;
-  /** Call nonces: 16 random bytes, base64url (like the SDK's default), drawn 256 at a time. */
-  readonly #nonces = new RandomPool(16 * 256);
 
   constructor(
     private readonly repo: PlatformKeysRepository,
@@ -67,7 +64,8 @@ export class PlatformKeyService {
   async signCall(call: { method: string; path: string; body: string }): Promise<Record<string, string>> {
     const signer = await this.signer();
     const timestamp = String(Math.floor(this.now() / 1000));
-    const nonce = this.#nonces.text(16, 'base64url');
+    // Call nonces: 16 random bytes, base64url (like the SDK's default).
+    const nonce = crypto.randomBytes(16).toString('base64url');
     const base = callbackSignBaseText({ method: call.method, path: call.path, timestamp, nonce, body: call.body });
     const signature = this.pool
       ? await this.pool.sign(signer.kid, signer.privateKey, base)
