@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import type { FastifyBaseLogger, FastifyServerOptions, FastifyRequest } from 'fastify';
-import type { Bindings, ChildLoggerOptions } from 'pino';
+import type { FastifyServerOptions, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 
 /** Query parameters and headers that carry secrets, signatures or tokens: never logged. */
@@ -56,74 +55,4 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
       },
     },
   };
-}
-
-type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
-// pino loggers have isLevelEnabled; Fastify's silent logger (logger: false) does not.
-type Logger = FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
-
-/**
- * A request's logger that becomes a real pino child (with the request id
- * bound) only when something is logged at an enabled level. Fastify makes a
- * child per request; pino serialises and redacts the child's bindings at
- * once, which cost more than the rest of a /healthz request while nothing was
- * ever logged at the default level.
- */
-class LazyChildLogger {
-  #child: Logger | undefined;
-  constructor(
-    private readonly parent: Logger,
-    private readonly bindings: Bindings,
-    private readonly options: ChildLoggerOptions,
-  ) {}
-
-  #real(): Logger {
-    this.#child ??= this.parent.child(this.bindings, this.options) as Logger;
-    return this.#child!;
-  }
-
-  get level(): string {
-    return this.#child?.level ?? this.parent.level;
-  }
-  set level(level: string) {
-    this.#real().level = level;
-  }
-  isLevelEnabled(level: string): boolean {
-    const logger = this.#child ?? this.parent;
-    return logger.isLevelEnabled ? logger.isLevelEnabled(level) : true;
-  }
-  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
-    return this.#real().child(bindings, options);
-  }
-  silent(): void {}
-  #log(level: Level, args: unknown[]): void {
-    if (!this.isLevelEnabled(level)) return;
-    (this.#real()[level] as (...a: unknown[]) => void)(...args);
-  }
-  fatal(...args: unknown[]): void {
-    this.#log('fatal', args);
-  }
-  error(...args: unknown[]): void {
-    this.#log('error', args);
-  }
-  warn(...args: unknown[]): void {
-    this.#log('warn', args);
-  }
-  info(...args: unknown[]): void {
-    this.#log('info', args);
-  }
-  debug(...args: unknown[]): void {
-    this.#log('debug', args);
-  }
-  trace(...args: unknown[]): void {
-    this.#log('trace', args);
-  }
-}
-
-export function lazyChildLoggerFactory(
-  logger: FastifyBaseLogger,
-  bindings: Bindings,
-  options: ChildLoggerOptions,
-): FastifyBaseLogger {
-  return new LazyChildLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger;
 }

@@ -4,7 +4,7 @@ import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
 import { MAX_PARAM_LENGTH, installErrorHandling, sendError } from '../errors/handler.js';
 import { answerClientError, answerUnmetExpectation } from './client-error.js';
-import { genReqId, lazyChildLoggerFactory, loggerOptions } from './logging.js';
+import { genReqId, loggerOptions } from './logging.js';
 import { installMetrics } from './metrics.js';
 import { installRateLimit } from './rate-limit.js';
 import { installOpenApi } from './openapi.js';
@@ -52,7 +52,6 @@ export async function buildServer(
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOptions(config.LOG_LEVEL),
     genReqId,
-    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: config.BODY_LIMIT_BYTES,
     // The peer address is the caller unless it is a trusted proxy (TRUSTED_PROXIES):
     // only then are X-Forwarded-For and X-Forwarded-Host believed.
