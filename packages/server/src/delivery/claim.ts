@@ -26,25 +26,18 @@ export async function claimDueEvents(
   dialect: Dialect,
   o: { now: number; limit: number; leaseMs: number; token: string },
 ): Promise<ClaimedEvent[]> {
-  const due = dialect.skipLocked(
-    db
-      .selectFrom('outbox')
-      .select('event_id')
-      // A literal, so the planner can use the partial index of pending events (migration 0007), in claim order.
-      .where('state', '=', sql.lit('pending'))
-      .where('next_attempt_at', '<=', o.now)
-      // enqueueEvent writes the body just after the row; never send an empty one.
-      .where('body', '<>', '')
-      .orderBy('next_attempt_at')
-      .orderBy('event_id')
-      .limit(o.limit),
-  );
-  const rows = await db
-    .updateTable('outbox')
-    .set({ next_attempt_at: o.now + o.leaseMs, claim_token: o.token })
-    .where('event_id', 'in', due)
-    .returning(['event_id', 'app_id', 'type', 'target', 'server_id', 'body', 'attempts', 'created_at'])
-    .execute();
+  const rows =
+    dialect.name === 'postgres'
+      ? await db.transaction().execute(async (trx) => {
+          // The claim must walk outbox_pending_due in claim order and stop after the batch. With no statistics
+          // yet, or statistics from before a burst (few pending events), the planner estimates a handful of due
+          // rows and picks a bitmap scan that sorts every due row to take the first batch: after a burst that is
+          // the whole backlog on every claim (5.5 ms a claim of 64 on a 20,000-event drain, ~75 us of PostgreSQL
+          // CPU an event). Forbidding the sort leaves it the ordered index scan, whatever the statistics say.
+          await sql`set local enable_sort = off`.execute(trx);
+          return claimStatement(trx, dialect, o).execute();
+        })
+      : await claimStatement(db, dialect, o).execute();
   return rows
     .map((r) => ({
       eventId: r.event_id,
@@ -58,4 +51,29 @@ export async function claimDueEvents(
       claimToken: o.token,
     }))
     .sort((a, b) => a.eventId - b.eventId);
+}
+
+function claimStatement(
+  db: Kysely<Tables>,
+  dialect: Dialect,
+  o: { now: number; limit: number; leaseMs: number; token: string },
+) {
+  const due = dialect.skipLocked(
+    db
+      .selectFrom('outbox')
+      .select('event_id')
+      // A literal, so the planner can use the partial index of pending events (migration 0007), in claim order.
+      .where('state', '=', sql.lit('pending'))
+      .where('next_attempt_at', '<=', o.now)
+      // enqueueEvent writes the body just after the row; never send an empty one.
+      .where('body', '<>', '')
+      .orderBy('next_attempt_at')
+      .orderBy('event_id')
+      .limit(o.limit),
+  );
+  return db
+    .updateTable('outbox')
+    .set({ next_attempt_at: o.now + o.leaseMs, claim_token: o.token })
+    .where('event_id', 'in', due)
+    .returning(['event_id', 'app_id', 'type', 'target', 'server_id', 'body', 'attempts', 'created_at']);
 }

@@ -123,6 +123,7 @@ export class Dispatcher {
     if (log) this.#log = log;
     this.#running = true;
     outboxSignal.on('enqueued', this.#onEnqueued);
+    this.keys.warmSigning();
     this.#loop = this.#run();
   }
 

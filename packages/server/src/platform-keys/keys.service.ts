@@ -57,6 +57,11 @@ export class PlatformKeyService {
     private readonly pool?: SignPool,
   ) {}
 
+  /** Starts the signing threads ahead of the first call (SignPool.warm). */
+  warmSigning(): void {
+    this.pool?.warm();
+  }
+
   /**
    * The `Timestamp`, `Nonce`, `Signature` and `Key-Id` headers of a call to a
    * game (5.3), signed with the current key (in the signing pool when there is one).

@@ -63,6 +63,15 @@ export class SignPool {
     this.#size = size < 0 ? Math.max(1, os.availableParallelism()) : size;
   }
 
+  /**
+   * Starts the threads now rather than on the first signature: a thread takes ~50-100 ms to start here, which
+   * the first callbacks of a drain would otherwise wait for (the dispatcher warms the pool when it starts).
+   */
+  warm(): void {
+    if (this.#closed) return;
+    while (this.#workers.length < this.#size) this.#spawn();
+  }
+
   /** The base64 RSA-SHA256 signature of the UTF-8 bytes of `base`. */
   sign(kid: string, key: crypto.KeyObject, base: string): Promise<string> {
     if (this.#size === 0 || this.#closed) return Promise.resolve(rsaSignText(base, key));
