@@ -29,6 +29,12 @@ export interface Dialect {
    * has one writer at a time, so the claiming UPDATE is already exclusive.
    */
   skipLocked<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q): Q;
+  /**
+   * Runs `work` where the planner may not sort: on PostgreSQL in a transaction with `set local enable_sort = off`,
+   * so a query written to walk an index in order (a queue claim of the first due rows) does so whatever the table's
+   * statistics say; SQLite plans it by the index already and runs `work` on `db` as is.
+   */
+  withoutSort<T>(db: Kysely<any>, work: (db: Kysely<any>) => Promise<T>): Promise<T>;
   /** An auto-increment integer primary key: `integer primary key autoincrement` vs an identity column. */
   addAutoIdColumn<T extends string>(table: CreateTableBuilder<T, any>, name: string): CreateTableBuilder<T, any>;
   /**
@@ -44,6 +50,7 @@ export const sqliteDialect: Dialect = {
   isUniqueViolation: (err) => isUniqueViolation(err),
   isDatabaseUnavailable: (err) => isDatabaseUnavailable(err),
   skipLocked: (query) => query,
+  withoutSort: (db, work) => work(db),
   addAutoIdColumn: (table, name) => addAutoIdColumn(table, name, 'sqlite'),
   batchesInFlight: () => 1,
 };
@@ -53,6 +60,11 @@ export const postgresDialect: Dialect = {
   isUniqueViolation: (err) => isUniqueViolation(err),
   isDatabaseUnavailable: (err) => isDatabaseUnavailable(err),
   skipLocked: (query) => query.forUpdate().skipLocked(),
+  withoutSort: (db, work) =>
+    db.transaction().execute(async (trx) => {
+      await sql`set local enable_sort = off`.execute(trx);
+      return work(trx);
+    }),
   addAutoIdColumn: (table, name) => addAutoIdColumn(table, name, 'postgres'),
   batchesInFlight: (onPostgres = 4) => onPostgres,
 };
