@@ -159,6 +159,8 @@ function Shell() {
   useEffect(() => {
     const onHash = () => setRoute(currentRoute());
     window.addEventListener('hashchange', onHash);
+    // The hash may have changed between the first render and this effect (a link followed while the page loads).
+    onHash();
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   // The console opens on the overview; a moderator (no overview.read) opens on the report queue.

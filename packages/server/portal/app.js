@@ -114,6 +114,8 @@ function Shell() {
   useEffect(() => {
     const on = () => setRoute(route());
     window.addEventListener('hashchange', on);
+    // The hash may have changed between the first render and this effect (a link followed while the page loads).
+    on();
     return () => window.removeEventListener('hashchange', on);
   }, []);
   const signOut = async () => {
