@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { freshNoncesCte } from '../auth/nonce-ledger.js';
+import { preparedStatement } from '../db/database.js';
 import type { Tables } from '../tables.js';
 import { OUTBOX_COLUMNS } from '../delivery/outbox.js';
 import type { ConsumptionForward } from './consumption.schemas.js';
@@ -60,7 +61,9 @@ const FORWARD_ROW: Record<(typeof OUTBOX_COLUMNS)[number], string> = {
  * the notices (JSON array), $2 now. Answers, for each admitted notice, its
  * `idx` and whether it was stored now; a notice not in the answer had a used nonce.
  */
-const STATEMENT = `
+const STATEMENT = preparedStatement(
+  'consumption_notices_batch',
+  `
 with i as (
   select * from json_to_recordset($1::json) as t(idx int, nonce_scope text, nonce_expires_at bigint,
     app_id bigint, nonce text, user_id text, role_id text, server_id text, product_code text, timestamp bigint, sign text)
@@ -87,7 +90,8 @@ forwards as (
   from stored
 )
 select admitted.idx, stored.notice_id is not null as stored
-from admitted left join ids on ids.idx = admitted.idx left join stored on stored.notice_id = ids.notice_id`;
+from admitted left join ids on ids.idx = admitted.idx left join stored on stored.notice_id = ids.notice_id`,
+);
 
 export async function storeNoticesPg(
   db: Kysely<Tables>,
