@@ -20,10 +20,22 @@ export interface Database<DB = any> {
    * the caller's (auth/nonce-ledger.ts owns the nonces table).
    */
   relaxed: RelaxedWriter;
+  /**
+   * PostgreSQL: one named (prepared) statement on the durable pool (Kysely's,
+   * synchronous commit), outside any transaction; null on SQLite. For the hot
+   * batch writes of one constant statement: Kysely sends every query unnamed,
+   * so the server parses and plans it on each run, ~0.6-1 ms for a batch
+   * statement of many CTEs. A named one is planned once per connection, so its
+   * generic plan must suit any table contents (see the stores using it).
+   */
+  named: NamedQuery | null;
   /** Throws when the database cannot answer (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** See Database.named. */
+export type NamedQuery = <R>(name: string, text: string, values: unknown[]) => Promise<R[]>;
 
 /** See Database.relaxed. */
 export type RelaxedWriter =
@@ -66,33 +78,6 @@ const pgTypes = {
   },
 };
 
-/**
- * PostgreSQL: SQL texts run as named (prepared) statements on every
- * connection of the Kysely pool. Kysely sends each query unnamed, so the
- * server parses and plans it on every run; a hot batch statement of many
- * CTEs costs ~0.6-1 ms of planning a run (4.1's report batch: 2.4-3.0 ->
- * 1.7-1.9 ms a batch of 32, /tmp-measured on this VM). Register constant texts
- * only (each is kept prepared on every connection for its life).
- */
-const namedStatements = new Map<string, string>();
-
-/** Registers `text` to run as the named statement `name` on PostgreSQL (see namedStatements); answers `text`. */
-export function preparedStatement(name: string, text: string): string {
-  if (namedStatements.has(text) && namedStatements.get(text) !== name)
-    throw new Error(`${name}: text registered twice`);
-  namedStatements.set(text, name);
-  return text;
-}
-
-/** A pool client whose query(text, values) runs a registered text by its name. */
-function withNamedStatements(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as { query: unknown }).query = (text: unknown, ...rest: unknown[]) => {
-    const name = typeof text === 'string' ? namedStatements.get(text) : undefined;
-    return name === undefined ? query(text, ...rest) : query({ name, text, values: rest[0] }, ...rest.slice(1));
-  };
-}
-
 /** How long a PostgreSQL request waits for a connection before it is answered 503 UNAVAILABLE. */
 const CONNECT_TIMEOUT_MS = 3000;
 
@@ -115,19 +100,19 @@ export function openDatabase<DB = any>(opts: DatabaseOptions): Database<DB> {
       pool.on('error', () => {});
       pool.on('connect', (client) => {
         client.on('error', () => {});
-        withNamedStatements(client);
       });
       return pool;
     };
     const searchPath = opts.schema ? [`-c search_path=${opts.schema}`] : [];
-    const db = new Kysely<DB>({
-      dialect: new CatalogSafePostgresDialect({ pool: pgPool(opts.poolSize ?? 10, searchPath) }),
-    });
+    const durablePool = pgPool(opts.poolSize ?? 10, searchPath);
+    const db = new Kysely<DB>({ dialect: new CatalogSafePostgresDialect({ pool: durablePool }) });
     const relaxedPool = pgPool(4, [...searchPath, '-c synchronous_commit=off']);
     return {
       db,
       dialect: postgresDialect,
       ...(opts.schema ? { schema: opts.schema } : {}),
+      named: async <R>(name: string, text: string, values: unknown[]) =>
+        (await durablePool.query({ name, text, values })).rows as R[],
       relaxed: {
         dialect: 'postgres',
         async query<R>(name: string, text: string, values: unknown[]) {
@@ -177,6 +162,7 @@ export function openDatabase<DB = any>(opts: DatabaseOptions): Database<DB> {
   return {
     db,
     dialect: sqliteDialect,
+    named: null,
     relaxed: {
       dialect: 'sqlite',
       transaction: <T>(work: (handle: SQLite.Database) => T) =>
