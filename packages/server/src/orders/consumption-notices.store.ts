@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
 import { Batcher, caseById } from '../db/batcher.js';
 import type { Dialect } from '../db/dialect.js';
+import type { NamedQuery } from '../db/database.js';
 import { enqueueEvents, outboxSignal } from '../delivery/outbox.js';
 import { storeNoticesPg, type NoticeRow } from './consumption.pg-batch.js';
 import { firstOfEachNonce, recordNonces, type NonceUse } from '../auth/nonce-ledger.js';
@@ -60,14 +61,14 @@ export function consumptionForward(
  */
 export class ConsumptionNoticesStore {
   readonly #batcher: Batcher<Notice, boolean>;
-  readonly #sqlite: boolean;
 
+  /** `named`: PostgreSQL's named statements (Database.named), null on SQLite. */
   constructor(
     private readonly db: Kysely<Tables>,
     dialect: Dialect,
+    private readonly named: NamedQuery | null,
     private readonly now: () => number = Date.now,
   ) {
-    this.#sqlite = dialect.name === 'sqlite';
     this.#batcher = new Batcher((notices) => this.#insert(notices), {
       maxBatch: 200,
       maxInFlight: dialect.batchesInFlight(),
@@ -103,7 +104,9 @@ export class ConsumptionNoticesStore {
         : [],
     );
     const now = this.now();
-    const outcome = this.#sqlite ? await this.#storeInTransaction(rows, now) : await storeNoticesPg(this.db, rows, now);
+    const outcome = this.named
+      ? await storeNoticesPg(this.named, rows, now)
+      : await this.#storeInTransaction(rows, now);
     if ([...outcome.values()].some(Boolean)) outboxSignal.emit('enqueued');
     // Answered only now, after COMMIT: a notice is durable before its request is answered.
     return notices.map((_, i) => outcome.get(i) ?? ReplayGuard.nonceReused());

@@ -1,6 +1,5 @@
-import { CompiledQuery, type Kysely } from 'kysely';
 import { freshNoncesCte } from '../auth/nonce-ledger.js';
-import type { Tables } from '../tables.js';
+import type { NamedQuery } from '../db/database.js';
 import { OUTBOX_COLUMNS } from '../delivery/outbox.js';
 import type { ConsumptionForward } from './consumption.schemas.js';
 import type { ConsumptionNoticesTable } from './orders.tables.js';
@@ -89,14 +88,19 @@ forwards as (
 select admitted.idx, stored.notice_id is not null as stored
 from admitted left join ids on ids.idx = admitted.idx left join stored on stored.notice_id = ids.notice_id`;
 
+/**
+ * Runs the batch as a named statement (Database.named): planned once per connection, not per batch; 4.6 on
+ * PostgreSQL 0.50-0.66x -> 0.73-0.82x its ceiling (commit 83ea580). Its generic plan reads only by unique keys.
+ */
 export async function storeNoticesPg(
-  db: Kysely<Tables>,
+  named: NamedQuery,
   notices: NoticeRow[],
   now: number,
 ): Promise<Map<number, boolean>> {
   if (notices.length === 0) return new Map();
-  const { rows } = await db.executeQuery<{ idx: number; stored: boolean }>(
-    CompiledQuery.raw(STATEMENT, [JSON.stringify(notices), now]),
-  );
+  const rows = await named<{ idx: number; stored: boolean }>('consumption_notices_batch', STATEMENT, [
+    JSON.stringify(notices),
+    now,
+  ]);
   return new Map(rows.map((r) => [r.idx, r.stored]));
 }

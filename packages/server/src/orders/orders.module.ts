@@ -25,7 +25,7 @@ export interface OrdersDomain {
 }
 
 export function createOrdersDomain(
-  { db, dialect, relaxed }: Pick<Database<Tables>, 'db' | 'dialect' | 'relaxed'>,
+  { db, dialect, relaxed, named }: Pick<Database<Tables>, 'db' | 'dialect' | 'relaxed' | 'named'>,
   config: Config,
   apps: AppService,
   now: () => number,
@@ -55,7 +55,7 @@ export function createOrdersDomain(
     products,
     orders,
     refunds,
-    consumption: new ConsumptionService(new ConsumptionNoticesStore(db, dialect, now)),
+    consumption: new ConsumptionService(new ConsumptionNoticesStore(db, dialect, named, now)),
     settings,
     sandboxEnabled,
   };
