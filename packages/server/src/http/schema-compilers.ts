@@ -14,7 +14,7 @@ type Validate = ReturnType<ReturnType<ValidatorFactory>>;
  * was 1,640 serializers and 1,618 Ajv instances. The same schema under the same shared schemas (one factory call)
  * gives the same bytes whatever the route, so one function serves. Most admin and console routes are never called
  * by an instance that serves games, so they are compiled when first called. Idle RSS 270 -> 134 MB, heap used 118 ->
- * 36 MB (docs/benchmarks.md, "Memory"). `schema-compilers.test.ts` compiles every route's schemas, so a schema that
+ * 36 MB (docs/benchmarks.md, "What this round changed"). `schema-compilers.test.ts` compiles every route's schemas, so a schema that
  * cannot compile still fails the tests, not a first request.
  */
 export function schemaCompilers(): {

@@ -47,7 +47,7 @@ const lostRace = Symbol('lost the duplicate key');
  * PostgreSQL, concurrent report batches slowed each other down (each writes
  * five tables and their indexes, and waits on the WAL write lock): one at a
  * time, with larger batches, stored 6.8k reports/s against 5.75k with three
- * (docs/benchmarks.md, session 5). More instances still write concurrently.
+ * (docs/benchmarks.md, "Earlier sessions"). More instances still write concurrently.
  */
 const MAX_BATCH = 200;
 const MAX_IN_FLIGHT = 1;

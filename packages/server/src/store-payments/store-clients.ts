@@ -27,7 +27,7 @@ export interface SettingsSource {
 /**
  * The stores' libraries (Apple's app-store-server-library, google-auth-library and the Android Publisher client) are
  * loaded on the first store call, not at start: they are about 17 MB of heap that an instance whose apps take no
- * store payments never uses (docs/benchmarks.md, "Memory"). Node caches a module once loaded.
+ * store payments never uses (docs/benchmarks.md, "What this round changed"). Node caches a module once loaded.
  */
 const appleVerify = () => import('../app-stores/apple/verify.js');
 const appleApi = () => import('../app-stores/apple/api.js');
