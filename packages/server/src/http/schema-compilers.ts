@@ -13,9 +13,9 @@ type Validate = ReturnType<ReturnType<ValidatorFactory>>;
  * error envelope's `data`) carries its own Ajv instance: with nine error statuses on each of about 180 routes that
  * was 1,640 serializers and 1,618 Ajv instances. The same schema under the same shared schemas (one factory call)
  * gives the same bytes whatever the route, so one function serves. Most admin and console routes are never called
- * by an instance that serves games, so they are compiled when first called. Idle RSS 270 -> 134 MB, heap used 118 ->
- * 36 MB (docs/benchmarks.md, "What this round changed"). `schema-compilers.test.ts` compiles every route's schemas, so a schema that
- * cannot compile still fails the tests, not a first request.
+ * by an instance that serves games, so they are compiled when first called. Idle RSS 270 -> 135 MB, heap used 118 ->
+ * 36 MB (docs/benchmarks.md, "What this round changed"). `schema-compilers.test.ts` compiles every route's schemas,
+ * so a schema that cannot compile still fails the tests, not a first request.
  */
 export function schemaCompilers(): {
   factory: { buildValidator: ValidatorFactory; buildSerializer: SerializerFactory };
@@ -41,11 +41,9 @@ function sharedSerializers(pending: Array<() => unknown>): SerializerFactory {
       const key = JSON.stringify(route.schema);
       let serialize = bySchema.get(key);
       if (!serialize) {
-        let compiled: Serializer | undefined;
-        const compileOnce = () => (compiled ??= compile(route));
-        serialize = (data) => compileOnce()(data);
+        const compiled = onFirstUse(pending, () => compile(route));
+        serialize = (data) => compiled()(data);
         bySchema.set(key, serialize);
-        pending.push(compileOnce);
       }
       return serialize;
     };
@@ -57,18 +55,25 @@ function lazyValidators(pending: Array<() => unknown>): ValidatorFactory {
   return (externalSchemas, options) => {
     const compile = build(externalSchemas, options);
     return (route) => {
-      let compiled: Validate | undefined;
-      const compileOnce = () => (compiled ??= compile(route));
-      pending.push(compileOnce);
+      const compiled = onFirstUse(pending, () => compile(route));
       // Fastify reads a failed validation's `errors` off the function it was handed.
       const validate = ((data: unknown) => {
-        const valid = compileOnce()(data);
-        validate.errors = compiled!.errors;
+        const real = compiled();
+        const valid = real(data);
+        validate.errors = real.errors;
         return valid;
       }) as Validate;
       return validate;
     };
   };
+}
+
+/** `make`'s result, made on the first call (or by compileAll through `pending`) and kept. */
+function onFirstUse<T>(pending: Array<() => unknown>, make: () => T): () => T {
+  let made: T | undefined;
+  const get = () => (made ??= make());
+  pending.push(get);
+  return get;
 }
 
 declare module 'fastify' {

@@ -90,7 +90,7 @@ from admitted left join ids on ids.idx = admitted.idx left join stored on stored
 
 /**
  * Runs the batch as a named statement (Database.named): planned once per connection, not per batch; 4.6 on
- * PostgreSQL 0.50-0.66x -> 0.73-0.82x its ceiling (commit 83ea580). Its generic plan reads only by unique keys.
+ * PostgreSQL 0.50x -> 0.68x its ceiling (docs/benchmarks.md, "What this round changed"). Its generic plan reads only by unique keys.
  */
 export async function storeNoticesPg(
   named: NamedQuery,

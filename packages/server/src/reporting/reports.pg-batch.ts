@@ -105,7 +105,7 @@ select c.idx, c.dup, c.recent, c.open_against, w.report_id from c left join w on
  * Not a named statement (Database.named): its generic plan, made while `reports` is small and never analyzed, counts
  * the caps through reports_reportee by app alone (all indexes cost alike then) and stays so: a batch of 32 grew to
  * 140-860 ms (against ~2 ms planned per run). Neither two counts through a partial index of open reports nor an
- * `order by` only reports_reporter gives pinned the index in every plan (perf-writes, Nov 2026); planned per run, it follows the table.
+ * `order by` only reports_reporter gives pinned the index in every plan (docs/benchmarks.md, 4.1); planned per run, it follows the table.
  */
 export const BATCH_INSERT_REPORTS = withEvidence(true);
 export const BATCH_INSERT_REPORTS_NO_EVIDENCE = withEvidence(false);
