@@ -2,21 +2,12 @@
 // HttpOnly session cookie, plus the session's CSRF token on every change) or with a bearer token (the break-glass
 // ADMIN_TOKEN or an operator API token) kept in sessionStorage.
 
+import { fetchJson, queryString } from '/console/fetch-json.js';
+
 const TOKEN_KEY = 'console.adminToken';
 const MODERATOR_KEY = 'console.moderator';
 const CSRF_KEY = 'console.csrf';
 const ROLE_KEY = 'console.role';
-
-/** An error answered by the admin API (the 2.3 envelope {code,msg,detail,data}) or a network failure. */
-export class ApiError extends Error {
-  constructor(status, code, msg, detail) {
-    super(`${code}: ${msg}${detail ? ` (${detail})` : ''}`);
-    this.status = status;
-    this.code = code;
-    this.msg = msg;
-    this.detail = detail;
-  }
-}
 
 export const session = {
   token: () => sessionStorage.getItem(TOKEN_KEY),
@@ -49,14 +40,6 @@ export function onUnauthorized(fn) {
   return () => unauthorizedListeners.delete(fn);
 }
 
-/** The query string of the defined, non-empty entries of `query`. */
-export function queryString(query = {}) {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
-  const s = params.toString();
-  return s ? `?${s}` : '';
-}
-
 /** The headers that sign a request in: the bearer token, or (an account's session) the CSRF token on a change. */
 function authHeaders(method) {
   const token = session.token();
@@ -69,36 +52,15 @@ function authHeaders(method) {
 
 /** Calls the admin API; answers the parsed JSON body or throws an ApiError. */
 export async function api(method, path, { query, body, signingIn = false } = {}) {
-  const headers = signingIn ? {} : authHeaders(method);
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  let res;
   try {
-    res = await fetch(`/admin/v1${path}${queryString(query)}`, {
-      method,
-      headers,
-      // The session cookie (HttpOnly, SameSite=Strict, path /admin/v1) goes only to this origin.
-      credentials: 'same-origin',
-      cache: 'no-store',
-      referrerPolicy: 'no-referrer',
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-  } catch (err) {
-    throw new ApiError(0, 'NETWORK', 'the service could not be reached', String((err && err.message) || err));
+    // The session cookie (HttpOnly, SameSite=Strict, path /admin/v1) goes only to this origin.
+    return await fetchJson(`/admin/v1${path}${queryString(query)}`, method, signingIn ? {} : authHeaders(method), body);
+  } catch (error) {
+    if (error.status === 401 && !signingIn) {
+      error.viaToken = session.token() !== null;
+      session.signOut();
+      for (const fn of unauthorizedListeners) fn(error);
+    }
+    throw error;
   }
-  const text = await res.text();
-  let json;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  if (res.ok) return json;
-  const e = json && typeof json === 'object' ? json : {};
-  const error = new ApiError(res.status, e.code ?? res.status, e.msg ?? res.statusText ?? 'error', e.detail ?? '');
-  if (res.status === 401 && !signingIn) {
-    error.viaToken = session.token() !== null;
-    session.signOut();
-    for (const fn of unauthorizedListeners) fn(error);
-  }
-  throw error;
 }
