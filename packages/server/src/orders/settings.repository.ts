@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
 import type { OrderSettingsTable } from './orders.tables.js';
 
-/** Every statement on `order_settings` (migration 0006): one row per app that changed the defaults. */
+/** Every statement on `order_settings` (migrations 0006, 0021): one row per app that changed the defaults. */
 export class OrderSettingsRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
@@ -15,7 +15,11 @@ export class OrderSettingsRepository {
       .insertInto('order_settings')
       .values(values)
       .onConflict((oc) =>
-        oc.column('app_id').doUpdateSet({ web_region_lock: values.web_region_lock, updated_at: values.updated_at }),
+        oc.column('app_id').doUpdateSet({
+          web_region_lock: values.web_region_lock,
+          refuse_store_orders_in_arrears: values.refuse_store_orders_in_arrears,
+          updated_at: values.updated_at,
+        }),
       )
       .execute();
   }
