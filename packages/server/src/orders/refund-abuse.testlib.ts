@@ -6,7 +6,8 @@ import { SANDBOX, appWithProducts, details, payOk, placeOk, storeOrder } from '.
 /**
  * Helpers of the refund-abuse tests: real store refunds through the sandbox channel (the stand-in for the App Store
  * and Google Play of apps without store settings), a real game server that grants the items (accepts the 2.4
- * notification) except for the players listed in `refusedUsers`, so each refund owes a supplement (4.5) or not.
+ * notification) except for the players listed in `refusedUsers`, so each refund owes a supplement (4.5) or not, and
+ * answers the role query (4.8: role `role-<userId>` is that player's) and the pre-order check (4.10, allowed).
  */
 export interface RefundWorld {
   svc: TestService;
@@ -22,10 +23,22 @@ export async function startRefundWorld(env: Record<string, string> = {}): Promis
   const svc = await startTestService({ ...SANDBOX, DELIVERY_POLL_MS: '50', DELIVERY_SCHEDULE: '0', ...env });
   const refusedUsers = new Set<string>();
   const game = await startGameServer(await platformPublicKeys(svc.services), (req) => {
+    if (req.url.startsWith('/role')) {
+      // 4.8: role `role-<userId>` belongs to that player.
+      const roleId = new URL(req.url, 'http://x').searchParams.get('roleId') ?? '';
+      const body = { userId: roleId.replace(/^role-/, ''), roleId, name: 'n', avatar: 'a' };
+      return { status: 200, body: JSON.stringify(body) };
+    }
+    if (req.url === '/pre-order') return { status: 200, body: '' };
     const body = req.body ? (JSON.parse(req.body) as { userId?: string }) : {};
     return { status: body.userId !== undefined && refusedUsers.has(body.userId) ? 500 : 204, body: '' };
   });
-  const app = await appWithProducts(svc, { name: 'Refund World', callbackUrls: { default: `${game.url}/cb` } });
+  const app = await appWithProducts(svc, {
+    name: 'Refund World',
+    callbackUrls: { default: `${game.url}/cb` },
+    roleQueryUrl: `${game.url}/role`,
+    preOrderCheckUrl: `${game.url}/pre-order`,
+  });
   return {
     svc,
     game,
