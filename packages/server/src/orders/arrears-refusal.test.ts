@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib.js';
 import { counts, payOk, placeOk, storeOrder } from './orders.testlib.js';
-import { refundedPurchase, startRefundWorld, type RefundWorld } from './refund-abuse.testlib.js';
+import { anotherApp, refundedPurchase, startRefundWorld, type RefundWorld } from './refund-abuse.testlib.js';
 
 /**
  * The per-app option refusing new store orders of a player who owes a pending supplement (4.5): off by default; on,
@@ -87,19 +87,7 @@ describe('refusing store orders of players in arrears', () => {
     assert.deepEqual([web.status, web.body.data?.created], [200, true], JSON.stringify(web.body));
     const other = await placeAs(bob, order(bob));
     assert.deepEqual([other.status, other.body.data?.created], [200, true], JSON.stringify(other.body));
-    const elsewhere = await w.svc.createApp({ name: 'elsewhere' });
-    assert.equal(
-      (
-        await w.svc.admin('POST', `/apps/${elsewhere.appId}/products`, {
-          productCode: 'gems_100',
-          name: 'gems',
-          price: 6.99,
-          currency: 'USD',
-          channelSkus: { 1: 'x.gems' },
-        })
-      ).status,
-      201,
-    );
+    const elsewhere = await anotherApp(w, 'elsewhere', 6.99, 'USD');
     assert.equal(
       (await w.svc.admin('PUT', `/apps/${elsewhere.appId}/order-settings`, { refuseStoreOrdersInArrears: true }))
         .status,

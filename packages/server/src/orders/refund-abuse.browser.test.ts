@@ -11,7 +11,7 @@ import {
   waitForText,
   type TestBrowser,
 } from '../console/console.testlib.js';
-import { refundedPurchase, startRefundWorld, type RefundWorld } from './refund-abuse.testlib.js';
+import { anotherApp, refundedPurchase, startRefundWorld, type RefundWorld } from './refund-abuse.testlib.js';
 
 /**
  * Refund abuse in the operator console and the studio portal, in headless Chromium, against refunds made through the
@@ -32,19 +32,7 @@ describe('refund abuse (browser)', () => {
 
   before(async () => {
     [w, browser] = await Promise.all([startRefundWorld(), startBrowser()]);
-    appB = await w.svc.createApp({ name: 'Stranger Studio game', callbackUrls: { default: `${w.game.url}/cb` } });
-    assert.equal(
-      (
-        await w.svc.admin('POST', `/apps/${appB.appId}/products`, {
-          productCode: 'gems_100',
-          name: 'gems',
-          price: 1,
-          currency: 'USD',
-          channelSkus: { 1: 'b.gems' },
-        })
-      ).status,
-      201,
-    );
+    appB = await anotherApp(w, 'Stranger Studio game', 1, 'USD');
     // App A: 8001 refunds three times (USD and KWD), 8002 twice, a player whose id is markup once (never granted).
     await refundedPurchase(w.svc, w.app.appId, '8001');
     await refundedPurchase(w.svc, w.app.appId, '8001', { quantity: 2 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { FormatRegistry } from '@sinclair/typebox';
 import { assertSchema, payOk } from './orders.testlib.js';
 import { Refunders } from './refund-abuse.schemas.js';
-import { refundedPurchase, startRefundWorld, type RefundWorld } from './refund-abuse.testlib.js';
+import { anotherApp, refundedPurchase, startRefundWorld, type RefundWorld } from './refund-abuse.testlib.js';
 
 /**
  * The players of an app with the most refunds (GET /admin/v1/apps/{appId}/refund-abuse), against refunds made
@@ -34,19 +34,7 @@ describe('refund abuse: the most refunded players of an app', () => {
 
   before(async () => {
     w = await startRefundWorld();
-    other = await w.svc.createApp({ name: 'Other game', callbackUrls: { default: `${w.game.url}/cb` } });
-    assert.equal(
-      (
-        await w.svc.admin('POST', `/apps/${other.appId}/products`, {
-          productCode: 'gems_100',
-          name: 'gems',
-          price: 6.99,
-          currency: 'USD',
-          channelSkus: { 1: 'other.gems' },
-        })
-      ).status,
-      201,
-    );
+    other = await anotherApp(w, 'Other game', 6.99, 'USD');
     w.refusedUsers.add('4004');
     // 3001: three refunds, two currencies, all granted (three supplements owed).
     await refund('3001');

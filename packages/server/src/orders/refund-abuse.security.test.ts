@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { adminAs, operatorToken } from '../testing/operators.js';
 import { createDeveloper, portalAs, portalSessionOf, type PortalSession } from '../portal/portal.testlib.js';
-import { refundedPurchase, startRefundWorld, type RefundWorld } from './refund-abuse.testlib.js';
+import { anotherApp, refundedPurchase, startRefundWorld, type RefundWorld } from './refund-abuse.testlib.js';
 
 /**
  * Who sees refund abuse: operators by the permission table (orders.read reads it, orders.write sets the option), a
@@ -18,19 +18,7 @@ describe('refund abuse: access', () => {
 
   before(async () => {
     w = await startRefundWorld();
-    appB = await w.svc.createApp({ name: 'Studio B game', callbackUrls: { default: `${w.game.url}/cb` } });
-    assert.equal(
-      (
-        await w.svc.admin('POST', `/apps/${appB.appId}/products`, {
-          productCode: 'gems_100',
-          name: 'gems',
-          price: 2.5,
-          currency: 'EUR',
-          channelSkus: { 1: 'b.gems' },
-        })
-      ).status,
-      201,
-    );
+    appB = await anotherApp(w, 'Studio B game', 2.5, 'EUR');
     // The same player refunds in both studios' apps: twice in A, once in B.
     await refundedPurchase(w.svc, w.app.appId, player);
     await refundedPurchase(w.svc, w.app.appId, player, { quantity: 2 });

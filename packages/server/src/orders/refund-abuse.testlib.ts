@@ -82,3 +82,17 @@ export async function refundedPurchase(
   assert.equal(refund.status, 201, JSON.stringify(refund.body));
   return { order, refund: refund.body };
 }
+
+/** Another app of the world (another studio's game): its payment callback is the world's game, one store product `gems_100` at channel 1. */
+export async function anotherApp(w: RefundWorld, name: string, price: number, currency: string): Promise<any> {
+  const app = await w.svc.createApp({ name, callbackUrls: { default: `${w.game.url}/cb` } });
+  const product = await w.svc.admin('POST', `/apps/${app.appId}/products`, {
+    productCode: 'gems_100',
+    name: 'gems',
+    price,
+    currency,
+    channelSkus: { 1: `app${app.appId}.gems` },
+  });
+  assert.equal(product.status, 201, JSON.stringify(product.body));
+  return app;
+}
