@@ -1,7 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { platformErrorResponses, Text } from '../http/schemas.js';
-import { NextBefore, PAGE_DEFAULT, nextBeforeOf, pageQuery, parseId, parseLimit } from '../http/admin-query.js';
+import {
+  NextBefore,
+  PAGE_DEFAULT,
+  PAGE_MAX,
+  nextBeforeOf,
+  pageQuery,
+  parseId,
+  parseLimit,
+} from '../http/admin-query.js';
 import type { Services } from '../services.js';
 import { Order, type Order as OrderView } from '../orders/orders.view.js';
 import { RefundAbuseQuery, Refunders } from '../orders/refund-abuse.schemas.js';
@@ -61,7 +69,7 @@ export function portalOrderRoutes(services: Services): FastifyPluginAsyncTypebox
       },
       async (request) => {
         const q = request.query;
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, 500);
+        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
         const orders = await domain.orders.find({
           appId: appIdOf(request),
           userId: q.userId,
