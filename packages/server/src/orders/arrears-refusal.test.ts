@@ -123,6 +123,23 @@ describe('refusing store orders of players in arrears', () => {
     assert.deepEqual([off.status, off.body.data?.created], [200, true], JSON.stringify(off.body));
   });
 
+  it('keeps both of two changes of different settings made at once', async () => {
+    for (let i = 0; i < 5; i++) {
+      const app = await w.svc.createApp({ name: `settings ${i}` });
+      const path = `/apps/${app.appId}/order-settings`;
+      const [a, b] = await Promise.all([
+        w.svc.admin('PUT', path, { webRegionLock: true }),
+        w.svc.admin('PUT', path, { refuseStoreOrdersInArrears: true }),
+      ]);
+      assert.deepEqual([a.status, b.status], [200, 200]);
+      assert.deepEqual((await w.svc.admin('GET', path)).body, {
+        appId: app.appId,
+        webRegionLock: true,
+        refuseStoreOrdersInArrears: true,
+      });
+    }
+  });
+
   it('refuses a bad change of the settings with 400 naming it, and an unknown app with 404, changing nothing', async () => {
     const before = (await w.svc.admin('GET', `/apps/${w.app.appId}/order-settings`)).body;
     for (const [body, field] of [

@@ -42,13 +42,17 @@ export class OrderSettingsService {
 
   async put(appId: number, change: OrderSettingsChange): Promise<OrderSettings> {
     await this.apps.get(appId);
-    const next = { ...(await this.get(appId)), ...change };
-    await this.settings.put({
-      app_id: appId,
-      web_region_lock: next.webRegionLock ? 1 : 0,
-      refuse_store_orders_in_arrears: next.refuseStoreOrdersInArrears ? 1 : 0,
-      updated_at: this.now(),
-    });
+    const flag = (v: boolean) => (v ? 1 : 0);
+    await this.settings.put(
+      appId,
+      {
+        ...(change.webRegionLock === undefined ? {} : { web_region_lock: flag(change.webRegionLock) }),
+        ...(change.refuseStoreOrdersInArrears === undefined
+          ? {}
+          : { refuse_store_orders_in_arrears: flag(change.refuseStoreOrdersInArrears) }),
+      },
+      this.now(),
+    );
     this.#cache.delete(appId);
     return this.get(appId);
   }
