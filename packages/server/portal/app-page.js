@@ -1,16 +1,19 @@
 // app-page.js - one of the studio's apps, in tabs: its overview (overview.js), its notification events and their attempts (events.js), its
-// game-call log (4.8-4.10) and consumption notices (4.6) (logs.js), and its settings (settings.js).
+// game-call log (4.8-4.10) and consumption notices (4.6) (logs.js), its players with the most refunds and a player's
+// orders (refunds.js), and its settings (settings.js).
 import { ErrorBox, html, useApi } from '/portal/ui.js';
 import { Events } from '/portal/events.js';
 import { GameCalls, Notices } from '/portal/logs.js';
 import { Settings } from '/portal/settings.js';
 import { Overview } from '/portal/overview.js';
+import { PlayerOrders, Refunders } from '/portal/refunds.js';
 
 const TABS = [
   ['overview', 'Overview'],
   ['events', 'Events'],
   ['game-calls', 'Game calls'],
   ['notices', 'Consumption notices'],
+  ['refunds', 'Refund abuse'],
   ['settings', 'Settings'],
 ];
 
@@ -32,6 +35,10 @@ export function AppPage({ appId, tab, query }) {
   if (tab === 'overview') body = html`<${Overview} appId=${a.appId} query=${query} />`;
   else if (tab === 'game-calls') body = html`<${GameCalls} key=${key} appId=${a.appId} filters=${filters} />`;
   else if (tab === 'notices') body = html`<${Notices} appId=${a.appId} />`;
+  else if (tab === 'refunds')
+    body = html`<${Refunders} key=${JSON.stringify(query)} appId=${a.appId} query=${query} />`;
+  else if (tab === 'player-orders')
+    body = html`<${PlayerOrders} appId=${a.appId} userId=${query.userId} before=${query.before} />`;
   else if (tab === 'settings') body = html`<${Settings} app=${a} onSaved=${app.reload} />`;
   else body = html`<${Events} key=${key} appId=${a.appId} eventId=${query.event} filters=${filters} />`;
   return html`<section>

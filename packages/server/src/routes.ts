@@ -30,6 +30,7 @@ import { installPortalAccess, studioOf } from './portal/portal-access.routes.js'
 import { studioActor } from './portal/studio-developers.service.js';
 import { portalRoutes } from './portal/portal.routes.js';
 import { portalDeliveryRoutes } from './portal/portal-delivery.routes.js';
+import { portalOrderRoutes } from './portal/portal-orders.routes.js';
 import { portalPageRoutes } from './portal/portal.page.routes.js';
 import { studioDeveloperRoutes } from './portal/studio-developers.routes.js';
 import { payLinkRoutes } from './web-pay/pay-links.routes.js';
@@ -99,6 +100,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
       }));
       await portal.register(portalRoutes(services));
       await portal.register(portalDeliveryRoutes(services));
+      await portal.register(portalOrderRoutes(services));
     },
     { prefix: '/portal/v1' },
   );

@@ -1,4 +1,4 @@
-// pages/apps.js - apps: list, create (secret shown once), detail with edit, rotate secret, order settings, store settings and delivery tools, and the per-app products, game-call log and store messages.
+// pages/apps.js - apps: list, create (secret shown once), detail with edit, rotate secret, order settings, store settings and delivery tools, and the per-app products, game-call log, store messages and refund abuse.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import {
@@ -23,6 +23,7 @@ import { DeliveryTools, OrderSettingsPanel } from '/console/pages/apptools.js';
 import { PrecheckTextsPanel, WebPaySettingsPanel } from '/console/pages/webpay.js';
 import { StoreSettingsPanel } from '/console/pages/stores.js';
 import { StoreMessagesPage } from '/console/pages/storemessages.js';
+import { RefundersPage } from '/console/pages/refunders.js';
 
 const URL_FIELDS = [
   ['roleQueryUrl', 'Role query URL (4.8)'],
@@ -209,7 +210,8 @@ function AppDetail({ appId }) {
       <a href=${href('/orders', { appId: app.appId })}>Orders</a>${' · '}
       <a href=${href(`/apps/${app.appId}/products`)}>Products</a>${' · '}
       <a href=${href('/consumption', { appId: app.appId })}>Consumption notices</a>${' · '}
-      <a href=${href(`/apps/${app.appId}/store-messages`)}>Store messages</a>
+      <a href=${href(`/apps/${app.appId}/store-messages`)}>Store messages</a>${' · '}
+      <a href=${href(`/apps/${app.appId}/refunders`)}>Refund abuse</a>
     </p>
     <${ErrorBox} error=${save.error} />
     <${ErrorBox} error=${rotate.error} />
@@ -276,6 +278,7 @@ export function AppsPage({ route }) {
   if (id === 'new') return html`<${AppCreate} />`;
   if (id && sub === 'game-calls') return html`<${GameCallsPage} appId=${id} route=${route} />`;
   if (id && sub === 'store-messages') return html`<${StoreMessagesPage} appId=${id} route=${route} />`;
+  if (id && sub === 'refunders') return html`<${RefundersPage} appId=${id} route=${route} />`;
   if (id && sub === 'products') return html`<${ProductsPage} appId=${id} code=${code} />`;
   if (id && sub === 'new-product') return html`<${ProductsPage} appId=${id} create />`;
   if (id) return html`<${AppDetail} appId=${id} />`;

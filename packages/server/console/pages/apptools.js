@@ -1,4 +1,4 @@
-// pages/apptools.js - panels of the app detail page: order settings (view, edit) and delivery tools (recover dead events, send a test event).
+// pages/apptools.js - panels of the app detail page: order settings (view, edit: web region lock, store orders in arrears) and delivery tools (recover dead events, send a test event).
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import { ConfirmButton, Details, ErrorBox, Field, Loading, href, html, useAction, useApi } from '/console/ui.js';
@@ -11,13 +11,16 @@ function localInput(d) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** The app's order settings (2.4 rule 8: web region lock), with an edit form. */
+/** The app's order settings (2.4 rule 8: web region lock; refusing store orders of players in arrears, 4.5), with an edit form. */
 export function OrderSettingsPanel({ appId }) {
   const { data, error, loading, reload } = useApi('GET', `${appPath(appId)}/order-settings`, {}, [appId]);
   const [editing, setEditing] = useState(false);
   const [lock, setLock] = useState(false);
+  const [refuse, setRefuse] = useState(false);
   const save = useAction(async () => {
-    const r = await api('PUT', `${appPath(appId)}/order-settings`, { body: { webRegionLock: lock } });
+    const r = await api('PUT', `${appPath(appId)}/order-settings`, {
+      body: { webRegionLock: lock, refuseStoreOrdersInArrears: refuse },
+    });
     setEditing(false);
     reload();
     return r;
@@ -25,6 +28,7 @@ export function OrderSettingsPanel({ appId }) {
   const edit = () => {
     save.reset();
     setLock(Boolean(data?.webRegionLock));
+    setRefuse(Boolean(data?.refuseStoreOrdersInArrears));
     setEditing(true);
   };
   return html`<div class="panel order-settings">
@@ -42,6 +46,12 @@ export function OrderSettingsPanel({ appId }) {
                   data.webRegionLock
                     ? 'on: web payments take the region the player registered in'
                     : 'off: web payments take the region the player chose',
+                ],
+                [
+                  'Store orders in arrears',
+                  data.refuseStoreOrdersInArrears
+                    ? 'refused: a player who owes a supplement (4.5) completes it before a new store order'
+                    : 'allowed: a player who owes a supplement may still place store orders',
                 ],
               ]}
             />
@@ -64,6 +74,14 @@ export function OrderSettingsPanel({ appId }) {
               value=${lock}
               onInput=${setLock}
               hint="On: a web payment takes the player's registration region; off: the region the player chose."
+            />
+            <${Field}
+              label="Refuse store orders of players in arrears (4.5)"
+              name="refuseStoreOrdersInArrears"
+              type="checkbox"
+              value=${refuse}
+              onInput=${setRefuse}
+              hint="On: a new App Store or Google Play order of a player who owes a pending supplement is refused (40945) before the game is asked; web orders are not."
             />
             <p class="actions">
               <button type="submit" disabled=${save.busy}>Save order settings</button>

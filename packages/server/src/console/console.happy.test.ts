@@ -392,6 +392,7 @@ describe('operator console (happy paths)', () => {
     assert.deepEqual((await svc.admin('GET', `/apps/${game.appId}/order-settings`)).body, {
       appId: game.appId,
       webRegionLock: true,
+      refuseStoreOrdersInArrears: false,
     });
     // And back off.
     await page.click('button:has-text("Edit order settings")');

@@ -102,6 +102,12 @@ export const ErrorCodes = {
   },
   REFUND_NOT_ALLOWED: { code: 40912, http: 409, grpc: 9, msg: 'This order cannot be refunded.' },
   PRE_ORDER_BLOCKED: { code: 40920, http: 409, grpc: 9, msg: 'The game refused this order.' },
+  SUPPLEMENT_PENDING: {
+    code: 40945,
+    http: 409,
+    grpc: 9,
+    msg: 'Complete your pending supplement order first, then buy again.',
+  },
   STORE_PURCHASE_REFUSED: {
     code: 40030,
     http: 400,

@@ -63,3 +63,27 @@ export function parseId(field: string, value: string): number {
   if (!/^[0-9]{1,15}$/.test(value)) throw invalidParameter(field, 'must be a number');
   return Number(value);
 }
+
+/** The `cursor` of a list paged by a keyset of several values (most reported, most refunded): nextCursor of the previous page. */
+export const Cursor = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,400}$',
+  description: '`nextCursor` of the previous page.',
+});
+
+/** A keyset position as an opaque cursor (base64url of its JSON). */
+export function encodeCursor(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+}
+
+/** A cursor back to its position; anything that is not a cursor `check` accepts is a 400 naming `cursor`. */
+export function decodeCursor<T>(cursor: string | undefined, check: (v: unknown) => v is T): T | undefined {
+  if (cursor === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    value = undefined;
+  }
+  if (!check(value)) throw invalidParameter('cursor', 'is not a nextCursor of this list');
+  return value;
+}

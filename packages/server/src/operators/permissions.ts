@@ -108,6 +108,7 @@ export const ROUTE_PERMISSIONS: Record<string, RouteAccess> = {
   'GET /admin/v1/apps/:appId/products/:productCode': 'orders.read',
   'GET /admin/v1/apps/:appId/order-settings': 'orders.read',
   'PUT /admin/v1/apps/:appId/order-settings': 'orders.write',
+  'GET /admin/v1/apps/:appId/refund-abuse': 'orders.read',
   'GET /admin/v1/orders': 'orders.read',
   'GET /admin/v1/orders/:trxNo': 'orders.read',
   'POST /admin/v1/orders/:trxNo/cancel': 'orders.write',

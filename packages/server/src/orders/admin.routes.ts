@@ -23,6 +23,7 @@ import { Order } from './orders.view.js';
 import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './products.schemas.js';
 import { StatusChange } from './status-history.js';
 import { ConsumptionNoticeView } from './consumption.schemas.js';
+import { RefundAbuseQuery, Refunders } from './refund-abuse.schemas.js';
 
 const tags = ['admin'];
 const security = [{ adminBearer: [] }];
@@ -121,13 +122,36 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
         schema: {
           tags,
           security,
-          summary: 'Set the order settings of an app (web region lock, 2.4 rule 8)',
+          summary:
+            'Change the order settings of an app (web region lock, 2.4 rule 8; refusing store orders of players in arrears, 4.5): fields left out keep their value',
           params: AppIdParams,
           body: SettingsBody,
           response: { 200: Settings, ...platformErrorResponses },
         },
       },
       async (request) => domain.settings.put(Number(request.params.appId), request.body),
+    );
+
+    app.get(
+      '/apps/:appId/refund-abuse',
+      {
+        schema: {
+          tags,
+          security,
+          summary:
+            'The players of an app with the most refunds in a window: count, amount per currency, pending supplements (4.5), last refund',
+          params: AppIdParams,
+          querystring: RefundAbuseQuery,
+          response: { 200: Refunders, ...platformErrorResponses },
+        },
+      },
+      async (request) => {
+        const appId = Number(request.params.appId);
+        // Bad filters are 400 whatever the app; then an unknown app is 404.
+        const query = domain.refundAbuse.parse(appId, request.query);
+        await services.apps.get(appId);
+        return domain.refundAbuse.refunders(query);
+      },
     );
 
     app.get(

@@ -28,6 +28,11 @@ const EXPONENTS = new Map<string, number>([
 /** Largest amount in minor units: 15 significant digits stay exact as a JSON number. */
 export const MAX_MINOR = 999_999_999_999_999;
 
+/** The currencies whose exponent is `exponent` (ISO 4217): SQL that scales amounts by currency lists them. */
+export function currenciesWithExponent(exponent: number): string[] {
+  return [...EXPONENTS].filter(([, e]) => e === exponent).map(([c]) => c);
+}
+
 export function isCurrency(code: string): boolean {
   return EXPONENTS.has(code);
 }

@@ -10,6 +10,8 @@ import { OrderService } from './orders.service.js';
 import { ProductService } from './products.js';
 import { ProductsRepository } from './products.repository.js';
 import { RefundService } from './refunds.js';
+import { RefundAbuse } from './refund-abuse.js';
+import type { PendingSupplement } from './notifications.schemas.js';
 import { OrderSettingsService } from './settings.js';
 import { OrderSettingsRepository } from './settings.repository.js';
 
@@ -18,6 +20,8 @@ export interface OrdersDomain {
   products: ProductService;
   orders: OrderService;
   refunds: RefundService;
+  /** The players with the most refunds of an app (refund-abuse.ts). */
+  refundAbuse: RefundAbuse;
   consumption: ConsumptionService;
   settings: OrderSettingsService;
   /** The sandbox channel is on (SANDBOX_PAYMENTS; config refuses it in production mode). */
@@ -37,24 +41,27 @@ export function createOrdersDomain(
   const adapters: PaymentChannelAdapter[] = [...channelAdapters, ...(sandboxEnabled ? [new SandboxChannel()] : [])];
   const products = new ProductService(new ProductsRepository(db, dialect), apps, now);
   const settings = new OrderSettingsService(new OrderSettingsRepository(db), apps, now);
-  const orders = new OrderService(
+  const orders: OrderService = new OrderService(
     db,
     dialect,
     products,
     new ChannelRegistry(adapters),
     {
       webRegionLock: async (appId) => (await settings.cached(appId)).webRegionLock,
+      arrearsBlocking: async (appId, userId): Promise<PendingSupplement[]> =>
+        (await settings.cached(appId)).refuseStoreOrdersInArrears ? refunds.arrears(appId, userId) : [],
       gameCallTimeoutMs: config.GAME_CALL_TIMEOUT_MS,
       relaxed,
     },
     now,
   );
-  const refunds = new RefundService(db, dialect, orders, now);
+  const refunds: RefundService = new RefundService(db, dialect, orders, now);
   orders.onRefund = (event) => refunds.refund(event.trxNo, event.bankRefundNo);
   return {
     products,
     orders,
     refunds,
+    refundAbuse: new RefundAbuse(db, now),
     consumption: new ConsumptionService(new ConsumptionNoticesStore(db, dialect, named, now)),
     settings,
     sandboxEnabled,

@@ -241,8 +241,23 @@ export const Notification = Type.Object({
   }),
 });
 
-export const SettingsBody = Type.Object({ webRegionLock: Type.Boolean() }, { additionalProperties: false });
-export const Settings = Type.Object({ appId: Type.Integer(), webRegionLock: Type.Boolean() });
+const WEB_REGION_LOCK =
+  '2.4 rule 8: web payments take the registration region (true) or the region the player chose (false).';
+const REFUSE_IN_ARREARS =
+  'Refuse new store orders (channels 1, 2) of a player with a pending supplement (4.5) in this app, before the game is asked: 40945 SUPPLEMENT_PENDING. Default false.';
+/** A change of the order settings: each field given is set, each left out keeps its value. */
+export const SettingsBody = Type.Object(
+  {
+    webRegionLock: Type.Optional(Type.Boolean({ description: WEB_REGION_LOCK })),
+    refuseStoreOrdersInArrears: Type.Optional(Type.Boolean({ description: REFUSE_IN_ARREARS })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export const Settings = Type.Object({
+  appId: Type.Integer(),
+  webRegionLock: Type.Boolean({ description: WEB_REGION_LOCK }),
+  refuseStoreOrdersInArrears: Type.Boolean({ description: REFUSE_IN_ARREARS }),
+});
 
 /** The typed next step of a payment (channels/channel.ts `PaymentStep`; docs/orders.md, "Payment steps"). */
 export const PaymentStepSchema = Type.Union(

@@ -24,6 +24,7 @@ import { toOrder, type Order } from './orders.view.js';
 import { channelSkusOf, type ProductService } from './products.js';
 import { assertTransition } from './status.js';
 import { toStatusChange, type StatusChange } from './status-history.js';
+import type { PendingSupplement } from './notifications.schemas.js';
 
 /** An order to place, whoever places it (the client API, the sandbox web payment page). */
 export interface PlaceOrderInput {
@@ -96,6 +97,11 @@ export class OrderService {
     private readonly channels: ChannelRegistry,
     private readonly opts: {
       webRegionLock: (appId: number) => Promise<boolean>;
+      /**
+       * The pending supplements (4.5) that stop a new store order of this player in this app: the player's, when the
+       * app turned on refuseStoreOrdersInArrears, else none.
+       */
+      arrearsBlocking?: (appId: number, userId: string) => Promise<PendingSupplement[]>;
       /** GAME_CALL_TIMEOUT_MS: bounds how long a placement may hold its claim (leaseMs). */
       gameCallTimeoutMs: number;
       /** Writes that need not wait for the disk: the placement claims (placement-claims.ts). */
@@ -117,13 +123,34 @@ export class OrderService {
    */
   async place(input: PlaceOrderInput, checks?: () => Promise<void>): Promise<PlacedOrder> {
     const prepared = await this.prepare(input);
-    if (prepared.clientGivenOrderId && checks) return this.placeOnce(input, prepared, checks);
+    // A new order only: an earlier identical order is answered as it was; the arrears come before the game (4.8, 4.10).
+    const attempt = async () => {
+      await this.refuseInArrears(input);
+      if (checks) await checks();
+    };
+    if (prepared.clientGivenOrderId && checks) return this.placeOnce(input, prepared, attempt);
     if (prepared.clientGivenOrderId) {
       const earlier = await this.writes.byOutTrxNo(input.appId, prepared.outTrxNo);
       if (earlier) return this.sameOrder(earlier, prepared);
     }
-    if (checks) await checks();
+    await attempt();
     return this.createAndOpen(input, prepared);
+  }
+
+  /**
+   * A store order (channel 1 or 2) of a player who owes a pending supplement (4.5) is refused when the app asks for
+   * it (refuseStoreOrdersInArrears): the player is told to complete the supplement first. Web orders are not
+   * (docs/decisions.md, "Refund abuse in sight").
+   */
+  private async refuseInArrears(input: PlaceOrderInput): Promise<void> {
+    if (!isStoreChannel(input.channel) || !this.opts.arrearsBlocking) return;
+    const list = await this.opts.arrearsBlocking(input.appId, input.userId);
+    if (list.length === 0) return;
+    throw new AppError(
+      'SUPPLEMENT_PENDING',
+      `user ${input.userId} owes ${list.length} pending supplement order(s) of store refunds (4.5: tradeNo ${list.map((s) => s.tradeNo).join(', ')}); this app refuses new store orders until they are paid`,
+      { data: { list } },
+    );
   }
 
   /** Deletes placement claims whose lease ended more than CLAIM_RETENTION_MS before `now` (boot.ts, every minute). */

@@ -119,6 +119,8 @@ export interface OrderSettingsTable {
   app_id: number;
   /** Web payments use the registration region (1) or the region the player chose (0), 2.4 rule 8. */
   web_region_lock: number;
+  /** Refuse new store orders (channels 1, 2) of a player with a pending supplement (4.5): 1; 0 (default) allows them. Migration 0021. */
+  refuse_store_orders_in_arrears: number;
   updated_at: number;
 }
 

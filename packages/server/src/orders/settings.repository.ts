@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
 import type { OrderSettingsTable } from './orders.tables.js';
 
-/** Every statement on `order_settings` (migration 0006): one row per app that changed the defaults. */
+/** Every statement on `order_settings` (migrations 0006, 0021): one row per app that changed the defaults. */
 export class OrderSettingsRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
@@ -10,13 +10,26 @@ export class OrderSettingsRepository {
     return this.db.selectFrom('order_settings').selectAll().where('app_id', '=', appId).executeTakeFirst();
   }
 
-  async put(values: Insertable<OrderSettingsTable>): Promise<void> {
+  /**
+   * Sets the columns given and keeps the others, in one statement (so two changes of different settings at once
+   * both hold); a new row takes the defaults (0) for the columns not given.
+   */
+  async put(
+    appId: number,
+    change: Partial<Pick<OrderSettingsTable, 'web_region_lock' | 'refuse_store_orders_in_arrears'>>,
+    updatedAt: number,
+  ): Promise<void> {
+    const values: Insertable<OrderSettingsTable> = {
+      app_id: appId,
+      web_region_lock: 0,
+      refuse_store_orders_in_arrears: 0,
+      ...change,
+      updated_at: updatedAt,
+    };
     await this.db
       .insertInto('order_settings')
       .values(values)
-      .onConflict((oc) =>
-        oc.column('app_id').doUpdateSet({ web_region_lock: values.web_region_lock, updated_at: values.updated_at }),
-      )
+      .onConflict((oc) => oc.column('app_id').doUpdateSet({ ...change, updated_at: updatedAt }))
       .execute();
   }
 }

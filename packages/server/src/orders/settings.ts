@@ -6,7 +6,15 @@ export interface OrderSettings {
   appId: number;
   /** 2.4 rule 8: web payments take the registration region (true) or the region the player chose (false). */
   webRegionLock: boolean;
+  /**
+   * Refuse new store orders (channels 1, 2) of a player who owes a pending supplement (4.5) in this app, before the
+   * game is asked (SUPPLEMENT_PENDING); off by default (docs/orders.md "Refund abuse").
+   */
+  refuseStoreOrdersInArrears: boolean;
 }
+
+/** A change of the settings: each field given is set, each left out keeps its value. */
+export type OrderSettingsChange = Partial<Omit<OrderSettings, 'appId'>>;
 
 /** How long an instance trusts the settings it read; a change made here is seen at once, elsewhere within this (as APP_CACHE_MS). */
 export const SETTINGS_CACHE_MS = 2000;
@@ -25,12 +33,26 @@ export class OrderSettingsService {
 
   async get(appId: number): Promise<OrderSettings> {
     const row = await this.settings.get(appId);
-    return { appId, webRegionLock: row?.web_region_lock === 1 };
+    return {
+      appId,
+      webRegionLock: row?.web_region_lock === 1,
+      refuseStoreOrdersInArrears: row?.refuse_store_orders_in_arrears === 1,
+    };
   }
 
-  async put(appId: number, settings: { webRegionLock: boolean }): Promise<OrderSettings> {
+  async put(appId: number, change: OrderSettingsChange): Promise<OrderSettings> {
     await this.apps.get(appId);
-    await this.settings.put({ app_id: appId, web_region_lock: settings.webRegionLock ? 1 : 0, updated_at: this.now() });
+    const flag = (v: boolean) => (v ? 1 : 0);
+    await this.settings.put(
+      appId,
+      {
+        ...(change.webRegionLock === undefined ? {} : { web_region_lock: flag(change.webRegionLock) }),
+        ...(change.refuseStoreOrdersInArrears === undefined
+          ? {}
+          : { refuse_store_orders_in_arrears: flag(change.refuseStoreOrdersInArrears) }),
+      },
+      this.now(),
+    );
     this.#cache.delete(appId);
     return this.get(appId);
   }

@@ -13,6 +13,7 @@ import {
   portalSessionOf,
   portalSignIn,
   validBody,
+  validQuery,
   type PortalSession,
   type TestDeveloper,
 } from './portal.testlib.js';
@@ -75,7 +76,7 @@ describe('studio portal (security)', () => {
         .replace('/portal/v1', '')
         .replace(':appId', String(appA.appId))
         .replace(':eventId', String(eventA));
-      const res = await portalAs(svc, sessionB, r.method, path, validBody(r.method, r.url));
+      const res = await portalAs(svc, sessionB, r.method, path + validQuery(r.url), validBody(r.method, r.url));
       if (res.status !== 404 || res.body?.code !== 40400) wrong.push(`${r.method} ${r.url}: ${res.status}`);
     }
     assert.deepEqual(wrong, []);

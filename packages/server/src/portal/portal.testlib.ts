@@ -88,6 +88,11 @@ export async function portalRoutesOf(svc: TestService): Promise<{ method: string
 }
 
 /** A body each portal route accepts (so a refusal is about who asks, never about the body). */
+/** A query string that a portal route's schema accepts, for a route that requires one (`?...` or ''). */
+export function validQuery(url: string): string {
+  return url.endsWith('/apps/:appId/orders') ? '?userId=1' : '';
+}
+
 export function validBody(method: string, url: string): unknown {
   if (method === 'GET' || method === 'DELETE') return undefined;
   if (url.endsWith('/events/resend')) return { eventIds: [1] };

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
+import { Cursor } from '../http/admin-query.js';
 
 // --- the operator side: moderation queue under /admin/v1 ---
 
@@ -11,7 +12,6 @@ const Time = (description: string) =>
     description: `${description} ISO 8601 date/time or Unix ms.`,
   });
 const Limit = Type.String({ pattern: '^[0-9]{1,3}$', description: 'Page size, 1-200 (default 50).' });
-const Cursor = Type.String({ pattern: '^[A-Za-z0-9_-]{1,400}$', description: '`nextCursor` of the previous page.' });
 
 export const ReportListQuery = Type.Object(
   {

@@ -3,7 +3,7 @@ import type { BanService } from '../accounts/bans.service.js';
 import type { Tables } from '../tables.js';
 import { groupBy } from '../db/group-by.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import { PAGE_DEFAULT, parseLimit, parseTime } from '../http/admin-query.js';
+import { PAGE_DEFAULT, decodeCursor, encodeCursor, parseLimit, parseTime } from '../http/admin-query.js';
 import type { EvidenceService } from '../evidence/evidence.service.js';
 import type {
   ActionRow,
@@ -22,22 +22,6 @@ import type {
 } from './moderation.schemas.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-function encodeCursor(value: unknown): string {
-  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
-}
-
-function decodeCursor<T>(cursor: string | undefined, check: (v: unknown) => v is T): T | undefined {
-  if (cursor === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    value = undefined;
-  }
-  if (!check(value)) throw invalidParameter('cursor', 'is not a nextCursor of this list');
-  return value;
-}
 
 const isId = (v: unknown): v is { id: number } =>
   typeof v === 'object' && v !== null && Number.isSafeInteger((v as { id?: unknown }).id);

@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../cli/context.js';
+import { invalidParameter } from '../errors/app-error.js';
+import { parseId } from '../http/admin-query.js';
+import type { OrderSettings, OrderSettingsChange } from './settings.js';
+import type { Refunders } from './refund-abuse.schemas.js';
+
+/** `on` / `off` of a switch option. */
+function onOff(option: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw invalidParameter(option, 'must be on or off');
+}
+
+const describeSettings = (s: OrderSettings) =>
+  [
+    `appId ${s.appId}`,
+    `  web region lock (2.4 rule 8)                     ${s.webRegionLock ? 'on' : 'off'}`,
+    `  refuse store orders in arrears (4.5, 40945)      ${s.refuseStoreOrdersInArrears ? 'on' : 'off'}`,
+  ].join('\n');
+
+const describeRefunders = (r: Refunders) =>
+  [
+    `app ${r.appId}  refunds from ${r.from} to ${r.to}${r.currency ? `  in ${r.currency}` : ''}`,
+    ...r.refunders.map(
+      (p) =>
+        `user ${p.userId}  refunds ${p.refunds}  refunded ${p.refunded.map((a) => `${a.amount} ${a.currency}`).join(' + ')}  ` +
+        `pending supplements ${p.pendingSupplements}  last refund ${p.lastRefundAt}`,
+    ),
+    r.refunders.length === 0 ? 'no refunds in the window' : '',
+    r.nextCursor ? `next page: --cursor ${r.nextCursor}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+
+/**
+ * `app order-settings show|set` and `app refunders`: an app's order settings (web region lock, refusing store
+ * orders of players in arrears) and its players with the most refunds (docs/orders.md "Refund abuse").
+ */
+export function registerAppOrderCommands(app: Command, ctx: CliContext): void {
+  const settings = app.command('order-settings').description("an app's order settings");
+  settings
+    .command('show')
+    .argument('<appId>')
+    .action(async (id: string) => {
+      const appId = parseId('appId', id);
+      await ctx.withServices(async (s) => {
+        await s.apps.get(appId);
+        const shown = await s.orders.settings.get(appId);
+        ctx.output(shown, () => describeSettings(shown));
+      });
+    });
+  settings
+    .command('set')
+    .argument('<appId>')
+    .option('--web-region-lock <on|off>', 'web payments take the registration region (2.4 rule 8)')
+    .option(
+      '--refuse-store-orders-in-arrears <on|off>',
+      'refuse new store orders of a player with a pending supplement (4.5) before the game is asked',
+    )
+    .action(async (id: string, o) => {
+      const appId = parseId('appId', id);
+      const webRegionLock = onOff('--web-region-lock', o.webRegionLock);
+      const refuse = onOff('--refuse-store-orders-in-arrears', o.refuseStoreOrdersInArrears);
+      const change: OrderSettingsChange = {
+        ...(webRegionLock === undefined ? {} : { webRegionLock }),
+        ...(refuse === undefined ? {} : { refuseStoreOrdersInArrears: refuse }),
+      };
+      if (Object.keys(change).length === 0)
+        throw invalidParameter('settings', 'give --web-region-lock or --refuse-store-orders-in-arrears');
+      await ctx.withServices(async (s) => {
+        const saved = await s.orders.settings.put(appId, change);
+        ctx.output(saved, () => describeSettings(saved));
+      });
+    });
+
+  app
+    .command('refunders')
+    .description("an app's players with the most refunds in a window (count, amount, pending supplements, last refund)")
+    .argument('<appId>')
+    .option('--from <time>', 'refunds created at or after (ISO 8601 or Unix ms); default 30 days before --to')
+    .option('--to <time>', 'refunds created before; default now')
+    .option('--currency <ISO 4217>', 'only refunds in this currency')
+    .option('--limit <n>', '1-200', '50')
+    .option('--cursor <cursor>', 'the next page (as the previous page printed it)')
+    .action(async (id: string, o) => {
+      const appId = parseId('appId', id);
+      await ctx.withServices(async (s) => {
+        const query = s.orders.refundAbuse.parse(appId, {
+          from: o.from,
+          to: o.to,
+          currency: o.currency,
+          limit: o.limit,
+          cursor: o.cursor,
+        });
+        await s.apps.get(appId);
+        const page = await s.orders.refundAbuse.refunders(query);
+        ctx.output(page, () => describeRefunders(page));
+      });
+    });
+}

@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { platformErrorResponses, Text } from '../http/schemas.js';
+import {
+  NextBefore,
+  PAGE_DEFAULT,
+  PAGE_MAX,
+  nextBeforeOf,
+  pageQuery,
+  parseId,
+  parseLimit,
+} from '../http/admin-query.js';
+import type { Services } from '../services.js';
+import { Order, type Order as OrderView } from '../orders/orders.view.js';
+import { RefundAbuseQuery, Refunders } from '../orders/refund-abuse.schemas.js';
+import { appIdOf } from './portal-access.routes.js';
+import { PortalAppParams } from './portal.schemas.js';
+
+/**
+ * An order as a studio sees it: what its game receives of the order in the notifications (2.4, 2.5) and its status;
+ * not the platform's own bookkeeping (origin, failure reason, merged receipts).
+ */
+const PortalOrder = Type.Omit(Order, ['origin', 'failureReason', 'mergedReceipts'], {
+  title: 'Order (studio view)',
+});
+const portalOrder = ({ origin: _o, failureReason: _f, mergedReceipts: _m, ...order }: OrderView) => order;
+
+const PortalPlayerOrdersQuery = Type.Object(
+  {
+    userId: Text({ minLength: 1, maxLength: 64, description: 'The player (platform user id) whose orders to list.' }),
+    ...pageQuery('orders (by trxNo)'),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Refund abuse in sight for a studio (docs/portal.md): its app's players with the most refunds, and one player's
+ * orders of the app, read-only. The app is already checked to be the developer's (portal-access.routes.ts).
+ */
+export function portalOrderRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { orders: domain } = services;
+  return async (app) => {
+    app.get(
+      '/apps/:appId/refund-abuse',
+      {
+        schema: {
+          summary:
+            "The app's players with the most refunds in a window: count, amount per currency, pending supplements (4.5), last refund",
+          params: PortalAppParams,
+          querystring: RefundAbuseQuery,
+          response: { 200: Refunders, ...platformErrorResponses },
+        },
+      },
+      async (request) => domain.refundAbuse.refunders(domain.refundAbuse.parse(appIdOf(request), request.query)),
+    );
+
+    app.get(
+      '/apps/:appId/orders',
+      {
+        schema: {
+          summary: "One player's orders of the app (payments, supplement payments, refunds), newest first, read-only",
+          params: PortalAppParams,
+          querystring: PortalPlayerOrdersQuery,
+          response: {
+            200: Type.Object({ orders: Type.Array(PortalOrder), nextBefore: NextBefore }),
+            ...platformErrorResponses,
+          },
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const orders = await domain.orders.find({
+          appId: appIdOf(request),
+          userId: q.userId,
+          ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
+          limit,
+        });
+        return { orders: orders.map(portalOrder), nextBefore: nextBeforeOf(orders, limit, (o) => o.trxNo) };
+      },
+    );
+  };
+}
