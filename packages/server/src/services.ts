@@ -34,6 +34,7 @@ import { ModerationService } from './reporting/moderation.service.js';
 import { ReportsStore } from './reporting/reports.store.js';
 import { ReportService } from './reporting/report.service.js';
 import { Retention } from './retention/retention.js';
+import { startTracing, stopTracing } from './tracing/tracing.js';
 import { StoreSettingsRepository } from './app-stores/store-settings.repository.js';
 import { StoreSettingsService } from './app-stores/store-settings.service.js';
 import { purgeAttempts, purgeFinishedEvents } from './delivery/purge.js';
@@ -112,6 +113,9 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** The service's version, as its spans report it (packages/server/package.json). */
+const SERVICE_VERSION = '0.1.0';
+
 export interface ServiceOverrides {
   /** An already-open database (tests hand each file a fresh one). */
   database?: Database;
@@ -122,6 +126,17 @@ export interface ServiceOverrides {
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const startupNotes: string[] = [];
+  // Before anything makes a span: the request hooks and the clients test whether tracing runs.
+  if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    await startTracing({
+      endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+      headers: config.otelHeaders,
+      serviceName: config.OTEL_SERVICE_NAME,
+      serviceVersion: SERVICE_VERSION,
+      sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+    });
+    startupNotes.push(`tracing: spans go to ${config.OTEL_EXPORTER_OTLP_ENDPOINT} (OTLP/HTTP protobuf)`);
+  }
   const database =
     overrides.database ??
     openDatabase<Tables>({
@@ -337,6 +352,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       http.close();
       await signPool.close();
       await database.close();
+      await stopTracing();
     },
   };
 }

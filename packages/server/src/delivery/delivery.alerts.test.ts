@@ -1,0 +1,94 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestService, type TestService } from '../testing/service.js';
+import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
+import { assertAlertFires, scrapeEvery, Scrapes } from '../testing/promtool.js';
+import { appFor, FAST } from './delivery.testlib.js';
+
+/**
+ * What the person on call sees when delivery falls behind (docs/operations.md#alerts): events held back by a limit
+ * (a slow game at DELIVERY_HOST_CONCURRENCY, an app over DELIVERY_APP_RATE) stay due and age from when they fell
+ * due, so the lag gauges and the example alerts see them. Each alert is made to fire by promtool from the real
+ * /metrics scrapes of the service in that state (thresholds lowered: a test cannot wait 5 minutes).
+ */
+describe('delivery alerts', () => {
+  const closers: Array<() => Promise<void>> = [];
+  after(async () => {
+    for (const close of closers.reverse()) await close();
+  });
+
+  async function setUp(env: Record<string, string>, reply: () => { status: number; delayMs?: number }) {
+    const svc = await startTestService(env);
+    const game = await startGameServer(await platformPublicKeys(svc.services), () => ({ body: 'ok', ...reply() }));
+    closers.push(
+      () => svc.close(),
+      () => game.close(),
+    );
+    const app = await appFor(svc, game.url);
+    return { svc, game, app };
+  }
+
+  /** `n` test events for the app, through the admin API. */
+  async function testEvents(svc: TestService, appId: number, n: number): Promise<void> {
+    for (let i = 0; i < n; i++) {
+      const res = await svc.admin('POST', `/apps/${appId}/test-events`, { type: 'payment' });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+    }
+  }
+
+  const metricsOf = (svc: TestService) => async () => (await svc.fetch('/metrics')).text();
+
+  it('a slow game behind DELIVERY_HOST_CONCURRENCY: its events stay due and age, held back by host; DeliveryBehind, DeliveryBacklogGrowing and DeliveryHeldBack fire', async () => {
+    // Two sends at once to the game's host, each answered after a second: 40 events take 20 s.
+    const { svc, game, app } = await setUp({ DELIVERY_HOST_CONCURRENCY: '2' }, () => ({ status: 200, delayMs: 1000 }));
+    const scrapes = new Scrapes();
+    scrapes.add(await metricsOf(svc)());
+    await testEvents(svc, Number(app.appId), 40);
+    await scrapeEvery(scrapes, metricsOf(svc), 10, 700);
+
+    const due = scrapes.last('delivery_queue_events{state="due"}')!;
+    const age = scrapes.last('delivery_oldest_due_age_seconds')!;
+    const held = scrapes.last('delivery_held_events{reason="host"}')!;
+    assert.ok(game.requests.length < 40, `the game is slow: ${game.requests.length} sends so far`);
+    assert.ok(due >= 40 - game.requests.length - 2, `events not yet accepted are due: ${due}`);
+    assert.ok(age >= 3, `the oldest due event has waited since it fell due, not since it was last handed back: ${age}`);
+    assert.ok(held > 0, `events handed back for the saturated host are counted: ${held}`);
+    assert.equal(scrapes.last('delivery_held_events{reason="app_rate"}'), 0);
+
+    assertAlertFires({ alert: 'DeliveryBehind', scrapes, threshold: 3, for: '2m' });
+    assertAlertFires({ alert: 'DeliveryBacklogGrowing', scrapes, threshold: 20, for: '2m' });
+    assertAlertFires({ alert: 'DeliveryHeldBack', scrapes, threshold: 1, for: '2m', labels: { reason: 'host' } });
+  });
+
+  it('an app throttled by DELIVERY_APP_RATE: its events stay due and age, held back by app_rate; DeliveryBehind and DeliveryHeldBack fire', async () => {
+    // The game answers at once; the app may be sent 2 events a second.
+    const { svc, game, app } = await setUp({ DELIVERY_APP_RATE: '2' }, () => ({ status: 200 }));
+    const scrapes = new Scrapes();
+    scrapes.add(await metricsOf(svc)());
+    await testEvents(svc, Number(app.appId), 40);
+    await scrapeEvery(scrapes, metricsOf(svc), 10, 700);
+
+    const due = scrapes.last('delivery_queue_events{state="due"}')!;
+    const age = scrapes.last('delivery_oldest_due_age_seconds')!;
+    const held = scrapes.last('delivery_held_events{reason="app_rate"}')!;
+    assert.ok(game.requests.length < 40, `the app is throttled: ${game.requests.length} sends so far`);
+    assert.ok(due >= 40 - game.requests.length - 2, `events not yet sent are due: ${due}`);
+    assert.ok(age >= 3, `the oldest due event has waited since it fell due: ${age}`);
+    assert.ok(held > 0, `events handed back for the app's rate are counted: ${held}`);
+    assert.equal(scrapes.last('delivery_held_events{reason="host"}'), 0);
+
+    assertAlertFires({ alert: 'DeliveryBehind', scrapes, threshold: 3, for: '2m' });
+    assertAlertFires({ alert: 'DeliveryHeldBack', scrapes, threshold: 1, for: '2m', labels: { reason: 'app_rate' } });
+  });
+
+  it('a game that answers 503: GameHostFailing fires, and DeadEvents once the schedule is used up', async () => {
+    const { svc, app } = await setUp(FAST, () => ({ status: 503 }));
+    const scrapes = new Scrapes();
+    scrapes.add(await metricsOf(svc)());
+    await testEvents(svc, Number(app.appId), 3);
+    await scrapeEvery(scrapes, metricsOf(svc), 6, 500);
+    assert.equal(scrapes.last(`delivery_dead_events{app_id="${app.appId}"}`), 3, 'the three events died');
+    assertAlertFires({ alert: 'GameHostFailing', scrapes, for: '1m' });
+    assertAlertFires({ alert: 'DeadEvents', scrapes, labels: { app_id: String(app.appId) } });
+  });
+});
