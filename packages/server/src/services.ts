@@ -264,7 +264,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       {
         kind: 'delivery_events',
         days: config.RETENTION_DELIVERY_DAYS,
-        purgeBatch: (cutoff, limit) => purgeFinishedEvents(db, cutoff, limit),
+        // The attempts deleted with their events count as delivery_attempts.
+        purgeBatch: async (cutoff, limit) => {
+          const r = await purgeFinishedEvents(db, cutoff, limit);
+          return { rows: r.events, also: { delivery_attempts: r.attempts } };
+        },
       },
       {
         kind: 'delivery_attempts',
