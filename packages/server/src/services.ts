@@ -42,6 +42,7 @@ import { OperatorsRepository } from './operators/operators.repository.js';
 import { OperatorService } from './operators/operators.service.js';
 import { OperatorTokenService } from './operators/operator-tokens.service.js';
 import { SignInService } from './operators/sign-in.service.js';
+import { SignInMetrics } from './operators/sign-in.metrics.js';
 import { createPortal } from './portal/portal.module.js';
 import type { StudioDeveloperService } from './portal/studio-developers.service.js';
 import type { PortalSignInService } from './portal/portal-sign-in.service.js';
@@ -94,6 +95,8 @@ export interface Services {
   operators: OperatorService;
   /** Console sign-in and sessions of operator accounts. */
   operatorSignIn: SignInService;
+  /** Failed sign-ins and lockouts of operators and studio developers (metrics). */
+  signInMetrics: SignInMetrics;
   /** Operator sign-in through the company's OpenID Connect provider; null when OIDC_ISSUER_URL is unset. */
   operatorOidc: OidcSignIn | null;
   /** Per-operator API tokens. */
@@ -242,7 +245,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
   const webPay = createWebPay({ db: database.db, box, apps, gameCalls, orders, now });
   const adminActions = new AdminActionsRepository(database.db);
-  const adminAudit = new AdminAuditService(adminActions, now);
+  const adminAudit = new AdminAuditService(adminActions, now, config.AUDIT_REFUSALS_PER_MINUTE);
+  const signInMetrics = new SignInMetrics();
   const operatorsRepo = new OperatorsRepository(database.db);
   const operators = new OperatorService(
     operatorsRepo,
@@ -336,7 +340,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
           now,
         )
       : null,
-    operatorSignIn: new SignInService(operatorsRepo, box, operators, signInSettings, now),
+    operatorSignIn: new SignInService(operatorsRepo, box, operators, signInSettings, signInMetrics, now),
+    signInMetrics,
     operatorTokens: new OperatorTokenService(operatorsRepo, operators, now),
     ...createPortal({
       db: database.db,
@@ -345,6 +350,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       requireApp: (appId) => apps.get(appId),
       record: (e) => adminAudit.recordEvent(e),
       signIn: signInSettings,
+      signInMetrics,
       now,
     }),
     storeSettings,
