@@ -226,7 +226,9 @@ export function traceCalls<T extends object>(target: T, prefix: string, methods:
   return new Proxy(target, {
     get(obj, key, receiver) {
       const value = Reflect.get(obj, key, receiver) as unknown;
-      if (typeof value !== 'function' || !wrapped.has(key)) return value;
+      if (typeof value !== 'function') return value;
+      // Called on the target itself, so its #private fields work.
+      if (!wrapped.has(key)) return (value as (...a: unknown[]) => unknown).bind(obj);
       return (...args: unknown[]) =>
         inSpan(`${prefix}.${String(key)}`, { kind: 'client' }, async () =>
           (value as (...a: unknown[]) => unknown).apply(obj, args),
