@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { callRows } from '../game-calls/call-log.testlib.js';
 import { startTestService, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
 import {
@@ -87,22 +88,7 @@ describe('the example alert rules', () => {
       for (let i = 0; i < 3000; i += 500)
         await db
           .insertInto('game_calls')
-          .values(
-            Array.from({ length: 500 }, (_, j) => ({
-              app_id: 1,
-              kind: 'role_query',
-              started_at: old + i + j,
-              url: null,
-              try_no: 1,
-              http_status: 200,
-              latency_ms: 1,
-              outcome: 'ok',
-              error: null,
-              role_id: 'r',
-              server_id: 's',
-              user_id: null,
-            })),
-          )
+          .values(callRows(500, (j) => old + i + j))
           .execute();
       const startedAt = Math.floor(Date.now() / 1000);
       const metrics = async () => (await small.fetch('/metrics')).text();

@@ -6,6 +6,7 @@ import { appFor, FAST, waitForEvent } from '../delivery/delivery.testlib.js';
 import { enqueueEvent } from '../delivery/outbox.js';
 import { CallLogRepository } from '../game-calls/call-log.repository.js';
 import { Retention, type BatchReport } from './retention.js';
+import { callRows } from '../game-calls/call-log.testlib.js';
 import { payOk, placeOk, SANDBOX, storeOrder } from '../orders/orders.testlib.js';
 import { nowSeconds, postReport, reportBody } from '../reporting/reporting.testlib.js';
 
@@ -179,24 +180,10 @@ describe('retention batches', () => {
     const at = Date.now();
     const old = 50_000;
     const recent = 2_000;
-    const row = (i: number) => ({
-      app_id: 1,
-      kind: 'role_query',
-      started_at: i < old ? at - 40 * DAY + i : at - DAY + i,
-      url: null,
-      try_no: 1,
-      http_status: 200,
-      latency_ms: 1,
-      outcome: 'ok',
-      error: null,
-      role_id: 'r',
-      server_id: 's',
-      user_id: null,
-    });
     for (let i = 0; i < old + recent; i += 1000)
       await db
         .insertInto('game_calls')
-        .values(Array.from({ length: 1000 }, (_, j) => row(i + j)))
+        .values(callRows(1000, (j) => (i + j < old ? at - 40 * DAY + i + j : at - DAY + i + j)))
         .execute();
 
     const batches: BatchReport[] = [];
