@@ -112,6 +112,8 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   services.delivery.attachMetrics(app.metrics);
   services.gameCalls.metrics.attach(app.metrics);
   services.retention.attach(app.metrics);
+  services.signInMetrics.attach(app.metrics);
+  services.adminAudit.refusalMetrics.attach(app.metrics);
   await app.register(consumptionRoutes(services));
   await app.register(orderClientRoutes(services));
   await app.register(storePurchaseRoutes(services));

@@ -34,6 +34,7 @@ import { ModerationService } from './reporting/moderation.service.js';
 import { ReportsStore } from './reporting/reports.store.js';
 import { ReportService } from './reporting/report.service.js';
 import { Retention } from './retention/retention.js';
+import { startTracing, stopTracing } from './tracing/tracing.js';
 import { StoreSettingsRepository } from './app-stores/store-settings.repository.js';
 import { StoreSettingsService } from './app-stores/store-settings.service.js';
 import { purgeAttempts, purgeFinishedEvents } from './delivery/purge.js';
@@ -41,6 +42,7 @@ import { OperatorsRepository } from './operators/operators.repository.js';
 import { OperatorService } from './operators/operators.service.js';
 import { OperatorTokenService } from './operators/operator-tokens.service.js';
 import { SignInService } from './operators/sign-in.service.js';
+import { SignInMetrics } from './operators/sign-in.metrics.js';
 import { createPortal } from './portal/portal.module.js';
 import type { StudioDeveloperService } from './portal/studio-developers.service.js';
 import type { PortalSignInService } from './portal/portal-sign-in.service.js';
@@ -93,6 +95,8 @@ export interface Services {
   operators: OperatorService;
   /** Console sign-in and sessions of operator accounts. */
   operatorSignIn: SignInService;
+  /** Failed sign-ins and lockouts of operators and studio developers (metrics). */
+  signInMetrics: SignInMetrics;
   /** Operator sign-in through the company's OpenID Connect provider; null when OIDC_ISSUER_URL is unset. */
   operatorOidc: OidcSignIn | null;
   /** Per-operator API tokens. */
@@ -112,6 +116,9 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** The service's version, as its spans report it (packages/server/package.json). */
+const SERVICE_VERSION = '0.1.0';
+
 export interface ServiceOverrides {
   /** An already-open database (tests hand each file a fresh one). */
   database?: Database;
@@ -122,6 +129,17 @@ export interface ServiceOverrides {
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const startupNotes: string[] = [];
+  // Before anything makes a span: the request hooks and the clients test whether tracing runs.
+  if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    await startTracing({
+      endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+      headers: config.otelHeaders,
+      serviceName: config.OTEL_SERVICE_NAME,
+      serviceVersion: SERVICE_VERSION,
+      sampleRatio: config.OTEL_TRACES_SAMPLER_ARG,
+    });
+    startupNotes.push(`tracing: spans go to ${config.OTEL_EXPORTER_OTLP_ENDPOINT} (OTLP/HTTP protobuf)`);
+  }
   const database =
     overrides.database ??
     openDatabase<Tables>({
@@ -227,7 +245,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
   const webPay = createWebPay({ db: database.db, box, apps, gameCalls, orders, now });
   const adminActions = new AdminActionsRepository(database.db);
-  const adminAudit = new AdminAuditService(adminActions, now);
+  const adminAudit = new AdminAuditService(adminActions, now, config.AUDIT_REFUSALS_PER_MINUTE);
+  const signInMetrics = new SignInMetrics();
   const operatorsRepo = new OperatorsRepository(database.db);
   const operators = new OperatorService(
     operatorsRepo,
@@ -249,7 +268,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       {
         kind: 'delivery_events',
         days: config.RETENTION_DELIVERY_DAYS,
-        purgeBatch: (cutoff, limit) => purgeFinishedEvents(db, cutoff, limit),
+        // The attempts deleted with their events count as delivery_attempts.
+        purgeBatch: async (cutoff, limit) => {
+          const r = await purgeFinishedEvents(db, cutoff, limit);
+          return { rows: r.events, also: { delivery_attempts: r.attempts } };
+        },
       },
       {
         kind: 'delivery_attempts',
@@ -317,7 +340,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
           now,
         )
       : null,
-    operatorSignIn: new SignInService(operatorsRepo, box, operators, signInSettings, now),
+    operatorSignIn: new SignInService(operatorsRepo, box, operators, signInSettings, signInMetrics, now),
+    signInMetrics,
     operatorTokens: new OperatorTokenService(operatorsRepo, operators, now),
     ...createPortal({
       db: database.db,
@@ -326,6 +350,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       requireApp: (appId) => apps.get(appId),
       record: (e) => adminAudit.recordEvent(e),
       signIn: signInSettings,
+      signInMetrics,
       now,
     }),
     storeSettings,
@@ -337,6 +362,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       http.close();
       await signPool.close();
       await database.close();
+      await stopTracing();
     },
   };
 }

@@ -12,9 +12,9 @@ export type WhoIs = (request: FastifyRequest) => { operator: string; operatorId:
 /**
  * Hooks of the /admin/v1 scope (routes.ts): the X-Operator header is checked on every admin request, and each one
  * that changes something is recorded before its handler runs and completed with its status after the answer.
- * Runs after authentication and validation: a refused request changes nothing and is not recorded here (refused
- * sign-ins and tokens are recorded as events by operators/). The operator recorded is the authenticated one; the
- * X-Operator header is kept only as a note.
+ * Runs after authentication and validation: a refused request changes nothing and is not recorded here (the access
+ * hooks of operators/ and portal/ record refusals as events, within the trail's bound: refusals.ts). The operator
+ * recorded is the authenticated one; the X-Operator header is kept only as a note.
  */
 export function recordAdminActions(scope: FastifyInstance, audit: AdminAuditService, whoIs: WhoIs): void {
   const started = new WeakMap<FastifyRequest, number>();

@@ -1,6 +1,7 @@
 import type { ActionFilter, AdminActionsRepository } from './admin-actions.repository.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { AdminAction } from './admin-audit.schemas.js';
+import { RefusalBound, RefusalMetrics } from './refusals.js';
 
 /**
  * Who sent an admin request: the `X-Operator` header, or null when absent. Header values are ASCII, so a name
@@ -43,10 +44,17 @@ export interface ActionStart {
  * database directly and is not recorded here.
  */
 export class AdminAuditService {
+  readonly refusalMetrics = new RefusalMetrics();
+  readonly #bound: RefusalBound;
+
   constructor(
     private readonly actions: AdminActionsRepository,
     private readonly now: () => number = Date.now,
-  ) {}
+    /** Refusals recorded a minute (AUDIT_REFUSALS_PER_MINUTE): refusals.ts. */
+    refusalsPerMinute = 60,
+  ) {
+    this.#bound = new RefusalBound(refusalsPerMinute, now);
+  }
 
   async start(a: ActionStart): Promise<number> {
     return this.actions.insert({
@@ -64,7 +72,10 @@ export class AdminAuditService {
     });
   }
 
-  /** An event (sign-in, failed sign-in, token or role change, refusal), recorded whole. */
+  /**
+   * An event (sign-in, failed sign-in, token or role change, refusal), recorded whole. A refusal (status 400 and
+   * up) is counted always and recorded within the bound of refusals.ts, so a flood of them cannot fill the trail.
+   */
   async recordEvent(e: {
     event: string;
     operator: string;
@@ -73,6 +84,14 @@ export class AdminAuditService {
     status: number;
     ctx: { ip: string; requestId: string; method: string; route: string; path: string };
   }): Promise<void> {
+    if (e.status >= 400) {
+      const area = e.ctx.route.startsWith('/portal/') ? 'portal' : 'admin';
+      this.refusalMetrics.refusals.inc({ area, event: e.event });
+      if (!this.#bound.take(e.ctx.ip)) {
+        this.refusalMetrics.dropped.inc({ area });
+        return;
+      }
+    }
     const at = this.now();
     await this.actions.insert({
       at,

@@ -107,7 +107,7 @@ describe('admin audit trail', () => {
     );
   });
 
-  it('records nothing for a request refused before its handler: bad token, bad body, bad X-Operator', async () => {
+  it('records no action for a request refused before its handler (bad token, bad body, bad X-Operator); the bad token is recorded as a refusal', async () => {
     const before = (await settled()).actions.length;
     assert.equal(
       (await call('POST', '/apps', { body: { name: 'x' }, token: 'not-the-admin-token-at-all' })).status,
@@ -139,7 +139,12 @@ describe('admin audit trail', () => {
         assert.match(((await res.json()) as any).detail, /^X-Operator: must be the operator's name/);
       }
     }
-    assert.equal((await settled()).actions.length, before);
+    const all = (await settled()).actions;
+    const added = all.slice(0, all.length - before);
+    assert.deepEqual(
+      added.map((a: any) => [a.event, a.operator, a.note, a.status]),
+      [['refused', '(unknown)', 'a bearer token that is neither an operator token nor the admin token', 401]],
+    );
   });
 
   it('pages newest first and refuses bad filters', async () => {

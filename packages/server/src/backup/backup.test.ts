@@ -130,23 +130,160 @@ describe('backup and restore (embedded SQLite)', { skip: testBackend() !== 'sqli
     );
   });
 
-  it('refuses a damaged backup, and a DATA_DIR that already holds a database', async () => {
+  it('writes every file of a backup 0600 and every folder 0700, and leaves no -wal or -shm file', async () => {
+    const walk = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+        const p = path.join(dir, e.name);
+        return e.isDirectory() ? [p, ...walk(p)] : [p];
+      });
+    for (const folder of [backupDir, restoredDir]) {
+      assert.equal(fs.statSync(folder).mode & 0o777, 0o700, folder);
+      const entries = walk(folder);
+      assert.ok(entries.some((p) => p.endsWith('platform.db')));
+      for (const p of entries) {
+        const st = fs.statSync(p);
+        assert.equal(st.mode & 0o777, st.isDirectory() ? 0o700 : 0o600, `${p} is ${(st.mode & 0o777).toString(8)}`);
+      }
+      if (folder === backupDir)
+        assert.deepEqual(
+          entries.filter((p) => /-(wal|shm)$/.test(p)),
+          [],
+          'no SQLite leftovers in the backup',
+        );
+    }
+  });
+
+  /** A copy of the good backup, damaged by `damage`; its restore must fail with a message matching `says`. */
+  async function refused(name: string, damage: (dir: string) => void, says: RegExp): Promise<string> {
+    const dir = path.join(root, `damaged-${name}`);
+    fs.cpSync(backupDir, dir, { recursive: true });
+    damage(dir);
+    const target = path.join(root, `elsewhere-${name}`);
+    const result = await runCli({ DATA_DIR: target }, ['restore', dir]);
+    assert.notEqual(result.code, 0, `${name}: refused`);
+    const message = result.stderr.trim();
+    assert.match(message, says, name);
+    assert.doesNotMatch(message, /^\s+at /m, `${name}: a sentence, not a stack`);
+    assert.ok(!fs.existsSync(path.join(target, 'platform.db')), `${name}: nothing restored`);
+    assert.ok(!fs.existsSync(path.join(target, 'master.key')), `${name}: no key written either`);
+    return message;
+  }
+  const manifestOf = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'backup.json'), 'utf8'));
+  const writeManifest = (dir: string, m: unknown) => fs.writeFileSync(path.join(dir, 'backup.json'), JSON.stringify(m));
+  /** Rewrites the manifest's checksum to match the (damaged) copy: only the integrity check can tell. */
+  const matchChecksum = (dir: string) => {
+    const m = manifestOf(dir);
+    m.database.sha256 = crypto
+      .createHash('sha256')
+      .update(fs.readFileSync(path.join(dir, 'platform.db')))
+      .digest('hex');
+    writeManifest(dir, m);
+  };
+
+  it('refuses each kind of damaged backup with a sentence naming the file and what is wrong with it', async () => {
+    await refused(
+      'garbled-manifest',
+      (dir) => fs.writeFileSync(path.join(dir, 'backup.json'), '{"format": "game-platform-backup-v1", "datab'),
+      /backup\.json is not valid JSON \(.*\): the backup is damaged/,
+    );
+    await refused(
+      'manifest-shape',
+      (dir) => {
+        const m = manifestOf(dir);
+        delete m.database.sha256;
+        writeManifest(dir, m);
+      },
+      /backup\.json is not a backup manifest of this service: \/database\/sha256 /,
+    );
+    await refused(
+      'manifest-path',
+      (dir) => {
+        const m = manifestOf(dir);
+        m.database.file = '../../etc/passwd';
+        writeManifest(dir, m);
+      },
+      /backup\.json is not a backup manifest of this service: \/database\/file /,
+    );
+    await refused(
+      'format',
+      (dir) => writeManifest(dir, { ...manifestOf(dir), format: 'something-else' }),
+      /backup\.json names the format "something-else", which this service cannot restore/,
+    );
+    await refused(
+      'no-manifest',
+      (dir) => fs.rmSync(path.join(dir, 'backup.json')),
+      /holds no backup\.json: not a backup of this service/,
+    );
+    await refused(
+      'missing-database',
+      (dir) => fs.rmSync(path.join(dir, 'platform.db')),
+      /platform\.db is missing: .*backup\.json lists it, so the backup is incomplete/,
+    );
+    await refused(
+      'checksum',
+      (dir) => fs.appendFileSync(path.join(dir, 'platform.db'), Buffer.from([0])),
+      /platform\.db differs from the SHA-256 that .*backup\.json records for it: the backup is damaged or was altered/,
+    );
+    // Damaged pages, the checksum made to match: SQLite's own check tells.
+    await refused(
+      'damaged-pages',
+      (dir) => {
+        const file = path.join(dir, 'platform.db');
+        const bytes = fs.readFileSync(file);
+        for (let at = 4096 + 100; at < bytes.length; at += 4096) bytes.fill(0x5a, at, at + 200);
+        fs.writeFileSync(file, bytes);
+        matchChecksum(dir);
+      },
+      /platform\.db (fails SQLite's integrity check|is not a sound SQLite database of this service \(SQLite: .*\)).*: the backup is damaged/,
+    );
+    await refused(
+      'not-a-database',
+      (dir) => {
+        fs.writeFileSync(path.join(dir, 'platform.db'), 'x'.repeat(8192));
+        matchChecksum(dir);
+      },
+      /platform\.db is not a sound SQLite database of this service \(SQLite: file is not a database\): the backup is damaged/,
+    );
+    await refused(
+      'missing-master-key',
+      (dir) => fs.rmSync(path.join(dir, 'master.key')),
+      /master\.key is missing: .*backup\.json lists it, and without it the sealed secrets .* cannot be opened/,
+    );
+    await refused(
+      'empty-master-key',
+      (dir) => fs.writeFileSync(path.join(dir, 'master.key'), '\n'),
+      /master\.key holds no master key .*: the backup is damaged/,
+    );
+    await refused(
+      'missing-evidence',
+      (dir) => {
+        writeManifest(dir, { ...manifestOf(dir), evidenceFiles: manifestOf(dir).evidenceFiles + 1 });
+      },
+      /evidence holds \d+ files where .*backup\.json lists \d+: the backup is incomplete/,
+    );
+    await refused(
+      'newer-version',
+      (dir) => {
+        const file = path.join(dir, 'platform.db');
+        const db = new SQLite(file);
+        db.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run(
+          '9999_future',
+          new Date().toISOString(),
+        );
+        db.close();
+        const m = manifestOf(dir);
+        m.database.migrations.push('9999_future');
+        writeManifest(dir, m);
+        matchChecksum(dir);
+      },
+      /platform\.db was made by a newer version of the service \(migrations 9999_future are unknown here\)/,
+    );
+  });
+
+  it('refuses a DATA_DIR that already holds a database, and a backup folder that is not empty', async () => {
     const occupied = await runCli({ DATA_DIR: restoredDir }, ['restore', backupDir]);
     assert.notEqual(occupied.code, 0);
     assert.match(occupied.stderr, /already holds a database/);
-
-    const damaged = path.join(root, 'damaged');
-    fs.cpSync(backupDir, damaged, { recursive: true });
-    const db = path.join(damaged, 'platform.db');
-    const bytes = fs.readFileSync(db);
-    const at = bytes.length - 100;
-    bytes[at] = bytes[at]! ^ 0xff;
-    fs.writeFileSync(db, bytes);
-    const refused = await runCli({ DATA_DIR: path.join(root, 'elsewhere') }, ['restore', damaged]);
-    assert.notEqual(refused.code, 0);
-    assert.match(refused.stderr, /damaged/);
-    assert.ok(!fs.existsSync(path.join(root, 'elsewhere', 'platform.db')), 'nothing restored');
-
     const notEmpty = await runCli({ DATA_DIR: dataDir }, ['backup', backupDir]);
     assert.notEqual(notEmpty.code, 0);
     assert.match(notEmpty.stderr, /not empty/);

@@ -503,6 +503,54 @@ const Env = Type.Object({
     default: 500,
     description: 'A failed sign-in is answered after this delay times the failures in a row (at most 5 s).',
   }),
+  AUDIT_REFUSALS_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 60,
+    description:
+      'Refused admin and portal requests (401, 403, CSRF, failed sign-ins) recorded in the audit trail per minute per instance, at most a quarter of them from one IP; the rest are counted in audit_refusals_dropped_total only.',
+  }),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 24,
+      pattern: '^[\\x21-\\x7e]+$',
+      description:
+        'Bearer token /metrics requires (Authorization: Bearer ...). Unset: /metrics answers without one, so keep it off public networks (METRICS_PORT).',
+    }),
+  ),
+  METRICS_PORT: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      description:
+        'Serve /metrics on this port alone (and no longer on PORT): the port Prometheus scrapes on each instance, not exposed through the load balancer.',
+    }),
+  ),
+  METRICS_HOST: Type.Optional(Type.String({ minLength: 1, description: 'Interface METRICS_PORT binds. Unset: HOST.' })),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        'OpenTelemetry tracing: the OTLP/HTTP collector base URL (spans go to <url>/v1/traces as protobuf). Unset: tracing off, its packages never loaded.',
+    }),
+  ),
+  OTEL_EXPORTER_OTLP_HEADERS: Type.String({
+    default: '',
+    description:
+      'Headers of the span export, `key=value` pairs separated by commas, values percent-encoded (a collector API key).',
+  }),
+  OTEL_SERVICE_NAME: Type.String({
+    minLength: 1,
+    default: 'game-platform',
+    description: 'The service.name of the spans.',
+  }),
+  OTEL_TRACES_SAMPLER_ARG: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 1,
+    description:
+      'Share of new traces recorded (parent-based trace id ratio: a trace continued from a trusted proxy follows its decision).',
+  }),
 });
 
 export type Env = Static<typeof Env>;
@@ -512,6 +560,8 @@ export interface Config extends Env {
   dataDir: string;
   production: boolean;
   trustedProxies: string[];
+  /** OTEL_EXPORTER_OTLP_HEADERS parsed. */
+  otelHeaders: Record<string, string>;
 }
 
 export class ConfigError extends Error {
@@ -583,5 +633,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(parsed.DATA_DIR),
     production: parsed.NODE_ENV === 'production',
     trustedProxies,
+    otelHeaders: otlpHeaders(parsed.OTEL_EXPORTER_OTLP_HEADERS),
   };
+}
+
+/** OTEL_EXPORTER_OTLP_HEADERS: `key=value,key2=value2`, values percent-encoded (the OpenTelemetry convention). */
+function otlpHeaders(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of text.split(',')) {
+    if (pair.trim() === '') continue;
+    const eq = pair.indexOf('=');
+    const key = pair.slice(0, eq).trim();
+    let value: string | undefined;
+    try {
+      value = eq > 0 ? decodeURIComponent(pair.slice(eq + 1).trim()) : undefined;
+    } catch {
+      value = undefined;
+    }
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key) || value === undefined || /[\0-\x1f\x7f]/.test(value))
+      throw new ConfigError(
+        'invalid configuration: OTEL_EXPORTER_OTLP_HEADERS: give key=value pairs separated by commas (values percent-encoded)',
+      );
+    out[key] = value;
+  }
+  return out;
 }

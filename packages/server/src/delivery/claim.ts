@@ -13,12 +13,15 @@ export interface ClaimedEvent {
   attempts: number;
   createdAt: number;
   claimToken: string;
+  /** The trace the attempt joins (migration 0023); null when the event was made without tracing. */
+  traceParent: string | null;
 }
 
 /**
  * Claims up to `limit` due events for this instance: their next_attempt_at
  * becomes the end of the lease, so if the instance dies they fall due again
- * then (at-least-once, nothing lost). On PostgreSQL the rows are picked with
+ * then (at-least-once, nothing lost). Their due_at stays: while claimed they
+ * still count as waiting since then (metrics.ts). On PostgreSQL the rows are picked with
  * FOR UPDATE SKIP LOCKED so instances claim disjoint sets without waiting.
  */
 export async function claimDueEvents(
@@ -42,6 +45,7 @@ export async function claimDueEvents(
       attempts: r.attempts,
       createdAt: r.created_at,
       claimToken: o.token,
+      traceParent: r.trace_parent,
     }))
     .sort((a, b) => a.eventId - b.eventId);
 }
@@ -68,5 +72,5 @@ function claimStatement(
     .updateTable('outbox')
     .set({ next_attempt_at: o.now + o.leaseMs, claim_token: o.token })
     .where('event_id', 'in', due)
-    .returning(['event_id', 'app_id', 'type', 'target', 'server_id', 'body', 'attempts', 'created_at']);
+    .returning(['event_id', 'app_id', 'type', 'target', 'server_id', 'body', 'attempts', 'created_at', 'trace_parent']);
 }

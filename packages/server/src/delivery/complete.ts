@@ -36,12 +36,13 @@ export async function writeOutcomes(db: Kysely<Tables>, dialect: Dialect, outcom
         .set({
           attempts: sql`attempts + 1`,
           claim_token: null,
+          held_reason: null,
           last_error: o.lastError,
           ...(o.state === 'delivered'
             ? { state: 'delivered', delivered_at: o.at }
             : o.state === 'dead'
               ? { state: 'dead', dead_at: o.at }
-              : { next_attempt_at: o.at }),
+              : { next_attempt_at: o.at, due_at: o.at }),
         })
         .where('event_id', '=', o.eventId)
         .where('claim_token', '=', o.claimToken)
@@ -63,10 +64,12 @@ async function writeOutcomesPg(db: Kysely<Tables>, outcomes: Outcome[]): Promise
         state = f.state,
         attempts = o.attempts + 1,
         claim_token = null,
+        held_reason = null,
         last_error = f.last_error,
         delivered_at = case when f.state = 'delivered' then f.at else o.delivered_at end,
         dead_at = case when f.state = 'dead' then f.at else o.dead_at end,
-        next_attempt_at = case when f.state = 'pending' then f.at else o.next_attempt_at end
+        next_attempt_at = case when f.state = 'pending' then f.at else o.next_attempt_at end,
+        due_at = case when f.state = 'pending' then f.at else o.due_at end
       from f
       where o.event_id = f.event_id and o.claim_token = f.claim_token
     )

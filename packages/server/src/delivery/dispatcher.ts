@@ -6,7 +6,7 @@ import type { AppRecord, AppService } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import { claimDueEvents, type ClaimedEvent } from './claim.js';
 import { writeOutcomes, type Outcome } from './complete.js';
-import { releaseClaims } from './release.js';
+import { releaseClaims, type HeldReason } from './release.js';
 import { RESPONSE_KEEP_BYTES, answerExcerpt, type AttemptOutcome } from './attempts.js';
 import { AppRateLimiter, KeyedLimiter, LimiterClosedError } from './limits.js';
 import type { OutboundHttp, OutboundResult } from './http-client.js';
@@ -14,6 +14,7 @@ import { nextAttemptAt, type RetrySchedule } from './schedule.js';
 import { targetUrl } from './target.js';
 import { outboxSignal } from './outbox.js';
 import type { DeliveryMetrics } from './metrics.js';
+import { openSpan, tracingOn, type OpenSpan } from '../tracing/tracing.js';
 
 export interface DispatcherOptions {
   schedule: RetrySchedule;
@@ -62,6 +63,33 @@ const OUTAGE_MAX_PAUSE_MS = 4000;
 
 /** A signature made on admission is used if its slot comes within this time; later, the call is signed again. */
 const RESIGN_AFTER_MS = 30_000;
+const DELIVERY_HEADERS = { 'content-type': 'application/json', 'user-agent': 'game-platform-delivery/1' } as const;
+
+/**
+ * The span of one delivery attempt (tracing on only): a child of the span that created the event (its stored
+ * traceparent), so the request that made a notification and every attempt to send it are one trace. The game is
+ * sent its traceparent; the 5.3 signature does not cover it (docs/delivery.md).
+ */
+function attemptSpan(event: ClaimedEvent, url: URL): OpenSpan | null {
+  return openSpan(`deliver ${event.type}`, {
+    kind: 'client',
+    parent: event.traceParent,
+    attributes: {
+      'delivery.event_id': event.eventId,
+      'delivery.type': event.type,
+      'delivery.attempt': event.attempts + 1,
+      'game.app_id': event.appId,
+      'server.address': url.host,
+    },
+  });
+}
+
+function endAttemptSpan(span: OpenSpan, result: OutboundResult, outcome: AttemptOutcome): void {
+  if (result.status !== null) span.setAttribute('http.response.status_code', result.status);
+  span.setAttribute('delivery.outcome', outcome);
+  if (outcome !== 'delivered') span.fail(outcome);
+  span.end();
+}
 export class Dispatcher {
   #running = false;
   #loop: Promise<void> | undefined;
@@ -84,8 +112,8 @@ export class Dispatcher {
   readonly #urls = new Map<string, URL>();
   #finished: Outcome[] = [];
   #flushScheduled = false;
-  /** Events being given back, by delay, until the next tick writes them. */
-  readonly #deferred = new Map<number, { events: ClaimedEvent[]; done: Promise<void> }>();
+  /** Events being given back, by delay and reason, until the next tick writes them. */
+  readonly #deferred = new Map<string, { events: ClaimedEvent[]; done: Promise<void> }>();
   /** A write is queued that has not taken its batch yet. */
   #flushQueued = false;
   #flushChain: Promise<void> = Promise.resolve();
@@ -248,8 +276,8 @@ export class Dispatcher {
       }
       const parsed = this.#parseUrl(url);
       const wait = this.#rate.take(event.appId);
-      if (wait > 0) return await this.#defer(event, wait);
-      if (!this.#hosts.canQueue(parsed.host)) return await this.#defer(event, DEFER_MS);
+      if (wait > 0) return await this.#defer(event, wait, 'app_rate');
+      if (!this.#hosts.canQueue(parsed.host)) return await this.#defer(event, DEFER_MS, 'host');
       // Signed as soon as it is admitted, not when a slot frees: the events of
       // a claim then reach the signing threads together (one message each way
       // per thread instead of one per event). The wait for a slot is bounded
@@ -267,16 +295,20 @@ export class Dispatcher {
           // afresh, so the Timestamp a game sees stays far inside its window (300 s in the SDK).
           const headers = this.now() - signedAt > RESIGN_AFTER_MS ? await this.keys.signCall(call) : await signed;
           const started = this.now();
+          const span = tracingOn ? attemptSpan(event, parsed) : null;
           const result = await this.http.request({
             method: 'POST',
             url: parsed,
             body: event.body,
             timeoutMs: this.opts.timeoutMs,
             maxBodyBytes: RESPONSE_KEEP_BYTES,
-            headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'game-platform-delivery/1' },
+            headers: span
+              ? { ...headers, ...DELIVERY_HEADERS, traceparent: span.traceparent }
+              : { ...headers, 'content-type': 'application/json', 'user-agent': DELIVERY_HEADERS['user-agent'] },
           });
           const outcome: AttemptOutcome =
             result.failure ?? (result.status === 200 || result.status === 204 ? 'delivered' : 'http_status');
+          if (span) endAttemptSpan(span, result, outcome);
           this.#finish(event, { url, started, result }, outcome);
         } finally {
           this.#global.release('');
@@ -285,7 +317,7 @@ export class Dispatcher {
         this.#hosts.release(parsed.host);
       }
     } catch (err) {
-      if (err instanceof LimiterClosedError) return await this.#defer(event, 0);
+      if (err instanceof LimiterClosedError) return await this.#defer(event, 0, null);
       // Our own fault (no key, database): the claim lapses and the event is retried then.
       this.#log.error({ err, eventId: event.eventId }, 'delivery: sending an event failed');
     }
@@ -302,15 +334,16 @@ export class Dispatcher {
     return parsed;
   }
 
-  /** Gives an event back to the outbox, due in `ms`; the events given back in one tick go in one write. */
-  #defer(event: ClaimedEvent, ms: number): Promise<void> {
-    let group = this.#deferred.get(ms);
+  /** Gives an event back to the outbox, tried again in `ms`; the events given back in one tick go in one write. */
+  #defer(event: ClaimedEvent, ms: number, reason: HeldReason): Promise<void> {
+    const key = `${ms} ${reason}`;
+    let group = this.#deferred.get(key);
     if (!group) {
       const events: ClaimedEvent[] = [];
       const done = new Promise<void>((resolve) =>
         setImmediate(() => {
-          this.#deferred.delete(ms);
-          releaseClaims(this.db, events, this.now() + ms)
+          this.#deferred.delete(key);
+          releaseClaims(this.db, events, this.now() + ms, reason)
             .catch((err) =>
               this.#log.warn({ err, events: events.length }, 'delivery: giving back claims failed; they lapse instead'),
             )
@@ -318,7 +351,7 @@ export class Dispatcher {
         }),
       );
       group = { events, done };
-      this.#deferred.set(ms, group);
+      this.#deferred.set(key, group);
     }
     group.events.push(event);
     return group.done;

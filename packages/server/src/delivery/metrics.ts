@@ -1,5 +1,5 @@
 import client from 'prom-client';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
 
 /**
@@ -39,33 +39,44 @@ export class DeliveryMetrics {
   readonly #hostSeries = new Map<string, client.Counter.Internal>();
   readonly #queue: client.Gauge<'state'>;
   readonly #oldestDue: client.Gauge;
+  readonly #held: client.Gauge<'reason'>;
   readonly #deadByApp: client.Gauge<'app_id'>;
 
   constructor(db: Kysely<Tables>, now: () => number) {
+    const scan = queueScan(db, now);
     this.#queue = new client.Gauge({
       name: 'delivery_queue_events',
-      help: 'Outbox events: pending (queue depth), due (pending and due now), dead',
+      help: 'Outbox events: pending (queue depth), due (pending and due now, whatever holds them back: waiting for a host or rate limit, in flight, or given back), dead',
       labelNames: ['state'] as const,
       registers: [],
       async collect() {
-        const counts = await db
-          .selectFrom('outbox')
-          .select((eb) => [
-            eb.fn.countAll<number>().filterWhere('state', '=', 'pending').as('pending'),
-            eb.fn
-              .countAll<number>()
-              .filterWhere((w) => w.and([w('state', '=', 'pending'), w('next_attempt_at', '<=', now())]))
-              .as('due'),
-            eb.fn.countAll<number>().filterWhere('state', '=', 'dead').as('dead'),
-          ])
-          .where('state', 'in', ['pending', 'dead'])
-          .executeTakeFirstOrThrow();
-        this.set({ state: 'pending' }, Number(counts.pending));
-        this.set({ state: 'due' }, Number(counts.due));
-        this.set({ state: 'dead' }, Number(counts.dead));
+        const q = await scan();
+        this.set({ state: 'pending' }, q.pending);
+        this.set({ state: 'due' }, q.due);
+        this.set({ state: 'dead' }, q.dead);
       },
     });
-    [this.#oldestDue, this.#deadByApp] = this.#alertGauges(db, now);
+    this.#oldestDue = new client.Gauge({
+      name: 'delivery_oldest_due_age_seconds',
+      help: 'How long the oldest event that should have been sent by now has waited since it fell due (0 when none), whatever holds it back (host concurrency, app rate, a retry that is due): how far delivery is behind',
+      registers: [],
+      async collect() {
+        const q = await scan();
+        this.set(q.oldestDue === null ? 0 : Math.max(0, (q.at - q.oldestDue) / 1000));
+      },
+    });
+    this.#held = new client.Gauge({
+      name: 'delivery_held_events',
+      help: 'Due events last handed back without an attempt by a limit, by reason: host (DELIVERY_HOST_CONCURRENCY: the game host is saturated), app_rate (DELIVERY_APP_RATE)',
+      labelNames: ['reason'] as const,
+      registers: [],
+      async collect() {
+        const q = await scan();
+        this.set({ reason: 'host' }, q.heldHost);
+        this.set({ reason: 'app_rate' }, q.heldRate);
+      },
+    });
+    this.#deadByApp = deadByAppGauge(db);
   }
 
   /** Counts one attempt to `host` (hosts are few: the games' callback hosts). */
@@ -79,43 +90,6 @@ export class DeliveryMetrics {
     series.inc();
   }
 
-  /** Read when scraped: an index range on (state, next_attempt_at) and the dead rows, not the whole outbox. */
-  #alertGauges(db: Kysely<Tables>, now: () => number): [client.Gauge, client.Gauge<'app_id'>] {
-    const oldestDue = new client.Gauge({
-      name: 'delivery_oldest_due_age_seconds',
-      help: 'Age of the oldest pending event that is due (0 when none): how far delivery is behind',
-      registers: [],
-      async collect() {
-        const t = now();
-        const row = await db
-          .selectFrom('outbox')
-          .select((eb) => eb.fn.min<number>('next_attempt_at').as('oldest'))
-          .where('state', '=', 'pending')
-          .where('next_attempt_at', '<=', t)
-          .executeTakeFirst();
-        this.set(row?.oldest == null ? 0 : Math.max(0, (t - Number(row.oldest)) / 1000));
-      },
-    });
-    const deadByApp = new client.Gauge({
-      name: 'delivery_dead_events',
-      help: 'Dead events (retries exhausted, not recovered) by app',
-      labelNames: ['app_id'] as const,
-      registers: [],
-      async collect() {
-        const rows = await db
-          .selectFrom('outbox')
-          .select((eb) => ['app_id', eb.fn.countAll<number>().as('n')])
-          .where('state', '=', 'dead')
-          .groupBy('app_id')
-          .execute();
-        // An app whose dead events were recovered drops to 0, not to its last figure.
-        this.reset();
-        for (const r of rows) this.set({ app_id: String(r.app_id) }, Number(r.n));
-      },
-    });
-    return [oldestDue, deadByApp];
-  }
-
   attach(registry: client.Registry): void {
     const metrics: Array<[string, client.Metric]> = [
       ['delivery_attempts_total', this.attempts],
@@ -123,9 +97,97 @@ export class DeliveryMetrics {
       ['delivery_latency_seconds', this.deliveryLatency],
       ['delivery_queue_events', this.#queue],
       ['delivery_oldest_due_age_seconds', this.#oldestDue],
+      ['delivery_held_events', this.#held],
       ['delivery_dead_events', this.#deadByApp],
       ['delivery_host_attempts_total', this.hostAttempts],
     ];
     for (const [name, m] of metrics) if (!registry.getSingleMetric(name)) registry.registerMetric(m);
   }
+}
+
+interface QueueScan {
+  at: number;
+  pending: number;
+  due: number;
+  dead: number;
+  oldestDue: number | null;
+  heldHost: number;
+  heldRate: number;
+}
+
+/**
+ * The queue's figures, read when scraped, in one aggregate over the pending and dead events (the three gauges that
+ * use it share one read per scrape). An event is due from its due_at (migration 0023), which claims and limits do not
+ * move: an event waiting for its host or its app's rate, in flight, or handed back a second ahead is still due and
+ * ages, so a slow game or a throttled app shows here. No index is added for it: the aggregate reads the rows that the
+ * pending count already read.
+ */
+function queueScan(db: Kysely<Tables>, now: () => number): () => Promise<QueueScan> {
+  let last: Promise<QueueScan> | undefined;
+  let lastAt = 0;
+  return () => {
+    const t = now();
+    // One scrape collects the three gauges back to back: they share the read (and the instant it was made).
+    if (last && t - lastAt < SCAN_REUSE_MS) return last;
+    lastAt = t;
+    last = (async () => {
+      const pendingDue = (w: ExpressionBuilder<Tables, 'outbox'>) =>
+        w.and([w('state', '=', 'pending'), w('due_at', '<=', t)]);
+      const row = await db
+        .selectFrom('outbox')
+        .select((eb) => [
+          eb.fn.countAll<number>().filterWhere('state', '=', 'pending').as('pending'),
+          eb.fn.countAll<number>().filterWhere(pendingDue).as('due'),
+          eb.fn.countAll<number>().filterWhere('state', '=', 'dead').as('dead'),
+          eb.fn.min<number>('due_at').filterWhere(pendingDue).as('oldest'),
+          eb.fn
+            .countAll<number>()
+            .filterWhere((w) => w.and([pendingDue(w), w('held_reason', '=', 'host')]))
+            .as('host'),
+          eb.fn
+            .countAll<number>()
+            .filterWhere((w) => w.and([pendingDue(w), w('held_reason', '=', 'app_rate')]))
+            .as('rate'),
+        ])
+        .where('state', 'in', ['pending', 'dead'])
+        .executeTakeFirstOrThrow();
+      return {
+        at: t,
+        pending: Number(row.pending),
+        due: Number(row.due),
+        dead: Number(row.dead),
+        oldestDue: row.oldest == null ? null : Number(row.oldest),
+        heldHost: Number(row.host),
+        heldRate: Number(row.rate),
+      };
+    })();
+    last.catch(() => {
+      last = undefined;
+    });
+    return last;
+  };
+}
+
+/** Reuse of one queue read by the gauges of the same scrape. */
+const SCAN_REUSE_MS = 250;
+
+/** Dead events by app, read when scraped from the partial index of dead events. */
+function deadByAppGauge(db: Kysely<Tables>): client.Gauge<'app_id'> {
+  return new client.Gauge({
+    name: 'delivery_dead_events',
+    help: 'Dead events (retries exhausted, not recovered) by app',
+    labelNames: ['app_id'] as const,
+    registers: [],
+    async collect() {
+      const rows = await db
+        .selectFrom('outbox')
+        .select((eb) => ['app_id', eb.fn.countAll<number>().as('n')])
+        .where('state', '=', 'dead')
+        .groupBy('app_id')
+        .execute();
+      // An app whose dead events were recovered drops to 0, not to its last figure.
+      this.reset();
+      for (const r of rows) this.set({ app_id: String(r.app_id) }, Number(r.n));
+    },
+  });
 }

@@ -28,6 +28,15 @@ export interface OutboxTable {
   claim_token: Generated<string | null>;
   /** When the event was declared dead (migration 0005). */
   dead_at: Generated<number | null>;
+  /**
+   * When the event should have been sent (migration 0023): set when it falls due (enqueue, retry, resend, recovery),
+   * kept while it is claimed or handed back by a limit. The lag gauges measure from it. Null once finished.
+   */
+  due_at: Generated<number | null>;
+  /** Why it was last handed back without an attempt: host | app_rate (migration 0023); cleared by an attempt. */
+  held_reason: Generated<string | null>;
+  /** W3C traceparent of the span that created it (migration 0023); null when tracing is off. */
+  trace_parent: Generated<string | null>;
 }
 
 /** One attempt to deliver an event (migration 0005). */

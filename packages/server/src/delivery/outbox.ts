@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import { caseById } from '../db/batcher.js';
 import type { Tables } from '../tables.js';
+import { currentTraceparent } from '../tracing/tracing.js';
 
 export type EventType = 'payment' | 'refund' | 'cancellation' | 'consumption' | 'test';
 export type EventTarget = 'callback' | 'cancellation' | 'partner';
@@ -20,6 +21,8 @@ export interface NewEvent {
   serverId?: string | null;
   /** Builds the body once the event id (the `notifyId`) is known. */
   body: (eventId: number) => unknown;
+  /** The trace its delivery attempts join (W3C traceparent); absent: the active span's, if tracing. */
+  traceParent?: string | null;
 }
 
 /** A new outbox row, due now; `body` is a placeholder until the event id is known. */
@@ -36,6 +39,8 @@ function pendingRow(event: NewEvent, body: string, now: number) {
     created_at: now,
     delivered_at: null,
     last_error: null,
+    due_at: now,
+    trace_parent: event.traceParent ?? currentTraceparent(),
   };
 }
 

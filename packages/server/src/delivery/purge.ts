@@ -31,9 +31,14 @@ export async function purgeAttempts(db: Kysely<Tables>, cutoff: number, limit: n
 /**
  * Deletes up to `limit` finished events of the purgeable types: delivered before `cutoff`, or dead since before it,
  * with their attempts, in one short transaction. The state is checked again in the deletes, so an event an operator
- * resent meanwhile (pending again) stays. Answers the events deleted.
+ * resent meanwhile (pending again) stays. Answers the rows deleted of each table (the attempts count as
+ * delivery_attempts in the retention metric).
  */
-export async function purgeFinishedEvents(db: Kysely<Tables>, cutoff: number, limit: number): Promise<number> {
+export async function purgeFinishedEvents(
+  db: Kysely<Tables>,
+  cutoff: number,
+  limit: number,
+): Promise<{ events: number; attempts: number }> {
   const types = [...PURGEABLE_EVENT_TYPES];
   // Literal states, so the planner can use the partial indexes (outbox_delivered of 0012, outbox_app_dead of 0007).
   const delivered = await db
@@ -56,19 +61,19 @@ export async function purgeFinishedEvents(db: Kysely<Tables>, cutoff: number, li
           .execute()
       : [];
   const ids = [...delivered, ...dead].map((r) => r.event_id);
-  if (ids.length === 0) return 0;
+  if (ids.length === 0) return { events: 0, attempts: 0 };
   return db.transaction().execute(async (trx) => {
     const finished = trx
       .selectFrom('outbox')
       .select('event_id')
       .where('event_id', 'in', ids)
       .where('state', 'in', ['delivered', 'dead']);
-    await trx.deleteFrom('delivery_attempts').where('event_id', 'in', finished).execute();
-    const result = await trx
+    const attempts = await trx.deleteFrom('delivery_attempts').where('event_id', 'in', finished).executeTakeFirst();
+    const events = await trx
       .deleteFrom('outbox')
       .where('event_id', 'in', ids)
       .where('state', 'in', ['delivered', 'dead'])
       .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return { events: Number(events.numDeletedRows), attempts: Number(attempts.numDeletedRows) };
   });
 }

@@ -13,7 +13,7 @@ export async function recoverDeadEvents(
 ): Promise<number> {
   const result = await db
     .updateTable('outbox')
-    .set({ state: 'pending', next_attempt_at: now, claim_token: null, dead_at: null })
+    .set({ state: 'pending', next_attempt_at: now, due_at: now, held_reason: null, claim_token: null, dead_at: null })
     .where('app_id', '=', appId)
     .where('state', '=', 'dead')
     .where('dead_at', '>=', since)

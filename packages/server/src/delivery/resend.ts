@@ -9,7 +9,15 @@ import type { Tables } from '../tables.js';
 export async function resendEvent(db: Kysely<Tables>, eventId: number, now: number): Promise<boolean> {
   const result = await db
     .updateTable('outbox')
-    .set({ state: 'pending', next_attempt_at: now, claim_token: null, dead_at: null, delivered_at: null })
+    .set({
+      state: 'pending',
+      next_attempt_at: now,
+      due_at: now,
+      held_reason: null,
+      claim_token: null,
+      dead_at: null,
+      delivered_at: null,
+    })
     .where('event_id', '=', eventId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;

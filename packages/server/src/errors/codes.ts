@@ -52,6 +52,7 @@ export const ErrorCodes = {
   NONCE_REUSED: { code: 40104, http: 401, grpc: 16, msg: 'The nonce has already been used.' },
   UNKNOWN_CLIENT: { code: 40105, http: 401, grpc: 16, msg: 'Unknown or disabled client id.' },
   ADMIN_UNAUTHORIZED: { code: 40106, http: 401, grpc: 16, msg: 'Missing or invalid admin bearer token.' },
+  METRICS_UNAUTHORIZED: { code: 40160, http: 401, grpc: 16, msg: 'Missing or invalid metrics bearer token.' },
   IP_NOT_ALLOWED: { code: 40301, http: 403, grpc: 7, msg: 'The caller IP is not on the allow-list of this app.' },
   INVALID_LOGIN_CREDENTIAL: { code: 40107, http: 401, grpc: 16, msg: 'The login credential is not valid.' },
   ACCOUNT_BANNED: { code: 40302, http: 403, grpc: 7, msg: 'This account is banned.' },

@@ -1,3 +1,4 @@
+import { openSpan, tracingOn } from '../tracing/tracing.js';
 import { Value } from '@sinclair/typebox/value';
 import type { CallLogRepository } from './call-log.repository.js';
 import { GameCallMetrics } from './metrics.js';
@@ -261,6 +262,13 @@ export class GameCallsClient {
     for (let tryNo = 1; tryNo <= 2; tryNo++) {
       const started = this.now();
       const headers = await this.keys.signCall({ method, path: url.pathname, body });
+      // With tracing on: a client span per try, and its traceparent sent on (5.3 signs neither: docs/delivery.md).
+      const span = tracingOn
+        ? openSpan(`game call ${kind}`, {
+            kind: 'client',
+            attributes: { 'game.app_id': app.appId, 'game.call': kind, 'game.try': tryNo, 'server.address': url.host },
+          })
+        : null;
       res = await this.http.request({
         method,
         url,
@@ -272,9 +280,16 @@ export class GameCallsClient {
           ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
           accept: 'application/json',
           'user-agent': 'game-platform/1',
+          ...(span ? { traceparent: span.traceparent } : {}),
         },
       });
       const result = outcome(res);
+      if (span) {
+        if (res.status !== null) span.setAttribute('http.response.status_code', res.status);
+        span.setAttribute('game.outcome', result);
+        if (result !== 'ok' && result !== 'blocked' && result !== 'no_role') span.fail(result);
+        span.end();
+      }
       this.metrics.count(app.appId, kind, result);
       const logged = this.log.record({
         app_id: app.appId,

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyServerOptions, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import { activeTraceIds, tracingOn } from '../tracing/tracing.js';
 
 /** Query parameters and headers that carry secrets, signatures or tokens: never logged. */
 const SECRET_QUERY_KEYS =
@@ -38,13 +39,23 @@ export function genReqId(req: IncomingMessage): string {
 }
 
 /**
- * pino options: JSON lines with the request id; the request is logged as
+ * pino options: JSON lines with the request id (and the trace id when tracing); the request is logged as
  * method, redacted URL and peer only (no headers, so no Authorization,
  * Signature or cookies), and bodies are never logged.
  */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
+    // With tracing on, a line logged inside a span carries its trace and span ids (a request's own lines have them
+    // bound already: http/request-tracing.ts); without tracing, no mixin at all.
+    ...(tracingOn
+      ? {
+          mixin(_obj: object, _level: number, logger: { bindings(): Record<string, unknown> }) {
+            const ids = activeTraceIds();
+            return ids && !('traceId' in logger.bindings()) ? { ...ids } : {};
+          },
+        }
+      : {}),
     redact: {
       paths: ['*.authorization', '*.signature', '*.secret', '*.macKey', '*.sign', '*.password', 'headers'],
       censor: '[redacted]',

@@ -1,11 +1,24 @@
-import type { FastifyInstance } from 'fastify';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import client from 'prom-client';
+import type { Config } from '../config/config.js';
+import { safeEqual } from '../crypto/secret-box.js';
+import { AppError } from '../errors/app-error.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** This instance's Prometheus registry; domains add their metrics to it. */
     metrics: client.Registry;
+    /** The URL of the separate metrics listener (METRICS_PORT) once listening; null when /metrics is on PORT. */
+    metricsUrl: () => string | null;
   }
+}
+
+/** Whether an Authorization header is `Bearer <token>` (compared in constant time). */
+function bearerIs(header: string | string[] | undefined, token: string): boolean {
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match !== null && safeEqual(match[1]!, token);
 }
 
 /**
@@ -13,8 +26,12 @@ declare module 'fastify' {
  * route (the route pattern, never the raw URL, so cardinality stays bounded),
  * plus the Node.js process metrics. One registry per app instance, so tests
  * can run several services in one process.
+ *
+ * The metrics name game hosts and app ids, so they are not for everyone (docs/operations.md#health-and-metrics):
+ * METRICS_TOKEN makes /metrics require `Authorization: Bearer <token>`, and METRICS_PORT moves it to a listener of
+ * its own (METRICS_HOST), which serves /metrics alone while the main port answers it 404.
  */
-export function installMetrics(app: FastifyInstance): void {
+export function installMetrics(app: FastifyInstance, config: Config): void {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const duration = new client.Histogram({
@@ -35,8 +52,60 @@ export function installMetrics(app: FastifyInstance): void {
       );
     done();
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('content-type', registry.contentType);
-    return registry.metrics();
+  const token = config.METRICS_TOKEN;
+  if (config.METRICS_PORT === undefined) {
+    app.decorate('metricsUrl', () => null);
+    app.get('/metrics', { schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
+      if (token !== undefined && !bearerIs(request.headers.authorization, token))
+        throw new AppError('METRICS_UNAUTHORIZED', 'send Authorization: Bearer <METRICS_TOKEN>', {
+          headers: { 'www-authenticate': 'Bearer realm="metrics"' },
+        });
+      reply.header('content-type', registry.contentType);
+      return registry.metrics();
+    });
+    return;
+  }
+  const server = metricsServer(registry, token);
+  let url: string | null = null;
+  app.decorate('metricsUrl', () => url);
+  // Bound before the main port listens (ready runs first), so a taken METRICS_PORT stops the start.
+  app.addHook('onReady', async () => {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.METRICS_PORT, config.METRICS_HOST ?? config.HOST, () => {
+        server.off('error', reject);
+        const { address, port } = server.address() as AddressInfo;
+        url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+        resolve();
+      });
+    });
+    app.log.info(`metrics listening on ${url}/metrics`);
+  });
+  app.addHook('onClose', async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+}
+
+/** The separate metrics listener: GET /metrics only, with the token when one is set. Plain text answers. */
+function metricsServer(registry: client.Registry, token: string | undefined): http.Server {
+  return http.createServer((req, res) => {
+    const answer = (status: number, text: string, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(text);
+    };
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== '/metrics') return answer(404, 'only /metrics is served here\n');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return answer(405, 'GET /metrics\n', { allow: 'GET, HEAD' });
+    if (token !== undefined && !bearerIs(req.headers.authorization, token))
+      return answer(401, 'send Authorization: Bearer <METRICS_TOKEN>\n', {
+        'www-authenticate': 'Bearer realm="metrics"',
+      });
+    registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': registry.contentType });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      () => answer(500, 'metrics could not be collected\n'),
+    );
   });
 }

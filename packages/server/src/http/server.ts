@@ -6,6 +6,7 @@ import { MAX_PARAM_LENGTH, installErrorHandling, sendError } from '../errors/han
 import { answerClientError, answerUnmetExpectation } from './client-error.js';
 import { genReqId, loggerOptions } from './logging.js';
 import { installMetrics } from './metrics.js';
+import { installRequestTracing } from './request-tracing.js';
 import { installRateLimit } from './rate-limit.js';
 import { installOpenApi } from './openapi.js';
 import { parseJsonBody } from './json-body.js';
@@ -130,8 +131,9 @@ export async function buildServer(
   app.addSchema(PlatformEnvelopeError);
   app.addSchema(RpcStatus);
   installErrorHandling(app);
+  installRequestTracing(app, config.trustedProxies);
   await installOpenApi(app);
-  installMetrics(app);
+  installMetrics(app, config);
   await installRateLimit(app, config);
   decorateCaller(app);
   await registerRoutes(app);

@@ -13,6 +13,8 @@ import type { SignInService } from './sign-in.service.js';
  *    X-CSRF-Token on any request that changes something;
  * 2. authorizes: the route's permission from the one table (permissions.ts) against the caller's role; a route the
  *    table does not name is for admins only. 403 OPERATOR_FORBIDDEN in the admin envelope.
+ * Every refusal is recorded in the audit trail with the caller as far as known (refused, token-refused, csrf-refused,
+ * forbidden), within the trail's bound for refusals (admin-audit/refusals.ts).
  * It also writes each route's permission into the OpenAPI document (`x-permission`).
  */
 
@@ -103,22 +105,56 @@ export interface AccessDeps {
 const unauthorized = (detail: string) =>
   new AppError('ADMIN_UNAUTHORIZED', detail, { headers: { 'www-authenticate': 'Bearer realm="admin"' } });
 
+/**
+ * A refused request whose caller is not known, recorded in the audit trail (event `refused`, within the trail's
+ * bound for refusals: admin-audit/refusals.ts) before the 401 is answered.
+ */
+async function refuse(request: FastifyRequest, deps: AccessDeps, note: string, detail: string): Promise<AppError> {
+  await deps.operators.audit('refused', '(unknown)', auditContext(request), note, null, 401);
+  return unauthorized(detail);
+}
+
 async function authenticate(request: FastifyRequest, deps: AccessDeps): Promise<Principal> {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) throw unauthorized('send Authorization: Bearer <operator token or ADMIN_TOKEN>');
+    if (!match)
+      throw await refuse(
+        request,
+        deps,
+        'an Authorization header that is not Bearer <token>',
+        'send Authorization: Bearer <operator token or ADMIN_TOKEN>',
+      );
     const token = match[1]!;
     if (deps.adminTokenEnabled && safeEqual(token, deps.adminToken))
       return { kind: 'break-glass', operatorId: null, name: 'ADMIN_TOKEN', role: 'admin' };
+    // A known operator token that is refused (revoked, expired, ...) is recorded as token-refused there.
     const p = await deps.tokens.principal(token, auditContext(request));
-    if (!p) throw unauthorized('the bearer token is neither an operator token nor the admin token');
+    if (!p)
+      throw await refuse(
+        request,
+        deps,
+        'a bearer token that is neither an operator token nor the admin token',
+        'the bearer token is neither an operator token nor the admin token',
+      );
     return p;
   }
   const cookie = cookieValue(request, SESSION_COOKIE);
-  if (cookie === undefined) throw unauthorized('sign in to the console, or send Authorization: Bearer <token>');
+  if (cookie === undefined)
+    throw await refuse(
+      request,
+      deps,
+      'no credentials',
+      'sign in to the console, or send Authorization: Bearer <token>',
+    );
   const p = await deps.signIn.sessionPrincipal(cookie);
-  if (!p) throw unauthorized('the console session has ended: sign in again');
+  if (!p)
+    throw await refuse(
+      request,
+      deps,
+      'a console session cookie that is unknown or has ended',
+      'the console session has ended: sign in again',
+    );
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const sent = request.headers['x-csrf-token'];
     if (typeof sent !== 'string' || !safeEqual(sent, p.csrfToken!)) {
@@ -160,11 +196,21 @@ export function installAdminAccess(scope: FastifyInstance, deps: AccessDeps): vo
     if (access === 'public') return;
     const principal = await authenticate(request, deps);
     principals.set(request, principal);
-    if (!mayCall(principal.role, access))
+    if (!mayCall(principal.role, access)) {
+      // The refusal is recorded with who asked (within the trail's bound for refusals).
+      await deps.operators.audit(
+        'forbidden',
+        principal.name,
+        auditContext(request),
+        `the role ${principal.role} lacks ${access ?? 'admin'}`,
+        principal.operatorId,
+        403,
+      );
       throw new AppError(
         'OPERATOR_FORBIDDEN',
         `the role ${principal.role} lacks ${access ?? 'admin (this route is not in the permission table)'}`,
         { data: { permission: access ?? null, role: principal.role } },
       );
+    }
   });
 }

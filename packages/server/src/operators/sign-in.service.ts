@@ -10,6 +10,7 @@ import {
 } from './credentials.js';
 import type { Role } from './permissions.js';
 import type { OperatorRow, OperatorsRepository } from './operators.repository.js';
+import type { SignInMetrics } from './sign-in.metrics.js';
 import {
   totpContext,
   type AuditContext,
@@ -102,6 +103,7 @@ export class SignInService {
     private readonly box: SecretBox,
     private readonly operators: OperatorService,
     private readonly settings: SignInSettings,
+    private readonly metrics: SignInMetrics,
     private readonly now: () => number = Date.now,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
   ) {}
@@ -118,6 +120,7 @@ export class SignInService {
     const at = this.now();
     const check = await checkPasswordSignIn(row, input.password, at, (r) => this.checkSecondFactor(r, input, at));
     if ('lockedSeconds' in check) {
+      this.metrics.failed('operator', 'locked');
       await this.operators.audit('login-locked', input.name, ctx, 'locked', row!.operator_id, 429);
       throw lockedOut(check.lockedSeconds);
     }
@@ -184,6 +187,8 @@ export class SignInService {
           this.now(),
         )
       : 1;
+    this.metrics.failed('operator', why);
+    if (row && failures >= this.settings.maxFailures) this.metrics.locked('operator');
     await this.operators.audit('login-failed', name.slice(0, 100), ctx, why, row?.operator_id ?? null, 401);
     // Slows guessing: each failure in a row waits longer (the lock stops it).
     await this.sleep(Math.min(5000, this.settings.failureDelayMs * failures));

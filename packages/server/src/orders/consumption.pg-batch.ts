@@ -46,6 +46,8 @@ const FORWARD_ROW: Record<(typeof OUTBOX_COLUMNS)[number], string> = {
   created_at: '$2::bigint',
   delivered_at: 'null',
   last_error: 'null',
+  due_at: '$2::bigint',
+  trace_parent: 'null',
 };
 
 /**

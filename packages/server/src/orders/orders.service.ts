@@ -5,6 +5,7 @@ import type { Dialect } from '../db/dialect.js';
 import type { RelaxedWriter } from '../db/database.js';
 import type { OrdersTable } from './orders.tables.js';
 import { notifyGame } from './notify-game.js';
+import { currentTraceparent, inSpan, tracingOn } from '../tracing/tracing.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import {
   paymentFields,
@@ -257,6 +258,8 @@ export class OrderService {
       created_at: now,
       updated_at: now,
       success_time: null,
+      // The placement's trace: the order's notifications join it (notify-game.ts); null without tracing.
+      trace_parent: currentTraceparent(),
     };
   }
 
@@ -274,7 +277,12 @@ export class OrderService {
     const lines = items ?? (await ordersRepo.items(this.db, row.trx_no));
     let start: PaymentStart;
     try {
-      start = await adapter.startPayment(row, lines, ctx);
+      // A provider's API call, traced as a client span when tracing is on.
+      start = tracingOn
+        ? await inSpan(`payment channel ${adapter.name}.startPayment`, { kind: 'client' }, () =>
+            adapter.startPayment(row, lines, ctx),
+          )
+        : await adapter.startPayment(row, lines, ctx);
     } catch (err) {
       await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, {
         status: OrderStatus.FAILED,

@@ -64,6 +64,8 @@ export interface OrdersTable {
   updated_at: number;
   /** `successTime`: when the payment (or refund) completed. */
   success_time: number | null;
+  /** W3C traceparent of the placement (migration 0023): its notifications join that trace. Null: tracing off. */
+  trace_parent: Generated<string | null>;
 }
 
 export interface OrderItemsTable {

@@ -37,11 +37,37 @@ export interface PortalAccessDeps {
   developers: StudioDeveloperService;
 }
 
+/** A refused portal request, recorded in the audit trail (event `portal-refused`, within the bound for refusals). */
+async function refused(
+  request: FastifyRequest,
+  deps: PortalAccessDeps,
+  who: string,
+  note: string,
+  error: AppError,
+): Promise<AppError> {
+  await deps.developers.audit('portal-refused', who, auditContext(request), note, error.httpStatus);
+  return error;
+}
+
 async function authenticate(request: FastifyRequest, deps: PortalAccessDeps): Promise<StudioPrincipal> {
   const cookie = cookieValue(request, PORTAL_COOKIE.name);
-  if (cookie === undefined) throw new AppError('PORTAL_UNAUTHORIZED', 'sign in to the studio portal');
+  if (cookie === undefined)
+    throw await refused(
+      request,
+      deps,
+      '(unknown)',
+      'no portal session cookie',
+      new AppError('PORTAL_UNAUTHORIZED', 'sign in to the studio portal'),
+    );
   const p = await deps.signIn.sessionPrincipal(cookie);
-  if (!p) throw new AppError('PORTAL_UNAUTHORIZED', 'the portal session has ended: sign in again');
+  if (!p)
+    throw await refused(
+      request,
+      deps,
+      '(unknown)',
+      'a portal session cookie that is unknown or has ended',
+      new AppError('PORTAL_UNAUTHORIZED', 'the portal session has ended: sign in again'),
+    );
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const sent = request.headers['x-csrf-token'];
     if (typeof sent !== 'string' || !safeEqual(sent, p.csrfToken)) {
@@ -91,6 +117,13 @@ export function installPortalAccess(scope: FastifyInstance, deps: PortalAccessDe
     const appId = (request.params as { appId?: string } | undefined)?.appId;
     const principal = principals.get(request);
     if (appId !== undefined && !principal?.appIds.some((id) => String(id) === appId))
-      throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+      // Answered as if the app did not exist, but recorded: a developer trying other studios' apps shows.
+      throw await refused(
+        request,
+        deps,
+        principal ? studioActor(principal.name) : '(unknown)',
+        `app ${appId} is not one of the developer's`,
+        new AppError('NOT_FOUND', `app ${appId} does not exist`),
+      );
   });
 }

@@ -9,6 +9,7 @@ import {
   type SignInSettings,
 } from '../operators/sign-in.service.js';
 import type { DeveloperRow, PortalRepository } from './portal.repository.js';
+import type { SignInMetrics } from '../operators/sign-in.metrics.js';
 import { studioActor, studioTotpContext, type StudioDeveloperService } from './studio-developers.service.js';
 
 /** Who is calling the portal API: a studio developer's session, and the apps it may see. */
@@ -31,6 +32,7 @@ export class PortalSignInService {
     private readonly box: SecretBox,
     private readonly developers: StudioDeveloperService,
     private readonly settings: SignInSettings,
+    private readonly metrics: SignInMetrics,
     private readonly now: () => number = Date.now,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
   ) {}
@@ -49,6 +51,7 @@ export class PortalSignInService {
       }),
     );
     if ('lockedSeconds' in check) {
+      this.metrics.failed('studio_developer', 'locked');
       await this.developers.audit('portal-login-locked', actor, ctx, 'locked', 429);
       throw lockedOut(check.lockedSeconds);
     }
@@ -89,6 +92,8 @@ export class PortalSignInService {
           this.now(),
         )
       : 1;
+    this.metrics.failed('studio_developer', why);
+    if (row && failures >= this.settings.maxFailures) this.metrics.locked('studio_developer');
     await this.developers.audit('portal-login-failed', actor, ctx, why, 401);
     // Slows guessing: each failure in a row waits longer (the lock stops it).
     await this.sleep(Math.min(5000, this.settings.failureDelayMs * failures));

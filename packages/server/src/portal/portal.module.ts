@@ -3,6 +3,7 @@ import type { Tables } from '../tables.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { OperatorEvent } from '../operators/operators.service.js';
 import type { SignInSettings } from '../operators/sign-in.service.js';
+import type { SignInMetrics } from '../operators/sign-in.metrics.js';
 import { PortalRepository } from './portal.repository.js';
 import { PortalSignInService } from './portal-sign-in.service.js';
 import { StudioDeveloperService } from './studio-developers.service.js';
@@ -15,6 +16,7 @@ export function createPortal(deps: {
   requireApp: (appId: number) => Promise<unknown>;
   record: (e: OperatorEvent) => Promise<void>;
   signIn: SignInSettings;
+  signInMetrics: SignInMetrics;
   now: () => number;
 }): { studioDevelopers: StudioDeveloperService; portalSignIn: PortalSignInService } {
   const repo = new PortalRepository(deps.db);
@@ -28,6 +30,6 @@ export function createPortal(deps: {
   );
   return {
     studioDevelopers,
-    portalSignIn: new PortalSignInService(repo, deps.box, studioDevelopers, deps.signIn, deps.now),
+    portalSignIn: new PortalSignInService(repo, deps.box, studioDevelopers, deps.signIn, deps.signInMetrics, deps.now),
   };
 }

@@ -6,6 +6,7 @@ import { appFor, FAST, waitForEvent } from '../delivery/delivery.testlib.js';
 import { enqueueEvent } from '../delivery/outbox.js';
 import { CallLogRepository } from '../game-calls/call-log.repository.js';
 import { Retention, type BatchReport } from './retention.js';
+import { callRows } from '../game-calls/call-log.testlib.js';
 import { payOk, placeOk, SANDBOX, storeOrder } from '../orders/orders.testlib.js';
 import { nowSeconds, postReport, reportBody } from '../reporting/reporting.testlib.js';
 
@@ -179,24 +180,10 @@ describe('retention batches', () => {
     const at = Date.now();
     const old = 50_000;
     const recent = 2_000;
-    const row = (i: number) => ({
-      app_id: 1,
-      kind: 'role_query',
-      started_at: i < old ? at - 40 * DAY + i : at - DAY + i,
-      url: null,
-      try_no: 1,
-      http_status: 200,
-      latency_ms: 1,
-      outcome: 'ok',
-      error: null,
-      role_id: 'r',
-      server_id: 's',
-      user_id: null,
-    });
     for (let i = 0; i < old + recent; i += 1000)
       await db
         .insertInto('game_calls')
-        .values(Array.from({ length: 1000 }, (_, j) => row(i + j)))
+        .values(callRows(1000, (j) => (i + j < old ? at - 40 * DAY + i + j : at - DAY + i + j)))
         .execute();
 
     const batches: BatchReport[] = [];
@@ -307,5 +294,114 @@ describe('retention sweep budget', () => {
     assert.deepEqual(swept, { big: 400 });
     const backlog = await retention.backlog.get();
     assert.equal(backlog.values.find((v) => v.labels.kind === 'big')?.value, 1);
+  });
+});
+
+describe('retention counts every row it deletes under its own kind', () => {
+  let offset = 0;
+  const now = () => Date.now() + offset;
+  let svc: TestService;
+  let game: GameServer;
+  before(async () => {
+    svc = await startTestService({ ...FAST, RETENTION_BATCH: '5' }, { now });
+    // Cancellation callbacks fail: their events die with three attempts each.
+    game = await startGameServer(await platformPublicKeys(svc.services), (req) =>
+      req.url.startsWith('/account/cancel') ? { status: 500, body: 'no' } : { status: 200, body: 'ok' },
+    );
+  });
+  after(async () => {
+    await game?.close();
+    await svc?.close();
+  });
+
+  const TABLE_OF: Record<string, 'outbox' | 'delivery_attempts' | 'game_calls' | 'pay_links' | 'admin_actions'> = {
+    delivery_events: 'outbox',
+    delivery_attempts: 'delivery_attempts',
+    game_calls: 'game_calls',
+    pay_links: 'pay_links',
+    admin_actions: 'admin_actions',
+  };
+  const rows = async () => {
+    const out: Record<string, number> = {};
+    for (const [kind, table] of Object.entries(TABLE_OF)) {
+      const r = await svc.services.database.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      out[kind] = Number(r.n);
+    }
+    return out;
+  };
+  const metric = async () => {
+    const text = await (await svc.fetch('/metrics')).text();
+    return Object.fromEntries(
+      Object.keys(TABLE_OF).map((kind) => [
+        kind,
+        Number(new RegExp(`^retention_purged_rows_total\\{kind="${kind}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0),
+      ]),
+    );
+  };
+
+  it('the metric moves by the rows each table lost, attempts deleted with their events included', async () => {
+    const app = await appFor(svc, game.url);
+    const appId = Number(app.appId);
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++)
+      for (const type of ['payment', 'cancellation']) {
+        const res = await svc.admin('POST', `/apps/${appId}/test-events`, { type });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        ids.push(res.body.eventId);
+      }
+    for (const id of ids) await waitForEvent(svc, id, (e) => e.state === 'delivered' || e.state === 'dead');
+    const calls = new CallLogRepository(svc.services.database.db, svc.services.database.dialect);
+    for (let i = 0; i < 7; i++)
+      await calls.record({
+        app_id: appId,
+        kind: 'pre_order_check',
+        started_at: now(),
+        url: null,
+        try_no: 1,
+        http_status: 200,
+        latency_ms: 2,
+        outcome: 'ok',
+        error: null,
+        role_id: 'r',
+        server_id: 's',
+        user_id: null,
+      });
+    await svc.services.database.db
+      .insertInto('pay_links')
+      .values(
+        Array.from({ length: 3 }, (_, i) => ({
+          link_hash: `hash-${i}`,
+          app_id: appId,
+          user_id: '1',
+          game_role_id: 'r',
+          game_server_id: 's',
+          game_ext: null,
+          lang: null,
+          user_region: null,
+          created_at: now(),
+          expires_at: now() + 300_000,
+          used_at: null,
+        })),
+      )
+      .execute();
+
+    // Past every period: the events (with their attempts), the calls, the links and the audit trail all go.
+    offset += 400 * DAY;
+    const before = await rows();
+    const counted = await metric();
+    assert.ok(before.delivery_attempts! > before.delivery_events!, JSON.stringify(before));
+    const swept = await svc.services.retention.sweep();
+    const left = await rows();
+    const moved = await metric();
+    for (const kind of Object.keys(TABLE_OF)) {
+      const deleted = before[kind]! - left[kind]!;
+      assert.ok(deleted > 0, `${kind}: rows were deleted`);
+      assert.equal(moved[kind]! - counted[kind]!, deleted, `${kind}: the metric counts every row deleted`);
+      assert.equal(swept[kind], deleted, `${kind}: the sweep answers every row deleted`);
+    }
+    assert.equal(left.delivery_attempts, 0, 'no attempt is left behind');
   });
 });

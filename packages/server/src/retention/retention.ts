@@ -8,8 +8,17 @@ export interface Purger {
   kind: string;
   /** Kept this many days; 0: forever (never purged). */
   days: number;
-  /** Deletes up to `limit` records older than `cutoff` (ms) in one short transaction; answers how many. */
-  purgeBatch(cutoff: number, limit: number): Promise<number>;
+  /**
+   * Deletes up to `limit` records older than `cutoff` (ms) in one short transaction; answers how many, and the rows
+   * of other kinds deleted with them (an outbox event's attempts), each counted under its own kind.
+   */
+  purgeBatch(cutoff: number, limit: number): Promise<number | PurgeResult>;
+}
+
+/** A batch that deleted rows of other kinds with its own: `also` by kind. */
+export interface PurgeResult {
+  rows: number;
+  also: Record<string, number>;
 }
 
 export interface RetentionOptions {
@@ -70,7 +79,7 @@ export class Retention {
   ) {}
 
   /**
-   * One sweep now; answers the rows deleted by kind. A sweep already running (the timer's) is joined, not doubled.
+   * One sweep now; answers the rows deleted by kind (as the metric counts them). A sweep already running (the timer's) is joined, not doubled.
    * `onBatch` sees every batch (tests count and time them).
    */
   sweep(onBatch?: (b: BatchReport) => void): Promise<Record<string, number>> {
@@ -91,17 +100,24 @@ export class Retention {
       let more = true;
       while (more && this.clock() - started < this.options.budgetMs) {
         const t0 = this.clock();
-        const rows = await p.purgeBatch(cutoff, this.options.batch);
+        const result = await p.purgeBatch(cutoff, this.options.batch);
         const ms = this.clock() - t0;
+        const rows = typeof result === 'number' ? result : result.rows;
         this.batchDuration.observe({ kind: p.kind }, ms / 1000);
         if (rows > 0) this.purged.inc({ kind: p.kind }, rows);
+        // Every row deleted is counted under its own kind, also those deleted with another's (answered apart).
+        if (typeof result !== 'number')
+          for (const [kind, n] of Object.entries(result.also)) {
+            if (n > 0) this.purged.inc({ kind }, n);
+            out[kind] = (out[kind] ?? 0) + n;
+          }
         onBatch?.({ kind: p.kind, rows, ms });
         total += rows;
         // Until a batch finds nothing: a short one may only mean another instance took part of it.
         more = rows > 0;
       }
       this.backlog.set({ kind: p.kind }, more ? 1 : 0);
-      out[p.kind] = total;
+      out[p.kind] = (out[p.kind] ?? 0) + total;
     }
     this.lastSweep.set(Date.now() / 1000);
     return out;

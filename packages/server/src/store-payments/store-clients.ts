@@ -7,6 +7,7 @@ import type {
 } from '../app-stores/index.js';
 import type { AppleStoreSettings, GoogleStoreSettings } from '../app-stores/store-settings.service.js';
 import { AppError } from '../errors/app-error.js';
+import { traceCalls } from '../tracing/tracing.js';
 
 /** Where the stores' libraries are pointed (config: empty = the stores' own hosts; loopback fixtures in tests). */
 export interface StoreEndpoints {
@@ -64,13 +65,18 @@ export class StoreClients {
 
   async appleVerifier(s: AppleStoreSettings): Promise<AppleVerifier> {
     const { AppleVerifier } = await appleVerify();
-    return new AppleVerifier({
-      bundleId: s.bundleId,
-      ...(s.appAppleId !== null ? { appAppleId: s.appAppleId } : {}),
-      environment: s.environment,
-      ...(s.rootCertificatesPem ? { rootCertificates: pemBlocks(s.rootCertificatesPem) } : {}),
-      enableOnlineChecks: this.endpoints.appleOnlineChecks,
-    });
+    // Each store call is a client span when tracing is on (the verifier's online checks reach Apple's OCSP).
+    return traceCalls(
+      new AppleVerifier({
+        bundleId: s.bundleId,
+        ...(s.appAppleId !== null ? { appAppleId: s.appAppleId } : {}),
+        environment: s.environment,
+        ...(s.rootCertificatesPem ? { rootCertificates: pemBlocks(s.rootCertificatesPem) } : {}),
+        enableOnlineChecks: this.endpoints.appleOnlineChecks,
+      }),
+      'app_store',
+      ['verifyTransaction', 'verifyNotification'],
+    );
   }
 
   /** The App Store Server API of the app, or null without an In-App Purchase key. */
@@ -85,31 +91,42 @@ export class StoreClients {
       environment: s.environment,
       ...(this.endpoints.appleApiBaseUrl ? { baseUrl: this.endpoints.appleApiBaseUrl } : {}),
     });
-    return new AppleStoreApi(client, await this.appleVerifier(s));
+    return traceCalls(new AppleStoreApi(client, await this.appleVerifier(s)), 'app_store', [
+      'refundHistory',
+      'notificationHistory',
+    ]);
   }
 
   /** The Android Publisher API of the app, or null without a service account. */
   async googlePublisher(s: GoogleStoreSettings): Promise<GooglePublisher | null> {
     if (!s.serviceAccountJson) return null;
     const { GooglePublisher } = await googlePublisher();
-    return new GooglePublisher({
-      packageName: s.packageName,
-      serviceAccount: s.serviceAccountJson,
-      ...(this.endpoints.googleTokenUrl ? { tokenUrl: this.endpoints.googleTokenUrl } : {}),
-      ...(this.endpoints.googleRootUrl ? { rootUrl: this.endpoints.googleRootUrl } : {}),
-    });
+    return traceCalls(
+      new GooglePublisher({
+        packageName: s.packageName,
+        serviceAccount: s.serviceAccountJson,
+        ...(this.endpoints.googleTokenUrl ? { tokenUrl: this.endpoints.googleTokenUrl } : {}),
+        ...(this.endpoints.googleRootUrl ? { rootUrl: this.endpoints.googleRootUrl } : {}),
+      }),
+      'google_play',
+      ['getPurchase', 'verifyPurchase', 'acknowledge', 'voidedPurchases'],
+    );
   }
 
   /** The push verifier of the app, or null when the push audience or service account is not configured. */
   async googlePush(s: GoogleStoreSettings): Promise<GooglePushVerifier | null> {
     if (!s.pushAudience || !s.pushServiceAccountEmail) return null;
     const { GooglePushVerifier } = await googlePush();
-    return new GooglePushVerifier({
-      audience: s.pushAudience,
-      serviceAccountEmail: s.pushServiceAccountEmail,
-      packageName: s.packageName,
-      ...(this.endpoints.googleCertsUrl ? { certsUrl: this.endpoints.googleCertsUrl } : {}),
-    });
+    return traceCalls(
+      new GooglePushVerifier({
+        audience: s.pushAudience,
+        serviceAccountEmail: s.pushServiceAccountEmail,
+        packageName: s.packageName,
+        ...(this.endpoints.googleCertsUrl ? { certsUrl: this.endpoints.googleCertsUrl } : {}),
+      }),
+      'google_play',
+      ['verify'],
+    );
   }
 }
 

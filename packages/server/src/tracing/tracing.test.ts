@@ -1,0 +1,188 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { verifyCallback } from '@game-platform/sdk';
+import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib.js';
+import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
+import { startTestService, type TestService } from '../testing/service.js';
+import { startOtlpCollector, type CollectedSpan, type OtlpCollector } from '../testing/otlp-collector.js';
+import { SANDBOX, appWithProducts, payOk } from '../orders/orders.testlib.js';
+import { loggerOptions } from '../http/logging.js';
+import { flushTracing, inSpan } from './tracing.js';
+
+/**
+ * OpenTelemetry tracing end to end (docs/operations.md#tracing): a service exporting to an OTLP collector fixture on
+ * loopback (OTLP/HTTP protobuf, decoded with the protocol's own definitions), a game server fixture that verifies every
+ * call (5.3) and keeps its headers. One payment's trace holds the placement request, its game calls (4.8, 4.10) and
+ * the delivery attempt of its notification as one tree, and the game received our `traceparent` on each call.
+ */
+describe('tracing', () => {
+  let collector: OtlpCollector;
+  let svc: TestService;
+  let game: GameServer;
+  let app: any;
+  let login: Login;
+  let keys: Record<string, string>;
+  before(async () => {
+    collector = await startOtlpCollector();
+    svc = await startTestService({
+      ...SANDBOX,
+      DELIVERY_POLL_MS: '50',
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_SERVICE_NAME: 'platform-under-test',
+    });
+    keys = await platformPublicKeys(svc.services);
+    game = await startGameServer(keys, (req) => {
+      const path = req.url.split('?')[0];
+      if (path === '/game/role') {
+        const q = new URL(req.url, 'http://x').searchParams;
+        const role = { userId: login.userId, roleId: q.get('roleId'), name: 'Aria', avatar: 'https://a/b.png' };
+        return { status: 200, body: JSON.stringify({ ...role, roleLv: 1, serverId: 's1', serverName: 'S1' }) };
+      }
+      if (path === '/game/pre-order') return { status: 200, body: '' };
+      if (path === '/game/pay/callback') return { status: 200, body: '{"code":"SUCCESS","msg":"ok"}' };
+      return { status: 404, body: '{}' };
+    });
+    app = await appWithProducts(svc, {
+      callbackUrls: { default: `${game.url}/game/pay/callback` },
+      roleQueryUrl: `${game.url}/game/role`,
+      preOrderCheckUrl: `${game.url}/game/pre-order`,
+    });
+    login = await guestLogin(svc, app.clientId);
+  });
+  after(async () => {
+    await svc?.close();
+    await game?.close();
+    await collector?.close();
+  });
+
+  /** The spans of one trace, flushed and collected (the batch processor sends on its own schedule). */
+  async function traceOf(traceId: string, names: string[]): Promise<CollectedSpan[]> {
+    for (let i = 0; i < 100; i++) {
+      await flushTracing();
+      const spans = collector.spans.filter((s) => s.traceId === traceId);
+      if (names.every((n) => spans.some((s) => s.name === n))) return spans;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const seen = collector.spans.filter((s) => s.traceId === traceId).map((s) => s.name);
+    assert.fail(`trace ${traceId} lacks some of ${names.join(', ')}; it has ${seen.join(', ')}`);
+  }
+
+  it("one payment's trace: the placement, its game calls and the delivery attempt as one tree; the game got the traceparent", async () => {
+    const placed = await macRequest(svc, 'POST', `/order/v1/client/orders?clientId=${app.clientId}`, login, {
+      body: {
+        orderId: 'traced-order-1',
+        products: [{ productCode: 'gems_100', quantity: 1 }],
+        game_server_id: 's1',
+        game_role_id: 'role-7',
+        game_ext: '',
+        platform: 1,
+        channel: 1,
+        paymentType: 0,
+      },
+    });
+    assert.equal(placed.status, 200, JSON.stringify(placed.body));
+    const trxNo = placed.body.data.order.trxNo;
+    await payOk(svc, trxNo);
+    const callback = () => game.requests.find((r) => r.url === '/game/pay/callback');
+    await game.waitFor(() => callback() !== undefined, 10_000, 'the payment notification');
+
+    const [roleQuery, preOrder] = game.requests;
+    const traceparents = [roleQuery, preOrder, callback()].map((r) => r!.headers.traceparent as string);
+    for (const tp of traceparents) assert.match(tp, /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/, 'a sampled W3C traceparent');
+    const traceId = traceparents[0]!.split('-')[1]!;
+    assert.ok(
+      traceparents.every((tp) => tp.split('-')[1] === traceId),
+      'the game calls and the notification are one trace',
+    );
+    // The header is outside the 5.3 signature: every call still verifies.
+    assert.ok(
+      [roleQuery, preOrder, callback()].every((r) => r!.verified),
+      'signatures verify with the header added',
+    );
+    assert.doesNotThrow(
+      () =>
+        verifyCallback({
+          method: 'POST',
+          url: '/game/pay/callback',
+          headers: { ...callback()!.headers, traceparent: '00-' + 'f'.repeat(32) + '-' + 'e'.repeat(16) + '-01' },
+          body: callback()!.body,
+          publicKeys: keys,
+        }),
+      'a different traceparent does not change the signature',
+    );
+
+    const spans = await traceOf(traceId, [
+      'POST /order/v1/client/orders',
+      'game call role_query',
+      'game call pre_order_check',
+      'notify game payment',
+      'deliver payment',
+    ]);
+    const one = (name: string) => {
+      const found = spans.filter((s) => s.name === name);
+      assert.equal(found.length, 1, `one ${name}: ${found.length}`);
+      return found[0]!;
+    };
+    const placement = one('POST /order/v1/client/orders');
+    const role = one('game call role_query');
+    const check = one('game call pre_order_check');
+    const notify = one('notify game payment');
+    const deliver = one('deliver payment');
+    assert.equal(placement.parentSpanId, '', 'the placement request is the root');
+    assert.equal(placement.kind, 2, 'a server span');
+    assert.equal(placement.attributes['http.response.status_code'], 200);
+    assert.equal(placement.serviceName, 'platform-under-test');
+    for (const child of [role, check, notify]) assert.equal(child.parentSpanId, placement.spanId, child.name);
+    assert.equal(deliver.parentSpanId, notify.spanId, 'the delivery attempt is a child of the notification');
+    assert.equal(deliver.kind, 3, 'a client span');
+    assert.equal(deliver.attributes['delivery.outcome'], 'delivered');
+    assert.equal(deliver.attributes['delivery.attempt'], 1);
+    // The game was sent the traceparent of each client span.
+    assert.equal(traceparents[0]!.split('-')[2], role.spanId);
+    assert.equal(traceparents[1]!.split('-')[2], check.spanId);
+    assert.equal(traceparents[2]!.split('-')[2], deliver.spanId);
+    // The request that completed the payment (another trace) is linked from the notification.
+    const pay = collector.spans.find((s) => s.name === 'POST /admin/v1/sandbox/orders/:trxNo/pay');
+    assert.ok(pay, 'the payment request has its span');
+    assert.deepEqual(notify.links, [{ traceId: pay.traceId, spanId: pay.spanId }]);
+    assert.ok(collector.contentTypes.every((t) => t === 'application/x-protobuf'));
+  });
+
+  it('puts the trace and span ids in the log lines written inside a span', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const log = pino(loggerOptions('info') as pino.LoggerOptions, sink);
+    let ids: { traceId: string; spanId: string } | undefined;
+    await inSpan('logged work', {}, async () => {
+      log.info('inside');
+      const tp = (await import('./tracing.js')).currentTraceparent()!;
+      ids = { traceId: tp.split('-')[1]!, spanId: tp.split('-')[2]! };
+    });
+    log.info('outside');
+    const [inside, outside] = lines.map((l) => JSON.parse(l));
+    assert.deepEqual([inside.traceId, inside.spanId], [ids!.traceId, ids!.spanId]);
+    assert.equal(outside.traceId, undefined);
+  });
+
+  it('loads no OpenTelemetry package statically: off, nothing of it is in memory', () => {
+    const dist = fileURLToPath(new URL('..', import.meta.url));
+    const files = fs
+      .readdirSync(dist, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.js') && !f.endsWith('.test.js') && !f.startsWith('testing'));
+    const staticImports = files.filter((f) =>
+      /^import\s[^;]*from\s+['"]@opentelemetry\//m.test(fs.readFileSync(path.join(dist, f), 'utf8')),
+    );
+    assert.deepEqual(staticImports, [], 'only dynamic import() when tracing starts');
+  });
+});
