@@ -38,6 +38,8 @@ export const TEXT = {
     pay: 'Pay',
     paying: 'Please wait…',
     nothingChosen: 'Choose at least one product.',
+    payHint: 'Set the quantity of at least one product to pay.',
+    pickRegion: 'Choose your region',
     refusedNoReason: 'The game refused this order.',
     sandboxTitle: 'Sandbox payment',
     sandboxHint: 'This is the sandbox channel: no money moves.',
@@ -94,6 +96,8 @@ export const TEXT = {
     pay: '支付',
     paying: '请稍候…',
     nothingChosen: '请至少选择一件商品。',
+    payHint: '请至少为一件商品设置数量后再支付。',
+    pickRegion: '选择您的地区',
     refusedNoReason: '游戏拒绝了此订单。',
     sandboxTitle: '沙盒支付',
     sandboxHint: '这是沙盒渠道：不会产生真实扣款。',
@@ -171,8 +175,31 @@ export function errorText(lang, err) {
   return err.msg && err.code !== 0 ? err.msg : t(lang, 'error');
 }
 
-/** Section 7 / 4.10: a block's text: built-in code translated, custom code the game's translation, else its msg. */
+/**
+ * Section 7 / 4.10: a block's text in `lang`: a built-in code translated here, a custom code the game's translation
+ * for `lang` (the service answers one per page language), else its msg. Rendered from the block's code at every
+ * render, so it follows the language switch.
+ */
 export function blockText(lang, data) {
   if (!data || data.code === null || data.code === undefined) return t(lang, 'refusedNoReason');
-  return precheckText(lang, data.code) ?? data.text ?? data.msg ?? t(lang, 'refusedNoReason');
+  return precheckText(lang, data.code) ?? data.texts?.[normLang(lang)] ?? data.msg ?? t(lang, 'refusedNoReason');
+}
+
+/** An amount in the player's locale currency format (`text`: the service's exact decimal text, e.g. "19.88"). */
+export function money(lang, text, currency) {
+  try {
+    return new Intl.NumberFormat(normLang(lang), { style: 'currency', currency }).format(text);
+  } catch {
+    return `${text} ${currency}`;
+  }
+}
+
+/** A region code's name in `lang` (Intl.DisplayNames); the code itself when the browser knows no name for it. */
+export function regionName(lang, code) {
+  try {
+    const name = new Intl.DisplayNames([normLang(lang)], { type: 'region' }).of(code);
+    return name && name !== code ? name : code;
+  } catch {
+    return code;
+  }
 }

@@ -120,7 +120,7 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
           entry: session.entry,
           lang: pageLang(session, request.headers['accept-language']),
           csrf: session.csrf,
-          loggedIn: session.userId !== null,
+          loggedIn: session.loggedIn,
           role: session.role,
           blocked: session.blocked,
           servers: await services.webPay.settings.servers(record.appId),
@@ -146,7 +146,15 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { app: record, session } = await changing(request);
-        const next = await page.checkRole(record, session, request.body.serverId, request.body.roleId);
+        const next = await page.checkRole(record, session, request.body.serverId, request.body.roleId).catch((err) => {
+          // The game failed (not the player): operators find the call in the game-call log; the log says which.
+          if (err instanceof AppError && (err.reason === 'ROLE_QUERY_FAILED' || err.reason === 'GAME_UNREACHABLE'))
+            request.log.warn(
+              { appId: record.appId, serverId: request.body.serverId, reason: err.reason, detail: err.detail },
+              'web payment page: the game could not confirm a role (4.8)',
+            );
+          throw err;
+        });
         await setSession(request, reply, next);
         return ok({ role: next.role! });
       },
@@ -229,7 +237,7 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { app: record, session } = await changing(request);
         const returnUrl = await services.webPay.settings.checkReturnUrl(
           record.appId,
@@ -242,6 +250,8 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
           lang: request.body.lang ?? pageLang(session, request.headers['accept-language']),
           returnUrl,
         });
+        // The session remembers the order it placed: what it may read and act on (WebPayService.order).
+        await setSession(request, reply, sessions.placedOrder(session, placed.order.trxNo));
         return ok({ order: pageOrder(placed.order), payment: pageStep(placed.paymentStep) });
       },
     );
