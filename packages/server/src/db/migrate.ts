@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016_operators.js';
 import * as m0017 from './migrations/0017_web_pay_framing.js';
 import * as m0018 from './migrations/0018_studio_portal.js';
 import * as m0019 from './migrations/0019_overview.js';
+import * as m0022 from './migrations/0022_payment_providers.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0017_web_pay_framing': m0017,
   '0018_studio_portal': m0018,
   '0019_overview': m0019,
+  '0022_payment_providers': m0022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../errors/app-error.js';
 import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import { countryOrDefault } from '../accounts/country.js';
+import { requestBaseUrl } from '../http/request-base-url.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import { exponentOf } from '../orders/money.js';
 import type { Order } from '../orders/orders.view.js';
@@ -128,6 +129,7 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
           region: await page.region(record, session, edgeCountry(request)),
           loginProviders: services.accounts.sandbox ? ['sandbox'] : [],
           sandbox: page.sandboxEnabled,
+          methods: (await page.methods(record)).map((m) => ({ provider: m.provider, method: m.method })),
         });
       },
     );
@@ -245,6 +247,13 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
           request.body.returnUrl ?? `${request.protocol}://${request.host}/pay/${encodeURIComponent(record.clientId)}`,
         );
         const placed = await page.place(record, session, request.body.products, {
+          ...(request.body.provider !== undefined ? { provider: request.body.provider } : {}),
+          web: {
+            device: request.body.device ?? 'desktop',
+            lang: request.body.lang ?? pageLang(session, request.headers['accept-language']),
+            clientIp: request.ip ?? null,
+            baseUrl: requestBaseUrl(request),
+          },
           region: request.body.region ?? null,
           ipCountry: edgeCountry(request),
           lang: request.body.lang ?? pageLang(session, request.headers['accept-language']),

@@ -6,6 +6,7 @@ import { checkWithGame } from '../orders/game-checks.js';
 import { minorToNumber, minorToText } from '../orders/money.js';
 import type { OrderService, PlacedOrder, PlaceOrderInput } from '../orders/orders.service.js';
 import type { Order } from '../orders/orders.view.js';
+import type { WebPayer } from '../orders/channels/channel.js';
 import type { ProductService } from '../orders/products.js';
 import { OrderStatus } from '../orders/enums.js';
 import { openedBySandbox } from '../orders/channels/sandbox.js';
@@ -29,6 +30,14 @@ export interface Line {
   quantity: number;
 }
 
+/** A payment method the page offers (a provider the app enabled for the payer's region, or the sandbox). */
+export interface PageMethod {
+  provider: string;
+  method: string;
+  channel: number;
+  paymentType: (device: 'desktop' | 'phone') => number;
+}
+
 export interface WebPayDeps {
   gameCalls: Pick<GameCallsClient, 'roleQuery' | 'roleList' | 'preOrderCheck'>;
   orders: Pick<OrderService, 'place' | 'get' | 'applyChannelEvent' | 'cancel'>;
@@ -37,6 +46,10 @@ export interface WebPayDeps {
   sessions: PaySessions;
   webRegionLock: (appId: number) => Promise<boolean>;
   sandboxEnabled: boolean;
+  /** The methods the page offers for this app (its region's enabled providers; the sandbox when it stands in). */
+  methods: (app: AppRecord) => Promise<PageMethod[]>;
+  /** The result view reads an order awaiting payment: its provider is asked when the notification is late. */
+  lateQuery: (trxNo: number) => Promise<boolean>;
 }
 
 /**
@@ -137,6 +150,11 @@ export class WebPayService {
     return this.deps.sessions.update(session, { userId, loggedIn: true, role: null });
   }
 
+  /** The payment methods the page offers (docs/web-payment.md, "Payment methods"). */
+  methods(app: AppRecord): Promise<PageMethod[]> {
+    return this.deps.methods(app);
+  }
+
   /** The app's active products, as the page lists them. */
   async products(appId: number) {
     return (await this.deps.products.list(appId))
@@ -195,6 +213,19 @@ export class WebPayService {
    */
   async place(app: AppRecord, session: PaySession, lines: Line[], ctx: PlaceContext): Promise<PlacedOrder> {
     const { userId, role } = this.payer(session);
+    // The method the player picked decides the channel (each provider has its own); none: the region's web channel.
+    let channel = webChannelOf(app);
+    let paymentType = WEB_PAYMENT_TYPE;
+    if (ctx.provider !== undefined) {
+      const method = (await this.deps.methods(app)).find((m) => m.provider === ctx.provider);
+      if (!method)
+        throw new AppError(
+          'PAYMENT_METHOD_UNAVAILABLE',
+          `provider: ${ctx.provider} is not offered by this app for ${app.region} players`,
+        );
+      channel = method.channel;
+      paymentType = method.paymentType(ctx.web.device);
+    }
     const input: PlaceOrderInput = {
       appId: app.appId,
       userId,
@@ -205,14 +236,15 @@ export class WebPayService {
       gameRoleId: role.roleId,
       gameExt: session.gameExt ?? '',
       platform: WEB_PLATFORM,
-      channel: webChannelOf(app),
-      paymentType: WEB_PAYMENT_TYPE,
+      channel,
+      paymentType,
       mergedReceipts: false,
       sdkVersion: null,
       ipCountry: ctx.ipCountry,
       chosenRegion: ctx.region,
       registrationRegion: session.userRegion || null,
       returnUrl: ctx.returnUrl,
+      web: ctx.web,
     };
     try {
       const placed = await this.deps.orders.place(input, () =>
@@ -249,6 +281,9 @@ export class WebPayService {
       (!mine && order.userId !== session.userId)
     )
       throw new AppError('NOT_FOUND', `order ${trxNo} is not an order of this page session`);
+    // The browser's return is never trusted: a late notification is asked of the provider instead.
+    if (order.status === OrderStatus.AWAITING_PAYMENT && (await this.deps.lateQuery(trxNo)))
+      return this.deps.orders.get(trxNo);
     return order;
   }
 
@@ -305,6 +340,10 @@ export class WebPayService {
 }
 
 export interface PlaceContext {
+  /** The provider the player picked (PageMethod.provider); undefined: the region's web channel. */
+  provider?: string;
+  /** The payer, for the provider: device, language, IP, the base URL the page reached us at. */
+  web: WebPayer;
   region: string | null;
   ipCountry: string;
   lang: string;
