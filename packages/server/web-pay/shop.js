@@ -13,6 +13,8 @@ export function Shop({ lang, ctx, onOrder }) {
   const [qty, setQty] = useState(() => Object.fromEntries(ctx.products.map((p) => [p.productCode, '0'])));
   const [quote, setQuote] = useState(null);
   const [region, setRegion] = useState(ctx.region.value === 'DF' ? '' : ctx.region.value);
+  // The methods the app offers the payer's region (docs/web-payment.md); the first is chosen until the player picks.
+  const [method, setMethod] = useState(ctx.methods[0]?.provider ?? null);
   const [busy, setBusy] = useState(false);
   // Errors and blocks are kept as the API answered them and put into words at render: they follow the language switch.
   const [error, setError] = useState(null);
@@ -47,6 +49,8 @@ export function Shop({ lang, ctx, onOrder }) {
       const placed = await api('POST', '/orders', {
         products: lines,
         lang,
+        ...(method ? { provider: method } : {}),
+        device: matchMedia('(pointer: coarse)').matches || innerWidth < 768 ? 'phone' : 'desktop',
         // A provider-hosted page sends the browser back here, with the order's trxNo added.
         returnUrl: `${location.origin}${location.pathname}`,
         ...(!ctx.region.locked && region ? { region } : {}),
@@ -98,10 +102,35 @@ export function Shop({ lang, ctx, onOrder }) {
             </select>
           </label>`
     }
+    ${
+      ctx.methods.length > 0
+        ? html`<fieldset id="methods" class="methods">
+            <legend>${t(lang, 'paymentMethod')}</legend>
+            ${ctx.methods.map(
+              (m) =>
+                html`<label class="method"
+                  ><input
+                    type="radio"
+                    name="method"
+                    value=${m.provider}
+                    checked=${method === m.provider}
+                    onChange=${() => setMethod(m.provider)}
+                  />
+                  ${t(lang, `method_${m.method}`)}</label
+                >`,
+            )}
+          </fieldset>`
+        : html`<p id="no-method" class="notice error" role="alert">${t(lang, 'noMethod')}</p>`
+    }
     <p id="quote-total" class="total" aria-live="polite">
       ${quote ? html`${t(lang, 'total')}: <strong>${money(lang, quote.totalText, quote.currency)}</strong>` : ''}
     </p>
-    <button id="btn-pay" type="submit" disabled=${busy || lines.length === 0} aria-describedby="pay-hint">
+    <button
+      id="btn-pay"
+      type="submit"
+      disabled=${busy || lines.length === 0 || ctx.methods.length === 0}
+      aria-describedby="pay-hint"
+    >
       ${busy ? t(lang, 'paying') : t(lang, 'pay')}
     </button>
     ${lines.length === 0 ? html`<p id="pay-hint" class="muted">${t(lang, 'payHint')}</p>` : null}
