@@ -5,6 +5,7 @@ import type { App } from './apps.schemas.js';
 import { registerStoreSettingsCommands } from '../app-stores/store-settings.cli.js';
 import { registerWebPayCommands } from '../web-pay/web-pay.cli.js';
 import { registerStoreMessageCommands } from '../store-payments/store-payments.cli.js';
+import { registerPaymentProviderCommands } from '../payment-providers/payment-providers.cli.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -101,4 +102,5 @@ export function registerAppCommands(program: Command, ctx: CliContext): void {
   registerStoreSettingsCommands(app, ctx);
   registerWebPayCommands(app, ctx);
   registerStoreMessageCommands(app, ctx);
+  registerPaymentProviderCommands(app, ctx);
 }
