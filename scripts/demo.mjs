@@ -110,6 +110,21 @@ async function waitFor(what, probe, timeoutMs = 15_000, proc) {
   }
 }
 
+/** Headless Chromium (Debian's) with a tab at phone width, for the web payment page steps. */
+async function phoneBrowser() {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  check(fs.existsSync(chromium), `${chromium} is missing (apt-get install chromium, or set CHROMIUM_PATH)`);
+  const { chromium: driver } = await import('playwright-core');
+  const browser = await driver.launch({
+    executablePath: chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
+  page.setDefaultTimeout(10_000);
+  return { browser, page };
+}
+
 /** The fake Stripe on loopback the card payment step pays through (packages/server/src/testing/stripe-fake.ts). */
 let stripe = null;
 
@@ -580,18 +595,9 @@ async function main() {
         'launch link',
       ).data;
       ok(`launch link for the web view (single-use, until ${link.expiresAt})`);
-      const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-      check(fs.existsSync(chromium), `${chromium} is missing (apt-get install chromium, or set CHROMIUM_PATH)`);
-      const { chromium: driver } = await import('playwright-core');
-      const browser = await driver.launch({
-        executablePath: chromium,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
+      const { browser, page } = await phoneBrowser();
       let trxNo;
       try {
-        const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
-        page.setDefaultTimeout(10_000);
         await page.goto(link.url);
         const name = await page.locator('#role-name').innerText();
         ok(`the page shows the role the game confirmed (4.8): ${name}`);
@@ -641,16 +647,9 @@ async function main() {
         200,
         'launch link',
       ).data;
-      const { chromium: driver } = await import('playwright-core');
-      const browser = await driver.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
+      const { browser, page } = await phoneBrowser();
       let trxNo;
       try {
-        const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
-        page.setDefaultTimeout(10_000);
         await page.goto(link.url);
         await page.locator('#role-name').waitFor();
         await page.fill('.product[data-code="gems_100"] input', '1');
