@@ -13,6 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildMacAuthorization, PlatformClient } from '@game-platform/sdk';
+import { StripeFake } from '../packages/server/dist/testing/stripe-fake.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'game-platform-demo-'));
@@ -109,8 +110,28 @@ async function waitFor(what, probe, timeoutMs = 15_000, proc) {
   }
 }
 
+/** Headless Chromium (Debian's) with a tab at phone width, for the web payment page steps. */
+async function phoneBrowser() {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  check(fs.existsSync(chromium), `${chromium} is missing (apt-get install chromium, or set CHROMIUM_PATH)`);
+  const { chromium: driver } = await import('playwright-core');
+  const browser = await driver.launch({
+    executablePath: chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
+  page.setDefaultTimeout(10_000);
+  return { browser, page };
+}
+
+/** The fake Stripe on loopback the card payment step pays through (packages/server/src/testing/stripe-fake.ts). */
+let stripe = null;
+
 async function stopAll() {
   echoing = false;
+  await stripe?.close();
+  stripe = null;
   await Promise.all(
     children.map(
       (p) =>
@@ -175,6 +196,8 @@ async function main() {
   console.log(dim(`  temporary folder ${tmp}`));
 
   await step('Start the platform service (embedded SQLite, sandbox features on)', async () => {
+    // Stripe is a fake on loopback built from Stripe's API reference: no network, no account.
+    stripe = await StripeFake.start();
     const proc = startProcess(
       'service',
       ['packages/server/dist/cli.js', 'serve'],
@@ -186,6 +209,7 @@ async function main() {
         NODE_ENV: 'development',
         SANDBOX_LOGIN: 'true',
         SANDBOX_PAYMENTS: 'true',
+        STRIPE_API_BASE_URL: stripe.url,
         CANCELLATION_COOLING_OFF_SECONDS: '0',
         // Quick retries, so a notification the game missed comes again within the demo.
         DELIVERY_SCHEDULE: '0,1s,2s,5s',
@@ -571,23 +595,14 @@ async function main() {
         'launch link',
       ).data;
       ok(`launch link for the web view (single-use, until ${link.expiresAt})`);
-      const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-      check(fs.existsSync(chromium), `${chromium} is missing (apt-get install chromium, or set CHROMIUM_PATH)`);
-      const { chromium: driver } = await import('playwright-core');
-      const browser = await driver.launch({
-        executablePath: chromium,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
+      const { browser, page } = await phoneBrowser();
       let trxNo;
       try {
-        const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
-        page.setDefaultTimeout(10_000);
         await page.goto(link.url);
         const name = await page.locator('#role-name').innerText();
         ok(`the page shows the role the game confirmed (4.8): ${name}`);
         await page.fill('.product[data-code="gems_100"] input', '2');
-        await page.locator('#quote-total', { hasText: 'USD' }).waitFor();
+        await page.locator('#quote-total', { hasText: /\d\.\d\d/ }).waitFor();
         say(`total from the service: ${(await page.locator('#quote-total').innerText()).trim()}`);
         await page.click('#btn-pay');
         await page.click('#sandbox-pay');
@@ -603,6 +618,65 @@ async function main() {
       });
       ok(
         `the game verified the 2.4 notification and granted ${fmt(state.payments.find((x) => x.trxNo === trxNo).items)} to ${roleId}`,
+      );
+    },
+  );
+
+  await step(
+    'The player pays by card through Stripe Checkout (a fake Stripe on loopback), the verified webhook grants (2.4, channel 6)',
+    async () => {
+      const webhookUrl = `${base}/notify/v1/providers/stripe/${app.appId}`;
+      const keys = stripe.account(webhookUrl);
+      const set = expectStatus(
+        await admin('PUT', `/apps/${app.appId}/payment-providers/stripe`, {
+          secrets: { secretKey: keys.secretKey, webhookSecret: keys.webhookSecret },
+        }),
+        200,
+        'Stripe settings',
+      );
+      ok(
+        `Stripe enabled for ${set.regions.join(', ')} players; secrets stored: ${set.secretsSet.join(', ')} (never shown)`,
+      );
+      say(`webhook URL pasted into Stripe: ${webhookUrl}`);
+      const link = expectStatus(
+        await asPlayer('POST', `/order/v1/client/pay-links?clientId=${app.clientId}`, {
+          game_role_id: roleId,
+          game_server_id: serverId,
+          lang: 'en',
+        }),
+        200,
+        'launch link',
+      ).data;
+      const { browser, page } = await phoneBrowser();
+      let trxNo;
+      try {
+        await page.goto(link.url);
+        await page.locator('#role-name').waitFor();
+        await page.fill('.product[data-code="gems_100"] input', '1');
+        await page.locator('#quote-total', { hasText: /\d\.\d\d/ }).waitFor();
+        await page.check('input[name="method"][value="stripe"]');
+        await page.click('#btn-pay');
+        await page.waitForURL(/\/c\/pay\/cs_test_/);
+        ok(`the page sent the browser to Stripe's hosted checkout: ${new URL(page.url()).pathname}`);
+        await page.fill('#cardNumber', '4242 4242 4242 4242');
+        await page.click('#submit');
+        await page.waitForURL(/\?trxNo=\d+$/);
+        trxNo = Number(new URL(page.url()).searchParams.get('trxNo'));
+        await page.locator('#result-status[data-status="0"]').waitFor();
+        ok(`back on the page: order ${trxNo} paid (the result view waited for the verified webhook)`);
+      } finally {
+        await browser.close();
+      }
+      const delivered = stripe.deliveries.filter((d) => d.url === webhookUrl).map((d) => `${d.event.type} ${d.status}`);
+      say(`Stripe's signed webhooks: ${delivered.join(', ')}`);
+      const order = expectStatus(await admin('GET', `/orders/${trxNo}`), 200, 'the order').order;
+      check(order.channel === 6 && /^pi_/.test(order.bankTrxNo ?? ''), `order ${JSON.stringify(order)}`);
+      const state = await waitFor('the grant of the card order', async () => {
+        const p = await gamePlayer();
+        return p.payments.find((x) => x.trxNo === trxNo && x.state === 'granted') ? p : undefined;
+      });
+      ok(
+        `the game verified one 2.4 (channel 6, bankTrxNo ${order.bankTrxNo}) and granted ${fmt(state.payments.find((x) => x.trxNo === trxNo).items)}`,
       );
     },
   );

@@ -32,6 +32,7 @@ const DOMAINS = [
   'web-pay',
   'store-payments',
   'overview',
+  'payment-providers',
 ];
 const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache'];
 /** Files that wire a domain (or test it) rather than being its logic. */
@@ -53,6 +54,9 @@ const OWNERS: Record<string, string[]> = {
   store_transactions: ['store-payments/store-payments.repository.ts'],
   store_messages: ['store-payments/store-payments.repository.ts'],
   store_cursors: ['store-payments/store-payments.repository.ts'],
+  payment_provider_settings: ['payment-providers/payment-providers.repository.ts'],
+  provider_payments: ['payment-providers/payment-providers.repository.ts'],
+  provider_messages: ['payment-providers/payment-providers.repository.ts'],
   platform_keys: ['platform-keys/keys.repository.ts'],
   nonces: ['auth/nonce-ledger.ts'],
   reports: [

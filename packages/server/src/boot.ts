@@ -37,6 +37,9 @@ export async function startService(config: Config): Promise<RunningService> {
   const reconcile = services.storePayments.reconciliation.start((err) =>
     app.log.warn({ err }, 'store reconciliation failed'),
   );
+  const providerReconcile = services.paymentProviders.reconciliation.start((err) =>
+    app.log.warn({ err }, 'payment provider reconciliation failed'),
+  );
 
   const url = await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(
@@ -52,6 +55,7 @@ export async function startService(config: Config): Promise<RunningService> {
       clearInterval(sweep);
       clearInterval(retention);
       if (reconcile) clearInterval(reconcile);
+      if (providerReconcile) clearInterval(providerReconcile);
       await app.close();
       await services.close();
     })();

@@ -39,6 +39,7 @@ import { webPayPageRoutes } from './web-pay/web-pay.page.routes.js';
 import { webPayAdminRoutes } from './web-pay/web-pay.admin.routes.js';
 import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.routes.js';
 import { storeMessageRoutes, storeNotifyRoutes, storePurchaseRoutes } from './store-payments/store-payments.routes.js';
+import { providerAdminRoutes, providerWebhookRoutes } from './payment-providers/payment-providers.routes.js';
 
 /** The HTTP service (http/server.ts) with every route of these services. */
 export function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -84,6 +85,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
       await admin.register(orderAdminRoutes(services));
       await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
       await admin.register(webPayAdminRoutes(services));
+      await admin.register(providerAdminRoutes(services));
       await admin.register(studioDeveloperRoutes(services));
       await admin.register(overviewRoutes(services));
     },
@@ -120,6 +122,9 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await app.register(storeNotifyRoutes(services));
   services.storePayments.messages.attach(app.metrics);
   services.storePayments.useLogger(app.log);
+  await app.register(providerWebhookRoutes(services));
+  services.paymentProviders.payments.attach(app.metrics);
+  services.paymentProviders.useLogger(app.log);
   // The operator console: public static files; its data calls go to /admin/v1 with a session cookie or a token.
   await app.register(consoleRoutes);
   // The studio portal page: public static files; its data calls go to /portal/v1 with the portal cookie.

@@ -50,6 +50,12 @@ import { OidcSignIn } from './operators/oidc.js';
 import { createWebPay, type WebPayDomain } from './web-pay/web-pay.module.js';
 import { StoreClients } from './store-payments/store-clients.js';
 import {
+  createPaymentProviders,
+  createProviderSettings,
+  providerChannel,
+  type PaymentProvidersDomain,
+} from './payment-providers/payment-providers.module.js';
+import {
   createStorePayments,
   storeChannel,
   storeEndpoints,
@@ -109,6 +115,8 @@ export interface Services {
   webPay: WebPayDomain;
   /** App Store and Google Play payments, notifications and reconciliation (store-payments/). */
   storePayments: StorePaymentsDomain;
+  /** Web payment providers: settings, webhooks, payments, reconciliation (payment-providers/). */
+  paymentProviders: PaymentProvidersDomain;
   /** Deletes traffic records past their retention (docs/operations.md, "Retention"); started by startService. */
   retention: Retention;
   /** Notes for the operator printed at start (where generated secrets were written). */
@@ -229,10 +237,21 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
   );
   const storeClients = new StoreClients(storeSettings, storeEndpoints(config));
-  const orders = createOrdersDomain(database, config, apps, now, [
+  const appExists = async (appId: number) => (await apps.resolveByAppId(appId)) !== null;
+  const providerSettings = createProviderSettings({ db: database.db, box, config, appExists, now });
+  const orders: OrdersDomain = createOrdersDomain(database, config, apps, now, [
     ...(overrides.channelAdapters ?? []),
+    providerChannel({ db: database.db, settings: providerSettings, config, products: () => orders.products, now }),
     storeChannel(storeClients),
   ]);
+  const paymentProviders = createPaymentProviders({
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    settings: providerSettings,
+    orders: orders.orders,
+    now,
+  });
   const storePayments = createStorePayments({
     db: database.db,
     dialect: database.dialect,
@@ -243,7 +262,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
   });
 
-  const webPay = createWebPay({ db: database.db, box, apps, gameCalls, orders, now });
+  const webPay = createWebPay({ db: database.db, box, apps, gameCalls, orders, providers: paymentProviders, now });
   const adminActions = new AdminActionsRepository(database.db);
   const adminAudit = new AdminAuditService(adminActions, now, config.AUDIT_REFUSALS_PER_MINUTE);
   const signInMetrics = new SignInMetrics();
@@ -355,6 +374,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     }),
     storeSettings,
     storePayments,
+    paymentProviders,
     retention,
     startupNotes,
     close: async () => {

@@ -12,6 +12,7 @@ import type { OperatorsTables } from './operators/operators.tables.js';
 import type { PortalTables } from './portal/portal.tables.js';
 import type { WebPayTables } from './web-pay/web-pay.tables.js';
 import type { StorePaymentsTables } from './store-payments/store-payments.tables.js';
+import type { PaymentProvidersTables } from './payment-providers/payment-providers.tables.js';
 
 /** The one-time nonces of signed requests (auth/nonce-ledger.ts, migration 0001). */
 export interface NoncesTable {
@@ -40,6 +41,7 @@ export interface Tables
     OperatorsTables,
     PortalTables,
     WebPayTables,
-    StorePaymentsTables {
+    StorePaymentsTables,
+    PaymentProvidersTables {
   nonces: NoncesTable;
 }

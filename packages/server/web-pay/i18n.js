@@ -38,6 +38,15 @@ export const TEXT = {
     pay: 'Pay',
     paying: 'Please wait…',
     nothingChosen: 'Choose at least one product.',
+    payHint: 'Set the quantity of at least one product to pay.',
+    paymentMethod: 'Payment method',
+    noMethod: 'No payment method is available for this game right now.',
+    method_card: 'Card',
+    method_paypal: 'PayPal',
+    method_alipay: 'Alipay',
+    method_wechat_pay: 'WeChat Pay',
+    method_sandbox: 'Sandbox (test)',
+    pickRegion: 'Choose your region',
     refusedNoReason: 'The game refused this order.',
     sandboxTitle: 'Sandbox payment',
     sandboxHint: 'This is the sandbox channel: no money moves.',
@@ -62,6 +71,8 @@ export const TEXT = {
     err_50202: 'The game could not confirm the role. Retry later.',
     err_40310: 'This role does not belong to your account.',
     err_40107: 'The login failed.',
+    err_40050: 'This payment method is not available. Choose another.',
+    err_50250: 'The payment provider cannot be reached. Retry later.',
   },
   'zh-CN': {
     title: '充值',
@@ -94,6 +105,15 @@ export const TEXT = {
     pay: '支付',
     paying: '请稍候…',
     nothingChosen: '请至少选择一件商品。',
+    payHint: '请至少为一件商品设置数量后再支付。',
+    paymentMethod: '支付方式',
+    noMethod: '此游戏目前没有可用的支付方式。',
+    method_card: '银行卡',
+    method_paypal: 'PayPal',
+    method_alipay: '支付宝',
+    method_wechat_pay: '微信支付',
+    method_sandbox: '沙盒（测试）',
+    pickRegion: '选择您的地区',
     refusedNoReason: '游戏拒绝了此订单。',
     sandboxTitle: '沙盒支付',
     sandboxHint: '这是沙盒渠道：不会产生真实扣款。',
@@ -118,6 +138,8 @@ export const TEXT = {
     err_50202: '游戏无法确认角色，请稍后重试。',
     err_40310: '此角色不属于您的账号。',
     err_40107: '登录失败。',
+    err_40050: '此支付方式不可用，请选择其他方式。',
+    err_50250: '无法连接支付服务商，请稍后重试。',
   },
 };
 
@@ -171,8 +193,31 @@ export function errorText(lang, err) {
   return err.msg && err.code !== 0 ? err.msg : t(lang, 'error');
 }
 
-/** Section 7 / 4.10: a block's text: built-in code translated, custom code the game's translation, else its msg. */
+/**
+ * Section 7 / 4.10: a block's text in `lang`: a built-in code translated here, a custom code the game's translation
+ * for `lang` (the service answers one per page language), else its msg. Rendered from the block's code at every
+ * render, so it follows the language switch.
+ */
 export function blockText(lang, data) {
   if (!data || data.code === null || data.code === undefined) return t(lang, 'refusedNoReason');
-  return precheckText(lang, data.code) ?? data.text ?? data.msg ?? t(lang, 'refusedNoReason');
+  return precheckText(lang, data.code) ?? data.texts?.[normLang(lang)] ?? data.msg ?? t(lang, 'refusedNoReason');
+}
+
+/** An amount in the player's locale currency format (`text`: the service's exact decimal text, e.g. "19.88"). */
+export function money(lang, text, currency) {
+  try {
+    return new Intl.NumberFormat(normLang(lang), { style: 'currency', currency }).format(text);
+  } catch {
+    return `${text} ${currency}`;
+  }
+}
+
+/** A region code's name in `lang` (Intl.DisplayNames); the code itself when the browser knows no name for it. */
+export function regionName(lang, code) {
+  try {
+    const name = new Intl.DisplayNames([normLang(lang)], { type: 'region' }).of(code);
+    return name && name !== code ? name : code;
+  } catch {
+    return code;
+  }
 }

@@ -14,7 +14,7 @@ function ServerField({ lang, ctx, value, onInput }) {
   return html`<label
     >${t(lang, 'pickServer')}
     <select id="f-server" required value=${value} onChange=${(e) => onInput(e.currentTarget.value)}>
-      <option value="">—</option>
+      <option value="">${t(lang, 'pickServer')}</option>
       ${ctx.servers.map((s) => html`<option value=${s.serverId}>${s.name}</option>`)}
     </select>
   </label>`;
@@ -33,12 +33,12 @@ export function OverseasRole({ lang, ctx, onRole }) {
     try {
       onRole((await api('POST', '/role', { serverId, roleId: roleId.trim() })).role);
     } catch (err) {
-      setError(errorText(lang, err));
+      setError(err);
     } finally {
       setBusy(false);
     }
   };
-  return html`<form id="role-form" class="card" onSubmit=${submit}>
+  return html`<form id="role-form" class="card" onSubmit=${submit} aria-busy=${busy ? 'true' : 'false'}>
     <${ServerField} lang=${lang} ctx=${ctx} value=${serverId} onInput=${setServerId} />
     <label
       >${t(lang, 'roleId')}
@@ -54,7 +54,7 @@ export function OverseasRole({ lang, ctx, onRole }) {
     <button id="btn-check-role" type="submit" disabled=${busy}>
       ${busy ? t(lang, 'paying') : t(lang, 'checkRole')}
     </button>
-    <${Notice} id="role-error" text=${error} />
+    <${Notice} id="role-error" text=${error ? errorText(lang, error) : null} />
   </form>`;
 }
 
@@ -65,13 +65,15 @@ export function MainlandRole({ lang, ctx, onLogin, onRole }) {
   const [roles, setRoles] = useState(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
+  // Kept as answered, put into words at render (follows the language switch).
+  const shown = (err) => (!err ? null : err.code === 40411 ? t(lang, 'noRole') : errorText(lang, err));
   const run = async (fn) => {
     setBusy(true);
     setError(null);
     try {
       await fn();
     } catch (err) {
-      setError(err.code === 40411 ? t(lang, 'noRole') : errorText(lang, err));
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -85,7 +87,7 @@ export function MainlandRole({ lang, ctx, onLogin, onRole }) {
         onLogin();
       });
     };
-    return html`<form id="login-form" class="card" onSubmit=${login}>
+    return html`<form id="login-form" class="card" onSubmit=${login} aria-busy=${busy ? 'true' : 'false'}>
       <p class="muted">${t(lang, 'loginProvider')}: ${ctx.loginProviders[0]}</p>
       <label
         >${t(lang, 'credential')}
@@ -98,7 +100,7 @@ export function MainlandRole({ lang, ctx, onLogin, onRole }) {
         ></textarea>
       </label>
       <button id="btn-login" type="submit" disabled=${busy}>${t(lang, 'login')}</button>
-      <${Notice} id="role-error" text=${error} />
+      <${Notice} id="role-error" text=${shown(error)} />
     </form>`;
   }
   const list = (e) => {
@@ -107,7 +109,7 @@ export function MainlandRole({ lang, ctx, onLogin, onRole }) {
     void run(async () => setRoles((await api('GET', `/roles?serverId=${encodeURIComponent(serverId)}`)).roles));
   };
   const pick = (role) => run(async () => onRole((await api('POST', '/role', { serverId, roleId: role.roleId })).role));
-  return html`<div class="card">
+  return html`<div class="card" aria-busy=${busy ? 'true' : 'false'}>
     <form id="server-form" onSubmit=${list}>
       <${ServerField} lang=${lang} ctx=${ctx} value=${serverId} onInput=${setServerId} />
       <button id="btn-roles" type="submit" disabled=${busy}>${t(lang, 'showRoles')}</button>
@@ -131,6 +133,6 @@ export function MainlandRole({ lang, ctx, onLogin, onRole }) {
           </div>`
         : null
     }
-    <${Notice} id="role-error" text=${error} />
+    <${Notice} id="role-error" text=${shown(error)} />
   </div>`;
 }

@@ -2,17 +2,21 @@
 // order with its pre-order check (4.10), the sandbox's hosted payment step and the result that follows the order.
 import { useEffect, useState } from '/pay/assets/vendor/hooks.module.js';
 import { api } from '/pay/assets/api.js';
-import { blockText, errorText, t } from '/pay/assets/i18n.js';
+import { blockText, errorText, money, regionName, t } from '/pay/assets/i18n.js';
 import { Notice, html } from '/pay/assets/ui.js';
 
 const REGIONS = ['US', 'GB', 'DE', 'FR', 'JP', 'KR', 'CN', 'HK', 'TW', 'SG', 'BR', 'IN', 'AU', 'CA'];
 const FINAL = new Set([0, 3, 4]);
 
 export function Shop({ lang, ctx, onOrder }) {
-  const [qty, setQty] = useState({});
+  // Every box starts at 0 (a number, never empty): the player raises the ones they want.
+  const [qty, setQty] = useState(() => Object.fromEntries(ctx.products.map((p) => [p.productCode, '0'])));
   const [quote, setQuote] = useState(null);
   const [region, setRegion] = useState(ctx.region.value === 'DF' ? '' : ctx.region.value);
+  // The methods the app offers the payer's region (docs/web-payment.md); the first is chosen until the player picks.
+  const [method, setMethod] = useState(ctx.methods[0]?.provider ?? null);
   const [busy, setBusy] = useState(false);
+  // Errors and blocks are kept as the API answered them and put into words at render: they follow the language switch.
   const [error, setError] = useState(null);
   const [block, setBlock] = useState(null);
   const lines = ctx.products
@@ -26,7 +30,7 @@ export function Shop({ lang, ctx, onOrder }) {
     let live = true;
     api('POST', '/quote', { products: lines }).then(
       (q) => live && setQuote(q),
-      (err) => live && setError(errorText(lang, err)),
+      (err) => live && setError(err),
     );
     return () => {
       live = false;
@@ -39,33 +43,36 @@ export function Shop({ lang, ctx, onOrder }) {
     e.preventDefault();
     setError(null);
     setBlock(null);
-    if (lines.length === 0) return setError(t(lang, 'nothingChosen'));
+    if (lines.length === 0) return setError({ text: 'nothingChosen' });
     setBusy(true);
     try {
       const placed = await api('POST', '/orders', {
         products: lines,
         lang,
+        ...(method ? { provider: method } : {}),
+        device: matchMedia('(pointer: coarse)').matches || innerWidth < 768 ? 'phone' : 'desktop',
         // A provider-hosted page sends the browser back here, with the order's trxNo added.
         returnUrl: `${location.origin}${location.pathname}`,
         ...(!ctx.region.locked && region ? { region } : {}),
       });
       onOrder(placed);
     } catch (err) {
-      if (err.code === 40920) setBlock(blockText(lang, err.data));
-      else setError(errorText(lang, err));
+      if (err.code === 40920) setBlock(err.data ?? {});
+      else setError(err);
     } finally {
       setBusy(false);
     }
   };
 
-  return html`<form id="shop" class="card" onSubmit=${pay}>
+  const regions = [...new Set([...(region ? [region] : []), ...REGIONS])];
+  return html`<form id="shop" class="card" onSubmit=${pay} aria-busy=${busy ? 'true' : 'false'}>
     <h2>${t(lang, 'products')}</h2>
     <ul class="products">
       ${ctx.products.map(
         (p) =>
           html`<li class="product" data-code=${p.productCode}>
             <span class="name">${p.name}</span>
-            <span class="price">${p.priceText} ${p.currency}</span>
+            <span class="price">${money(lang, p.priceText, p.currency)}</span>
             <label class="qty"
               >${t(lang, 'quantity')}
               <input
@@ -74,7 +81,7 @@ export function Shop({ lang, ctx, onOrder }) {
                 max="99"
                 step="1"
                 inputmode="numeric"
-                value=${qty[p.productCode] ?? ''}
+                value=${qty[p.productCode] ?? '0'}
                 onInput=${(ev) => setQty({ ...qty, [p.productCode]: ev.currentTarget.value })}
               />
             </label>
@@ -83,25 +90,57 @@ export function Shop({ lang, ctx, onOrder }) {
     </ul>
     ${
       ctx.region.locked
-        ? html`<p id="region-locked">${t(lang, 'regionLocked')}: ${ctx.region.value}</p>`
+        ? html`<p id="region-locked">${t(lang, 'regionLocked')}: ${regionName(lang, ctx.region.value)}</p>`
         : html`<label
             >${t(lang, 'region')}
             <select id="f-region" value=${region} onChange=${(ev) => setRegion(ev.currentTarget.value)}>
-              <option value="">—</option>
-              ${[...new Set([...(region ? [region] : []), ...REGIONS])].map((r) => html`<option value=${r}>${r}</option>`)}
+              <option value="">${t(lang, 'pickRegion')}</option>
+              ${regions
+                .map((r) => [r, regionName(lang, r)])
+                .sort((a, b) => a[1].localeCompare(b[1], lang))
+                .map(([r, name]) => html`<option value=${r}>${name}</option>`)}
             </select>
           </label>`
     }
+    ${
+      ctx.methods.length > 0
+        ? html`<fieldset id="methods" class="methods">
+            <legend>${t(lang, 'paymentMethod')}</legend>
+            ${ctx.methods.map(
+              (m) =>
+                html`<label class="method"
+                  ><input
+                    type="radio"
+                    name="method"
+                    value=${m.provider}
+                    checked=${method === m.provider}
+                    onChange=${() => setMethod(m.provider)}
+                  />
+                  ${t(lang, `method_${m.method}`)}</label
+                >`,
+            )}
+          </fieldset>`
+        : html`<p id="no-method" class="notice error" role="alert">${t(lang, 'noMethod')}</p>`
+    }
     <p id="quote-total" class="total" aria-live="polite">
-      ${quote ? html`${t(lang, 'total')}: <strong>${quote.totalText} ${quote.currency}</strong>` : ''}
+      ${quote ? html`${t(lang, 'total')}: <strong>${money(lang, quote.totalText, quote.currency)}</strong>` : ''}
     </p>
-    <button id="btn-pay" type="submit" disabled=${busy || lines.length === 0}>
+    <button
+      id="btn-pay"
+      type="submit"
+      disabled=${busy || lines.length === 0 || ctx.methods.length === 0}
+      aria-describedby="pay-hint"
+    >
       ${busy ? t(lang, 'paying') : t(lang, 'pay')}
     </button>
-    <${Notice} id="block" text=${block} />
-    <${Notice} id="shop-error" text=${error} />
+    ${lines.length === 0 ? html`<p id="pay-hint" class="muted">${t(lang, 'payHint')}</p>` : null}
+    <${Notice} id="block" text=${block ? blockText(lang, block) : null} />
+    <${Notice} id="shop-error" text=${error ? shownError(lang, error) : null} />
   </form>`;
 }
+
+/** An error kept as answered (or a page text key), in `lang`. */
+export const shownError = (lang, err) => (err.text ? t(lang, err.text) : errorText(lang, err));
 
 /** The sandbox channel's hosted step (SANDBOX_PAYMENTS): pay, fail or cancel. */
 export function SandboxStep({ lang, order, onDone }) {
@@ -112,14 +151,14 @@ export function SandboxStep({ lang, order, onDone }) {
     try {
       onDone(await api('POST', `/orders/${order.trxNo}/sandbox`, { outcome }));
     } catch (err) {
-      setError(errorText(lang, err));
+      setError(err);
       setBusy(false);
     }
   };
-  return html`<section id="sandbox" class="card">
+  return html`<section id="sandbox" class="card" aria-busy=${busy ? 'true' : 'false'}>
     <h2>${t(lang, 'sandboxTitle')}</h2>
     <p class="muted">${t(lang, 'sandboxHint')}</p>
-    <p>${t(lang, 'amount')}: <strong>${order.totalText} ${order.currency}</strong></p>
+    <p>${t(lang, 'amount')}: <strong>${money(lang, order.totalText, order.currency)}</strong></p>
     <div class="actions">
       <button id="sandbox-pay" type="button" disabled=${busy} onClick=${() => step('pay')}>
         ${t(lang, 'sandboxPay')}
@@ -131,7 +170,7 @@ export function SandboxStep({ lang, order, onDone }) {
         ${t(lang, 'sandboxCancel')}
       </button>
     </div>
-    <${Notice} id="sandbox-error" text=${error} />
+    <${Notice} id="sandbox-error" text=${error ? errorText(lang, error) : null} />
   </section>`;
 }
 
@@ -139,10 +178,10 @@ export function SandboxStep({ lang, order, onDone }) {
 export function Returned({ lang, trxNo, onOrder }) {
   const [error, setError] = useState(null);
   useEffect(() => {
-    api('GET', `/orders/${trxNo}`).then(onOrder, (err) => setError(errorText(lang, err)));
+    api('GET', `/orders/${trxNo}`).then(onOrder, setError);
   }, [trxNo]);
   return error
-    ? html`<${Notice} id="result-error" text=${error} />`
+    ? html`<${Notice} id="result-error" text=${errorText(lang, error)} />`
     : html`<p class="card muted" aria-busy="true">${t(lang, 'loading')}</p>`;
 }
 
@@ -156,13 +195,10 @@ export function Result({ lang, ctx, order: first, onAgain }) {
     // Every second, every 5 s after a minute; an error (e.g. the session expired) stops and says so.
     const timer = setTimeout(
       () =>
-        api('GET', `/orders/${order.trxNo}`).then(
-          (o) => {
-            setTries(tries + 1);
-            setOrder(o);
-          },
-          (err) => setError(errorText(lang, err)),
-        ),
+        api('GET', `/orders/${order.trxNo}`).then((o) => {
+          setTries(tries + 1);
+          setOrder(o);
+        }, setError),
       tries < 60 ? 1000 : 5000,
     );
     return () => clearTimeout(timer);
@@ -181,9 +217,9 @@ export function Result({ lang, ctx, order: first, onAgain }) {
         ${order.products.map((p) => html`<div>${names.get(p.productCode) ?? p.productCode} × ${p.quantity}</div>`)}
       </dd>
       <dt>${t(lang, 'amount')}</dt>
-      <dd id="result-amount">${order.totalText} ${order.currency}</dd>
+      <dd id="result-amount">${money(lang, order.totalText, order.currency)}</dd>
     </dl>
-    <${Notice} id="result-error" text=${error} />
+    <${Notice} id="result-error" text=${error ? errorText(lang, error) : null} />
     ${FINAL.has(order.status) ? html`<button id="btn-again" type="button" onClick=${onAgain}>${t(lang, 'again')}</button>` : null}
   </section>`;
 }

@@ -24,6 +24,7 @@ import { PrecheckTextsPanel, WebPaySettingsPanel } from '/console/pages/webpay.j
 import { StoreSettingsPanel } from '/console/pages/stores.js';
 import { StoreMessagesPage } from '/console/pages/storemessages.js';
 import { RefundersPage } from '/console/pages/refunders.js';
+import { PaymentProvidersPanel, ProviderMessagesPage } from '/console/pages/providers.js';
 
 const URL_FIELDS = [
   ['roleQueryUrl', 'Role query URL (4.8)'],
@@ -212,6 +213,7 @@ function AppDetail({ appId }) {
       <a href=${href('/consumption', { appId: app.appId })}>Consumption notices</a>${' · '}
       <a href=${href(`/apps/${app.appId}/store-messages`)}>Store messages</a>${' · '}
       <a href=${href(`/apps/${app.appId}/refunders`)}>Refund abuse</a>
+      <a href=${href(`/apps/${app.appId}/provider-messages`)}>Provider messages</a>
     </p>
     <${ErrorBox} error=${save.error} />
     <${ErrorBox} error=${rotate.error} />
@@ -268,6 +270,7 @@ function AppDetail({ appId }) {
             <${WebPaySettingsPanel} appId=${app.appId} />
             <${PrecheckTextsPanel} appId=${app.appId} />
             <${StoreSettingsPanel} appId=${app.appId} />
+            <${PaymentProvidersPanel} appId=${app.appId} />
             <${DeliveryTools} appId=${app.appId} />`
     }
   </section>`;
@@ -279,6 +282,7 @@ export function AppsPage({ route }) {
   if (id && sub === 'game-calls') return html`<${GameCallsPage} appId=${id} route=${route} />`;
   if (id && sub === 'store-messages') return html`<${StoreMessagesPage} appId=${id} route=${route} />`;
   if (id && sub === 'refunders') return html`<${RefundersPage} appId=${id} route=${route} />`;
+  if (id && sub === 'provider-messages') return html`<${ProviderMessagesPage} appId=${id} route=${route} />`;
   if (id && sub === 'products') return html`<${ProductsPage} appId=${id} code=${code} />`;
   if (id && sub === 'new-product') return html`<${ProductsPage} appId=${id} create />`;
   if (id) return html`<${AppDetail} appId=${id} />`;

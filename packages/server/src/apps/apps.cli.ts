@@ -6,6 +6,7 @@ import { registerStoreSettingsCommands } from '../app-stores/store-settings.cli.
 import { registerWebPayCommands } from '../web-pay/web-pay.cli.js';
 import { registerStoreMessageCommands } from '../store-payments/store-payments.cli.js';
 import { registerAppOrderCommands } from '../orders/app-orders.cli.js';
+import { registerPaymentProviderCommands } from '../payment-providers/payment-providers.cli.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -103,4 +104,5 @@ export function registerAppCommands(program: Command, ctx: CliContext): void {
   registerWebPayCommands(app, ctx);
   registerStoreMessageCommands(app, ctx);
   registerAppOrderCommands(app, ctx);
+  registerPaymentProviderCommands(app, ctx);
 }

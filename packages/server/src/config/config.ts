@@ -120,6 +120,44 @@ const Env = Type.Object({
     description:
       'Most role checks (4.8) and role lists (4.9) a minute per caller IP through the web payment page, per instance (no enumeration of role ids); applies while RATE_LIMIT_PER_MINUTE is not 0.',
   }),
+  WEB_ORDER_LIFETIME_MINUTES: Type.Integer({
+    minimum: 5,
+    maximum: 1440,
+    default: 30,
+    description:
+      'How long a web payment page order may be paid at its provider; past it the reconciliation closes it at the provider and cancels it (a later payment is refused and recorded for operators).',
+  }),
+  PROVIDER_QUERY_AFTER_SECONDS: Type.Integer({
+    minimum: 10,
+    maximum: 86_400,
+    default: 180,
+    description:
+      "The reconciliation asks a provider about a web order still awaiting payment this long after it was opened (the provider's notification may never come).",
+  }),
+  PROVIDER_LATE_QUERY_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 15,
+    description:
+      "The page's result view asks the provider about an order still awaiting payment once it has waited this long, and at most this often per order.",
+  }),
+  PROVIDER_RECONCILE_INTERVAL_MS: Type.Integer({
+    minimum: 0,
+    maximum: 86_400_000,
+    default: 60_000,
+    description:
+      'How often the payment provider reconciliation runs (queries of late payments, closing of expired ones). 0: off.',
+  }),
+  PROVIDER_CALL_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 120_000,
+    default: 15_000,
+    description: 'Timeout of one call to a payment provider API.',
+  }),
+  STRIPE_API_BASE_URL: Type.String({
+    default: '',
+    description: "Stripe API base URL (Checkout Sessions). Empty: Stripe's (https://api.stripe.com).",
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level.' },

@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017_web_pay_framing.js';
 import * as m0018 from './migrations/0018_studio_portal.js';
 import * as m0019 from './migrations/0019_overview.js';
 import * as m0021 from './migrations/0021_refund_abuse.js';
+import * as m0022 from './migrations/0022_payment_providers.js';
 import * as m0023 from './migrations/0023_observability.js';
 
 /**
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0018_studio_portal': m0018,
   '0019_overview': m0019,
   '0021_refund_abuse': m0021,
+  '0022_payment_providers': m0022,
   '0023_observability': m0023,
 };
 

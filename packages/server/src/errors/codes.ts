@@ -149,6 +149,32 @@ export const ErrorCodes = {
   NO_ROLE_ON_SERVER: { code: 40411, http: 404, grpc: 5, msg: 'You have no role on this server.' },
   ROLE_LIST_REFUSED: { code: 40921, http: 409, grpc: 9, msg: 'The game refused the role list.' },
 
+  // --- web payment providers (payment-providers/, docs/web-payment.md) ---
+  PAYMENT_METHOD_UNAVAILABLE: {
+    code: 40050,
+    http: 400,
+    grpc: 3,
+    msg: 'This payment method is not offered for this app and region.',
+  },
+  PROVIDER_NOTIFICATION_REFUSED: {
+    code: 40051,
+    http: 400,
+    grpc: 3,
+    msg: 'This payment provider notification failed verification.',
+  },
+  PROVIDER_PAYMENT_REFUSED: {
+    code: 40950,
+    http: 409,
+    grpc: 9,
+    msg: 'This payment does not pay the order it names; nothing was paid.',
+  },
+  PROVIDER_UNAVAILABLE: {
+    code: 50250,
+    http: 502,
+    grpc: 14,
+    msg: 'The payment provider could not be reached; retry later.',
+  },
+
   // --- load and faults ---
   RATE_LIMITED: { code: 42900, http: 429, grpc: 8, msg: 'Too many requests.' },
   INTERNAL: { code: 50000, http: 500, grpc: 13, msg: 'Internal error.' },

@@ -9,6 +9,7 @@ import { platformPublicKeys, startGameServer, type GameServer } from '../testing
 import { parseJsonBody } from './json-body.js';
 import { TEXT_PATTERN } from './schemas.js';
 import { createDeveloper } from '../portal/portal.testlib.js';
+import { StripeFake } from '../testing/stripe-fake.js';
 
 /**
  * Hard to break, property-based: every public and admin route of the OpenAPI document, driven with requests
@@ -23,7 +24,7 @@ import { createDeveloper } from '../portal/portal.testlib.js';
  */
 
 type Schema = Record<string, any>;
-type Auth = 'admin' | 'portal' | 'mac' | 'md5-body' | 'md5-query' | 'none';
+type Auth = 'admin' | 'portal' | 'mac' | 'md5-body' | 'md5-query' | 'stripe' | 'none';
 interface Param {
   name: string;
   in: 'query' | 'path';
@@ -60,8 +61,11 @@ const PLACEHOLDER = '\u0001hostile\u0001';
 const FRESH_NONCE = 'fresh-nonce-placeholder';
 const SIGN_PLACEHOLDER = 'feedfacefeedfacefeedfacefeedface';
 /** Tables a refused request may write to by design: the admin audit trail (docs/decisions.md), one-time nonces, the game-call log. */
-// store_messages: a store notification refused is recorded for operators (docs/stores.md).
-const WRITTEN_ON_REFUSAL = new Set(['admin_actions', 'nonces', 'game_calls', 'store_messages']);
+// store_messages, provider_messages: a store or payment provider notification refused is recorded for operators
+// (docs/stores.md, docs/web-payment.md).
+const WRITTEN_ON_REFUSAL = new Set(['admin_actions', 'nonces', 'game_calls', 'store_messages', 'provider_messages']);
+/** The main app's Stripe webhook signing secret: the walk signs what it sends to the Stripe webhook route. */
+const STRIPE_WEBHOOK_SECRET = 'whsec_hostilewalk';
 
 // --- hostile values -------------------------------------------------------------------------------------
 
@@ -195,15 +199,17 @@ function routesOf(doc: any): Route[] {
       const security = JSON.stringify(op.security ?? []);
       const auth: Auth = path.startsWith('/admin/')
         ? 'admin'
-        : security.includes('studioSession')
-          ? 'portal'
-          : security.includes('macToken')
-            ? 'mac'
-            : body?.required?.includes('sign')
-              ? 'md5-body'
-              : query.some((p) => p.name === 'sign')
-                ? 'md5-query'
-                : 'none';
+        : path.startsWith('/notify/v1/providers/stripe/')
+          ? 'stripe'
+          : security.includes('studioSession')
+            ? 'portal'
+            : security.includes('macToken')
+              ? 'mac'
+              : body?.required?.includes('sign')
+                ? 'md5-body'
+                : query.some((p) => p.name === 'sign')
+                  ? 'md5-query'
+                  : 'none';
       routes.push({
         method: method.toUpperCase(),
         path,
@@ -402,6 +408,12 @@ describe('hostile input on every route', () => {
     };
     main = await svc.createApp({ ...urls, allowedIps: ['127.0.0.1'] });
     const victim = await svc.createApp(urls);
+    // The Stripe webhook route verifies with the main app's secret: the walk's bodies are signed with it, so their
+    // hostile values reach what comes after the signature check.
+    const stripe = await svc.admin('PUT', `/apps/${main.appId}/payment-providers/stripe`, {
+      secrets: { secretKey: 'sk_test_hostilewalk', webhookSecret: STRIPE_WEBHOOK_SECRET },
+    });
+    assert.equal(stripe.status, 200, JSON.stringify(stripe.body));
     for (const app of [main, victim])
       assert.equal((await svc.admin('POST', `/apps/${app.appId}/products`, product)).status, 201);
     deviceId = crypto.randomUUID();
@@ -594,6 +606,8 @@ describe('hostile input on every route', () => {
     const uri = `${path}${pairs.length > 0 ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''}`;
     const headers: Record<string, string> = text === undefined ? {} : { 'content-type': 'application/json' };
     if (route.auth === 'admin') headers.authorization = `Bearer ${svc.adminToken}`;
+    if (route.auth === 'stripe' && text !== undefined)
+      headers['stripe-signature'] = StripeFake.sign(text, STRIPE_WEBHOOK_SECRET);
     if (route.auth === 'portal') Object.assign(headers, await portalHeaders());
     if (route.auth === 'mac') {
       const token = await login(main.clientId);

@@ -89,6 +89,7 @@ describe('master-key CLI (embedded mode)', () => {
         ['app_store_settings.service_account_enc', 0],
         ['operators.totp_secret_enc', 0],
         ['studio_developers.totp_secret_enc', 0],
+        ['payment_provider_settings.secrets_enc', 0],
       ],
     );
 

@@ -28,6 +28,8 @@ import { createDeveloper } from '../portal/portal.testlib.js';
  * (an evidence address, an upload URL) keeps working, and so do the store settings' .p8 key and service account
  * (app_store_settings) and an operator's TOTP secret through the rotation.
  */
+const STRIPE_KEY = 'sk_test_masterkeyrotation';
+
 describe('master key rotation', () => {
   const keyA = crypto.randomBytes(32).toString('base64');
   const keyB = crypto.randomBytes(32).toString('base64');
@@ -66,6 +68,11 @@ describe('master key rotation', () => {
     );
     assert.equal((await svc.services.storeSettings.apple(game.appId))?.api?.privateKey, apiKey.privateKeyPem);
     assert.equal((await svc.services.storeSettings.google(game.appId))?.serviceAccountJson, JSON.stringify(account));
+    assert.equal(
+      (await svc.services.paymentProviders.settings.forApp(game.appId, 'stripe'))?.secrets.secretKey,
+      STRIPE_KEY,
+      'the Stripe key opens',
+    );
     const op = (await svc.services.operators.repo.byName('ops'))!;
     assert.equal(svc.services.box.open(op.totp_secret_enc, 'operator-totp:ops'), totpSecret, 'the TOTP secret opens');
     const dev = (await svc.services.studioDevelopers.repo.byName('studio-dev'))!;
@@ -101,6 +108,10 @@ describe('master key rotation', () => {
         serviceAccountJson: JSON.stringify(account),
       });
       assert.equal(google.status, 200, JSON.stringify(google.body));
+      const stripe = await svc.admin('PUT', `/apps/${game.appId}/payment-providers/stripe`, {
+        secrets: { secretKey: STRIPE_KEY, webhookSecret: 'whsec_master' },
+      });
+      assert.equal(stripe.status, 200, JSON.stringify(stripe.body));
       totpSecret = (await createOperator(svc, 'ops', 'operator')).totpSecret;
       devTotpSecret = (await createDeveloper(svc, 'studio-dev', [game.appId])).totpSecret;
       login = await guestLogin(svc, game.clientId);
@@ -117,6 +128,7 @@ describe('master key rotation', () => {
         'app_store_settings.service_account_enc': { [idA]: 1 },
         'operators.totp_secret_enc': { [idA]: 1 },
         'studio_developers.totp_secret_enc': { [idA]: 1 },
+        'payment_provider_settings.secrets_enc': { [idA]: 1 },
       });
     } finally {
       await svc.close();
@@ -156,6 +168,7 @@ describe('master key rotation', () => {
           ['app_store_settings.service_account_enc', 1, 1, 0],
           ['operators.totp_secret_enc', 1, 1, 0],
           ['studio_developers.totp_secret_enc', 1, 1, 0],
+          ['payment_provider_settings.secrets_enc', 1, 1, 0],
         ],
       );
       assert.deepEqual(await counts(svc), {
@@ -167,6 +180,7 @@ describe('master key rotation', () => {
         'app_store_settings.service_account_enc': { [idB]: 1 },
         'operators.totp_secret_enc': { [idB]: 1 },
         'studio_developers.totp_secret_enc': { [idB]: 1 },
+        'payment_provider_settings.secrets_enc': { [idB]: 1 },
       });
       assert.ok(
         (await resealAll(svc.services.database.db, svc.services.box, SEALED_COLUMNS)).every((r) => r.resealed === 0),

@@ -14,6 +14,7 @@ import {
   type PaymentContext,
   type PaymentStart,
   type PaymentStep,
+  type WebPayer,
 } from './channels/channel.js';
 import { Channel, MAX_QUANTITY, OrderStatus, TrxType, isStoreChannel } from './enums.js';
 import { MAX_MINOR } from './money.js';
@@ -53,6 +54,8 @@ export interface PlaceOrderInput {
   registrationRegion: string | null;
   /** Where a provider-hosted payment page sends the browser back (the web payment page's, validated there). */
   returnUrl?: string | null;
+  /** The web payment page's payer (device, language, IP, base URL), for the provider that opens the payment. */
+  web?: WebPayer;
 }
 
 export interface PlacedOrder {
@@ -273,7 +276,7 @@ export class OrderService {
     items?: ItemRow[],
     ctx: PaymentContext = { returnUrl: null },
   ): Promise<{ order: Order; payment: Record<string, string>; paymentStep: PaymentStep }> {
-    const adapter = (await this.channels.forChannel(row.channel, row.app_id))!;
+    const adapter = (await this.channels.forChannel(row.channel, row.app_id, row.origin))!;
     const lines = items ?? (await ordersRepo.items(this.db, row.trx_no));
     let start: PaymentStart;
     try {
@@ -289,6 +292,8 @@ export class OrderService {
         failure_reason: `channel ${adapter.name}: ${(err as Error).message}`,
         updated_at: this.now(),
       });
+      // An adapter's own refusal (a provider that cannot be reached: 50250) is answered as it is.
+      if (err instanceof AppError) throw err;
       throw new AppError('UNAVAILABLE', `the payment channel could not open the payment of order ${row.trx_no}`, {
         cause: err,
       });
@@ -413,14 +418,14 @@ export class OrderService {
   }
 
   /** Refuses a channel no adapter takes for this app (the stores' when the app enabled them; the sandbox when enabled). */
-  async requireChannel(channel: number, appId: number): Promise<void> {
-    if (!(await this.channels.forChannel(channel, appId)))
+  async requireChannel(channel: number, appId: number, origin = 'client'): Promise<void> {
+    if (!(await this.channels.forChannel(channel, appId, origin)))
       throw invalidParameter('channel', `no payment channel is available for channel ${channel}`);
   }
 
   /** Every check that needs no game and writes nothing. */
   private async prepare(input: PlaceOrderInput): Promise<Prepared> {
-    await this.requireChannel(input.channel, input.appId);
+    await this.requireChannel(input.channel, input.appId, input.origin);
     const store = isStoreChannel(input.channel);
     if (input.mergedReceipts && input.channel !== Channel.IOS_STORE)
       throw invalidParameter('mergedReceipts', 'only iOS store receipts are merged (channel 1)');
@@ -528,5 +533,5 @@ function digestOf(input: PlaceOrderInput): string {
 }
 
 function paymentContext(input: PlaceOrderInput): PaymentContext {
-  return { returnUrl: input.returnUrl ?? null };
+  return { returnUrl: input.returnUrl ?? null, ...(input.web ? { web: input.web } : {}) };
 }

@@ -9,6 +9,8 @@ export const SESSION_COOKIE = 'pay_session';
 /** How long a page session lives after it was opened or last changed. */
 export const SESSION_TTL_MS = 30 * 60_000;
 const CONTEXT = 'web-pay-session';
+/** The most orders a session remembers having placed (the cookie must stay small). */
+export const MAX_PLACED = 20;
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -36,6 +38,16 @@ export const PaySession = Type.Object({
   gameExt: NullableString,
   /** The registration region (2.4 rule 8) when known: the MAC token's userRegion of a web-view link. */
   userRegion: NullableString,
+  /**
+   * Whether `userId` is who the browser is: the web view's launch link (the MAC token's user) or the mainland login.
+   * A role id typed on the official page says whom the items go to, not who is paying: it is no login.
+   */
+  loggedIn: Type.Boolean(),
+  /**
+   * The orders this session placed (newest last, at most MAX_PLACED): all a session that is not logged in may read or
+   * act on (docs/decisions.md, "Whose orders a page session sees").
+   */
+  placed: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: MAX_PLACED }),
   /** Why payment is blocked (web view: the role query failed or named another user); null: not blocked. */
   blocked: Type.Union([Type.Literal('role_query_failed'), Type.Literal('role_not_owned'), Type.Null()]),
   lang: NullableString,
@@ -50,9 +62,20 @@ export class PaySessions {
     private readonly now: () => number,
   ) {}
 
-  /** A new session of an app (a fresh CSRF token). */
-  create(fields: Omit<PaySession, 'csrf' | 'exp'>): PaySession {
-    return { ...fields, csrf: crypto.randomBytes(24).toString('base64url'), exp: this.now() + SESSION_TTL_MS };
+  /** A new session of an app (a fresh CSRF token, no order placed yet). */
+  create(fields: Omit<PaySession, 'csrf' | 'exp' | 'placed'>): PaySession {
+    return {
+      ...fields,
+      placed: [],
+      csrf: crypto.randomBytes(24).toString('base64url'),
+      exp: this.now() + SESSION_TTL_MS,
+    };
+  }
+
+  /** The session that placed order `trxNo` (the oldest one it remembers is forgotten past MAX_PLACED). */
+  placedOrder(session: PaySession, trxNo: number): PaySession {
+    const placed = [...session.placed.filter((t) => t !== trxNo), trxNo].slice(-MAX_PLACED);
+    return this.update(session, { placed });
   }
 
   /** The session with `changes`, its lifetime renewed. */

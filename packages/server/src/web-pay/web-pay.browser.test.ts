@@ -53,10 +53,10 @@ describe('web payment page (browser)', () => {
     await waitForText(page, '#role-name', /^Aria$/);
     assert.match(await page.locator('#role-card').innerText(), /Level 42/);
     assert.match(await page.locator('#role-card').innerText(), /Asia 1/);
-    await choose(page, { gems_100: 2, pass: 1 }, /19\.88 USD/);
+    await choose(page, { gems_100: 2, pass: 1 }, /\$19\.88/);
     const trxNo = await payInSandbox(page);
     assert.match(await page.locator('#result-products').innerText(), /100 gems × 2/);
-    assert.match(await page.locator('#result-amount').innerText(), /19\.88 USD/);
+    assert.match(await page.locator('#result-amount').innerText(), /\$19\.88/);
     await f.game.waitFor(() => f.game.requests.some((r) => r.url === '/cb' && JSON.parse(r.body).trxNo === trxNo));
     const note = JSON.parse(f.game.requests.find((r) => r.url === '/cb' && JSON.parse(r.body).trxNo === trxNo)!.body);
     assert.equal(note.userId, link.login.userId);
@@ -129,7 +129,7 @@ describe('web payment page (browser)', () => {
     await page.goto(link.url);
     await waitForText(page, '#role-name', /Cy/);
     await page.click('#lang-en');
-    await choose(page, { pass: 1 }, /9\.90 USD/);
+    await choose(page, { pass: 1 }, /\$9\.90/);
 
     f.state.preOrder = () => ({ status: 400, body: JSON.stringify({ code: 105, msg: 'limit', detail: 'd' }) });
     await page.click('#btn-pay');
@@ -174,7 +174,7 @@ describe('web payment page (browser)', () => {
     await page.fill('#f-role', 'knight');
     await page.click('#btn-check-role');
     await waitForText(page, '#role-name', /Knight/);
-    await choose(page, { gems_100: 1 }, /4\.99 USD/);
+    await choose(page, { gems_100: 1 }, /\$4\.99/);
     const trxNo = await payInSandbox(page);
     const order = await f.svc.admin('GET', `/orders/${trxNo}`);
     assert.equal(order.body.order.userId, '424242');
@@ -206,7 +206,7 @@ describe('web payment page (browser)', () => {
     await page.click('#btn-roles');
     await page.click('#role-list button[data-role="mage"]');
     await waitForText(page, '#role-name', /Mage/);
-    await choose(page, { pass: 2 }, /19\.80 USD/);
+    await choose(page, { pass: 2 }, /\$19\.80/);
     const trxNo = await payInSandbox(page);
     const order = await f.svc.admin('GET', `/orders/${trxNo}`);
     assert.equal(order.body.order.userId, String(found.user_id));

@@ -93,7 +93,7 @@ describe('web payment page API: errors', () => {
     f.state.preOrder = () => ({ status: 400, body: JSON.stringify({ code: 105, msg: 'limit', detail: 'SECRET-105' }) });
     const res = await page.request('POST', '/orders', { products: [{ productCode: 'pass', quantity: 3 }] });
     envelope(res, 409, 40920);
-    assert.deepEqual(res.body.data, { code: 105, msg: 'limit', text: null, productCode: 'pass' });
+    assert.deepEqual(res.body.data, { code: 105, msg: 'limit', text: null, texts: {}, productCode: 'pass' });
     assert.doesNotMatch(JSON.stringify(res.body), /SECRET-105/);
     f.state.preOrder = () => ({ status: 200, body: '' });
   });

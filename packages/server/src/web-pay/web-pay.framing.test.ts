@@ -103,7 +103,7 @@ describe('web payment page: framed by a game page', () => {
     await waitForText(inner, '#role-name', /Framed hero/);
     await inner.click('#lang-en');
     await inner.fill('.product[data-code="pass"] input', '1');
-    await waitForText(inner, '#quote-total', /9\.90 USD/);
+    await waitForText(inner, '#quote-total', /\$9\.90/);
     await inner.click('#btn-pay');
     await inner.click('#sandbox-pay');
     await waitForText(inner, '#result-status', /Paid/);

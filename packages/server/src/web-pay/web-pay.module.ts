@@ -4,12 +4,13 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { GameCallsClient } from '../game-calls/game-calls.js';
 import type { OrdersDomain } from '../orders/orders.module.js';
+import type { PaymentProvidersDomain } from '../payment-providers/payment-providers.module.js';
 import { PayLinkService } from './pay-links.js';
 import { PayLinksRepository } from './pay-links.repository.js';
 import { PaySessions } from './session.js';
 import { WebPaySettingsRepository } from './web-pay-settings.repository.js';
 import { WebPaySettingsService } from './web-pay-settings.js';
-import { WebPayService } from './web-pay.service.js';
+import { WEB_PAYMENT_TYPE, WebPayService, webChannelOf, type PageMethod } from './web-pay.service.js';
 
 /** The web payment page's domain as services.ts holds it. */
 export interface WebPayDomain {
@@ -25,6 +26,7 @@ export function createWebPay(deps: {
   apps: AppService;
   gameCalls: GameCallsClient;
   orders: OrdersDomain;
+  providers: Pick<PaymentProvidersDomain, 'settings' | 'reconciliation'>;
   now: () => number;
 }): WebPayDomain {
   const { db, now } = deps;
@@ -44,6 +46,21 @@ export function createWebPay(deps: {
     sessions,
     webRegionLock: async (appId) => (await deps.orders.settings.cached(appId)).webRegionLock,
     sandboxEnabled: deps.orders.sandboxEnabled,
+    methods: async (app) => {
+      const { settings } = deps.providers;
+      const offered = await settings.methodsFor(app.appId, app.region === 'mainland' ? 'mainland' : 'overseas');
+      const methods: PageMethod[] = offered.map((m) => ({
+        ...m,
+        paymentType: (device) => settings.registry.get(m.provider)?.paymentType?.(device) ?? WEB_PAYMENT_TYPE,
+      }));
+      // The sandbox stands in (tests, demos) on the region's web channel, unless a provider takes that channel.
+      const channel = webChannelOf(app);
+      const taker = settings.registry.byChannel(channel);
+      if (deps.orders.sandboxEnabled && !(taker && (await settings.enabledRegions(app.appId, taker.id))))
+        methods.push({ provider: 'sandbox', method: 'sandbox', channel, paymentType: () => WEB_PAYMENT_TYPE });
+      return methods;
+    },
+    lateQuery: (trxNo) => deps.providers.reconciliation.lateQuery(trxNo),
   });
   return { page, links: new PayLinkService(new PayLinksRepository(db), now), sessions, settings };
 }

@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../errors/app-error.js';
 import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import { countryOrDefault } from '../accounts/country.js';
+import { requestBaseUrl } from '../http/request-base-url.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import { exponentOf } from '../orders/money.js';
 import type { Order } from '../orders/orders.view.js';
@@ -120,7 +121,7 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
           entry: session.entry,
           lang: pageLang(session, request.headers['accept-language']),
           csrf: session.csrf,
-          loggedIn: session.userId !== null,
+          loggedIn: session.loggedIn,
           role: session.role,
           blocked: session.blocked,
           servers: await services.webPay.settings.servers(record.appId),
@@ -128,6 +129,7 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
           region: await page.region(record, session, edgeCountry(request)),
           loginProviders: services.accounts.sandbox ? ['sandbox'] : [],
           sandbox: page.sandboxEnabled,
+          methods: (await page.methods(record)).map((m) => ({ provider: m.provider, method: m.method })),
         });
       },
     );
@@ -146,7 +148,15 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { app: record, session } = await changing(request);
-        const next = await page.checkRole(record, session, request.body.serverId, request.body.roleId);
+        const next = await page.checkRole(record, session, request.body.serverId, request.body.roleId).catch((err) => {
+          // The game failed (not the player): operators find the call in the game-call log; the log says which.
+          if (err instanceof AppError && (err.reason === 'ROLE_QUERY_FAILED' || err.reason === 'GAME_UNREACHABLE'))
+            request.log.warn(
+              { appId: record.appId, serverId: request.body.serverId, reason: err.reason, detail: err.detail },
+              'web payment page: the game could not confirm a role (4.8)',
+            );
+          throw err;
+        });
         await setSession(request, reply, next);
         return ok({ role: next.role! });
       },
@@ -229,7 +239,7 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { app: record, session } = await changing(request);
         const returnUrl = await services.webPay.settings.checkReturnUrl(
           record.appId,
@@ -237,11 +247,20 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
           request.body.returnUrl ?? `${request.protocol}://${request.host}/pay/${encodeURIComponent(record.clientId)}`,
         );
         const placed = await page.place(record, session, request.body.products, {
+          ...(request.body.provider !== undefined ? { provider: request.body.provider } : {}),
+          web: {
+            device: request.body.device ?? 'desktop',
+            lang: request.body.lang ?? pageLang(session, request.headers['accept-language']),
+            clientIp: request.ip ?? null,
+            baseUrl: requestBaseUrl(request),
+          },
           region: request.body.region ?? null,
           ipCountry: edgeCountry(request),
           lang: request.body.lang ?? pageLang(session, request.headers['accept-language']),
           returnUrl,
         });
+        // The session remembers the order it placed: what it may read and act on (WebPayService.order).
+        await setSession(request, reply, sessions.placedOrder(session, placed.order.trxNo));
         return ok({ order: pageOrder(placed.order), payment: pageStep(placed.paymentStep) });
       },
     );

@@ -59,6 +59,13 @@ export const Context = Type.Object({
   region: Type.Object({ locked: Type.Boolean(), value: Type.String() }),
   loginProviders: Type.Array(Type.String()),
   sandbox: Type.Boolean(),
+  methods: Type.Array(
+    Type.Object({
+      provider: Type.String({ description: 'Send it as `provider` of the order.' }),
+      method: Type.String({ description: 'card, paypal, alipay, wechat_pay or sandbox: what the page calls it.' }),
+    }),
+    { description: "The payment methods the app offers the payer's region (docs/web-payment.md)." },
+  ),
 });
 
 export const RoleBody = Type.Object({ serverId: ServerId, roleId: RoleId }, { additionalProperties: false });
@@ -92,6 +99,14 @@ export const PlaceBody = Type.Object(
     products: Lines,
     region: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'The region picked (no region lock).' })),
     lang: Type.Optional(LangTag),
+    provider: Type.Optional(
+      Type.String({ pattern: '^[a-z]{2,20}$', description: 'The method picked: a `provider` of the context.' }),
+    ),
+    device: Type.Optional(
+      Type.Union([Type.Literal('desktop'), Type.Literal('phone')], {
+        description: 'Where the player pays (a provider may use a phone flow). Default desktop.',
+      }),
+    ),
     returnUrl: Type.Optional(
       Text({
         maxLength: 2048,

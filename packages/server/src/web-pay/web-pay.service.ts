@@ -6,8 +6,10 @@ import { checkWithGame } from '../orders/game-checks.js';
 import { minorToNumber, minorToText } from '../orders/money.js';
 import type { OrderService, PlacedOrder, PlaceOrderInput } from '../orders/orders.service.js';
 import type { Order } from '../orders/orders.view.js';
+import type { WebPayer } from '../orders/channels/channel.js';
 import type { ProductService } from '../orders/products.js';
 import { OrderStatus } from '../orders/enums.js';
+import { openedBySandbox } from '../orders/channels/sandbox.js';
 import type { PayLinkRow } from './pay-links.repository.js';
 import type { PaySession, PaySessions, SessionRole } from './session.js';
 import type { WebPaySettingsService } from './web-pay-settings.js';
@@ -17,12 +19,23 @@ export const WEB_PLATFORM = 3;
 export const WEB_PAYMENT_TYPE = 1;
 export const webChannelOf = (app: AppRecord) => (app.region === 'mainland' ? 4 : 5);
 
+/** The languages of the page (web-pay/i18n.js). */
+export const PAGE_LANGS = ['en', 'zh-CN'] as const;
+
 /** The longest role texts a session keeps (the cookie must stay small); longer ones are cut for display only. */
 const MAX_ROLE_TEXT = 200;
 
 export interface Line {
   productCode: string;
   quantity: number;
+}
+
+/** A payment method the page offers (a provider the app enabled for the payer's region, or the sandbox). */
+export interface PageMethod {
+  provider: string;
+  method: string;
+  channel: number;
+  paymentType: (device: 'desktop' | 'phone') => number;
 }
 
 export interface WebPayDeps {
@@ -33,6 +46,10 @@ export interface WebPayDeps {
   sessions: PaySessions;
   webRegionLock: (appId: number) => Promise<boolean>;
   sandboxEnabled: boolean;
+  /** The methods the page offers for this app (its region's enabled providers; the sandbox when it stands in). */
+  methods: (app: AppRecord) => Promise<PageMethod[]>;
+  /** The result view reads an order awaiting payment: its provider is asked when the notification is late. */
+  lateQuery: (trxNo: number) => Promise<boolean>;
 }
 
 /**
@@ -53,6 +70,7 @@ export class WebPayService {
       appId: app.appId,
       entry: 'official',
       userId: null,
+      loggedIn: false,
       role: null,
       gameExt: null,
       userRegion: null,
@@ -75,6 +93,7 @@ export class WebPayService {
       appId: app.appId,
       entry: 'web_view',
       userId: link.user_id,
+      loggedIn: true,
       role: answer.ok
         ? roleOf(answer.role, link.game_server_id)
         : roleOf({ roleId: link.game_role_id, name: '', avatar: '' }, link.game_server_id),
@@ -100,8 +119,13 @@ export class WebPayService {
     const answer = await this.deps.gameCalls.roleQuery(app, { roleId, serverId });
     if (!answer.ok) {
       if (answer.reason === 'unreachable') throw new AppError('GAME_UNREACHABLE', `role query (4.8): ${answer.detail}`);
-      if (answer.reason === 'not_configured') throw new AppError('ROLE_QUERY_FAILED', answer.detail);
-      throw new AppError('ROLE_NOT_FOUND', `role query (4.8): ${answer.detail}`);
+      // Only a 4xx answer is the game saying "no such role"; a 5xx, an answer that is not a role with the platform
+      // user id (2.6) or no role query URL is the game failing, not the player typing a wrong id.
+      if (answer.reason === 'rejected' && answer.httpStatus !== null && answer.httpStatus < 500)
+        throw new AppError('ROLE_NOT_FOUND', `role query (4.8): ${answer.detail}`);
+      throw new AppError('ROLE_QUERY_FAILED', `role query (4.8): ${answer.detail}`, {
+        data: { reason: answer.reason, httpStatus: answer.httpStatus },
+      });
     }
     if (session.userId !== null && app.region === 'mainland' && answer.role.userId !== session.userId)
       throw new AppError('ROLE_NOT_OWNED', `role ${roleId} on server ${serverId} belongs to another user (4.8)`);
@@ -123,7 +147,12 @@ export class WebPayService {
 
   /** A user id set by the mainland login. */
   loggedIn(session: PaySession, userId: string): PaySession {
-    return this.deps.sessions.update(session, { userId, role: null });
+    return this.deps.sessions.update(session, { userId, loggedIn: true, role: null });
+  }
+
+  /** The payment methods the page offers (docs/web-payment.md, "Payment methods"). */
+  methods(app: AppRecord): Promise<PageMethod[]> {
+    return this.deps.methods(app);
   }
 
   /** The app's active products, as the page lists them. */
@@ -184,6 +213,19 @@ export class WebPayService {
    */
   async place(app: AppRecord, session: PaySession, lines: Line[], ctx: PlaceContext): Promise<PlacedOrder> {
     const { userId, role } = this.payer(session);
+    // The method the player picked decides the channel (each provider has its own); none: the region's web channel.
+    let channel = webChannelOf(app);
+    let paymentType = WEB_PAYMENT_TYPE;
+    if (ctx.provider !== undefined) {
+      const method = (await this.deps.methods(app)).find((m) => m.provider === ctx.provider);
+      if (!method)
+        throw new AppError(
+          'PAYMENT_METHOD_UNAVAILABLE',
+          `provider: ${ctx.provider} is not offered by this app for ${app.region} players`,
+        );
+      channel = method.channel;
+      paymentType = method.paymentType(ctx.web.device);
+    }
     const input: PlaceOrderInput = {
       appId: app.appId,
       userId,
@@ -194,14 +236,15 @@ export class WebPayService {
       gameRoleId: role.roleId,
       gameExt: session.gameExt ?? '',
       platform: WEB_PLATFORM,
-      channel: webChannelOf(app),
-      paymentType: WEB_PAYMENT_TYPE,
+      channel,
+      paymentType,
       mergedReceipts: false,
       sdkVersion: null,
       ipCountry: ctx.ipCountry,
       chosenRegion: ctx.region,
       registrationRegion: session.userRegion || null,
       returnUrl: ctx.returnUrl,
+      web: ctx.web,
     };
     try {
       const placed = await this.deps.orders.place(input, () =>
@@ -218,15 +261,29 @@ export class WebPayService {
     }
   }
 
-  /** The session's own order (another user's or app's is 404: the page learns nothing of it). */
+  /**
+   * One of the session's own orders: one it placed, or, when the session is logged in (web view, mainland login), one
+   * of its user's orders of this page. Anything else is 404, whether it exists or not: the page learns nothing of it.
+   * A role id typed on the official page is no login (role ids are seen by other players), so it reads no order.
+   */
   async order(app: AppRecord, session: PaySession, trxNo: number): Promise<Order> {
-    const { userId } = this.payer(session);
+    const mine = session.placed.includes(trxNo);
+    if (!mine && !(session.loggedIn && session.userId !== null))
+      throw new AppError('NOT_FOUND', `order ${trxNo} is not an order of this page session`);
     const order = await this.deps.orders.get(trxNo).catch((err: unknown) => {
       if (err instanceof AppError && err.reason === 'NOT_FOUND') return null;
       throw err;
     });
-    if (!order || order.appId !== app.appId || order.userId !== userId || order.origin !== 'web_page')
-      throw new AppError('NOT_FOUND', `order ${trxNo} is not an order of this page`);
+    if (
+      !order ||
+      order.appId !== app.appId ||
+      order.origin !== 'web_page' ||
+      (!mine && order.userId !== session.userId)
+    )
+      throw new AppError('NOT_FOUND', `order ${trxNo} is not an order of this page session`);
+    // The browser's return is never trusted: a late notification is asked of the provider instead.
+    if (order.status === OrderStatus.AWAITING_PAYMENT && (await this.deps.lateQuery(trxNo)))
+      return this.deps.orders.get(trxNo);
     return order;
   }
 
@@ -235,6 +292,9 @@ export class WebPayService {
     if (!this.deps.sandboxEnabled)
       throw new AppError('SANDBOX_DISABLED', 'set SANDBOX_PAYMENTS=true (never in production mode)');
     const order = await this.order(app, session, trxNo);
+    // A real provider's order is paid by its provider only, never by the sandbox's buttons.
+    if (!openedBySandbox(order.bankTrxNo))
+      throw new AppError('NOT_FOUND', `order ${trxNo} was not opened by the sandbox channel`);
     if (order.status !== OrderStatus.AWAITING_PAYMENT) return order;
     if (outcome === 'pay')
       return this.deps.orders.applyChannelEvent({ kind: 'paid', trxNo, bankTrxNo: null, client: null });
@@ -258,16 +318,32 @@ export class WebPayService {
     if (!(err instanceof AppError) || err.reason !== 'PRE_ORDER_BLOCKED') return err;
     const data = err.data as { code: number | null; msg: string | null; productCode: string };
     const custom = data.code !== null && !isBuiltInPreOrderCode(data.code);
-    const text = custom ? await this.deps.settings.textFor(app.appId, data.code!, lang) : null;
+    const textIn = (l: string) => (custom ? this.deps.settings.textFor(app.appId, data.code!, l) : null);
+    // The game's text in each language of the page, so the block follows the page's language switch.
+    const texts: Record<string, string> = {};
+    for (const l of PAGE_LANGS) {
+      const t = await textIn(l);
+      if (t !== null) texts[l] = t;
+    }
     // The page's data: the code, the game's msg and our translation; never the game's developer `detail`.
     return new AppError('PRE_ORDER_BLOCKED', `the pre-order check (4.10) blocked ${data.productCode}`, {
       ...(err.msgOverride !== undefined ? { msg: err.msgOverride } : {}),
-      data: { code: data.code, msg: data.code === null ? null : data.msg, text, productCode: data.productCode },
+      data: {
+        code: data.code,
+        msg: data.code === null ? null : data.msg,
+        text: await textIn(lang),
+        texts,
+        productCode: data.productCode,
+      },
     });
   }
 }
 
 export interface PlaceContext {
+  /** The provider the player picked (PageMethod.provider); undefined: the region's web channel. */
+  provider?: string;
+  /** The payer, for the provider: device, language, IP, the base URL the page reached us at. */
+  web: WebPayer;
   region: string | null;
   ipCountry: string;
   lang: string;

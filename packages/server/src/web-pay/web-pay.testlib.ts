@@ -24,6 +24,8 @@ export interface GameState {
   preOrder: (line: { productSkuCode: string; quantity: number; roleId: string; serverId: string }) => GameReply;
   /** Drop the connection of role queries (an unreachable game). */
   roleQueryDown: boolean;
+  /** A reply that replaces the role query's answer (4.8), e.g. a 500 or garbage. */
+  roleReply: GameReply | null;
 }
 
 export interface WebPayFixture {
@@ -48,12 +50,14 @@ export async function startWebPay(
     roleListReply: null,
     preOrder: () => ({ status: 200, body: '' }),
     roleQueryDown: false,
+    roleReply: null,
   };
   const game = await startGameServer(await platformPublicKeys(svc.services), (req) => {
     const url = new URL(req.url, 'http://game');
     const q = url.searchParams;
     if (url.pathname === '/role') {
       if (state.roleQueryDown) return { destroy: true };
+      if (state.roleReply) return state.roleReply;
       const role = state.roles.get(`${q.get('serverId')}/${q.get('roleId')}`);
       if (!role) return json(404, { code: 101, msg: 'no such role', detail: 'unknown role id' });
       return json(200, { roleId: q.get('roleId'), avatar: '', ...role, serverId: q.get('serverId') });

@@ -63,7 +63,7 @@ describe('web payment page: usability', () => {
       await waitForText(page, '#role-name', /Keyboard hero/);
       await tabTo(page, '.product[data-code="pass"] input');
       await page.keyboard.type('2');
-      await waitForText(page, '#quote-total', /19\.80 USD/);
+      await waitForText(page, '#quote-total', /\$19\.80/);
       await fits(page, width);
       await tabTo(page, '#btn-pay');
       await page.keyboard.press('Enter');

@@ -29,6 +29,18 @@ export interface PaymentContext {
    * the page or one of the app's return URLs), with `trxNo` added to its query; null for game clients.
    */
   returnUrl: string | null;
+  /** The web payment page's payer: what a provider may ask (the payment-providers seam); absent for game clients. */
+  web?: WebPayer;
+}
+
+export interface WebPayer {
+  device: 'desktop' | 'phone';
+  /** The page's language (en, zh-CN). */
+  lang: string;
+  /** The payer's IP as the edge reported it; null when unknown. */
+  clientIp: string | null;
+  /** The base URL the page reached this service at (a provider's webhook URL is made from it). */
+  baseUrl: string;
 }
 
 /**
@@ -58,8 +70,11 @@ export function returnUrlOf(url: string, trxNo: number): string {
  */
 export interface PaymentChannelAdapter {
   readonly name: string;
-  /** Whether this adapter takes payments of this channel enum value for this app (a store adapter: the app's store settings). */
-  supports(channel: number, appId: number): boolean | Promise<boolean>;
+  /**
+   * Whether this adapter takes payments of this channel enum value for this app and order origin (a store adapter:
+   * the app's store settings; a web provider: the app's provider settings, web page orders only).
+   */
+  supports(channel: number, appId: number, origin: string): boolean | Promise<boolean>;
   startPayment(order: OrderRow, items: ItemRow[], ctx: PaymentContext): Promise<PaymentStart>;
 }
 
@@ -93,8 +108,8 @@ export type ChannelEvent =
 export class ChannelRegistry {
   constructor(private readonly adapters: PaymentChannelAdapter[]) {}
 
-  async forChannel(channel: number, appId: number): Promise<PaymentChannelAdapter | undefined> {
-    for (const a of this.adapters) if (await a.supports(channel, appId)) return a;
+  async forChannel(channel: number, appId: number, origin: string): Promise<PaymentChannelAdapter | undefined> {
+    for (const a of this.adapters) if (await a.supports(channel, appId, origin)) return a;
     return undefined;
   }
 

@@ -3,6 +3,12 @@ import { MAX_CHANNEL } from '../enums.js';
 import type { OrderRow } from '../orders.repository.js';
 import type { PaymentChannelAdapter, PaymentStart } from './channel.js';
 
+/** The sandbox's transaction numbers start with this (so its hosted step never pays another channel's order). */
+export const SANDBOX_BANK_PREFIX = 'sandbox-';
+
+/** Whether the sandbox opened this order's payment (its bankTrxNo is the sandbox's). */
+export const openedBySandbox = (bankTrxNo: string | null) => bankTrxNo?.startsWith(SANDBOX_BANK_PREFIX) ?? false;
+
 /** The outcomes of the sandbox's hosted step (the web payment page's pay, fail and cancel buttons). */
 export const SANDBOX_OUTCOMES = ['pay', 'fail', 'cancel'] as const;
 
@@ -23,7 +29,7 @@ export class SandboxChannel implements PaymentChannelAdapter {
 
   async startPayment(order: OrderRow): Promise<PaymentStart> {
     return {
-      bankTrxNo: `sandbox-${crypto.randomBytes(8).toString('hex')}`,
+      bankTrxNo: `${SANDBOX_BANK_PREFIX}${crypto.randomBytes(8).toString('hex')}`,
       step: {
         kind: 'hosted',
         channel: 'sandbox',

@@ -1,0 +1,266 @@
+// pages/providers.js - panel of the app detail page: the app's web payment providers (docs/web-payment.md, "Setting up
+// the providers"): for each provider its webhook URL to paste into the provider, whether it is enabled and for which
+// payer regions, its public fields, and which secrets are stored. The forms are made from the fields the API lists,
+// so a new provider needs no change here. Secrets are write-only: an empty field keeps the stored one, "remove" sends
+// null; the form closes after a save so no secret stays in the page. Also the provider messages page.
+import { useState } from '/console/vendor/hooks.module.js';
+import { api } from '/console/api.js';
+import {
+  ConfirmButton,
+  CopyText,
+  Details,
+  ErrorBox,
+  Field,
+  FilterForm,
+  Loading,
+  Pager,
+  Table,
+  href,
+  html,
+  navigate,
+  show,
+  time,
+  useAction,
+  useApi,
+  usePermission,
+} from '/console/ui.js';
+
+const base = (appId) => `/apps/${encodeURIComponent(appId)}/payment-providers`;
+const REGIONS = ['overseas', 'mainland'];
+
+function ProviderForm({ entry, busy, onSubmit, onCancel }) {
+  const s = entry.settings;
+  const [form, setForm] = useState(() => ({
+    enabled: s?.enabled ?? true,
+    regions: s?.regions ?? entry.defaultRegions,
+    config: Object.fromEntries(entry.fields.config.map((f) => [f.name, s?.config[f.name] ?? ''])),
+    secrets: Object.fromEntries(entry.fields.secrets.map((f) => [f.name, ''])),
+    remove: {},
+  }));
+  const set = (part, name) => (v) => setForm({ ...form, [part]: { ...form[part], [name]: v } });
+  const body = () => ({
+    enabled: form.enabled,
+    regions: form.regions,
+    config: Object.fromEntries(Object.entries(form.config).filter(([, v]) => v.trim() !== '')),
+    secrets: Object.fromEntries([
+      ...Object.entries(form.secrets).filter(([, v]) => v.trim() !== ''),
+      ...Object.entries(form.remove)
+        .filter(([, on]) => on)
+        .map(([k]) => [k, null]),
+    ]),
+  });
+  return html`<form
+    class="stacked provider-form provider-${entry.provider}"
+    autocomplete="off"
+    onSubmit=${(e) => {
+      e.preventDefault();
+      onSubmit(body());
+    }}
+  >
+    ${entry.fields.config.map(
+      (f) =>
+        html`<${Field}
+          label=${f.name}
+          name=${`${entry.provider}-config-${f.name}`}
+          value=${form.config[f.name]}
+          onInput=${set('config', f.name)}
+          hint=${f.description}
+        />`,
+    )}
+    ${entry.fields.secrets.map((f) => {
+      const stored = s?.secretsSet.includes(f.name);
+      return html`<${Field}
+          label=${`${f.name} (secret)`}
+          name=${`${entry.provider}-secret-${f.name}`}
+          type="password"
+          value=${form.secrets[f.name]}
+          onInput=${set('secrets', f.name)}
+          disabled=${form.remove[f.name]}
+          hint=${`${f.description} ${stored ? 'Stored: leave empty to keep it.' : 'None stored.'}`}
+        />
+        ${
+          stored && !f.required
+            ? html`<${Field}
+                label=${`Remove the stored ${f.name}`}
+                name=${`${entry.provider}-remove-${f.name}`}
+                type="checkbox"
+                value=${!!form.remove[f.name]}
+                onInput=${set('remove', f.name)}
+              />`
+            : null
+        }`;
+    })}
+    ${REGIONS.map(
+      (r) =>
+        html`<${Field}
+          label=${`Offer to ${r} players`}
+          name=${`${entry.provider}-region-${r}`}
+          type="checkbox"
+          value=${form.regions.includes(r)}
+          onInput=${(on) =>
+            setForm({ ...form, regions: on ? [...form.regions, r] : form.regions.filter((x) => x !== r) })}
+        />`,
+    )}
+    <${Field}
+      label="Enabled"
+      name=${`${entry.provider}-enabled`}
+      type="checkbox"
+      value=${form.enabled}
+      onInput=${(v) => setForm({ ...form, enabled: v })}
+    />
+    <p class="actions">
+      <button type="submit" disabled=${busy}>Save ${entry.provider} settings</button>
+      <button type="button" onClick=${onCancel}>Cancel</button>
+    </p>
+  </form>`;
+}
+
+function ProviderSection({ appId, entry, canWrite, reload }) {
+  const [editing, setEditing] = useState(false);
+  const path = `${base(appId)}/${entry.provider}`;
+  const s = entry.settings;
+  const save = useAction(async (body) => {
+    const r = await api('PUT', path, { body });
+    setEditing(false);
+    reload();
+    return r;
+  });
+  const remove = useAction(async () => {
+    await api('DELETE', path);
+    reload();
+    return true;
+  });
+  return html`<div class="provider-settings provider-${entry.provider}">
+    <h3>${entry.provider} <span class="muted">(${entry.method}, channel ${entry.channel})</span></h3>
+    <${ErrorBox} error=${save.error ?? remove.error} />
+    ${save.result ? html`<p class="ok" role="status">${entry.provider} settings saved.</p>` : null}
+    <${Details}
+      rows=${[['Webhook URL', html`<${CopyText} name=${`${entry.provider}-webhook`} value=${entry.webhookUrl} />`]]}
+    />
+    ${
+      editing
+        ? html`<${ProviderForm}
+            entry=${entry}
+            busy=${save.busy}
+            onSubmit=${save.run}
+            onCancel=${() => setEditing(false)}
+          />`
+        : s
+          ? html`<${Details}
+              rows=${[
+                [
+                  'Enabled',
+                  s.enabled ? `yes, for ${s.regions.join(' and ')} players` : 'no: the page does not offer it',
+                ],
+                ...Object.entries(s.config).map(([k, v]) => [k, v]),
+                ['Secrets stored', s.secretsSet.length ? `${s.secretsSet.join(', ')} (never shown)` : 'none'],
+                ['Updated', time(s.updatedAt)],
+              ]}
+            />`
+          : html`<p class="muted not-set">Not set: the page does not offer ${entry.method}.</p>`
+    }
+    ${
+      canWrite && !editing
+        ? html`<p class="actions">
+            <button
+              type="button"
+              onClick=${() => {
+                save.reset();
+                setEditing(true);
+              }}
+            >
+              ${s ? 'Edit' : 'Set up'} ${entry.provider}
+            </button>
+            ${s ? html`<${ConfirmButton} label="Delete" question=${`Delete the ${entry.provider} settings (and their stored secrets)?`} confirmLabel="Yes, delete them" onConfirm=${remove.run} disabled=${remove.busy} />` : null}
+          </p>`
+        : null
+    }
+  </div>`;
+}
+
+export function PaymentProvidersPanel({ appId }) {
+  const { data, error, loading, reload } = useApi('GET', base(appId), {}, [appId]);
+  const canWrite = usePermission('apps.write');
+  return html`<div class="panel payment-providers">
+    <h2>Payment providers</h2>
+    <p class="links">
+      <a href=${href(`/apps/${appId}/provider-messages`)}>Provider messages</a>${' · '}
+      <a href=${href(`/apps/${appId}/provider-messages`, { outcome: 'refused' })}>Refused provider messages</a>
+    </p>
+    <p class="muted">
+      The methods the web payment page offers. Paste each webhook URL into the provider's dashboard
+      (docs/web-payment.md).
+    </p>
+    <${ErrorBox} error=${error} />
+    ${loading && !data ? html`<${Loading} what="payment providers" />` : null}
+    ${canWrite === false ? html`<p class="notice read-only" role="status">Read-only: your role may not change provider settings (apps.write).</p>` : null}
+    ${data ? data.providers.map((entry) => html`<${ProviderSection} key=${entry.provider} appId=${appId} entry=${entry} canWrite=${canWrite} reload=${reload} />`) : null}
+  </div>`;
+}
+
+const OUTCOMES = ['', 'applied', 'duplicate', 'recorded', 'ignored', 'refused'];
+const OUTCOME_CLASS = { applied: 'ok', refused: 'bad' };
+
+/** One app's provider messages: every webhook and query find, verified or not, with its outcome. Shown as text. */
+export function ProviderMessagesPage({ appId, route }) {
+  const q = route.query;
+  const path = `/apps/${appId}/provider-messages`;
+  const { data, error, loading } = useApi('GET', `/apps/${encodeURIComponent(appId)}/provider-messages`, { query: q }, [
+    appId,
+    JSON.stringify(q),
+  ]);
+  return html`<section>
+    <h1>Provider messages <span class="muted">app ${appId}</span></h1>
+    <p><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>
+    <${FilterForm}
+      key=${JSON.stringify(q)}
+      query=${q}
+      onApply=${(v) => navigate(path, { ...v, limit: q.limit })}
+      fields=${[
+        { name: 'provider', label: 'Provider' },
+        { name: 'outcome', label: 'Outcome', as: 'select', options: OUTCOMES },
+        { name: 'trxNo', label: 'trxNo' },
+      ]}
+    />
+    <${ErrorBox} error=${error} />
+    ${
+      loading
+        ? html`<${Loading} />`
+        : data
+          ? html`<${Table}
+                rowKey=${(m) => m.messageId}
+                empty="No provider messages match."
+                rows=${data.messages}
+                columns=${[
+                  { label: 'Received', render: (m) => time(m.receivedAt) },
+                  { label: 'Provider', key: 'provider' },
+                  { label: 'Source', key: 'source' },
+                  { label: 'Type', render: (m) => show(m.type) },
+                  {
+                    label: 'Outcome',
+                    render: (m) => html`<span class=${`outcome ${OUTCOME_CLASS[m.outcome] ?? ''}`}>${m.outcome}</span>`,
+                  },
+                  { label: 'Reason', render: (m) => show(m.reason) },
+                  {
+                    label: 'trxNo',
+                    render: (m) =>
+                      m.trxNo === null ? show(null) : html`<a href=${href(`/orders/${m.trxNo}`)}>${m.trxNo}</a>`,
+                  },
+                  { label: 'Amount', render: (m) => (m.amount === null ? show(null) : `${m.amount} ${m.currency}`) },
+                  {
+                    label: 'Provider transaction',
+                    render: (m) => html`<span class="clip">${show(m.providerTrxId)}</span>`,
+                  },
+                  { label: 'Excerpt', render: (m) => html`<span class="excerpt">${show(m.excerpt)}</span>` },
+                ]}
+              />
+              <${Pager}
+                next=${data.nextBefore}
+                isFirst=${!q.before}
+                onNext=${() => navigate(path, { ...q, before: data.nextBefore })}
+                onFirst=${() => navigate(path, { ...q, before: undefined })}
+              />`
+          : null
+    }
+  </section>`;
+}

@@ -1,0 +1,99 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
+import type { Config } from '../config/config.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { OrderService } from '../orders/orders.service.js';
+import type { ProductService } from '../orders/products.js';
+import { providersRepo, type ProviderMessageFilter, type ProviderMessageRow } from './payment-providers.repository.js';
+import { ProviderChannel } from './provider-channel.js';
+import { ProviderPayments } from './provider-payments.js';
+import { ProviderSettingsService } from './provider-settings.service.js';
+import { createProviders, ProviderRegistry } from './providers.js';
+import { ProviderReconciliation } from './reconcile.js';
+import { ProviderWebhooks } from './webhooks.js';
+
+/** The web payment providers as services.ts holds them. */
+export interface PaymentProvidersDomain {
+  registry: ProviderRegistry;
+  settings: ProviderSettingsService;
+  payments: ProviderPayments;
+  webhooks: ProviderWebhooks;
+  reconciliation: ProviderReconciliation;
+  messages(filter: ProviderMessageFilter): Promise<ProviderMessageRow[]>;
+  /** Where background failures (queries, reconciliation) are logged: the HTTP service's logger (routes.ts). */
+  useLogger(log: { warn(obj: Record<string, unknown>, msg: string): void }): void;
+}
+
+/** The settings and the channel adapter: built before the orders domain, which asks the channel. */
+export function createProviderSettings(deps: {
+  db: Kysely<Tables>;
+  box: SecretBox;
+  config: Config;
+  appExists: (appId: number) => Promise<boolean>;
+  now: () => number;
+}): ProviderSettingsService {
+  return new ProviderSettingsService(
+    deps.db,
+    deps.box,
+    new ProviderRegistry(createProviders(deps.config)),
+    deps.appExists,
+    deps.now,
+  );
+}
+
+/** The channel adapter of the providers (orders' channel seam); `products` is read lazily (built later). */
+export function providerChannel(deps: {
+  db: Kysely<Tables>;
+  settings: ProviderSettingsService;
+  config: Config;
+  products: () => Pick<ProductService, 'list'>;
+  now: () => number;
+}): ProviderChannel {
+  return new ProviderChannel(
+    deps.db,
+    deps.settings,
+    async (appId) => new Map((await deps.products().list(appId)).map((p) => [p.productCode, p.name])),
+    deps.config.WEB_ORDER_LIFETIME_MINUTES * 60_000,
+    deps.now,
+  );
+}
+
+export function createPaymentProviders(deps: {
+  db: Kysely<Tables>;
+  dialect: Dialect;
+  config: Config;
+  settings: ProviderSettingsService;
+  orders: Pick<OrderService, 'applyChannelEvent' | 'cancel'>;
+  now: () => number;
+}): PaymentProvidersDomain {
+  const { db, config, settings, now } = deps;
+  let log: { warn(obj: Record<string, unknown>, msg: string): void } = { warn: () => {} };
+  const payments = new ProviderPayments(db, deps.orders, (e) => deps.dialect.isUniqueViolation(e), now);
+  return {
+    registry: settings.registry,
+    settings,
+    payments,
+    webhooks: new ProviderWebhooks(settings, payments),
+    reconciliation: new ProviderReconciliation(
+      db,
+      settings,
+      payments,
+      {
+        intervalMs: config.PROVIDER_RECONCILE_INTERVAL_MS,
+        queryAfterMs: config.PROVIDER_QUERY_AFTER_SECONDS * 1000,
+        lateQueryMs: config.PROVIDER_LATE_QUERY_SECONDS * 1000,
+      },
+      (err, payment) =>
+        log.warn(
+          { err, trxNo: Number(payment.trx_no), provider: payment.provider },
+          'payment provider query failed; the reconciliation tries again',
+        ),
+      now,
+    ),
+    messages: (filter) => providersRepo.listMessages(db, filter),
+    useLogger: (l) => {
+      log = l;
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
+import { requestBaseUrl } from '../http/request-base-url.js';
+import { nextBeforeOf } from '../http/admin-query.js';
+import { parseJsonBody } from '../http/json-body.js';
+import { AppError } from '../errors/app-error.js';
+import type { Services } from '../services.js';
+import {
+  AppIdParams,
+  ProviderParams,
+  ProviderSettingsBody,
+  ProviderSettingsView,
+  ProvidersView,
+} from './provider-settings.schemas.js';
+import {
+  ProviderMessage,
+  ProviderMessageList,
+  ProviderMessagesQuery,
+  parseProviderMessagesQuery,
+  toProviderMessage,
+} from './provider-messages.schemas.js';
+import { refusal, refuseUnstorable } from './webhooks.js';
+
+const tags = ['admin'];
+const security = [{ adminBearer: [] }];
+
+/** Admin API of the per-app payment provider settings and their messages (mounted under /admin/v1). */
+export function providerAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { settings, messages } = services.paymentProviders;
+  return async (app) => {
+    app.addSchema(ProviderSettingsView);
+    app.addSchema(ProviderMessage);
+    app.get(
+      '/apps/:appId/payment-providers',
+      {
+        schema: {
+          tags,
+          security,
+          summary:
+            "An app's web payment providers: each provider's fields, its webhook URL to paste into the provider, and the app's settings (no secret)",
+          params: AppIdParams,
+          response: { 200: ProvidersView, ...platformErrorResponses },
+        },
+      },
+      async (request) => settings.show(Number(request.params.appId), requestBaseUrl(request)),
+    );
+
+    app.put(
+      '/apps/:appId/payment-providers/:provider',
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Set an app's settings of one provider; a secret omitted keeps the stored one, null removes it",
+          params: ProviderParams,
+          body: ProviderSettingsBody,
+          response: { 200: Type.Ref(ProviderSettingsView), ...platformErrorResponses },
+        },
+      },
+      async (request) => settings.put(Number(request.params.appId), request.params.provider, request.body),
+    );
+
+    app.delete(
+      '/apps/:appId/payment-providers/:provider',
+      {
+        schema: {
+          tags,
+          security,
+          summary: "Delete an app's settings of one provider (the page stops offering it)",
+          params: ProviderParams,
+          response: { 204: Type.Null(), ...platformErrorResponses },
+        },
+      },
+      async (request, reply) => {
+        await settings.remove(Number(request.params.appId), request.params.provider);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/apps/:appId/provider-messages',
+      {
+        schema: {
+          tags,
+          security,
+          summary:
+            'Every message the payment providers sent for an app (and every find of their order queries), verified or not, with its outcome',
+          params: AppIdParams,
+          querystring: ProviderMessagesQuery,
+          response: { 200: ProviderMessageList, ...platformErrorResponses },
+        },
+      },
+      async (request) => {
+        const appId = Number(request.params.appId);
+        if (!(await services.apps.resolveByAppId(appId)))
+          throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+        const filter = parseProviderMessagesQuery(appId, request.query);
+        const rows = (await messages(filter)).map(toProviderMessage);
+        return { messages: rows, nextBefore: nextBeforeOf(rows, filter.limit, (m) => m.messageId) };
+      },
+    );
+  };
+}
+
+const NotifyAnswer = Type.Object({ outcome: Type.String(), reason: Type.Union([Type.String(), Type.Null()]) });
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The body exactly as received, on the provider webhook routes (signatures are over it). */
+    rawBody?: string;
+  }
+}
+
+/**
+ * Each provider's webhook, `POST /notify/v1/providers/{provider}/{appId}`: the body is parsed as the provider posts it
+ * (JSON or a form) with its raw text kept for the signature, NUL and unpaired surrogates refused anywhere in it, then
+ * ProviderWebhooks verifies and applies. A message taken is answered as the provider expects; a refusal in the 2.3
+ * envelope with a 4xx; never a 5xx but when the provider could not be reached to verify (it retries).
+ */
+export function providerWebhookRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { registry, webhooks } = services.paymentProviders;
+  return async (app) => {
+    app.removeAllContentTypeParsers();
+    const keep = (parse: (text: string) => unknown) => (request: { rawBody?: string }, body: string | Buffer) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      request.rawBody = text;
+      const parsed = parse(text);
+      refuseUnstorable(parsed);
+      return parsed;
+    };
+    const json = keep(parseJsonBody);
+    const form = keep((text) => Object.fromEntries(new URLSearchParams(text)));
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      try {
+        done(null, json(request, body));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    });
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+      try {
+        done(null, form(request, body));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    });
+    for (const provider of registry.all) {
+      app.post(
+        `/notify/v1/providers/${provider.id}/:appId`,
+        {
+          schema: {
+            tags: ['payment providers'],
+            summary: `${provider.id}'s webhook of an app (paste its URL into ${provider.id}'s dashboard)`,
+            params: AppIdParams,
+            body: provider.webhook.body,
+            response: { 200: platformSuccess(NotifyAnswer), ...platformErrorResponses },
+          },
+        },
+        async (request, reply) => {
+          const result = await webhooks.receive(provider, Number(request.params.appId), {
+            rawBody: request.rawBody ?? '',
+            headers: request.headers,
+            body: request.body,
+          });
+          if (result.outcome === 'refused') throw refusal(provider.id, result);
+          const accepted = provider.webhook.accepted;
+          if (accepted)
+            return reply
+              .code(accepted.status)
+              .type(accepted.contentType)
+              .send(accepted.body as never);
+          return {
+            code: 200 as const,
+            msg: 'success',
+            detail: '',
+            data: { outcome: result.outcome, reason: result.reason },
+          };
+        },
+      );
+    }
+  };
+}

@@ -1,0 +1,217 @@
+import client from 'prom-client';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../tables.js';
+import { AppError } from '../errors/app-error.js';
+import type { OrderService } from '../orders/orders.service.js';
+import { providersRepo, type ProviderPaymentRow } from './payment-providers.repository.js';
+import type { ProviderMessageOutcome, ProviderMessagesTable } from './payment-providers.tables.js';
+import { ProviderError, type ProviderFinding, type VerifiedNotification } from './provider.js';
+import { safeText } from './safe-text.js';
+
+/** What a provider's message or a query find did: answered to the provider and recorded for operators. */
+export interface FindingResult {
+  outcome: ProviderMessageOutcome;
+  /** Why it was refused, ignored or a duplicate (`amount_mismatch`, `order_closed`, `replayed`...). */
+  reason: string | null;
+  trxNo: number | null;
+  /** Refused after the message verified (its content does not pay the order), not for failing verification. */
+  verified: boolean;
+}
+
+type Source = ProviderMessagesTable['source'];
+const EXCERPT_MAX = 500;
+
+/**
+ * The provider-independent rules of a payment, written once (docs/web-payment.md, "What every provider gets"):
+ * a provider's finding pays its order exactly once, amount and currency checked against the order, the provider's
+ * transaction id as bankTrxNo; a finding for an unknown or another app's order, another amount or currency, a closed
+ * order, a transaction that paid before, or a replayed message pays nothing and is recorded; refunds and disputes are
+ * recorded for operators (no 2.5: spec 6). Every message and find is counted by provider and outcome.
+ */
+export class ProviderPayments {
+  readonly counter = new client.Counter({
+    name: 'provider_notifications_total',
+    help: 'Payment provider messages and query finds, by provider and outcome (applied, duplicate, recorded, ignored, refused)',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [],
+  });
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly orders: Pick<OrderService, 'applyChannelEvent' | 'cancel'>,
+    private readonly isUniqueViolation: (err: unknown) => boolean,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A message whose verification failed: recorded (no dedup key), never applied. */
+  async refused(provider: string, appId: number, e: ProviderError, claimed: string): Promise<FindingResult> {
+    const result: FindingResult = { outcome: 'refused', reason: e.code, trxNo: null, verified: false };
+    await this.record(provider, appId, 'notify', { eventId: null, type: null, excerpt: claimed }, result, null);
+    return result;
+  }
+
+  /** A verified notification: deduplicated by its event id, applied, recorded. */
+  async notified(provider: string, appId: number, n: VerifiedNotification): Promise<FindingResult> {
+    const message = { eventId: n.eventId, type: n.type, excerpt: JSON.stringify(n.excerpt) };
+    if (await providersRepo.messageByKey(this.db, provider, appId, n.eventId)) {
+      const replay: FindingResult = { outcome: 'duplicate', reason: 'replayed', trxNo: null, verified: true };
+      await this.record(provider, appId, 'notify', message, replay, n.finding);
+      return replay;
+    }
+    const result = await this.apply(provider, appId, n.finding);
+    try {
+      await this.record(provider, appId, 'notify', message, result, n.finding, true);
+    } catch (e) {
+      if (!this.isUniqueViolation(e)) throw e;
+      // The same message delivered twice at once: the other delivery's record holds the key.
+      const replay: FindingResult = { outcome: 'duplicate', reason: 'replayed', trxNo: result.trxNo, verified: true };
+      await this.record(provider, appId, 'notify', message, replay, n.finding);
+      return replay;
+    }
+    return result;
+  }
+
+  /**
+   * What the provider's order query said about one of our payments (the page's late query, the reconciliation):
+   * applied as a message would be; recorded when it changed something or was refused.
+   */
+  async queried(provider: string, source: Source, payment: ProviderPaymentRow, finding: ProviderFinding) {
+    if (finding.kind === 'open') return null;
+    const result =
+      finding.kind === 'closed'
+        ? await this.close(payment, `closed at ${provider}`)
+        : await this.apply(provider, payment.app_id, finding);
+    if (result.outcome === 'applied' || result.outcome === 'refused')
+      await this.record(
+        provider,
+        payment.app_id,
+        source,
+        {
+          eventId: null,
+          type: `query:${finding.kind}`,
+          excerpt: JSON.stringify({ ref: payment.ref, finding: finding.kind }),
+        },
+        result,
+        finding,
+      );
+    return result;
+  }
+
+  /** An unpaid payment past its lifetime, closed at the provider: closed here and its order cancelled (2 -> 4). */
+  async close(payment: ProviderPaymentRow, why: string): Promise<FindingResult> {
+    const trxNo = Number(payment.trx_no);
+    const closed = await providersRepo.markClosed(this.db, trxNo, this.now());
+    if (!closed) return { outcome: 'duplicate', reason: 'not_open', trxNo, verified: true };
+    try {
+      await this.orders.cancel(trxNo, `unpaid past its lifetime: ${why}`);
+    } catch (e) {
+      // Paid or ended otherwise meanwhile: the order keeps its status (a payment is never undone here).
+      if (!(e instanceof AppError && e.reason === 'ORDER_STATE')) throw e;
+    }
+    return { outcome: 'applied', reason: 'closed', trxNo, verified: true };
+  }
+
+  /** The rules of a finding against our records (see the class comment). */
+  async apply(provider: string, appId: number, f: ProviderFinding): Promise<FindingResult> {
+    const refuse = (reason: string, trxNo: number | null = null): FindingResult => ({
+      outcome: 'refused',
+      reason,
+      trxNo,
+      verified: true,
+    });
+    if (f.kind === 'ignored') return { outcome: 'ignored', reason: f.reason, trxNo: null, verified: true };
+    if (f.kind === 'open') return { outcome: 'ignored', reason: 'still_open', trxNo: null, verified: true };
+    if (f.kind === 'refund' || f.kind === 'dispute') {
+      const row = await providersRepo.paymentByProviderTrxId(this.db, provider, f.providerTrxId);
+      if (!row) return { outcome: 'ignored', reason: 'unknown_transaction', trxNo: null, verified: true };
+      if (Number(row.app_id) !== appId) return refuse('other_app_order');
+      // Spec 6: only the stores refund at present; no 2.5 is sent. Operators see it and settle it with the game.
+      return { outcome: 'recorded', reason: f.kind, trxNo: Number(row.trx_no), verified: true };
+    }
+    const row =
+      (f.ref !== null ? await providersRepo.paymentByRef(this.db, provider, f.ref) : undefined) ??
+      (f.ref === null && f.trxNo !== null ? await providersRepo.payment(this.db, f.trxNo) : undefined);
+    if (!row || row.provider !== provider) return refuse('unknown_order');
+    const trxNo = Number(row.trx_no);
+    if (Number(row.app_id) !== appId) return refuse('other_app_order');
+    if (f.trxNo !== null && f.trxNo !== trxNo) return refuse('order_mismatch', trxNo);
+    if (f.kind === 'closed') return this.close(row, `closed at ${provider}`);
+    if (f.kind === 'failed') {
+      if (row.state !== 'open') return { outcome: 'ignored', reason: `payment_${row.state}`, trxNo, verified: true };
+      await providersRepo.markClosed(this.db, trxNo, this.now());
+      await this.orders
+        .applyChannelEvent({ kind: 'failed', trxNo, reason: `${provider}: ${f.reason}` })
+        .catch((e) => ignoreState(e));
+      return { outcome: 'applied', reason: 'failed', trxNo, verified: true };
+    }
+    if (f.currency !== row.currency) return refuse('currency_mismatch', trxNo);
+    if (f.amountMinor !== Number(row.amount_minor)) return refuse('amount_mismatch', trxNo);
+    if (row.state === 'paid')
+      return row.provider_trx_id === f.providerTrxId
+        ? { outcome: 'duplicate', reason: 'already_paid', trxNo, verified: true }
+        : refuse('paid_by_another_transaction', trxNo);
+    if (row.state === 'closed') return refuse('order_closed', trxNo);
+    try {
+      await this.orders.applyChannelEvent({
+        kind: 'paid',
+        trxNo,
+        bankTrxNo: f.providerTrxId,
+        client: null,
+        // Same transaction as the payment: the provider transaction is written once (unique), the payment row paid.
+        alsoWrite: async (trx) => {
+          if (!(await providersRepo.markPaid(trx, trxNo, f.providerTrxId, this.now())))
+            throw new AppError('ORDER_STATE', `the ${provider} payment of order ${trxNo} is no longer open`);
+        },
+      });
+    } catch (e) {
+      if (e instanceof AppError && e.reason === 'ORDER_STATE') {
+        // Paid by a concurrent delivery of the same payment, or closed meanwhile.
+        const now = await providersRepo.payment(this.db, trxNo);
+        if (now?.state === 'paid' && now.provider_trx_id === f.providerTrxId)
+          return { outcome: 'duplicate', reason: 'already_paid', trxNo, verified: true };
+        return refuse(now?.state === 'paid' ? 'paid_by_another_transaction' : 'order_closed', trxNo);
+      }
+      if (this.isUniqueViolation(e)) return refuse('transaction_used', trxNo);
+      throw e;
+    }
+    return { outcome: 'applied', reason: null, trxNo, verified: true };
+  }
+
+  private async record(
+    provider: string,
+    appId: number,
+    source: Source,
+    m: { eventId: string | null; type: string | null; excerpt: string },
+    result: FindingResult,
+    finding: ProviderFinding | null,
+    keyed = false,
+  ): Promise<void> {
+    const money = finding && 'amountMinor' in finding ? finding : null;
+    await providersRepo.insertMessage(this.db, {
+      app_id: appId,
+      provider,
+      source,
+      event_id: m.eventId,
+      dedup_key: keyed ? m.eventId : null,
+      type: m.type,
+      outcome: result.outcome,
+      reason: result.reason,
+      trx_no: result.trxNo,
+      provider_trx_id: finding && 'providerTrxId' in finding ? finding.providerTrxId : null,
+      amount_minor: money?.amountMinor ?? null,
+      currency: money?.currency ?? null,
+      received_at: this.now(),
+      excerpt: safeText(m.excerpt, EXCERPT_MAX),
+    });
+    this.counter.inc({ provider, outcome: result.outcome });
+  }
+
+  /** Registers the metric into the instance's registry (app.metrics). */
+  attach(registry: client.Registry): void {
+    if (!registry.getSingleMetric('provider_notifications_total')) registry.registerMetric(this.counter);
+  }
+}
+
+function ignoreState(e: unknown): void {
+  if (!(e instanceof AppError && e.reason === 'ORDER_STATE')) throw e;
+}

@@ -1,0 +1,112 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../tables.js';
+import { providersRepo, type ProviderPaymentRow } from './payment-providers.repository.js';
+import type { ProviderPayments } from './provider-payments.js';
+import type { ProviderSettingsService } from './provider-settings.service.js';
+
+export interface ReconcileOptions {
+  /** PROVIDER_RECONCILE_INTERVAL_MS; 0: no periodic run. */
+  intervalMs: number;
+  /** PROVIDER_QUERY_AFTER_SECONDS in ms: payments awaiting longer than this are queried at the provider. */
+  queryAfterMs: number;
+  /** PROVIDER_LATE_QUERY_SECONDS in ms: the result view asks the provider at most this often per order. */
+  lateQueryMs: number;
+}
+
+export interface ReconcileReport {
+  queried: number;
+  paid: number;
+  closed: number;
+  failed: number;
+}
+
+/** Payments one run looks at (each provider call is one request; the rest wait for the next run). */
+const BATCH = 100;
+/** How long a payment is leased to the instance looking at it. */
+const LEASE_MS = 5 * 60_000;
+
+/**
+ * The browser's return is never trusted, and a notification may never come: written once for every provider.
+ * - `lateQuery`: the result view reads an order still awaiting payment; once it has waited PROVIDER_LATE_QUERY_SECONDS,
+ *   the provider is asked (its order query), at most that often per order on any instance.
+ * - `run` (every PROVIDER_RECONCILE_INTERVAL_MS): payments awaiting longer than PROVIDER_QUERY_AFTER_SECONDS are
+ *   queried and applied once paid; those past the order's lifetime are closed at the provider and here (order
+ *   cancelled), so a late payment of a closed order is refused and recorded, never granted. Several instances share
+ *   the work through a lease per payment.
+ */
+export class ProviderReconciliation {
+  #running: Promise<ReconcileReport> | undefined;
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly settings: ProviderSettingsService,
+    private readonly payments: ProviderPayments,
+    private readonly options: ReconcileOptions,
+    private readonly onError: (err: unknown, payment: ProviderPaymentRow) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * The page's read of an order awaiting payment: asks its provider when the notification is late. Answers whether
+   * the provider's answer changed the order (read it again).
+   */
+  async lateQuery(trxNo: number): Promise<boolean> {
+    if (!(await providersRepo.takeCheck(this.db, trxNo, this.now(), this.options.lateQueryMs))) return false;
+    const payment = await providersRepo.payment(this.db, trxNo);
+    if (!payment) return false;
+    try {
+      return (await this.look(payment, 'query'))?.outcome === 'applied';
+    } catch (e) {
+      // The page keeps waiting; the reconciliation tries again.
+      this.onError(e, payment);
+      return false;
+    }
+  }
+
+  /** One run now (a run already going is joined). */
+  run(): Promise<ReconcileReport> {
+    this.#running ??= this.#run().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async #run(): Promise<ReconcileReport> {
+    const report: ReconcileReport = { queried: 0, paid: 0, closed: 0, failed: 0 };
+    const now = this.now();
+    const due = await providersRepo.leaseDue(this.db, now, now - this.options.queryAfterMs, now + LEASE_MS, BATCH);
+    for (const payment of due) {
+      report.queried++;
+      try {
+        const result = await this.look(payment, 'reconcile');
+        if (result?.outcome === 'applied' && result.reason === null) report.paid++;
+        if (result?.outcome === 'applied' && result.reason === 'closed') report.closed++;
+      } catch (e) {
+        report.failed++;
+        this.onError(e, payment);
+      }
+    }
+    return report;
+  }
+
+  /** Asks the provider about one payment (closing it when past its lifetime) and applies what it says. */
+  private async look(payment: ProviderPaymentRow, source: 'query' | 'reconcile') {
+    const provider = this.settings.registry.get(payment.provider);
+    const settings = await this.settings.forApp(Number(payment.app_id), payment.provider);
+    if (!provider || !settings) return null;
+    const expired = this.now() >= Number(payment.expires_at);
+    const finding = expired ? await provider.close(settings, payment) : await provider.query(settings, payment);
+    return this.payments.queried(provider.id, source, payment, finding);
+  }
+
+  /** The periodic job (boot.ts): a run every intervalMs, unref'd, never overlapping itself; null when off. */
+  start(onError: (err: unknown) => void): NodeJS.Timeout | null {
+    if (this.options.intervalMs <= 0) return null;
+    const timer = setInterval(() => {
+      if (this.#running) return;
+      this.run().catch(onError);
+    }, this.options.intervalMs);
+    timer.unref();
+    return timer;
+  }
+}
