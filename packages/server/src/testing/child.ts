@@ -32,7 +32,7 @@ export async function spawnService(env: Record<string, string>, args: string[] =
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`service did not start:\n${out}`));
-    }, 20_000);
+    }, 60_000); // generous: on a loaded 2-core machine a start (module loading, migrations) took over 20 s
     const check = () => {
       const m = /service listening on (http:\/\/[^"\s]+)/.exec(out);
       if (m) {
