@@ -73,6 +73,10 @@ export class PaypalFake {
   chain!: PaypalTestChain;
   readonly #accounts: Account[] = [];
   readonly #idempotent = new Map<string, { status: number; body: string }>();
+  /** Further certificates served on the fake's host (a test's forged chain), by path. */
+  readonly #certs = new Map<string, string>();
+  /** Downloads of each certificate path. */
+  readonly certFetches = new Map<string, number>();
   #dir = '';
   #server!: http.Server;
 
@@ -115,6 +119,13 @@ export class PaypalFake {
   close(): Promise<void> {
     rmSync(this.#dir, { recursive: true, force: true });
     return new Promise((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /** Serves `pem` on the fake's host under PayPal's certificate path (a chain a test made); answers its URL. */
+  serveCertificate(pem: string): string {
+    const pathname = `/v1/notifications/certs/CERT-test-${crypto.randomBytes(6).toString('hex')}`;
+    this.#certs.set(pathname, pem);
+    return `${this.url}${pathname}`;
   }
 
   /** PayPal's transmission headers for `payload` sent to the webhook `webhookId`. */
@@ -237,10 +248,12 @@ export class PaypalFake {
     const error = (status: number, name: string, issue: string, message = issue) =>
       json(status, { name, message, debug_id: debugId(), details: [{ issue, description: message }] });
 
-    // The signing certificate, and the hosted approval page.
-    if (req.method === 'GET' && url.pathname === new URL(this.certUrl).pathname) {
+    // The signing certificate (and a test's own), and the hosted approval page.
+    const pem = url.pathname === new URL(this.certUrl).pathname ? this.chain.chainPem : this.#certs.get(url.pathname);
+    if (req.method === 'GET' && pem !== undefined) {
+      this.certFetches.set(url.pathname, (this.certFetches.get(url.pathname) ?? 0) + 1);
       res.writeHead(200, { 'content-type': 'application/x-pem-file' });
-      res.end(this.chain.chainPem);
+      res.end(pem);
       return;
     }
     if (url.pathname === '/checkoutnow' && req.method === 'GET')
