@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { makePaypalChain, type PaypalTestChain } from './paypal-certs.js';
+import { readBody, safeParse } from './stripe-fake.js';
 
 /**
  * A fake PayPal on loopback, built from PayPal's public REST API reference, for tests and the demo. It serves:
@@ -485,20 +486,3 @@ function paypalId(): string {
 
 const debugId = () => crypto.randomBytes(7).toString('hex');
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}

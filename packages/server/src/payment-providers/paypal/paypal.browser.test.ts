@@ -2,8 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startBrowser, waitForText, type TestBrowser } from '../../console/console.testlib.js';
-import { launchLink } from '../../web-pay/web-pay.testlib.js';
-import { notificationsOf } from '../payment-providers.testlib.js';
+import { assertNoHorizontalScroll, notificationsOf, webViewPage } from '../payment-providers.testlib.js';
 import { startPaypal, type PaypalFixture } from './paypal.testlib.js';
 
 /**
@@ -57,22 +56,11 @@ describe('PayPal in the browser: payments through the approval page', () => {
 
   for (const width of [360, 1280]) {
     it(`in the web view at ${width} px`, async () => {
-      await browser.context.clearCookies();
-      const link = await launchLink(f, f.overseas, { roleId: `wv-${width}`, serverId: 's1' });
-      f.state.roles.set(`s1/wv-${width}`, { userId: link.login.userId, name: `Hero ${width}` });
-      const { page, errors } = await browser.newPage();
-      await page.setViewportSize({ width, height: 800 });
-      await page.goto(link.url);
-      await page.click('#lang-en');
-      await waitForText(page, '#role-name', new RegExp(`Hero ${width}`));
+      const { page, errors, link } = await webViewPage(f, browser, `wv-${width}`, width);
       assert.deepEqual(await page.locator('#methods .method').allInnerTexts(), ['PayPal']);
       const trxNo = await buyWithPaypal(page);
       await checkGame(trxNo, link.login.userId);
-      const scroll = await page.evaluate(() => {
-        const g = globalThis as any;
-        return g.document.documentElement.scrollWidth <= g.innerWidth;
-      });
-      assert.ok(scroll, 'no horizontal scrolling');
+      await assertNoHorizontalScroll(page);
       assert.deepEqual(errors, []);
       await page.close();
     });

@@ -1,9 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { count } from '../../orders/orders.testlib.js';
 import { watchOutboundConnections } from '../../testing/no-network.js';
-import { notificationsOf, webViewSession } from '../payment-providers.testlib.js';
-import { age, placePaypalOrder, startPaypal, type PaypalFixture } from './paypal.testlib.js';
+import { assertNotOfferedOnMainland, notificationsOf, webViewSession } from '../payment-providers.testlib.js';
+import { age, placePaypalOrder, setUpPaypal, startPaypal, type PaypalFixture } from './paypal.testlib.js';
 
 /**
  * PayPal over HTTP against the fake: the Orders v2 order the web order opens, the approval, the capture the service
@@ -67,19 +66,8 @@ describe('PayPal: a web order paid through Orders v2, captured by the server, th
     assert.match(res.body.data.payment.url, new RegExp(`^${f.paypal.url}/checkoutnow\\?token=[A-Z0-9]{17}$`));
 
     // The mainland page does not offer PayPal unless the app enables it for mainland players.
-    const { page: m } = await webViewSession(f, 'open-m', f.mainland);
-    assert.deepEqual(
-      (await m.context()).methods.map((x: any) => x.provider),
-      ['sandbox'],
-    );
-    const before = await count(f.svc, 'orders');
-    const refused = await m.request('POST', '/orders', {
-      products: [{ productCode: 'pass', quantity: 1 }],
-      provider: 'paypal',
-    });
-    assert.equal(refused.status, 400, JSON.stringify(refused.body));
-    assert.equal(refused.body.code, 40050);
-    assert.equal(await count(f.svc, 'orders'), before);
+    await setUpPaypal(f, f.paypal, f.mainland.appId, f.webhookUrl(f.mainland.appId));
+    await assertNotOfferedOnMainland(f, 'paypal');
   });
 
   it('captures on the return and pays once: one verified 2.4 with channel 5 and the capture id as bankTrxNo', async () => {

@@ -4,7 +4,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makePaypalChain, type PaypalTestChain } from '../../testing/paypal-certs.js';
 import { PaypalFake } from '../../testing/paypal-fake.js';
-import { notificationsOf, webViewSession } from '../payment-providers.testlib.js';
+import {
+  assertUnpaid as assertUnpaidOf,
+  notificationsOf,
+  refusedAs,
+  webViewSession,
+} from '../payment-providers.testlib.js';
 import {
   age,
   placePaypalOrder,
@@ -79,18 +84,7 @@ describe('PayPal webhook: refusals', () => {
     return { page, ...(await placePaypalOrder(f, page)) };
   }
 
-  async function assertUnpaid(trxNo: number, status = 2) {
-    const order = (await f.svc.admin('GET', `/orders/${trxNo}`)).body.order;
-    assert.equal(order.status, status, `order ${trxNo} is ${order.statusName}`);
-    assert.equal(notificationsOf(f, trxNo).length, 0, 'the game was told nothing');
-  }
-
-  const refusedAs = (res: { status: number; body: any }, status: number, code: number, reason: string) => {
-    assert.equal(res.status, status, JSON.stringify(res.body));
-    assert.equal(res.body.code, code);
-    assert.deepEqual(res.body.data, { outcome: 'refused', reason });
-    assert.match(res.body.detail, new RegExp(reason));
-  };
+  const assertUnpaid = (trxNo: number, status = 2) => assertUnpaidOf(f, trxNo, status);
 
   it('refuses a forged signature: another key, a certificate off PayPal or under an untrusted root, a tampered body', async () => {
     const o = await openOrder('forged');
