@@ -1,13 +1,11 @@
 import crypto from 'node:crypto';
-import {
-  ApiError,
-  Client,
-  Environment,
-  OrdersController,
-  type Order,
-  type OrderRequest,
-} from '@paypal/paypal-server-sdk';
+import type { ApiError, Client, Order, OrderRequest, OrdersController } from '@paypal/paypal-server-sdk';
 import { ProviderError } from '../provider.js';
+
+type Sdk = typeof import('@paypal/paypal-server-sdk');
+let sdk: Promise<Sdk> | undefined;
+/** The SDK, loaded at the first PayPal call: it is large, and the service starts without it (as the tracing packages). */
+const loadSdk = (): Promise<Sdk> => (sdk ??= import('@paypal/paypal-server-sdk'));
 
 /** The PayPal environment of an app's REST app (Developer Dashboard: Sandbox or Live). */
 export type PaypalEnvironment = 'live' | 'sandbox';
@@ -69,20 +67,21 @@ export class PaypalApi {
    */
   private async call(creds: PaypalCredentials, fn: (orders: OrdersController) => Promise<{ result: Order }>) {
     const key = clientKey(creds);
+    const { ApiError, OrdersController } = await loadSdk();
     try {
-      return (await fn(new OrdersController(this.client(key, creds)))).result;
+      return (await fn(new OrdersController(await this.client(key, creds)))).result;
     } catch (e) {
       const status = e instanceof ApiError ? e.statusCode : 0;
       if (status === 0 || status >= 500 || status === 401) this.#clients.delete(key);
-      if (status >= 400 && status < 500) throw new PaypalRefusal(failureOf(e as ApiError));
+      if (status >= 400 && status < 500) throw new PaypalRefusal(failureOf(e as ApiError<unknown>));
       throw new ProviderError('unreachable', `PayPal: ${status ? `HTTP ${status}` : (e as Error).message}`);
     }
   }
 
-  private client(key: string, creds: PaypalCredentials): Client {
+  private async client(key: string, creds: PaypalCredentials): Promise<Client> {
     let client = this.#clients.get(key);
     if (!client) {
-      client = makeClient(creds, this.opts.apiBaseUrl, this.opts.timeoutMs);
+      client = makeClient(await loadSdk(), creds, this.opts.apiBaseUrl, this.opts.timeoutMs);
       if (this.#clients.size >= MAX_CLIENTS) this.#clients.delete(this.#clients.keys().next().value!);
       this.#clients.set(key, client);
     }
@@ -97,7 +96,7 @@ export class PaypalRefusal extends ProviderError {
   }
 }
 
-function failureOf(e: ApiError): PaypalFailure {
+function failureOf(e: ApiError<unknown>): PaypalFailure {
   let body: { name?: unknown; details?: Array<{ issue?: unknown }> } = {};
   try {
     body = typeof e.body === 'string' ? JSON.parse(e.body) : {};
@@ -118,7 +117,12 @@ function clientKey(c: PaypalCredentials): string {
   return `${c.environment}:${c.clientId}:${secret}`;
 }
 
-function makeClient(creds: PaypalCredentials, apiBaseUrl: string, timeoutMs: number): Client {
+function makeClient(
+  { Client, Environment }: Sdk,
+  creds: PaypalCredentials,
+  apiBaseUrl: string,
+  timeoutMs: number,
+): Client {
   const config = {
     environment: creds.environment === 'sandbox' ? Environment.Sandbox : Environment.Production,
     timeout: timeoutMs,

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import {
+import type {
   CheckoutPaymentIntent,
   ItemCategory,
+  Order,
+  OrderRequest,
   PaypalExperienceUserAction,
   PaypalWalletContextShippingPreference,
-  type Order,
-  type OrderRequest,
 } from '@paypal/paypal-server-sdk';
 import type { Config } from '../../config/config.js';
 import { invalidParameter } from '../../errors/app-error.js';
@@ -124,7 +124,7 @@ export class PaypalProvider implements PaymentProvider<PaypalConfig, PaypalSecre
       throw new ProviderError('refused', `the lines of order ${p.order.trx_no} do not add up to its total`);
     const trxNo = String(p.order.trx_no);
     const body: OrderRequest = {
-      intent: CheckoutPaymentIntent.Capture,
+      intent: 'CAPTURE' as CheckoutPaymentIntent,
       purchaseUnits: [
         {
           referenceId: trxNo,
@@ -135,7 +135,7 @@ export class PaypalProvider implements PaymentProvider<PaypalConfig, PaypalSecre
             quantity: String(item.quantity),
             unitAmount: value(item.unit_price_minor),
             sku: item.product_code.slice(0, 127),
-            category: ItemCategory.DigitalGoods,
+            category: 'DIGITAL_GOODS' as ItemCategory,
           })),
         },
       ],
@@ -144,8 +144,8 @@ export class PaypalProvider implements PaymentProvider<PaypalConfig, PaypalSecre
           experienceContext: {
             returnUrl: p.returnUrl,
             cancelUrl: p.returnUrl,
-            userAction: PaypalExperienceUserAction.PayNow,
-            shippingPreference: PaypalWalletContextShippingPreference.NoShipping,
+            userAction: 'PAY_NOW' as PaypalExperienceUserAction,
+            shippingPreference: 'NO_SHIPPING' as PaypalWalletContextShippingPreference,
             locale: p.lang.startsWith('zh') ? 'zh-CN' : 'en-US',
           },
         },
