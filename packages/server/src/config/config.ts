@@ -158,6 +158,21 @@ const Env = Type.Object({
     default: '',
     description: "Stripe API base URL (Checkout Sessions). Empty: Stripe's (https://api.stripe.com).",
   }),
+  PAYPAL_API_BASE_URL: Type.String({
+    default: '',
+    description:
+      "PayPal REST API base URL (OAuth2 token, Orders v2). Empty: PayPal's host of each app's environment (https://api-m.paypal.com, https://api-m.sandbox.paypal.com).",
+  }),
+  PAYPAL_CERT_URL_ORIGINS: Type.String({
+    default: '',
+    description:
+      "Comma-separated origins a PayPal webhook's PAYPAL-CERT-URL may be on (https; http only on loopback). Empty: PayPal's (https://api.paypal.com, https://api.sandbox.paypal.com and their api-m hosts).",
+  }),
+  PAYPAL_CERT_ROOTS_FILE: Type.String({
+    default: '',
+    description:
+      "PEM file of the root certificates PayPal's webhook signing certificate chain must lead to. Empty: Node's bundled Mozilla CA roots.",
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level.' },

@@ -10,6 +10,7 @@ import { parseJsonBody } from './json-body.js';
 import { TEXT_PATTERN } from './schemas.js';
 import { createDeveloper } from '../portal/portal.testlib.js';
 import { StripeFake } from '../testing/stripe-fake.js';
+import { PaypalFake } from '../testing/paypal-fake.js';
 
 /**
  * Hard to break, property-based: every public and admin route of the OpenAPI document, driven with requests
@@ -24,7 +25,7 @@ import { StripeFake } from '../testing/stripe-fake.js';
  */
 
 type Schema = Record<string, any>;
-type Auth = 'admin' | 'portal' | 'mac' | 'md5-body' | 'md5-query' | 'stripe' | 'none';
+type Auth = 'admin' | 'portal' | 'mac' | 'md5-body' | 'md5-query' | 'stripe' | 'paypal' | 'none';
 interface Param {
   name: string;
   in: 'query' | 'path';
@@ -201,15 +202,17 @@ function routesOf(doc: any): Route[] {
         ? 'admin'
         : path.startsWith('/notify/v1/providers/stripe/')
           ? 'stripe'
-          : security.includes('studioSession')
-            ? 'portal'
-            : security.includes('macToken')
-              ? 'mac'
-              : body?.required?.includes('sign')
-                ? 'md5-body'
-                : query.some((p) => p.name === 'sign')
-                  ? 'md5-query'
-                  : 'none';
+          : path.startsWith('/notify/v1/providers/paypal/')
+            ? 'paypal'
+            : security.includes('studioSession')
+              ? 'portal'
+              : security.includes('macToken')
+                ? 'mac'
+                : body?.required?.includes('sign')
+                  ? 'md5-body'
+                  : query.some((p) => p.name === 'sign')
+                    ? 'md5-query'
+                    : 'none';
       routes.push({
         method: method.toUpperCase(),
         path,
@@ -357,6 +360,9 @@ function decodeQueryValue(raw: string): string {
 describe('hostile input on every route', () => {
   let svc: TestService;
   let game: GameServer;
+  /** The fake PayPal serving the signing certificate the walk signs the PayPal webhook's bodies with. */
+  let paypal: PaypalFake;
+  let paypalWebhookId: string;
   let routes: Route[];
   let tables: string[];
   let main: { appId: number; clientId: string; secret: string };
@@ -367,8 +373,10 @@ describe('hostile input on every route', () => {
   let developerId: number;
 
   before(async () => {
+    paypal = await PaypalFake.start();
     svc = await startTestService(
       {
+        ...paypal.env,
         SANDBOX_LOGIN: 'true',
         SANDBOX_PAYMENTS: 'true',
         REPORT_EXTRAS_MAX_CHARS: '100000',
@@ -414,6 +422,14 @@ describe('hostile input on every route', () => {
       secrets: { secretKey: 'sk_test_hostilewalk', webhookSecret: STRIPE_WEBHOOK_SECRET },
     });
     assert.equal(stripe.status, 200, JSON.stringify(stripe.body));
+    // So is the PayPal webhook route (PayPal's transmission signature, the fake's certificate).
+    const paypalKeys = paypal.account(`${svc.url}/notify/v1/providers/paypal/${main.appId}`);
+    paypalWebhookId = paypalKeys.webhookId;
+    const paypalSet = await svc.admin('PUT', `/apps/${main.appId}/payment-providers/paypal`, {
+      config: { clientId: paypalKeys.clientId, webhookId: paypalKeys.webhookId },
+      secrets: { clientSecret: paypalKeys.clientSecret },
+    });
+    assert.equal(paypalSet.status, 200, JSON.stringify(paypalSet.body));
     for (const app of [main, victim])
       assert.equal((await svc.admin('POST', `/apps/${app.appId}/products`, product)).status, 201);
     deviceId = crypto.randomUUID();
@@ -506,6 +522,7 @@ describe('hostile input on every route', () => {
   after(async () => {
     await svc?.close();
     await game?.close();
+    await paypal?.close();
   });
 
   /** A guest login of the test player (a fresh MAC token each time: a hostile logout must not end the run). */
@@ -608,6 +625,8 @@ describe('hostile input on every route', () => {
     if (route.auth === 'admin') headers.authorization = `Bearer ${svc.adminToken}`;
     if (route.auth === 'stripe' && text !== undefined)
       headers['stripe-signature'] = StripeFake.sign(text, STRIPE_WEBHOOK_SECRET);
+    if (route.auth === 'paypal' && text !== undefined)
+      Object.assign(headers, paypal.sign(text, { webhookId: paypalWebhookId }));
     if (route.auth === 'portal') Object.assign(headers, await portalHeaders());
     if (route.auth === 'mac') {
       const token = await login(main.clientId);

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import { StripeFake } from '../testing/stripe-fake.js';
+import { count } from '../orders/orders.testlib.js';
 import type { TestServiceOptions } from '../testing/service.js';
+import { waitForText, type TestBrowser } from '../console/console.testlib.js';
 import { PageClient, launchLink, startWebPay, type WebPayFixture } from '../web-pay/web-pay.testlib.js';
 
 /** Helpers of the provider tests: the web payment fixture (service, game, apps) and a fake Stripe on loopback. */
@@ -71,4 +74,58 @@ export function notificationsOf(f: WebPayFixture, trxNo: number): any[] {
     .filter((r) => r.url === '/cb')
     .map((r) => JSON.parse(r.body))
     .filter((n) => n.trxNo === trxNo);
+}
+
+/** A provider webhook's refusal: its HTTP status, error code, and `{outcome: refused, reason}` (also in `detail`). */
+export function refusedAs(res: { status: number; body: any }, status: number, code: number, reason: string): void {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  assert.equal(res.body.code, code);
+  assert.deepEqual(res.body.data, { outcome: 'refused', reason });
+  assert.match(res.body.detail, new RegExp(reason));
+}
+
+/** The order is still `status` (default awaiting payment) and the game was told nothing of it. */
+export async function assertUnpaid(f: WebPayFixture, trxNo: number, status = 2): Promise<void> {
+  const order = (await f.svc.admin('GET', `/orders/${trxNo}`)).body.order;
+  assert.equal(order.status, status, `order ${trxNo} is ${order.statusName}`);
+  assert.equal(notificationsOf(f, trxNo).length, 0, 'the game was told nothing');
+}
+
+/**
+ * The mainland page (the provider set up for the mainland app with its default regions) does not offer `provider`,
+ * and an order naming it is refused (40050) writing nothing.
+ */
+export async function assertNotOfferedOnMainland(f: WebPayFixture, provider: string): Promise<void> {
+  const { page } = await webViewSession(f, `not-offered-${provider}`, f.mainland);
+  assert.ok(!(await page.context()).methods.some((x: any) => x.provider === provider));
+  const before = await count(f.svc, 'orders');
+  const refused = await page.request('POST', '/orders', { products: [{ productCode: 'pass', quantity: 1 }], provider });
+  assert.equal(refused.status, 400, JSON.stringify(refused.body));
+  assert.equal(refused.body.code, 40050);
+  assert.equal(await count(f.svc, 'orders'), before);
+}
+
+/**
+ * A new player of the overseas app in the game's web view at `width` px, in English, on the shop with the confirmed
+ * role: the page, its recorded errors, and the launch link (the player's login).
+ */
+export async function webViewPage(f: WebPayFixture, browser: TestBrowser, roleId: string, width: number) {
+  await browser.context.clearCookies();
+  const link = await launchLink(f, f.overseas, { roleId, serverId: 's1' });
+  f.state.roles.set(`s1/${roleId}`, { userId: link.login.userId, name: `Hero ${roleId}` });
+  const { page, errors } = await browser.newPage();
+  await page.setViewportSize({ width, height: 800 });
+  await page.goto(link.url);
+  await page.click('#lang-en');
+  await waitForText(page, '#role-name', new RegExp(`Hero ${roleId}`));
+  return { page, errors, link };
+}
+
+/** The page scrolls no wider than the viewport. */
+export async function assertNoHorizontalScroll(page: Page): Promise<void> {
+  const fits = await page.evaluate(() => {
+    const g = globalThis as any;
+    return g.document.documentElement.scrollWidth <= g.innerWidth;
+  });
+  assert.ok(fits, 'no horizontal scrolling');
 }

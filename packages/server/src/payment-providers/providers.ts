@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.js';
 import type { AnyProvider, ProviderId } from './provider.js';
 import { StripeProvider } from './stripe/stripe.js';
+import { paypalProvider } from './paypal/paypal.js';
 
 /**
  * The provider adapters this service offers, built from the configuration (each provider's API base URL). A new
@@ -8,7 +9,10 @@ import { StripeProvider } from './stripe/stripe.js';
  * route, page methods and reconciliation all follow from this list.
  */
 export function createProviders(config: Config): AnyProvider[] {
-  return [new StripeProvider({ apiBaseUrl: config.STRIPE_API_BASE_URL, timeoutMs: config.PROVIDER_CALL_TIMEOUT_MS })];
+  return [
+    new StripeProvider({ apiBaseUrl: config.STRIPE_API_BASE_URL, timeoutMs: config.PROVIDER_CALL_TIMEOUT_MS }),
+    paypalProvider(config),
+  ];
 }
 
 /** The adapters by id and by channel (each provider has its own 2.7 channel number). */

@@ -345,7 +345,7 @@ function publicSession(s: FakeSession) {
   return rest;
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
+export function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -370,7 +370,7 @@ export function parseForm(text: string): any {
   return root;
 }
 
-function safeParse(text: string): unknown {
+export function safeParse(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
