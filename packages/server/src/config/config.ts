@@ -111,14 +111,21 @@ const Env = Type.Object({
     maximum: 100_000_000,
     default: 1_200_000,
     description:
-      'Most requests a minute per app (or per caller IP when a request names no app) on the routes games and players call, per instance; 0: no limit.',
+      'Most requests a minute per app (or per caller IP when a request names no app) on the routes games and players call: across all instances with REDIS_URL, else per instance; 0: no limit.',
   }),
+  REDIS_URL: Type.Optional(
+    Type.String({
+      pattern: '^rediss?://',
+      description:
+        'redis://... : the rate limits (RATE_LIMIT_PER_MINUTE, WEB_PAY_ROLE_CHECKS_PER_MINUTE) are counted in this Redis, shared by every instance, instead of per instance in memory. A Redis outage lets requests through (fail open, counted in rate_limit_store_errors_total). Unset: per instance.',
+    }),
+  ),
   WEB_PAY_ROLE_CHECKS_PER_MINUTE: Type.Integer({
     minimum: 1,
     maximum: 100_000,
     default: 20,
     description:
-      'Most role checks (4.8) and role lists (4.9) a minute per caller IP through the web payment page, per instance (no enumeration of role ids); applies while RATE_LIMIT_PER_MINUTE is not 0.',
+      'Most role checks (4.8) and role lists (4.9) a minute per caller IP through the web payment page, across all instances with REDIS_URL, else per instance (no enumeration of role ids); applies while RATE_LIMIT_PER_MINUTE is not 0.',
   }),
   WEB_ORDER_LIFETIME_MINUTES: Type.Integer({
     minimum: 5,

@@ -2,18 +2,24 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
+import { failOpenRedisStore, rateLimitRedis } from './rate-limit-store.js';
 
 /**
  * Rate limit of the routes games and players call (the spec leaves limits
  * open, 8): at most RATE_LIMIT_PER_MINUTE requests a minute per app (its
  * clientId or appId, wherever the route carries it), or per caller IP when a
- * request names no app. Counted per instance, in memory. Admin, health and
+ * request names no app. Counted per instance, in memory; with REDIS_URL, in
+ * Redis, so the limit holds across instances (a Redis outage fails open:
+ * rate-limit-store.ts). Admin, health and
  * metrics routes are not limited. Over the limit: 429 RATE_LIMITED with
  * Retry-After, before any work is done.
  */
 export async function installRateLimit(app: FastifyInstance, config: Config): Promise<void> {
   if (config.RATE_LIMIT_PER_MINUTE === 0) return;
+  const redis = config.REDIS_URL === undefined ? undefined : rateLimitRedis(config.REDIS_URL, app.log);
+  if (redis) app.addHook('onClose', async () => void redis.disconnect());
   await app.register(rateLimit, {
+    ...(redis ? { store: failOpenRedisStore(redis, app.metrics), skipOnError: true } : {}),
     global: true,
     max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: 60_000,

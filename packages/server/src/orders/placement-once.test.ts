@@ -13,7 +13,8 @@ import {
   type GameRequest,
   type GameServer,
 } from '../testing/game-server.js';
-import { adminClient, startTestService, type TestService } from '../testing/service.js';
+import { startTestService, type TestService } from '../testing/service.js';
+import { childShim as shim } from '../testing/child-shim.js';
 import { SANDBOX, appWithProducts, count } from './orders.testlib.js';
 
 /**
@@ -25,7 +26,6 @@ const SLOW_MS = 300;
 const N = 20;
 
 type Player = { kid: string; macKey: string; userId: string };
-type Shim = Pick<TestService, 'url' | 'fetch' | 'admin' | 'createApp'>;
 
 /**
  * Identical placements of a client orderId sent at once ask the game once
@@ -492,19 +492,3 @@ describe('order placement: identical placements at once ask the game once', () =
     },
   );
 });
-
-/** The test-service helpers (admin, createApp, fetch) against a service in another process. */
-function shim(url: string, adminToken: string): TestService {
-  const call = (path: string, init?: RequestInit) => fetch(url + path, init);
-  const admin = adminClient(url, adminToken);
-  return {
-    url,
-    fetch: call,
-    admin,
-    async createApp(b = {}) {
-      const res = await admin('POST', '/apps', { name: 'test game', ...b });
-      if (res.status !== 201) throw new Error(`createApp: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body;
-    },
-  } as Shim as TestService;
-}
