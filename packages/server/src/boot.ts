@@ -47,6 +47,7 @@ export async function startService(config: Config): Promise<RunningService> {
     `service listening on ${url}`,
   );
   services.delivery.start(app.log);
+  services.cacheBus?.start(app.log);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

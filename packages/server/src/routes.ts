@@ -114,6 +114,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   services.delivery.attachMetrics(app.metrics);
   services.gameCalls.metrics.attach(app.metrics);
   services.retention.attach(app.metrics);
+  services.cacheBus?.attach(app.metrics);
   services.signInMetrics.attach(app.metrics);
   services.adminAudit.refusalMetrics.attach(app.metrics);
   await app.register(consumptionRoutes(services));

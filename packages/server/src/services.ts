@@ -1,6 +1,8 @@
 import path from 'node:path';
+import { noCacheBus, type CacheBus } from './cache/cache-bus.js';
+import { pgCacheBus, type PgCacheBus } from './cache/pg-cache-bus.js';
 import type { Config } from './config/config.js';
-import { openDatabase, type Database } from './db/database.js';
+import { currentSchema, openDatabase, type Database } from './db/database.js';
 import type { Tables } from './tables.js';
 import { migrateToLatest } from './db/migrate.js';
 import { SecretBox, randomToken, readOrCreateSecretFile } from './crypto/secret-box.js';
@@ -121,6 +123,8 @@ export interface Services {
   retention: Retention;
   /** Notes for the operator printed at start (where generated secrets were written). */
   startupNotes: string[];
+  /** The cache bus of several instances on PostgreSQL (started by startService); null on SQLite. */
+  cacheBus: PgCacheBus | null;
   close(): Promise<void>;
 }
 
@@ -156,6 +160,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       poolSize: config.DATABASE_POOL_SIZE,
     });
   await migrateToLatest(database);
+  // Several instances on one PostgreSQL tell each other of cache changes at once (LISTEN/NOTIFY); one needs none.
+  const cacheBus = database.notifications ? pgCacheBus(database.notifications, await currentSchema(database)) : null;
+  const caches: CacheBus = cacheBus ?? noCacheBus;
 
   const masterKeys = loadMasterKeys(config, startupNotes);
   let adminToken = config.ADMIN_TOKEN;
@@ -172,14 +179,23 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     defaultRegion: config.REGION,
     secretGraceSeconds: config.SECRET_GRACE_SECONDS,
     now,
+    cacheBus: caches,
   });
   const signPool = new SignPool(config.SIGN_WORKERS);
-  const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now, signPool);
+  const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now, signPool, caches);
   await keys.ensureKey();
   // Opens the signing key now: a master key that does not open what is stored stops the start, naming the key it needs.
   await keys.signer();
   const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
-  const accounts = createAccounts({ db: database.db, dialect: database.dialect, config, box, apps, now });
+  const accounts = createAccounts({
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    box,
+    apps,
+    now,
+    cacheBus: caches,
+  });
   const resolveApp = (clientId: string) => apps.requireActive(clientId);
   const md5 = md5Scheme({ resolveApp, replay, nonces });
   const mac = macScheme({
@@ -235,15 +251,23 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     box,
     async (appId) => (await apps.resolveByAppId(appId)) !== null,
     now,
+    caches,
   );
   const storeClients = new StoreClients(storeSettings, storeEndpoints(config));
   const appExists = async (appId: number) => (await apps.resolveByAppId(appId)) !== null;
-  const providerSettings = createProviderSettings({ db: database.db, box, config, appExists, now });
-  const orders: OrdersDomain = createOrdersDomain(database, config, apps, now, [
-    ...(overrides.channelAdapters ?? []),
-    providerChannel({ db: database.db, settings: providerSettings, config, products: () => orders.products, now }),
-    storeChannel(storeClients),
-  ]);
+  const providerSettings = createProviderSettings({ db: database.db, box, config, appExists, now, cacheBus: caches });
+  const orders: OrdersDomain = createOrdersDomain(
+    database,
+    config,
+    apps,
+    now,
+    [
+      ...(overrides.channelAdapters ?? []),
+      providerChannel({ db: database.db, settings: providerSettings, config, products: () => orders.products, now }),
+      storeChannel(storeClients),
+    ],
+    caches,
+  );
   const paymentProviders = createPaymentProviders({
     db: database.db,
     dialect: database.dialect,
@@ -377,8 +401,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     paymentProviders,
     retention,
     startupNotes,
+    cacheBus,
     close: async () => {
       await delivery.stop();
+      await cacheBus?.close();
       http.close();
       await signPool.close();
       await database.close();

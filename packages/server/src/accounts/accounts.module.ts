@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { CacheBus } from '../cache/cache-bus.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
@@ -20,12 +21,14 @@ export function createAccounts(d: {
   box: SecretBox;
   apps: AppService;
   now: () => number;
+  cacheBus?: CacheBus;
 }): AccountService {
   const tokens = new TokenService(d.db, d.box, {
     ttlSeconds: d.config.ACCESS_TOKEN_TTL_SECONDS,
     perUserApp: d.config.TOKENS_PER_USER_APP,
     cacheSeconds: d.config.TOKEN_CACHE_SECONDS,
     now: d.now,
+    ...(d.cacheBus ? { cacheBus: d.cacheBus } : {}),
   });
   const { providers, sandbox } = buildProviders(d.config, d.box, d.now);
   return new AccountService({

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { CacheBus } from '../cache/cache-bus.js';
 import type { Kysely } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
@@ -37,6 +38,8 @@ export interface TokenPolicy {
   perUserApp: number;
   cacheSeconds: number;
   now: () => number;
+  /** Tells the other instances of a revocation at once (cacheSeconds is the fallback). */
+  cacheBus?: CacheBus;
 }
 
 const CACHE_MAX = 50_000;
@@ -74,7 +77,12 @@ export class TokenService {
     private readonly box: SecretBox,
     private readonly policy: TokenPolicy,
   ) {
-    this.#cache = new TtlCache(policy.cacheSeconds * 1000, () => policy.now(), CACHE_MAX);
+    this.#cache = new TtlCache(
+      policy.cacheSeconds * 1000,
+      () => policy.now(),
+      CACHE_MAX,
+      policy.cacheBus && { scope: 'tokens', bus: policy.cacheBus },
+    );
   }
 
   /**

@@ -3,6 +3,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { TtlCache } from '../cache/ttl-cache.js';
+import type { CacheBus } from '../cache/cache-bus.js';
 import type { StoreName, StoreSettingsRepository, StoreSettingsRow } from './store-settings.repository.js';
 import type {
   AppleSettingsBody,
@@ -81,8 +82,14 @@ export class StoreSettingsService {
     private readonly box: SecretBox,
     private readonly appExists: (appId: number) => Promise<boolean>,
     private readonly now: () => number = Date.now,
+    cacheBus?: CacheBus,
   ) {
-    this.#enabled = new TtlCache(STORE_ENABLED_CACHE_MS, now);
+    this.#enabled = new TtlCache(
+      STORE_ENABLED_CACHE_MS,
+      now,
+      undefined,
+      cacheBus && { scope: 'store-enabled', bus: cacheBus },
+    );
   }
 
   async show(appId: number): Promise<{ apple: AppleSettingsView | null; google: GoogleSettingsView | null }> {

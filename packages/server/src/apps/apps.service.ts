@@ -8,6 +8,7 @@ import type { AppRow, AppsRepository } from './apps.repository.js';
 import type { App, AppCreateBody, AppPatchBody } from './apps.schemas.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { TtlCache } from '../cache/ttl-cache.js';
+import type { CacheBus } from '../cache/cache-bus.js';
 
 /** An app as the other domains use it: parsed, with its live secrets. */
 export interface AppRecord {
@@ -46,7 +47,7 @@ const COLUMN: Record<
   partnerUrl: 'partner_url',
 };
 
-/** How long a resolved app is cached per instance; a change made elsewhere is seen within this. */
+/** How long a resolved app is cached per instance; a change made elsewhere is seen within this (without the cache bus). */
 export const APP_CACHE_MS = 2000;
 
 /**
@@ -60,9 +61,20 @@ export class AppService {
   constructor(
     private readonly repo: AppsRepository,
     private readonly box: SecretBox,
-    private readonly opts: { defaultRegion: 'overseas' | 'mainland'; secretGraceSeconds: number; now?: () => number },
+    private readonly opts: {
+      defaultRegion: 'overseas' | 'mainland';
+      secretGraceSeconds: number;
+      now?: () => number;
+      /** Tells the other instances of a change at once (APP_CACHE_MS is the fallback). */
+      cacheBus?: CacheBus;
+    },
   ) {
-    this.#cache = new TtlCache(APP_CACHE_MS, () => this.now());
+    this.#cache = new TtlCache(
+      APP_CACHE_MS,
+      () => this.now(),
+      undefined,
+      opts.cacheBus && { scope: 'apps', bus: opts.cacheBus },
+    );
   }
 
   private now(): number {

@@ -1,7 +1,12 @@
+import type { CacheBus, CacheKey } from './cache-bus.js';
+
 /**
- * A per-instance cache of database reads that a change on another instance
- * may leave stale for at most `ttlMs` (the bounds are in docs/decisions.md);
- * a change made on this instance drops its entries at once (`delete`).
+ * A per-instance cache of database reads. A change made on this instance drops
+ * its entries at once (`delete`); given a `shared` scope on a bus, the delete
+ * is told to the other instances too, which drop theirs within milliseconds
+ * (PostgreSQL LISTEN/NOTIFY: pg-cache-bus.ts). Without one, or while the bus
+ * is down, a change on another instance may leave an entry stale for at most
+ * `ttlMs` (the bounds are in docs/decisions.md).
  * Misses are cached too (a null value). Bounded: past `maxEntries` it starts
  * afresh rather than tracking recency.
  */
@@ -15,7 +20,10 @@ export class TtlCache<K, V> {
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
     private readonly maxEntries = 10_000,
-  ) {}
+    private readonly shared?: { scope: string; bus: CacheBus },
+  ) {
+    shared?.bus.subscribe(shared.scope, (key) => (key === null ? this.#dropAll() : this.#drop(key as K)));
+  }
 
   /** The live entry of `key`, or undefined when there is none (a cached miss is an entry holding null). */
   get(key: K): { value: V } | undefined {
@@ -54,15 +62,28 @@ export class TtlCache<K, V> {
     return loading;
   }
 
-  delete(key: K): void {
+  /** Drops `key` here and, with a shared scope, on every other instance. */
+  delete(key: K & CacheKey): void {
+    this.#drop(key);
+    this.shared?.bus.publish(this.shared.scope, key);
+  }
+
+  /** Drops every entry whose value matches (e.g. all tokens of a user); other instances drop the whole scope. */
+  deleteWhere(matches: (value: V) => boolean): void {
+    this.#generation++;
+    for (const [key, entry] of this.#entries) if (matches(entry.value)) this.#entries.delete(key);
+    this.shared?.bus.publish(this.shared.scope, null);
+  }
+
+  #drop(key: K): void {
     this.#generation++;
     this.#entries.delete(key);
     this.#loading.delete(key);
   }
 
-  /** Drops every entry whose value matches (e.g. all tokens of a user). */
-  deleteWhere(matches: (value: V) => boolean): void {
+  #dropAll(): void {
     this.#generation++;
-    for (const [key, entry] of this.#entries) if (matches(entry.value)) this.#entries.delete(key);
+    this.#entries.clear();
+    this.#loading.clear();
   }
 }

@@ -4,6 +4,7 @@ import pg from 'pg';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CatalogSafePostgresDialect, postgresDialect, sqliteDialect, type Dialect } from './dialect.js';
+import { pgNotifications, type Notifications } from './notifications.js';
 
 /** An open database; `DB` is the row types of its tables (src/tables.ts composes them: db/ knows no domain). */
 export interface Database<DB = any> {
@@ -29,9 +30,18 @@ export interface Database<DB = any> {
    * generic plan must suit any table contents (see the stores using it).
    */
   named: NamedQuery | null;
+  /** PostgreSQL's LISTEN/NOTIFY (several instances tell each other of changes); null on SQLite, one instance. */
+  notifications: Notifications | null;
   /** Throws when the database cannot answer (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The PostgreSQL schema the database's tables are in (the configured one, else the connection's search path). */
+export async function currentSchema(database: Database): Promise<string> {
+  if (database.schema) return database.schema;
+  const { rows } = await sql<{ s: string }>`select current_schema() as s`.execute(database.db);
+  return rows[0]!.s;
 }
 
 /** See Database.named. */
@@ -113,6 +123,7 @@ export function openDatabase<DB = any>(opts: DatabaseOptions): Database<DB> {
       ...(opts.schema ? { schema: opts.schema } : {}),
       named: async <R>(name: string, text: string, values: unknown[]) =>
         (await durablePool.query({ name, text, values })).rows as R[],
+      notifications: pgNotifications(url, durablePool),
       relaxed: {
         dialect: 'postgres',
         async query<R>(name: string, text: string, values: unknown[]) {
@@ -163,6 +174,7 @@ export function openDatabase<DB = any>(opts: DatabaseOptions): Database<DB> {
     db,
     dialect: sqliteDialect,
     named: null,
+    notifications: null,
     relaxed: {
       dialect: 'sqlite',
       transaction: <T>(work: (handle: SQLite.Database) => T) =>

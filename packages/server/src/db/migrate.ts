@@ -1,5 +1,5 @@
-import { sql, Migrator, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
-import type { Database } from './database.js';
+import { Migrator, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
+import { currentSchema, type Database } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_outbox.js';
 import * as m0003 from './migrations/0003_accounts.js';
@@ -59,10 +59,7 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 export async function migrateToLatest(database: Database): Promise<MigrationResult[]> {
   // Kysely looks for its bookkeeping tables by name across schemas; pin it to
   // the schema we actually use, or another schema's tables could be taken for ours.
-  const schema =
-    database.dialect.name === 'postgres'
-      ? (database.schema ?? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s)
-      : undefined;
+  const schema = database.dialect.name === 'postgres' ? await currentSchema(database) : undefined;
   const migrator = new Migrator({ db: database.db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -1,4 +1,5 @@
 import type { Tables } from '../tables.js';
+import type { CacheBus } from '../cache/cache-bus.js';
 import type { Database } from '../db/database.js';
 import type { Config } from '../config/config.js';
 import type { AppService } from '../apps/apps.service.js';
@@ -35,12 +36,14 @@ export function createOrdersDomain(
   now: () => number,
   /** Real channel adapters (the stores' for apps that enabled them), asked before the sandbox. */
   channelAdapters: PaymentChannelAdapter[] = [],
+  /** Tells the other instances of product and settings changes at once. */
+  cacheBus?: CacheBus,
 ): OrdersDomain {
   const sandboxEnabled = config.SANDBOX_PAYMENTS && !config.production;
   // The sandbox stands in for every channel no real adapter takes, when enabled.
   const adapters: PaymentChannelAdapter[] = [...channelAdapters, ...(sandboxEnabled ? [new SandboxChannel()] : [])];
-  const products = new ProductService(new ProductsRepository(db, dialect), apps, now);
-  const settings = new OrderSettingsService(new OrderSettingsRepository(db), apps, now);
+  const products = new ProductService(new ProductsRepository(db, dialect), apps, now, cacheBus);
+  const settings = new OrderSettingsService(new OrderSettingsRepository(db), apps, now, cacheBus);
   const orders: OrderService = new OrderService(
     db,
     dialect,

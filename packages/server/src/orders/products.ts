@@ -5,6 +5,7 @@ import type { ProductsTable } from './orders.tables.js';
 import { checkCurrency, minorToNumber, toMinor } from './money.js';
 import type { Product, ProductCreateBody, ProductPatchBody } from './products.schemas.js';
 import { TtlCache } from '../cache/ttl-cache.js';
+import type { CacheBus } from '../cache/cache-bus.js';
 
 import type { ProductRow, ProductsRepository } from './products.repository.js';
 
@@ -26,8 +27,9 @@ export class ProductService {
     private readonly products: ProductsRepository,
     private readonly apps: AppService,
     private readonly now: () => number = Date.now,
+    cacheBus?: CacheBus,
   ) {
-    this.#cache = new TtlCache(PRODUCT_CACHE_MS, now);
+    this.#cache = new TtlCache(PRODUCT_CACHE_MS, now, undefined, cacheBus && { scope: 'products', bus: cacheBus });
   }
 
   async create(appId: number, body: ProductCreateBody): Promise<Product> {

@@ -1,6 +1,7 @@
 import type { OrderSettingsRepository } from './settings.repository.js';
 import type { AppService } from '../apps/apps.service.js';
 import { TtlCache } from '../cache/ttl-cache.js';
+import type { CacheBus } from '../cache/cache-bus.js';
 
 export interface OrderSettings {
   appId: number;
@@ -27,8 +28,14 @@ export class OrderSettingsService {
     private readonly settings: OrderSettingsRepository,
     private readonly apps: AppService,
     private readonly now: () => number = Date.now,
+    cacheBus?: CacheBus,
   ) {
-    this.#cache = new TtlCache(SETTINGS_CACHE_MS, now);
+    this.#cache = new TtlCache(
+      SETTINGS_CACHE_MS,
+      now,
+      undefined,
+      cacheBus && { scope: 'order-settings', bus: cacheBus },
+    );
   }
 
   async get(appId: number): Promise<OrderSettings> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { CacheBus } from '../cache/cache-bus.js';
 import type { Tables } from '../tables.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Config } from '../config/config.js';
@@ -32,6 +33,7 @@ export function createProviderSettings(deps: {
   config: Config;
   appExists: (appId: number) => Promise<boolean>;
   now: () => number;
+  cacheBus?: CacheBus;
 }): ProviderSettingsService {
   return new ProviderSettingsService(
     deps.db,
@@ -39,6 +41,7 @@ export function createProviderSettings(deps: {
     new ProviderRegistry(createProviders(deps.config)),
     deps.appExists,
     deps.now,
+    deps.cacheBus,
   );
 }
 

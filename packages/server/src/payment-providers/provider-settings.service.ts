@@ -6,6 +6,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { TtlCache } from '../cache/ttl-cache.js';
+import type { CacheBus } from '../cache/cache-bus.js';
 import { providersRepo, type ProviderSettingsRow } from './payment-providers.repository.js';
 import type { AnyProvider, PayerRegion, ProviderSettings } from './provider.js';
 import type { ProviderRegistry } from './providers.js';
@@ -47,8 +48,14 @@ export class ProviderSettingsService {
     readonly registry: ProviderRegistry,
     private readonly appExists: (appId: number) => Promise<boolean>,
     private readonly now: () => number = Date.now,
+    cacheBus?: CacheBus,
   ) {
-    this.#enabled = new TtlCache(PROVIDER_ENABLED_CACHE_MS, now);
+    this.#enabled = new TtlCache(
+      PROVIDER_ENABLED_CACHE_MS,
+      now,
+      undefined,
+      cacheBus && { scope: 'provider-enabled', bus: cacheBus },
+    );
   }
 
   /** Every provider with its fields and webhook URL, and the app's settings of it (null: none). */

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { CacheBus } from '../cache/cache-bus.js';
 import { promisify } from 'node:util';
 import { callbackHeaders, callbackSignBaseText } from '@game-platform/sdk';
 import type { SecretBox } from '../crypto/secret-box.js';
@@ -55,7 +56,17 @@ export class PlatformKeyService {
     private readonly box: SecretBox,
     private readonly now: () => number = Date.now,
     private readonly pool?: SignPool,
-  ) {}
+    private readonly cacheBus?: CacheBus,
+  ) {
+    // A rotation on another instance: sign with the new key from the next call (SIGNER_REFRESH_MS is the fallback).
+    cacheBus?.subscribe('platform-keys', () => this.#forget());
+  }
+
+  #forget(): void {
+    this.#signer = undefined;
+    this.#loading = undefined;
+    this.#generation++;
+  }
 
   /** Starts the signing threads ahead of the first call (SignPool.warm). */
   warmSigning(): void {
@@ -96,9 +107,8 @@ export class PlatformKeyService {
       created_at: this.now(),
       retired_at: null,
     });
-    this.#signer = undefined;
-    this.#loading = undefined;
-    this.#generation++;
+    this.#forget();
+    this.cacheBus?.publish('platform-keys', null);
     const info = (await this.list()).find((k) => k.kid === kid);
     return info!;
   }
