@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createPartitionsAhead, dropPartitionsBefore } from './db/partitions.js';
 import { noCacheBus, type CacheBus } from './cache/cache-bus.js';
 import { pgCacheBus, type PgCacheBus } from './cache/pg-cache-bus.js';
 import type { Config } from './config/config.js';
@@ -306,6 +307,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     failureDelayMs: config.OPERATOR_LOGIN_DELAY_MS,
   };
   const db = database.db;
+  // PostgreSQL: the history tables partitioned by day (migration 0029); retention drops their old days whole.
+  const history =
+    database.dialect.name === 'postgres'
+      ? {
+          delivery_attempts: { table: 'delivery_attempts', column: 'started_at' },
+          game_calls: { table: 'game_calls', column: 'started_at' },
+        }
+      : null;
   const retention = new Retention(
     [
       {
@@ -321,11 +330,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         kind: 'delivery_attempts',
         days: config.RETENTION_DELIVERY_DAYS,
         purgeBatch: (cutoff, limit) => purgeAttempts(db, cutoff, limit),
+        ...(history && { dropBefore: (cutoff) => dropPartitionsBefore(db, history.delivery_attempts, cutoff) }),
       },
       {
         kind: 'game_calls',
         days: config.RETENTION_GAME_CALLS_DAYS,
         purgeBatch: (cutoff, limit) => callLog.purgeBefore(cutoff, limit),
+        ...(history && { dropBefore: (cutoff) => dropPartitionsBefore(db, history.game_calls, cutoff) }),
       },
       {
         // Launch links are dead once expired (minutes); kept a day for an operator's question, then deleted.
@@ -343,6 +354,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       batch: config.RETENTION_BATCH,
       budgetMs: config.RETENTION_SWEEP_BUDGET_MS,
       intervalMs: config.RETENTION_SWEEP_SECONDS * 1000,
+      ...(history && {
+        prepare: async () => {
+          for (const t of Object.values(history)) await createPartitionsAhead(db, t, now());
+        },
+      }),
     },
     now,
   );

@@ -202,13 +202,14 @@ describe('retention batches', () => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     assert.equal(Number(left.n), recent);
-    // A sweep with nothing to purge is one empty batch per kind.
+    // A sweep with nothing to purge is one empty batch per kind (on PostgreSQL, after dropping no partition).
     const again: BatchReport[] = [];
     await svc.services.retention.sweep((b) => again.push(b));
     assert.deepEqual(
-      again.map((b) => b.rows),
+      again.filter((b) => !b.partitions).map((b) => b.rows),
       [0, 0, 0, 0, 0],
     );
+    assert.ok(again.every((b) => b.rows === 0));
   });
 });
 

@@ -13,6 +13,11 @@ export interface Purger {
    * of other kinds deleted with them (an outbox event's attempts), each counted under its own kind.
    */
   purgeBatch(cutoff: number, limit: number): Promise<number | PurgeResult>;
+  /**
+   * PostgreSQL's partitioned history (db/partitions.ts): drops the whole partitions older than `cutoff` before any
+   * batch, answering the rows they held; the batches then delete what is left older than it.
+   */
+  dropBefore?(cutoff: number): Promise<number>;
 }
 
 /** A batch that deleted rows of other kinds with its own: `also` by kind. */
@@ -28,6 +33,8 @@ export interface RetentionOptions {
   budgetMs: number;
   /** How often the periodic job sweeps. */
   intervalMs: number;
+  /** Run at the start of every sweep (PostgreSQL: create the coming days' partitions). */
+  prepare?: () => Promise<void>;
 }
 
 /** What one batch did, for tests and the duration histogram. */
@@ -35,6 +42,8 @@ export interface BatchReport {
   kind: string;
   rows: number;
   ms: number;
+  /** Whole partitions dropped (PostgreSQL), not a batch of deletes. */
+  partitions?: boolean;
 }
 
 /**
@@ -93,11 +102,20 @@ export class Retention {
     const started = this.clock();
     const now = this.now();
     const out: Record<string, number> = {};
+    await this.options.prepare?.();
     for (const p of this.purgers) {
       if (p.days <= 0) continue;
       const cutoff = now - p.days * DAY_MS;
       let total = 0;
       let more = true;
+      if (p.dropBefore) {
+        const t0 = this.clock();
+        const rows = await p.dropBefore(cutoff);
+        this.batchDuration.observe({ kind: p.kind }, (this.clock() - t0) / 1000);
+        if (rows > 0) this.purged.inc({ kind: p.kind }, rows);
+        onBatch?.({ kind: p.kind, rows, ms: this.clock() - t0, partitions: true });
+        total += rows;
+      }
       while (more && this.clock() - started < this.options.budgetMs) {
         const t0 = this.clock();
         const result = await p.purgeBatch(cutoff, this.options.batch);
