@@ -16,6 +16,9 @@ export const PURGEABLE_EVENT_TYPES: readonly EventType[] = ['test', 'consumption
 export async function purgeAttempts(db: Kysely<Tables>, cutoff: number, limit: number): Promise<number> {
   const result = await db
     .deleteFrom('delivery_attempts')
+    // Repeated outside: on PostgreSQL's partitioned table (migration 0029) it confines the delete to the partitions
+    // before the cutoff; without it every day's key index is probed for each key (a day of 50k rows: 39 s, not 0.3 s).
+    .where('started_at', '<', cutoff)
     .where('attempt_id', 'in', (eb) =>
       eb
         .selectFrom('delivery_attempts')

@@ -69,6 +69,8 @@ export class CallLogRepository {
   async purgeBefore(cutoff: number, limit: number): Promise<number> {
     const result = await this.db
       .deleteFrom('game_calls')
+      // Repeated outside: it confines the delete to the partitions before the cutoff (delivery/purge.ts says why).
+      .where('started_at', '<', cutoff)
       .where('call_id', 'in', (eb) =>
         eb
           .selectFrom('game_calls')
