@@ -154,6 +154,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       url: config.DATABASE_URL,
       sqliteFile: path.join(config.dataDir, 'platform.db'),
       poolSize: config.DATABASE_POOL_SIZE,
+      readUrl: config.DATABASE_READ_URL,
     });
   await migrateToLatest(database);
 
@@ -179,7 +180,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Opens the signing key now: a master key that does not open what is stored stops the start, naming the key it needs.
   await keys.signer();
   const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
-  const accounts = createAccounts({ db: database.db, dialect: database.dialect, config, box, apps, now });
+  const accounts = createAccounts({
+    db: database.db,
+    reads: database.reads,
+    dialect: database.dialect,
+    config,
+    box,
+    apps,
+    now,
+  });
   const resolveApp = (clientId: string) => apps.requireActive(clientId);
   const md5 = md5Scheme({ resolveApp, replay, nonces });
   const mac = macScheme({
@@ -191,7 +200,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     publicPort: config.PUBLIC_PORT,
   });
   const http = outboundHttp(config);
-  const delivery = new DeliveryService(database.db, database.dialect, apps, keys, http, deliveryOptions(config), now);
+  const delivery = new DeliveryService(
+    database.db,
+    database.dialect,
+    apps,
+    keys,
+    http,
+    deliveryOptions(config),
+    now,
+    database.reads,
+  );
   const callLog = new CallLogRepository(database.db, database.dialect);
   const gameCalls = new GameCallsClient(callLog, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
   const evidence = new EvidenceService(
@@ -228,6 +246,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     database.dialect.name === 'postgres',
     accounts.bans,
     now,
+    new ModerationRepository(database.reads),
   );
 
   const storeSettings = new StoreSettingsService(
@@ -251,6 +270,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     settings: providerSettings,
     orders: orders.orders,
     now,
+    reads: database.reads,
   });
   const storePayments = createStorePayments({
     db: database.db,
@@ -260,11 +280,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     settings: storeSettings,
     orders,
     now,
+    reads: database.reads,
   });
 
   const webPay = createWebPay({ db: database.db, box, apps, gameCalls, orders, providers: paymentProviders, now });
   const adminActions = new AdminActionsRepository(database.db);
-  const adminAudit = new AdminAuditService(adminActions, now, config.AUDIT_REFUSALS_PER_MINUTE);
+  const adminAudit = new AdminAuditService(
+    adminActions,
+    now,
+    config.AUDIT_REFUSALS_PER_MINUTE,
+    new AdminActionsRepository(database.reads),
+  );
   const signInMetrics = new SignInMetrics();
   const operatorsRepo = new OperatorsRepository(database.db);
   const operators = new OperatorService(
@@ -337,7 +363,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     accounts,
     delivery,
     gameCalls,
-    callLog: new CallLogService(callLog, apps),
+    callLog: new CallLogService(new CallLogRepository(database.reads, database.dialect), apps),
     webPay,
     evidence,
     reports,
