@@ -68,7 +68,8 @@ export function createOrdersDomain(
     products,
     orders,
     refunds,
-    refundAbuse: new RefundAbuse(db, now),
+    // Read-only analytics over the refunds: a moment stale is harmless (Database.reads, the read replica).
+    refundAbuse: new RefundAbuse(reads, now),
     consumption: new ConsumptionService(new ConsumptionNoticesStore(db, dialect, named, now, reads)),
     settings,
     sandboxEnabled,
