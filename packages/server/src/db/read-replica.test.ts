@@ -82,6 +82,12 @@ describe(
       assert.equal(res.status, 200, JSON.stringify(res.body));
       return res.body.events.length;
     };
+    /** The audit trail's app creations (POST /admin/v1/apps). */
+    const auditedAppCreations = async (): Promise<number> => {
+      const res = await admin('GET', '/admin-actions?method=POST&limit=200');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.actions.filter((a: { path: string }) => a.path === '/admin/v1/apps').length;
+    };
     const overviewOrders = async (): Promise<number> => {
       const res = await admin('GET', `/overview?appId=${appId}`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -130,6 +136,7 @@ describe(
       await eventually('the first payment event listed', async () => (await listedEvents()) >= 1);
       assert.equal(await overviewOrders(), 1);
       const eventsBefore = await listedEvents();
+      await eventually('the first app creation in the audit trail', async () => (await auditedAppCreations()) === 1);
       // Caught up (all received WAL replayed): 0, not the time since the last commit on an idle primary.
       await eventually('lag 0 once caught up', async () => (await metric('database_replica_lag_seconds')) === 0);
       assert.equal(await metric('database_replica_up'), 1);
@@ -159,6 +166,7 @@ describe(
       assert.ok(listed.includes(first) && !listed.includes(second), `listed ${listed}`);
       assert.equal(await listedEvents(), eventsBefore);
       assert.equal(await overviewOrders(), 1);
+      assert.equal(await auditedAppCreations(), 1, 'the audit trail lists what the replica has');
       // The standby has WAL it has not replayed: the lag is the time since the last commit it replayed.
       const lag = await metric('database_replica_lag_seconds');
       assert.ok(lag !== null && lag >= 1, `lag ${lag} while replay is paused`);
@@ -169,6 +177,7 @@ describe(
       );
       await eventually('its event listed', async () => (await listedEvents()) > eventsBefore);
       await eventually('the overview counts it', async () => (await overviewOrders()) === 2);
+      await eventually('the audit trail lists the second app', async () => (await auditedAppCreations()) === 2);
       await eventually('lag back to 0', async () => (await metric('database_replica_lag_seconds')) === 0);
       await standbySql.end();
       standbySql = undefined;

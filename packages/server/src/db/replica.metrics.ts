@@ -2,8 +2,6 @@ import client from 'prom-client';
 
 /** A scrape waits at most this long for the replica: one that does not answer is reported down, /metrics still answers. */
 const MEASURE_TIMEOUT_MS = 2000;
-/** The two gauges of one scrape share one measurement. */
-const REUSE_MS = 500;
 
 /**
  * The read replica's gauges (DATABASE_READ_URL, docs/operations.md "Read replica"), measured on the replica at each
@@ -13,12 +11,10 @@ const REUSE_MS = 500;
  */
 export function attachReplicaMetrics(registry: client.Registry, lag: (() => Promise<number>) | null): void {
   if (!lag) return;
+  // The two gauges of one scrape share one measurement: the registry collects them in order of registration, the lag
+  // first (a fresh measurement), then `up` (the lag's, which it started an instant before).
   let last: Promise<number | null> | undefined;
-  let lastAt = 0;
   const measure = () => {
-    const t = Date.now();
-    if (last && t - lastAt < REUSE_MS) return last;
-    lastAt = t;
     let timer: NodeJS.Timeout | undefined;
     last = Promise.race([
       lag(),
@@ -47,7 +43,7 @@ export function attachReplicaMetrics(registry: client.Registry, lag: (() => Prom
       help: 'Whether the read replica (DATABASE_READ_URL) answered the last scrape (1) or not (0: the console lists answer 503)',
       registers: [],
       async collect() {
-        this.set((await measure()) === null ? 0 : 1);
+        this.set((await (last ?? measure())) === null ? 0 : 1);
       },
     }),
   );
