@@ -8,7 +8,8 @@ import pg from 'pg';
 import { spawnService, type ChildService } from '../testing/child.js';
 import { startPgServer, startPgStandby, type PgServer } from '../testing/pg-server.js';
 import { testBackend } from '../testing/database.js';
-import { adminClient } from '../testing/service.js';
+import { adminClient, type TestService } from '../testing/service.js';
+import { createDeveloper, portalAs, portalSessionOf, type PortalSession } from '../portal/portal.testlib.js';
 
 /**
  * The read replica (DATABASE_READ_URL, docs/operations.md "Read replica"): a real service process on a PostgreSQL
@@ -29,6 +30,9 @@ describe(
     const adminToken = crypto.randomBytes(24).toString('base64url');
     let admin: ReturnType<typeof adminClient>;
     let appId: number;
+    /** The portal helpers' view of the child service (they use only `admin` and `fetch`). */
+    let svc: TestService;
+    let studio: PortalSession;
 
     const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
     /** Polls `check` until it holds (generous: a loaded 2-core machine replays and answers slowly). */
@@ -88,6 +92,17 @@ describe(
       assert.equal(res.status, 200, JSON.stringify(res.body));
       return res.body.actions.filter((a: { path: string }) => a.path === '/admin/v1/apps').length;
     };
+    /** The studio portal's order list and overview of the app: what the studio sees. */
+    const portalOrders = async (): Promise<{ listed: number[]; overview: number }> => {
+      const list = await portalAs(svc, studio, 'GET', `/apps/${appId}/orders?userId=1001`);
+      assert.equal(list.status, 200, JSON.stringify(list.body));
+      const overview = await portalAs(svc, studio, 'GET', `/apps/${appId}/overview`);
+      assert.equal(overview.status, 200, JSON.stringify(overview.body));
+      return {
+        listed: list.body.orders.map((o: { trxNo: string }) => Number(o.trxNo)),
+        overview: overview.body.commerce.reduce((n: number, d: { orders: number }) => n + d.orders, 0),
+      };
+    };
     const overviewOrders = async (): Promise<number> => {
       const res = await admin('GET', `/overview?appId=${appId}`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -118,6 +133,8 @@ describe(
         currency: 'USD',
       });
       assert.equal(product.status, 201, JSON.stringify(product.body));
+      svc = { admin, fetch: (p: string, init?: RequestInit) => fetch(child.url + p, init) } as unknown as TestService;
+      studio = await portalSessionOf(svc, await createDeveloper(svc, 'replica-studio', [appId]));
     });
 
     after(async () => {
@@ -135,6 +152,10 @@ describe(
       await eventually('the first order listed', async () => (await listedOrders()).includes(first));
       await eventually('the first payment event listed', async () => (await listedEvents()) >= 1);
       assert.equal(await overviewOrders(), 1);
+      await eventually('the portal shows the first order', async () => {
+        const p = await portalOrders();
+        return p.listed.includes(first) && p.overview === 1;
+      });
       const eventsBefore = await listedEvents();
       await eventually('the first app creation in the audit trail', async () => (await auditedAppCreations()) === 1);
       // Caught up (all received WAL replayed): 0, not the time since the last commit on an idle primary.
@@ -167,6 +188,7 @@ describe(
       assert.equal(await listedEvents(), eventsBefore);
       assert.equal(await overviewOrders(), 1);
       assert.equal(await auditedAppCreations(), 1, 'the audit trail lists what the replica has');
+      assert.deepEqual(await portalOrders(), { listed: [first], overview: 1 }, "the studio's list and overview too");
       // The standby has WAL it has not replayed: the lag is the time since the last commit it replayed.
       const lag = await metric('database_replica_lag_seconds');
       assert.ok(lag !== null && lag >= 1, `lag ${lag} while replay is paused`);
@@ -177,6 +199,10 @@ describe(
       );
       await eventually('its event listed', async () => (await listedEvents()) > eventsBefore);
       await eventually('the overview counts it', async () => (await overviewOrders()) === 2);
+      await eventually('the portal shows the second order', async () => {
+        const p = await portalOrders();
+        return p.listed.includes(second) && p.overview === 2;
+      });
       await eventually('the audit trail lists the second app', async () => (await auditedAppCreations()) === 2);
       await eventually('lag back to 0', async () => (await metric('database_replica_lag_seconds')) === 0);
       await standbySql.end();
