@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from './services.js';
 import { registerHealthRoutes } from './http/health.js';
+import { attachReplicaMetrics } from './db/replica.metrics.js';
 import { buildServer, type BuildOptions } from './http/server.js';
 import { installAdminAccess, principalOf } from './operators/admin-access.routes.js';
 import { operatorRoutes } from './operators/operators.routes.js';
@@ -115,6 +116,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   services.gameCalls.metrics.attach(app.metrics);
   services.retention.attach(app.metrics);
   services.cacheBus?.attach(app.metrics);
+  attachReplicaMetrics(app.metrics, services.database.replicaLag);
   services.signInMetrics.attach(app.metrics);
   services.adminAudit.refusalMetrics.attach(app.metrics);
   await app.register(consumptionRoutes(services));

@@ -159,6 +159,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       url: config.DATABASE_URL,
       sqliteFile: path.join(config.dataDir, 'platform.db'),
       poolSize: config.DATABASE_POOL_SIZE,
+      readUrl: config.DATABASE_READ_URL,
     });
   await migrateToLatest(database);
   // Several instances on one PostgreSQL tell each other of cache changes at once (LISTEN/NOTIFY); one needs none.
@@ -190,6 +191,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
   const accounts = createAccounts({
     db: database.db,
+    reads: database.reads,
     dialect: database.dialect,
     config,
     box,
@@ -208,7 +210,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     publicPort: config.PUBLIC_PORT,
   });
   const http = outboundHttp(config);
-  const delivery = new DeliveryService(database.db, database.dialect, apps, keys, http, deliveryOptions(config), now);
+  const delivery = new DeliveryService(
+    database.db,
+    database.dialect,
+    apps,
+    keys,
+    http,
+    deliveryOptions(config),
+    now,
+    database.reads,
+  );
   const callLog = new CallLogRepository(database.db, database.dialect);
   const gameCalls = new GameCallsClient(callLog, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
   const evidence = new EvidenceService(
@@ -245,6 +256,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     database.dialect.name === 'postgres',
     accounts.bans,
     now,
+    new ModerationRepository(database.reads),
   );
 
   const storeSettings = new StoreSettingsService(
@@ -276,6 +288,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     settings: providerSettings,
     orders: orders.orders,
     now,
+    reads: database.reads,
   });
   const storePayments = createStorePayments({
     db: database.db,
@@ -285,11 +298,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     settings: storeSettings,
     orders,
     now,
+    reads: database.reads,
   });
 
   const webPay = createWebPay({ db: database.db, box, apps, gameCalls, orders, providers: paymentProviders, now });
   const adminActions = new AdminActionsRepository(database.db);
-  const adminAudit = new AdminAuditService(adminActions, now, config.AUDIT_REFUSALS_PER_MINUTE);
+  const adminAudit = new AdminAuditService(
+    adminActions,
+    now,
+    config.AUDIT_REFUSALS_PER_MINUTE,
+    new AdminActionsRepository(database.reads),
+  );
   const signInMetrics = new SignInMetrics();
   const operatorsRepo = new OperatorsRepository(database.db);
   const operators = new OperatorService(
@@ -377,7 +396,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     accounts,
     delivery,
     gameCalls,
-    callLog: new CallLogService(callLog, apps),
+    callLog: new CallLogService(new CallLogRepository(database.reads, database.dialect), apps),
     webPay,
     evidence,
     reports,

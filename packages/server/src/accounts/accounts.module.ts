@@ -16,6 +16,8 @@ import { BanService } from './bans.service.js';
 /** Builds the accounts domain (services.ts calls this once). */
 export function createAccounts(d: {
   db: Kysely<Tables>;
+  /** Database.reads: where the operator's user search reads. */
+  reads?: Kysely<Tables>;
   dialect: Dialect;
   config: Config;
   box: SecretBox;
@@ -43,7 +45,7 @@ export function createAccounts(d: {
       coolingOffSeconds: d.config.CANCELLATION_COOLING_OFF_SECONDS,
       now: d.now,
     }),
-    users: new UserAdminService(d.db, tokens, d.now),
+    users: new UserAdminService(d.db, tokens, d.now, d.reads ?? d.db),
     linking: new LinkingService(d.db, d.dialect, tokens, providers, d.now),
     bans: new BanService(d.db, tokens, d.now),
     now: d.now,

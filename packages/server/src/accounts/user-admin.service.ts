@@ -16,6 +16,8 @@ export class UserAdminService {
     private readonly db: Kysely<Tables>,
     private readonly tokens: TokenService,
     private readonly now: () => number,
+    /** Where `find` reads (the read replica, Database.reads): a search may be a moment stale; `detail` reads the primary. */
+    private readonly reads: Kysely<Tables> = db,
   ) {}
 
   /** Users by exactly one of: userId, userCode, openId (optionally of one login type), email. */
@@ -24,8 +26,8 @@ export class UserAdminService {
     if (given.length !== 1) throw invalidParameter('query', 'give exactly one of userId, userCode, openId, email');
     if (q.loginType !== undefined && q.openId === undefined)
       throw invalidParameter('loginType', 'only goes with openId');
-    const users = new UsersRepository(this.db);
-    const methods = new LoginMethodsRepository(this.db);
+    const users = new UsersRepository(this.reads);
+    const methods = new LoginMethodsRepository(this.reads);
     let ids: number[] = [];
     if (q.userId !== undefined) ids = [Number(q.userId)];
     else if (q.userCode !== undefined) {
@@ -45,7 +47,7 @@ export class UserAdminService {
       ids = (await methods.byEmail(q.email!.trim().toLowerCase())).map((m) => m.user_id);
     }
     const rows = await users.byIds([...new Set(ids)]);
-    return Promise.all(rows.map(async (u) => this.summary(u, await methods.byUser(u.user_id))));
+    return Promise.all(rows.map(async (u) => this.summary(u, await methods.byUser(u.user_id), this.reads)));
   }
 
   async detail(userId: number): Promise<UserDetail> {
@@ -60,7 +62,7 @@ export class UserAdminService {
       users.bansOf(userId),
     ]);
     return {
-      ...(await this.summary(user, methods)),
+      ...(await this.summary(user, methods, this.db)),
       methods: methods.map((m) => ({
         loginType: m.login_type,
         provider: providerName(m.login_type),
@@ -104,10 +106,10 @@ export class UserAdminService {
     return n;
   }
 
-  private async summary(u: UserRow, methods: LoginMethodRow[]): Promise<UserSummary> {
+  private async summary(u: UserRow, methods: LoginMethodRow[], db: Kysely<Tables>): Promise<UserSummary> {
     const now = this.now();
     const types = [...new Set(methods.map((m) => m.login_type))].sort((a, b) => a - b);
-    const bans = await new UsersRepository(this.db).activeBans(u.user_id, now);
+    const bans = await new UsersRepository(db).activeBans(u.user_id, now);
     return {
       userId: String(u.user_id),
       userCode: encodeUserCode(u.user_id),

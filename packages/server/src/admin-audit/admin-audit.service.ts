@@ -52,6 +52,8 @@ export class AdminAuditService {
     private readonly now: () => number = Date.now,
     /** Refusals recorded a minute (AUDIT_REFUSALS_PER_MINUTE): refusals.ts. */
     refusalsPerMinute = 60,
+    /** Where `list` reads: Database.reads (the read replica), so the trail may lag its writes by a moment. */
+    private readonly listed: Pick<AdminActionsRepository, 'list'> = actions,
   ) {
     this.#bound = new RefusalBound(refusalsPerMinute, now);
   }
@@ -114,7 +116,7 @@ export class AdminAuditService {
   }
 
   async list(f: ActionFilter): Promise<AdminAction[]> {
-    return (await this.actions.list(f)).map((r) => ({
+    return (await this.listed.list(f)).map((r) => ({
       actionId: r.action_id,
       at: new Date(Number(r.at)).toISOString(),
       operator: r.operator,

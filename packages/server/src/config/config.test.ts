@@ -41,6 +41,8 @@ describe('configuration', () => {
     [{ ADMIN_TOKEN: 'short' }, /ADMIN_TOKEN/],
     [{ TRUSTED_PROXIES: '10.0.0.0/8,not-an-ip' }, /TRUSTED_PROXIES/],
     [{ DATABASE_URL: 'postgres://x/y', ADMIN_TOKEN: 'a'.repeat(30) }, /MASTER_KEY: required/],
+    [{ DATABASE_READ_URL: 'mysql://replica/y' }, /DATABASE_READ_URL/],
+    [{ DATABASE_READ_URL: 'postgres://replica/y' }, /DATABASE_READ_URL: a read replica needs DATABASE_URL/],
     [
       { HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' },
       /HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS/,

@@ -21,6 +21,13 @@ const Env = Type.Object({
       description: 'Unset: embedded SQLite in DATA_DIR. postgres://... : PostgreSQL.',
     }),
   ),
+  DATABASE_READ_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description:
+        'A streaming replica of DATABASE_URL (PostgreSQL only). Set: the console and portal lists, the overviews and the store reconciliation read from it (a few seconds stale at most), lag in /metrics; every write and every read of its own write stays on DATABASE_URL. Unset: everything reads the primary.',
+    }),
+  ),
   DATABASE_POOL_SIZE: Type.Integer({
     minimum: 1,
     maximum: 200,
@@ -657,6 +664,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parsed.DATABASE_URL && !parsed.MASTER_KEY) {
     throw new ConfigError(
       'invalid configuration: MASTER_KEY: required when DATABASE_URL is set (all instances must share it)',
+    );
+  }
+  if (parsed.DATABASE_READ_URL && !parsed.DATABASE_URL) {
+    throw new ConfigError(
+      'invalid configuration: DATABASE_READ_URL: a read replica needs DATABASE_URL (PostgreSQL) as its primary',
     );
   }
   if (parsed.OIDC_ISSUER_URL)

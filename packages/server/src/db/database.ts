@@ -32,6 +32,14 @@ export interface Database<DB = any> {
   named: NamedQuery | null;
   /** PostgreSQL's LISTEN/NOTIFY (several instances tell each other of changes); null on SQLite, one instance. */
   notifications: Notifications | null;
+  /**
+   * Where reads that may be a little stale go (the console's and portal's lists, the overviews, the store
+   * reconciliation's choice of what to ask): the read replica of DATABASE_READ_URL, or `db` itself when none is set.
+   * A read of something the same request or caller just wrote must use `db` (docs/operations.md, "Read replica").
+   */
+  reads: Kysely<DB>;
+  /** The read replica's replication lag in seconds (0 when it has replayed all it received); null without a replica. */
+  replicaLag: (() => Promise<number>) | null;
   /** Throws when the database cannot answer (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -77,6 +85,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL schema to use (tests give each file a fresh one). */
   schema?: string;
+  /** postgres://... of a streaming replica of `url` for Database.reads; unset: reads go to `url`. */
+  readUrl?: string | undefined;
 }
 
 // int8 (bigint) and numeric come back as strings by default; our bigints are
@@ -93,8 +103,8 @@ const CONNECT_TIMEOUT_MS = 3000;
 
 export function openDatabase<DB = any>(opts: DatabaseOptions): Database<DB> {
   if (opts.url) {
-    const url = opts.url;
-    const pgPool = (max: number, options: string[]) => {
+    const primaryUrl = opts.url;
+    const pgPool = (max: number, options: string[], url = primaryUrl) => {
       const pool = new pg.Pool({
         connectionString: url,
         max,
@@ -117,13 +127,21 @@ export function openDatabase<DB = any>(opts: DatabaseOptions): Database<DB> {
     const durablePool = pgPool(opts.poolSize ?? 10, searchPath);
     const db = new Kysely<DB>({ dialect: new CatalogSafePostgresDialect({ pool: durablePool }) });
     const relaxedPool = pgPool(4, [...searchPath, '-c synchronous_commit=off']);
+    // The replica's pool answers an outage like the primary's (connection timeout, 'error' listeners): 503, no crash.
+    const replica = opts.readUrl
+      ? new Kysely<DB>({
+          dialect: new CatalogSafePostgresDialect({ pool: pgPool(opts.poolSize ?? 10, searchPath, opts.readUrl) }),
+        })
+      : null;
     return {
       db,
+      reads: replica ?? db,
+      replicaLag: replica ? () => replicaLag(replica) : null,
       dialect: postgresDialect,
       ...(opts.schema ? { schema: opts.schema } : {}),
       named: async <R>(name: string, text: string, values: unknown[]) =>
         (await durablePool.query({ name, text, values })).rows as R[],
-      notifications: pgNotifications(url, durablePool),
+      notifications: pgNotifications(primaryUrl, durablePool),
       relaxed: {
         dialect: 'postgres',
         async query<R>(name: string, text: string, values: unknown[]) {
@@ -135,6 +153,7 @@ export function openDatabase<DB = any>(opts: DatabaseOptions): Database<DB> {
       },
       close: async () => {
         await relaxedPool.end();
+        await replica?.destroy();
         await db.destroy();
       },
     };
@@ -172,6 +191,8 @@ export function openDatabase<DB = any>(opts: DatabaseOptions): Database<DB> {
     });
   return {
     db,
+    reads: db,
+    replicaLag: null,
     dialect: sqliteDialect,
     named: null,
     notifications: null,
@@ -186,6 +207,21 @@ export function openDatabase<DB = any>(opts: DatabaseOptions): Database<DB> {
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * How far the replica's replayed state is behind, in seconds. `now() - pg_last_xact_replay_timestamp()` alone grows
+ * while the primary is idle (no new transaction to replay), so a replica that has replayed all the WAL it received
+ * reports 0; one not in recovery (DATABASE_READ_URL naming a primary) is never behind.
+ */
+async function replicaLag(replica: Kysely<any>): Promise<number> {
+  const { rows } = await sql<{ lag: number | string | null }>`
+    select case
+      when not pg_is_in_recovery() then 0
+      when pg_last_wal_receive_lsn() is not distinct from pg_last_wal_replay_lsn() then 0
+      else coalesce(extract(epoch from now() - pg_last_xact_replay_timestamp()), 0)
+    end as lag`.execute(replica);
+  return Math.max(0, Number(rows[0]?.lag ?? 0));
 }
 
 /**

@@ -23,6 +23,8 @@ export class DeliveryService {
   readonly dispatcher: Dispatcher;
   readonly metrics: DeliveryMetrics;
   readonly events: EventsRepository;
+  /** The event list's reads: Database.reads (the read replica), a moment stale at most; `get` reads the primary. */
+  readonly #listed: EventsRepository;
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -32,9 +34,11 @@ export class DeliveryService {
     http: OutboundHttp,
     opts: DispatcherOptions,
     private readonly now: () => number,
+    reads: Kysely<Tables> = db,
   ) {
     this.metrics = new DeliveryMetrics(db, now);
     this.events = new EventsRepository(db);
+    this.#listed = new EventsRepository(reads);
     this.dispatcher = new Dispatcher(db, dialect, apps, keys, http, this.metrics, opts, now);
   }
 
@@ -51,7 +55,7 @@ export class DeliveryService {
   }
 
   async list(filter: EventFilter): Promise<DeliveryEvent[]> {
-    return (await this.events.list(filter)).map(toEvent);
+    return (await this.#listed.list(filter)).map(toEvent);
   }
 
   async get(eventId: number): Promise<DeliveryEvent & { attemptLog: DeliveryAttempt[] }> {

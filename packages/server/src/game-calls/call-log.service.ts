@@ -11,7 +11,8 @@ import type { GameCall } from './call-log.schemas.js';
  */
 export class CallLogService {
   constructor(
-    private readonly repo: CallLogRepository,
+    /** The log's reads: on Database.reads (the read replica), a moment stale at most. */
+    private readonly repo: Pick<CallLogRepository, 'list'>,
     private readonly apps: Pick<AppService, 'get'>,
   ) {}
 

@@ -68,6 +68,8 @@ export class ConsumptionNoticesStore {
     dialect: Dialect,
     private readonly named: NamedQuery | null,
     private readonly now: () => number = Date.now,
+    /** Where the operator's list reads: Database.reads (the read replica), a moment stale at most. */
+    private readonly reads: Kysely<Tables> = db,
   ) {
     this.#batcher = new Batcher((notices) => this.#insert(notices), {
       maxBatch: 200,
@@ -189,7 +191,7 @@ export class ConsumptionNoticesStore {
   }
 
   async list(q: { appId?: number; userId?: string; before?: number; limit: number }) {
-    let query = this.db.selectFrom('consumption_notices').selectAll();
+    let query = this.reads.selectFrom('consumption_notices').selectAll();
     if (q.before !== undefined) query = query.where('notice_id', '<', q.before);
     if (q.appId !== undefined) query = query.where('app_id', '=', q.appId);
     if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);

@@ -30,7 +30,13 @@ export interface OrdersDomain {
 }
 
 export function createOrdersDomain(
-  { db, dialect, relaxed, named }: Pick<Database<Tables>, 'db' | 'dialect' | 'relaxed' | 'named'>,
+  {
+    db,
+    dialect,
+    relaxed,
+    named,
+    reads = db,
+  }: Pick<Database<Tables>, 'db' | 'dialect' | 'relaxed' | 'named'> & Partial<Pick<Database<Tables>, 'reads'>>,
   config: Config,
   apps: AppService,
   now: () => number,
@@ -55,17 +61,19 @@ export function createOrdersDomain(
         (await settings.cached(appId)).refuseStoreOrdersInArrears ? refunds.arrears(appId, userId) : [],
       gameCallTimeoutMs: config.GAME_CALL_TIMEOUT_MS,
       relaxed,
+      reads,
     },
     now,
   );
-  const refunds: RefundService = new RefundService(db, dialect, orders, now);
+  const refunds: RefundService = new RefundService(db, dialect, orders, now, reads);
   orders.onRefund = (event) => refunds.refund(event.trxNo, event.bankRefundNo);
   return {
     products,
     orders,
     refunds,
-    refundAbuse: new RefundAbuse(db, now),
-    consumption: new ConsumptionService(new ConsumptionNoticesStore(db, dialect, named, now)),
+    // Read-only analytics over the refunds: a moment stale is harmless (Database.reads, the read replica).
+    refundAbuse: new RefundAbuse(reads, now),
+    consumption: new ConsumptionService(new ConsumptionNoticesStore(db, dialect, named, now, reads)),
     settings,
     sandboxEnabled,
   };

@@ -110,6 +110,8 @@ export class OrderService {
       gameCallTimeoutMs: number;
       /** Writes that need not wait for the disk: the placement claims (placement-claims.ts). */
       relaxed: RelaxedWriter;
+      /** Where `find` (the operator's and studio's order lists) reads: Database.reads, the read replica; default db. */
+      reads?: Kysely<Tables>;
     },
     private readonly now: () => number = Date.now,
   ) {
@@ -397,9 +399,10 @@ export class OrderService {
   }
 
   async find(q: OrderFilter): Promise<Order[]> {
-    const rows = await ordersRepo.find(this.db, q);
+    const reads = this.opts.reads ?? this.db;
+    const rows = await ordersRepo.find(reads, q);
     const items = await ordersRepo.itemsOf(
-      this.db,
+      reads,
       rows.map((r) => r.trx_no),
     );
     return rows.map((r) => toOrder(r, items.get(r.trx_no) ?? []));

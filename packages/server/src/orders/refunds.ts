@@ -31,6 +31,8 @@ export class RefundService {
     private readonly dialect: Dialect,
     private readonly orders: OrderService,
     private readonly now: () => number = Date.now,
+    /** Where the operator's list reads: Database.reads (the read replica), a moment stale at most. */
+    private readonly reads: Kysely<Tables> = db,
   ) {
     this.#arrears = new Batcher((keys) => ordersRepo.pendingSupplementsOf(this.db, keys), {
       maxBatch: 500,
@@ -186,7 +188,7 @@ export class RefundService {
   }
 
   async listSupplements(q: Parameters<typeof ordersRepo.listSupplements>[1]): Promise<Array<PendingSupplementAdmin>> {
-    return (await ordersRepo.listSupplements(this.db, q)).map(toAdmin);
+    return (await ordersRepo.listSupplements(this.reads, q)).map(toAdmin);
   }
 
   /** The supplement as the operator sees it: 2.6 plus owner, state and times. */

@@ -8,7 +8,7 @@ import { parseOverviewQuery, readOverview } from './overview.service.js';
 
 /** GET /admin/v1/overview: the console's opening page, every series of one window (docs/console.md, "Overview"). */
 export function overviewRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const sources = overviewSourcesOf(services.database.db);
+  const sources = overviewSourcesOf(services.database.reads);
   return async (app) => {
     app.addSchema(Overview);
     app.get(

@@ -69,6 +69,8 @@ export function createPaymentProviders(deps: {
   settings: ProviderSettingsService;
   orders: Pick<OrderService, 'applyChannelEvent' | 'cancel'>;
   now: () => number;
+  /** Database.reads: the operator's message list reads the replica (the reconciliation leases, so reads the primary). */
+  reads?: Kysely<Tables>;
 }): PaymentProvidersDomain {
   const { db, config, settings, now } = deps;
   let log: { warn(obj: Record<string, unknown>, msg: string): void } = { warn: () => {} };
@@ -94,7 +96,7 @@ export function createPaymentProviders(deps: {
         ),
       now,
     ),
-    messages: (filter) => providersRepo.listMessages(db, filter),
+    messages: (filter) => providersRepo.listMessages(deps.reads ?? db, filter),
     useLogger: (l) => {
       log = l;
     },

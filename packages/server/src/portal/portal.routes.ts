@@ -22,7 +22,7 @@ const sessionView = (p: StudioPrincipal) => ({ name: p.name, appIds: p.appIds, c
  */
 export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { apps, portalSignIn } = services;
-  const overviewSources = studioOverviewSourcesOf(services.database.db);
+  const overviewSources = studioOverviewSourcesOf(services.database.reads);
   return async (app) => {
     app.addSchema(Overview);
     app.post(

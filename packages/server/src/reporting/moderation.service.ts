@@ -90,6 +90,11 @@ export class ModerationService {
     private readonly postgres: boolean,
     private readonly bans: AccountBans,
     private readonly now: () => number = Date.now,
+    /**
+     * The queue's lists (reports, reportee counts, moderation audit) on Database.reads, the read replica: a moment
+     * stale at most. A report shown alone and every change read the primary.
+     */
+    private readonly listed: Pick<ModerationRepository, 'list' | 'reporteeCounts' | 'latestAgainst' | 'audit'> = repo,
   ) {}
 
   private async views(rows: ReportRow[]): Promise<ReportView[]> {
@@ -125,7 +130,7 @@ export class ModerationService {
   async list(q: ReportListQuery): Promise<{ reports: ReportView[]; nextCursor: string | null }> {
     const limit = limitOf(q.limit);
     const after = decodeCursor(q.cursor, isId);
-    const rows = await this.repo.list(filterOf(q), after?.id, limit);
+    const rows = await this.listed.list(filterOf(q), after?.id, limit);
     const last = rows.at(-1);
     return {
       reports: await this.views(rows),
@@ -229,12 +234,12 @@ export class ModerationService {
   async reporteeCounts(q: ReporteeCountsQuery) {
     const limit = limitOf(q.limit);
     const after = decodeCursor(q.cursor, isCountCursor);
-    const rows = await this.repo.reporteeCounts(
+    const rows = await this.listed.reporteeCounts(
       filterOf(q),
       after && { reports: after.n, appId: after.a, key: after.k },
       limit,
     );
-    const latest = await this.repo.latestAgainst(rows.map((r) => ({ appId: r.app_id, key: r.reportee_key })));
+    const latest = await this.listed.latestAgainst(rows.map((r) => ({ appId: r.app_id, key: r.reportee_key })));
     const last = rows.at(-1);
     return {
       reportees: rows.map((r, i) => {
@@ -262,7 +267,7 @@ export class ModerationService {
   async audit(q: AuditQuery) {
     const limit = limitOf(q.limit);
     const after = decodeCursor(q.cursor, isId);
-    const rows = await this.repo.audit(
+    const rows = await this.listed.audit(
       { reportId: q.reportId === undefined ? undefined : Number(q.reportId), moderator: q.moderator, action: q.action },
       after?.id,
       limit,

@@ -53,6 +53,8 @@ export class StoreMessages {
     private readonly orders: RefundOrders,
     private readonly isUniqueViolation: (err: unknown) => boolean,
     private readonly now: () => number = Date.now,
+    /** Where the operator's list reads: Database.reads (the read replica), a moment stale at most. */
+    private readonly reads: Kysely<Tables> = db,
   ) {}
 
   /**
@@ -169,7 +171,7 @@ export class StoreMessages {
   }
 
   list(filter: Parameters<typeof storePaymentsRepo.listMessages>[1]): Promise<StoreMessageRow[]> {
-    return storePaymentsRepo.listMessages(this.db, filter);
+    return storePaymentsRepo.listMessages(this.reads, filter);
   }
 
   /** Registers the metric into the instance's registry (app.metrics). */

@@ -35,6 +35,13 @@ export class StoreReconciliation {
 
   constructor(
     private readonly db: Kysely<Tables>,
+    /**
+     * Database.reads (the read replica) for what only chooses what to ask the store: Apple's transactions to look up.
+     * A transaction a moment too new to be there is asked at the next run; one refunded a moment ago is asked again
+     * and its refund recorded once (StoreMessages dedups by key). The cursors (leases) and the Google purchases to
+     * acknowledge again (an acknowledgement just written must be seen, or it is sent twice) read the primary.
+     */
+    private readonly reads: Kysely<Tables>,
     private readonly clients: StoreClients,
     private readonly messages: StoreMessages,
     private readonly enabledApps: (store: StoreName) => Promise<number[]>,
@@ -129,7 +136,7 @@ export class StoreReconciliation {
     const api = await this.clients.appleApi(settings);
     if (!api) return 0;
     const rows = await storePaymentsRepo.unrefundedSince(
-      this.db,
+      this.reads,
       appId,
       'apple',
       this.now() - this.options.days * DAY_MS,

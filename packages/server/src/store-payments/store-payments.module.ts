@@ -43,6 +43,8 @@ export function storeChannel(clients: StoreClients): StoreChannel {
 
 export function createStorePayments(deps: {
   db: Kysely<Tables>;
+  /** Database.reads: the message list and the reconciliation's choice of what to ask read the replica. */
+  reads?: Kysely<Tables>;
   dialect: Dialect;
   config: Config;
   clients: StoreClients;
@@ -51,6 +53,7 @@ export function createStorePayments(deps: {
   now: () => number;
 }): StorePaymentsDomain {
   const { db, dialect, clients, orders, now } = deps;
+  const reads = deps.reads ?? db;
   let log: Logger = { warn: () => {} };
   const warn = (obj: Record<string, unknown>, msg: string) => log.warn(obj, msg);
   const unique = (e: unknown) => dialect.isUniqueViolation(e);
@@ -62,6 +65,7 @@ export function createStorePayments(deps: {
     },
     unique,
     now,
+    reads,
   );
   return {
     clients,
@@ -77,6 +81,7 @@ export function createStorePayments(deps: {
     notifications: new StoreNotifications(clients, messages),
     reconciliation: new StoreReconciliation(
       db,
+      reads,
       clients,
       messages,
       (store) => deps.settings.enabledApps(store),

@@ -53,13 +53,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startPgServer(): Promise<PgServer> {
+/** Runs a PostgreSQL binary (as `postgres` when this process is root: PostgreSQL refuses root). */
+function runner(dir: string): (cmd: string, args: string[]) => void {
   const bin = binDir();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-pg-'));
-  const dataDir = path.join(dir, 'data');
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) execFileSync('chown', ['postgres:', dir]);
-  const run = (cmd: string, args: string[]) => {
+  return (cmd, args) => {
     const [file, argv] = asRoot
       ? ['runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args]]
       : [path.join(bin, cmd), args];
@@ -67,8 +65,53 @@ export async function startPgServer(): Promise<PgServer> {
     if (result.status !== 0)
       throw new Error(`${cmd} ${args.join(' ')} failed (${result.status}): ${result.stderr}${result.stdout}`);
   };
+}
+
+/** A folder for one server, owned by `postgres` when this process is root. */
+function serverDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-pg-'));
+  if (process.getuid?.() === 0) execFileSync('chown', ['postgres:', dir]);
+  return dir;
+}
+
+export async function startPgServer(): Promise<PgServer> {
+  const dir = serverDir();
+  const dataDir = path.join(dir, 'data');
+  const run = runner(dir);
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
-  const port = await freePort();
+  // initdb's defaults already suit a primary of startPgStandby: wal_level=replica, max_wal_senders=10, and pg_hba
+  // trusts replication connections from 127.0.0.1.
+  return serve(dir, dataDir, await freePort(), run);
+}
+
+/**
+ * A streaming hot standby of `primary` (a server of startPgServer): `pg_basebackup -R` into a folder of its own,
+ * started on another free port. Read-only; replays the primary's WAL as it streams (pause it with
+ * `select pg_wal_replay_pause()` on the standby). What DATABASE_READ_URL names in the read replica's test.
+ */
+export async function startPgStandby(primary: PgServer): Promise<PgServer> {
+  const dir = serverDir();
+  const dataDir = path.join(dir, 'data');
+  const run = runner(dir);
+  // -R writes standby.signal and primary_conninfo; -X stream copies the WAL made during the copy.
+  run('pg_basebackup', [
+    '-D',
+    dataDir,
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primary.port),
+    '-U',
+    'postgres',
+    '-R',
+    '-X',
+    'stream',
+    '--no-sync',
+  ]);
+  return serve(dir, dataDir, await freePort(), run);
+}
+
+function serve(dir: string, dataDir: string, port: number, run: (cmd: string, args: string[]) => void): PgServer {
   // fsync off: the tests stop and kill the server process, never the machine, so the OS keeps every write.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   const start = () =>
