@@ -42,6 +42,13 @@ export function SecondFactorOnce({ who, secondFactor, password }) {
       <div>
         <p>Scan the code with an authenticator app, or enter this secret in it:</p>
         <code class="secret-value totp-secret">${secondFactor.totpSecret}</code>
+        ${
+          /^otpauth:\/\//.test(secondFactor.totpUri)
+            ? html`<p>
+                <a class="totp-uri" href=${secondFactor.totpUri}>Open in an authenticator app on this device</a>
+              </p>`
+            : null
+        }
         <p>Recovery codes (each good for one sign-in):</p>
         <ul class="recovery-codes">
           ${secondFactor.recoveryCodes.map((c) => html`<li><code>${c}</code></li>`)}
