@@ -179,7 +179,7 @@ function OperatorDetail({ name }) {
             </p>`
         : html`<p class="muted read-only">Read only: changing operators needs the operators.write permission.</p>`
     }
-    <${TokensPanel} operator=${op.name} ownerRole=${op.role} canWrite=${canWrite} />
+    <${TokensPanel} key=${op.role} operator=${op.name} ownerRole=${op.role} canWrite=${canWrite} />
     <p><a href="#/people">All operators</a> · <a href="#/admin-actions">Audit trail</a></p>
   </section>`;
 }
