@@ -141,8 +141,11 @@ describe('operator console: people', () => {
     await go(svc, page, '/people/developers/dana');
     await page.fill('#f-developerAppIds', `${appId}, ${other}`);
     await page.click('button.save-apps');
-    await waitForText(page, '.developer-detail .details', new RegExp(`${other}`));
-    assert.deepEqual((await svc.admin('GET', '/studio-developers/dana')).body.appIds.sort(), [appId, other].sort());
+    await page.locator(`.developer-detail .details a[href="#/apps/${other}"]`).waitFor();
+    assert.deepEqual(
+      (await svc.admin('GET', '/studio-developers/dana')).body.appIds.sort((a: number, b: number) => a - b),
+      [appId, other],
+    );
     // A bad app list is the API's error on the page, and changes nothing.
     await page.fill('#f-developerAppIds', 'x\u0000y');
     await page.click('button.save-apps');
