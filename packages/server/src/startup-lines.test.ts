@@ -1,5 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { spawnService, type ChildService } from './testing/child.js';
 import { processEnv } from './testing/env.js';
 import { whereToGo } from './boot.js';
@@ -9,6 +12,9 @@ import { logFormat } from './http/logging.js';
  * What `npm start` prints (issue 34): readable lines at a terminal, JSON lines otherwise, and first the lines that
  * say where to go: the console's address and how to sign in the first time.
  */
+/** util-linux's script(1): runs a command on a pseudo-terminal, as a person's terminal would. */
+const SCRIPT = '/usr/bin/script';
+
 describe('the startup lines', () => {
   let env: Record<string, string>;
   let cleanup: () => Promise<void>;
@@ -36,6 +42,26 @@ describe('the startup lines', () => {
     assert.match(signIn, /^first sign-in: choose "Break-glass admin token"/);
     assert.match(signIn, env.ADMIN_TOKEN ? /the ADMIN_TOKEN this service was given/ : /admin-token/);
     assert.ok(!env.ADMIN_TOKEN || !child.output().includes(env.ADMIN_TOKEN), 'the token itself is never logged');
+  });
+
+  it('at a terminal (util-linux script gives the service a pseudo-terminal) the lines are pino-pretty, not JSON', async (t) => {
+    if (!fs.existsSync(SCRIPT)) return t.skip(`${SCRIPT} is not installed`);
+    const cli = fileURLToPath(new URL('./cli.js', import.meta.url));
+    const command = [process.execPath, cli, 'serve'].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+    const tty = spawn(SCRIPT, ['-qec', command, '/dev/null'], {
+      env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    tty.stdout.on('data', (d) => (out += d));
+    try {
+      for (let i = 0; i < 1200 && !/first sign-in/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.match(out, /INFO.*: console: open http:\/\/127\.0\.0\.1:\d+\/console\/ in a browser/);
+      assert.match(out, /INFO.*: first sign-in: choose "Break-glass admin token"/);
+      assert.ok(!out.split(/\r?\n/).some((line) => line.startsWith('{"level"')), 'no JSON line at a terminal');
+    } finally {
+      tty.kill('SIGKILL');
+    }
   });
 
   it('a terminal gets pino-pretty, anything else JSON', () => {
