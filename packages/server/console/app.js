@@ -132,6 +132,11 @@ function SignIn({ message }) {
     <${ErrorBox} error=${accountError ?? error} />
     <${OidcSignIn} />
     <${AccountSignIn} onError=${setAccountError} />
+    <p class="muted first-time">
+      First time on this service? Nobody has an operator account yet: open the fold below and paste the break-glass
+      admin token (<code>data/admin-token</code>; <code>npm start</code> prints where it is). The console then offers to
+      create your admin account.
+    </p>
     <details class="break-glass">
       <summary>Break-glass admin token or an operator API token</summary>
       <form class="token-signin" onSubmit=${submit} autocomplete="off">
