@@ -38,6 +38,7 @@ describe('operator console: first run and getting started', () => {
       // `/` sends the browser to the console's sign-in, and the break-glass token signs in.
       await page.goto(`${svc.url}/`);
       assert.equal(new URL(page.url()).pathname, '/console/');
+      assert.match(await page.locator('.first-time').innerText(), /break-glass admin token/);
       await page.click('details.break-glass summary');
       await page.fill('#f-token', svc.adminToken);
       await page.click('form.token-signin button[type=submit]');
