@@ -2,7 +2,7 @@
 import { render } from '/console/vendor/preact.module.js';
 import { useEffect, useRef, useState } from '/console/vendor/hooks.module.js';
 import { api, onUnauthorized, session } from '/console/api.js';
-import { ErrorBox, Field, currentRoute, html } from '/console/ui.js';
+import { ErrorBox, Field, currentRoute, html, usePermission } from '/console/ui.js';
 import { AppsPage } from '/console/pages/apps.js';
 import { ReportsPage } from '/console/pages/reports.js';
 import { UsersPage } from '/console/pages/users.js';
@@ -12,6 +12,7 @@ import { KeysPage } from '/console/pages/keys.js';
 import { ConsumptionPage } from '/console/pages/consumption.js';
 import { AdminActionsPage } from '/console/pages/adminactions.js';
 import { OverviewPage } from '/console/pages/overview.js';
+import { PeoplePage } from '/console/pages/people.js';
 
 const NAV = [
   ['overview', 'Overview'],
@@ -23,6 +24,7 @@ const NAV = [
   ['consumption', 'Consumption'],
   ['events', 'Delivery'],
   ['keys', 'Platform keys'],
+  ['people', 'People'],
   ['admin-actions', 'Audit'],
 ];
 
@@ -36,6 +38,7 @@ const PAGES = {
   consumption: ConsumptionPage,
   events: EventsPage,
   keys: KeysPage,
+  people: PeoplePage,
   'admin-actions': AdminActionsPage,
 };
 
@@ -129,6 +132,11 @@ function SignIn({ message }) {
     <${ErrorBox} error=${accountError ?? error} />
     <${OidcSignIn} />
     <${AccountSignIn} onError=${setAccountError} />
+    <p class="muted first-time">
+      First time on this service? Nobody has an operator account yet: open the fold below and paste the break-glass
+      admin token (<code>data/admin-token</code>; <code>npm start</code> prints where it is). The console then offers to
+      create your admin account.
+    </p>
     <details class="break-glass">
       <summary>Break-glass admin token or an operator API token</summary>
       <form class="token-signin" onSubmit=${submit} autocomplete="off">
@@ -166,6 +174,9 @@ function Shell() {
   // The console opens on the overview; a moderator (no overview.read) opens on the report queue.
   const section = route.segments[0] ?? (session.role() === 'moderator' ? 'reports' : 'overview');
   const Page = PAGES[section];
+  // The people pages are for the roles that may read operators (admin, support); the API refuses the others anyway.
+  const mayReadPeople = usePermission('operators.read') !== false;
+  const nav = NAV.filter(([key]) => key !== 'people' || mayReadPeople);
   const signOut = async () => {
     // An account's session ends on the service too (the cookie is cleared there).
     if (!session.token()) await api('DELETE', '/session').catch(() => undefined);
@@ -176,7 +187,7 @@ function Shell() {
     <header class="topbar">
       <span class="brand">Operator console</span>
       <nav>
-        ${NAV.map(([key, label]) => html`<a href=${`#/${key}`} class=${key === section ? 'active' : ''}>${label}</a>`)}
+        ${nav.map(([key, label]) => html`<a href=${`#/${key}`} class=${key === section ? 'active' : ''}>${label}</a>`)}
       </nav>
       <span class="who"
         >as ${session.moderator()}${session.role() ? ` (${session.role()})` : ''}

@@ -23,7 +23,6 @@ export interface RunningService {
 export async function startService(config: Config): Promise<RunningService> {
   const services = await createServices(config);
   const app = await buildApp(services);
-  for (const note of services.startupNotes) app.log.info(note);
 
   const purge = setInterval(() => {
     services.nonces.purgeExpired(Date.now()).catch((err) => app.log.warn({ err }, 'nonce purge failed'));
@@ -46,6 +45,9 @@ export async function startService(config: Config): Promise<RunningService> {
     { database: services.database.dialect.name, region: config.REGION, node: process.version },
     `service listening on ${url}`,
   );
+  // Where a newcomer goes next comes right after the address (issue 34), then what the start noticed.
+  for (const line of whereToGo(url, config, services.adminTokenFile)) app.log.info(line);
+  for (const note of services.startupNotes) app.log.info(note);
   services.delivery.start(app.log);
   services.cacheBus?.start(app.log);
 
@@ -63,6 +65,29 @@ export async function startService(config: Config): Promise<RunningService> {
     return stopping;
   };
   return { app, services, url, stop };
+}
+
+/**
+ * The lines that tell a person who just ran `npm start` where to go: the console's address (localhost when the
+ * service listens on every interface) and how to sign in the first time, with the break-glass token (docs/operators.md).
+ */
+export function whereToGo(
+  url: string,
+  config: Pick<Config, 'ADMIN_TOKEN_ENABLED'>,
+  adminTokenFile: string | undefined,
+): string[] {
+  const address = new URL(url);
+  if (address.hostname === '0.0.0.0' || address.hostname === '[::]') address.hostname = 'localhost';
+  const lines = [`console: open ${address.origin}/console/ in a browser`];
+  if (!config.ADMIN_TOKEN_ENABLED)
+    lines.push('sign in: with an operator name, password and authenticator code (the break-glass token is retired)');
+  else
+    lines.push(
+      'first sign-in: choose "Break-glass admin token" on the sign-in page and paste ' +
+        (adminTokenFile ? `the token in ${adminTokenFile}` : 'the ADMIN_TOKEN this service was given') +
+        '; the console then offers to create the first admin',
+    );
+  return lines;
 }
 
 /** Runs until SIGTERM/SIGINT, then shuts down gracefully (10 s at most). */

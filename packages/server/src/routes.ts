@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from './services.js';
 import { registerHealthRoutes } from './http/health.js';
 import { attachReplicaMetrics } from './db/replica.metrics.js';
+import { registerHomeRoute } from './http/home.js';
 import { buildServer, type BuildOptions } from './http/server.js';
 import { installAdminAccess, principalOf } from './operators/admin-access.routes.js';
 import { operatorRoutes } from './operators/operators.routes.js';
@@ -53,6 +54,7 @@ export function buildApp(services: Services, opts: BuildOptions = {}): Promise<F
  */
 export async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
   registerHealthRoutes(app, services.database);
+  registerHomeRoute(app);
   app.addSchema(App);
   app.addSchema(ReportView);
   await app.register(reportingRoutes(services));

@@ -75,6 +75,8 @@ export interface Services {
   database: Database<Tables>;
   box: SecretBox;
   adminToken: string;
+  /** The file the break-glass token was read from or generated into (embedded mode, ADMIN_TOKEN unset). */
+  adminTokenFile: string | undefined;
   apps: AppService;
   keys: PlatformKeyService;
   nonces: NonceLedger;
@@ -168,10 +170,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
   const masterKeys = loadMasterKeys(config, startupNotes);
   let adminToken = config.ADMIN_TOKEN;
+  let adminTokenFile: string | undefined;
   if (!adminToken) {
     const file = readOrCreateSecretFile(config.dataDir, 'admin-token', () => randomToken(32));
     startupNotes.push(`admin API token is in ${file.file}${file.created ? ' (generated now)' : ''}`);
     adminToken = file.value;
+    adminTokenFile = file.file;
   }
 
   const now = overrides.now ?? Date.now;
@@ -387,6 +391,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     database,
     box,
     adminToken,
+    adminTokenFile,
     apps,
     keys,
     nonces,

@@ -1,6 +1,7 @@
 // pages/overview.js - the console's opening page ("look, don't read"): delivery, latency, failures, orders, game
 // calls and the report queue of a window and an app, each figure a link to the list of the rows behind it.
 import { Chart } from '/console/chart.js';
+import { FirstRun } from '/console/pages/firstrun.js';
 import { ErrorBox, FilterForm, Loading, href, html, navigate, useApi } from '/console/ui.js';
 
 const HOUR = 3_600_000;
@@ -177,6 +178,7 @@ export function OverviewPage({ route }) {
   const { data, error, loading } = useApi('GET', '/overview', { query }, [JSON.stringify(query)]);
   return html`<section>
     <h1>Overview</h1>
+    <${FirstRun} />
     <${FilterForm}
       key=${JSON.stringify(q)}
       query=${{ range: q.range ?? '', ...q }}

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
  * The Preact, hooks and htm ESM browser builds from their npm packages, read once, for a page that serves them at
  * `urlPrefix` (e.g. /console/vendor/): hooks imports the bare "preact", rewritten to the URL it is served at. Also
  * the uPlot chart library (its ESM build and its stylesheet): it draws on a canvas and sets element styles through
- * the DOM only, so it works under a CSP without 'unsafe-inline'.
+ * the DOM only, so it works under a CSP without 'unsafe-inline'. And uqr, which encodes a QR code (the console shows a
+ * new operator's TOTP URI as one); it has no imports, and the page draws its modules as SVG rectangles.
  */
 export function loadEsmVendor(urlPrefix: string): Map<string, Buffer> {
   const read = (specifier: string) => fs.readFileSync(fileURLToPath(import.meta.resolve(specifier)), 'utf8');
@@ -20,6 +21,7 @@ export function loadEsmVendor(urlPrefix: string): Map<string, Buffer> {
     ['htm.module.js', Buffer.from(read('htm'))],
     ['uPlot.esm.js', Buffer.from(read('uplot/dist/uPlot.esm.js'))],
     ['uPlot.min.css', Buffer.from(read('uplot/dist/uPlot.min.css'))],
+    ['uqr.mjs', Buffer.from(read('uqr'))],
   ]);
 }
 

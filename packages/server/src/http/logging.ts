@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { FastifyServerOptions, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { activeTraceIds, tracingOn } from '../tracing/tracing.js';
@@ -38,14 +39,38 @@ export function genReqId(req: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
 }
 
+/** How log lines are written: readable lines for a person at a terminal, JSON lines for anything that collects them. */
+export type LogFormat = 'pretty' | 'json';
+
 /**
- * pino options: JSON lines with the request id (and the trace id when tracing); the request is logged as
+ * `npm start` in a terminal prints readable lines (issue 34); a process manager, a container runtime or a pipe gets
+ * the JSON lines a log collector parses. Decided by whether stdout is a terminal, as pino-pretty's own docs advise.
+ */
+export function logFormat(stdout: { isTTY?: boolean }): LogFormat {
+  return stdout.isTTY === true ? 'pretty' : 'json';
+}
+
+/**
+ * pino options: JSON lines (pino-pretty's readable lines at a terminal, see logFormat) with the request id (and the trace id when tracing); the request is logged as
  * method, redacted URL and peer only (no headers, so no Authorization,
  * Signature or cookies), and bodies are never logged.
  */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  level: string,
+  format: LogFormat = logFormat(process.stdout),
+): FastifyServerOptions['logger'] {
   return {
     level,
+    // pino-pretty runs as pino's transport (a worker thread), so formatting never blocks a request; the lines keep
+    // every field (request id, redactions applied before they leave this thread) on one line each.
+    ...(format === 'pretty'
+      ? {
+          transport: {
+            target: fileURLToPath(import.meta.resolve('pino-pretty')),
+            options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true },
+          },
+        }
+      : {}),
     // With tracing on, a line logged inside a span carries its trace and span ids (a request's own lines have them
     // bound already: http/request-tracing.ts); without tracing, no mixin at all.
     ...(tracingOn

@@ -1,0 +1,234 @@
+// pages/developers.js - studio developers (issue 34, docs/portal.md): the accounts of the studio portal with their
+// apps, the invitations not taken up yet (never signed in), inviting one (password, TOTP QR code and recovery codes
+// shown once), and changing its apps, disabling it, resetting it. All through the admin API, so in the audit trail.
+import { useState } from '/console/vendor/hooks.module.js';
+import { api } from '/console/api.js';
+import { SecondFactorOnce } from '/console/qr.js';
+import { PeopleTabs, accountStatus } from '/console/pages/peoplecommon.js';
+import {
+  ConfirmButton,
+  Details,
+  ErrorBox,
+  Field,
+  LoadFailed,
+  Loading,
+  SecretOnce,
+  Table,
+  href,
+  html,
+  time,
+  useAction,
+  useApi,
+  usePermission,
+} from '/console/ui.js';
+
+const devPath = (name) => `/studio-developers/${encodeURIComponent(name)}`;
+
+/** "3, 7" -> [3, 7]; what is not a number goes to the API as typed, which says what is wrong with it. */
+const parseAppIds = (text) =>
+  text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((s) => (/^\d{1,15}$/.test(s) ? Number(s) : s));
+
+const appLinks = (ids) =>
+  ids.length
+    ? ids.map((id, i) => html`${i ? ', ' : ''}<a href=${href(`/apps/${id}`)}>${String(id)}</a>`)
+    : html`<span class="muted">none</span>`;
+
+function DeveloperTable({ rows, empty }) {
+  return html`<${Table}
+    rowKey=${(d) => d.name}
+    empty=${empty}
+    rows=${rows}
+    columns=${[
+      { label: 'Name', render: (d) => html`<a href=${href(`/people/developers/${d.name}`)}>${d.name}</a>` },
+      { label: 'Apps', render: (d) => appLinks(d.appIds) },
+      { label: 'Status', render: accountStatus },
+      { label: 'Last sign-in', render: (d) => time(d.lastLoginAt) },
+      { label: 'Invited', render: (d) => time(d.createdAt) },
+    ]}
+  />`;
+}
+
+function DeveloperList() {
+  const { data, error, loading } = useApi('GET', '/studio-developers', {}, []);
+  const canWrite = usePermission('operators.write');
+  // An invitation is pending until the developer first signs in to the portal.
+  const pending = data ? data.developers.filter((d) => !d.lastLoginAt && !d.disabled) : [];
+  return html`<section class="developers">
+    <h1>Studio developers</h1>
+    <${PeopleTabs} active="developers" />
+    <p class="muted">Accounts of the studio portal (/portal): each sees only its apps.</p>
+    ${canWrite ? html`<p><a class="button invite-developer" href="#/people/developers/new">Invite a developer</a></p>` : null}
+    <${ErrorBox} error=${error} />
+    ${loading ? html`<${Loading} what="studio developers" />` : null}
+    ${
+      data
+        ? html`<h2>Pending invitations</h2>
+            <div class="pending-invitations">
+              <${DeveloperTable} rows=${pending} empty="No pending invitations." />
+            </div>
+            <h2>All studio developers</h2>
+            <div class="all-developers">
+              <${DeveloperTable} rows=${data.developers} empty="No studio developers yet." />
+            </div>`
+        : null
+    }
+  </section>`;
+}
+
+function DeveloperInvite() {
+  const [name, setName] = useState('');
+  const [appIds, setAppIds] = useState('');
+  const apps = useApi('GET', '/apps', {}, []);
+  const invite = useAction(() =>
+    api('POST', '/studio-developers', { body: { name: name.trim(), appIds: parseAppIds(appIds) } }),
+  );
+  const created = invite.result;
+  if (created)
+    return html`<section>
+      <h1>Developer invited: ${created.developer.name}</h1>
+      <p class="muted">
+        Hand these to ${created.developer.name} over a safe channel, with the portal's address:
+        <code>${location.origin}/portal/</code>
+      </p>
+      <${SecondFactorOnce}
+        who=${created.developer.name}
+        secondFactor=${created.secondFactor}
+        password=${created.password}
+      />
+      <p>
+        <a href=${href(`/people/developers/${created.developer.name}`)}>Open the developer</a> ·
+        <a href="#/people/developers">All studio developers</a>
+      </p>
+    </section>`;
+  return html`<section>
+    <h1>Invite a studio developer</h1>
+    <${PeopleTabs} active="developers" />
+    <${ErrorBox} error=${invite.error} />
+    <form
+      class="stacked developer-invite"
+      onSubmit=${(e) => {
+        e.preventDefault();
+        invite.run();
+      }}
+    >
+      <${Field}
+        label="Name"
+        name="developerName"
+        value=${name}
+        onInput=${setName}
+        required
+        minlength="2"
+        maxlength="64"
+        hint="Lower-case letters, digits, dot, dash, underscore. A password is generated and shown once."
+      />
+      <${Field}
+        label="App ids"
+        name="developerApps"
+        value=${appIds}
+        onInput=${setAppIds}
+        required
+        hint=${
+          apps.data
+            ? `Comma-separated. Apps: ${apps.data.apps.map((a) => `${a.appId} (${a.name})`).join(', ') || 'none yet'}`
+            : 'Comma-separated.'
+        }
+      />
+      <button type="submit" disabled=${invite.busy}>Invite</button>
+    </form>
+  </section>`;
+}
+
+function DeveloperDetail({ name }) {
+  const { data: dev, error, loading, reload } = useApi('GET', devPath(name), {}, [name]);
+  const canWrite = usePermission('operators.write');
+  const [appIds, setAppIds] = useState(undefined);
+  const after = (p) => p.then((r) => (reload(), r));
+  const saveApps = useAction(() => after(api('PATCH', devPath(name), { body: { appIds: parseAppIds(appIds ?? '') } })));
+  const disable = useAction((d) => after(api('PATCH', devPath(name), { body: { disabled: d } })));
+  const resetPassword = useAction(() => after(api('POST', `${devPath(name)}/reset-password`, { body: {} })));
+  const resetTotp = useAction(() => after(api('POST', `${devPath(name)}/reset-totp`)));
+  if (loading && !dev) return html`<${Loading} what="studio developer" />`;
+  if (error)
+    return html`<${LoadFailed}
+      title=${`Studio developer ${name}`}
+      error=${error}
+      back="#/people/developers"
+      backLabel="All studio developers"
+    />`;
+  const locked = dev.lockedUntil && Date.parse(dev.lockedUntil) > Date.now();
+  return html`<section class="developer-detail">
+    <h1>${dev.name} <span class="muted">studio developer</span></h1>
+    <${PeopleTabs} active="developers" />
+    ${[saveApps, disable, resetPassword, resetTotp].map((a) => html`<${ErrorBox} error=${a.error} />`)}
+    ${resetPassword.result ? html`<${SecretOnce} label=${`New password of ${dev.name}`} value=${resetPassword.result.password} />` : null}
+    ${resetTotp.result ? html`<${SecondFactorOnce} who=${dev.name} secondFactor=${resetTotp.result} />` : null}
+    <${Details}
+      rows=${[
+        ['Apps', appLinks(dev.appIds)],
+        ['Status', accountStatus(dev)],
+        ['Last sign-in', dev.lastLoginAt ? time(dev.lastLoginAt) : 'never (invitation pending)'],
+        ['Recovery codes left', String(dev.recoveryCodesLeft)],
+        ['Invited', time(dev.createdAt)],
+      ]}
+    />
+    ${
+      canWrite
+        ? html`<div class="inline-fields developer-apps">
+              <${Field}
+                label="App ids"
+                name="developerAppIds"
+                value=${appIds ?? dev.appIds.join(', ')}
+                onInput=${setAppIds}
+              />
+              <div class="field">
+                <label> </label>
+                <button
+                  type="button"
+                  class="save-apps"
+                  disabled=${saveApps.busy || appIds === undefined}
+                  onClick=${saveApps.run}
+                >
+                  Save apps
+                </button>
+              </div>
+            </div>
+            <p class="actions">
+              ${
+                dev.disabled
+                  ? html`<button type="button" class="enable" onClick=${() => disable.run(false)}>Enable</button>`
+                  : html`<${ConfirmButton}
+                      label="Disable"
+                      question="Disable this developer? Its portal sessions end."
+                      onConfirm=${() => disable.run(true)}
+                    />`
+              }
+              <${ConfirmButton}
+                label=${locked ? 'Unlock and reset password' : 'Reset password'}
+                question="Generate a new password? Its sessions end, and a lock after failed sign-ins is lifted."
+                confirmLabel="Yes, new password"
+                onConfirm=${resetPassword.run}
+                danger=${!locked}
+              />
+              <${ConfirmButton}
+                label="Reset authenticator"
+                question="Issue a new TOTP secret and recovery codes? The old ones and its sessions end."
+                confirmLabel="Yes, reset it"
+                onConfirm=${resetTotp.run}
+              />
+            </p>`
+        : html`<p class="muted read-only">
+            Read only: changing studio developers needs the operators.write permission.
+          </p>`
+    }
+    <p><a href="#/people/developers">All studio developers</a> · <a href="#/admin-actions">Audit trail</a></p>
+  </section>`;
+}
+
+export function DevelopersPage({ name }) {
+  if (name === 'new') return html`<${DeveloperInvite} />`;
+  if (name) return html`<${DeveloperDetail} name=${name} />`;
+  return html`<${DeveloperList} />`;
+}

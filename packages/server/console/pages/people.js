@@ -1,0 +1,194 @@
+// pages/people.js - the people of the service (issue 34), for the roles that hold operators.read: operator accounts
+// (create, role, disable, reset, unlock), their API tokens, studio developers and pending invitations. Every change
+// goes through the admin API, which records it in the audit trail; without operators.write the pages only read.
+import { useState } from '/console/vendor/hooks.module.js';
+import { api } from '/console/api.js';
+import { SecondFactorOnce } from '/console/qr.js';
+import { TokensPage, TokensPanel } from '/console/pages/tokens.js';
+import { DevelopersPage } from '/console/pages/developers.js';
+import { PeopleTabs, ROLES, accountStatus } from '/console/pages/peoplecommon.js';
+import {
+  ConfirmButton,
+  Details,
+  ErrorBox,
+  Field,
+  LoadFailed,
+  Loading,
+  SecretOnce,
+  Table,
+  href,
+  html,
+  show,
+  time,
+  useAction,
+  useApi,
+  usePermission,
+} from '/console/ui.js';
+
+const opPath = (name) => `/operators/${encodeURIComponent(name)}`;
+
+function OperatorList() {
+  const { data, error, loading } = useApi('GET', '/operators', {}, []);
+  const canWrite = usePermission('operators.write');
+  return html`<section class="operators">
+    <h1>Operators</h1>
+    <${PeopleTabs} active="operators" />
+    ${canWrite ? html`<p><a class="button new-operator" href="#/people/operators/new">New operator</a></p>` : null}
+    <${ErrorBox} error=${error} />
+    ${loading ? html`<${Loading} what="operators" />` : null}
+    ${
+      data
+        ? html`<${Table}
+            rowKey=${(o) => o.name}
+            empty="No operator accounts yet."
+            rows=${data.operators}
+            columns=${[
+              { label: 'Name', render: (o) => html`<a href=${href(`/people/operators/${o.name}`)}>${o.name}</a>` },
+              { label: 'Role', key: 'role' },
+              { label: 'Status', render: accountStatus },
+              { label: 'Last sign-in', render: (o) => time(o.lastLoginAt) },
+              { label: 'Recovery codes left', key: 'recoveryCodesLeft' },
+              { label: 'Created', render: (o) => time(o.createdAt) },
+            ]}
+          />`
+        : null
+    }
+  </section>`;
+}
+
+function OperatorCreate() {
+  const [name, setName] = useState('');
+  const [role, setRole] = useState('operator');
+  const create = useAction(() => api('POST', '/operators', { body: { name: name.trim(), role } }));
+  const created = create.result;
+  if (created)
+    return html`<section>
+      <h1>Operator created: ${created.operator.name}</h1>
+      <p class="muted">Hand these to ${created.operator.name} over a safe channel.</p>
+      <${SecondFactorOnce}
+        who=${created.operator.name}
+        secondFactor=${created.secondFactor}
+        password=${created.password}
+      />
+      <p>
+        <a href=${href(`/people/operators/${created.operator.name}`)}>Open the operator</a> ·
+        <a href="#/people">All operators</a>
+      </p>
+    </section>`;
+  return html`<section>
+    <h1>New operator</h1>
+    <${PeopleTabs} active="operators" />
+    <${ErrorBox} error=${create.error} />
+    <form
+      class="stacked operator-create"
+      onSubmit=${(e) => {
+        e.preventDefault();
+        create.run();
+      }}
+    >
+      <${Field}
+        label="Name"
+        name="operatorName"
+        value=${name}
+        onInput=${setName}
+        required
+        minlength="2"
+        maxlength="64"
+        hint="Lower-case letters, digits, dot, dash, underscore. A password is generated and shown once."
+      />
+      <${Field} label="Role" name="operatorRole" as="select" options=${ROLES} value=${role} onInput=${setRole} />
+      <button type="submit" disabled=${create.busy}>Create operator</button>
+    </form>
+  </section>`;
+}
+
+function OperatorDetail({ name }) {
+  const { data: op, error, loading, reload } = useApi('GET', opPath(name), {}, [name]);
+  const canWrite = usePermission('operators.write');
+  const [role, setRole] = useState(undefined);
+  const after = (p) => p.then((r) => (reload(), r));
+  const setRoleAction = useAction((r) => after(api('PATCH', opPath(name), { body: { role: r } })));
+  const disable = useAction((d) => after(api('PATCH', opPath(name), { body: { disabled: d } })));
+  const resetPassword = useAction(() => after(api('POST', `${opPath(name)}/reset-password`, { body: {} })));
+  const resetTotp = useAction(() => after(api('POST', `${opPath(name)}/reset-totp`)));
+  if (loading && !op) return html`<${Loading} what="operator" />`;
+  if (error)
+    return html`<${LoadFailed} title=${`Operator ${name}`} error=${error} back="#/people" backLabel="All operators" />`;
+  const locked = op.lockedUntil && Date.parse(op.lockedUntil) > Date.now();
+  return html`<section class="operator-detail">
+    <h1>${op.name} <span class="muted">operator</span></h1>
+    <${PeopleTabs} active="operators" />
+    ${[setRoleAction, disable, resetPassword, resetTotp].map((a) => html`<${ErrorBox} error=${a.error} />`)}
+    ${resetPassword.result ? html`<${SecretOnce} label=${`New password of ${op.name}`} value=${resetPassword.result.password} />` : null}
+    ${resetTotp.result ? html`<${SecondFactorOnce} who=${op.name} secondFactor=${resetTotp.result} />` : null}
+    <${Details}
+      rows=${[
+        ['Role', op.role],
+        ['Status', accountStatus(op)],
+        ['Last sign-in', time(op.lastLoginAt)],
+        ['Recovery codes left', show(op.recoveryCodesLeft)],
+        ['Created', time(op.createdAt)],
+      ]}
+    />
+    ${
+      canWrite
+        ? html`<div class="inline-fields operator-role">
+              <${Field}
+                label="Role"
+                name="role"
+                as="select"
+                options=${ROLES}
+                value=${role ?? op.role}
+                onInput=${setRole}
+              />
+              <div class="field">
+                <label> </label>
+                <button
+                  type="button"
+                  class="save-role"
+                  disabled=${setRoleAction.busy || (role ?? op.role) === op.role}
+                  onClick=${() => setRoleAction.run(role)}
+                >
+                  Change role
+                </button>
+              </div>
+            </div>
+            <p class="actions">
+              ${
+                op.disabled
+                  ? html`<button type="button" class="enable" onClick=${() => disable.run(false)}>Enable</button>`
+                  : html`<${ConfirmButton}
+                      label="Disable"
+                      question="Disable this operator? Its sessions end and its tokens stop working."
+                      onConfirm=${() => disable.run(true)}
+                    />`
+              }
+              <${ConfirmButton}
+                label=${locked ? 'Unlock and reset password' : 'Reset password'}
+                question="Generate a new password? Its sessions end, and a lock after failed sign-ins is lifted."
+                confirmLabel="Yes, new password"
+                onConfirm=${resetPassword.run}
+                danger=${!locked}
+              />
+              <${ConfirmButton}
+                label="Reset authenticator"
+                question="Issue a new TOTP secret and recovery codes? The old ones and its sessions end."
+                confirmLabel="Yes, reset it"
+                onConfirm=${resetTotp.run}
+              />
+            </p>`
+        : html`<p class="muted read-only">Read only: changing operators needs the operators.write permission.</p>`
+    }
+    <${TokensPanel} key=${op.role} operator=${op.name} ownerRole=${op.role} canWrite=${canWrite} />
+    <p><a href="#/people">All operators</a> · <a href="#/admin-actions">Audit trail</a></p>
+  </section>`;
+}
+
+export function PeoplePage({ route }) {
+  const [, what, name] = route.segments;
+  if (what === 'tokens') return html`<${TokensPage} />`;
+  if (what === 'developers') return html`<${DevelopersPage} name=${name} />`;
+  if (what === 'operators' && name === 'new') return html`<${OperatorCreate} />`;
+  if (what === 'operators' && name) return html`<${OperatorDetail} name=${name} />`;
+  return html`<${OperatorList} />`;
+}

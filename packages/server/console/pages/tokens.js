@@ -1,0 +1,171 @@
+// pages/tokens.js - operator API tokens (issue 34): an operator's tokens with their expiry and last use, minting one
+// (its value shown once) and revoking one; and every operator's tokens on one page. Never a token's value on a read.
+import { useEffect, useState } from '/console/vendor/hooks.module.js';
+import { api } from '/console/api.js';
+import {
+  ConfirmButton,
+  ErrorBox,
+  Field,
+  Loading,
+  SecretOnce,
+  Table,
+  href,
+  html,
+  time,
+  useAction,
+  useApi,
+  usePermission,
+} from '/console/ui.js';
+import { PeopleTabs } from '/console/pages/peoplecommon.js';
+
+/** The roles an owner may hand a token (the API's mayGrant: its own role, or support). */
+const grantable = (ownerRole) => (ownerRole === 'support' ? ['support'] : [ownerRole, 'support']);
+
+function tokenState(t) {
+  if (t.revokedAt) return html`<span class="muted">revoked ${time(t.revokedAt)}</span>`;
+  if (t.expiresAt && Date.parse(t.expiresAt) <= Date.now()) return html`<span class="muted">expired</span>`;
+  return html`<span class="ok">active</span>`;
+}
+
+function TokenTable({ tokens, canWrite, onRevoke, showOwner }) {
+  return html`<${Table}
+    rowKey=${(t) => t.tokenId}
+    empty="No API tokens."
+    rows=${tokens}
+    columns=${[
+      { label: 'Id', key: 'tokenId' },
+      ...(showOwner
+        ? [
+            {
+              label: 'Operator',
+              render: (t) => html`<a href=${href(`/people/operators/${t.operator}`)}>${t.operator}</a>`,
+            },
+          ]
+        : []),
+      { label: 'Name', key: 'name' },
+      { label: 'Role', key: 'role' },
+      { label: 'State', render: tokenState },
+      { label: 'Expires', render: (t) => time(t.expiresAt) },
+      { label: 'Last used', render: (t) => time(t.lastUsedAt) },
+      { label: 'Created', render: (t) => time(t.createdAt) },
+      ...(canWrite
+        ? [
+            {
+              label: '',
+              render: (t) =>
+                t.revokedAt
+                  ? null
+                  : html`<${ConfirmButton}
+                      label="Revoke"
+                      question=${`Revoke token ${t.name}? Scripts using it stop working at once.`}
+                      onConfirm=${() => onRevoke(t)}
+                    />`,
+            },
+          ]
+        : []),
+    ]}
+  />`;
+}
+
+/** One operator's tokens, and (with operators.write) minting and revoking. */
+export function TokensPanel({ operator, ownerRole, canWrite }) {
+  const { data, error, loading, reload } = useApi('GET', '/operator-tokens', { query: { operator } }, [operator]);
+  const [name, setName] = useState('');
+  const [days, setDays] = useState('90');
+  const [role, setRole] = useState(ownerRole);
+  const mint = useAction(async () => {
+    const r = await api('POST', '/operator-tokens', {
+      body: { operator, name: name.trim(), role, expiresInDays: Number(days) },
+    });
+    setName('');
+    reload();
+    return r;
+  });
+  const revoke = useAction(async (t) => {
+    const r = await api('DELETE', `/operator-tokens/${t.tokenId}`);
+    reload();
+    return r;
+  });
+  return html`<div class="panel tokens-panel">
+    <h2>API tokens</h2>
+    <${ErrorBox} error=${error} />
+    <${ErrorBox} error=${mint.error} />
+    <${ErrorBox} error=${revoke.error} />
+    ${mint.result ? html`<${SecretOnce} label=${`API token ${mint.result.info.name}`} value=${mint.result.token} />` : null}
+    ${revoke.result ? html`<p class="ok" role="status">Token ${revoke.result.name} revoked.</p>` : null}
+    ${loading && !data ? html`<${Loading} what="tokens" />` : null}
+    ${data ? html`<${TokenTable} tokens=${data.tokens} canWrite=${canWrite} onRevoke=${revoke.run} />` : null}
+    ${
+      canWrite
+        ? html`<form
+            class="inline-fields mint-token"
+            onSubmit=${(e) => {
+              e.preventDefault();
+              mint.run();
+            }}
+          >
+            <${Field} label="Token name" name="tokenName" value=${name} onInput=${setName} required maxlength="100" />
+            <${Field}
+              label="Role"
+              name="tokenRole"
+              as="select"
+              options=${grantable(ownerRole)}
+              value=${role}
+              onInput=${setRole}
+            />
+            <${Field}
+              label="Expires in (days)"
+              name="tokenDays"
+              type="number"
+              min="1"
+              max="366"
+              value=${days}
+              onInput=${setDays}
+              required
+            />
+            <div class="field"><label> </label><button type="submit" disabled=${mint.busy}>Mint token</button></div>
+          </form>`
+        : null
+    }
+  </div>`;
+}
+
+/** Every operator's tokens, newest first (the API lists one operator's at a time: one read per operator). */
+async function allTokens() {
+  const { operators } = await api('GET', '/operators');
+  const lists = await Promise.all(
+    operators.map((o) => api('GET', '/operator-tokens', { query: { operator: o.name } }).then((r) => r.tokens)),
+  );
+  return lists.flat().sort((a, b) => b.tokenId - a.tokenId);
+}
+
+export function TokensPage() {
+  const canWrite = usePermission('operators.write');
+  const [tick, setTick] = useState(0);
+  const [state, setState] = useState({ tokens: undefined, error: undefined });
+  useEffect(() => {
+    let live = true;
+    allTokens().then(
+      (tokens) => live && setState({ tokens, error: undefined }),
+      (error) => live && setState({ tokens: undefined, error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [tick]);
+  const revoke = useAction(async (t) => {
+    const r = await api('DELETE', `/operator-tokens/${t.tokenId}`);
+    setTick((n) => n + 1);
+    return r;
+  });
+  return html`<section class="tokens">
+    <h1>API tokens</h1>
+    <${PeopleTabs} active="tokens" />
+    <p class="muted">Every operator's tokens for scripts and the CLI; mint one on its operator's page.</p>
+    <${ErrorBox} error=${state.error} />
+    <${ErrorBox} error=${revoke.error} />
+    ${revoke.result ? html`<p class="ok" role="status">Token ${revoke.result.name} revoked.</p>` : null}
+    ${!state.tokens && !state.error ? html`<${Loading} what="tokens" />` : null}
+    ${state.tokens ? html`<${TokenTable} tokens=${state.tokens} canWrite=${canWrite} onRevoke=${revoke.run} showOwner />` : null}
+  </section>`;
+}

@@ -1,0 +1,63 @@
+import { Command, Option } from 'commander';
+import { serveUntilSignal } from '../boot.js';
+import { cliContext } from './context.js';
+import { registerAppCommands } from '../apps/apps.cli.js';
+import { registerKeyCommands } from '../platform-keys/keys.cli.js';
+import { registerOrderCommands } from '../orders/orders.cli.js';
+import { registerAccountCommands } from '../accounts/accounts.cli.js';
+import { registerDeliveryCommands } from '../delivery/delivery.cli.js';
+import { registerReportCommands } from '../reporting/reporting.cli.js';
+import { registerCallLogCommands } from '../game-calls/call-log.cli.js';
+import { registerMasterKeyCommands } from '../master-key/master-key.cli.js';
+import { registerAdminAuditCommands } from '../admin-audit/admin-audit.cli.js';
+import { registerBackupCommands } from '../backup/backup.cli.js';
+import { registerOperatorCommands } from '../operators/operators.cli.js';
+import { registerStudioDeveloperCommands } from '../portal/studio-developers.cli.js';
+
+/**
+ * The service's command line: `serve` (what `npm start` runs), `migrate`, and
+ * operator commands that work on the same database as the service.
+ */
+const program = new Command('game-platform')
+  .description('Game platform service and its operator commands')
+  .addOption(new Option('--json', 'print JSON').default(false));
+const ctx = cliContext(program);
+
+program
+  .command('serve')
+  .description('run the service')
+  .action(async () => {
+    await serveUntilSignal(ctx.config());
+  });
+
+program
+  .command('migrate')
+  .description('apply pending database migrations and exit')
+  .action(async () => {
+    // Opening the services applies the migrations.
+    await ctx.withServices(async (s) =>
+      ctx.output(
+        { migrated: true, database: s.database.dialect.name },
+        () => `database (${s.database.dialect.name}) is up to date`,
+      ),
+    );
+  });
+
+registerAppCommands(program, ctx);
+registerKeyCommands(program, ctx);
+registerOrderCommands(program, ctx);
+registerAccountCommands(program, ctx);
+registerDeliveryCommands(program, ctx);
+registerReportCommands(program, ctx);
+registerCallLogCommands(program, ctx);
+registerMasterKeyCommands(program, ctx);
+registerAdminAuditCommands(program, ctx);
+registerBackupCommands(program, ctx);
+registerOperatorCommands(program, ctx);
+registerStudioDeveloperCommands(program, ctx);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  const e = err as { detail?: string; message?: string };
+  console.error(e.detail ?? e.message ?? String(err));
+  process.exit(1);
+});
