@@ -117,7 +117,8 @@ export class AlipayFake {
   /** A notify's parameters signed as Alipay signs them (with `key`, default the app's Alipay key). */
   signNotify(params: Record<string, string>, key?: KeyObject): Record<string, string> {
     const account = this.#accounts.get(params.app_id!);
-    const signer = key ?? account!.alipayPrivateKey;
+    const signer = key ?? account?.alipayPrivateKey;
+    if (!signer) throw new Error(`no Alipay key for app_id ${params.app_id}: pass one`);
     const unsigned = { ...params, sign_type: 'RSA2' };
     const content = AlipayFake.signContent(unsigned, ['sign', 'sign_type']);
     return { ...unsigned, sign: crypto.sign('sha256', Buffer.from(content, 'utf8'), signer).toString('base64') };

@@ -96,7 +96,7 @@ export class AlipayProvider implements PaymentProvider<AlipayConfig, AlipaySecre
     body: Type.Object(
       {
         notify_id: Text({ maxLength: 128 }),
-        sign: Text({ maxLength: 2000 }),
+        sign: Type.Optional(Text({ maxLength: 2000 })),
       },
       {
         additionalProperties: true,
