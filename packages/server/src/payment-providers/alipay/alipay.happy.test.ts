@@ -2,7 +2,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { watchOutboundConnections } from '../../testing/no-network.js';
 import { notificationsOf } from '../payment-providers.testlib.js';
-import { mainlandSession, placeAlipayOrder, reachCashier, startAlipay, type AlipayFixture } from './alipay.testlib.js';
+import {
+  mainlandSession,
+  placeAlipayOrder,
+  reachCashier,
+  setUpAlipay,
+  startAlipay,
+  type AlipayFixture,
+} from './alipay.testlib.js';
 
 /**
  * Alipay over HTTP against the fake: the signed cashier URL a web order opens (page.pay on a desktop, wap.pay on a
@@ -69,6 +76,17 @@ describe('Alipay: a web order paid in the cashier, the asynchronous notify verif
     assert.equal(wap.biz.product_code, 'QUICK_WAP_WAY');
     assert.equal(wap.biz.quit_url, wap.params.return_url);
     assert.equal((await f.svc.admin('GET', `/orders/${phone.trxNo}`)).body.order.paymentType, 1);
+
+    // An app that prices in USD and offers Alipay anyway: its orders are refused (40050), nothing sent to Alipay.
+    await setUpAlipay(f, f.alipay, f.overseas.appId, ['overseas']);
+    const usd = await mainlandSession(f, 'usd-1', f.overseas);
+    const refused = await usd.page.request('POST', '/orders', {
+      products: [{ productCode: 'gems_100', quantity: 1 }],
+      provider: 'alipay',
+    });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.code, 40050);
+    assert.match(refused.body.detail, /CNY only/);
   });
 
   it('pays once on the verified notify: one 2.4 with channel 4 and the trade_no as bankTrxNo, answered success', async () => {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../../config/config.js';
-import { invalidParameter } from '../../errors/app-error.js';
+import { AppError, invalidParameter } from '../../errors/app-error.js';
 import { Text } from '../../http/schemas.js';
 import type { ProviderPaymentRow } from '../payment-providers.repository.js';
 import {
@@ -115,7 +115,9 @@ export class AlipayProvider implements PaymentProvider<AlipayConfig, AlipaySecre
 
   async open(settings: Settings, p: OpenPayment): Promise<OpenedPayment> {
     // Alipay's domestic trades are in yuan (total_amount, 元): an order priced in anything else is not Alipay's.
-    if (p.order.currency !== 'CNY') throw new ProviderError('refused', 'Alipay takes orders in CNY only');
+    // The studio's prices, not Alipay, are at fault: refused as the method not taking this order (40050, a 4xx).
+    if (p.order.currency !== 'CNY')
+      throw new AppError('PAYMENT_METHOD_UNAVAILABLE', `Alipay takes orders in CNY only, not ${p.order.currency}`);
     const outTradeNo = String(p.order.trx_no);
     const phone = p.device === 'phone';
     const bizContent: Record<string, unknown> = {
