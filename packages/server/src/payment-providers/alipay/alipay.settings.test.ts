@@ -1,7 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startTestService, type TestService } from '../../testing/service.js';
+import { runCli } from '../../testing/child.js';
+import { testBackend } from '../../testing/database.js';
 
 /**
  * An app's Alipay settings through the admin API: the APPID, the Alipay public key and the app's RSA2 private key as
@@ -102,4 +107,38 @@ describe('Alipay settings', () => {
       assert.equal(await settingsRows(), before);
     }
   });
+
+  it(
+    "the CLI sets Alipay from the console's strings and a key file, and shows no private key",
+    { skip: testBackend() !== 'sqlite' && 'CLI runs on SQLite' },
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alipay-cli-'));
+      try {
+        const env = {
+          DATA_DIR: dir,
+          MASTER_KEY: crypto.randomBytes(32).toString('base64'),
+          ADMIN_TOKEN: crypto.randomBytes(24).toString('base64url'),
+        };
+        const created = await runCli(env, ['--json', 'app', 'create', '--name', 'cli alipay game']);
+        assert.equal(created.code, 0, created.stderr);
+        const appId = String(JSON.parse(created.stdout).appId);
+        const keyFile = path.join(dir, 'app_private_key.txt');
+        fs.writeFileSync(keyFile, `${good.secrets.privateKey}\n`);
+        const set = await runCli(env, [
+        'app', 'payment-providers', 'set', appId, 'alipay', '--config', `appId=${good.config.appId}`,
+        '--config', `alipayPublicKey=${good.config.alipayPublicKey}`, '--secret-file', `privateKey=${keyFile}`,
+      ]); // prettier-ignore
+        assert.equal(set.code, 0, set.stderr);
+        assert.match(set.stdout, /alipay enabled for mainland players/);
+        const shown = await runCli(env, ['--json', 'app', 'payment-providers', 'show', appId]);
+        assert.equal(shown.code, 0, shown.stderr);
+        assert.ok(!shown.stdout.includes(good.secrets.privateKey.slice(40, 80)));
+        const alipay = JSON.parse(shown.stdout).providers.find((p: any) => p.provider === 'alipay');
+        assert.deepEqual(alipay.settings.secretsSet, ['privateKey']);
+        assert.equal(alipay.settings.config.appId, good.config.appId);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
