@@ -85,10 +85,21 @@ export class AlipayApi {
   }
 }
 
-/** Keys as Alipay's tools write them: PEM, or the bare base64 of the DER body. */
+/**
+ * Keys as Alipay's tools write them: PEM, or the bare base64 of the DER body. A PEM pasted into a one-line field (the
+ * console's) has lost its line breaks: its body is wrapped again.
+ */
 function keyBodies(text: string): Array<{ key: string | Buffer; format: 'pem' | 'der' }> {
   const t = text.trim();
-  if (t.startsWith('-----BEGIN ')) return [{ key: t, format: 'pem' }];
+  const pem = /^-----BEGIN ([A-Z ]{3,40})-----([A-Za-z0-9+/=\s]{100,8000})-----END \1-----$/.exec(t);
+  if (pem) {
+    const lines = pem[2]!
+      .replace(/\s+/g, '')
+      .match(/.{1,64}/g)!
+      .join('\n');
+    return [{ key: `-----BEGIN ${pem[1]}-----\n${lines}\n-----END ${pem[1]}-----\n`, format: 'pem' }];
+  }
+  if (t.startsWith('-----BEGIN ')) return [];
   if (!/^[A-Za-z0-9+/=\s]{100,8000}$/.test(t)) return [];
   return [{ key: Buffer.from(t.replace(/\s+/g, ''), 'base64'), format: 'der' }];
 }

@@ -64,6 +64,16 @@ describe('Alipay settings', () => {
         secrets: { privateKey: app2048.privateKey.export({ type: 'pkcs1', format: 'pem' }) },
       },
       { config: good.config, secrets: { privateKey: base64(app2048.privateKey, 'pkcs1') } },
+      // PEM pasted into the console's one-line fields: the line breaks are gone.
+      {
+        config: {
+          ...good.config,
+          alipayPublicKey: (alipay2048.publicKey.export({ type: 'spki', format: 'pem' }) as string).replace(/\n/g, ''),
+        },
+        secrets: {
+          privateKey: (app2048.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string).replace(/\n/g, ' '),
+        },
+      },
     ]) {
       const res = await put(body);
       assert.equal(res.status, 200, JSON.stringify(res.body));
