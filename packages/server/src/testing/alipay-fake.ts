@@ -58,6 +58,8 @@ export class AlipayFake {
   readonly requests: Array<{ method: string; params: Record<string, string>; biz: any; signed: boolean }> = [];
   /** true: payments send no notify (the notification that never comes). */
   holdNotifies = false;
+  /** The next OpenAPI answers: `down` a 502 (Alipay unreachable), `forged` signed with another key (a man in the middle). */
+  answers: 'genuine' | 'down' | 'forged' = 'genuine';
   url = '';
   readonly #accounts = new Map<string, AlipayAccount>();
   #server!: http.Server;
@@ -236,9 +238,15 @@ export class AlipayFake {
     const answer = (status: number, body: Record<string, unknown>) => {
       const key = `${method.replaceAll('.', '_')}_response`;
       const inner = JSON.stringify(body);
-      const sign = account
-        ? crypto.sign('sha256', Buffer.from(inner, 'utf8'), account.alipayPrivateKey).toString('base64')
-        : '';
+      if (this.answers === 'down') {
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>502 Bad Gateway</h1>');
+        return;
+      }
+      const signer =
+        this.answers === 'forged'
+          ? crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey
+          : account?.alipayPrivateKey;
+      const sign = signer ? crypto.sign('sha256', Buffer.from(inner, 'utf8'), signer).toString('base64') : '';
       res.writeHead(status, { 'content-type': 'application/json;charset=utf-8' });
       res.end(`{"${key}":${inner},"sign":"${sign}"}`);
     };

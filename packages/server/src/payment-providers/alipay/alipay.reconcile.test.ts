@@ -106,4 +106,37 @@ describe('Alipay: payments whose notify never comes', () => {
     await f.game.waitFor(() => notificationsOf(f, trxNo).length > 0);
     assert.equal((await f.svc.admin('GET', `/orders/${trxNo}`)).body.order.status, 0);
   });
+
+  it('trusts no query answer that does not verify, and waits while Alipay cannot be reached', async () => {
+    const { page } = await mainlandSession(f, 'late-5');
+    const { trxNo, url } = await placeAlipayOrder(f, page);
+    const trade = await reachCashier(f, url);
+    f.alipay.holdNotifies = true;
+    await f.alipay.pay(trade);
+    f.alipay.holdNotifies = false;
+    await age(f, trxNo);
+    // A failed look keeps the payment leased (5 minutes) before the next run asks again: released here at once.
+    const release = () =>
+      f.svc.services.database.db
+        .updateTable('provider_payments')
+        .set({ lease_until: 0 })
+        .where('trx_no', '=', trxNo)
+        .execute();
+    try {
+      // An answer saying TRADE_SUCCESS, signed with another key (someone between us and Alipay): not taken.
+      f.alipay.answers = 'forged';
+      assert.deepEqual(await run(), { queried: 1, paid: 0, closed: 0, failed: 1 });
+      f.alipay.answers = 'down';
+      await release();
+      assert.deepEqual(await run(), { queried: 1, paid: 0, closed: 0, failed: 1 });
+      assert.equal((await page.request('GET', `/orders/${trxNo}`)).body.data.status, 2, 'still awaiting payment');
+      assert.equal(notificationsOf(f, trxNo).length, 0);
+    } finally {
+      f.alipay.answers = 'genuine';
+    }
+    await release();
+    assert.deepEqual(await run(), { queried: 1, paid: 1, closed: 0, failed: 0 }, 'Alipay back: paid once');
+    await f.game.waitFor(() => notificationsOf(f, trxNo).length > 0);
+    assert.equal(notificationsOf(f, trxNo).length, 1);
+  });
 });
