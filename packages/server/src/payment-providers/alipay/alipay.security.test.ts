@@ -173,6 +173,14 @@ describe('Alipay notify: refusals', () => {
       if (change.notify_id === '') assert.equal(d.status, 400);
       else await refusedAs(d, 400, 'malformed');
     }
+    // Not a form, and nested past any provider's body: refused in the envelope, not a 500.
+    const deep = await f.svc.fetch(`/notify/v1/providers/alipay/${f.mainland.appId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"notify_id":"1","sign":"x","a":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+    });
+    assert.equal(deep.status, 400, await deep.clone().text());
+    assert.match(((await deep.json()) as any).detail, /nested deeper than 32 levels/);
     const nul = await deliver(trade, { out_trade_no: 'a\u0000b' });
     assert.equal(nul.status, 400);
     assert.equal(JSON.parse(nul.body).code, 40000);
