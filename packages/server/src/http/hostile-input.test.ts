@@ -1050,11 +1050,16 @@ function signAlipay(text: string, account: AlipayAccount): string {
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
   const { sign: _s, sign_type: _t, ...params } = parsed as Record<string, unknown>;
-  const content = Object.keys(params)
-    .filter((k) => k)
-    .sort()
-    .map((k) => `${k}=${typeof params[k] === 'string' ? params[k] : JSON.stringify(params[k])}`)
-    .join('&');
+  let content: string;
+  try {
+    content = Object.keys(params)
+      .filter((k) => k)
+      .sort()
+      .map((k) => `${k}=${typeof params[k] === 'string' ? params[k] : JSON.stringify(params[k])}`)
+      .join('&');
+  } catch {
+    return text; // Nested too deep to sign: refused before the signature.
+  }
   const sign = crypto.sign('sha256', Buffer.from(content, 'utf8'), account.alipayPrivateKey).toString('base64');
   if (text.includes(JSON.stringify(SIGN_PLACEHOLDER)))
     return text.replace(JSON.stringify(SIGN_PLACEHOLDER), () => JSON.stringify(sign));
