@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildMacAuthorization, PlatformClient } from '@game-platform/sdk';
 import { StripeFake } from '../packages/server/dist/testing/stripe-fake.js';
+import { AlipayFake } from '../packages/server/dist/testing/alipay-fake.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'game-platform-demo-'));
@@ -127,11 +128,15 @@ async function phoneBrowser() {
 
 /** The fake Stripe on loopback the card payment step pays through (packages/server/src/testing/stripe-fake.ts). */
 let stripe = null;
+/** The fake Alipay on loopback the Alipay step pays through (packages/server/src/testing/alipay-fake.ts). */
+let alipay = null;
 
 async function stopAll() {
   echoing = false;
   await stripe?.close();
   stripe = null;
+  await alipay?.close();
+  alipay = null;
   await Promise.all(
     children.map(
       (p) =>
@@ -198,6 +203,7 @@ async function main() {
   await step('Start the platform service (embedded SQLite, sandbox features on)', async () => {
     // Stripe is a fake on loopback built from Stripe's API reference: no network, no account.
     stripe = await StripeFake.start();
+    alipay = await AlipayFake.start();
     const proc = startProcess(
       'service',
       ['packages/server/dist/cli.js', 'serve'],
@@ -210,6 +216,7 @@ async function main() {
         SANDBOX_LOGIN: 'true',
         SANDBOX_PAYMENTS: 'true',
         STRIPE_API_BASE_URL: stripe.url,
+        ALIPAY_GATEWAY_URL: alipay.gateway,
         CANCELLATION_COOLING_OFF_SECONDS: '0',
         // Quick retries, so a notification the game missed comes again within the demo.
         DELIVERY_SCHEDULE: '0,1s,2s,5s',
@@ -677,6 +684,75 @@ async function main() {
       });
       ok(
         `the game verified one 2.4 (channel 6, bankTrxNo ${order.bankTrxNo}) and granted ${fmt(state.payments.find((x) => x.trxNo === trxNo).items)}`,
+      );
+    },
+  );
+
+  await step(
+    'The player pays in yuan with Alipay (a fake Alipay on loopback): the cashier, the RSA2-signed notify grants (2.4, channel 4)',
+    async () => {
+      // Alipay's trades are CNY: a product priced in yuan that the game's catalog knows (gems_500).
+      const product = expectStatus(
+        await admin('POST', `/apps/${app.appId}/products`, {
+          productCode: 'gems_500',
+          name: '500 gems',
+          price: '30.00',
+          currency: 'CNY',
+        }),
+        201,
+        'create product gems_500',
+      );
+      ok(`${product.productCode}: ${product.price} ${product.currency}`);
+      const account = alipay.account();
+      const set = expectStatus(
+        await admin('PUT', `/apps/${app.appId}/payment-providers/alipay`, {
+          regions: ['overseas', 'mainland'],
+          config: { appId: account.appId, alipayPublicKey: account.alipayPublicKey },
+          secrets: { privateKey: account.privateKey },
+        }),
+        200,
+        'Alipay settings',
+      );
+      ok(`Alipay enabled for ${set.regions.join(', ')} players; secrets stored: ${set.secretsSet.join(', ')}`);
+      say(`notify URL (sent with each payment): ${base}/notify/v1/providers/alipay/${app.appId}`);
+      const link = expectStatus(
+        await asPlayer('POST', `/order/v1/client/pay-links?clientId=${app.clientId}`, {
+          game_role_id: roleId,
+          game_server_id: serverId,
+          lang: 'en',
+        }),
+        200,
+        'launch link',
+      ).data;
+      const { browser, page } = await phoneBrowser();
+      let trxNo;
+      try {
+        await page.goto(link.url);
+        await page.locator('#role-name').waitFor();
+        await page.fill('.product[data-code="gems_500"] input', '1');
+        await page.locator('#quote-total', { hasText: /30\.00/ }).waitFor();
+        await page.check('input[name="method"][value="alipay"]');
+        await page.click('#btn-pay');
+        await page.waitForURL(/\/gateway\.do\?/);
+        ok(`the page sent the browser to Alipay's cashier (${new URL(page.url()).searchParams.get('method')})`);
+        await page.fill('#account', 'player@example.com');
+        await page.click('#btn-alipay-pay');
+        await page.waitForURL(/\?trxNo=\d+&/);
+        trxNo = Number(new URL(page.url()).searchParams.get('trxNo'));
+        await page.locator('#result-status[data-status="0"]').waitFor();
+        ok(`back on the page: order ${trxNo} paid (the result view waited for the verified notify)`);
+      } finally {
+        await browser.close();
+      }
+      say(`Alipay's signed notifies answered: ${alipay.notifies.map((n) => `${n.status} ${n.body}`).join(', ')}`);
+      const order = expectStatus(await admin('GET', `/orders/${trxNo}`), 200, 'the order').order;
+      check(order.channel === 4 && /^\d{28}$/.test(order.bankTrxNo ?? ''), `order ${JSON.stringify(order)}`);
+      const state = await waitFor('the grant of the Alipay order', async () => {
+        const p = await gamePlayer();
+        return p.payments.find((x) => x.trxNo === trxNo && x.state === 'granted') ? p : undefined;
+      });
+      ok(
+        `the game verified one 2.4 (channel 4, bankTrxNo ${order.bankTrxNo}) and granted ${fmt(state.payments.find((x) => x.trxNo === trxNo).items)}`,
       );
     },
   );

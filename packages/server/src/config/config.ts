@@ -187,6 +187,11 @@ const Env = Type.Object({
     description:
       "PEM file of the root certificates PayPal's webhook signing certificate chain must lead to. Empty: Node's bundled Mozilla CA roots.",
   }),
+  ALIPAY_GATEWAY_URL: Type.String({
+    default: '',
+    description:
+      "Alipay's OpenAPI gateway (alipay.trade.page.pay, wap.pay, query, close). Empty: Alipay's of each app's environment (https://openapi.alipay.com/gateway.do, https://openapi-sandbox.dl.alipaydev.com/gateway.do).",
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level.' },

@@ -11,6 +11,7 @@ import { TEXT_PATTERN } from './schemas.js';
 import { createDeveloper } from '../portal/portal.testlib.js';
 import { StripeFake } from '../testing/stripe-fake.js';
 import { PaypalFake } from '../testing/paypal-fake.js';
+import { AlipayFake, type AlipayAccount } from '../testing/alipay-fake.js';
 
 /**
  * Hard to break, property-based: every public and admin route of the OpenAPI document, driven with requests
@@ -25,7 +26,7 @@ import { PaypalFake } from '../testing/paypal-fake.js';
  */
 
 type Schema = Record<string, any>;
-type Auth = 'admin' | 'portal' | 'mac' | 'md5-body' | 'md5-query' | 'stripe' | 'paypal' | 'none';
+type Auth = 'admin' | 'portal' | 'mac' | 'md5-body' | 'md5-query' | 'stripe' | 'paypal' | 'alipay' | 'none';
 interface Param {
   name: string;
   in: 'query' | 'path';
@@ -204,15 +205,17 @@ function routesOf(doc: any): Route[] {
           ? 'stripe'
           : path.startsWith('/notify/v1/providers/paypal/')
             ? 'paypal'
-            : security.includes('studioSession')
-              ? 'portal'
-              : security.includes('macToken')
-                ? 'mac'
-                : body?.required?.includes('sign')
-                  ? 'md5-body'
-                  : query.some((p) => p.name === 'sign')
-                    ? 'md5-query'
-                    : 'none';
+            : path.startsWith('/notify/v1/providers/alipay/')
+              ? 'alipay'
+              : security.includes('studioSession')
+                ? 'portal'
+                : security.includes('macToken')
+                  ? 'mac'
+                  : body?.required?.includes('sign')
+                    ? 'md5-body'
+                    : query.some((p) => p.name === 'sign')
+                      ? 'md5-query'
+                      : 'none';
       routes.push({
         method: method.toUpperCase(),
         path,
@@ -363,6 +366,8 @@ describe('hostile input on every route', () => {
   /** The fake PayPal serving the signing certificate the walk signs the PayPal webhook's bodies with. */
   let paypal: PaypalFake;
   let paypalWebhookId: string;
+  /** The main app's Alipay app: the walk signs what it sends to the Alipay notify route with its Alipay key. */
+  let alipayAccount: AlipayAccount;
   let routes: Route[];
   let tables: string[];
   let main: { appId: number; clientId: string; secret: string };
@@ -430,6 +435,13 @@ describe('hostile input on every route', () => {
       secrets: { clientSecret: paypalKeys.clientSecret },
     });
     assert.equal(paypalSet.status, 200, JSON.stringify(paypalSet.body));
+    // And the Alipay notify route (RSA2 with the app's Alipay key, which the fake makes without serving anything).
+    alipayAccount = new AlipayFake().account();
+    const alipaySet = await svc.admin('PUT', `/apps/${main.appId}/payment-providers/alipay`, {
+      config: { appId: alipayAccount.appId, alipayPublicKey: alipayAccount.alipayPublicKey },
+      secrets: { privateKey: alipayAccount.privateKey },
+    });
+    assert.equal(alipaySet.status, 200, JSON.stringify(alipaySet.body));
     for (const app of [main, victim])
       assert.equal((await svc.admin('POST', `/apps/${app.appId}/products`, product)).status, 201);
     deviceId = crypto.randomUUID();
@@ -627,6 +639,7 @@ describe('hostile input on every route', () => {
       headers['stripe-signature'] = StripeFake.sign(text, STRIPE_WEBHOOK_SECRET);
     if (route.auth === 'paypal' && text !== undefined)
       Object.assign(headers, paypal.sign(text, { webhookId: paypalWebhookId }));
+    if (route.auth === 'alipay' && text !== undefined) text = signAlipay(text, alipayAccount);
     if (route.auth === 'portal') Object.assign(headers, await portalHeaders());
     if (route.auth === 'mac') {
       const token = await login(main.clientId);
@@ -669,6 +682,11 @@ describe('hostile input on every route', () => {
     assert.ok(res.status < 500, `5xx: ${res.what}`);
     if (d.unstorable) assert.equal(res.status, 400, `NUL or an unpaired surrogate was not refused: ${res.what}`);
     if (res.status < 400) return;
+    // Alipay reads the answer's text: its refusals are `fail` (docs/web-payment.md, "Alipay"), still writing nothing.
+    if (d.route.auth === 'alipay' && res.text === 'fail') {
+      assert.deepEqual(await counts(), before, `a refusal wrote: ${res.what}`);
+      return;
+    }
     let body: any;
     assert.doesNotThrow(() => {
       body = JSON.parse(res.text);
@@ -1018,3 +1036,34 @@ describe('hostile input on every route', () => {
     );
   });
 });
+
+/**
+ * A JSON body for the Alipay notify route signed as Alipay signs a notify (RSA2 over the other parameters sorted, as
+ * the SDK checks them: values not strings as their JSON), the sign put first; a body that does not parse is sent as is.
+ */
+function signAlipay(text: string, account: AlipayAccount): string {
+  let parsed: unknown;
+  try {
+    parsed = parseJsonBody(text);
+  } catch {
+    return text;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
+  const { sign: _s, sign_type: _t, ...params } = parsed as Record<string, unknown>;
+  let content: string;
+  try {
+    content = Object.keys(params)
+      .filter((k) => k)
+      .sort()
+      .map((k) => `${k}=${typeof params[k] === 'string' ? params[k] : JSON.stringify(params[k])}`)
+      .join('&');
+  } catch {
+    return text; // Nested too deep to sign: refused before the signature.
+  }
+  const sign = crypto.sign('sha256', Buffer.from(content, 'utf8'), account.alipayPrivateKey).toString('base64');
+  if (text.includes(JSON.stringify(SIGN_PLACEHOLDER)))
+    return text.replace(JSON.stringify(SIGN_PLACEHOLDER), () => JSON.stringify(sign));
+  if ('sign' in (parsed as object)) return text;
+  const rest = text.trimStart().slice(1);
+  return `{"sign":${JSON.stringify(sign)}${rest.trimStart().startsWith('}') ? '' : ','}${rest}`;
+}

@@ -163,7 +163,15 @@ export function providerWebhookRoutes(services: Services): FastifyPluginAsyncTyp
             headers: request.headers,
             body: request.body,
           });
-          if (result.outcome === 'refused') throw refusal(provider.id, result);
+          if (result.outcome === 'refused') {
+            const error = refusal(provider.id, result);
+            const answer = provider.webhook.refused;
+            if (!answer) throw error;
+            return reply
+              .code(error.httpStatus)
+              .type(answer.contentType)
+              .send(answer.body as never);
+          }
           const accepted = provider.webhook.accepted;
           if (accepted)
             return reply

@@ -92,6 +92,11 @@ export interface WebhookSpec {
    * platform's 2.3 envelope. Refusals always answer the envelope with a 4xx (a provider retries those).
    */
   accepted?: { status: number; contentType: string; body: string };
+  /**
+   * The body of a refusal for providers that read the answer's text rather than its status (Alipay: `fail`); the
+   * status stays the refusal's 4xx and the reason is recorded for operators. Absent: the 2.3 envelope.
+   */
+  refused?: { contentType: string; body: string };
 }
 
 /** What the channel seam hands `open`. */

@@ -51,6 +51,9 @@ function claimed(body: unknown): string {
   });
 }
 
+/** How deep a provider's body may nest (PayPal's events: 6 levels). */
+const MAX_DEPTH = 32;
+
 /**
  * Refuses NUL and unpaired surrogates anywhere in a provider's body (keys and values), naming where, as every other
  * body is refused (docs/decisions.md, "Text"); a provider's body is open-ended, so its schema cannot say it.
@@ -58,6 +61,9 @@ function claimed(body: unknown): string {
 export function refuseUnstorable(value: unknown, path: string[] = []): void {
   const bad = (s: string) => s.includes('\u0000') || /[\uD800-\uDFFF]/u.test(s);
   const where = () => path.join('.') || 'body';
+  // No provider nests this deep; a body that does is refused before the walk (or anything after it) runs out of stack.
+  if (path.length > MAX_DEPTH)
+    throw invalidParameter(where().slice(0, 200), `is nested deeper than ${MAX_DEPTH} levels`);
   if (typeof value === 'string') {
     if (bad(value)) throw invalidParameter(where(), 'must not contain U+0000 (NUL) or an unpaired UTF-16 surrogate');
   } else if (Array.isArray(value)) {
