@@ -2,6 +2,7 @@ import type { Config } from '../config/config.js';
 import type { AnyProvider, ProviderId } from './provider.js';
 import { StripeProvider } from './stripe/stripe.js';
 import { paypalProvider } from './paypal/paypal.js';
+import { wechatpayProvider } from './wechatpay/wechatpay.js';
 
 /**
  * The provider adapters this service offers, built from the configuration (each provider's API base URL). A new
@@ -12,6 +13,7 @@ export function createProviders(config: Config): AnyProvider[] {
   return [
     new StripeProvider({ apiBaseUrl: config.STRIPE_API_BASE_URL, timeoutMs: config.PROVIDER_CALL_TIMEOUT_MS }),
     paypalProvider(config),
+    wechatpayProvider(config),
   ];
 }
 
