@@ -11,6 +11,7 @@ import { TEXT_PATTERN } from './schemas.js';
 import { createDeveloper } from '../portal/portal.testlib.js';
 import { StripeFake } from '../testing/stripe-fake.js';
 import { PaypalFake } from '../testing/paypal-fake.js';
+import { WechatpayFake } from '../testing/wechatpay-fake.js';
 
 /**
  * Hard to break, property-based: every public and admin route of the OpenAPI document, driven with requests
@@ -25,7 +26,7 @@ import { PaypalFake } from '../testing/paypal-fake.js';
  */
 
 type Schema = Record<string, any>;
-type Auth = 'admin' | 'portal' | 'mac' | 'md5-body' | 'md5-query' | 'stripe' | 'paypal' | 'none';
+type Auth = 'admin' | 'portal' | 'mac' | 'md5-body' | 'md5-query' | 'stripe' | 'paypal' | 'wechatpay' | 'none';
 interface Param {
   name: string;
   in: 'query' | 'path';
@@ -204,15 +205,17 @@ function routesOf(doc: any): Route[] {
           ? 'stripe'
           : path.startsWith('/notify/v1/providers/paypal/')
             ? 'paypal'
-            : security.includes('studioSession')
-              ? 'portal'
-              : security.includes('macToken')
-                ? 'mac'
-                : body?.required?.includes('sign')
-                  ? 'md5-body'
-                  : query.some((p) => p.name === 'sign')
-                    ? 'md5-query'
-                    : 'none';
+            : path.startsWith('/notify/v1/providers/wechatpay/')
+              ? 'wechatpay'
+              : security.includes('studioSession')
+                ? 'portal'
+                : security.includes('macToken')
+                  ? 'mac'
+                  : body?.required?.includes('sign')
+                    ? 'md5-body'
+                    : query.some((p) => p.name === 'sign')
+                      ? 'md5-query'
+                      : 'none';
       routes.push({
         method: method.toUpperCase(),
         path,
@@ -363,6 +366,8 @@ describe('hostile input on every route', () => {
   /** The fake PayPal serving the signing certificate the walk signs the PayPal webhook's bodies with. */
   let paypal: PaypalFake;
   let paypalWebhookId: string;
+  /** Keys of a WeChat Pay merchant and platform (no server: the walk only signs with them). */
+  const wechat = new WechatpayFake();
   let routes: Route[];
   let tables: string[];
   let main: { appId: number; clientId: string; secret: string };
@@ -425,6 +430,13 @@ describe('hostile input on every route', () => {
     // So is the PayPal webhook route (PayPal's transmission signature, the fake's certificate).
     const paypalKeys = paypal.account(`${svc.url}/notify/v1/providers/paypal/${main.appId}`);
     paypalWebhookId = paypalKeys.webhookId;
+    // And the WeChat Pay notify route (Wechatpay-Signature with the platform key of a merchant the walk made).
+    const wechatSet = await svc.admin(
+      'PUT',
+      `/apps/${main.appId}/payment-providers/wechatpay`,
+      wechat.settingsOf(wechat.merchant()),
+    );
+    assert.equal(wechatSet.status, 200, JSON.stringify(wechatSet.body));
     const paypalSet = await svc.admin('PUT', `/apps/${main.appId}/payment-providers/paypal`, {
       config: { clientId: paypalKeys.clientId, webhookId: paypalKeys.webhookId },
       secrets: { clientSecret: paypalKeys.clientSecret },
@@ -627,6 +639,7 @@ describe('hostile input on every route', () => {
       headers['stripe-signature'] = StripeFake.sign(text, STRIPE_WEBHOOK_SECRET);
     if (route.auth === 'paypal' && text !== undefined)
       Object.assign(headers, paypal.sign(text, { webhookId: paypalWebhookId }));
+    if (route.auth === 'wechatpay' && text !== undefined) Object.assign(headers, wechat.sign(text));
     if (route.auth === 'portal') Object.assign(headers, await portalHeaders());
     if (route.auth === 'mac') {
       const token = await login(main.clientId);

@@ -115,9 +115,12 @@ export class WechatpayFake {
         wechatAppId: m.wechatAppId,
         merchantSerialNo: m.merchantSerialNo,
         platformKeyId: this.platformKeyId,
+      },
+      secrets: {
+        apiV3Key: m.apiV3Key,
+        merchantPrivateKey: m.merchantPrivateKey,
         platformKey: this.platformPublicKeyPem,
       },
-      secrets: { apiV3Key: m.apiV3Key, merchantPrivateKey: m.merchantPrivateKey },
     };
   }
 

@@ -110,9 +110,21 @@ export function encryptResource(apiV3Key: string, plaintext: string, nonce: stri
 }
 
 /** The platform's public key from its PEM: a public key (微信支付公钥) or a platform certificate (平台证书). */
-export function platformPublicKey(pem: string): KeyObject {
-  if (pem.includes('BEGIN CERTIFICATE')) return new crypto.X509Certificate(pem).publicKey;
-  return crypto.createPublicKey(pem);
+export function platformPublicKey(text: string): KeyObject {
+  const p = pem(text);
+  if (p.includes('BEGIN CERTIFICATE')) return new crypto.X509Certificate(p).publicKey;
+  return crypto.createPublicKey(p);
+}
+
+/**
+ * A PEM as OpenSSL reads it, from what a studio pasted: a one-line field (the console's) drops or blanks its line
+ * breaks, so the base64 between the BEGIN and END lines is taken whole and wrapped again at 64.
+ */
+export function pem(text: string): string {
+  const m = /-----BEGIN ([A-Z0-9 ]{1,40})-----([A-Za-z0-9+/=\s]+)-----END \1-----/.exec(text);
+  if (!m) return text;
+  const body = m[2]!.replace(/\s+/g, '');
+  return `-----BEGIN ${m[1]}-----\n${body.replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END ${m[1]}-----\n`;
 }
 
 /** Constant-time comparison of two texts (a serial named by the request against ours). */

@@ -98,12 +98,12 @@ describe('WeChat Pay: Native and H5 web orders paid through the notification', (
       [{ config: { ...good.config, mchId: '12a' } }, 'config.mchId'],
       [
         {
-          config: {
-            ...good.config,
+          secrets: {
+            ...good.secrets,
             platformKey: '-----BEGIN PUBLIC KEY-----\n' + 'A'.repeat(200) + '\n-----END PUBLIC KEY-----',
           },
         },
-        'config.platformKey',
+        'secrets.platformKey',
       ],
       [{ secrets: { ...good.secrets, apiV3Key: 'é'.repeat(32) } }, 'secrets.apiV3Key'],
       [{ secrets: { ...good.secrets, merchantPrivateKey: 'x'.repeat(200) } }, 'secrets.merchantPrivateKey'],
@@ -114,6 +114,19 @@ describe('WeChat Pay: Native and H5 web orders paid through the notification', (
       });
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.match(res.body.detail, new RegExp(field.replace('.', '\\.')));
+    }
+    // Keys pasted into a one-line field (their line breaks dropped or blanked) are read as the PEM files they were.
+    for (const join of ['', ' ']) {
+      const oneLine = {
+        ...good,
+        secrets: {
+          ...good.secrets,
+          merchantPrivateKey: good.secrets.merchantPrivateKey.replace(/\n/g, join),
+          platformKey: good.secrets.platformKey.replace(/\n/g, join),
+        },
+      };
+      const res = await f.svc.admin('PUT', `/apps/${f.overseas.appId}/payment-providers/wechatpay`, oneLine);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
     }
     // A USD product on the mainland page cannot be paid with WeChat Pay: refused, nothing opened at WeChat Pay.
     const { page } = await webViewSession(f, 'usd', f.mainland);

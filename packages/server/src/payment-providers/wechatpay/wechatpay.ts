@@ -19,7 +19,7 @@ import {
 } from '../provider.js';
 import { read } from '../stripe/stripe-events.js';
 import { WechatpayApi, WechatpayRefusal, type WechatpayMerchant } from './wechatpay-api.js';
-import { decryptResource, platformPublicKey, verifySigned } from './wechatpay-crypto.js';
+import { decryptResource, pem, platformPublicKey, verifySigned } from './wechatpay-crypto.js';
 import {
   Transaction,
   WechatpayNotification,
@@ -36,11 +36,11 @@ interface WechatpayConfig {
   wechatAppId: string;
   merchantSerialNo: string;
   platformKeyId: string;
-  platformKey: string;
 }
 interface WechatpaySecrets {
   apiV3Key: string;
   merchantPrivateKey: string;
+  platformKey: string;
 }
 type Settings = ProviderSettings<WechatpayConfig, WechatpaySecrets>;
 
@@ -78,11 +78,6 @@ export class WechatpayProvider implements PaymentProvider<WechatpayConfig, Wecha
           description:
             'What WeChat Pay names its signing key by in Wechatpay-Serial: the WeChat Pay public key ID (PUB_KEY_ID_...) or the platform certificate serial.',
         }),
-        platformKey: Text({
-          minLength: 100,
-          maxLength: 8192,
-          description: 'The WeChat Pay public key (微信支付公钥, PEM) or platform certificate (平台证书, PEM).',
-        }),
       },
       { additionalProperties: false },
     ),
@@ -93,6 +88,14 @@ export class WechatpayProvider implements PaymentProvider<WechatpayConfig, Wecha
           minLength: 100,
           maxLength: 8192,
           description: "The private key of the merchant's API certificate (apiclient_key.pem).",
+        }),
+        // Public, but kept with the secrets: whoever could change it could sign notifications that pay (sealed, and
+        // never shown back), and it is a PEM file like the private key (the CLI's --secret-file, the panel's field).
+        platformKey: Text({
+          minLength: 100,
+          maxLength: 8192,
+          description:
+            'The WeChat Pay public key (微信支付公钥, pub_key.pem) or platform certificate (平台证书, PEM) that platformKeyId names.',
         }),
       },
       { additionalProperties: false },
@@ -105,16 +108,18 @@ export class WechatpayProvider implements PaymentProvider<WechatpayConfig, Wecha
         throw invalidParameter('config.merchantSerialNo', 'is a certificate serial number (hexadecimal)');
       if (!/^(PUB_KEY_ID_[0-9A-Za-z]{1,52}|[0-9A-Fa-f]{8,64})$/.test(config.platformKeyId))
         throw invalidParameter('config.platformKeyId', 'is a WeChat Pay public key ID (PUB_KEY_ID_...) or a serial');
-      try {
-        if (platformPublicKey(config.platformKey).asymmetricKeyType !== 'rsa') throw new Error('not RSA');
-      } catch {
-        throw invalidParameter('config.platformKey', 'is an RSA public key or certificate in PEM');
+      if (secrets.platformKey !== undefined) {
+        try {
+          if (platformPublicKey(secrets.platformKey).asymmetricKeyType !== 'rsa') throw new Error('not RSA');
+        } catch {
+          throw invalidParameter('secrets.platformKey', 'is an RSA public key or certificate in PEM');
+        }
       }
       if (secrets.apiV3Key !== undefined && Buffer.byteLength(secrets.apiV3Key) !== 32)
         throw invalidParameter('secrets.apiV3Key', 'is 32 ASCII characters');
       if (secrets.merchantPrivateKey !== undefined) {
         try {
-          if (crypto.createPrivateKey(secrets.merchantPrivateKey).asymmetricKeyType !== 'rsa')
+          if (crypto.createPrivateKey(pem(secrets.merchantPrivateKey)).asymmetricKeyType !== 'rsa')
             throw new Error('not RSA');
         } catch {
           throw invalidParameter('secrets.merchantPrivateKey', 'is an RSA private key in PEM (apiclient_key.pem)');
@@ -232,8 +237,8 @@ function merchant(settings: Settings): WechatpayMerchant {
     return {
       mchId: settings.config.mchId,
       serialNo: settings.config.merchantSerialNo,
-      privateKey: crypto.createPrivateKey(settings.secrets.merchantPrivateKey),
-      platform: { serial: settings.config.platformKeyId, key: platformPublicKey(settings.config.platformKey) },
+      privateKey: crypto.createPrivateKey(pem(settings.secrets.merchantPrivateKey)),
+      platform: { serial: settings.config.platformKeyId, key: platformPublicKey(settings.secrets.platformKey) },
     };
   } catch {
     throw new ProviderError('not_configured', "the app's WeChat Pay keys do not parse");
