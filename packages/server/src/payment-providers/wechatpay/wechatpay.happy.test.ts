@@ -136,7 +136,9 @@ describe('WeChat Pay: Native and H5 web orders paid through the notification', (
       products: [{ productCode: 'pass', quantity: 1 }],
       provider: 'wechatpay',
     });
-    assert.ok(res.status >= 400 && res.status < 600 && res.status !== 500, JSON.stringify(res.body));
+    assert.equal(res.status, 502, JSON.stringify(res.body));
+    assert.equal(res.body.code, 50250);
+    assert.match(res.body.detail, /CNY only/);
     assert.equal(f.wechat.transactions.size, opened);
     assert.ok((await count(f.svc, 'orders')) > 0);
   });
