@@ -67,6 +67,8 @@ export class WechatpayFake {
   readonly requests: Array<{ method: string; path: string; body: any }> = [];
   /** true: payments send no notification (the notification that never comes). */
   holdNotifications = false;
+  /** Set: the API's answers are signed with this key instead of the platform's (a forger between us and WeChat Pay). */
+  answerKey: KeyObject | null = null;
   url = '';
   /** The platform's signing key (微信支付公钥) and its id (Wechatpay-Serial). */
   readonly platformKeyId = `PUB_KEY_ID_0${crypto.randomInt(10 ** 9, 10 ** 10 - 1)}${crypto.randomInt(10 ** 9, 10 ** 10 - 1)}`;
@@ -244,7 +246,7 @@ export class WechatpayFake {
     res.writeHead(status, {
       ...(text ? { 'content-type': 'application/json' } : {}),
       'request-id': crypto.randomUUID(),
-      ...this.sign(text),
+      ...this.sign(text, this.answerKey ? { key: this.answerKey } : {}),
     });
     res.end(text);
   }

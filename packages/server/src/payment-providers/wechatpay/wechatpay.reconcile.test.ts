@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { notificationsOf, webViewSession } from '../payment-providers.testlib.js';
 import { age } from '../paypal/paypal.testlib.js';
 import { placeWechatOrder, startWechatpay, type WechatpayFixture } from './wechatpay.testlib.js';
@@ -55,6 +56,31 @@ describe('WeChat Pay: payments whose notification never comes', () => {
         ['reconcile', 'query:paid', 'applied'],
       ],
     );
+  });
+
+  it('believes no query answer that WeChat Pay did not sign: the payment stays unpaid until a signed one says', async () => {
+    const { trxNo, outTradeNo } = await open('late-forged');
+    f.wechat.holdNotifications = true;
+    const t = await f.wechat.pay(outTradeNo);
+    f.wechat.holdNotifications = false;
+    await age(f, trxNo);
+    f.wechat.answerKey = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    try {
+      assert.deepEqual(await run(), { queried: 1, paid: 0, closed: 0, failed: 1 });
+    } finally {
+      f.wechat.answerKey = null;
+    }
+    assert.equal((await f.svc.admin('GET', `/orders/${trxNo}`)).body.order.status, 2);
+    assert.equal(notificationsOf(f, trxNo).length, 0);
+    // The next run, after the lease, hears WeChat Pay itself.
+    await f.svc.services.database.db
+      .updateTable('provider_payments')
+      .set({ lease_until: 0 })
+      .where('trx_no', '=', trxNo)
+      .execute();
+    assert.deepEqual(await run(), { queried: 1, paid: 1, closed: 0, failed: 0 });
+    await f.game.waitFor(() => notificationsOf(f, trxNo).length > 0);
+    assert.equal(notificationsOf(f, trxNo)[0].bankTrxNo, t.transaction_id);
   });
 
   it("the result view's read asks WeChat Pay when the notification is late (an H5 payment)", async () => {
