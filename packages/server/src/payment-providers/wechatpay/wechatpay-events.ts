@@ -114,10 +114,14 @@ export function notificationOf(
     const t = read(Transaction, resource, 'resource');
     if (t.mchid !== expect.mchId || t.appid !== expect.wechatAppId)
       throw new ProviderError('refused', "resource: the transaction is not of this app's merchant id and appid");
-    const finding = transactionFinding(t, 'resource');
+    // Only a SUCCESS pays: a TRANSACTION.SUCCESS naming another state changes nothing (the query tells the rest).
+    const finding: ProviderFinding =
+      t.trade_state === 'SUCCESS'
+        ? transactionFinding(t, 'resource')
+        : { kind: 'ignored', reason: `trade_state_${t.trade_state.toLowerCase()}` };
     return {
       ...base,
-      finding: finding.kind === 'open' ? { kind: 'ignored', reason: `trade_state_${t.trade_state}` } : finding,
+      finding,
       excerpt: {
         id: n.id,
         type: n.event_type,

@@ -199,6 +199,14 @@ describe('WeChat Pay notification: refusals', () => {
       { out_trade_no: 'GP\u0001' },
     ])
       refusedAs(await deliver({ ...t, ...change }), 400, 40051, 'malformed');
+    // Signed and well-formed, but not a success: nothing paid, nothing closed.
+    for (const trade_state of ['NOTPAY', 'CLOSED', 'PAYERROR', 'REFUND']) {
+      const r = await deliver({ ...t, trade_state });
+      assert.deepEqual(
+        [r.status, r.body.data],
+        [200, { outcome: 'ignored', reason: `trade_state_${trade_state.toLowerCase()}` }],
+      );
+    }
     // Not JSON inside, or the envelope not WeChat Pay's.
     const n = WechatpayFake.notification(f.merchant.apiV3Key, 'TRANSACTION.SUCCESS', t) as any;
     refusedAs(await deliver(t, { event: { ...n, resource_type: 'plain' } }), 400, 40051, 'malformed');
