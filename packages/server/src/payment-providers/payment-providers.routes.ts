@@ -163,7 +163,16 @@ export function providerWebhookRoutes(services: Services): FastifyPluginAsyncTyp
             headers: request.headers,
             body: request.body,
           });
-          if (result.outcome === 'refused') throw refusal(provider.id, result);
+          if (result.outcome === 'refused') {
+            const error = refusal(provider.id, result);
+            if (!provider.webhook.refused) throw error;
+            request.log.info({ reason: error.reason, detail: error.detail }, 'request refused');
+            const { outcome, reason } = result;
+            return reply
+              .code(error.httpStatus)
+              .type('application/json')
+              .send(JSON.stringify(provider.webhook.refused({ outcome, reason, detail: error.detail })) as never);
+          }
           const accepted = provider.webhook.accepted;
           if (accepted)
             return reply

@@ -89,9 +89,14 @@ export interface WebhookSpec {
   body: TObject;
   /**
    * The answer the provider expects for a notification taken (applied, a replay, recorded or ignored); null: the
-   * platform's 2.3 envelope. Refusals always answer the envelope with a 4xx (a provider retries those).
+   * platform's 2.3 envelope. Refusals always answer a 4xx (a provider retries those): the envelope, or `refused`.
    */
   accepted?: { status: number; contentType: string; body: string };
+  /**
+   * The JSON body of a refusal (the message was not taken: 400 or 409, as for every provider) where the provider
+   * documents one (WeChat Pay's `{code, message}`); null: the platform's 2.3 envelope. `detail` says why.
+   */
+  refused?(refusal: { outcome: string; reason: string | null; detail: string }): Record<string, unknown>;
 }
 
 /** What the channel seam hands `open`. */

@@ -62,7 +62,7 @@ describe('operator console: WeChat Pay settings', () => {
     });
     const body = (await res.json()) as any;
     assert.equal(res.status, 409, JSON.stringify(body));
-    assert.deepEqual(body.data, { outcome: 'refused', reason: 'unknown_order' });
+    assert.deepEqual([body.code, body.outcome, body.reason], ['FAIL', 'refused', 'unknown_order']);
     await go(svc, page, `/apps/${app.appId}/provider-messages`);
     await waitForText(page, 'main table', /refused\s+unknown_order/);
     assert.deepEqual(errors, []);

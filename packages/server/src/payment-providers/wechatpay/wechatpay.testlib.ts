@@ -75,3 +75,15 @@ export async function placeWechatOrder(
   assert.ok(f.wechat.transactions.has(outTradeNo));
   return { trxNo, outTradeNo, payment: res.body.data.payment };
 }
+
+/**
+ * A refusal at the WeChat Pay notify URL: its HTTP status (4xx, so WeChat Pay retries; never a 5xx) and the body
+ * WeChat Pay documents for a failure, `{code: "FAIL", message}`, with our outcome and reason beside.
+ */
+export function refusedAs(res: { status: number; body: any }, status: number, reason: string): void {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  assert.equal(res.body.code, 'FAIL');
+  assert.equal(res.body.outcome, 'refused');
+  assert.equal(res.body.reason, reason);
+  assert.match(res.body.message, new RegExp(`wechatpay: refused \\(${reason}\\)`));
+}

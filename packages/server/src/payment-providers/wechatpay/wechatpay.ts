@@ -141,6 +141,13 @@ export class WechatpayProvider implements PaymentProvider<WechatpayConfig, Wecha
           "A WeChat Pay notification (API v3 支付通知), signed in Wechatpay-Signature, its resource encrypted under the merchant's API v3 key.",
       },
     ),
+    /** WeChat Pay's failure answer (4xx with `{code: "FAIL", message}`; it retries), our outcome and reason beside. */
+    refused: (r: { outcome: string; reason: string | null; detail: string }) => ({
+      code: 'FAIL',
+      message: r.detail,
+      outcome: r.outcome,
+      reason: r.reason,
+    }),
   };
 
   constructor(
