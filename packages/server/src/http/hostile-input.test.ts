@@ -700,6 +700,13 @@ describe('hostile input on every route', () => {
         `HTTP status is not the code's: ${res.what}`,
       );
       if (d.unstorable) assert.equal(info.reason, 'INVALID_PARAMETER', res.what);
+    } else if (d.route.path.startsWith('/notify/v1/providers/wechatpay/') && body.code === 'FAIL') {
+      // A notification WeChat Pay's adapter refused: WeChat Pay's failure body (docs/web-payment.md, "WeChat Pay").
+      assert.ok(
+        (res.status === 400 || res.status === 409) && typeof body.message === 'string' && body.outcome === 'refused',
+        `not WeChat Pay's failure answer: ${res.what}`,
+      );
+      assert.ok(!d.unstorable, res.what);
     } else {
       assert.ok(
         Number.isInteger(body.code) &&

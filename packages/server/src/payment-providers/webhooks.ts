@@ -51,11 +51,16 @@ function claimed(body: unknown): string {
   });
 }
 
+const MAX_NESTING = 32;
+
 /**
  * Refuses NUL and unpaired surrogates anywhere in a provider's body (keys and values), naming where, as every other
  * body is refused (docs/decisions.md, "Text"); a provider's body is open-ended, so its schema cannot say it.
  */
 export function refuseUnstorable(value: unknown, path: string[] = []): void {
+  // No provider nests its messages deep; a body nested past this is refused before it costs a deep walk (a 500 was
+  // answered for ten thousand nested arrays).
+  if (path.length > MAX_NESTING) throw invalidParameter('body', `must not be nested deeper than ${MAX_NESTING} levels`);
   const bad = (s: string) => s.includes('\u0000') || /[\uD800-\uDFFF]/u.test(s);
   const where = () => path.join('.') || 'body';
   if (typeof value === 'string') {

@@ -219,6 +219,13 @@ describe('WeChat Pay notification: refusals', () => {
       payload: `{"id":9007199254740993,"event_type":"TRANSACTION.SUCCESS","resource":{}}`,
     });
     assert.equal(big.status, 400);
+    // Nested ten thousand deep: refused, not a stack or memory blow-up.
+    const deep = await deliver(t, { payload: `{"id":"x","event_type":"E","resource":${'['.repeat(10000)}` });
+    assert.equal(deep.status, 400);
+    const nested = await deliver(t, {
+      payload: `{"id":"x","event_type":"E","resource":{"a":${'['.repeat(5000)}${']'.repeat(5000)}}}`,
+    });
+    assert.deepEqual([nested.status, nested.body.code], [400, 40000]);
     await assertUnpaid(o.trxNo);
   });
 
