@@ -72,6 +72,11 @@ describe('WeChat Pay: Native and H5 web orders paid through the notification', (
         ['wechatpay', 'TRANSACTION.SUCCESS', 'applied'],
       ],
     );
+    const metrics = await (await f.svc.fetch('/metrics')).text();
+    assert.match(metrics, /provider_notifications_total\{provider="wechatpay",outcome="applied"\} [1-9]/);
+    assert.match(metrics, /provider_notifications_total\{provider="wechatpay",outcome="duplicate"\} [1-9]/);
+    // 2.7 paymentType of a Native payment: 3 (QR code).
+    assert.equal(order.paymentType, 3);
   });
 
   it("opens an H5 payment on a phone (the payer's IP, the page's return), paid once", async () => {
@@ -90,6 +95,8 @@ describe('WeChat Pay: Native and H5 web orders paid through the notification', (
     await f.game.waitFor(() => notificationsOf(f, trxNo).length > 0);
     assert.equal(notificationsOf(f, trxNo)[0].bankTrxNo, t.transaction_id);
     assert.equal(notificationsOf(f, trxNo)[0].channel, 3);
+    // 2.7 paymentType of an H5 payment: 1 (mobile WAP).
+    assert.equal((await f.svc.admin('GET', `/orders/${trxNo}`)).body.order.paymentType, 1);
   });
 
   it('refuses settings that are not WeChat Pay keys, and orders in another currency than CNY', async () => {
