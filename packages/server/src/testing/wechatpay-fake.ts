@@ -218,8 +218,8 @@ export class WechatpayFake {
     const t = this.transactions.get(outTradeNo)!;
     if (t.trade_state !== 'NOTPAY') throw new Error(`transaction ${outTradeNo} is ${t.trade_state}`);
     t.trade_state = 'SUCCESS';
-    t.transaction_id =
-      `42000${crypto.randomInt(10 ** 9, 10 ** 10 - 1)}${crypto.randomInt(10 ** 9, 10 ** 10 - 1)}0`.slice(0, 28);
+    // 28 digits, as WeChat Pay's transaction ids are (4200... for balance and bank card payments).
+    t.transaction_id = `4200${Array.from({ length: 24 }, () => crypto.randomInt(10)).join('')}`;
     t.success_time = new Date().toISOString().replace(/\.\d+Z$/, '+00:00');
     if (!this.holdNotifications) await this.notifyPaid(t);
     return t;

@@ -63,6 +63,7 @@ describe('WeChat Pay in the browser: Native QR on a desktop, H5 on a phone', () 
     assert.equal(t.trade_state, 'SUCCESS');
     assert.equal(notes[0].channel, 3);
     assert.equal(notes[0].bankTrxNo, t.transaction_id);
+    assert.match(notes[0].bankTrxNo, /^4200[0-9]{24}$/);
     assert.equal(notes[0].userId, userId);
     assert.equal(notes[0].totalAmount, 12);
     assert.equal(notes[0].currency, 'CNY');
