@@ -6,7 +6,7 @@ import { api, clientId, setCsrf } from '/pay/assets/api.js';
 import { LANGS, errorText, normLang, t } from '/pay/assets/i18n.js';
 import { Notice, RoleCard, html } from '/pay/assets/ui.js';
 import { MainlandRole, OverseasRole } from '/pay/assets/role.js';
-import { Result, Returned, SandboxStep, Shop } from '/pay/assets/shop.js';
+import { QrStep, Result, Returned, SandboxStep, Shop } from '/pay/assets/shop.js';
 
 const LANG_KEY = 'pay.lang';
 // Local storage may be denied (a framed page where the browser blocks third-party storage): the choice then lasts
@@ -54,6 +54,7 @@ function nextStep({ order, payment }) {
     return { name: 'redirecting', order };
   }
   if (payment.kind === 'hosted' && payment.channel === 'sandbox') return { name: 'sandbox', order };
+  if (payment.kind === 'qr') return { name: 'qr', order, payment };
   return { name: 'result', order };
 }
 
@@ -131,6 +132,14 @@ function App() {
     />`;
   else if (step.name === 'redirecting')
     body = html`<p id="redirecting" class="card muted" aria-busy="true">${t(lang, 'redirecting')}</p>`;
+  else if (step.name === 'qr')
+    body = html`<${QrStep}
+      lang=${lang}
+      order=${step.order}
+      payment=${step.payment}
+      method=${ctx.methods.find((m) => m.provider === step.payment.channel)?.method}
+      onDone=${(order) => setStep({ name: 'result', order })}
+    />`;
   else if (step.name === 'sandbox')
     body = html`<${SandboxStep}
       lang=${lang}

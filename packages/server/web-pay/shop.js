@@ -174,6 +174,47 @@ export function SandboxStep({ lang, order, onDone }) {
   </section>`;
 }
 
+/**
+ * A code the player scans with a phone app (WeChat Pay Native, desktop): the service's drawing of it (an image, never
+ * markup), and the order followed until it is paid or ends; then the result.
+ */
+export function QrStep({ lang, order, payment, method, onDone }) {
+  const [error, setError] = useState(null);
+  const [tries, setTries] = useState(0);
+  useEffect(() => {
+    if (error) return undefined;
+    const timer = setTimeout(
+      () =>
+        api('GET', `/orders/${order.trxNo}`).then(
+          (o) => (o.status === 2 || o.status === 1 ? setTries(tries + 1) : onDone(o)),
+          setError,
+        ),
+      tries < 300 ? 1000 : 5000,
+    );
+    return () => clearTimeout(timer);
+  }, [tries, error]);
+  const safe = /^data:image\/png;base64,[A-Za-z0-9+/=]+$/.test(payment.image || '');
+  return html`<section id="qr" class="card" aria-busy="true">
+    <h2>${method ? t(lang, `method_${method}`) : null}</h2>
+    <p>${t(lang, 'amount')}: <strong>${money(lang, order.totalText, order.currency)}</strong></p>
+    ${
+      safe
+        ? html`<img
+            id="qr-image"
+            class="qr"
+            src=${payment.image}
+            data-code=${payment.code}
+            alt=${t(lang, 'qrAlt')}
+            width="240"
+            height="240"
+          />`
+        : null
+    }
+    <p class="muted">${t(lang, 'qrHint')}</p>
+    <${Notice} id="qr-error" text=${error ? errorText(lang, error) : null} />
+  </section>`;
+}
+
 /** Back from a provider's page: loads the order, then the result follows it. */
 export function Returned({ lang, trxNo, onOrder }) {
   const [error, setError] = useState(null);

@@ -177,6 +177,11 @@ const Env = Type.Object({
     description:
       "PayPal REST API base URL (OAuth2 token, Orders v2). Empty: PayPal's host of each app's environment (https://api-m.paypal.com, https://api-m.sandbox.paypal.com).",
   }),
+  WECHATPAY_API_BASE_URL: Type.String({
+    default: '',
+    description:
+      "WeChat Pay API v3 base URL (Native, H5, query, close). Empty: WeChat Pay's (https://api.mch.weixin.qq.com).",
+  }),
   PAYPAL_CERT_URL_ORIGINS: Type.String({
     default: '',
     description:

@@ -12,6 +12,7 @@ import { createDeveloper } from '../portal/portal.testlib.js';
 import { StripeFake } from '../testing/stripe-fake.js';
 import { PaypalFake } from '../testing/paypal-fake.js';
 import { AlipayFake, type AlipayAccount } from '../testing/alipay-fake.js';
+import { WechatpayFake } from '../testing/wechatpay-fake.js';
 
 /**
  * Hard to break, property-based: every public and admin route of the OpenAPI document, driven with requests
@@ -26,7 +27,8 @@ import { AlipayFake, type AlipayAccount } from '../testing/alipay-fake.js';
  */
 
 type Schema = Record<string, any>;
-type Auth = 'admin' | 'portal' | 'mac' | 'md5-body' | 'md5-query' | 'stripe' | 'paypal' | 'alipay' | 'none';
+type Auth =
+  'admin' | 'portal' | 'mac' | 'md5-body' | 'md5-query' | 'stripe' | 'paypal' | 'alipay' | 'wechatpay' | 'none';
 interface Param {
   name: string;
   in: 'query' | 'path';
@@ -207,15 +209,17 @@ function routesOf(doc: any): Route[] {
             ? 'paypal'
             : path.startsWith('/notify/v1/providers/alipay/')
               ? 'alipay'
-              : security.includes('studioSession')
-                ? 'portal'
-                : security.includes('macToken')
-                  ? 'mac'
-                  : body?.required?.includes('sign')
-                    ? 'md5-body'
-                    : query.some((p) => p.name === 'sign')
-                      ? 'md5-query'
-                      : 'none';
+              : path.startsWith('/notify/v1/providers/wechatpay/')
+                ? 'wechatpay'
+                : security.includes('studioSession')
+                  ? 'portal'
+                  : security.includes('macToken')
+                    ? 'mac'
+                    : body?.required?.includes('sign')
+                      ? 'md5-body'
+                      : query.some((p) => p.name === 'sign')
+                        ? 'md5-query'
+                        : 'none';
       routes.push({
         method: method.toUpperCase(),
         path,
@@ -368,6 +372,8 @@ describe('hostile input on every route', () => {
   let paypalWebhookId: string;
   /** The main app's Alipay app: the walk signs what it sends to the Alipay notify route with its Alipay key. */
   let alipayAccount: AlipayAccount;
+  /** Keys of a WeChat Pay merchant and platform (no server: the walk only signs with them). */
+  const wechat = new WechatpayFake();
   let routes: Route[];
   let tables: string[];
   let main: { appId: number; clientId: string; secret: string };
@@ -430,6 +436,13 @@ describe('hostile input on every route', () => {
     // So is the PayPal webhook route (PayPal's transmission signature, the fake's certificate).
     const paypalKeys = paypal.account(`${svc.url}/notify/v1/providers/paypal/${main.appId}`);
     paypalWebhookId = paypalKeys.webhookId;
+    // And the WeChat Pay notify route (Wechatpay-Signature with the platform key of a merchant the walk made).
+    const wechatSet = await svc.admin(
+      'PUT',
+      `/apps/${main.appId}/payment-providers/wechatpay`,
+      wechat.settingsOf(wechat.merchant()),
+    );
+    assert.equal(wechatSet.status, 200, JSON.stringify(wechatSet.body));
     const paypalSet = await svc.admin('PUT', `/apps/${main.appId}/payment-providers/paypal`, {
       config: { clientId: paypalKeys.clientId, webhookId: paypalKeys.webhookId },
       secrets: { clientSecret: paypalKeys.clientSecret },
@@ -640,6 +653,7 @@ describe('hostile input on every route', () => {
     if (route.auth === 'paypal' && text !== undefined)
       Object.assign(headers, paypal.sign(text, { webhookId: paypalWebhookId }));
     if (route.auth === 'alipay' && text !== undefined) text = signAlipay(text, alipayAccount);
+    if (route.auth === 'wechatpay' && text !== undefined) Object.assign(headers, wechat.sign(text));
     if (route.auth === 'portal') Object.assign(headers, await portalHeaders());
     if (route.auth === 'mac') {
       const token = await login(main.clientId);
@@ -705,6 +719,13 @@ describe('hostile input on every route', () => {
         `HTTP status is not the code's: ${res.what}`,
       );
       if (d.unstorable) assert.equal(info.reason, 'INVALID_PARAMETER', res.what);
+    } else if (d.route.path.startsWith('/notify/v1/providers/wechatpay/') && body.code === 'FAIL') {
+      // A notification WeChat Pay's adapter refused: WeChat Pay's failure body (docs/web-payment.md, "WeChat Pay").
+      assert.ok(
+        (res.status === 400 || res.status === 409) && typeof body.message === 'string' && body.outcome === 'refused',
+        `not WeChat Pay's failure answer: ${res.what}`,
+      );
+      assert.ok(!d.unstorable, res.what);
     } else {
       assert.ok(
         Number.isInteger(body.code) &&

@@ -276,6 +276,14 @@ export const PaymentStepSchema = Type.Union(
       complete: Type.String({ description: 'The operator call that completes it (sandbox).' }),
     }),
     Type.Object({
+      kind: Type.Literal('qr', {
+        description: 'A code the payer scans with a phone app (WeChat Pay Native): show image, follow the order.',
+      }),
+      channel: Type.String(),
+      code: Type.String({ description: 'What the code says (weixin://...).' }),
+      image: Type.String({ description: 'The code drawn: a PNG data URL (data:image/png;base64,...).' }),
+    }),
+    Type.Object({
       kind: Type.Literal('store', { description: 'Buy productId in the store, then submit the proof to submit.' }),
       channel: Type.Literal('store'),
       store: Type.String({ description: 'apple | google' }),

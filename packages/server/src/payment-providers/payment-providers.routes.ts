@@ -165,8 +165,13 @@ export function providerWebhookRoutes(services: Services): FastifyPluginAsyncTyp
           });
           if (result.outcome === 'refused') {
             const error = refusal(provider.id, result);
-            const answer = provider.webhook.refused;
-            if (!answer) throw error;
+            if (!provider.webhook.refused) throw error;
+            request.log.info({ reason: error.reason, detail: error.detail }, 'request refused');
+            const answer = provider.webhook.refused({
+              outcome: result.outcome,
+              reason: result.reason,
+              detail: error.detail,
+            });
             return reply
               .code(error.httpStatus)
               .type(answer.contentType)

@@ -89,14 +89,15 @@ export interface WebhookSpec {
   body: TObject;
   /**
    * The answer the provider expects for a notification taken (applied, a replay, recorded or ignored); null: the
-   * platform's 2.3 envelope. Refusals always answer the envelope with a 4xx (a provider retries those).
+   * platform's 2.3 envelope. Refusals always answer a 4xx (a provider retries those): the envelope, or `refused`.
    */
   accepted?: { status: number; contentType: string; body: string };
   /**
-   * The body of a refusal for providers that read the answer's text rather than its status (Alipay: `fail`); the
-   * status stays the refusal's 4xx and the reason is recorded for operators. Absent: the 2.3 envelope.
+   * The answer to a refusal for providers that document their own (Alipay reads the text `fail`; WeChat Pay a JSON
+   * `{code, message}`); the status stays the refusal's 4xx and the reason is recorded for operators. Absent: the
+   * 2.3 envelope. `detail` says why.
    */
-  refused?: { contentType: string; body: string };
+  refused?(refusal: { outcome: string; reason: string | null; detail: string }): { contentType: string; body: string };
 }
 
 /** What the channel seam hands `open`. */

@@ -3,6 +3,7 @@ import type { AnyProvider, ProviderId } from './provider.js';
 import { StripeProvider } from './stripe/stripe.js';
 import { paypalProvider } from './paypal/paypal.js';
 import { alipayProvider } from './alipay/alipay.js';
+import { wechatpayProvider } from './wechatpay/wechatpay.js';
 
 /**
  * The provider adapters this service offers, built from the configuration (each provider's API base URL). A new
@@ -14,6 +15,7 @@ export function createProviders(config: Config): AnyProvider[] {
     new StripeProvider({ apiBaseUrl: config.STRIPE_API_BASE_URL, timeoutMs: config.PROVIDER_CALL_TIMEOUT_MS }),
     paypalProvider(config),
     alipayProvider(config),
+    wechatpayProvider(config),
   ];
 }
 

@@ -42,6 +42,7 @@ export function pageLang(session: PaySession | null, acceptLanguage: string | un
 export function pageStep(step: PaymentStep | null): Static<typeof PageStep> {
   if (step?.kind === 'redirect') return { kind: 'redirect', channel: step.channel, url: step.url };
   if (step?.kind === 'hosted') return { kind: 'hosted', channel: step.channel, outcomes: step.outcomes };
+  if (step?.kind === 'qr') return { kind: 'qr', channel: step.channel, code: step.code, image: step.image };
   // A store step cannot be taken in a browser; the result view follows the order.
   return { kind: 'none', channel: step?.channel ?? '' };
 }

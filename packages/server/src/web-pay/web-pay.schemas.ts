@@ -120,13 +120,15 @@ export const PlaceBody = Type.Object(
 
 /** The payment step the page takes (orders' PaymentStep, as the page needs it). */
 export const PageStep = Type.Object({
-  kind: Type.Union([Type.Literal('redirect'), Type.Literal('hosted'), Type.Literal('none')], {
+  kind: Type.Union([Type.Literal('redirect'), Type.Literal('hosted'), Type.Literal('qr'), Type.Literal('none')], {
     description:
-      "redirect: go to url (a provider-hosted page); hosted: the platform's own step (sandbox: outcomes); none: follow the order.",
+      "redirect: go to url (a provider-hosted page); hosted: the platform's own step (sandbox: outcomes); qr: show image (a code the payer scans, e.g. WeChat Pay Native) and follow the order; none: follow the order.",
   }),
   channel: Type.String(),
   url: Type.Optional(Type.String()),
   outcomes: Type.Optional(Type.Array(Type.String())),
+  code: Type.Optional(Type.String({ description: 'qr: what the code says.' })),
+  image: Type.Optional(Type.String({ description: 'qr: the code drawn, a PNG data URL.' })),
 });
 
 export const PageOrder = Type.Object({

@@ -8,11 +8,14 @@ import type { ItemRow, OrderRow } from '../orders.repository.js';
  * server notification, the sandbox's operator call or hosted step), and the client or page follows the order.
  * - `redirect`: a provider-hosted page; the browser goes to `url` and the provider sends it back to the return URL.
  * - `hosted`: the platform's own hosted step, rendered by the web payment page (the sandbox: pay, fail, cancel).
+ * - `qr`: a code the payer scans with a phone app (WeChat Pay Native): the page shows `image` (a PNG data URL of
+ *   `code`) and follows the order.
  * - `store`: buy `productId` in the app store, then submit the store's proof of purchase to `submit`.
  */
 export type PaymentStep =
   | { kind: 'redirect'; channel: string; url: string }
   | { kind: 'hosted'; channel: string; outcomes: string[]; complete: string }
+  | { kind: 'qr'; channel: string; code: string; image: string }
   | { kind: 'store'; channel: 'store'; store: string; productId: string | null; submit: string };
 
 /** What a channel answers when it opens a payment. */

@@ -104,7 +104,7 @@ export class AlipayProvider implements PaymentProvider<AlipayConfig, AlipaySecre
       },
     ),
     accepted: { status: 200, contentType: 'text/plain; charset=utf-8', body: 'success' },
-    refused: { contentType: 'text/plain; charset=utf-8', body: 'fail' },
+    refused: () => ({ contentType: 'text/plain; charset=utf-8', body: 'fail' }),
   };
 
   constructor(private readonly api: AlipayApi) {}
