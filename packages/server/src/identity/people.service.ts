@@ -193,3 +193,36 @@ export class PeopleService {
     if (ctx) await this.record({ event, operator: actor, operatorId: personId, note, status, ctx });
   }
 }
+
+/**
+ * What the account services of both realms share (operators/operators.service.ts, portal/studio-developers.service.ts):
+ * the lookups and resets by name; each adds its grants and its view.
+ */
+export abstract class Accounts<V> {
+  constructor(readonly people: PeopleService) {}
+
+  abstract view(row: PersonRow): Promise<V>;
+
+  require(name: string): Promise<PersonRow> {
+    return this.people.require(name);
+  }
+
+  async list(): Promise<V[]> {
+    return Promise.all((await this.people.list()).map((r) => this.view(r)));
+  }
+
+  async get(name: string): Promise<V> {
+    return this.view(await this.require(name));
+  }
+
+  resetSecondFactor(name: string, actor: string, ctx: AuditContext | null): Promise<SecondFactor> {
+    return this.people.resetSecondFactor(name, actor, ctx);
+  }
+
+  resetPassword(name: string, password: string | undefined, actor: string, ctx: AuditContext | null) {
+    return this.people.resetPassword(name, password, actor, ctx);
+  }
+
+  /** An entry of the audit trail (not written for the host's shell, ctx null). */
+  readonly audit: PeopleService['audit'] = (...entry) => this.people.audit(...entry);
+}

@@ -170,7 +170,7 @@ export class SignIn {
 
   private async open(row: PersonRow, at: number, ctx: AuditContext, note: string | null) {
     const grants = await this.repo.grantsOf(row.person_id);
-    if (!this.door.accepts(grants)) return this.refuse(row.name, row, 'no grant for this door', ctx);
+    if (!this.door.accepts(grants)) return this.refuse(row.name, row, 'disabled (no grant this door accepts)', ctx);
     await this.repo.update(row.person_id, { failed_logins: 0, locked_until: null, last_login_at: at });
     await this.repo.deleteExpiredSessions(at);
     const session = newSessionValue();

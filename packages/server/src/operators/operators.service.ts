@@ -1,6 +1,6 @@
 import { invalidParameter } from '../errors/app-error.js';
 import type { Grant, PersonRow } from '../identity/people.repository.js';
-import type { AuditContext, PeopleService, PersonView, SecondFactor } from '../identity/people.service.js';
+import { Accounts, type AuditContext, type PersonView, type SecondFactor } from '../identity/people.service.js';
 import { isRole, type Role } from './permissions.js';
 
 export type { AuditContext, OperatorEvent, SecondFactor } from '../identity/people.service.js';
@@ -33,9 +33,7 @@ const ROLE_PROBLEM = 'must be admin, operator, moderator or support';
  * Creation, roles and disabling here; the second factor and password resets, sign-in and sessions are identity's;
  * API tokens are in operator-tokens.service.ts. The CLI comes through here too (ctx null: the host's shell).
  */
-export class OperatorService {
-  constructor(readonly people: PeopleService) {}
-
+export class OperatorService extends Accounts<OperatorView> {
   async roleOf(row: PersonRow): Promise<Role> {
     return platformRole(await this.people.repo.grantsOf(row.person_id)) ?? 'support';
   }
@@ -43,10 +41,6 @@ export class OperatorService {
   async view(row: PersonRow): Promise<OperatorView> {
     const { name, ...rest } = this.people.view(row);
     return { name, role: await this.roleOf(row), ...rest };
-  }
-
-  require(name: string): Promise<PersonRow> {
-    return this.people.require(name);
   }
 
   /** A new operator with its second factor; the password and second factor are answered once. */
@@ -64,14 +58,6 @@ export class OperatorService {
       `${input.name} as ${input.role}`,
     );
     return { operator: await this.view(made.row), password, secondFactor: made.secondFactor };
-  }
-
-  async list(): Promise<OperatorView[]> {
-    return Promise.all((await this.people.list()).map((r) => this.view(r)));
-  }
-
-  async get(name: string): Promise<OperatorView> {
-    return this.view(await this.require(name));
   }
 
   /** Role and disabled flag. A disabled operator's sessions end at once; its tokens stop working with it. */
@@ -92,24 +78,5 @@ export class OperatorService {
     }
     if (patch.disabled !== undefined) await this.people.setDisabled(row, patch.disabled, actor, ctx);
     return this.get(name);
-  }
-
-  resetSecondFactor(name: string, actor: string, ctx: AuditContext | null): Promise<SecondFactor> {
-    return this.people.resetSecondFactor(name, actor, ctx);
-  }
-
-  resetPassword(name: string, password: string | undefined, actor: string, ctx: AuditContext | null) {
-    return this.people.resetPassword(name, password, actor, ctx);
-  }
-
-  audit(
-    event: string,
-    operator: string,
-    ctx: AuditContext | null,
-    note: string | null,
-    operatorId: number | null = null,
-    status = 200,
-  ): Promise<void> {
-    return this.people.audit(event, operator, ctx, note, operatorId, status);
   }
 }

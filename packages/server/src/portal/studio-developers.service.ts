@@ -1,5 +1,11 @@
 import type { Grant, PersonRow } from '../identity/people.repository.js';
-import type { AuditContext, PeopleService, PersonView, SecondFactor } from '../identity/people.service.js';
+import {
+  Accounts,
+  type AuditContext,
+  type PeopleService,
+  type PersonView,
+  type SecondFactor,
+} from '../identity/people.service.js';
 import { STUDIO_ROLE } from '../operators/permissions.js';
 
 /**
@@ -21,12 +27,14 @@ export const appsOf = (grants: Grant[]): number[] =>
 
 const grantsFor = (appIds: number[]): Grant[] => appIds.map((appId) => ({ appId, role: STUDIO_ROLE }));
 
-export class StudioDeveloperService {
+export class StudioDeveloperService extends Accounts<DeveloperView> {
   constructor(
-    readonly people: PeopleService,
+    people: PeopleService,
     /** Throws NOT_FOUND for an app that does not exist. */
     private readonly requireApp: (appId: number) => Promise<unknown>,
-  ) {}
+  ) {
+    super(people);
+  }
 
   async appIdsOf(row: PersonRow): Promise<number[]> {
     return appsOf(await this.people.repo.grantsOf(row.person_id));
@@ -60,14 +68,6 @@ export class StudioDeveloperService {
     return { developer: await this.view(made.row), password, secondFactor: made.secondFactor };
   }
 
-  async list(): Promise<DeveloperView[]> {
-    return Promise.all((await this.people.list()).map((r) => this.view(r)));
-  }
-
-  async get(name: string): Promise<DeveloperView> {
-    return this.view(await this.people.require(name));
-  }
-
   /** Its apps and disabled flag. Disabling, or taking apps away, ends its sessions at once. */
   async update(
     name: string,
@@ -90,17 +90,5 @@ export class StudioDeveloperService {
     }
     if (patch.disabled !== undefined) await this.people.setDisabled(row, patch.disabled, actor, ctx);
     return this.get(name);
-  }
-
-  resetSecondFactor(name: string, actor: string, ctx: AuditContext | null): Promise<SecondFactor> {
-    return this.people.resetSecondFactor(name, actor, ctx);
-  }
-
-  resetPassword(name: string, password: string | undefined, actor: string, ctx: AuditContext | null) {
-    return this.people.resetPassword(name, password, actor, ctx);
-  }
-
-  audit(event: string, actor: string, ctx: AuditContext | null, note: string | null, status = 200): Promise<void> {
-    return this.people.audit(event, actor, ctx, note, null, status);
   }
 }
