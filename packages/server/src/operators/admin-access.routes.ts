@@ -3,7 +3,7 @@ import { safeEqual } from '../crypto/secret-box.js';
 import { AppError } from '../errors/app-error.js';
 import { mayCall, routeAccess } from './permissions.js';
 import type { OperatorService, Principal } from './operators.service.js';
-import { LOOPBACK, auditContext, cookieValue, csrfProblem, scopedCookie } from '../identity/session-access.routes.js';
+import { auditContext, cookieValue, csrfProblem, scopedCookie } from '../identity/session-access.routes.js';
 import type { OperatorTokenService } from './operator-tokens.service.js';
 import type { SignInService } from './sign-in.service.js';
 
@@ -40,8 +40,6 @@ export function actingName(request: FastifyRequest, given: string | undefined): 
   const p = principals.get(request);
   return p && p.kind !== 'break-glass' ? p.name : given;
 }
-
-export { auditContext, cookieValue, LOOPBACK };
 
 /** HttpOnly, SameSite=Strict, path /admin/v1; Secure unless the console is reached on loopback (plain HTTP). */
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {

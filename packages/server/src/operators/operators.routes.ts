@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
-import { SESSION_COOKIE, auditContext, cookieValue, principalOf, setSessionCookie } from './admin-access.routes.js';
+import { SESSION_COOKIE, principalOf, setSessionCookie } from './admin-access.routes.js';
+import { auditContext, cookieValue } from '../identity/session-access.routes.js';
 import { ROLE_PERMISSIONS } from './permissions.js';
 import { registerAccountRoutes } from '../identity/people.routes.js';
 import {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.js';
-import { auditContext, principalOf } from '../operators/admin-access.routes.js';
+import { principalOf } from '../operators/admin-access.routes.js';
+import { auditContext } from '../identity/session-access.routes.js';
 import { registerAccountRoutes } from '../identity/people.routes.js';
 import { DeveloperCreateBody, DeveloperCreated, DeveloperPatchBody, StudioDeveloper } from './portal.schemas.js';
 
