@@ -27,6 +27,7 @@ const DOMAINS = [
   'app-stores',
   'backup',
   'retention',
+  'identity',
   'operators',
   'portal',
   'web-pay',
@@ -116,12 +117,10 @@ const OWNERS: Record<string, string[]> = {
   user_bans: ['accounts/users.repository.ts'],
   login_methods: ['accounts/login-methods.repository.ts', 'accounts/tokens.repository.ts' /* read */],
   tokens: ['accounts/tokens.repository.ts'],
-  operators: ['operators/operators.repository.ts'],
-  operator_sessions: ['operators/operators.repository.ts'],
-  operator_tokens: ['operators/operators.repository.ts'],
-  studio_developers: ['portal/portal.repository.ts'],
-  studio_developer_apps: ['portal/portal.repository.ts'],
-  studio_sessions: ['portal/portal.repository.ts'],
+  people: ['identity/people.repository.ts'],
+  person_grants: ['identity/people.repository.ts'],
+  person_sessions: ['identity/people.repository.ts'],
+  person_tokens: ['identity/people.repository.ts'],
   pay_links: ['web-pay/pay-links.repository.ts'],
   web_pay_settings: ['web-pay/web-pay-settings.repository.ts'],
   precheck_messages: ['web-pay/web-pay-settings.repository.ts'],
@@ -197,11 +196,11 @@ describe('architecture', () => {
 
   it('keeps the SQL of each table in the store that owns it', () => {
     const migrations = fs.readdirSync(path.join(root, 'db/migrations')).map((f) => path.join('db/migrations', f));
-    const tables = new Set(
-      migrations.flatMap((f) =>
-        [...fs.readFileSync(path.join(root, f), 'utf8').matchAll(/createTable\('(\w+)'\)/g)].map((m) => m[1]!),
-      ),
-    );
+    const named = (pattern: RegExp) =>
+      migrations.flatMap((f) => [...fs.readFileSync(path.join(root, f), 'utf8').matchAll(pattern)].map((m) => m[1]!));
+    // The tables a migration creates, less those a later one drops (0025 folded operators and studio developers).
+    const dropped = new Set(named(/dropTable\('(\w+)'\)/g));
+    const tables = new Set(named(/createTable\('(\w+)'\)/g).filter((t) => !dropped.has(t)));
     assert.deepEqual([...tables].sort(), Object.keys(OWNERS).sort(), 'every table has an owner in OWNERS');
     const strays: string[] = [];
     for (const file of sources()) {

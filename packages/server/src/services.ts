@@ -41,15 +41,16 @@ import { startTracing, stopTracing } from './tracing/tracing.js';
 import { StoreSettingsRepository } from './app-stores/store-settings.repository.js';
 import { StoreSettingsService } from './app-stores/store-settings.service.js';
 import { purgeAttempts, purgeFinishedEvents } from './delivery/purge.js';
-import { OperatorsRepository } from './operators/operators.repository.js';
-import { OperatorService } from './operators/operators.service.js';
-import { OperatorTokenService } from './operators/operator-tokens.service.js';
-import { SignInService } from './operators/sign-in.service.js';
-import { SignInMetrics } from './operators/sign-in.metrics.js';
+import type { OperatorService } from './operators/operators.service.js';
+import type { OperatorTokenService } from './operators/operator-tokens.service.js';
+import type { SignInService } from './operators/sign-in.service.js';
+import { createOperators } from './operators/operators.module.js';
+import { PeopleRepository } from './identity/people.repository.js';
+import { SignInMetrics } from './identity/sign-in.metrics.js';
 import { createPortal } from './portal/portal.module.js';
 import type { StudioDeveloperService } from './portal/studio-developers.service.js';
 import type { PortalSignInService } from './portal/portal-sign-in.service.js';
-import { OidcSignIn } from './operators/oidc.js';
+import { OidcSignIn } from './identity/oidc.js';
 import { createWebPay, type WebPayDomain } from './web-pay/web-pay.module.js';
 import { StoreClients } from './store-payments/store-clients.js';
 import {
@@ -314,20 +315,21 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     new AdminActionsRepository(database.reads),
   );
   const signInMetrics = new SignInMetrics();
-  const operatorsRepo = new OperatorsRepository(database.db);
-  const operators = new OperatorService(
-    operatorsRepo,
+  // Operators and studio developers are people of one identity model (identity/), signing in by the same rules;
+  // they differ in the grants their doors accept.
+  const identity = {
+    people: new PeopleRepository(database.db),
     box,
-    { issuer: config.PUBLIC_HOST ?? 'game platform' },
-    (e) => adminAudit.recordEvent(e),
+    issuer: config.PUBLIC_HOST ?? 'game platform',
+    record: (e: Parameters<AdminAuditService['recordEvent']>[0]) => adminAudit.recordEvent(e),
+    signIn: {
+      sessionSeconds: config.OPERATOR_SESSION_SECONDS,
+      maxFailures: config.OPERATOR_LOGIN_MAX_FAILURES,
+      lockSeconds: config.OPERATOR_LOCK_SECONDS,
+      failureDelayMs: config.OPERATOR_LOGIN_DELAY_MS,
+    },
+    signInMetrics,
     now,
-  );
-  // Operator and studio developer sign-ins follow the same rules.
-  const signInSettings = {
-    sessionSeconds: config.OPERATOR_SESSION_SECONDS,
-    maxFailures: config.OPERATOR_LOGIN_MAX_FAILURES,
-    lockSeconds: config.OPERATOR_LOCK_SECONDS,
-    failureDelayMs: config.OPERATOR_LOGIN_DELAY_MS,
   };
   const db = database.db;
   // PostgreSQL: the history tables partitioned by day (migration 0029); retention drops their old days whole.
@@ -408,7 +410,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     moderation,
     orders,
     adminAudit,
-    operators,
+    ...createOperators(identity),
     operatorOidc: config.OIDC_ISSUER_URL
       ? new OidcSignIn(
           {
@@ -423,19 +425,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
           now,
         )
       : null,
-    operatorSignIn: new SignInService(operatorsRepo, box, operators, signInSettings, signInMetrics, now),
     signInMetrics,
-    operatorTokens: new OperatorTokenService(operatorsRepo, operators, now),
-    ...createPortal({
-      db: database.db,
-      box,
-      issuer: config.PUBLIC_HOST ?? 'game platform',
-      requireApp: (appId) => apps.get(appId),
-      record: (e) => adminAudit.recordEvent(e),
-      signIn: signInSettings,
-      signInMetrics,
-      now,
-    }),
+    ...createPortal({ ...identity, requireApp: (appId) => apps.get(appId) }),
     storeSettings,
     storePayments,
     paymentProviders,

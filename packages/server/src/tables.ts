@@ -8,8 +8,7 @@ import type { ReportingTables } from './reporting/reporting.tables.js';
 import type { OrdersTables } from './orders/orders.tables.js';
 import type { AdminAuditTables } from './admin-audit/admin-audit.tables.js';
 import type { StoreSettingsTables } from './app-stores/store-settings.tables.js';
-import type { OperatorsTables } from './operators/operators.tables.js';
-import type { PortalTables } from './portal/portal.tables.js';
+import type { IdentityTables } from './identity/identity.tables.js';
 import type { WebPayTables } from './web-pay/web-pay.tables.js';
 import type { StorePaymentsTables } from './store-payments/store-payments.tables.js';
 import type { PaymentProvidersTables } from './payment-providers/payment-providers.tables.js';
@@ -38,8 +37,7 @@ export interface Tables
     OrdersTables,
     AdminAuditTables,
     StoreSettingsTables,
-    OperatorsTables,
-    PortalTables,
+    IdentityTables,
     WebPayTables,
     StorePaymentsTables,
     PaymentProvidersTables {

@@ -490,9 +490,10 @@ describe('hostile input on every route', () => {
     const event = await svc.admin('POST', `/apps/${victim.appId}/test-events`, { type: 'payment' });
     const kid = (await svc.admin('GET', '/platform-keys')).body.keys[0].kid;
     // The portal routes run as a studio developer of the victim app (portal/).
-    developerId = (await svc.services.studioDevelopers.repo.byName(
+    developerId = (await svc.services.studioDevelopers.people.repo.byName(
+      'studio',
       (await createDeveloper(svc, 'hostile-dev', [victim.appId])).name,
-    ))!.developer_id;
+    ))!.person_id;
     const now = Math.floor(Date.now() / 1000);
     publicKnown = {
       clientId: main.clientId,
@@ -578,9 +579,9 @@ describe('hostile input on every route', () => {
   async function portalHeaders(): Promise<Record<string, string>> {
     const cookie = crypto.randomBytes(32).toString('base64url');
     const csrf = crypto.randomBytes(32).toString('base64url');
-    await svc.services.studioDevelopers.repo.insertSession({
+    await svc.services.studioDevelopers.people.repo.insertSession({
       session_hash: crypto.createHash('sha256').update(cookie).digest('hex'),
-      developer_id: developerId,
+      person_id: developerId,
       csrf_token: csrf,
       ip: '127.0.0.1',
       created_at: Date.now(),

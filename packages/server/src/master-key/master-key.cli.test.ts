@@ -87,8 +87,7 @@ describe('master-key CLI (embedded mode)', () => {
         ['platform_keys.private_pem_enc', 1],
         ['app_store_settings.api_private_key_enc', 0],
         ['app_store_settings.service_account_enc', 0],
-        ['operators.totp_secret_enc', 0],
-        ['studio_developers.totp_secret_enc', 0],
+        ['people.totp_secret_enc', 0],
         ['payment_provider_settings.secrets_enc', 0],
       ],
     );

@@ -73,9 +73,9 @@ describe('master key rotation', () => {
       STRIPE_KEY,
       'the Stripe key opens',
     );
-    const op = (await svc.services.operators.repo.byName('ops'))!;
+    const op = (await svc.services.operators.people.repo.byName('platform', 'ops'))!;
     assert.equal(svc.services.box.open(op.totp_secret_enc, 'operator-totp:ops'), totpSecret, 'the TOTP secret opens');
-    const dev = (await svc.services.studioDevelopers.repo.byName('studio-dev'))!;
+    const dev = (await svc.services.studioDevelopers.people.repo.byName('studio', 'studio-dev'))!;
     assert.equal(
       svc.services.box.open(dev.totp_secret_enc, 'studio-totp:studio-dev'),
       devTotpSecret,
@@ -126,8 +126,7 @@ describe('master key rotation', () => {
         'platform_keys.private_pem_enc': { [idA]: 1 },
         'app_store_settings.api_private_key_enc': { [idA]: 1 },
         'app_store_settings.service_account_enc': { [idA]: 1 },
-        'operators.totp_secret_enc': { [idA]: 1 },
-        'studio_developers.totp_secret_enc': { [idA]: 1 },
+        'people.totp_secret_enc': { [idA]: 2 },
         'payment_provider_settings.secrets_enc': { [idA]: 1 },
       });
     } finally {
@@ -166,8 +165,7 @@ describe('master key rotation', () => {
           ['platform_keys.private_pem_enc', 1, 1, 0],
           ['app_store_settings.api_private_key_enc', 1, 1, 0],
           ['app_store_settings.service_account_enc', 1, 1, 0],
-          ['operators.totp_secret_enc', 1, 1, 0],
-          ['studio_developers.totp_secret_enc', 1, 1, 0],
+          ['people.totp_secret_enc', 2, 2, 0],
           ['payment_provider_settings.secrets_enc', 1, 1, 0],
         ],
       );
@@ -178,8 +176,7 @@ describe('master key rotation', () => {
         'platform_keys.private_pem_enc': { [idB]: 1 },
         'app_store_settings.api_private_key_enc': { [idB]: 1 },
         'app_store_settings.service_account_enc': { [idB]: 1 },
-        'operators.totp_secret_enc': { [idB]: 1 },
-        'studio_developers.totp_secret_enc': { [idB]: 1 },
+        'people.totp_secret_enc': { [idB]: 2 },
         'payment_provider_settings.secrets_enc': { [idB]: 1 },
       });
       assert.ok(

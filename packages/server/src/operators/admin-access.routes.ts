@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../crypto/secret-box.js';
 import { AppError } from '../errors/app-error.js';
 import { mayCall, routeAccess } from './permissions.js';
-import type { AuditContext, OperatorService, Principal } from './operators.service.js';
+import type { OperatorService, Principal } from './operators.service.js';
+import { auditContext, cookieValue, csrfProblem, scopedCookie } from '../identity/session-access.routes.js';
 import type { OperatorTokenService } from './operator-tokens.service.js';
 import type { SignInService } from './sign-in.service.js';
 
@@ -40,29 +41,6 @@ export function actingName(request: FastifyRequest, given: string | undefined): 
   return p && p.kind !== 'break-glass' ? p.name : given;
 }
 
-export function auditContext(request: FastifyRequest): AuditContext {
-  return {
-    ip: request.ip,
-    requestId: request.id,
-    method: request.method,
-    route: request.routeOptions.url ?? request.url,
-    path: request.url.split('?')[0]!,
-  };
-}
-
-/** The value of cookie `name` in the Cookie header, if any. */
-export function cookieValue(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (typeof header !== 'string') return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
 /** HttpOnly, SameSite=Strict, path /admin/v1; Secure unless the console is reached on loopback (plain HTTP). */
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
   reply.header('set-cookie', sessionCookie(request, value, maxAgeSeconds));
@@ -71,27 +49,6 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, v
 /** The console session cookie's Set-Cookie value (the password and the OpenID Connect sign-ins set it). */
 export function sessionCookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
   return scopedCookie(request, { name: SESSION_COOKIE, path: SESSION_COOKIE_PATH }, value, maxAgeSeconds);
-}
-
-/** A session cookie `name` sent to `path` only: HttpOnly, SameSite=Strict, Secure unless reached on loopback. */
-export function setScopedCookie(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  cookie: { name: string; path: string },
-  value: string,
-  maxAgeSeconds: number,
-) {
-  reply.header('set-cookie', scopedCookie(request, cookie, value, maxAgeSeconds));
-}
-
-function scopedCookie(
-  request: FastifyRequest,
-  cookie: { name: string; path: string },
-  value: string,
-  maxAgeSeconds: number,
-): string {
-  const secure = LOOPBACK.has(request.hostname.replace(/:\d+$/, '')) ? '' : '; Secure';
-  return `${cookie.name}=${value}; Path=${cookie.path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`;
 }
 
 export interface AccessDeps {
@@ -155,19 +112,10 @@ async function authenticate(request: FastifyRequest, deps: AccessDeps): Promise<
       'a console session cookie that is unknown or has ended',
       'the console session has ended: sign in again',
     );
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    const sent = request.headers['x-csrf-token'];
-    if (typeof sent !== 'string' || !safeEqual(sent, p.csrfToken!)) {
-      await deps.operators.audit(
-        'csrf-refused',
-        p.name,
-        auditContext(request),
-        sent === undefined ? 'no X-CSRF-Token' : 'wrong X-CSRF-Token',
-        p.operatorId,
-        403,
-      );
-      throw new AppError('CSRF_REFUSED');
-    }
+  const csrf = csrfProblem(request, p.csrfToken!);
+  if (csrf) {
+    await deps.operators.audit('csrf-refused', p.name, auditContext(request), csrf, p.operatorId, 403);
+    throw new AppError('CSRF_REFUSED');
   }
   return p;
 }

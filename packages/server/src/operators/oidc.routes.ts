@@ -4,8 +4,9 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../errors/app-error.js';
 import { Text, platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
-import { LOOPBACK, auditContext, cookieValue, sessionCookie } from './admin-access.routes.js';
-import { OidcRefused, PENDING_SECONDS } from './oidc.js';
+import { sessionCookie } from './admin-access.routes.js';
+import { LOOPBACK, auditContext, cookieValue } from '../identity/session-access.routes.js';
+import { OidcRefused, PENDING_SECONDS } from '../identity/oidc.js';
 
 /** The provider's redirect (OpenID Connect Core 3.1.2.5-6); other parameters a provider adds are let through. */
 const CallbackQuery = Type.Object({

@@ -1,8 +1,8 @@
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { iso, isoOrNull } from '../accounts/accounts.format.js';
-import { API_TOKEN_PATTERN, newApiToken, sha256 } from './credentials.js';
+import { API_TOKEN_PATTERN, newApiToken, sha256 } from '../identity/credentials.js';
 import { isRole, mayGrant, type Role } from './permissions.js';
-import type { OperatorsRepository, TokenRow } from './operators.repository.js';
+import type { PeopleRepository, TokenRow } from '../identity/people.repository.js';
 import type { AuditContext, OperatorService, Principal } from './operators.service.js';
 
 export interface TokenView {
@@ -25,10 +25,16 @@ const MAX_DAYS = 366;
  */
 export class OperatorTokenService {
   constructor(
-    private readonly repo: OperatorsRepository,
+    private readonly repo: PeopleRepository,
     private readonly operators: OperatorService,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The operator a token is of (a person of the platform realm: tokens are the admin API's only). */
+  private async ownerOf(t: TokenRow) {
+    const owner = await this.repo.byId(Number(t.person_id));
+    return owner?.realm === 'platform' ? owner : undefined;
+  }
 
   private view(t: TokenRow, owner: string): TokenView {
     return {
@@ -55,17 +61,18 @@ export class OperatorTokenService {
     if (ownerName !== actor.name && actor.role !== 'admin')
       throw new AppError('OPERATOR_FORBIDDEN', "only an admin makes tokens for another operator's account");
     const owner = await this.operators.require(ownerName);
-    const role = input.role ?? owner.role;
+    const ownerRole = await this.operators.roleOf(owner);
+    const role = input.role ?? ownerRole;
     if (!isRole(role)) throw invalidParameter('role', 'must be admin, operator, moderator or support');
-    if (!mayGrant(owner.role as Role, role))
-      throw invalidParameter('role', `a ${owner.role} may hold a token of its own role or support`);
+    if (!mayGrant(ownerRole, role))
+      throw invalidParameter('role', `a ${ownerRole} may hold a token of its own role or support`);
     const days = input.expiresInDays ?? 90;
     if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)
       throw invalidParameter('expiresInDays', `1-${MAX_DAYS}`);
     const token = newApiToken();
     const at = this.now();
     const row = await this.repo.insertToken({
-      operator_id: owner.operator_id,
+      person_id: owner.person_id,
       name: input.name,
       token_hash: sha256(token),
       role,
@@ -89,12 +96,12 @@ export class OperatorTokenService {
     if (name !== actor.name && actor.role !== 'admin' && actor.role !== 'support')
       throw new AppError('OPERATOR_FORBIDDEN', "only an admin or support lists another operator's tokens");
     const owner = await this.operators.require(name);
-    return (await this.repo.tokensOf(owner.operator_id)).map((t) => this.view(t, name));
+    return (await this.repo.tokensOf(owner.person_id)).map((t) => this.view(t, name));
   }
 
   async revoke(actor: Principal, tokenId: number, ctx: AuditContext | null): Promise<TokenView> {
     const t = await this.repo.tokenById(tokenId);
-    const owner = t ? await this.repo.byId(Number(t.operator_id)) : undefined;
+    const owner = t ? await this.ownerOf(t) : undefined;
     if (!t || !owner || (owner.name !== actor.name && actor.role !== 'admin'))
       throw new AppError('NOT_FOUND', `no token ${tokenId} of yours`);
     if (await this.repo.revokeToken(tokenId, this.now()))
@@ -110,7 +117,8 @@ export class OperatorTokenService {
     if (!API_TOKEN_PATTERN.test(token)) return null;
     const t = await this.repo.tokenByHash(sha256(token));
     if (!t) return null;
-    const owner = await this.repo.byId(Number(t.operator_id));
+    const owner = await this.ownerOf(t);
+    const ownerRole = owner ? await this.operators.roleOf(owner) : null;
     const at = this.now();
     const problem =
       t.revoked_at !== null
@@ -119,8 +127,8 @@ export class OperatorTokenService {
           ? 'expired'
           : !owner || owner.disabled === 1
             ? 'of a disabled operator'
-            : !mayGrant(owner.role as Role, t.role as Role)
-              ? `above its owner's role (${owner.role})`
+            : !mayGrant(ownerRole!, t.role as Role)
+              ? `above its owner's role (${ownerRole})`
               : null;
     if (problem) {
       await this.operators.audit(
@@ -128,7 +136,7 @@ export class OperatorTokenService {
         owner?.name ?? '?',
         ctx,
         `#${t.token_id} ${t.name}: ${problem}`,
-        owner?.operator_id ?? null,
+        owner?.person_id ?? null,
         401,
       );
       throw new AppError('ADMIN_UNAUTHORIZED', `the operator token is ${problem}`, {
@@ -138,7 +146,7 @@ export class OperatorTokenService {
     await this.repo.touchToken(t.token_id, at);
     return {
       kind: 'token',
-      operatorId: owner!.operator_id,
+      operatorId: owner!.person_id,
       name: owner!.name,
       role: t.role as Role,
       tokenId: t.token_id,

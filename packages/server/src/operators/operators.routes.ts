@@ -2,18 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
-import { SESSION_COOKIE, auditContext, cookieValue, principalOf, setSessionCookie } from './admin-access.routes.js';
+import { SESSION_COOKIE, principalOf, setSessionCookie } from './admin-access.routes.js';
+import { auditContext, cookieValue } from '../identity/session-access.routes.js';
 import { ROLE_PERMISSIONS } from './permissions.js';
+import { registerAccountRoutes } from '../identity/people.routes.js';
 import {
   LoginBody,
   Operator,
   OperatorCreateBody,
   OperatorCreated,
-  OperatorNameParams,
   OperatorPatchBody,
   OperatorToken,
-  PasswordResetBody,
-  SecondFactor,
   SessionView,
   TokenCreateBody,
   TokenIdParams,
@@ -35,7 +34,6 @@ const sessionView = (p: Principal) => ({
 export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { operators, operatorSignIn, operatorTokens } = services;
   return async (app) => {
-    app.addSchema(Operator);
     app.addSchema(OperatorToken);
 
     app.post(
@@ -83,93 +81,27 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.get(
-      '/operators',
-      {
-        schema: {
-          tags,
-          summary: 'List operator accounts',
-          response: { 200: Type.Object({ operators: Type.Array(Type.Ref(Operator)) }), ...platformErrorResponses },
-        },
+    registerAccountRoutes(app, {
+      path: '/operators',
+      listKey: 'operators',
+      accounts: operators,
+      schemas: {
+        view: Operator,
+        created: OperatorCreated,
+        createBody: OperatorCreateBody,
+        patchBody: OperatorPatchBody,
       },
-      async () => ({ operators: await operators.list() }),
-    );
-
-    app.post(
-      '/operators',
-      {
-        schema: {
-          tags,
-          summary: 'Create an operator; answers its initial password, TOTP secret and recovery codes once',
-          body: OperatorCreateBody,
-          response: { 201: OperatorCreated, ...platformErrorResponses },
-        },
+      summaries: {
+        list: 'List operator accounts',
+        create: 'Create an operator; answers its initial password, TOTP secret and recovery codes once',
+        get: 'Show an operator',
+        patch: "Change an operator's role or disable it (its sessions end; its tokens stop working)",
+        resetTotp: 'New TOTP secret and recovery codes (shown once); the old ones and the sessions end',
+        resetPassword: 'New password (given or generated, shown once); lifts a lock and ends the sessions',
       },
-      async (request, reply) =>
-        reply.code(201).send(await operators.create(request.body, principalOf(request).name, auditContext(request))),
-    );
-
-    app.get(
-      '/operators/:name',
-      {
-        schema: {
-          tags,
-          summary: 'Show an operator',
-          params: OperatorNameParams,
-          response: { 200: Type.Ref(Operator), ...platformErrorResponses },
-        },
-      },
-      async (request) => operators.get(request.params.name),
-    );
-
-    app.patch(
-      '/operators/:name',
-      {
-        schema: {
-          tags,
-          summary: "Change an operator's role or disable it (its sessions end; its tokens stop working)",
-          params: OperatorNameParams,
-          body: OperatorPatchBody,
-          response: { 200: Type.Ref(Operator), ...platformErrorResponses },
-        },
-      },
-      async (request) =>
-        operators.update(request.params.name, request.body, principalOf(request).name, auditContext(request)),
-    );
-
-    app.post(
-      '/operators/:name/reset-totp',
-      {
-        schema: {
-          tags,
-          summary: 'New TOTP secret and recovery codes (shown once); the old ones and the sessions end',
-          params: OperatorNameParams,
-          response: { 200: SecondFactor, ...platformErrorResponses },
-        },
-      },
-      async (request) =>
-        operators.resetSecondFactor(request.params.name, principalOf(request).name, auditContext(request)),
-    );
-
-    app.post(
-      '/operators/:name/reset-password',
-      {
-        schema: {
-          tags,
-          summary: 'New password (given or generated, shown once); lifts a lock and ends the sessions',
-          params: OperatorNameParams,
-          body: PasswordResetBody,
-          response: { 200: Type.Object({ password: Type.String() }), ...platformErrorResponses },
-        },
-      },
-      async (request) =>
-        operators.resetPassword(
-          request.params.name,
-          request.body.password,
-          principalOf(request).name,
-          auditContext(request),
-        ),
-    );
+      actor: (request) => principalOf(request).name,
+      ctx: auditContext,
+    });
 
     app.get(
       '/operator-tokens',

@@ -1,59 +1,32 @@
 import { Type } from '@sinclair/typebox';
 import { SafeInteger, Text } from '../http/schemas.js';
 import { ROLES } from './permissions.js';
+import {
+  AccountNameParams,
+  NullableTime,
+  PasswordResetBody,
+  SecondFactor,
+  accountCreateBody,
+  accountCreated,
+  accountPatchBody,
+  accountSchema,
+} from '../identity/people.schemas.js';
 
 const RoleSchema = Type.Union(
   ROLES.map((r) => Type.Literal(r)),
   { description: 'admin: everything; operator: apps, orders, delivery; moderator: reports, bans; support: reads.' },
 );
-const Time = Type.String({ format: 'date-time' });
-const NullableTime = Type.Union([Time, Type.Null()]);
+export { PasswordResetBody, SecondFactor };
 
-export const Operator = Type.Object(
-  {
-    name: Type.String(),
-    role: RoleSchema,
-    disabled: Type.Boolean(),
-    lockedUntil: Type.Union([Time, Type.Null()], { description: 'Set while too many failed sign-ins lock it.' }),
-    lastLoginAt: NullableTime,
-    recoveryCodesLeft: Type.Integer(),
-    createdAt: Time,
-  },
-  { $id: 'Operator', title: 'Operator account' },
-);
+export const Operator = accountSchema({ role: RoleSchema }, { $id: 'Operator', title: 'Operator account' });
 
-export const SecondFactor = Type.Object({
-  totpSecret: Type.String({ description: 'Base32; shown once.' }),
-  totpUri: Type.String({ description: 'otpauth:// URI for an authenticator app; shown once.' }),
-  recoveryCodes: Type.Array(Type.String(), { description: 'Each good for one sign-in; shown once.' }),
-});
+export const OperatorCreateBody = accountCreateBody({ role: RoleSchema });
 
-export const OperatorCreateBody = Type.Object(
-  {
-    name: Text({ minLength: 2, maxLength: 64, description: 'Lower-case letters, digits, dot, dash, underscore.' }),
-    role: RoleSchema,
-    password: Type.Optional(Text({ minLength: 12, maxLength: 1024, description: 'Omitted: one is generated.' })),
-  },
-  { additionalProperties: false },
-);
+export const OperatorCreated = accountCreated('operator', Operator);
 
-export const OperatorCreated = Type.Object({
-  operator: Type.Ref(Operator),
-  password: Type.String({ description: 'The initial password; shown once.' }),
-  secondFactor: SecondFactor,
-});
+export const OperatorPatchBody = accountPatchBody({ role: Type.Optional(RoleSchema) });
 
-export const OperatorPatchBody = Type.Object(
-  { role: Type.Optional(RoleSchema), disabled: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false, minProperties: 1 },
-);
-
-export const OperatorNameParams = Type.Object({ name: Text({ minLength: 1, maxLength: 64 }) });
-
-export const PasswordResetBody = Type.Object(
-  { password: Type.Optional(Text({ minLength: 12, maxLength: 1024 })) },
-  { additionalProperties: false },
-);
+export const OperatorNameParams = AccountNameParams;
 
 export const LoginBody = Type.Object(
   {
@@ -81,7 +54,7 @@ export const OperatorToken = Type.Object(
     operator: Type.String(),
     name: Type.String(),
     role: RoleSchema,
-    createdAt: Time,
+    createdAt: Type.String({ format: 'date-time' }),
     expiresAt: NullableTime,
     lastUsedAt: NullableTime,
     revokedAt: NullableTime,

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { totpCode } from '../operators/credentials.js';
+import { totpCode } from '../identity/credentials.js';
 import { createDeveloper, type TestDeveloper } from '../portal/portal.testlib.js';
 import {
   go,

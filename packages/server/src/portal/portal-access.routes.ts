@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { safeEqual } from '../crypto/secret-box.js';
 import { AppError } from '../errors/app-error.js';
-import { auditContext, cookieValue, setScopedCookie } from '../operators/admin-access.routes.js';
+import { auditContext, cookieValue, csrfProblem, setScopedCookie } from '../identity/session-access.routes.js';
 import type { PortalSignInService, StudioPrincipal } from './portal-sign-in.service.js';
 import { studioActor, type StudioDeveloperService } from './studio-developers.service.js';
 
@@ -45,7 +44,7 @@ async function refused(
   note: string,
   error: AppError,
 ): Promise<AppError> {
-  await deps.developers.audit('portal-refused', who, auditContext(request), note, error.httpStatus);
+  await deps.developers.audit('portal-refused', who, auditContext(request), note, null, error.httpStatus);
   return error;
 }
 
@@ -68,18 +67,10 @@ async function authenticate(request: FastifyRequest, deps: PortalAccessDeps): Pr
       'a portal session cookie that is unknown or has ended',
       new AppError('PORTAL_UNAUTHORIZED', 'the portal session has ended: sign in again'),
     );
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    const sent = request.headers['x-csrf-token'];
-    if (typeof sent !== 'string' || !safeEqual(sent, p.csrfToken)) {
-      await deps.developers.audit(
-        'portal-csrf-refused',
-        studioActor(p.name),
-        auditContext(request),
-        sent === undefined ? 'no X-CSRF-Token' : 'wrong X-CSRF-Token',
-        403,
-      );
-      throw new AppError('CSRF_REFUSED');
-    }
+  const csrf = csrfProblem(request, p.csrfToken);
+  if (csrf) {
+    await deps.developers.audit('portal-csrf-refused', studioActor(p.name), auditContext(request), csrf, null, 403);
+    throw new AppError('CSRF_REFUSED');
   }
   return p;
 }

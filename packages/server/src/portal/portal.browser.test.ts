@@ -5,7 +5,7 @@ import { platformPublicKeys, startGameServer, type GameServer } from '../testing
 import { FAST, waitForEvent } from '../delivery/delivery.testlib.js';
 import { SANDBOX, appWithProducts, payOk, placeOk, storeOrder } from '../orders/orders.testlib.js';
 import { adminAs, operatorToken } from '../testing/operators.js';
-import { totpCode } from '../operators/credentials.js';
+import { totpCode } from '../identity/credentials.js';
 import { startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
 import { PAGE_CSP } from '../http/static-page.js';
 

@@ -1,16 +1,30 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import type { OperatorEvent } from '../operators/operators.service.js';
-import type { SignInSettings } from '../operators/sign-in.service.js';
-import type { SignInMetrics } from '../operators/sign-in.metrics.js';
-import { PortalRepository } from './portal.repository.js';
+import type { PeopleRepository } from '../identity/people.repository.js';
+import { PeopleService, type OperatorEvent } from '../identity/people.service.js';
+import { SignIn, type Door, type SignInSettings } from '../identity/sign-in.js';
+import type { SignInMetrics } from '../identity/sign-in.metrics.js';
 import { PortalSignInService } from './portal-sign-in.service.js';
-import { StudioDeveloperService } from './studio-developers.service.js';
+import { StudioDeveloperService, studioActor } from './studio-developers.service.js';
 
-/** The studio portal's accounts and sign-in (docs/portal.md), wired from plain values. */
+/** The portal's door: people of the studio realm, whose every grant is an app (none: an empty portal). */
+const PORTAL_DOOR: Door = {
+  realm: 'studio',
+  metrics: 'studio_developer',
+  accepts: (grants) => grants.every((g) => g.appId !== null),
+  actor: studioActor,
+  recordsId: false,
+  events: {
+    login: 'portal-login',
+    failed: 'portal-login-failed',
+    locked: 'portal-login-locked',
+    logout: 'portal-logout',
+  },
+  refusal: 'PORTAL_LOGIN_FAILED',
+};
+
+/** The studio portal's accounts and sign-in (docs/portal.md), on the one identity model, wired from plain values. */
 export function createPortal(deps: {
-  db: Kysely<Tables>;
+  people: PeopleRepository;
   box: SecretBox;
   issuer: string;
   requireApp: (appId: number) => Promise<unknown>;
@@ -19,17 +33,27 @@ export function createPortal(deps: {
   signInMetrics: SignInMetrics;
   now: () => number;
 }): { studioDevelopers: StudioDeveloperService; portalSignIn: PortalSignInService } {
-  const repo = new PortalRepository(deps.db);
-  const studioDevelopers = new StudioDeveloperService(
-    repo,
+  const people = new PeopleService(
+    deps.people,
     deps.box,
-    { issuer: deps.issuer },
-    deps.requireApp,
+    {
+      realm: 'studio',
+      noun: 'studio developer',
+      events: {
+        created: 'studio-developer-created',
+        disabled: 'studio-developer-disabled',
+        enabled: 'studio-developer-enabled',
+        totpReset: 'studio-totp-reset',
+        passwordReset: 'studio-password-reset',
+      },
+    },
+    deps.issuer,
     deps.record,
     deps.now,
   );
+  const door = new SignIn(PORTAL_DOOR, deps.people, deps.box, people, deps.signIn, deps.signInMetrics, deps.now);
   return {
-    studioDevelopers,
-    portalSignIn: new PortalSignInService(repo, deps.box, studioDevelopers, deps.signIn, deps.signInMetrics, deps.now),
+    studioDevelopers: new StudioDeveloperService(people, deps.requireApp),
+    portalSignIn: new PortalSignInService(door),
   };
 }

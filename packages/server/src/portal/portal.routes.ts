@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import { App, AppList, AppWithSecret } from '../apps/apps.schemas.js';
 import { PublicKey } from '../platform-keys/keys.routes.js';
 import { LoginBody } from '../operators/operators.schemas.js';
-import { auditContext, cookieValue } from '../operators/admin-access.routes.js';
+import { auditContext, cookieValue } from '../identity/session-access.routes.js';
 import { PORTAL_COOKIE, appIdOf, setPortalCookie, studioOf } from './portal-access.routes.js';
 import { PortalAppParams, PortalAppPatchBody, PortalSession } from './portal.schemas.js';
 import type { StudioPrincipal } from './portal-sign-in.service.js';

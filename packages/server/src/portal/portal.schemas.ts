@@ -2,49 +2,32 @@ import { Type } from '@sinclair/typebox';
 import { SafeInteger, Text } from '../http/schemas.js';
 import { QueryId, QueryTime, pageQuery } from '../http/admin-query.js';
 import { AppPatchBody } from '../apps/apps.schemas.js';
-import { SecondFactor } from '../operators/operators.schemas.js';
+import {
+  AccountNameParams,
+  accountCreateBody,
+  accountCreated,
+  accountPatchBody,
+  accountSchema,
+} from '../identity/people.schemas.js';
 import { EventState, EventType } from '../delivery/delivery.schemas.js';
 
-const Time = Type.String({ format: 'date-time' });
 const AppIds = Type.Array(SafeInteger({ minimum: 1 }), {
   maxItems: 100,
   description: 'The apps the developer sees in the portal (all of its scope).',
 });
 
-export const StudioDeveloper = Type.Object(
-  {
-    name: Type.String(),
-    appIds: Type.Array(Type.Integer()),
-    disabled: Type.Boolean(),
-    lockedUntil: Type.Union([Time, Type.Null()], { description: 'Set while too many failed sign-ins lock it.' }),
-    lastLoginAt: Type.Union([Time, Type.Null()]),
-    recoveryCodesLeft: Type.Integer(),
-    createdAt: Time,
-  },
+export const StudioDeveloper = accountSchema(
+  { appIds: Type.Array(Type.Integer()) },
   { $id: 'StudioDeveloper', title: 'Studio developer account' },
 );
 
-export const DeveloperCreateBody = Type.Object(
-  {
-    name: Text({ minLength: 2, maxLength: 64, description: 'Lower-case letters, digits, dot, dash, underscore.' }),
-    appIds: AppIds,
-    password: Type.Optional(Text({ minLength: 12, maxLength: 1024, description: 'Omitted: one is generated.' })),
-  },
-  { additionalProperties: false },
-);
+export const DeveloperCreateBody = accountCreateBody({ appIds: AppIds });
 
-export const DeveloperCreated = Type.Object({
-  developer: Type.Ref(StudioDeveloper),
-  password: Type.String({ description: 'The initial password; shown once.' }),
-  secondFactor: SecondFactor,
-});
+export const DeveloperCreated = accountCreated('developer', StudioDeveloper);
 
-export const DeveloperPatchBody = Type.Object(
-  { appIds: Type.Optional(AppIds), disabled: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false, minProperties: 1 },
-);
+export const DeveloperPatchBody = accountPatchBody({ appIds: Type.Optional(AppIds) });
 
-export const DeveloperNameParams = Type.Object({ name: Text({ minLength: 1, maxLength: 64 }) });
+export const DeveloperNameParams = AccountNameParams;
 
 export const PortalSession = Type.Object({
   name: Type.String(),

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { routeAccess } from '../operators/permissions.js';
 import { startTestService, type TestService } from '../testing/service.js';
-import { totpCode } from '../operators/credentials.js';
+import { totpCode } from '../identity/credentials.js';
 import { auditEvents } from '../operators/operators.testlib.js';
 import { createOperator, operatorToken } from '../testing/operators.js';
 import { sessionOf } from '../operators/operators.testlib.js';

@@ -1,4 +1,4 @@
-import { totpCode } from '../operators/credentials.js';
+import { totpCode } from '../identity/credentials.js';
 import type { TestService } from '../testing/service.js';
 
 /** A studio developer made through the admin API with the break-glass token, and what it signs in with. */

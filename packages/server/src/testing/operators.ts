@@ -1,4 +1,4 @@
-import { totpCode } from '../operators/credentials.js';
+import { totpCode } from '../identity/credentials.js';
 import type { TestService } from './service.js';
 
 export interface TestOperator {
