@@ -38,10 +38,14 @@ export class StoreVerificationError extends Error {
   constructor(
     readonly code: StoreErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; verified?: boolean },
   ) {
     super(`${code}: ${message}`, options);
+    this.verified = options?.verified === true;
   }
+
+  /** A field of a payload whose signature or token was verified failed its checks (fields.ts): worth recording. */
+  readonly verified: boolean;
 
   /** Worth retrying later: the store was unreachable, not the payload wrong. */
   get retryable(): boolean {

@@ -59,10 +59,27 @@ export class StoreMessages {
    * A message whose verification failed: recorded for operators (no dedup key), never applied. A store that could
    * not be reached is not a refusal: it is rethrown for a 503, so the store retries.
    */
-  async refused(store: StoreName, appId: number, e: unknown, excerpt: string): Promise<MessageResult> {
+  async refused(
+    store: StoreName,
+    appId: number,
+    e: unknown,
+    excerpt: string,
+    source: StoreMessagesTable['source'] = 'push',
+  ): Promise<MessageResult> {
     if (!(e instanceof StoreVerificationError) || e.retryable) throw e;
-    await this.record(store, appId, 'push', null, { outcome: 'refused', reason: e.code, trxNo: null }, null, excerpt);
+    await this.record(store, appId, source, null, { outcome: 'refused', reason: e.code, trxNo: null }, null, excerpt);
     return { outcome: 'refused', reason: e.code, trxNo: null };
+  }
+
+  /** A purchase a player submitted, refused for a reason operators should see (revoked, wrong_account, malformed). */
+  async refusedSubmission(
+    store: StoreName,
+    appId: number,
+    reason: string,
+    trxNo: number,
+    excerpt: string,
+  ): Promise<void> {
+    await this.record(store, appId, 'client', null, { outcome: 'refused', reason, trxNo }, 'SUBMISSION', excerpt);
   }
 
   /** A verified notification: deduplicated, applied, recorded. */

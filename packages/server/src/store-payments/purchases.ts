@@ -12,6 +12,20 @@ import type { Order } from '../orders/orders.view.js';
 import { storePaymentsRepo } from './store-payments.repository.js';
 import type { StoreClients } from './store-clients.js';
 
+/**
+ * Store refusals of a submission recorded for operators, with a store payload whose fields failed their checks after
+ * verification (the others are the client's mistakes, answered only).
+ */
+const RECORDED = ['revoked', 'wrong_account'];
+
+export interface SubmissionRefusal {
+  store: StoreName;
+  appId: number;
+  trxNo: number;
+  reason: string;
+  excerpt: string;
+}
+
 /** Most signed transactions one merged iOS receipt may hold. */
 export const MAX_MERGED_TRANSACTIONS = 10;
 
@@ -43,8 +57,26 @@ export class StorePurchases {
     private readonly isUniqueViolation: (err: unknown) => boolean,
     /** A Google acknowledgement that failed after the payment (the reconciliation retries it). */
     private readonly onAckError: (err: unknown, trxNo: number) => void,
+    /** Records a refusal operators should see (store_messages, source `client`): malformed, revoked, wrong_account. */
+    private readonly recordRefusal: (r: SubmissionRefusal) => Promise<void>,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** Records the refusal when it is one operators should see, then answers the client's error. */
+  private async refuse(store: StoreName, order: OrderRow, e: unknown, field: string): Promise<AppError> {
+    const err = refusal(e, field);
+    const storeError = (err.data as { storeError?: string } | undefined)?.storeError;
+    const verifiedMalformed = e instanceof StoreVerificationError && e.verified;
+    if (storeError && (RECORDED.includes(storeError) || verifiedMalformed))
+      await this.recordRefusal({
+        store,
+        appId: order.app_id,
+        trxNo: order.trx_no,
+        reason: storeError,
+        excerpt: JSON.stringify({ field, storeError, detail: err.message.slice(0, 200) }),
+      });
+    return err;
+  }
 
   /** StoreKit 2 signed transactions for an App Store order: one pays it; several are a merged receipt (2.4 rules 3, 9). */
   async apple(buyer: Buyer, trxNo: number, signedTransactions: string[]): Promise<Order> {
@@ -57,7 +89,7 @@ export class StorePurchases {
       try {
         purchases.push(await verifier.verifyTransaction(jws));
       } catch (e) {
-        throw refusal(e, `signedTransactions.${i}`);
+        throw await this.refuse('apple', order, e, `signedTransactions.${i}`);
       }
     }
     const ids = purchases.map((p) => p.transactionId);
@@ -90,7 +122,7 @@ export class StorePurchases {
     try {
       purchase = await publisher.verifyPurchase(input.productId, input.purchaseToken);
     } catch (e) {
-      throw refusal(e, 'purchaseToken');
+      throw await this.refuse('google', order, e, 'purchaseToken');
     }
     checkQuantity([purchase], item);
     const client = googleClientReport(input, purchase.region ?? null);

@@ -103,7 +103,11 @@ export class StoreReconciliation {
     const publisher = await this.clients.googlePublisher(settings);
     if (!publisher) return { refunds: 0, acknowledged: 0, next: since };
     let refunds = 0;
-    for (const v of await publisher.voidedPurchases(new Date(since))) {
+    const malformed: unknown[] = [];
+    const voided = await publisher.voidedPurchases(new Date(since), { onMalformed: (e) => malformed.push(e) });
+    for (const e of malformed)
+      await this.messages.refused('google', appId, e, JSON.stringify({ type: 'REFUND', malformed: true }), 'reconcile');
+    for (const v of voided) {
       const r = await this.messages.reconciled({
         store: 'google',
         appId,
@@ -142,7 +146,16 @@ export class StoreReconciliation {
       if (seen.has(row.store_key)) continue;
       let found: StoreRefund[];
       try {
-        found = await api.refundHistory(row.store_key);
+        const malformed: unknown[] = [];
+        found = await api.refundHistory(row.store_key, (e) => malformed.push(e));
+        for (const e of malformed)
+          await this.messages.refused(
+            'apple',
+            appId,
+            e,
+            JSON.stringify({ type: 'REFUND', lookup: row.store_key, malformed: true }),
+            'reconcile',
+          );
       } catch (e) {
         if (isStoreError(e, 'not_found')) continue;
         throw e;

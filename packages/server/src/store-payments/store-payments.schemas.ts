@@ -97,7 +97,7 @@ export const StoreMessage = Type.Object(
   {
     messageId: Type.Integer(),
     store: Type.Union([Type.Literal('apple'), Type.Literal('google')]),
-    source: Type.Union([Type.Literal('push'), Type.Literal('reconcile')]),
+    source: Type.Union([Type.Literal('push'), Type.Literal('reconcile'), Type.Literal('client')]),
     notificationId: Type.Union([Type.String(), Type.Null()]),
     type: Type.Union([Type.String(), Type.Null()]),
     outcome: Type.String(),

@@ -21,8 +21,11 @@ export interface StoreMessagesTable {
   message_id: Generated<number>;
   app_id: number;
   store: 'apple' | 'google';
-  /** push: the store's notification; reconcile: found by the periodic poll. */
-  source: 'push' | 'reconcile';
+  /**
+   * push: the store's notification; reconcile: found by the periodic poll; client: a purchase a player submitted
+   * that was refused for revocation, account binding or a malformed store answer (issue 27).
+   */
+  source: 'push' | 'reconcile' | 'client';
   notification_id: string | null;
   /** notification_id of the delivery that took effect (unique per store and app); null for replays and refusals. */
   dedup_key: string | null;

@@ -90,7 +90,11 @@ export class AppleStoreApi {
   ) {}
 
   /** Refunded transactions of the customer of `anyTransactionId` (Get Refund History v2), every page. */
-  async refundHistory(anyTransactionId: string): Promise<StoreRefund[]> {
+  async refundHistory(
+    anyTransactionId: string,
+    /** A signed item whose fields fail their checks: given here (and skipped) instead of failing the lookup. */
+    onMalformed?: (e: StoreVerificationError) => void,
+  ): Promise<StoreRefund[]> {
     const refunds: StoreRefund[] = [];
     let revision: string | null = null;
     for (;;) {
@@ -100,8 +104,14 @@ export class AppleStoreApi {
       } catch (e) {
         throw apiError(e, 'refund lookup');
       }
-      for (const signed of page.signedTransactions ?? [])
-        refunds.push(toRefund(await this.verifier.verifyTransaction(signed)));
+      for (const signed of page.signedTransactions ?? []) {
+        try {
+          refunds.push(toRefund(await this.verifier.verifyTransaction(signed)));
+        } catch (e) {
+          if (!(e instanceof StoreVerificationError) || e.retryable || !onMalformed) throw e;
+          onMalformed(e);
+        }
+      }
       if (!page.hasMore || !page.revision) return refunds;
       revision = page.revision;
     }
