@@ -26,6 +26,10 @@ export type StoreErrorCode =
   /** Google purchase state: only `purchased` pays. */
   | 'purchase_pending'
   | 'purchase_cancelled'
+  /** The store refunded or revoked the transaction (Apple revocationDate, a refund or void reported before). */
+  | 'revoked'
+  /** The transaction's account token (Apple appAccountToken, Google obfuscatedExternalAccountId) is not the player's. */
+  | 'wrong_account'
   /** The store does not know this purchase or transaction (404 and the like). */
   | 'not_found'
   /** The store refused our credentials. */

@@ -22,6 +22,7 @@ import * as m0019 from './migrations/0019_overview.js';
 import * as m0021 from './migrations/0021_refund_abuse.js';
 import * as m0022 from './migrations/0022_payment_providers.js';
 import * as m0023 from './migrations/0023_observability.js';
+import * as m0024 from './migrations/0024_store_fraud.js';
 
 /**
  * The numbered migrations, in order. Each runs in a transaction with its
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0021_refund_abuse': m0021,
   '0022_payment_providers': m0022,
   '0023_observability': m0023,
+  '0024_store_fraud': m0024,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -100,16 +100,29 @@ export class StoreMessages {
   /** A refund the reconciliation found: the same path as a notification's, keyed by the refunded transaction. */
   reconciled(event: StoreRefundEvent & { key: string; excerpt: string }): Promise<MessageResult> {
     return this.once(event.store, event.appId, 'reconcile', event.key, 'REFUND', event.excerpt, () =>
-      this.applyRefund(event),
+      this.applyRefund(event, 'reconcile'),
     );
   }
 
   /** The refund of the order a store transaction paid: the refund order, 2.5 and the supplement (RefundService). */
-  async applyRefund(event: StoreRefundEvent): Promise<MessageResult> {
+  async applyRefund(event: StoreRefundEvent, source: 'push' | 'reconcile' = 'push'): Promise<MessageResult> {
     const row =
       (event.storeKey && (await storePaymentsRepo.transaction(this.db, event.store, event.storeKey))) ||
       (event.bankTrxNo && (await storePaymentsRepo.byBankTrxNo(this.db, event.store, event.bankTrxNo))) ||
       undefined;
+    if (!row && (event.storeKey || event.bankTrxNo)) {
+      // Refunded before any order knew it (a player keeps the JWS or token, asks for a refund, then submits it):
+      // kept, so the submission is refused (issue 27, docs/stores.md "Revocation").
+      await storePaymentsRepo.insertRevocation(this.db, {
+        store: event.store,
+        store_key: (event.storeKey ?? event.bankTrxNo)!,
+        app_id: event.appId,
+        bank_trx_no: event.bankTrxNo,
+        source,
+        created_at: this.now(),
+      });
+      return { outcome: 'applied', reason: 'revoked_before_submission', trxNo: null };
+    }
     if (!row || row.app_id !== event.appId) return { outcome: 'ignored', reason: 'unknown_transaction', trxNo: null };
     try {
       await this.orders.refund(row.trx_no);

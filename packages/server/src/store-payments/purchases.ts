@@ -95,6 +95,20 @@ export class StorePurchases {
     const ids = purchases.map((p) => p.transactionId);
     if (new Set(ids).size !== ids.length)
       throw invalidParameter('signedTransactions', 'lists the same transaction twice');
+    for (const [i, p] of purchases.entries()) {
+      const revoked = p.revocationDate
+        ? `the App Store refunded or revoked it on ${p.revocationDate.toISOString()}`
+        : (await storePaymentsRepo.revoked(this.db, 'apple', buyer.appId, p.transactionId, p.transactionId))
+          ? 'the App Store reported its refund before it was submitted'
+          : null;
+      if (revoked)
+        throw await this.refuse(
+          'apple',
+          order,
+          new StoreVerificationError('revoked', `transaction ${p.transactionId}: ${revoked}`),
+          `signedTransactions.${i}`,
+        );
+    }
     for (const p of purchases) this.checkProduct(p, item);
     checkQuantity(purchases, item);
     const merged = purchases.length > 1;
@@ -124,6 +138,13 @@ export class StorePurchases {
     } catch (e) {
       throw await this.refuse('google', order, e, 'purchaseToken');
     }
+    if (await storePaymentsRepo.revoked(this.db, 'google', buyer.appId, input.purchaseToken, purchase.transactionId))
+      throw await this.refuse(
+        'google',
+        order,
+        new StoreVerificationError('revoked', 'Google Play voided this purchase before it was submitted'),
+        'purchaseToken',
+      );
     checkQuantity([purchase], item);
     const client = googleClientReport(input, purchase.region ?? null);
     const paid = await this.pay(order, 'google', [purchase], {
