@@ -163,6 +163,10 @@ describe('refund abuse (browser)', () => {
       appId: w.app.appId,
       webRegionLock: false,
       refuseStoreOrdersInArrears: true,
+      accountBinding: 'when_present',
+      consumptionConsent: null,
+      consumptionConsentedAt: null,
+      refundPreference: null,
     });
     // 8001 owes supplements: its next store order is refused.
     const refused = await w.svc.admin('POST', '/sandbox/orders', {

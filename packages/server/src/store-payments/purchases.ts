@@ -1,4 +1,7 @@
+import { timingSafeEqual } from 'node:crypto';
+import { storeAccountToken } from '@game-platform/sdk';
 import type { Kysely } from 'kysely';
+import type { AccountBinding } from '../orders/settings.js';
 import type { Tables } from '../tables.js';
 import { StoreVerificationError } from '../app-stores/errors.js';
 import type { StorePurchase, StoreName } from '../app-stores/index.js';
@@ -57,6 +60,8 @@ export class StorePurchases {
     private readonly isUniqueViolation: (err: unknown) => boolean,
     /** A Google acknowledgement that failed after the payment (the reconciliation retries it). */
     private readonly onAckError: (err: unknown, trxNo: number) => void,
+    /** The app's accountBinding setting (order settings). */
+    private readonly binding: (appId: number) => Promise<AccountBinding>,
     /** Records a refusal operators should see (store_messages, source `client`): malformed, revoked, wrong_account. */
     private readonly recordRefusal: (r: SubmissionRefusal) => Promise<void>,
     private readonly now: () => number = Date.now,
@@ -96,6 +101,7 @@ export class StorePurchases {
     if (new Set(ids).size !== ids.length)
       throw invalidParameter('signedTransactions', 'lists the same transaction twice');
     for (const [i, p] of purchases.entries()) {
+      await this.checkAccount('apple', order, p.accountToken, `signedTransactions.${i}`);
       const revoked = p.revocationDate
         ? `the App Store refunded or revoked it on ${p.revocationDate.toISOString()}`
         : (await storePaymentsRepo.revoked(this.db, 'apple', buyer.appId, p.transactionId, p.transactionId))
@@ -138,6 +144,7 @@ export class StorePurchases {
     } catch (e) {
       throw await this.refuse('google', order, e, 'purchaseToken');
     }
+    await this.checkAccount('google', order, purchase.accountToken, 'purchaseToken');
     if (await storePaymentsRepo.revoked(this.db, 'google', buyer.appId, input.purchaseToken, purchase.transactionId))
       throw await this.refuse(
         'google',
@@ -181,6 +188,24 @@ export class StorePurchases {
       });
     const [item] = await this.orders.items(trxNo);
     return { order, item: item! };
+  }
+
+  /**
+   * Purchases bound to their buyer (issue 27): the transaction's account token (Apple appAccountToken, Google
+   * obfuscatedExternalAccountId) must be the submitting player's, per the app's accountBinding: `required` refuses a
+   * transaction without it, `when_present` only one with another token, `off` checks nothing.
+   */
+  private async checkAccount(store: StoreName, order: OrderRow, token: string | undefined, field: string) {
+    const binding = await this.binding(order.app_id);
+    if (binding === 'off') return;
+    if (token === undefined && binding === 'when_present') return;
+    const expected = storeAccountToken(order.app_id, order.user_id);
+    if (token !== undefined && sameToken(token.toLowerCase(), expected)) return;
+    const why =
+      token === undefined
+        ? 'the purchase carries no account token and this app requires one'
+        : "the purchase's account token is not this player's";
+    throw await this.refuse(store, order, new StoreVerificationError('wrong_account', why), field);
   }
 
   private checkProduct(p: StorePurchase, item: ItemRow): void {
@@ -237,6 +262,13 @@ export class StorePurchases {
       throw e;
     }
   }
+}
+
+/** Constant-time comparison of two tokens (their lengths are not secret). */
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function usedError(trxNo: number | null): AppError {

@@ -71,6 +71,7 @@ export function createStorePayments(deps: {
       clients,
       unique,
       (err, trxNo) => warn({ err, trxNo }, 'Google Play acknowledgement failed; the reconciliation retries it'),
+      async (appId) => (await orders.settings.cached(appId)).accountBinding,
       (r) => messages.refusedSubmission(r.store, r.appId, r.reason, r.trxNo, r.excerpt),
       now,
     ),

@@ -13,7 +13,17 @@ import type { ItemRow, OrderRow } from '../orders.repository.js';
 export type PaymentStep =
   | { kind: 'redirect'; channel: string; url: string }
   | { kind: 'hosted'; channel: string; outcomes: string[]; complete: string }
-  | { kind: 'store'; channel: 'store'; store: string; productId: string | null; submit: string };
+  | {
+      kind: 'store';
+      channel: 'store';
+      store: string;
+      productId: string | null;
+      submit: string;
+      /** App Store: StoreKit 2's appAccountToken purchase option (the player's account token, issue 27). */
+      appAccountToken?: string;
+      /** Google Play: BillingFlowParams.setObfuscatedAccountId (the same token). */
+      obfuscatedAccountId?: string;
+    };
 
 /** What a channel answers when it opens a payment. */
 export interface PaymentStart {
