@@ -87,8 +87,12 @@ export class StoreMessages {
     appId: number,
     n: StoreNotification,
     refund: () => StoreRefundEvent | { ignore: string } | null,
+    /** Another type the caller handles (Apple CONSUMPTION_REQUEST, issue 27); null: ignored as before. */
+    other?: () => Promise<MessageResult> | null,
   ): Promise<MessageResult> {
     return this.once(n.store, appId, 'push', n.notificationId, n.rawType, excerptOf(n), async () => {
+      const handled = n.type !== 'REFUND' && other ? other() : null;
+      if (handled) return handled;
       if (n.type !== 'REFUND') return { outcome: 'ignored', reason: ignoredReason(n), trxNo: null };
       const event = refund();
       if (!event) return { outcome: 'ignored', reason: 'no_transaction', trxNo: null };
@@ -210,8 +214,8 @@ export class StoreMessages {
 
 /**
  * Why a verified message other than a refund changes nothing (docs/stores.md): REFUND_REVERSED does not un-refund
- * (the refund order and the supplement stand; operators see it), REFUND_DECLINED and CONSUMPTION_REQUEST need no
- * action (no consumption data is sent), TEST and Google's purchase notifications are acknowledged (the client submits
+ * (the refund order and the supplement stand; operators see it), REFUND_DECLINED needs no action, CONSUMPTION_REQUEST is
+ * answered only for apps whose operator recorded the studio's consent (consumption.ts), TEST and Google's purchase notifications are acknowledged (the client submits
  * purchases itself).
  */
 function ignoredReason(n: StoreNotification): string {

@@ -8,6 +8,7 @@ import { StoreClients, type SettingsSource, type StoreEndpoints } from './store-
 import { StoreChannel } from './store-channel.js';
 import { StoreMessages } from './notifications.js';
 import { StoreNotifications } from './notify.js';
+import { StoreConsumption } from './consumption.js';
 import { StorePurchases } from './purchases.js';
 import { StoreReconciliation } from './reconcile.js';
 
@@ -18,6 +19,8 @@ export interface StorePaymentsDomain {
   messages: StoreMessages;
   notifications: StoreNotifications;
   reconciliation: StoreReconciliation;
+  /** Consumption information for Apple (issue 27): the game's reports, CONSUMPTION_REQUEST answers, their sender. */
+  consumption: StoreConsumption;
   /** Where background failures (acknowledgement, reconciliation) are logged: the HTTP service's logger (routes.ts). */
   useLogger(log: Logger): void;
 }
@@ -63,8 +66,16 @@ export function createStorePayments(deps: {
     unique,
     now,
   );
+  const consumption = new StoreConsumption(
+    db,
+    clients,
+    (appId) => orders.settings.get(appId),
+    deps.config.APPLE_API_BASE_URL,
+    now,
+  );
   return {
     clients,
+    consumption,
     purchases: new StorePurchases(
       db,
       orders.orders,
@@ -76,7 +87,7 @@ export function createStorePayments(deps: {
       now,
     ),
     messages,
-    notifications: new StoreNotifications(clients, messages),
+    notifications: new StoreNotifications(clients, messages, consumption),
     reconciliation: new StoreReconciliation(
       db,
       clients,

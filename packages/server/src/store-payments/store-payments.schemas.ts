@@ -154,3 +154,39 @@ export function toMessage(r: StoreMessageRow): StoreMessage {
     excerpt: r.excerpt,
   };
 }
+
+/** POST /order/v1/game/orders/{trxNo}/consumption (5.1 md5): every field signed; trxNo repeated so it is signed. */
+export const ConsumptionReportBody = Type.Object(
+  {
+    appId: SafeInteger({ minimum: 1, description: 'Application id.' }),
+    trxNo: SafeInteger({ minimum: 1, description: "The order's trxNo (the path's, repeated so that it is signed)." }),
+    consumptionPercentage: SafeInteger({
+      minimum: 0,
+      maximum: 100_000,
+      description: "How much of the purchase the player consumed, in milliunits (Apple's: 100000 is all of it).",
+    }),
+    nonce: Text({ minLength: 1, maxLength: 128, description: 'One-time random string (5.1).' }),
+    timestamp: SafeInteger({ minimum: 0, description: 'Unix seconds (a number, 5.1).' }),
+    sign: Text({ description: 'md5 signature of 5.1.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ConsumptionRequestView = Type.Object({
+  requestId: Type.Integer(),
+  transactionId: Type.String(),
+  trxNo: Type.Union([Type.Integer(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()], { description: "Apple's consumptionRequestReason." }),
+  state: Type.String({
+    description:
+      'queued (sent through the outbox: see eventState) | skipped_no_consent | unknown_transaction | expired',
+  }),
+  eventId: Type.Union([Type.Integer(), Type.Null()]),
+  eventState: Type.Union([Type.String(), Type.Null()], { description: 'pending | delivered | dead' }),
+  attempts: Type.Union([Type.Integer(), Type.Null()]),
+  sentAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  body: Type.Union([Type.Unknown(), Type.Null()], { description: 'The ConsumptionRequest sent to Apple.' }),
+  requestedAt: Type.String({ format: 'date-time' }),
+  deadlineAt: Type.String({ format: 'date-time' }),
+});
