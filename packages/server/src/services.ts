@@ -260,6 +260,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     clients: storeClients,
     settings: storeSettings,
     orders,
+    events: (ids) => delivery.events.byIds(ids),
     now,
   });
   // Apple's Send Consumption Information goes through the delivery engine's outbox and retries (issue 27).

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
 import type { StoreNotification } from '../app-stores/index.js';
-import { AppError } from '../errors/app-error.js';
+import { AppError, invalidParameter } from '../errors/app-error.js';
+import type { OrderRow } from '../orders/orders.repository.js';
+import { consumptionRepo } from './consumption.repository.js';
 import { enqueueEvent } from '../delivery/outbox.js';
 import type { ClaimedEvent } from '../delivery/claim.js';
 import type { ExternalSendResult } from '../delivery/dispatcher.js';
@@ -10,6 +12,15 @@ import type { OrderSettings } from '../orders/settings.js';
 import type { StoreClients } from './store-clients.js';
 import type { MessageResult } from './notifications.js';
 import { storePaymentsRepo } from './store-payments.repository.js';
+
+/** What the consumption answer reads of an outbox event. */
+export interface EventView {
+  event_id: number;
+  state: string;
+  attempts: number;
+  delivered_at: number | null;
+  last_error: string | null;
+}
 
 /** Apple answers a CONSUMPTION_REQUEST's refund decision within 12 hours of the request; later data is not used. */
 export const CONSUMPTION_WINDOW_MS = 12 * 3_600_000;
@@ -47,37 +58,31 @@ export class StoreConsumption {
     private readonly db: Kysely<Tables>,
     private readonly clients: StoreClients,
     private readonly settings: (appId: number) => Promise<OrderSettings>,
+    /** The order (OrderService.row; NOT_FOUND when none). */
+    private readonly orderRow: (trxNo: number) => Promise<OrderRow>,
+    /** Outbox events by id (the delivery engine's events repository). */
+    private readonly events: (eventIds: number[]) => Promise<EventView[]>,
     private readonly endpoint: string,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** The game's report (5.1-signed route): how much of the purchase the player consumed, in milliunits. */
   async report(appId: number, trxNo: number, consumptionPercentage: number): Promise<{ trxNo: number }> {
-    const order = await this.db
-      .selectFrom('orders')
-      .select(['app_id', 'trx_type', 'channel', 'status'])
-      .where('trx_no', '=', trxNo)
-      .executeTakeFirst();
+    const order = await this.orderRow(trxNo).catch((e: unknown) => {
+      if (e instanceof AppError && e.reason === 'NOT_FOUND') return undefined;
+      throw e;
+    });
     if (!order || Number(order.app_id) !== appId) throw new AppError('NOT_FOUND', `order ${trxNo} is not this app's`);
     if (
       order.trx_type !== TrxType.PAYMENT ||
       (order.channel !== Channel.IOS_STORE && order.channel !== Channel.ANDROID_STORE)
     )
-      throw new AppError('INVALID_PARAMETER', `order ${trxNo} is not a store payment (channel 1 or 2)`, {
-        data: { field: 'trxNo' },
-      });
+      throw invalidParameter('trxNo', `order ${trxNo} is not a store payment (channel 1 or 2)`);
     if (order.status !== OrderStatus.SUCCEEDED)
       throw new AppError('ORDER_STATE', `order ${trxNo} is not paid (status ${order.status})`, {
         data: { trxNo, status: order.status, requested: OrderStatus.SUCCEEDED },
       });
-    const now = this.now();
-    await this.db
-      .insertInto('order_consumption')
-      .values({ trx_no: trxNo, app_id: appId, consumption_percentage: consumptionPercentage, reported_at: now })
-      .onConflict((oc) =>
-        oc.column('trx_no').doUpdateSet({ consumption_percentage: consumptionPercentage, reported_at: now }),
-      )
-      .execute();
+    await consumptionRepo.upsertReport(this.db, { trxNo, appId, consumptionPercentage, at: this.now() });
     return { trxNo };
   }
 
@@ -91,20 +96,17 @@ export class StoreConsumption {
     const trxNo = row && row.app_id === appId ? Number(row.trx_no) : null;
     const settings = await this.settings(appId);
     const record = (state: string, eventId: number | null, body: string | null, db = this.db) =>
-      db
-        .insertInto('store_consumption_requests')
-        .values({
-          app_id: appId,
-          transaction_id: t.transactionId,
-          trx_no: trxNo,
-          reason: n.consumptionRequestReason ?? null,
-          state,
-          event_id: eventId,
-          body,
-          requested_at: requestedAt,
-          deadline_at: deadlineAt,
-        })
-        .execute();
+      consumptionRepo.insertRequest(db, {
+        app_id: appId,
+        transaction_id: t.transactionId,
+        trx_no: trxNo,
+        reason: n.consumptionRequestReason ?? null,
+        state,
+        event_id: eventId,
+        body,
+        requested_at: requestedAt,
+        deadline_at: deadlineAt,
+      });
     // Off by default: nothing about a player's use goes to Apple without the studio's consent statement.
     if (settings.consumptionConsent === null) {
       await record('skipped_no_consent', null, null);
@@ -134,30 +136,15 @@ export class StoreConsumption {
 
   /** Apple's ConsumptionRequest from the platform's records of the order. */
   async body(trxNo: number, settings: OrderSettings): Promise<ConsumptionBody> {
-    const order = await this.db
-      .selectFrom('orders')
-      .select('notify_event_id')
-      .where('trx_no', '=', trxNo)
-      .executeTakeFirstOrThrow();
-    const notified =
-      order.notify_event_id === null
-        ? undefined
-        : await this.db
-            .selectFrom('outbox')
-            .select('state')
-            .where('event_id', '=', order.notify_event_id)
-            .executeTakeFirst();
-    const consumed = await this.db
-      .selectFrom('order_consumption')
-      .select('consumption_percentage')
-      .where('trx_no', '=', trxNo)
-      .executeTakeFirst();
+    const order = await this.orderRow(trxNo);
+    const [notified] = order.notify_event_id === null ? [] : await this.events([Number(order.notify_event_id)]);
+    const consumed = await consumptionRepo.report(this.db, trxNo);
     return {
       customerConsented: true,
       // The game accepted the 2.4 notification: it granted the items (2.4: it answers 200 once it has).
       deliveryStatus: notified?.state === 'delivered' ? 'DELIVERED' : 'UNDELIVERED_OTHER',
       sampleContentProvided: false,
-      ...(consumed ? { consumptionPercentage: Number(consumed.consumption_percentage) } : {}),
+      ...(consumed !== undefined ? { consumptionPercentage: consumed } : {}),
       ...(settings.refundPreference ? { refundPreference: settings.refundPreference } : {}),
     };
   }
@@ -202,29 +189,11 @@ export class StoreConsumption {
     }
   };
 
-  /** The requests of an app, newest first (admin API). */
-  list(appId: number, limit: number) {
-    return this.db
-      .selectFrom('store_consumption_requests as r')
-      .leftJoin('outbox as o', 'o.event_id', 'r.event_id')
-      .select([
-        'r.request_id',
-        'r.transaction_id',
-        'r.trx_no',
-        'r.reason',
-        'r.state',
-        'r.event_id',
-        'r.body',
-        'r.requested_at',
-        'r.deadline_at',
-        'o.state as event_state',
-        'o.attempts',
-        'o.delivered_at',
-        'o.last_error',
-      ])
-      .where('r.app_id', '=', appId)
-      .orderBy('r.request_id', 'desc')
-      .limit(limit)
-      .execute();
+  /** The requests of an app, newest first, each with its outbox event's delivery (admin API). */
+  async list(appId: number, limit: number) {
+    const rows = await consumptionRepo.listRequests(this.db, appId, limit);
+    const ids = rows.map((r) => r.event_id).filter((id): id is number => id !== null);
+    const events = new Map((await this.events(ids.map(Number))).map((e) => [Number(e.event_id), e]));
+    return rows.map((r) => ({ ...r, event: r.event_id === null ? undefined : events.get(Number(r.event_id)) }));
   }
 }

@@ -8,7 +8,7 @@ import { StoreClients, type SettingsSource, type StoreEndpoints } from './store-
 import { StoreChannel } from './store-channel.js';
 import { StoreMessages } from './notifications.js';
 import { StoreNotifications } from './notify.js';
-import { StoreConsumption } from './consumption.js';
+import { StoreConsumption, type EventView } from './consumption.js';
 import { StorePurchases } from './purchases.js';
 import { StoreReconciliation } from './reconcile.js';
 
@@ -51,6 +51,8 @@ export function createStorePayments(deps: {
   clients: StoreClients;
   settings: SettingsSource & { enabledApps(store: StoreName): Promise<number[]> };
   orders: OrdersDomain;
+  /** Outbox events by id (delivery.events.byIds): the consumption answer reads the 2.4 notification's state. */
+  events: (eventIds: number[]) => Promise<EventView[]>;
   now: () => number;
 }): StorePaymentsDomain {
   const { db, dialect, clients, orders, now } = deps;
@@ -70,6 +72,8 @@ export function createStorePayments(deps: {
     db,
     clients,
     (appId) => orders.settings.get(appId),
+    (trxNo) => orders.orders.row(trxNo),
+    deps.events,
     deps.config.APPLE_API_BASE_URL,
     now,
   );
