@@ -393,6 +393,10 @@ describe('operator console (happy paths)', () => {
       appId: game.appId,
       webRegionLock: true,
       refuseStoreOrdersInArrears: false,
+      accountBinding: 'when_present',
+      consumptionConsent: null,
+      consumptionConsentedAt: null,
+      refundPreference: null,
     });
     // And back off.
     await page.click('button:has-text("Edit order settings")');
