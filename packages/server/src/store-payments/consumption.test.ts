@@ -172,8 +172,14 @@ describe('App Store consumption information', () => {
     const [recorded] = await requests();
     assert.deepEqual([recorded.state, recorded.attempts, recorded.trxNo], ['queued', 1, trxNo]);
     assert.ok(recorded.sentAt);
-    // The game's pull API does not list the store's event.
     assert.equal(recorded.body.deliveryStatus, 'DELIVERED');
+    // The game's pull API does not list the store's event.
+    const q = signMd5({ clientId: w.app.clientId }, w.app.secret);
+    const pulled = (await (
+      await w.svc.fetch(`/api/notify/v1/events?${new URLSearchParams(q as Record<string, string>)}`)
+    ).json()) as any;
+    assert.ok(pulled.data.list.length > 0);
+    assert.ok(!pulled.data.list.some((e: any) => e.notifyId === recorded.eventId || e.type === 'store_consumption'));
   });
 
   it('a failed send is retried through the delivery engine', async () => {
