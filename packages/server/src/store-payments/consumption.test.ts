@@ -182,6 +182,23 @@ describe('App Store consumption information', () => {
     assert.ok(!pulled.data.list.some((e: any) => e.notifyId === recorded.eventId || e.type === 'store_consumption'));
   });
 
+  it("a request signed past Apple's 12-hour window is recorded as expired and sends nothing", async () => {
+    const { id } = await granted();
+    const sends = api.consumption.length;
+    const n = await notify(w, 'apple', {
+      signedPayload: await signApple(
+        chain,
+        notificationPayload('CONSUMPTION_REQUEST', await signTx({ transactionId: id, originalTransactionId: id }), {
+          signedDate: Date.now() - 13 * 3_600_000,
+        }),
+      ),
+    });
+    assert.deepEqual([n.status, n.body.data], [200, { outcome: 'ignored', reason: 'expired' }]);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(api.consumption.length, sends);
+    assert.equal((await requests())[0].state, 'expired');
+  });
+
   it('a failed send is retried through the delivery engine', async () => {
     const { id } = await granted();
     api.failConsumption = 1;

@@ -25,7 +25,10 @@ export interface EventView {
 /** Apple answers a CONSUMPTION_REQUEST's refund decision within 12 hours of the request; later data is not used. */
 export const CONSUMPTION_WINDOW_MS = 12 * 3_600_000;
 export const APPLE_CONSUMPTION_TARGET = 'apple_consumption';
-const APPLE_HOST = 'https://api.storekit.itunes.apple.com';
+const APPLE_HOSTS = {
+  Production: 'https://api.storekit.itunes.apple.com',
+  Sandbox: 'https://api.storekit-sandbox.itunes.apple.com',
+} as const;
 
 /** Apple's ConsumptionRequest (v2), as sent. */
 export interface ConsumptionBody {
@@ -152,8 +155,13 @@ export class StoreConsumption {
   /** The delivery engine's sender of `apple_consumption` events. */
   readonly send = async (e: ClaimedEvent): Promise<ExternalSendResult> => {
     const event = JSON.parse(e.body) as ConsumptionEvent;
-    const url = `${this.endpoint || APPLE_HOST}/inApps/v2/transactions/consumption/${event.transactionId}`;
     const started = this.now();
+    const settings = await this.clients.appleSettings(e.appId).catch((err: unknown) => {
+      if (err instanceof AppError && err.reason === 'NOT_FOUND') return null;
+      throw err;
+    });
+    const host = this.endpoint || APPLE_HOSTS[settings?.environment ?? 'Production'];
+    const url = `${host}/inApps/v2/transactions/consumption/${encodeURIComponent(event.transactionId)}`;
     const result = (status: number | null, error?: string) => ({
       status,
       latencyMs: this.now() - started,
@@ -162,10 +170,6 @@ export class StoreConsumption {
     });
     if (started >= event.deadlineAt)
       return { url, outcome: 'refused', final: true, result: result(null, "past Apple's 12-hour window") };
-    const settings = await this.clients.appleSettings(e.appId).catch((err: unknown) => {
-      if (err instanceof AppError && err.reason === 'NOT_FOUND') return null;
-      throw err;
-    });
     const api = settings ? await this.clients.appleApi(settings) : null;
     if (!api)
       return {

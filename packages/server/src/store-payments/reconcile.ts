@@ -116,7 +116,8 @@ export class StoreReconciliation {
         key: `voided:${v.purchaseToken ?? v.transactionId}`,
         excerpt: excerptOf(v),
       });
-      if (r.outcome === 'applied') refunds++;
+      // A refund kept for a transaction not yet submitted (trxNo null) refunds no order.
+      if (r.outcome === 'applied' && r.trxNo !== null) refunds++;
     }
     let acknowledged = 0;
     for (const row of await storePaymentsRepo.unacknowledged(this.db, appId, 100)) {
@@ -171,7 +172,7 @@ export class StoreReconciliation {
           key: `refund:${r.transactionId}`,
           excerpt: excerptOf(r),
         });
-        if (result.outcome === 'applied') refunds++;
+        if (result.outcome === 'applied' && result.trxNo !== null) refunds++;
       }
     }
     return refunds;
