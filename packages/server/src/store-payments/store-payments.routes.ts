@@ -12,6 +12,7 @@ import {
   AppleNotificationBody,
   ConsumptionReportBody,
   ConsumptionRequestView,
+  toConsumptionRequest,
   AppleTransactionsBody,
   GooglePurchaseBody,
   GooglePushBody,
@@ -204,7 +205,6 @@ export function storeConsumptionRoutes(services: Services): FastifyPluginAsyncTy
 
 /** Admin API: an app's Apple consumption requests and what was sent (mounted under /admin/v1). */
 export function storeConsumptionAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const iso = (ms: unknown) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
   return async (app) => {
     app.get(
       '/apps/:appId/store-consumption-requests',
@@ -225,23 +225,7 @@ export function storeConsumptionAdminRoutes(services: Services): FastifyPluginAs
         if (!(await services.apps.resolveByAppId(appId)))
           throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
         const rows = await services.storePayments.consumption.list(appId, 200);
-        return {
-          requests: rows.map((r) => ({
-            requestId: Number(r.request_id),
-            transactionId: r.transaction_id,
-            trxNo: r.trx_no === null ? null : Number(r.trx_no),
-            reason: r.reason,
-            state: r.state,
-            eventId: r.event_id === null ? null : Number(r.event_id),
-            eventState: r.event?.state ?? null,
-            attempts: r.event ? Number(r.event.attempts) : null,
-            sentAt: iso(r.event?.delivered_at),
-            lastError: r.event?.last_error ?? null,
-            body: r.body === null ? null : (JSON.parse(r.body) as unknown),
-            requestedAt: iso(r.requested_at)!,
-            deadlineAt: iso(r.deadline_at)!,
-          })),
-        };
+        return { requests: rows.map(toConsumptionRequest) };
       },
     );
   };

@@ -190,3 +190,36 @@ export const ConsumptionRequestView = Type.Object({
   requestedAt: Type.String({ format: 'date-time' }),
   deadlineAt: Type.String({ format: 'date-time' }),
 });
+export type ConsumptionRequestView = Static<typeof ConsumptionRequestView>;
+
+const isoOf = (ms: unknown) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
+
+/** A recorded consumption request with its outbox event, as the admin API and the CLI show it. */
+export function toConsumptionRequest(r: {
+  request_id: number;
+  transaction_id: string;
+  trx_no: number | null;
+  reason: string | null;
+  state: string;
+  event_id: number | null;
+  body: string | null;
+  requested_at: number;
+  deadline_at: number;
+  event?: { state: string; attempts: number; delivered_at: number | null; last_error: string | null } | undefined;
+}): ConsumptionRequestView {
+  return {
+    requestId: Number(r.request_id),
+    transactionId: r.transaction_id,
+    trxNo: r.trx_no === null ? null : Number(r.trx_no),
+    reason: r.reason,
+    state: r.state,
+    eventId: r.event_id === null ? null : Number(r.event_id),
+    eventState: r.event?.state ?? null,
+    attempts: r.event ? Number(r.event.attempts) : null,
+    sentAt: isoOf(r.event?.delivered_at),
+    lastError: r.event?.last_error ?? null,
+    body: r.body === null ? null : (JSON.parse(r.body) as unknown),
+    requestedAt: isoOf(r.requested_at)!,
+    deadlineAt: isoOf(r.deadline_at)!,
+  };
+}
