@@ -90,3 +90,6 @@ export { type PlatformClientOptions, PlatformClient } from './client/client.js';
 export { PlatformError, PlatformApiError, PlatformNetworkError, PlatformResponseError } from './client/errors.js';
 export { type Int64, stringifyJson } from './client/json.js';
 export type * from './client/types.js';
+
+// ---- store purchases bound to their buyer (issue 27) ----
+export { storeAccountToken } from './stores/account-token.js';

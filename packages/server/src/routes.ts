@@ -40,7 +40,13 @@ import { webPayApiRoutes } from './web-pay/web-pay.routes.js';
 import { webPayPageRoutes } from './web-pay/web-pay.page.routes.js';
 import { webPayAdminRoutes } from './web-pay/web-pay.admin.routes.js';
 import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.routes.js';
-import { storeMessageRoutes, storeNotifyRoutes, storePurchaseRoutes } from './store-payments/store-payments.routes.js';
+import {
+  storeConsumptionAdminRoutes,
+  storeConsumptionRoutes,
+  storeMessageRoutes,
+  storeNotifyRoutes,
+  storePurchaseRoutes,
+} from './store-payments/store-payments.routes.js';
 import { providerAdminRoutes, providerWebhookRoutes } from './payment-providers/payment-providers.routes.js';
 
 /** The HTTP service (http/server.ts) with every route of these services. */
@@ -80,6 +86,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
       await admin.register(appRoutes(services));
       await admin.register(storeSettingsRoutes(services));
       await admin.register(storeMessageRoutes(services));
+      await admin.register(storeConsumptionAdminRoutes(services));
       await admin.register(platformKeyRoutes(services));
       await admin.register(accountAdminRoutes(services));
       await admin.register(deliveryRoutes(services));
@@ -125,6 +132,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
   await app.register(orderClientRoutes(services));
   await app.register(storePurchaseRoutes(services));
   await app.register(storeNotifyRoutes(services));
+  await app.register(storeConsumptionRoutes(services));
   services.storePayments.messages.attach(app.metrics);
   services.storePayments.useLogger(app.log);
   await app.register(providerWebhookRoutes(services));

@@ -25,6 +25,7 @@ import type { AccountService } from './accounts/accounts.service.js';
 import type { TokenSession } from './accounts/tokens.service.js';
 import { createAccounts } from './accounts/accounts.module.js';
 import { DeliveryService } from './delivery/delivery.service.js';
+import { APPLE_CONSUMPTION_TARGET } from './store-payments/consumption.js';
 import { deliveryOptions, outboundHttp } from './delivery/delivery.config.js';
 import { GameCallsClient } from './game-calls/game-calls.js';
 import { CallLogRepository } from './game-calls/call-log.repository.js';
@@ -302,9 +303,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     clients: storeClients,
     settings: storeSettings,
     orders,
+    events: (ids) => delivery.events.byIds(ids),
     now,
     reads: database.reads,
   });
+  // Apple's Send Consumption Information goes through the delivery engine's outbox and retries (issue 27).
+  delivery.dispatcher.registerSender(APPLE_CONSUMPTION_TARGET, storePayments.consumption.send);
 
   const webPay = createWebPay({ db: database.db, box, apps, gameCalls, orders, providers: paymentProviders, now });
   const adminActions = new AdminActionsRepository(database.db);

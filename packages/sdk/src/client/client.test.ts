@@ -340,6 +340,18 @@ describe('4.4 open id lookup, 4.6 consumption notice, pull reconciliation', () =
     );
   });
 
+  it('store consumption report: md5 over the body with trxNo, answers data; bad values refused before sending', async () => {
+    assert.deepEqual(await client().reportStoreConsumption({ trxNo: 77, consumptionPercentage: 50_000 }), {
+      trxNo: 77,
+      consumptionPercentage: 50_000,
+    });
+    const [r] = fake.requestsTo('/order/v1/game/orders/77/consumption');
+    assert.equal(r!.signed, true);
+    assert.match(r!.text, /"appId":1001,"trxNo":77,"consumptionPercentage":50000,/);
+    for (const bad of [-1, 100_001, 1.5])
+      await assert.rejects(client().reportStoreConsumption({ trxNo: 77, consumptionPercentage: bad }), TypeError);
+  });
+
   it('an envelope whose code is not 200 is an error even with HTTP 200', async () => {
     fake.next(NOTIFY, {
       kind: 'status',

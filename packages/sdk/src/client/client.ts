@@ -15,6 +15,7 @@ import { exchange, type Attempt, type Exchange, type TransportOptions } from './
 import type {
   CallOptions,
   ConsumptionNotice,
+  StoreConsumptionReport,
   EventsPage,
   EventsQuery,
   EvidenceFile,
@@ -270,6 +271,39 @@ export class PlatformClient {
       return this.#json('POST', this.#url(this.#base, '/order/v1/game/pay/notify'), stringifyJson(body));
     });
     return this.#envelopeData(x, '4.6');
+  }
+
+  /**
+   * Report how much of a store purchase (an App Store or Google Play order, by `trxNo`) the player consumed, in
+   * milliunits (0 to 100000: 100000 is all of it). The platform answers Apple's consumption requests for the order
+   * with it, when the operator turned consumption information on (docs/stores.md). A later report replaces an earlier
+   * one. md5-signed (5.1), the trxNo repeated in the signed body. Not retried once the platform may have seen it.
+   */
+  async reportStoreConsumption(r: StoreConsumptionReport, o: CallOptions = {}): Promise<unknown> {
+    const appId = r.appId ?? this.#o.appId;
+    if (!Number.isSafeInteger(appId))
+      throw new TypeError('reportStoreConsumption: appId is required (client option or argument)');
+    if (!Number.isSafeInteger(r.trxNo) || r.trxNo < 1)
+      throw new TypeError('reportStoreConsumption: trxNo must be a positive safe integer');
+    if (
+      !Number.isSafeInteger(r.consumptionPercentage) ||
+      r.consumptionPercentage < 0 ||
+      r.consumptionPercentage > 100_000
+    )
+      throw new TypeError('reportStoreConsumption: consumptionPercentage must be an integer from 0 to 100000');
+    const x = await this.#send(false, o, () => {
+      const body: Record<string, SignableValue> = {
+        appId: appId!,
+        trxNo: r.trxNo,
+        consumptionPercentage: r.consumptionPercentage,
+        nonce: newNonce(),
+        timestamp: Number(this.#seconds()),
+      };
+      body.sign = md5Sign(body, this.#secret());
+      const path = `/order/v1/game/orders/${r.trxNo}/consumption`;
+      return this.#json('POST', this.#url(this.#base, path), stringifyJson(body));
+    });
+    return this.#envelopeData(x, 'store consumption');
   }
 
   /**

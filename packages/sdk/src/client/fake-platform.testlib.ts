@@ -206,6 +206,11 @@ export class FakePlatform {
         if (!md5(body)) return envelopeError(401, 40101, 'The signature does not match.', 'sign');
         return ok(true);
       }
+      case 'POST /order/v1/game/orders/77/consumption': {
+        const body = parseExact(entry.text) as Record<string, unknown>;
+        if (!md5(body)) return envelopeError(401, 40101, 'The signature does not match.', 'sign');
+        return ok({ trxNo: body.trxNo, consumptionPercentage: body.consumptionPercentage });
+      }
       case 'GET /api/notify/v1/events':
         if (!md5(query)) return envelopeError(401, 40101, 'The signature does not match.', 'sign');
         return ok({

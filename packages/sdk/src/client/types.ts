@@ -122,6 +122,15 @@ export interface ConsumptionNotice {
   appId?: number;
 }
 
+/** A store purchase's consumption, for PlatformClient.reportStoreConsumption (issue 27). */
+export interface StoreConsumptionReport {
+  /** The order's trxNo (an App Store or Google Play payment). */
+  trxNo: number;
+  /** Milliunits consumed: 0 to 100000 (Apple's consumptionPercentage). */
+  consumptionPercentage: number;
+  appId?: number;
+}
+
 /** Query of the pull reconciliation endpoint (an extension). Extra parameters are passed through and signed. */
 export interface EventsQuery {
   /** Unix ms: notifications created at or after. */

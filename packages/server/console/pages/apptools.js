@@ -1,9 +1,16 @@
-// pages/apptools.js - panels of the app detail page: order settings (view, edit: web region lock, store orders in arrears) and delivery tools (recover dead events, send a test event).
+// pages/apptools.js - panels of the app detail page: order settings (view, edit: web region lock, store orders in arrears; view: store account binding, Apple consumption information) and delivery tools (recover dead events, send a test event).
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import { ConfirmButton, Details, ErrorBox, Field, Loading, href, html, useAction, useApi } from '/console/ui.js';
 
 const appPath = (appId) => `/apps/${encodeURIComponent(appId)}`;
+
+/** What each accountBinding does (docs/stores.md; set with the admin API or `app order-settings set`). */
+const BINDING = {
+  required: "a store purchase pays only with the submitting player's account token",
+  when_present: 'a store purchase bound to another player is refused; an unbound one pays',
+  off: 'account tokens are not checked',
+};
 
 /** A Date as the value of a datetime-local input (local time, minutes). */
 function localInput(d) {
@@ -53,6 +60,14 @@ export function OrderSettingsPanel({ appId }) {
                     ? 'refused: a player who owes a supplement (4.5) completes it before a new store order'
                     : 'allowed: a player who owes a supplement may still place store orders',
                 ],
+                ['Store account binding', `${data.accountBinding}: ${BINDING[data.accountBinding] ?? ''}`],
+                [
+                  'Apple consumption information',
+                  data.consumptionConsent === null
+                    ? 'off: nothing about a purchase is sent to Apple'
+                    : `on since ${data.consumptionConsentedAt}, studio's statement: ${data.consumptionConsent}`,
+                ],
+                ['Apple refund preference', data.refundPreference ?? 'none'],
               ]}
             />
             <p class="actions"><button type="button" onClick=${edit}>Edit order settings</button></p>`

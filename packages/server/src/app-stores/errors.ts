@@ -26,6 +26,10 @@ export type StoreErrorCode =
   /** Google purchase state: only `purchased` pays. */
   | 'purchase_pending'
   | 'purchase_cancelled'
+  /** The store refunded or revoked the transaction (Apple revocationDate, a refund or void reported before). */
+  | 'revoked'
+  /** The transaction's account token (Apple appAccountToken, Google obfuscatedExternalAccountId) is not the player's. */
+  | 'wrong_account'
   /** The store does not know this purchase or transaction (404 and the like). */
   | 'not_found'
   /** The store refused our credentials. */
@@ -38,10 +42,14 @@ export class StoreVerificationError extends Error {
   constructor(
     readonly code: StoreErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; verified?: boolean },
   ) {
     super(`${code}: ${message}`, options);
+    this.verified = options?.verified === true;
   }
+
+  /** A field of a payload whose signature or token was verified failed its checks (fields.ts): worth recording. */
+  readonly verified: boolean;
 
   /** Worth retrying later: the store was unreachable, not the payload wrong. */
   get retryable(): boolean {

@@ -72,6 +72,8 @@ export interface StoreNotification {
   appIdentifier: string;
   /** When the store signed (Apple `signedDate`) or the event happened (Google `eventTimeMillis`). */
   eventDate?: Date;
+  /** Apple CONSUMPTION_REQUEST: the customer's reason for the refund request (`consumptionRequestReason`). */
+  consumptionRequestReason?: string;
   /** Apple: the decoded and verified `signedTransactionInfo`, if present. */
   transaction?: StorePurchase;
   /** Google: the purchase token the event is about (one-time product or voided purchase). */

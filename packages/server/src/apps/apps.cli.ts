@@ -4,7 +4,10 @@ import { invalidParameter } from '../errors/app-error.js';
 import type { App } from './apps.schemas.js';
 import { registerStoreSettingsCommands } from '../app-stores/store-settings.cli.js';
 import { registerWebPayCommands } from '../web-pay/web-pay.cli.js';
-import { registerStoreMessageCommands } from '../store-payments/store-payments.cli.js';
+import {
+  registerConsumptionRequestCommands,
+  registerStoreMessageCommands,
+} from '../store-payments/store-payments.cli.js';
 import { registerAppOrderCommands } from '../orders/app-orders.cli.js';
 import { registerPaymentProviderCommands } from '../payment-providers/payment-providers.cli.js';
 
@@ -103,6 +106,7 @@ export function registerAppCommands(program: Command, ctx: CliContext): void {
   registerStoreSettingsCommands(app, ctx);
   registerWebPayCommands(app, ctx);
   registerStoreMessageCommands(app, ctx);
+  registerConsumptionRequestCommands(app, ctx);
   registerAppOrderCommands(app, ctx);
   registerPaymentProviderCommands(app, ctx);
 }

@@ -385,6 +385,27 @@ describe('operator console (happy paths)', () => {
     await signIn(svc, page);
     await go(svc, page, `/apps/${game.appId}`);
     await waitForText(page, '.order-settings', /Web region lock\s+off/);
+    await waitForText(page, '.order-settings', /Store account binding\s+when_present: a store purchase bound/);
+    await waitForText(page, '.order-settings', /Apple consumption information\s+off/);
+    // The studio's statement is shown as text.
+    const consent = '<b>Players consented</b> in the terms of service, clause 7.';
+    assert.equal(
+      (await svc.admin('PUT', `/apps/${game.appId}/order-settings`, { consumptionConsent: consent })).status,
+      200,
+    );
+    await page.reload();
+    await waitForText(
+      page,
+      '.order-settings',
+      /Apple consumption information\s+on since \S+, studio's statement: <b>Players/,
+    );
+    assert.equal(await page.locator('.order-settings b').count(), 0);
+    assert.equal(
+      (await svc.admin('PUT', `/apps/${game.appId}/order-settings`, { consumptionConsent: null })).status,
+      200,
+    );
+    await page.reload();
+    await waitForText(page, '.order-settings', /Apple consumption information\s+off/);
     await page.click('button:has-text("Edit order settings")');
     await page.check('#f-webRegionLock');
     await page.click('button:has-text("Save order settings")');
@@ -393,6 +414,10 @@ describe('operator console (happy paths)', () => {
       appId: game.appId,
       webRegionLock: true,
       refuseStoreOrdersInArrears: false,
+      accountBinding: 'when_present',
+      consumptionConsent: null,
+      consumptionConsentedAt: null,
+      refundPreference: null,
     });
     // And back off.
     await page.click('button:has-text("Edit order settings")');

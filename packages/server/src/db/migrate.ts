@@ -22,6 +22,7 @@ import * as m0019 from './migrations/0019_overview.js';
 import * as m0021 from './migrations/0021_refund_abuse.js';
 import * as m0022 from './migrations/0022_payment_providers.js';
 import * as m0023 from './migrations/0023_observability.js';
+import * as m0024 from './migrations/0024_store_fraud.js';
 import * as m0025 from './migrations/0025_one_identity.js';
 import * as m0029 from './migrations/0029_partitioned_history.js';
 
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '0021_refund_abuse': m0021,
   '0022_payment_providers': m0022,
   '0023_observability': m0023,
+  '0024_store_fraud': m0024,
   '0025_one_identity': m0025,
   '0029_partitioned_history': m0029,
 };

@@ -30,6 +30,23 @@ export interface DispatcherOptions {
   leaseMs: number;
 }
 
+/**
+ * What an external sender answers for one attempt: the outbound result, the URL it reached (for the attempt log), and
+ * `final` when no later attempt can succeed (the event is then dead at once).
+ */
+export interface ExternalSendResult {
+  url: string;
+  result: OutboundResult;
+  outcome: AttemptOutcome;
+  final?: boolean;
+}
+
+/**
+ * Sends an event whose target is not a game's URL (a store's API: Apple's Send Consumption Information, issue 27),
+ * through the same outbox, claims, retry schedule and attempt log as the games' events.
+ */
+export type ExternalSender = (event: ClaimedEvent) => Promise<ExternalSendResult>;
+
 export interface DispatchLogger {
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
@@ -123,6 +140,12 @@ export class Dispatcher {
   /** Outcome writes that failed in a row because the database is away. */
   #writeFailures = 0;
   readonly #onEnqueued = () => this.wake(true);
+  readonly #senders = new Map<string, ExternalSender>();
+
+  /** Events of this target go to `sender` instead of a game's URL. */
+  registerSender(target: string, sender: ExternalSender): void {
+    this.#senders.set(target, sender);
+  }
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -261,6 +284,8 @@ export class Dispatcher {
   }
 
   async #deliver(event: ClaimedEvent, appLookup: Promise<AppRecord | null>): Promise<void> {
+    const external = this.#senders.get(event.target);
+    if (external) return this.#sendExternal(event, external);
     try {
       const app = await appLookup;
       const url = app ? targetUrl(app, event.target, event.serverId) : null;
@@ -323,6 +348,22 @@ export class Dispatcher {
     }
   }
 
+  async #sendExternal(event: ClaimedEvent, sender: ExternalSender): Promise<void> {
+    const started = this.now();
+    let sent: ExternalSendResult;
+    try {
+      sent = await sender(event);
+    } catch (err) {
+      // The sender's own fault (a database read): retried on the schedule like a network failure.
+      sent = {
+        url: `external:${event.target}`,
+        outcome: 'network',
+        result: { status: null, latencyMs: this.now() - started, body: '', error: String(err).slice(0, 500) },
+      };
+    }
+    this.#finish(event, { url: sent.url, started, result: sent.result }, sent.outcome, sent.final === true);
+  }
+
   /** Parsed target URLs: a few per app, used for every event. */
   #parseUrl(url: string): URL {
     let parsed = this.#urls.get(url);
@@ -361,6 +402,7 @@ export class Dispatcher {
     event: ClaimedEvent,
     a: { url: string | null; started: number; result: OutboundResult },
     outcome: AttemptOutcome,
+    final = false,
   ): void {
     const r = a.result;
     const error =
@@ -369,7 +411,8 @@ export class Dispatcher {
         : outcome === 'http_status'
           ? `HTTP ${r.status} is not accepted (only 200 or 204)`
           : (r.error ?? outcome);
-    const next = outcome === 'delivered' ? null : nextAttemptAt(this.opts.schedule, event.attempts + 1, this.now());
+    const next =
+      outcome === 'delivered' || final ? null : nextAttemptAt(this.opts.schedule, event.attempts + 1, this.now());
     this.#finished.push({
       eventId: event.eventId,
       claimToken: event.claimToken,
@@ -390,7 +433,7 @@ export class Dispatcher {
       },
     });
     this.metrics.attempts.inc({ outcome });
-    if (a.url) {
+    if (a.url && !a.url.startsWith('external:') && URL.canParse(a.url)) {
       this.metrics.hostAttempt(this.#parseUrl(a.url).host, outcome === 'delivered');
       this.metrics.attemptDuration.observe({ app_id: String(event.appId) }, r.latencyMs / 1000);
     }

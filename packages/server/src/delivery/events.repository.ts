@@ -39,7 +39,7 @@ export class EventsRepository {
       .selectFrom('outbox')
       .selectAll()
       .where('app_id', '=', appId)
-      .where('target', '<>', 'partner')
+      .where('target', 'not in', ['partner', 'apple_consumption'])
       .where('created_at', '>=', o.since)
       .where('event_id', '>', o.after)
       .where('body', '<>', '')

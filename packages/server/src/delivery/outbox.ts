@@ -4,8 +4,9 @@ import { caseById } from '../db/batcher.js';
 import type { Tables } from '../tables.js';
 import { currentTraceparent } from '../tracing/tracing.js';
 
-export type EventType = 'payment' | 'refund' | 'cancellation' | 'consumption' | 'test';
-export type EventTarget = 'callback' | 'cancellation' | 'partner';
+export type EventType = 'payment' | 'refund' | 'cancellation' | 'consumption' | 'test' | 'store_consumption';
+/** apple_consumption: Apple's Send Consumption Information, sent by the store-payments sender (issue 27). */
+export type EventTarget = 'callback' | 'cancellation' | 'partner' | 'apple_consumption';
 
 /**
  * Emits `enqueued` after every enqueueEvent in this process, so the

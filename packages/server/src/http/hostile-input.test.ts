@@ -526,6 +526,7 @@ describe('hostile input on every route', () => {
         .sort(),
       [
         '/api/notify/v1/events',
+        '/order/v1/game/orders/{trxNo}/consumption',
         '/order/v1/game/pay/notify',
         '/svc/reporting/open/v1/player/report',
         '/svc/reporting/open/v1/upload/oss_sign_url',

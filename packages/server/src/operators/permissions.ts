@@ -82,6 +82,7 @@ export const ROUTE_PERMISSIONS: Record<string, RouteAccess> = {
   'PUT /admin/v1/apps/:appId/store-settings/google': 'apps.write',
   'DELETE /admin/v1/apps/:appId/store-settings/:store': 'apps.write',
   'GET /admin/v1/apps/:appId/store-messages': 'orders.read',
+  'GET /admin/v1/apps/:appId/store-consumption-requests': 'orders.read',
   'GET /admin/v1/apps/:appId/payment-providers': 'apps.read',
   'PUT /admin/v1/apps/:appId/payment-providers/:provider': 'apps.write',
   'DELETE /admin/v1/apps/:appId/payment-providers/:provider': 'apps.write',

@@ -84,9 +84,21 @@ describe('refund abuse CLI', () => {
       appId: w.app.appId,
       webRegionLock: false,
       refuseStoreOrdersInArrears: false,
+      accountBinding: 'when_present',
+      consumptionConsent: null,
+      consumptionConsentedAt: null,
+      refundPreference: null,
     });
     const set = await cli('app', 'order-settings', 'set', id, '--refuse-store-orders-in-arrears', 'on');
-    assert.deepEqual(set, { appId: w.app.appId, webRegionLock: false, refuseStoreOrdersInArrears: true });
+    assert.deepEqual(set, {
+      appId: w.app.appId,
+      webRegionLock: false,
+      refuseStoreOrdersInArrears: true,
+      accountBinding: 'when_present',
+      consumptionConsent: null,
+      consumptionConsentedAt: null,
+      refundPreference: null,
+    });
     assert.deepEqual((await w.svc.admin('GET', `/apps/${id}/order-settings`)).body, set);
     const text = await runCli(env, ['app', 'order-settings', 'set', id, '--web-region-lock', 'on']);
     assert.match(
@@ -94,7 +106,38 @@ describe('refund abuse CLI', () => {
       /web region lock \(2\.4 rule 8\) +on\n +refuse store orders in arrears \(4\.5, 40945\) +on/,
     );
     await fails(['app', 'order-settings', 'set', id, '--refuse-store-orders-in-arrears', 'yes'], /must be on or off/);
-    await fails(['app', 'order-settings', 'set', id], /give --web-region-lock or --refuse-store-orders-in-arrears/);
+    await fails(['app', 'order-settings', 'set', id], /give --web-region-lock, --refuse-store-orders-in-arrears/);
+    // Issue 27: account binding and Apple consumption information.
+    const bound = await cli(
+      'app',
+      'order-settings',
+      'set',
+      id,
+      '--account-binding',
+      'required',
+      '--consumption-consent',
+      'Players accept the consumption data clause of our terms (v3, 2026-05).',
+      '--refund-preference',
+      'DECLINE',
+    );
+    assert.deepEqual(
+      [bound.accountBinding, bound.consumptionConsent, bound.refundPreference],
+      ['required', 'Players accept the consumption data clause of our terms (v3, 2026-05).', 'DECLINE'],
+    );
+    assert.ok(bound.consumptionConsentedAt);
+    const off = await cli(
+      'app',
+      'order-settings',
+      'set',
+      id,
+      '--no-consumption-consent',
+      '--refund-preference',
+      'none',
+    );
+    assert.deepEqual([off.consumptionConsent, off.consumptionConsentedAt, off.refundPreference], [null, null, null]);
+    await fails(['app', 'order-settings', 'set', id, '--account-binding', 'always'], /required, when_present or off/);
+    await fails(['app', 'order-settings', 'set', id, '--consumption-consent', 'too short'], /10 to 2000/);
+    await fails(['app', 'order-settings', 'set', id, '--refund-preference', 'GRANT'], /DECLINE, GRANT_FULL/);
     await fails(['app', 'order-settings', 'show', '999999'], /app 999999 does not exist/);
     await fails(['app', 'order-settings', 'set', '999999', '--web-region-lock', 'off'], /app 999999 does not exist/);
   });

@@ -2,7 +2,18 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { parseId } from '../http/admin-query.js';
-import type { OrderSettings, OrderSettingsChange } from './settings.js';
+import {
+  ACCOUNT_BINDINGS,
+  REFUND_PREFERENCES,
+  type AccountBinding,
+  type OrderSettings,
+  type OrderSettingsChange,
+  type RefundPreference,
+} from './settings.js';
+import { TEXT_PATTERN } from '../http/schemas.js';
+
+/** The consent statement as the admin API takes it (Text, 10 to 2000 characters). */
+const TEXT = new RegExp(`^(?=[\\s\\S]{10,2000}$)${TEXT_PATTERN.slice(1)}`);
 import type { Refunders } from './refund-abuse.schemas.js';
 
 /** `on` / `off` of a switch option. */
@@ -17,6 +28,10 @@ const describeSettings = (s: OrderSettings) =>
     `appId ${s.appId}`,
     `  web region lock (2.4 rule 8)                     ${s.webRegionLock ? 'on' : 'off'}`,
     `  refuse store orders in arrears (4.5, 40945)      ${s.refuseStoreOrdersInArrears ? 'on' : 'off'}`,
+    `  store account binding                            ${s.accountBinding}`,
+    `  Apple consumption information                    ${s.consumptionConsent === null ? 'off' : `on since ${s.consumptionConsentedAt}`}`,
+    ...(s.consumptionConsent === null ? [] : [`    studio's consent statement: ${s.consumptionConsent}`]),
+    `  Apple refund preference                          ${s.refundPreference ?? 'none'}`,
   ].join('\n');
 
 const describeRefunders = (r: Refunders) =>
@@ -58,16 +73,48 @@ export function registerAppOrderCommands(app: Command, ctx: CliContext): void {
       '--refuse-store-orders-in-arrears <on|off>',
       'refuse new store orders of a player with a pending supplement (4.5) before the game is asked',
     )
+    .option(
+      '--account-binding <required|when_present|off>',
+      "how a store transaction's account token must match the player submitting it",
+    )
+    .option(
+      '--consumption-consent <statement>',
+      "turn Apple consumption information on with the studio's statement that its players consented",
+    )
+    .option('--no-consumption-consent', 'turn Apple consumption information off')
+    .option('--refund-preference <DECLINE|GRANT_FULL|GRANT_PRORATED|none>', 'Apple refundPreference to send')
     .action(async (id: string, o) => {
       const appId = parseId('appId', id);
       const webRegionLock = onOff('--web-region-lock', o.webRegionLock);
       const refuse = onOff('--refuse-store-orders-in-arrears', o.refuseStoreOrdersInArrears);
+      const binding = o.accountBinding as string | undefined;
+      if (binding !== undefined && !ACCOUNT_BINDINGS.includes(binding as AccountBinding))
+        throw invalidParameter('--account-binding', 'must be required, when_present or off');
+      const preference = o.refundPreference as string | undefined;
+      if (
+        preference !== undefined &&
+        preference !== 'none' &&
+        !REFUND_PREFERENCES.includes(preference as RefundPreference)
+      )
+        throw invalidParameter('--refund-preference', 'must be DECLINE, GRANT_FULL, GRANT_PRORATED or none');
+      const consent = o.consumptionConsent as string | boolean | undefined;
+      if (typeof consent === 'string' && !TEXT.test(consent))
+        throw invalidParameter('--consumption-consent', 'must be 10 to 2000 characters of text');
       const change: OrderSettingsChange = {
         ...(webRegionLock === undefined ? {} : { webRegionLock }),
         ...(refuse === undefined ? {} : { refuseStoreOrdersInArrears: refuse }),
+        ...(binding === undefined ? {} : { accountBinding: binding as AccountBinding }),
+        ...(typeof consent === 'string' ? { consumptionConsent: consent } : {}),
+        ...(consent === false ? { consumptionConsent: null } : {}),
+        ...(preference === undefined
+          ? {}
+          : { refundPreference: preference === 'none' ? null : (preference as RefundPreference) }),
       };
       if (Object.keys(change).length === 0)
-        throw invalidParameter('settings', 'give --web-region-lock or --refuse-store-orders-in-arrears');
+        throw invalidParameter(
+          'settings',
+          'give --web-region-lock, --refuse-store-orders-in-arrears, --account-binding, --[no-]consumption-consent or --refund-preference',
+        );
       await ctx.withServices(async (s) => {
         const saved = await s.orders.settings.put(appId, change);
         ctx.output(saved, () => describeSettings(saved));

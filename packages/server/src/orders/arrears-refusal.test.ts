@@ -48,6 +48,10 @@ describe('refusing store orders of players in arrears', () => {
       appId: w.app.appId,
       webRegionLock: false,
       refuseStoreOrdersInArrears: false,
+      accountBinding: 'when_present',
+      consumptionConsent: null,
+      consumptionConsentedAt: null,
+      refundPreference: null,
     });
     await refundedPurchase(w.svc, w.app.appId, alice.userId);
     assert.equal((await arrears(alice)).length, 1, 'alice owes a supplement');
@@ -61,7 +65,15 @@ describe('refusing store orders of players in arrears', () => {
     assert.equal((await placeAs(alice, earlier)).status, 200);
 
     const set = await settings({ refuseStoreOrdersInArrears: true });
-    assert.deepEqual(set.body, { appId: w.app.appId, webRegionLock: false, refuseStoreOrdersInArrears: true });
+    assert.deepEqual(set.body, {
+      appId: w.app.appId,
+      webRegionLock: false,
+      refuseStoreOrdersInArrears: true,
+      accountBinding: 'when_present',
+      consumptionConsent: null,
+      consumptionConsentedAt: null,
+      refundPreference: null,
+    });
     const owed = await arrears(alice);
     for (const channel of [1, 2]) {
       const before = await counts(w.svc);
@@ -118,6 +130,10 @@ describe('refusing store orders of players in arrears', () => {
       appId: w.app.appId,
       webRegionLock: true,
       refuseStoreOrdersInArrears: false,
+      accountBinding: 'when_present',
+      consumptionConsent: null,
+      consumptionConsentedAt: null,
+      refundPreference: null,
     });
     const off = await placeAs(bob, order(bob));
     assert.deepEqual([off.status, off.body.data?.created], [200, true], JSON.stringify(off.body));
@@ -136,6 +152,10 @@ describe('refusing store orders of players in arrears', () => {
         appId: app.appId,
         webRegionLock: true,
         refuseStoreOrdersInArrears: true,
+        accountBinding: 'when_present',
+        consumptionConsent: null,
+        consumptionConsentedAt: null,
+        refundPreference: null,
       });
     }
   });

@@ -139,7 +139,15 @@ describe('orders: placement, payment and refund (happy paths)', () => {
   it('uses the registration region for web payments with region lock (rule 8)', async () => {
     const other = await appWithProducts(svc);
     const set = await svc.admin('PUT', `/apps/${other.appId}/order-settings`, { webRegionLock: true });
-    assert.deepEqual(set.body, { appId: other.appId, webRegionLock: true, refuseStoreOrdersInArrears: false });
+    assert.deepEqual(set.body, {
+      appId: other.appId,
+      webRegionLock: true,
+      refuseStoreOrdersInArrears: false,
+      accountBinding: 'when_present',
+      consumptionConsent: null,
+      consumptionConsentedAt: null,
+      refundPreference: null,
+    });
     const order = await placeOk(svc, webOrder(other.appId, { region: 'FR', registrationRegion: 'BR' }));
     assert.equal(order.region, 'BR');
     const unlocked = await placeOk(svc, webOrder(app.appId));

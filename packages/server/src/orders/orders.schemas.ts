@@ -245,11 +245,27 @@ const WEB_REGION_LOCK =
   '2.4 rule 8: web payments take the registration region (true) or the region the player chose (false).';
 const REFUSE_IN_ARREARS =
   'Refuse new store orders (channels 1, 2) of a player with a pending supplement (4.5) in this app, before the game is asked: 40945 SUPPLEMENT_PENDING. Default false.';
+const ACCOUNT_BINDING =
+  "How a store transaction's account token (Apple appAccountToken, Google obfuscatedExternalAccountId) must match the player submitting it: required (a transaction without the player's token is refused, storeError wrong_account), when_present (default: a token of another player is refused, none is accepted), off (not checked).";
+const AccountBinding = Type.Union([Type.Literal('required'), Type.Literal('when_present'), Type.Literal('off')], {
+  description: ACCOUNT_BINDING,
+});
+const CONSUMPTION_CONSENT =
+  "The studio's statement that its players consented to consumption data going to Apple (customerConsented); set: CONSUMPTION_REQUEST notifications are answered with Send Consumption Information; null: off (default).";
+const RefundPreference = Type.Union(
+  [Type.Literal('DECLINE'), Type.Literal('GRANT_FULL'), Type.Literal('GRANT_PRORATED'), Type.Null()],
+  { description: 'Apple refundPreference sent with consumption information; null: none (Apple decides).' },
+);
 /** A change of the order settings: each field given is set, each left out keeps its value. */
 export const SettingsBody = Type.Object(
   {
     webRegionLock: Type.Optional(Type.Boolean({ description: WEB_REGION_LOCK })),
     refuseStoreOrdersInArrears: Type.Optional(Type.Boolean({ description: REFUSE_IN_ARREARS })),
+    accountBinding: Type.Optional(AccountBinding),
+    consumptionConsent: Type.Optional(
+      Type.Union([Text({ minLength: 10, maxLength: 2000 }), Type.Null()], { description: CONSUMPTION_CONSENT }),
+    ),
+    refundPreference: Type.Optional(RefundPreference),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -257,6 +273,10 @@ export const Settings = Type.Object({
   appId: Type.Integer(),
   webRegionLock: Type.Boolean({ description: WEB_REGION_LOCK }),
   refuseStoreOrdersInArrears: Type.Boolean({ description: REFUSE_IN_ARREARS }),
+  accountBinding: AccountBinding,
+  consumptionConsent: Type.Union([Type.String(), Type.Null()], { description: CONSUMPTION_CONSENT }),
+  consumptionConsentedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  refundPreference: RefundPreference,
 });
 
 /** The typed next step of a payment (channels/channel.ts `PaymentStep`; docs/orders.md, "Payment steps"). */
@@ -289,6 +309,19 @@ export const PaymentStepSchema = Type.Union(
       store: Type.String({ description: 'apple | google' }),
       productId: Type.Union([Type.String(), Type.Null()]),
       submit: Type.String(),
+      appAccountToken: Type.Optional(
+        Type.String({
+          format: 'uuid',
+          description:
+            "App Store: pass it to StoreKit 2's purchase option appAccountToken; the platform checks it (docs/stores.md).",
+        }),
+      ),
+      obfuscatedAccountId: Type.Optional(
+        Type.String({
+          description:
+            'Google Play: pass it to BillingFlowParams.setObfuscatedAccountId; the platform checks it (docs/stores.md).',
+        }),
+      ),
     }),
   ],
   { description: 'The next step of the payment; its result arrives later (follow the order).' },

@@ -123,7 +123,22 @@ export interface OrderSettingsTable {
   web_region_lock: number;
   /** Refuse new store orders (channels 1, 2) of a player with a pending supplement (4.5): 1; 0 (default) allows them. Migration 0021. */
   refuse_store_orders_in_arrears: number;
+  /** Store purchases bound to their buyer (migration 0024): required | when_present (default) | off. */
+  account_binding: Generated<string>;
+  /** The studio's statement that its players consented to consumption data going to Apple; null: off (0024). */
+  consumption_consent: string | null;
+  consumption_consented_at: number | null;
+  /** Apple refundPreference sent with consumption information: DECLINE | GRANT_FULL | GRANT_PRORATED; null: none. */
+  refund_preference: string | null;
   updated_at: number;
+}
+
+/** What the game reported of a purchase's consumption (migration 0024), in Apple's milliunits (0..100000). */
+export interface OrderConsumptionTable {
+  trx_no: number;
+  app_id: number;
+  consumption_percentage: number;
+  reported_at: number;
 }
 
 /** One status an order went through (migration 0009; orders/status-history.ts). */
@@ -170,4 +185,5 @@ export interface OrdersTables {
   supplements: SupplementsTable;
   consumption_notices: ConsumptionNoticesTable;
   order_settings: OrderSettingsTable;
+  order_consumption: OrderConsumptionTable;
 }

@@ -163,6 +163,10 @@ describe('refund abuse (browser)', () => {
       appId: w.app.appId,
       webRegionLock: false,
       refuseStoreOrdersInArrears: true,
+      accountBinding: 'when_present',
+      consumptionConsent: null,
+      consumptionConsentedAt: null,
+      refundPreference: null,
     });
     // 8001 owes supplements: its next store order is refused.
     const refused = await w.svc.admin('POST', '/sandbox/orders', {
@@ -227,6 +231,8 @@ describe('refund abuse (browser)', () => {
     await page.goto(`${w.svc.url}/portal#/apps/${w.app.appId}/refunds`);
     await page.locator('table.refunders tbody tr').nth(2).locator('a.player-orders').click();
     await waitForText(page, 'main .player-orders h2', /Orders of player <img/);
+    // The heading comes before the list: wait for its rows.
+    await page.locator('table.orders tbody tr').nth(1).waitFor();
     assert.equal(await page.locator('table.orders tbody tr').count(), 2);
     assert.deepEqual(dialogs, []);
     assert.deepEqual(errors, []);

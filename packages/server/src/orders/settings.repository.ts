@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
 import type { OrderSettingsTable } from './orders.tables.js';
 
-/** Every statement on `order_settings` (migrations 0006, 0021): one row per app that changed the defaults. */
+/** Every statement on `order_settings` (migrations 0006, 0021, 0024): one row per app that changed the defaults. */
 export class OrderSettingsRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
@@ -16,13 +16,25 @@ export class OrderSettingsRepository {
    */
   async put(
     appId: number,
-    change: Partial<Pick<OrderSettingsTable, 'web_region_lock' | 'refuse_store_orders_in_arrears'>>,
+    change: Partial<
+      Pick<
+        OrderSettingsTable,
+        | 'web_region_lock'
+        | 'refuse_store_orders_in_arrears'
+        | 'consumption_consent'
+        | 'consumption_consented_at'
+        | 'refund_preference'
+      > & { account_binding: string }
+    >,
     updatedAt: number,
   ): Promise<void> {
     const values: Insertable<OrderSettingsTable> = {
       app_id: appId,
       web_region_lock: 0,
       refuse_store_orders_in_arrears: 0,
+      consumption_consent: null,
+      consumption_consented_at: null,
+      refund_preference: null,
       ...change,
       updated_at: updatedAt,
     };

@@ -12,10 +12,23 @@ export interface OrderSettings {
    * game is asked (SUPPLEMENT_PENDING); off by default (docs/orders.md "Refund abuse").
    */
   refuseStoreOrdersInArrears: boolean;
+  /** Store purchases bound to their buyer (docs/stores.md "Purchases bound to their buyer"). */
+  accountBinding: AccountBinding;
+  /** The studio's statement that its players consented to consumption data going to Apple; null: off. */
+  consumptionConsent: string | null;
+  /** When the operator recorded the statement (ISO 8601). */
+  consumptionConsentedAt: string | null;
+  /** Apple refundPreference sent with consumption information; null: none. */
+  refundPreference: RefundPreference | null;
 }
 
+export type AccountBinding = 'required' | 'when_present' | 'off';
+export const ACCOUNT_BINDINGS: readonly AccountBinding[] = ['required', 'when_present', 'off'];
+export type RefundPreference = 'DECLINE' | 'GRANT_FULL' | 'GRANT_PRORATED';
+export const REFUND_PREFERENCES: readonly RefundPreference[] = ['DECLINE', 'GRANT_FULL', 'GRANT_PRORATED'];
+
 /** A change of the settings: each field given is set, each left out keeps its value. */
-export type OrderSettingsChange = Partial<Omit<OrderSettings, 'appId'>>;
+export type OrderSettingsChange = Partial<Omit<OrderSettings, 'appId' | 'consumptionConsentedAt'>>;
 
 /** How long an instance trusts the settings it read; a change made here is seen at once, elsewhere within this (as APP_CACHE_MS). */
 export const SETTINGS_CACHE_MS = 2000;
@@ -44,6 +57,15 @@ export class OrderSettingsService {
       appId,
       webRegionLock: row?.web_region_lock === 1,
       refuseStoreOrdersInArrears: row?.refuse_store_orders_in_arrears === 1,
+      accountBinding: ACCOUNT_BINDINGS.includes(row?.account_binding as AccountBinding)
+        ? (row!.account_binding as AccountBinding)
+        : 'when_present',
+      consumptionConsent: row?.consumption_consent ?? null,
+      consumptionConsentedAt:
+        row?.consumption_consented_at != null ? new Date(Number(row.consumption_consented_at)).toISOString() : null,
+      refundPreference: REFUND_PREFERENCES.includes(row?.refund_preference as RefundPreference)
+        ? (row!.refund_preference as RefundPreference)
+        : null,
     };
   }
 
@@ -57,6 +79,14 @@ export class OrderSettingsService {
         ...(change.refuseStoreOrdersInArrears === undefined
           ? {}
           : { refuse_store_orders_in_arrears: flag(change.refuseStoreOrdersInArrears) }),
+        ...(change.accountBinding === undefined ? {} : { account_binding: change.accountBinding }),
+        ...(change.consumptionConsent === undefined
+          ? {}
+          : {
+              consumption_consent: change.consumptionConsent,
+              consumption_consented_at: change.consumptionConsent === null ? null : this.now(),
+            }),
+        ...(change.refundPreference === undefined ? {} : { refund_preference: change.refundPreference }),
       },
       this.now(),
     );

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { storeAccountToken } from '@game-platform/sdk';
 import crypto from 'node:crypto';
 import {
   TEST_BUNDLE_ID,
@@ -67,6 +68,7 @@ describe('App Store payments end to end', () => {
       store: 'apple',
       productId: APPLE_SKU,
       submit: `POST /order/v1/client/orders/${order.trxNo}/apple-transactions`,
+      appAccountToken: storeAccountToken(w.app.appId, w.login.userId),
     });
     const id = txId();
     const signed = await signTx({
@@ -192,7 +194,8 @@ describe('App Store payments end to end', () => {
     assert.deepEqual(
       ignored.slice(0, 4).map((m) => [m.type, m.errorCode]),
       [
-        ['CONSUMPTION_REQUEST', 'consumption_request'],
+        // Without the studio's consent statement nothing is sent to Apple (consumption.test.ts).
+        ['CONSUMPTION_REQUEST', 'no_consent'],
         ['REFUND_REVERSED', 'refund_reversed'],
         ['REFUND_DECLINED', 'refund_declined'],
         ['TEST', 'test'],

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { storeAccountToken } from '@game-platform/sdk';
 import { TEST_PACKAGE, purchase, pushBody, type GoogleServer } from '../testing/google-fixture.js';
 import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
 import { storePaymentsRepo } from './store-payments.repository.js';
@@ -55,6 +56,7 @@ describe('Google Play payments end to end', () => {
       store: 'google',
       productId: GOOGLE_SKU,
       submit: `POST /order/v1/client/orders/${order.trxNo}/google-purchases`,
+      obfuscatedAccountId: storeAccountToken(w.app.appId, w.login.userId),
     });
     const tok = token();
     const p = bought(tok);

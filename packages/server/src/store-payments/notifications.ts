@@ -61,10 +61,27 @@ export class StoreMessages {
    * A message whose verification failed: recorded for operators (no dedup key), never applied. A store that could
    * not be reached is not a refusal: it is rethrown for a 503, so the store retries.
    */
-  async refused(store: StoreName, appId: number, e: unknown, excerpt: string): Promise<MessageResult> {
+  async refused(
+    store: StoreName,
+    appId: number,
+    e: unknown,
+    excerpt: string,
+    source: StoreMessagesTable['source'] = 'push',
+  ): Promise<MessageResult> {
     if (!(e instanceof StoreVerificationError) || e.retryable) throw e;
-    await this.record(store, appId, 'push', null, { outcome: 'refused', reason: e.code, trxNo: null }, null, excerpt);
+    await this.record(store, appId, source, null, { outcome: 'refused', reason: e.code, trxNo: null }, null, excerpt);
     return { outcome: 'refused', reason: e.code, trxNo: null };
+  }
+
+  /** A purchase a player submitted, refused for a reason operators should see (revoked, wrong_account, malformed). */
+  async refusedSubmission(
+    store: StoreName,
+    appId: number,
+    reason: string,
+    trxNo: number,
+    excerpt: string,
+  ): Promise<void> {
+    await this.record(store, appId, 'client', null, { outcome: 'refused', reason, trxNo }, 'SUBMISSION', excerpt);
   }
 
   /** A verified notification: deduplicated, applied, recorded. */
@@ -72,8 +89,12 @@ export class StoreMessages {
     appId: number,
     n: StoreNotification,
     refund: () => StoreRefundEvent | { ignore: string } | null,
+    /** Another type the caller handles (Apple CONSUMPTION_REQUEST, issue 27); null: ignored as before. */
+    other?: () => Promise<MessageResult> | null,
   ): Promise<MessageResult> {
     return this.once(n.store, appId, 'push', n.notificationId, n.rawType, excerptOf(n), async () => {
+      const handled = n.type !== 'REFUND' && other ? other() : null;
+      if (handled) return handled;
       if (n.type !== 'REFUND') return { outcome: 'ignored', reason: ignoredReason(n), trxNo: null };
       const event = refund();
       if (!event) return { outcome: 'ignored', reason: 'no_transaction', trxNo: null };
@@ -85,16 +106,29 @@ export class StoreMessages {
   /** A refund the reconciliation found: the same path as a notification's, keyed by the refunded transaction. */
   reconciled(event: StoreRefundEvent & { key: string; excerpt: string }): Promise<MessageResult> {
     return this.once(event.store, event.appId, 'reconcile', event.key, 'REFUND', event.excerpt, () =>
-      this.applyRefund(event),
+      this.applyRefund(event, 'reconcile'),
     );
   }
 
   /** The refund of the order a store transaction paid: the refund order, 2.5 and the supplement (RefundService). */
-  async applyRefund(event: StoreRefundEvent): Promise<MessageResult> {
+  async applyRefund(event: StoreRefundEvent, source: 'push' | 'reconcile' = 'push'): Promise<MessageResult> {
     const row =
       (event.storeKey && (await storePaymentsRepo.transaction(this.db, event.store, event.storeKey))) ||
       (event.bankTrxNo && (await storePaymentsRepo.byBankTrxNo(this.db, event.store, event.bankTrxNo))) ||
       undefined;
+    if (!row && (event.storeKey || event.bankTrxNo)) {
+      // Refunded before any order knew it (a player keeps the JWS or token, asks for a refund, then submits it):
+      // kept, so the submission is refused (issue 27, docs/stores.md "Revocation").
+      await storePaymentsRepo.insertRevocation(this.db, {
+        store: event.store,
+        store_key: (event.storeKey ?? event.bankTrxNo)!,
+        app_id: event.appId,
+        bank_trx_no: event.bankTrxNo,
+        source,
+        created_at: this.now(),
+      });
+      return { outcome: 'applied', reason: 'revoked_before_submission', trxNo: null };
+    }
     if (!row || row.app_id !== event.appId) return { outcome: 'ignored', reason: 'unknown_transaction', trxNo: null };
     try {
       await this.orders.refund(row.trx_no);
@@ -182,8 +216,8 @@ export class StoreMessages {
 
 /**
  * Why a verified message other than a refund changes nothing (docs/stores.md): REFUND_REVERSED does not un-refund
- * (the refund order and the supplement stand; operators see it), REFUND_DECLINED and CONSUMPTION_REQUEST need no
- * action (no consumption data is sent), TEST and Google's purchase notifications are acknowledged (the client submits
+ * (the refund order and the supplement stand; operators see it), REFUND_DECLINED needs no action, CONSUMPTION_REQUEST is
+ * answered only for apps whose operator recorded the studio's consent (consumption.ts), TEST and Google's purchase notifications are acknowledged (the client submits
  * purchases itself).
  */
 function ignoredReason(n: StoreNotification): string {

@@ -2,6 +2,7 @@ import { decodeJwt } from 'jose';
 import type { StoreNotification } from '../app-stores/index.js';
 import { AppError } from '../errors/app-error.js';
 import type { StoreClients } from './store-clients.js';
+import type { StoreConsumption } from './consumption.js';
 import type { MessageResult, StoreMessages, StoreRefundEvent } from './notifications.js';
 
 /**
@@ -13,6 +14,7 @@ export class StoreNotifications {
   constructor(
     private readonly clients: StoreClients,
     private readonly messages: StoreMessages,
+    private readonly consumption: StoreConsumption,
   ) {}
 
   async apple(appId: number, signedPayload: string): Promise<MessageResult> {
@@ -23,7 +25,12 @@ export class StoreNotifications {
     } catch (e) {
       return this.messages.refused('apple', appId, e, claimedApple(signedPayload));
     }
-    return this.messages.notification(appId, n, () => appleRefund(appId, n));
+    return this.messages.notification(
+      appId,
+      n,
+      () => appleRefund(appId, n),
+      () => (n.type === 'CONSUMPTION_REQUEST' ? this.consumption.request(appId, n) : null),
+    );
   }
 
   async google(appId: number, authorization: string | undefined, body: unknown): Promise<MessageResult> {

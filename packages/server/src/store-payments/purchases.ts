@@ -1,4 +1,7 @@
+import { timingSafeEqual } from 'node:crypto';
+import { storeAccountToken } from '@game-platform/sdk';
 import type { Kysely } from 'kysely';
+import type { AccountBinding } from '../orders/settings.js';
 import type { Tables } from '../tables.js';
 import { StoreVerificationError } from '../app-stores/errors.js';
 import type { StorePurchase, StoreName } from '../app-stores/index.js';
@@ -11,6 +14,20 @@ import type { ItemRow, OrderRow } from '../orders/orders.repository.js';
 import type { Order } from '../orders/orders.view.js';
 import { storePaymentsRepo } from './store-payments.repository.js';
 import type { StoreClients } from './store-clients.js';
+
+/**
+ * Store refusals of a submission recorded for operators, with a store payload whose fields failed their checks after
+ * verification (the others are the client's mistakes, answered only).
+ */
+const RECORDED = ['revoked', 'wrong_account'];
+
+export interface SubmissionRefusal {
+  store: StoreName;
+  appId: number;
+  trxNo: number;
+  reason: string;
+  excerpt: string;
+}
 
 /** Most signed transactions one merged iOS receipt may hold. */
 export const MAX_MERGED_TRANSACTIONS = 10;
@@ -43,8 +60,28 @@ export class StorePurchases {
     private readonly isUniqueViolation: (err: unknown) => boolean,
     /** A Google acknowledgement that failed after the payment (the reconciliation retries it). */
     private readonly onAckError: (err: unknown, trxNo: number) => void,
+    /** The app's accountBinding setting (order settings). */
+    private readonly binding: (appId: number) => Promise<AccountBinding>,
+    /** Records a refusal operators should see (store_messages, source `client`): malformed, revoked, wrong_account. */
+    private readonly recordRefusal: (r: SubmissionRefusal) => Promise<void>,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** Records the refusal when it is one operators should see, then answers the client's error. */
+  private async refuse(store: StoreName, order: OrderRow, e: unknown, field: string): Promise<AppError> {
+    const err = refusal(e, field);
+    const storeError = (err.data as { storeError?: string } | undefined)?.storeError;
+    const verifiedMalformed = e instanceof StoreVerificationError && e.verified;
+    if (storeError && (RECORDED.includes(storeError) || verifiedMalformed))
+      await this.recordRefusal({
+        store,
+        appId: order.app_id,
+        trxNo: order.trx_no,
+        reason: storeError,
+        excerpt: JSON.stringify({ field, storeError, detail: err.message.slice(0, 200) }),
+      });
+    return err;
+  }
 
   /** StoreKit 2 signed transactions for an App Store order: one pays it; several are a merged receipt (2.4 rules 3, 9). */
   async apple(buyer: Buyer, trxNo: number, signedTransactions: string[]): Promise<Order> {
@@ -57,12 +94,27 @@ export class StorePurchases {
       try {
         purchases.push(await verifier.verifyTransaction(jws));
       } catch (e) {
-        throw refusal(e, `signedTransactions.${i}`);
+        throw await this.refuse('apple', order, e, `signedTransactions.${i}`);
       }
     }
     const ids = purchases.map((p) => p.transactionId);
     if (new Set(ids).size !== ids.length)
       throw invalidParameter('signedTransactions', 'lists the same transaction twice');
+    for (const [i, p] of purchases.entries()) {
+      await this.checkAccount('apple', order, p.accountToken, `signedTransactions.${i}`);
+      const revoked = p.revocationDate
+        ? `the App Store refunded or revoked it on ${p.revocationDate.toISOString()}`
+        : (await storePaymentsRepo.revoked(this.db, 'apple', buyer.appId, p.transactionId, p.transactionId))
+          ? 'the App Store reported its refund before it was submitted'
+          : null;
+      if (revoked)
+        throw await this.refuse(
+          'apple',
+          order,
+          new StoreVerificationError('revoked', `transaction ${p.transactionId}: ${revoked}`),
+          `signedTransactions.${i}`,
+        );
+    }
     for (const p of purchases) this.checkProduct(p, item);
     checkQuantity(purchases, item);
     const merged = purchases.length > 1;
@@ -90,8 +142,16 @@ export class StorePurchases {
     try {
       purchase = await publisher.verifyPurchase(input.productId, input.purchaseToken);
     } catch (e) {
-      throw refusal(e, 'purchaseToken');
+      throw await this.refuse('google', order, e, 'purchaseToken');
     }
+    await this.checkAccount('google', order, purchase.accountToken, 'purchaseToken');
+    if (await storePaymentsRepo.revoked(this.db, 'google', buyer.appId, input.purchaseToken, purchase.transactionId))
+      throw await this.refuse(
+        'google',
+        order,
+        new StoreVerificationError('revoked', 'Google Play voided this purchase before it was submitted'),
+        'purchaseToken',
+      );
     checkQuantity([purchase], item);
     const client = googleClientReport(input, purchase.region ?? null);
     const paid = await this.pay(order, 'google', [purchase], {
@@ -128,6 +188,24 @@ export class StorePurchases {
       });
     const [item] = await this.orders.items(trxNo);
     return { order, item: item! };
+  }
+
+  /**
+   * Purchases bound to their buyer (issue 27): the transaction's account token (Apple appAccountToken, Google
+   * obfuscatedExternalAccountId) must be the submitting player's, per the app's accountBinding: `required` refuses a
+   * transaction without it, `when_present` only one with another token, `off` checks nothing.
+   */
+  private async checkAccount(store: StoreName, order: OrderRow, token: string | undefined, field: string) {
+    const binding = await this.binding(order.app_id);
+    if (binding === 'off') return;
+    if (token === undefined && binding === 'when_present') return;
+    const expected = storeAccountToken(order.app_id, order.user_id);
+    if (token !== undefined && sameToken(token.toLowerCase(), expected)) return;
+    const why =
+      token === undefined
+        ? 'the purchase carries no account token and this app requires one'
+        : "the purchase's account token is not this player's";
+    throw await this.refuse(store, order, new StoreVerificationError('wrong_account', why), field);
   }
 
   private checkProduct(p: StorePurchase, item: ItemRow): void {
@@ -184,6 +262,13 @@ export class StorePurchases {
       throw e;
     }
   }
+}
+
+/** Constant-time comparison of two tokens (their lengths are not secret). */
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function usedError(trxNo: number | null): AppError {

@@ -110,7 +110,11 @@ export class StoreReconciliation {
     const publisher = await this.clients.googlePublisher(settings);
     if (!publisher) return { refunds: 0, acknowledged: 0, next: since };
     let refunds = 0;
-    for (const v of await publisher.voidedPurchases(new Date(since))) {
+    const malformed: unknown[] = [];
+    const voided = await publisher.voidedPurchases(new Date(since), { onMalformed: (e) => malformed.push(e) });
+    for (const e of malformed)
+      await this.messages.refused('google', appId, e, JSON.stringify({ type: 'REFUND', malformed: true }), 'reconcile');
+    for (const v of voided) {
       const r = await this.messages.reconciled({
         store: 'google',
         appId,
@@ -119,7 +123,8 @@ export class StoreReconciliation {
         key: `voided:${v.purchaseToken ?? v.transactionId}`,
         excerpt: excerptOf(v),
       });
-      if (r.outcome === 'applied') refunds++;
+      // A refund kept for a transaction not yet submitted (trxNo null) refunds no order.
+      if (r.outcome === 'applied' && r.trxNo !== null) refunds++;
     }
     let acknowledged = 0;
     for (const row of await storePaymentsRepo.unacknowledged(this.db, appId, 100)) {
@@ -149,7 +154,16 @@ export class StoreReconciliation {
       if (seen.has(row.store_key)) continue;
       let found: StoreRefund[];
       try {
-        found = await api.refundHistory(row.store_key);
+        const malformed: unknown[] = [];
+        found = await api.refundHistory(row.store_key, (e) => malformed.push(e));
+        for (const e of malformed)
+          await this.messages.refused(
+            'apple',
+            appId,
+            e,
+            JSON.stringify({ type: 'REFUND', lookup: row.store_key, malformed: true }),
+            'reconcile',
+          );
       } catch (e) {
         if (isStoreError(e, 'not_found')) continue;
         throw e;
@@ -165,7 +179,7 @@ export class StoreReconciliation {
           key: `refund:${r.transactionId}`,
           excerpt: excerptOf(r),
         });
-        if (result.outcome === 'applied') refunds++;
+        if (result.outcome === 'applied' && result.trxNo !== null) refunds++;
       }
     }
     return refunds;

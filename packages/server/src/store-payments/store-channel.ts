@@ -1,3 +1,4 @@
+import { storeAccountToken } from '@game-platform/sdk';
 import { Channel } from '../orders/enums.js';
 import type { PaymentChannelAdapter, PaymentStart } from '../orders/channels/channel.js';
 import type { ItemRow, OrderRow } from '../orders/orders.repository.js';
@@ -30,6 +31,19 @@ export class StoreChannel implements PaymentChannelAdapter {
       store === 'apple'
         ? `POST /order/v1/client/orders/${order.trx_no}/apple-transactions`
         : `POST /order/v1/client/orders/${order.trx_no}/google-purchases`;
-    return { bankTrxNo: null, step: { kind: 'store', channel: 'store', store, productId: productId || null, submit } };
+    // Purchases bound to their buyer (issue 27): the client hands the store this player's token, the store signs it
+    // into the transaction, and the submission checks it (purchases.ts, per the app's accountBinding).
+    const token = storeAccountToken(order.app_id, order.user_id);
+    return {
+      bankTrxNo: null,
+      step: {
+        kind: 'store',
+        channel: 'store',
+        store,
+        productId: productId || null,
+        submit,
+        ...(store === 'apple' ? { appAccountToken: token } : { obfuscatedAccountId: token }),
+      },
+    };
   }
 }

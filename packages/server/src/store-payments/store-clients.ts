@@ -94,6 +94,7 @@ export class StoreClients {
     return traceCalls(new AppleStoreApi(client, await this.appleVerifier(s)), 'app_store', [
       'refundHistory',
       'notificationHistory',
+      'sendConsumption',
     ]);
   }
 

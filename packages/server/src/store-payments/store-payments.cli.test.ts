@@ -44,6 +44,14 @@ describe('store messages: the CLI', { skip: testBackend() !== 'sqlite' && 'CLI r
       );
       const text = await runCli(env, ['app', 'store-messages', appId, '--store', 'google']);
       assert.equal(text.stdout.trim(), 'no store messages');
+      // Apple's consumption requests (issue 27): none yet.
+      const consumption = await runCli(env, ['--json', 'app', 'store-consumption-requests', appId]);
+      assert.equal(consumption.code, 0, consumption.stderr);
+      assert.deepEqual(JSON.parse(consumption.stdout), { requests: [] });
+      const none = await runCli(env, ['app', 'store-consumption-requests', appId]);
+      assert.equal(none.stdout.trim(), 'no consumption requests');
+      const badLimit = await runCli(env, ['app', 'store-consumption-requests', appId, '--limit', '0']);
+      assert.match(badLimit.stderr, /limit: must be 1 to 200/);
       const bad = await runCli(env, ['app', 'store-messages', appId, '--outcome', 'lost']);
       assert.notEqual(bad.code, 0);
       assert.match(bad.stderr, /outcome: must be applied, duplicate, ignored, refused/);

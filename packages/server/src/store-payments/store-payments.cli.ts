@@ -2,7 +2,13 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { PAGE_DEFAULT, PAGE_MAX } from '../http/admin-query.js';
-import { parseStoreMessagesQuery, toMessage, type StoreMessage } from './store-payments.schemas.js';
+import {
+  parseStoreMessagesQuery,
+  toConsumptionRequest,
+  toMessage,
+  type ConsumptionRequestView,
+  type StoreMessage,
+} from './store-payments.schemas.js';
 
 const line = (m: StoreMessage) =>
   `#${m.messageId}  ${m.receivedAt}  ${m.store} ${m.source}  ${m.type ?? '-'}  ${m.outcome}${m.errorCode ? ` (${m.errorCode})` : ''}  trxNo ${m.trxNo ?? '-'}  ${m.notificationId ?? ''}`;
@@ -32,6 +38,32 @@ export function registerStoreMessageCommands(app: Command, ctx: CliContext): voi
         if (!(await s.apps.resolveByAppId(appId))) throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
         const messages = (await s.storePayments.messages.list(filter)).map(toMessage);
         ctx.output({ messages }, () => messages.map(line).join('\n') || 'no store messages');
+      });
+    });
+}
+
+const requestLine = (r: ConsumptionRequestView) =>
+  `#${r.requestId}  ${r.requestedAt}  transaction ${r.transactionId}  trxNo ${r.trxNo ?? '-'}  ${r.state}` +
+  `${r.eventId !== null ? `  event ${r.eventId} ${r.eventState ?? '-'} after ${r.attempts ?? 0} attempt(s)` : ''}` +
+  `${r.lastError ? `  last error: ${r.lastError}` : ''}`;
+
+/** `app store-consumption-requests <appId>`: Apple's consumption requests and what was sent (docs/stores.md). */
+export function registerConsumptionRequestCommands(app: Command, ctx: CliContext): void {
+  app
+    .command('store-consumption-requests')
+    .description("an app's App Store consumption requests, newest first, with what was sent to Apple and its delivery")
+    .argument('<appId>')
+    .option('--limit <n>', '1-200', '50')
+    .action(async (id: string, o) => {
+      if (!/^[0-9]{1,15}$/.test(id)) throw invalidParameter('appId', 'must be a number');
+      const limit = Number(o.limit);
+      if (!/^[0-9]{1,3}$/.test(String(o.limit)) || limit < 1 || limit > 200)
+        throw invalidParameter('limit', 'must be 1 to 200');
+      const appId = Number(id);
+      await ctx.withServices(async (s) => {
+        if (!(await s.apps.resolveByAppId(appId))) throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+        const requests = (await s.storePayments.consumption.list(appId, limit)).map(toConsumptionRequest);
+        ctx.output({ requests }, () => requests.map(requestLine).join('\n') || 'no consumption requests');
       });
     });
 }

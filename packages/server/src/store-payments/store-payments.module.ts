@@ -8,6 +8,7 @@ import { StoreClients, type SettingsSource, type StoreEndpoints } from './store-
 import { StoreChannel } from './store-channel.js';
 import { StoreMessages } from './notifications.js';
 import { StoreNotifications } from './notify.js';
+import { StoreConsumption, type EventView } from './consumption.js';
 import { StorePurchases } from './purchases.js';
 import { StoreReconciliation } from './reconcile.js';
 
@@ -18,6 +19,8 @@ export interface StorePaymentsDomain {
   messages: StoreMessages;
   notifications: StoreNotifications;
   reconciliation: StoreReconciliation;
+  /** Consumption information for Apple (issue 27): the game's reports, CONSUMPTION_REQUEST answers, their sender. */
+  consumption: StoreConsumption;
   /** Where background failures (acknowledgement, reconciliation) are logged: the HTTP service's logger (routes.ts). */
   useLogger(log: Logger): void;
 }
@@ -50,6 +53,8 @@ export function createStorePayments(deps: {
   clients: StoreClients;
   settings: SettingsSource & { enabledApps(store: StoreName): Promise<number[]> };
   orders: OrdersDomain;
+  /** Outbox events by id (delivery.events.byIds): the consumption answer reads the 2.4 notification's state. */
+  events: (eventIds: number[]) => Promise<EventView[]>;
   now: () => number;
 }): StorePaymentsDomain {
   const { db, dialect, clients, orders, now } = deps;
@@ -67,18 +72,30 @@ export function createStorePayments(deps: {
     now,
     reads,
   );
+  const consumption = new StoreConsumption(
+    db,
+    clients,
+    (appId) => orders.settings.get(appId),
+    (trxNo) => orders.orders.row(trxNo),
+    deps.events,
+    deps.config.APPLE_API_BASE_URL,
+    now,
+  );
   return {
     clients,
+    consumption,
     purchases: new StorePurchases(
       db,
       orders.orders,
       clients,
       unique,
       (err, trxNo) => warn({ err, trxNo }, 'Google Play acknowledgement failed; the reconciliation retries it'),
+      async (appId) => (await orders.settings.cached(appId)).accountBinding,
+      (r) => messages.refusedSubmission(r.store, r.appId, r.reason, r.trxNo, r.excerpt),
       now,
     ),
     messages,
-    notifications: new StoreNotifications(clients, messages),
+    notifications: new StoreNotifications(clients, messages, consumption),
     reconciliation: new StoreReconciliation(
       db,
       reads,

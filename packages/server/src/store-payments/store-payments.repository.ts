@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
-import type { StoreMessagesTable, StoreTransactionsTable } from './store-payments.tables.js';
+import type { StoreMessagesTable, StoreRevocationsTable, StoreTransactionsTable } from './store-payments.tables.js';
 
 export type StoreTransactionRow = Selectable<StoreTransactionsTable>;
 export type StoreMessageRow = Selectable<StoreMessagesTable>;
@@ -38,6 +38,38 @@ export const storePaymentsRepo = {
       .where('store', '=', store)
       .where('bank_trx_no', '=', bankTrxNo)
       .executeTakeFirst();
+  },
+
+  /** Keeps a refund reported before its transaction paid anything (the first report holds the key). */
+  async insertRevocation(db: Kysely<Tables>, row: Insertable<StoreRevocationsTable>): Promise<void> {
+    await db
+      .insertInto('store_revocations')
+      .values(row)
+      .onConflict((oc) => oc.columns(['store', 'store_key']).doNothing())
+      .execute();
+  },
+
+  /** A revocation of this app kept for the store key or the store's transaction id. */
+  async revoked(
+    db: Kysely<Tables>,
+    store: StoreName,
+    appId: number,
+    storeKey: string | null,
+    bankTrxNo: string | null,
+  ): Promise<boolean> {
+    let q = db
+      .selectFrom('store_revocations')
+      .select('store_key')
+      .where('store', '=', store)
+      .where('app_id', '=', appId);
+    q = q.where((eb) =>
+      eb.or([
+        ...(storeKey !== null ? [eb('store_key', '=', storeKey)] : []),
+        ...(bankTrxNo !== null ? [eb('bank_trx_no', '=', bankTrxNo)] : []),
+      ]),
+    );
+    if (storeKey === null && bankTrxNo === null) return false;
+    return (await q.executeTakeFirst()) !== undefined;
   },
 
   async markRefunded(db: Kysely<Tables>, trxNo: number, at: number): Promise<void> {

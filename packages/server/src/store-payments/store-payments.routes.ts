@@ -4,12 +4,15 @@ import { Type } from '@sinclair/typebox';
 import { platformErrorResponses, platformSuccess, Text } from '../http/schemas.js';
 import { nextBeforeOf } from '../http/admin-query.js';
 import { playerAuth } from '../accounts/accounts.service.js';
-import { AppError } from '../errors/app-error.js';
+import { AppError, invalidParameter } from '../errors/app-error.js';
 import { Order } from '../orders/orders.view.js';
 import type { Services } from '../services.js';
 import type { MessageResult } from './notifications.js';
 import {
   AppleNotificationBody,
+  ConsumptionReportBody,
+  ConsumptionRequestView,
+  toConsumptionRequest,
   AppleTransactionsBody,
   GooglePurchaseBody,
   GooglePushBody,
@@ -155,6 +158,74 @@ export function storeMessageRoutes(services: Services): FastifyPluginAsyncTypebo
         const rows = await services.storePayments.messages.list(filter);
         const messages = rows.map(toMessage);
         return { messages, nextBefore: nextBeforeOf(messages, filter.limit, (m) => m.messageId) };
+      },
+    );
+  };
+}
+
+/** The game reports a store purchase's consumption (5.1 md5; issue 27): sent to Apple when it asks. */
+export function storeConsumptionRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const md5 = services.md5.hook({
+    from: 'body',
+    clientId: (body) => body.appId,
+    resolveApp: async (appId) => {
+      const app = await services.apps.resolveByAppId(appId as number);
+      if (!app || !app.active) throw new AppError('UNKNOWN_CLIENT', `appId ${String(appId)} is not a known active app`);
+      return app;
+    },
+    recordNonce: 'hook',
+  });
+  return async (app) => {
+    app.post(
+      '/order/v1/game/orders/:trxNo/consumption',
+      {
+        schema: {
+          tags: ['orders'],
+          summary:
+            "Report how much of a store purchase the player consumed (milliunits): Apple's consumption requests are answered with it (docs/stores.md)",
+          params: TrxNoParams,
+          body: ConsumptionReportBody,
+          response: {
+            200: platformSuccess(Type.Object({ trxNo: Type.Integer(), consumptionPercentage: Type.Integer() })),
+            ...platformErrorResponses,
+          },
+        },
+        preHandler: md5,
+      },
+      async (request) => {
+        const trxNo = Number(request.params.trxNo);
+        if (request.body.trxNo !== trxNo) throw invalidParameter('trxNo', "is not the path's trxNo");
+        const { app: caller } = services.md5.caller(request);
+        await services.storePayments.consumption.report(caller.appId, trxNo, request.body.consumptionPercentage);
+        return ok({ trxNo, consumptionPercentage: request.body.consumptionPercentage }, 'consumption recorded');
+      },
+    );
+  };
+}
+
+/** Admin API: an app's Apple consumption requests and what was sent (mounted under /admin/v1). */
+export function storeConsumptionAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/apps/:appId/store-consumption-requests',
+      {
+        schema: {
+          tags: ['admin'],
+          security: [{ adminBearer: [] }],
+          summary: "Apple's consumption requests of an app, newest first, with what was sent and its delivery",
+          params: NotifyParams,
+          response: {
+            200: Type.Object({ requests: Type.Array(ConsumptionRequestView) }),
+            ...platformErrorResponses,
+          },
+        },
+      },
+      async (request) => {
+        const appId = Number(request.params.appId);
+        if (!(await services.apps.resolveByAppId(appId)))
+          throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+        const rows = await services.storePayments.consumption.list(appId, 200);
+        return { requests: rows.map(toConsumptionRequest) };
       },
     );
   };

@@ -97,7 +97,7 @@ export const StoreMessage = Type.Object(
   {
     messageId: Type.Integer(),
     store: Type.Union([Type.Literal('apple'), Type.Literal('google')]),
-    source: Type.Union([Type.Literal('push'), Type.Literal('reconcile')]),
+    source: Type.Union([Type.Literal('push'), Type.Literal('reconcile'), Type.Literal('client')]),
     notificationId: Type.Union([Type.String(), Type.Null()]),
     type: Type.Union([Type.String(), Type.Null()]),
     outcome: Type.String(),
@@ -152,5 +152,74 @@ export function toMessage(r: StoreMessageRow): StoreMessage {
     trxNo: r.trx_no === null ? null : Number(r.trx_no),
     receivedAt: new Date(Number(r.received_at)).toISOString(),
     excerpt: r.excerpt,
+  };
+}
+
+/** POST /order/v1/game/orders/{trxNo}/consumption (5.1 md5): every field signed; trxNo repeated so it is signed. */
+export const ConsumptionReportBody = Type.Object(
+  {
+    appId: SafeInteger({ minimum: 1, description: 'Application id.' }),
+    trxNo: SafeInteger({ minimum: 1, description: "The order's trxNo (the path's, repeated so that it is signed)." }),
+    consumptionPercentage: SafeInteger({
+      minimum: 0,
+      maximum: 100_000,
+      description: "How much of the purchase the player consumed, in milliunits (Apple's: 100000 is all of it).",
+    }),
+    nonce: Text({ minLength: 1, maxLength: 128, description: 'One-time random string (5.1).' }),
+    timestamp: SafeInteger({ minimum: 0, description: 'Unix seconds (a number, 5.1).' }),
+    sign: Text({ description: 'md5 signature of 5.1.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ConsumptionRequestView = Type.Object({
+  requestId: Type.Integer(),
+  transactionId: Type.String(),
+  trxNo: Type.Union([Type.Integer(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()], { description: "Apple's consumptionRequestReason." }),
+  state: Type.String({
+    description:
+      'queued (sent through the outbox: see eventState) | skipped_no_consent | unknown_transaction | expired',
+  }),
+  eventId: Type.Union([Type.Integer(), Type.Null()]),
+  eventState: Type.Union([Type.String(), Type.Null()], { description: 'pending | delivered | dead' }),
+  attempts: Type.Union([Type.Integer(), Type.Null()]),
+  sentAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  body: Type.Union([Type.Unknown(), Type.Null()], { description: 'The ConsumptionRequest sent to Apple.' }),
+  requestedAt: Type.String({ format: 'date-time' }),
+  deadlineAt: Type.String({ format: 'date-time' }),
+});
+export type ConsumptionRequestView = Static<typeof ConsumptionRequestView>;
+
+const isoOf = (ms: unknown) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
+
+/** A recorded consumption request with its outbox event, as the admin API and the CLI show it. */
+export function toConsumptionRequest(r: {
+  request_id: number;
+  transaction_id: string;
+  trx_no: number | null;
+  reason: string | null;
+  state: string;
+  event_id: number | null;
+  body: string | null;
+  requested_at: number;
+  deadline_at: number;
+  event?: { state: string; attempts: number; delivered_at: number | null; last_error: string | null } | undefined;
+}): ConsumptionRequestView {
+  return {
+    requestId: Number(r.request_id),
+    transactionId: r.transaction_id,
+    trxNo: r.trx_no === null ? null : Number(r.trx_no),
+    reason: r.reason,
+    state: r.state,
+    eventId: r.event_id === null ? null : Number(r.event_id),
+    eventState: r.event?.state ?? null,
+    attempts: r.event ? Number(r.event.attempts) : null,
+    sentAt: isoOf(r.event?.delivered_at),
+    lastError: r.event?.last_error ?? null,
+    body: r.body === null ? null : (JSON.parse(r.body) as unknown),
+    requestedAt: isoOf(r.requested_at)!,
+    deadlineAt: isoOf(r.deadline_at)!,
   };
 }

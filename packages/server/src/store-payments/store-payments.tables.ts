@@ -21,8 +21,11 @@ export interface StoreMessagesTable {
   message_id: Generated<number>;
   app_id: number;
   store: 'apple' | 'google';
-  /** push: the store's notification; reconcile: found by the periodic poll. */
-  source: 'push' | 'reconcile';
+  /**
+   * push: the store's notification; reconcile: found by the periodic poll; client: a purchase a player submitted
+   * that was refused for revocation, account binding or a malformed store answer (issue 27).
+   */
+  source: 'push' | 'reconcile' | 'client';
   notification_id: string | null;
   /** notification_id of the delivery that took effect (unique per store and app); null for replays and refusals. */
   dedup_key: string | null;
@@ -46,7 +49,39 @@ export interface StoreCursorsTable {
   updated_at: number;
 }
 
+/** A refund or void reported before any order knew its transaction (migration 0024): refuses the later submission. */
+export interface StoreRevocationsTable {
+  store: 'apple' | 'google';
+  /** Apple transactionId / Google purchase token (the orderId when the store gave no token). */
+  store_key: string;
+  app_id: number;
+  /** Apple transactionId / Google orderId. */
+  bank_trx_no: string | null;
+  source: 'push' | 'reconcile';
+  created_at: number;
+}
+
+/** An Apple CONSUMPTION_REQUEST and what was done with it (migration 0024). */
+export interface StoreConsumptionRequestsTable {
+  request_id: Generated<number>;
+  app_id: number;
+  transaction_id: string;
+  trx_no: number | null;
+  /** Apple consumptionRequestReason. */
+  reason: string | null;
+  /** queued (in the outbox) | sent | skipped_no_consent | unknown_transaction | expired | failed */
+  state: string;
+  event_id: number | null;
+  /** The ConsumptionRequest body sent (JSON). */
+  body: string | null;
+  requested_at: number;
+  /** Apple's 12-hour window closes then. */
+  deadline_at: number;
+}
+
 export interface StorePaymentsTables {
+  store_revocations: StoreRevocationsTable;
+  store_consumption_requests: StoreConsumptionRequestsTable;
   store_transactions: StoreTransactionsTable;
   store_messages: StoreMessagesTable;
   store_cursors: StoreCursorsTable;

@@ -177,18 +177,27 @@ export interface AppleApiServer {
   notifications: string[];
   /** Items per page, for both calls. */
   pageSize: number;
+  /** Send Consumption Information (v2) bodies received and accepted, by transaction id. */
+  consumption: { transactionId: string; body: unknown }[];
+  /** Answer the next n consumption sends with 500 (a failed send the delivery engine retries). */
+  failConsumption: number;
   /** The requests seen: method, path and whether the bearer JWT was accepted. */
   requests: { method: string; path: string; authorized: boolean; body?: unknown }[];
   close(): Promise<void>;
 }
 
-/** The App Store Server API on loopback: refund lookup v2 and notification history v1, bearer JWT checked. */
+/**
+ * The App Store Server API on loopback: refund lookup v2, notification history v1 and Send Consumption Information
+ * v2, bearer JWT checked.
+ */
 export async function startAppleApi(key: AppleApiKey, bundleId = TEST_BUNDLE_ID): Promise<AppleApiServer> {
   const state: Omit<AppleApiServer, 'url' | 'close'> = {
     refunds: new Map(),
     notifications: [],
     pageSize: 20,
     requests: [],
+    consumption: [],
+    failConsumption: 0,
   };
 
   async function authorized(header: string | undefined): Promise<boolean> {
@@ -228,6 +237,24 @@ export async function startAppleApi(key: AppleApiKey, bundleId = TEST_BUNDLE_ID)
           const page = all.slice(start, start + state.pageSize);
           const next = start + page.length;
           return send(200, { signedTransactions: page, revision: String(next), hasMore: next < all.length });
+        }
+        const consumption = /^\/inApps\/v2\/transactions\/consumption\/([^/]+)$/.exec(url.pathname);
+        if (consumption && req.method === 'PUT') {
+          if (state.failConsumption > 0) {
+            state.failConsumption--;
+            return send(500, { errorCode: 5000000, errorMessage: 'An unknown error occurred.' });
+          }
+          const b = body as Record<string, unknown> | undefined;
+          // Apple's required fields (ConsumptionRequest v2): a body without them is 400.
+          if (
+            typeof b?.customerConsented !== 'boolean' ||
+            typeof b.deliveryStatus !== 'string' ||
+            typeof b.sampleContentProvided !== 'boolean'
+          )
+            return send(400, { errorCode: 4000183, errorMessage: 'Invalid request.' });
+          state.consumption.push({ transactionId: decodeURIComponent(consumption[1]!), body });
+          res.writeHead(202).end();
+          return;
         }
         if (url.pathname === '/inApps/v1/notifications/history' && req.method === 'POST') {
           const request = body as { startDate?: number; endDate?: number } | undefined;

@@ -1,4 +1,9 @@
-import { APIException, AppStoreServerAPIClient, Environment } from '@apple/app-store-server-library';
+import {
+  APIException,
+  AppStoreServerAPIClient,
+  Environment,
+  type ConsumptionRequest,
+} from '@apple/app-store-server-library';
 import type { URLSearchParams } from 'node:url';
 import { StoreVerificationError } from '../errors.js';
 import type { StoreNotification, StorePurchase, StoreRefund } from '../types.js';
@@ -89,8 +94,26 @@ export class AppleStoreApi {
     private readonly verifier: AppleVerifier,
   ) {}
 
+  /**
+   * Send Consumption Information (v2) for the transaction of a CONSUMPTION_REQUEST (issue 27). Resolves on Apple's
+   * 202; refusals are StoreVerificationErrors (`malformed` for a 4xx Apple will refuse again, `store_unavailable`
+   * for what is worth retrying), with `status` the HTTP status when Apple answered.
+   */
+  async sendConsumption(transactionId: string, request: ConsumptionRequest): Promise<void> {
+    try {
+      await this.client.sendConsumptionInformation(transactionId, request);
+    } catch (e) {
+      const err = apiError(e, 'send consumption information');
+      throw Object.assign(err, { status: e instanceof APIException ? e.httpStatusCode : null });
+    }
+  }
+
   /** Refunded transactions of the customer of `anyTransactionId` (Get Refund History v2), every page. */
-  async refundHistory(anyTransactionId: string): Promise<StoreRefund[]> {
+  async refundHistory(
+    anyTransactionId: string,
+    /** A signed item whose fields fail their checks: given here (and skipped) instead of failing the lookup. */
+    onMalformed?: (e: StoreVerificationError) => void,
+  ): Promise<StoreRefund[]> {
     const refunds: StoreRefund[] = [];
     let revision: string | null = null;
     for (;;) {
@@ -100,8 +123,14 @@ export class AppleStoreApi {
       } catch (e) {
         throw apiError(e, 'refund lookup');
       }
-      for (const signed of page.signedTransactions ?? [])
-        refunds.push(toRefund(await this.verifier.verifyTransaction(signed)));
+      for (const signed of page.signedTransactions ?? []) {
+        try {
+          refunds.push(toRefund(await this.verifier.verifyTransaction(signed)));
+        } catch (e) {
+          if (!(e instanceof StoreVerificationError) || e.retryable || !onMalformed) throw e;
+          onMalformed(e);
+        }
+      }
       if (!page.hasMore || !page.revision) return refunds;
       revision = page.revision;
     }

@@ -10,6 +10,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { exponentOf } from '../../orders/money.js';
 import { alpha3ToAlpha2 } from '../countries.js';
 import { StoreVerificationError } from '../errors.js';
+import { millis, object, optInt, optMillis, optObject, optText, text } from '../fields.js';
 import type { StoreNotification, StoreNotificationType, StorePurchase } from '../types.js';
 import { appleRootCertificates } from './roots.js';
 
@@ -89,20 +90,35 @@ export class AppleVerifier {
     } catch (e) {
       throw this.#refusal(e, signedPayload, 'notification');
     }
-    const data = decoded.data;
-    const rawType = String(decoded.notificationType ?? '');
-    if (!decoded.notificationUUID || !rawType)
-      throw new StoreVerificationError('malformed', 'notification lacks its UUID or type');
-    const signedTransaction = data?.signedTransactionInfo;
+    const what = 'notification';
+    const top = object(decoded, what);
+    const notificationUUID = text(top, 'notificationUUID', what, 64);
+    const rawType = text(top, 'notificationType', what, 64);
+    const subtype = optText(top, 'subtype', what, 64);
+    optText(top, 'version', what, 16);
+    const signedDate = optMillis(top, 'signedDate', what);
+    const data = optObject(top, 'data', what);
+    const summary = optObject(top, 'summary', what);
+    const bundleId =
+      (data && optText(data, 'bundleId', `${what}.data`)) ??
+      (summary && optText(summary, 'bundleId', `${what}.summary`)) ??
+      this.#config.bundleId;
+    if (data) {
+      for (const key of ['bundleVersion', 'environment']) optText(data, key, `${what}.data`, 64);
+      optInt(data, 'appAppleId', `${what}.data`);
+    }
+    const signedTransaction = data && optText(data, 'signedTransactionInfo', `${what}.data`, 65_536);
+    const consumptionReason = data && optText(data, 'consumptionRequestReason', `${what}.data`, 64);
     return {
       store: 'apple',
-      notificationId: decoded.notificationUUID,
+      notificationId: notificationUUID,
       type: APPLE_TYPES.has(rawType as StoreNotificationType) ? (rawType as StoreNotificationType) : 'other',
       rawType,
-      ...(decoded.subtype ? { subtype: String(decoded.subtype) } : {}),
+      ...(subtype ? { subtype } : {}),
       environment: this.#config.environment,
-      appIdentifier: data?.bundleId ?? decoded.summary?.bundleId ?? this.#config.bundleId,
-      ...(decoded.signedDate !== undefined ? { eventDate: new Date(decoded.signedDate) } : {}),
+      appIdentifier: bundleId,
+      ...(signedDate !== undefined ? { eventDate: new Date(signedDate) } : {}),
+      ...(consumptionReason ? { consumptionRequestReason: consumptionReason } : {}),
       ...(signedTransaction ? { transaction: await this.verifyTransaction(signedTransaction) } : {}),
     };
   }
@@ -191,43 +207,68 @@ export function milliunitsToMinor(price: number, currency: string): number {
   try {
     exponent = exponentOf(currency);
   } catch (e) {
-    throw new StoreVerificationError('malformed', `unknown currency ${currency}`, { cause: e });
+    throw new StoreVerificationError('malformed', `unknown currency ${currency}`, { cause: e, verified: true });
   }
   if (!Number.isSafeInteger(price) || price < 0)
-    throw new StoreVerificationError('malformed', `price ${price} is not whole milliunits`);
+    throw new StoreVerificationError('malformed', `price ${price} is not whole milliunits`, {
+      verified: true,
+    });
   if (exponent >= 3) return price * 10 ** (exponent - 3);
   const divisor = 10 ** (3 - exponent);
   if (price % divisor !== 0)
     throw new StoreVerificationError(
       'malformed',
       `price ${price} milliunits is not a whole number of ${currency} minor units`,
+      { verified: true },
     );
   return price / divisor;
 }
 
-export function toPurchase(t: JWSTransactionDecodedPayload): StorePurchase {
-  if (!t.transactionId || !t.originalTransactionId || !t.productId || !t.bundleId || t.purchaseDate === undefined)
-    throw new StoreVerificationError(
-      'malformed',
-      'transaction lacks transactionId, originalTransactionId, productId, bundleId or purchaseDate',
-    );
-  const region = t.storefront ? alpha3ToAlpha2(t.storefront) : undefined;
+/**
+ * The normalized purchase of a verified JWSTransaction, every field read checked first (fields.ts): Apple signs
+ * what it signs, but a payload that passes verification with a field of another type or with NUL must answer 400,
+ * never reach SQL. Fields the platform does not use but the fixture-built and real transactions carry (type,
+ * ownership, reason, storefront id, signed and original dates) are checked too, so a malformed transaction is
+ * refused whole.
+ */
+export function toPurchase(decoded: JWSTransactionDecodedPayload): StorePurchase {
+  const what = 'transaction';
+  const t = object(decoded, what);
+  const transactionId = text(t, 'transactionId', what, 64);
+  const originalTransactionId = text(t, 'originalTransactionId', what, 64);
+  const productId = text(t, 'productId', what);
+  const bundleId = text(t, 'bundleId', what);
+  const purchaseDate = millis(t, 'purchaseDate', what);
+  for (const key of ['type', 'inAppOwnershipType', 'transactionReason', 'storefrontId', 'webOrderLineItemId'])
+    optText(t, key, what, 64);
+  for (const key of ['originalPurchaseDate', 'signedDate', 'expiresDate']) optMillis(t, key, what);
+  const environment = text(t, 'environment', what, 32);
+  const price = optInt(t, 'price', what);
+  const currency = optText(t, 'currency', what, 3);
+  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency))
+    throw new StoreVerificationError('malformed', 'transaction.currency is not an ISO 4217 code', {
+      verified: true,
+    });
+  const storefront = optText(t, 'storefront', what, 3);
+  const region = storefront ? alpha3ToAlpha2(storefront) : undefined;
+  const quantity = optInt(t, 'quantity', what, 1, 1_000_000) ?? 1;
+  const revocationDate = optMillis(t, 'revocationDate', what);
+  const revocationReason = optInt(t, 'revocationReason', what, 0, 1000);
+  const appAccountToken = optText(t, 'appAccountToken', what, 64);
   return {
     store: 'apple',
-    transactionId: t.transactionId,
-    originalTransactionId: t.originalTransactionId,
-    productId: t.productId,
-    appIdentifier: t.bundleId,
-    environment: t.environment === Environment.PRODUCTION ? 'Production' : 'Sandbox',
+    transactionId,
+    originalTransactionId,
+    productId,
+    appIdentifier: bundleId,
+    environment: environment === (Environment.PRODUCTION as string) ? 'Production' : 'Sandbox',
     state: 'purchased',
-    ...(t.price !== undefined && t.currency
-      ? { priceMinor: milliunitsToMinor(t.price, t.currency), currency: t.currency }
-      : {}),
+    ...(price !== undefined && currency ? { priceMinor: milliunitsToMinor(price, currency), currency } : {}),
     ...(region ? { region } : {}),
-    purchaseDate: new Date(t.purchaseDate),
-    quantity: t.quantity ?? 1,
-    ...(t.revocationDate !== undefined ? { revocationDate: new Date(t.revocationDate) } : {}),
-    ...(t.revocationReason !== undefined ? { revocationReason: Number(t.revocationReason) } : {}),
-    ...(t.appAccountToken ? { accountToken: t.appAccountToken } : {}),
+    purchaseDate: new Date(purchaseDate),
+    quantity,
+    ...(revocationDate !== undefined ? { revocationDate: new Date(revocationDate) } : {}),
+    ...(revocationReason !== undefined ? { revocationReason } : {}),
+    ...(appAccountToken ? { accountToken: appAccountToken } : {}),
   };
 }

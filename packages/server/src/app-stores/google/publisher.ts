@@ -1,6 +1,7 @@
 import { androidpublisher, type androidpublisher_v3 } from '@googleapis/androidpublisher';
 import { StoreVerificationError } from '../errors.js';
 import type { StorePurchase, StorePurchaseState, StoreRefund } from '../types.js';
+import { MAX_TOKEN, int64, object, optInt, optInt64, optObject, optText, text } from '../fields.js';
 import { GOOGLE_TOKEN_URL, serviceAccountClient, type GoogleServiceAccountKey } from './auth.js';
 
 export interface GooglePublisherConfig {
@@ -49,7 +50,7 @@ export class GooglePublisher {
     } catch (e) {
       throw this.#apiError(e, 'purchases.products.get');
     }
-    return this.#toPurchase(data, productId, purchaseToken);
+    return this.#toPurchase(data as unknown, productId, purchaseToken);
   }
 
   /** The purchase, only if it is paid (purchaseState 0): pending and cancelled purchases are refused. */
@@ -63,7 +64,9 @@ export class GooglePublisher {
     if (purchase.state === 'cancelled')
       throw new StoreVerificationError('purchase_cancelled', `purchase of ${productId} was cancelled`);
     if (!purchase.transactionId)
-      throw new StoreVerificationError('malformed', `purchase of ${productId} has no orderId`);
+      throw new StoreVerificationError('malformed', `purchase of ${productId} has no orderId`, {
+        verified: true,
+      });
     return purchase;
   }
 
@@ -87,7 +90,13 @@ export class GooglePublisher {
    */
   async voidedPurchases(
     startTime: Date,
-    options: { endTime?: Date; maxResults?: number; includeSubscriptions?: boolean } = {},
+    options: {
+      endTime?: Date;
+      maxResults?: number;
+      includeSubscriptions?: boolean;
+      /** A voided purchase whose fields fail their checks: given here (and skipped) instead of failing the list. */
+      onMalformed?: (e: StoreVerificationError) => void;
+    } = {},
   ): Promise<StoreRefund[]> {
     const out: StoreRefund[] = [];
     let token: string | undefined;
@@ -105,50 +114,70 @@ export class GooglePublisher {
       } catch (e) {
         throw this.#apiError(e, 'voidedpurchases.list');
       }
-      for (const v of data.voidedPurchases ?? []) {
-        if (!v.orderId || !v.voidedTimeMillis)
-          throw new StoreVerificationError('malformed', 'voided purchase without orderId or time');
-        out.push({
-          store: 'google',
-          transactionId: v.orderId,
-          ...(v.purchaseToken ? { purchaseToken: v.purchaseToken } : {}),
-          ...(v.purchaseTimeMillis ? { purchaseDate: new Date(Number(v.purchaseTimeMillis)) } : {}),
-          refundDate: new Date(Number(v.voidedTimeMillis)),
-          ...(v.voidedReason != null ? { reason: v.voidedReason } : {}),
-          ...(v.voidedSource != null ? { source: v.voidedSource } : {}),
-          ...(v.voidedQuantity != null ? { quantity: v.voidedQuantity } : {}),
+      const page = object(data, 'voidedpurchases.list');
+      const items = page.voidedPurchases ?? [];
+      if (!Array.isArray(items))
+        throw new StoreVerificationError('malformed', 'voidedpurchases.list: voidedPurchases is not a list', {
+          verified: true,
         });
+      for (const [i, item] of items.entries()) {
+        try {
+          out.push(toRefund(item, `voidedPurchases.${i}`));
+        } catch (e) {
+          // One malformed item does not hide the others' refunds: it is handed to the caller to record.
+          if (!(e instanceof StoreVerificationError) || !options.onMalformed) throw e;
+          options.onMalformed(e);
+        }
       }
-      token = data.tokenPagination?.nextPageToken ?? undefined;
+      const pagination = optObject(page, 'tokenPagination', 'voidedpurchases.list');
+      token = (pagination && optText(pagination, 'nextPageToken', 'tokenPagination', MAX_TOKEN)) ?? undefined;
       if (!token) return out;
     }
   }
-
-  #toPurchase(p: androidpublisher_v3.Schema$ProductPurchase, productId: string, purchaseToken: string): StorePurchase {
-    const state = STATES[p.purchaseState ?? -1];
-    if (!state || !p.purchaseTimeMillis)
+  /** Every field read is checked before use (fields.ts): Google's answer is trusted for who sent it, not its content. */
+  #toPurchase(data: unknown, productId: string, purchaseToken: string): StorePurchase {
+    const what = 'purchase';
+    const p = object(data, what);
+    const state = STATES[optInt(p, 'purchaseState', what, 0, 100) ?? -1];
+    const purchaseTime = optInt64(p, 'purchaseTimeMillis', what);
+    if (!state || !purchaseTime)
       throw new StoreVerificationError(
         'malformed',
         `unexpected purchase state ${String(p.purchaseState)} or no purchase time`,
+        { verified: true },
       );
-    if (p.productId && p.productId !== productId)
-      throw new StoreVerificationError('wrong_product', `purchase is for ${p.productId}, not ${productId}`);
+    const orderId = optText(p, 'orderId', what);
+    const ownProductId = optText(p, 'productId', what);
+    if (ownProductId && ownProductId !== productId)
+      throw new StoreVerificationError('wrong_product', `purchase is for ${ownProductId}, not ${productId}`);
+    const purchaseType = optInt(p, 'purchaseType', what, 0, 100);
+    const regionCode = optText(p, 'regionCode', what, 2);
+    if (regionCode !== undefined && !/^[A-Za-z]{2}$/.test(regionCode))
+      throw new StoreVerificationError('malformed', 'purchase.regionCode is not an ISO 3166-1 alpha-2 code', {
+        verified: true,
+      });
+    const quantity = optInt(p, 'quantity', what, 1, 1_000_000) ?? 1;
+    const acknowledgementState = optInt(p, 'acknowledgementState', what, 0, 100);
+    const consumptionState = optInt(p, 'consumptionState', what, 0, 100);
+    const accountId = optText(p, 'obfuscatedExternalAccountId', what, 64);
+    for (const key of ['kind', 'obfuscatedExternalProfileId', 'purchaseToken']) optText(p, key, what, MAX_TOKEN);
+    optText(p, 'developerPayload', what, MAX_TOKEN);
     return {
       store: 'google',
-      transactionId: p.orderId ?? '',
+      transactionId: orderId ?? '',
       originalTransactionId: purchaseToken,
       productId,
       appIdentifier: this.#packageName,
       // purchaseType 0: a license tester's test purchase, nothing charged.
-      environment: p.purchaseType === 0 ? 'Sandbox' : 'Production',
+      environment: purchaseType === 0 ? 'Sandbox' : 'Production',
       state,
-      ...(p.regionCode ? { region: p.regionCode.toUpperCase() } : {}),
-      purchaseDate: new Date(Number(p.purchaseTimeMillis)),
-      quantity: p.quantity ?? 1,
-      acknowledged: p.acknowledgementState === 1,
-      ...(p.consumptionState != null ? { consumptionState: p.consumptionState } : {}),
+      ...(regionCode ? { region: regionCode.toUpperCase() } : {}),
+      purchaseDate: new Date(purchaseTime),
+      quantity,
+      acknowledged: acknowledgementState === 1,
+      ...(consumptionState !== undefined ? { consumptionState } : {}),
       purchaseToken,
-      ...(p.obfuscatedExternalAccountId ? { accountToken: p.obfuscatedExternalAccountId } : {}),
+      ...(accountId ? { accountToken: accountId } : {}),
     };
   }
 
@@ -164,4 +193,27 @@ export class GooglePublisher {
     if (status === 400) return new StoreVerificationError('malformed', detail, { cause: e });
     return new StoreVerificationError('store_unavailable', detail, { cause: e });
   }
+}
+
+/** One voided purchase of voidedpurchases.list, every field read checked (fields.ts). */
+function toRefund(item: unknown, what: string): StoreRefund {
+  const v = object(item, what);
+  const orderId = text(v, 'orderId', what);
+  const voidedTime = int64(v, 'voidedTimeMillis', what);
+  const purchaseToken = optText(v, 'purchaseToken', what, MAX_TOKEN);
+  const purchaseTime = optInt64(v, 'purchaseTimeMillis', what);
+  const reason = optInt(v, 'voidedReason', what, 0, 100);
+  const source = optInt(v, 'voidedSource', what, 0, 100);
+  const quantity = optInt(v, 'voidedQuantity', what, 0, 1_000_000);
+  optText(v, 'kind', what);
+  return {
+    store: 'google',
+    transactionId: orderId,
+    ...(purchaseToken ? { purchaseToken } : {}),
+    ...(purchaseTime !== undefined ? { purchaseDate: new Date(purchaseTime) } : {}),
+    refundDate: new Date(voidedTime),
+    ...(reason !== undefined ? { reason } : {}),
+    ...(source !== undefined ? { source } : {}),
+    ...(quantity !== undefined ? { quantity } : {}),
+  };
 }

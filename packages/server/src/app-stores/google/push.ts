@@ -1,6 +1,7 @@
 import { OAuth2Client } from 'google-auth-library';
 import { StoreVerificationError } from '../errors.js';
 import type { StoreNotification, StoreNotificationType } from '../types.js';
+import { MAX_TOKEN, checkText, object, optInt, optInt64, optObject, optText, text } from '../fields.js';
 
 export interface GooglePushConfig {
   /** The audience set on the push subscription's OIDC authentication (default there: the push endpoint URL). */
@@ -23,17 +24,6 @@ export interface PubSubPushBody {
     attributes?: Record<string, string>;
   };
   subscription?: string;
-}
-
-/** Real-time developer notification (the JSON inside `message.data`), the members used here. */
-interface DeveloperNotification {
-  version?: string;
-  packageName?: string;
-  eventTimeMillis?: string;
-  oneTimeProductNotification?: { version?: string; notificationType?: number; purchaseToken?: string; sku?: string };
-  voidedPurchaseNotification?: { purchaseToken?: string; orderId?: string; productType?: number; refundType?: number };
-  subscriptionNotification?: { notificationType?: number; purchaseToken?: string };
-  testNotification?: { version?: string };
 }
 
 /**
@@ -77,63 +67,89 @@ export class GooglePushVerifier {
     const messageId = message?.messageId ?? message?.message_id;
     if (!message || typeof message.data !== 'string' || typeof messageId !== 'string' || !messageId)
       throw new StoreVerificationError('malformed', 'not a Pub/Sub push body with message.data and messageId');
-    let n: DeveloperNotification;
+    let parsed: unknown;
     try {
-      n = JSON.parse(Buffer.from(message.data, 'base64').toString('utf8')) as DeveloperNotification;
+      parsed = JSON.parse(Buffer.from(message.data, 'base64').toString('utf8'));
     } catch (e) {
       throw new StoreVerificationError('malformed', 'message.data is not base64 JSON', { cause: e });
     }
-    if (typeof n !== 'object' || n === null || typeof n.packageName !== 'string')
+    // Every field read is checked before use (fields.ts): the token proves Google pushed it, not its content.
+    checkText(messageId, 'message.messageId', 128);
+    const what = 'notification';
+    const n = object(parsed, 'message.data');
+    if (typeof n.packageName !== 'string')
       throw new StoreVerificationError('malformed', 'message.data is not a developer notification');
-    if (n.packageName !== this.#config.packageName)
+    const packageName = text(n, 'packageName', what);
+    if (packageName !== this.#config.packageName)
       throw new StoreVerificationError(
         'wrong_package',
-        `notification for ${n.packageName}, expected ${this.#config.packageName}`,
+        `notification for ${packageName}, expected ${this.#config.packageName}`,
       );
+    optText(n, 'version', what, 16);
+    const eventTime = optInt64(n, 'eventTimeMillis', what);
     const base = {
       store: 'google' as const,
       notificationId: messageId,
-      appIdentifier: n.packageName,
-      ...(n.eventTimeMillis ? { eventDate: new Date(Number(n.eventTimeMillis)) } : {}),
+      appIdentifier: packageName,
+      ...(eventTime !== undefined ? { eventDate: new Date(eventTime) } : {}),
     };
-    if (n.voidedPurchaseNotification) {
-      const v = n.voidedPurchaseNotification;
+    const voided = optObject(n, 'voidedPurchaseNotification', what);
+    const oneTime = optObject(n, 'oneTimeProductNotification', what);
+    const subscription = optObject(n, 'subscriptionNotification', what);
+    const test = optObject(n, 'testNotification', what);
+    if (voided) {
+      const w = `${what}.voidedPurchaseNotification`;
+      const purchaseToken = optText(voided, 'purchaseToken', w, MAX_TOKEN);
+      const orderId = optText(voided, 'orderId', w);
+      const refundType = optInt(voided, 'refundType', w, 0, 100);
+      const productType = optInt(voided, 'productType', w, 0, 100);
       return {
         ...base,
         type: 'REFUND',
         rawType: 'voidedPurchaseNotification',
-        ...(v.purchaseToken ? { purchaseToken: v.purchaseToken } : {}),
-        ...(v.orderId ? { orderId: v.orderId } : {}),
-        ...(v.refundType != null ? { refundType: v.refundType } : {}),
-        ...(v.productType != null ? { productType: v.productType } : {}),
+        ...(purchaseToken ? { purchaseToken } : {}),
+        ...(orderId ? { orderId } : {}),
+        ...(refundType !== undefined ? { refundType } : {}),
+        ...(productType !== undefined ? { productType } : {}),
       };
     }
-    if (n.oneTimeProductNotification) {
-      const o = n.oneTimeProductNotification;
+    if (oneTime) {
+      const w = `${what}.oneTimeProductNotification`;
+      optText(oneTime, 'version', w, 16);
+      const notificationType = optInt(oneTime, 'notificationType', w, 0, 100);
+      const purchaseToken = optText(oneTime, 'purchaseToken', w, MAX_TOKEN);
+      const sku = optText(oneTime, 'sku', w);
       const type: StoreNotificationType =
-        o.notificationType === 1
+        notificationType === 1
           ? 'ONE_TIME_PRODUCT_PURCHASED'
-          : o.notificationType === 2
+          : notificationType === 2
             ? 'ONE_TIME_PRODUCT_CANCELED'
             : 'other';
       return {
         ...base,
         type,
-        rawType: `oneTimeProductNotification:${String(o.notificationType)}`,
-        ...(o.purchaseToken ? { purchaseToken: o.purchaseToken } : {}),
-        ...(o.sku ? { productId: o.sku } : {}),
+        rawType: `oneTimeProductNotification:${String(notificationType)}`,
+        ...(purchaseToken ? { purchaseToken } : {}),
+        ...(sku ? { productId: sku } : {}),
       };
     }
-    if (n.testNotification) return { ...base, type: 'TEST', rawType: 'testNotification' };
-    if (n.subscriptionNotification)
+    if (test) {
+      optText(test, 'version', `${what}.testNotification`, 16);
+      return { ...base, type: 'TEST', rawType: 'testNotification' };
+    }
+    if (subscription) {
+      const w = `${what}.subscriptionNotification`;
+      optText(subscription, 'version', w, 16);
+      optText(subscription, 'subscriptionId', w);
+      const notificationType = optInt(subscription, 'notificationType', w, 0, 100);
+      const purchaseToken = optText(subscription, 'purchaseToken', w, MAX_TOKEN);
       return {
         ...base,
         type: 'other',
-        rawType: `subscriptionNotification:${String(n.subscriptionNotification.notificationType)}`,
-        ...(n.subscriptionNotification.purchaseToken
-          ? { purchaseToken: n.subscriptionNotification.purchaseToken }
-          : {}),
+        rawType: `subscriptionNotification:${String(notificationType)}`,
+        ...(purchaseToken ? { purchaseToken } : {}),
       };
+    }
     return { ...base, type: 'other', rawType: 'unknown' };
   }
 }

@@ -16,7 +16,17 @@ export type PaymentStep =
   | { kind: 'redirect'; channel: string; url: string }
   | { kind: 'hosted'; channel: string; outcomes: string[]; complete: string }
   | { kind: 'qr'; channel: string; code: string; image: string }
-  | { kind: 'store'; channel: 'store'; store: string; productId: string | null; submit: string };
+  | {
+      kind: 'store';
+      channel: 'store';
+      store: string;
+      productId: string | null;
+      submit: string;
+      /** App Store: StoreKit 2's appAccountToken purchase option (the player's account token, issue 27). */
+      appAccountToken?: string;
+      /** Google Play: BillingFlowParams.setObfuscatedAccountId (the same token). */
+      obfuscatedAccountId?: string;
+    };
 
 /** What a channel answers when it opens a payment. */
 export interface PaymentStart {
