@@ -50,7 +50,8 @@ export class DeliveryMetrics {
       labelNames: ['state'] as const,
       registers: [],
       async collect() {
-        const q = await scan();
+        const q = await scanOrNothing(scan, this);
+        if (!q) return;
         this.set({ state: 'pending' }, q.pending);
         this.set({ state: 'due' }, q.due);
         this.set({ state: 'dead' }, q.dead);
@@ -61,8 +62,8 @@ export class DeliveryMetrics {
       help: 'How long the oldest event that should have been sent by now has waited since it fell due (0 when none), whatever holds it back (host concurrency, app rate, a retry that is due): how far delivery is behind',
       registers: [],
       async collect() {
-        const q = await scan();
-        this.set(q.oldestDue === null ? 0 : Math.max(0, (q.at - q.oldestDue) / 1000));
+        const q = await scanOrNothing(scan, this);
+        if (q) this.set(q.oldestDue === null ? 0 : Math.max(0, (q.at - q.oldestDue) / 1000));
       },
     });
     this.#held = new client.Gauge({
@@ -71,7 +72,8 @@ export class DeliveryMetrics {
       labelNames: ['reason'] as const,
       registers: [],
       async collect() {
-        const q = await scan();
+        const q = await scanOrNothing(scan, this);
+        if (!q) return;
         this.set({ reason: 'host' }, q.heldHost);
         this.set({ reason: 'app_rate' }, q.heldRate);
       },
@@ -168,6 +170,20 @@ function queueScan(db: Kysely<Tables>, now: () => number): () => Promise<QueueSc
   };
 }
 
+/**
+ * The queue read for a gauge, or null when the database does not answer: the gauge then has no series this scrape
+ * (not a stale figure), and /metrics still answers, so the request counters that make DatabaseUnavailable and
+ * ServerErrors fire are scraped during the outage they report.
+ */
+async function scanOrNothing(scan: () => Promise<QueueScan>, gauge: client.Gauge<string>): Promise<QueueScan | null> {
+  try {
+    return await scan();
+  } catch {
+    gauge.reset();
+    return null;
+  }
+}
+
 /** Reuse of one queue read by the gauges of the same scrape. */
 const SCAN_REUSE_MS = 250;
 
@@ -184,7 +200,12 @@ function deadByAppGauge(db: Kysely<Tables>): client.Gauge<'app_id'> {
         .select((eb) => ['app_id', eb.fn.countAll<number>().as('n')])
         .where('state', '=', 'dead')
         .groupBy('app_id')
-        .execute();
+        .execute()
+        .catch(() => null);
+      if (!rows) {
+        this.reset();
+        return;
+      }
       // An app whose dead events were recovered drops to 0, not to its last figure.
       this.reset();
       for (const r of rows) this.set({ app_id: String(r.app_id) }, Number(r.n));

@@ -16,8 +16,9 @@ import {
 /**
  * The example alert rules (docs/alerts.yml): promtool accepts them, docs/operations.md lists each, every metric they
  * name is exported by a running service, and GameCallsFailing and the retention alerts fire from real scrapes. The
- * delivery, sign-in and refusal alerts are made to fire beside what they watch (delivery.alerts.test.ts,
- * sign-in.alerts.test.ts, admin-audit/refusals.test.ts).
+ * delivery, sign-in, refusal, store and database alerts are made to fire beside what they watch
+ * (delivery.alerts.test.ts, sign-in.alerts.test.ts, admin-audit/refusals.test.ts, store-payments/apple.security.test.ts,
+ * db/outage.alerts.test.ts): every alert of docs/alerts.yml fires in some test.
  */
 describe('the example alert rules', () => {
   let svc: TestService;
@@ -38,6 +39,28 @@ describe('the example alert rules', () => {
     const doc = fs.readFileSync(new URL('../../../../docs/operations.md', import.meta.url), 'utf8');
     for (const name of alertRules().keys())
       assert.ok(doc.includes(`\`${name}\``), `docs/operations.md explains ${name}`);
+  });
+
+  it('each fire in a test from real scrapes (assertAlertFires names every one of them somewhere)', () => {
+    // The compiled tests sit beside their sources' twins in dist/: read every test of the package for the names.
+    const dist = new URL('../', import.meta.url);
+    const fired = new Set<string>();
+    const walk = (dir: URL) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(new URL(`${e.name}/`, dir));
+        else if (e.name.endsWith('.test.js'))
+          for (const m of fs
+            .readFileSync(new URL(e.name, dir), 'utf8')
+            .matchAll(/assertAlertFires\(\{\s*alert: '(\w+)'/g))
+            fired.add(m[1]!);
+      }
+    };
+    walk(dist);
+    assert.deepEqual(
+      [...alertRules().keys()].filter((name) => !fired.has(name)),
+      [],
+      'alerts no test makes fire',
+    );
   });
 
   it('name only metrics the service exports, with the delivery ones filled by real traffic', async () => {

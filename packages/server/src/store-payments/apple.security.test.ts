@@ -11,6 +11,7 @@ import {
   type AppleTestChain,
 } from '../testing/apple-fixture.js';
 import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
+import { assertAlertFires, Scrapes } from '../testing/promtool.js';
 import { guestLogin, macRequest } from '../accounts/accounts.testlib.js';
 import { details } from '../orders/orders.testlib.js';
 import {
@@ -181,5 +182,26 @@ describe('App Store: what is refused pays and refunds nothing', () => {
     assert.equal((await w.svc.admin('GET', `/apps/${w.app.appId}/store-messages?outcome=lost`)).status, 400);
     const metrics = await (await w.svc.fetch('/metrics')).text();
     assert.match(metrics, /store_notifications_total\{store="apple",outcome="refused"\} 3/);
+  });
+
+  it('StoreNotificationsRefused (docs/alerts.yml) fires when notifications keep failing verification', async () => {
+    const other = await makeAppleChain({ name: 'Forger' });
+    const scrapes = new Scrapes();
+    const scrape = async () => scrapes.add(await (await w.svc.fetch('/metrics')).text());
+    await scrape();
+    // Three forged notifications a scrape (a minute, for promtool): past the rule's five in 30 minutes.
+    for (let i = 0; i < 4; i++) {
+      for (let j = 0; j < 3; j++) {
+        const payload = notificationPayload('REFUND', await signTx({}, other));
+        refused(
+          await notify(w, 'apple', { signedPayload: await signApple(other, payload) }),
+          400,
+          40031,
+          'untrusted_chain',
+        );
+      }
+      await scrape();
+    }
+    assertAlertFires({ alert: 'StoreNotificationsRefused', scrapes, for: '1m', labels: { store: 'apple' } });
   });
 });
