@@ -79,7 +79,9 @@ describe('backup and restore (embedded SQLite)', { skip: testBackend() !== 'sqli
         if ((await report(service.url, marker)).status === 200) accepted.push(marker);
       }
     })();
-    await new Promise((r) => setTimeout(r, 300));
+    // Some reports in first (on a loaded machine the first may take longer than any fixed pause).
+    for (const until = Date.now() + 30_000; accepted.length < 3 && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 50));
     const acceptedBefore = accepted.length;
     const result = await runCli({ DATA_DIR: dataDir }, ['--json', 'backup', backupDir]);
     const acceptedAfter = accepted.length;
