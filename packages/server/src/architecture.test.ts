@@ -79,20 +79,23 @@ const OWNERS: Record<string, string[]> = {
   moderation_actions: ['reporting/moderation.repository.ts'],
   // reuse: the 4.1 batch statement records the evidence uploads it cites on PostgreSQL.
   evidence_uploads: ['evidence/evidence.repository.ts', 'reporting/reports.pg-batch.ts'],
-  consumption_notices: ['orders/consumption-notices.store.ts', 'orders/consumption.pg-batch.ts'],
+  consumption_notices: [
+    'orders/consumption/consumption-notices.store.ts',
+    'orders/consumption/consumption.pg-batch.ts',
+  ],
   orders: [
     'orders/orders.repository.ts',
-    'orders/placement-writes.ts',
-    'orders/placement-claims.ts',
+    'orders/placement/placement-writes.ts',
+    'orders/placement/placement-claims.ts',
     'orders/overview.queries.ts',
-    'orders/refund-abuse.queries.ts',
+    'orders/refunds/refund-abuse.queries.ts',
   ],
-  order_items: ['orders/orders.repository.ts', 'orders/placement-writes.ts'],
+  order_items: ['orders/orders.repository.ts', 'orders/placement/placement-writes.ts'],
   order_status_changes: ['orders/orders.repository.ts'],
-  supplements: ['orders/orders.repository.ts', 'orders/overview.queries.ts', 'orders/refund-abuse.queries.ts'],
-  placement_claims: ['orders/placement-claims.ts'],
-  products: ['orders/products.repository.ts'],
-  order_settings: ['orders/settings.repository.ts'],
+  supplements: ['orders/orders.repository.ts', 'orders/overview.queries.ts', 'orders/refunds/refund-abuse.queries.ts'],
+  placement_claims: ['orders/placement/placement-claims.ts'],
+  products: ['orders/catalogue/products.repository.ts'],
+  order_settings: ['orders/catalogue/settings.repository.ts'],
   outbox: [
     'delivery/outbox.ts',
     'delivery/claim.ts',
@@ -105,7 +108,7 @@ const OWNERS: Record<string, string[]> = {
     'delivery/purge.ts',
     'delivery/overview.queries.ts',
     // reuse: the 4.6 batch statement enqueues the partner forwards with the notices (OUTBOX_COLUMNS).
-    'orders/consumption.pg-batch.ts',
+    'orders/consumption/consumption.pg-batch.ts',
   ],
   delivery_attempts: [
     'delivery/attempts.ts',

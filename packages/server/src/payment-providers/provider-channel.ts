@@ -6,7 +6,7 @@ import {
   type PaymentChannelAdapter,
   type PaymentContext,
   type PaymentStart,
-} from '../orders/channels/channel.js';
+} from '../orders/payments/channels/channel.js';
 import type { ItemRow, OrderRow } from '../orders/orders.repository.js';
 import { providersRepo } from './payment-providers.repository.js';
 import { ProviderError } from './provider.js';
