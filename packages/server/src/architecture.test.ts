@@ -11,7 +11,12 @@ import { fileURLToPath } from 'node:url';
  * - the shared infrastructure (db, auth, http, errors, crypto, config, cache)
  *   knows no domain and no Services container: it is handed functions and
  *   values (e.g. auth's ResolveApp);
- * - SQL for a table stands only in the store that owns it (OWNERS).
+ * - SQL for a table stands only in the store that owns it (OWNERS);
+ * - routes and CLIs are wiring: only the composition root (routes.ts, cli/) and other wiring import them, and
+ *   routes.ts only boot.ts and the test harness;
+ * - the domains' logic builds one way: no cycle between domain folders through their logic and storage;
+ * - orders' rooms (ORDERS_ROOMS) share through the orders core (the top of orders/), never through each other.
+ * docs/architecture.md states these rules; scripts/architecture-graph.mjs draws the picture.
  */
 const DOMAINS = [
   'accounts',
@@ -35,7 +40,9 @@ const DOMAINS = [
   'overview',
   'payment-providers',
 ];
-const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache'];
+const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache', 'tracing'];
+/** The rooms of src/orders/ by flow (docs/architecture.md, "Orders in rooms"); orders' top-level files are its core. */
+const ORDERS_ROOMS = ['placement', 'payments', 'refunds', 'consumption', 'catalogue'];
 /** Files that wire a domain (or test it) rather than being its logic. */
 const WIRING = /\.(routes|module|cli|test|testlib)\.ts$/;
 
@@ -135,7 +142,8 @@ const OWNERS: Record<string, string[]> = {
 // The sources: next to this file when run from src, else src beside dist.
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = fs.existsSync(path.join(here, 'services.ts')) ? here : path.join(here, '..', 'src');
-const IMPORT = /(?:import|export)\s(?:type\s)?[^'";]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:import|export)\s(?:type\s)?[^'";]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 
 function sources(): string[] {
   const out: string[] = [];
@@ -152,7 +160,7 @@ function sources(): string[] {
 
 function importsOf(file: string): string[] {
   const text = fs.readFileSync(path.join(root, file), 'utf8');
-  return [...text.matchAll(IMPORT)].map((m) => (m[1] ?? m[2])!);
+  return [...text.matchAll(IMPORT)].map((m) => (m[1] ?? m[2] ?? m[3])!);
 }
 
 /** The source file or folder an import names, relative to src ('' for a package). */
@@ -180,6 +188,79 @@ function violations(): string[] {
   return found;
 }
 
+const isTest = (file: string) => /\.(test|testlib)\.ts$/.test(file) || file.startsWith('testing/');
+
+/** Imports of wiring from outside the composition root and other wiring (a routes file, a CLI, routes.ts). */
+function wiringViolations(): string[] {
+  const found: string[] = [];
+  for (const file of sources()) {
+    if (isTest(file)) continue;
+    const name = path.posix.basename(file);
+    const composition = !file.includes('/') || file.startsWith('cli/');
+    for (const spec of importsOf(file)) {
+      const to = target(file, spec);
+      if (to === 'routes.js' && file !== 'boot.ts') found.push(`${file} -> ${spec}`);
+      else if (/\.(routes|cli)\.js$/.test(to) && !composition && !WIRING.test(name)) found.push(`${file} -> ${spec}`);
+    }
+  }
+  return found;
+}
+
+/** orders/<room>/... -> the room, orders/<file> -> 'core', else null. */
+function ordersRoom(file: string): string | null {
+  const parts = file.split('/');
+  if (parts[0] !== 'orders') return null;
+  return parts.length > 2 && ORDERS_ROOMS.includes(parts[1]!) ? parts[1]! : 'core';
+}
+
+/**
+ * A room imports its own files, the orders core (not orders.module.ts, the domain's composition, nor the core's
+ * wiring), and lower layers; a room's wiring may also take another room's schemas (*.schemas.ts), the wire shapes.
+ */
+function roomViolations(): string[] {
+  const found: string[] = [];
+  for (const file of sources()) {
+    const room = ordersRoom(file);
+    if (room === null || room === 'core' || isTest(file)) continue;
+    for (const spec of importsOf(file)) {
+      const to = target(file, spec);
+      const toRoom = ordersRoom(to);
+      if (toRoom === null || toRoom === room) continue;
+      const ok =
+        toRoom === 'core'
+          ? !/\.(module|routes|cli)\.js$/.test(to)
+          : WIRING.test(path.posix.basename(file)) && to.endsWith('.schemas.js');
+      if (!ok) found.push(`${file} -> ${spec}`);
+    }
+  }
+  return found;
+}
+
+/** The folder graph of the domains' logic and storage (wiring and tests left out), and its cycles. */
+function domainCycles(): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sources()) {
+    const from = file.split('/')[0]!;
+    if (!DOMAINS.includes(from) || isTest(file) || WIRING.test(path.posix.basename(file))) continue;
+    for (const spec of importsOf(file)) {
+      const to = target(file, spec).split('/')[0]!;
+      if (to !== from && DOMAINS.includes(to)) graph.set(from, (graph.get(from) ?? new Set()).add(to));
+    }
+  }
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (node: string, trail: string[]) => {
+    state.set(node, 'open');
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...trail.slice(trail.indexOf(next)), node, next]);
+      else if (!state.has(next)) visit(next, [...trail, node]);
+    }
+    state.set(node, 'done');
+  };
+  for (const node of DOMAINS) if (!state.has(node)) visit(node, []);
+  return cycles;
+}
+
 describe('architecture', () => {
   it('keeps Services and Fastify out of domain logic, and domains out of the infrastructure', () => {
     const found = violations();
@@ -198,6 +279,19 @@ describe('architecture', () => {
       [],
       'remove these from ALLOWED',
     );
+  });
+
+  it('keeps routes and CLIs as wiring: registered by the composition root, never imported by domain logic', () => {
+    assert.deepEqual(wiringViolations(), [], 'logic imports no *.routes.ts, *.cli.ts nor routes.ts');
+  });
+
+  it("keeps orders' rooms apart: each shares through the orders core, never through another room", () => {
+    for (const room of ORDERS_ROOMS) assert.ok(fs.existsSync(path.join(root, 'orders', room)), `orders/${room}`);
+    assert.deepEqual(roomViolations(), [], "a room imports the orders core and lower layers, not another room's files");
+  });
+
+  it("keeps the domains' logic one way: no cycle between domain folders", () => {
+    assert.deepEqual(domainCycles(), [], 'a cycle between domains (logic and storage imports, wiring left out)');
   });
 
   it('keeps the SQL of each table in the store that owns it', () => {
