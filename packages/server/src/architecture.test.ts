@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -292,6 +293,12 @@ describe('architecture', () => {
 
   it("keeps the domains' logic one way: no cycle between domain folders", () => {
     assert.deepEqual(domainCycles(), [], 'a cycle between domains (logic and storage imports, wiring left out)');
+  });
+
+  it('has its picture in docs/architecture.md drawn from the current imports', () => {
+    const script = path.join(root, '..', '..', '..', 'scripts', 'architecture-graph.mjs');
+    const run = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+    assert.equal(run.status, 0, `${run.stderr}(node scripts/architecture-graph.mjs redraws it)`);
   });
 
   it('keeps the SQL of each table in the store that owns it', () => {
