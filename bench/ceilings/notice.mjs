@@ -4,7 +4,7 @@
 // notices (group commit, one in flight, committed before the answer;
 // PostgreSQL: one statement; SQLite: one synchronous=FULL transaction) that records the requests' nonces, stores each admitted notice
 // once under our dedupe key (app, user, role, server, product, timestamp:
-// orders/consumption.ts; a notice stored before is answered 200 again) and
+// orders/consumption/consumption.ts; a notice stored before is answered 200 again) and
 // puts its forward to the partner in the outbox.
 //
 // The forward is then sent as ours sends it while the bench runs (the

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,12 @@ import { fileURLToPath } from 'node:url';
  * - the shared infrastructure (db, auth, http, errors, crypto, config, cache)
  *   knows no domain and no Services container: it is handed functions and
  *   values (e.g. auth's ResolveApp);
- * - SQL for a table stands only in the store that owns it (OWNERS).
+ * - SQL for a table stands only in the store that owns it (OWNERS);
+ * - routes and CLIs are wiring: only the composition root (routes.ts, cli/) and other wiring import them, and
+ *   routes.ts only boot.ts and the test harness;
+ * - the domains' logic builds one way: no cycle between domain folders through their logic and storage;
+ * - orders' rooms (ORDERS_ROOMS) share through the orders core (the top of orders/), never through each other.
+ * docs/architecture.md states these rules; scripts/architecture-graph.mjs draws the picture.
  */
 const DOMAINS = [
   'accounts',
@@ -35,7 +41,9 @@ const DOMAINS = [
   'overview',
   'payment-providers',
 ];
-const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache'];
+const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache', 'tracing'];
+/** The rooms of src/orders/ by flow (docs/architecture.md, "Orders in rooms"); orders' top-level files are its core. */
+const ORDERS_ROOMS = ['placement', 'payments', 'refunds', 'consumption', 'catalogue'];
 /** Files that wire a domain (or test it) rather than being its logic. */
 const WIRING = /\.(routes|module|cli|test|testlib)\.ts$/;
 
@@ -79,20 +87,23 @@ const OWNERS: Record<string, string[]> = {
   moderation_actions: ['reporting/moderation.repository.ts'],
   // reuse: the 4.1 batch statement records the evidence uploads it cites on PostgreSQL.
   evidence_uploads: ['evidence/evidence.repository.ts', 'reporting/reports.pg-batch.ts'],
-  consumption_notices: ['orders/consumption-notices.store.ts', 'orders/consumption.pg-batch.ts'],
+  consumption_notices: [
+    'orders/consumption/consumption-notices.store.ts',
+    'orders/consumption/consumption.pg-batch.ts',
+  ],
   orders: [
     'orders/orders.repository.ts',
-    'orders/placement-writes.ts',
-    'orders/placement-claims.ts',
+    'orders/placement/placement-writes.ts',
+    'orders/placement/placement-claims.ts',
     'orders/overview.queries.ts',
-    'orders/refund-abuse.queries.ts',
+    'orders/refunds/refund-abuse.queries.ts',
   ],
-  order_items: ['orders/orders.repository.ts', 'orders/placement-writes.ts'],
+  order_items: ['orders/orders.repository.ts', 'orders/placement/placement-writes.ts'],
   order_status_changes: ['orders/orders.repository.ts'],
-  supplements: ['orders/orders.repository.ts', 'orders/overview.queries.ts', 'orders/refund-abuse.queries.ts'],
-  placement_claims: ['orders/placement-claims.ts'],
-  products: ['orders/products.repository.ts'],
-  order_settings: ['orders/settings.repository.ts'],
+  supplements: ['orders/orders.repository.ts', 'orders/overview.queries.ts', 'orders/refunds/refund-abuse.queries.ts'],
+  placement_claims: ['orders/placement/placement-claims.ts'],
+  products: ['orders/catalogue/products.repository.ts'],
+  order_settings: ['orders/catalogue/settings.repository.ts'],
   outbox: [
     'delivery/outbox.ts',
     'delivery/claim.ts',
@@ -105,7 +116,7 @@ const OWNERS: Record<string, string[]> = {
     'delivery/purge.ts',
     'delivery/overview.queries.ts',
     // reuse: the 4.6 batch statement enqueues the partner forwards with the notices (OUTBOX_COLUMNS).
-    'orders/consumption.pg-batch.ts',
+    'orders/consumption/consumption.pg-batch.ts',
   ],
   delivery_attempts: [
     'delivery/attempts.ts',
@@ -132,7 +143,8 @@ const OWNERS: Record<string, string[]> = {
 // The sources: next to this file when run from src, else src beside dist.
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = fs.existsSync(path.join(here, 'services.ts')) ? here : path.join(here, '..', 'src');
-const IMPORT = /(?:import|export)\s(?:type\s)?[^'";]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:import|export)\s(?:type\s)?[^'";]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 
 function sources(): string[] {
   const out: string[] = [];
@@ -149,7 +161,7 @@ function sources(): string[] {
 
 function importsOf(file: string): string[] {
   const text = fs.readFileSync(path.join(root, file), 'utf8');
-  return [...text.matchAll(IMPORT)].map((m) => (m[1] ?? m[2])!);
+  return [...text.matchAll(IMPORT)].map((m) => (m[1] ?? m[2] ?? m[3])!);
 }
 
 /** The source file or folder an import names, relative to src ('' for a package). */
@@ -177,6 +189,79 @@ function violations(): string[] {
   return found;
 }
 
+const isTest = (file: string) => /\.(test|testlib)\.ts$/.test(file) || file.startsWith('testing/');
+
+/** Imports of wiring from outside the composition root and other wiring (a routes file, a CLI, routes.ts). */
+function wiringViolations(): string[] {
+  const found: string[] = [];
+  for (const file of sources()) {
+    if (isTest(file)) continue;
+    const name = path.posix.basename(file);
+    const composition = !file.includes('/') || file.startsWith('cli/');
+    for (const spec of importsOf(file)) {
+      const to = target(file, spec);
+      if (to === 'routes.js' && file !== 'boot.ts') found.push(`${file} -> ${spec}`);
+      else if (/\.(routes|cli)\.js$/.test(to) && !composition && !WIRING.test(name)) found.push(`${file} -> ${spec}`);
+    }
+  }
+  return found;
+}
+
+/** orders/<room>/... -> the room, orders/<file> -> 'core', else null. */
+function ordersRoom(file: string): string | null {
+  const parts = file.split('/');
+  if (parts[0] !== 'orders') return null;
+  return parts.length > 2 && ORDERS_ROOMS.includes(parts[1]!) ? parts[1]! : 'core';
+}
+
+/**
+ * A room imports its own files, the orders core (not orders.module.ts, the domain's composition, nor the core's
+ * wiring), and lower layers; a room's wiring may also take another room's schemas (*.schemas.ts), the wire shapes.
+ */
+function roomViolations(): string[] {
+  const found: string[] = [];
+  for (const file of sources()) {
+    const room = ordersRoom(file);
+    if (room === null || room === 'core' || isTest(file)) continue;
+    for (const spec of importsOf(file)) {
+      const to = target(file, spec);
+      const toRoom = ordersRoom(to);
+      if (toRoom === null || toRoom === room) continue;
+      const ok =
+        toRoom === 'core'
+          ? !/\.(module|routes|cli)\.js$/.test(to)
+          : WIRING.test(path.posix.basename(file)) && to.endsWith('.schemas.js');
+      if (!ok) found.push(`${file} -> ${spec}`);
+    }
+  }
+  return found;
+}
+
+/** The folder graph of the domains' logic and storage (wiring and tests left out), and its cycles. */
+function domainCycles(): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sources()) {
+    const from = file.split('/')[0]!;
+    if (!DOMAINS.includes(from) || isTest(file) || WIRING.test(path.posix.basename(file))) continue;
+    for (const spec of importsOf(file)) {
+      const to = target(file, spec).split('/')[0]!;
+      if (to !== from && DOMAINS.includes(to)) graph.set(from, (graph.get(from) ?? new Set()).add(to));
+    }
+  }
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (node: string, trail: string[]) => {
+    state.set(node, 'open');
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...trail.slice(trail.indexOf(next)), node, next]);
+      else if (!state.has(next)) visit(next, [...trail, node]);
+    }
+    state.set(node, 'done');
+  };
+  for (const node of DOMAINS) if (!state.has(node)) visit(node, []);
+  return cycles;
+}
+
 describe('architecture', () => {
   it('keeps Services and Fastify out of domain logic, and domains out of the infrastructure', () => {
     const found = violations();
@@ -195,6 +280,25 @@ describe('architecture', () => {
       [],
       'remove these from ALLOWED',
     );
+  });
+
+  it('keeps routes and CLIs as wiring: registered by the composition root, never imported by domain logic', () => {
+    assert.deepEqual(wiringViolations(), [], 'logic imports no *.routes.ts, *.cli.ts nor routes.ts');
+  });
+
+  it("keeps orders' rooms apart: each shares through the orders core, never through another room", () => {
+    for (const room of ORDERS_ROOMS) assert.ok(fs.existsSync(path.join(root, 'orders', room)), `orders/${room}`);
+    assert.deepEqual(roomViolations(), [], "a room imports the orders core and lower layers, not another room's files");
+  });
+
+  it("keeps the domains' logic one way: no cycle between domain folders", () => {
+    assert.deepEqual(domainCycles(), [], 'a cycle between domains (logic and storage imports, wiring left out)');
+  });
+
+  it('has its picture in docs/architecture.md drawn from the current imports', () => {
+    const script = path.join(root, '..', '..', '..', 'scripts', 'architecture-graph.mjs');
+    const run = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+    assert.equal(run.status, 0, `${run.stderr}(node scripts/architecture-graph.mjs redraws it)`);
   });
 
   it('keeps the SQL of each table in the store that owns it', () => {

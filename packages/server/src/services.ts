@@ -20,7 +20,7 @@ import { md5Scheme, type Md5Scheme } from './auth/md5.js';
 import { macScheme, type MacScheme } from './auth/mac.js';
 import { ReplayGuard } from './auth/replay.js';
 import { createOrdersDomain, type OrdersDomain } from './orders/orders.module.js';
-import type { PaymentChannelAdapter } from './orders/channels/channel.js';
+import type { PaymentChannelAdapter } from './orders/payments/channels/channel.js';
 import type { AccountService } from './accounts/accounts.service.js';
 import type { TokenSession } from './accounts/tokens.service.js';
 import { createAccounts } from './accounts/accounts.module.js';

@@ -8,7 +8,7 @@ import {
   registerConsumptionRequestCommands,
   registerStoreMessageCommands,
 } from '../store-payments/store-payments.cli.js';
-import { registerAppOrderCommands } from '../orders/app-orders.cli.js';
+import { registerAppOrderCommands } from '../orders/catalogue/app-orders.cli.js';
 import { registerPaymentProviderCommands } from '../payment-providers/payment-providers.cli.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];

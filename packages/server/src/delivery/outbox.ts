@@ -116,7 +116,7 @@ export async function enqueueEvents(
 /**
  * The columns of an outbox row as enqueueEvent writes it (event_id aside), in
  * order: for a batch statement that inserts its events in SQL
- * (orders/consumption.pg-batch.ts), which must give a value for each.
+ * (orders/consumption/consumption.pg-batch.ts), which must give a value for each.
  */
 export const OUTBOX_COLUMNS = Object.keys(
   pendingRow({ appId: 0, type: 'test', target: 'callback', body: () => null }, '', 0),

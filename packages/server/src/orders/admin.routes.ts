@@ -20,10 +20,10 @@ import {
 } from './orders.schemas.js';
 import { NextBefore, PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit } from '../http/admin-query.js';
 import { Order } from './orders.view.js';
-import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './products.schemas.js';
+import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './catalogue/products.schemas.js';
 import { StatusChange } from './status-history.js';
-import { ConsumptionNoticeView } from './consumption.schemas.js';
-import { RefundAbuseQuery, Refunders } from './refund-abuse.schemas.js';
+import { ConsumptionNoticeView } from './consumption/consumption.schemas.js';
+import { RefundAbuseQuery, Refunders } from './refunds/refund-abuse.schemas.js';
 
 const tags = ['admin'];
 const security = [{ adminBearer: [] }];

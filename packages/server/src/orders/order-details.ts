@@ -2,7 +2,7 @@ import type { DeliveryAttempt } from '../delivery/delivery.schemas.js';
 import type { DeliveryService } from '../delivery/delivery.service.js';
 import type { OrderService } from './orders.service.js';
 import type { Order } from './orders.view.js';
-import type { PendingSupplementAdmin, RefundService } from './refunds.js';
+import type { PendingSupplementAdmin, RefundService } from './refunds/refunds.js';
 import type { StatusChange } from './status-history.js';
 
 export interface OrderDetails {

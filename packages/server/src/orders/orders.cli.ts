@@ -5,7 +5,7 @@ import { PAGE_DEFAULT, PAGE_MAX } from '../http/admin-query.js';
 import { orderDetails } from './order-details.js';
 import { parseOrderQuery } from './orders.schemas.js';
 import type { Order } from './orders.view.js';
-import type { PendingSupplementAdmin } from './refunds.js';
+import type { PendingSupplementAdmin } from './refunds/refunds.js';
 
 const ID = /^[0-9]{1,15}$/;
 

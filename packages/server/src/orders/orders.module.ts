@@ -3,18 +3,18 @@ import type { CacheBus } from '../cache/cache-bus.js';
 import type { Database } from '../db/database.js';
 import type { Config } from '../config/config.js';
 import type { AppService } from '../apps/apps.service.js';
-import { ChannelRegistry, type PaymentChannelAdapter } from './channels/channel.js';
-import { SandboxChannel } from './channels/sandbox.js';
-import { ConsumptionService } from './consumption.js';
-import { ConsumptionNoticesStore } from './consumption-notices.store.js';
+import { ChannelRegistry, type PaymentChannelAdapter } from './payments/channels/channel.js';
+import { SandboxChannel } from './payments/channels/sandbox.js';
+import { ConsumptionService } from './consumption/consumption.js';
+import { ConsumptionNoticesStore } from './consumption/consumption-notices.store.js';
 import { OrderService } from './orders.service.js';
-import { ProductService } from './products.js';
-import { ProductsRepository } from './products.repository.js';
-import { RefundService } from './refunds.js';
-import { RefundAbuse } from './refund-abuse.js';
+import { ProductService } from './catalogue/products.js';
+import { ProductsRepository } from './catalogue/products.repository.js';
+import { RefundService } from './refunds/refunds.js';
+import { RefundAbuse } from './refunds/refund-abuse.js';
 import type { PendingSupplement } from './notifications.schemas.js';
-import { OrderSettingsService } from './settings.js';
-import { OrderSettingsRepository } from './settings.repository.js';
+import { OrderSettingsService } from './catalogue/settings.js';
+import { OrderSettingsRepository } from './catalogue/settings.repository.js';
 
 /** The orders domain as services.ts holds it. */
 export interface OrdersDomain {

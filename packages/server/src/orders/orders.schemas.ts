@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_CHANNEL, MAX_QUANTITY, PAYMENT_TYPES, PLATFORMS } from './enums.js';
-import { Amount, ProductCode } from './products.schemas.js';
+import { Amount, ProductCode } from './catalogue/products.schemas.js';
 import {
   PAGE_DEFAULT,
   PAGE_MAX,

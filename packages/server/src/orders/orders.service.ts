@@ -15,15 +15,15 @@ import {
   type PaymentStart,
   type PaymentStep,
   type WebPayer,
-} from './channels/channel.js';
+} from './payments/channels/channel.js';
 import { Channel, MAX_QUANTITY, OrderStatus, TrxType, isStoreChannel } from './enums.js';
 import { MAX_MINOR } from './money.js';
 import { ordersRepo, type ItemRow, type OrderFilter, type OrderRow } from './orders.repository.js';
-import { PlacementClaims, type OrderRef } from './placement-claims.js';
-import { PlacementOnce, type Ordered } from './placement-once.js';
-import { PlacementWrites } from './placement-writes.js';
+import { PlacementClaims, type OrderRef } from './placement/placement-claims.js';
+import { PlacementOnce, type Ordered } from './placement/placement-once.js';
+import { PlacementWrites } from './placement/placement-writes.js';
 import { toOrder, type Order } from './orders.view.js';
-import { channelSkusOf, type ProductService } from './products.js';
+import { channelSkusOf, type ProductService } from './catalogue/products.js';
 import { assertTransition } from './status.js';
 import { toStatusChange, type StatusChange } from './status-history.js';
 import type { PendingSupplement } from './notifications.schemas.js';

@@ -155,7 +155,7 @@ export interface OrderStatusChangesTable {
 
 /**
  * A claim on a client orderId being placed (migration 0011;
- * orders/placement-claims.ts): one row per (app, outTrxNo), so identical
+ * orders/placement/placement-claims.ts): one row per (app, outTrxNo), so identical
  * placements ask the game once. The order row, once written, is the outcome
  * of a successful attempt; a failed one records its outcome here.
  */

@@ -5,7 +5,7 @@ import type { Dialect } from '../db/dialect.js';
 import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { OrderService } from '../orders/orders.service.js';
-import type { ProductService } from '../orders/products.js';
+import type { ProductService } from '../orders/catalogue/products.js';
 import { providersRepo, type ProviderMessageFilter, type ProviderMessageRow } from './payment-providers.repository.js';
 import { ProviderChannel } from './provider-channel.js';
 import { ProviderPayments } from './provider-payments.js';

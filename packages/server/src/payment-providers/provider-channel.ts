@@ -6,7 +6,7 @@ import {
   type PaymentChannelAdapter,
   type PaymentContext,
   type PaymentStart,
-} from '../orders/channels/channel.js';
+} from '../orders/payments/channels/channel.js';
 import type { ItemRow, OrderRow } from '../orders/orders.repository.js';
 import { providersRepo } from './payment-providers.repository.js';
 import { ProviderError } from './provider.js';
@@ -14,7 +14,7 @@ import type { ProviderSettingsService } from './provider-settings.service.js';
 import { webhookUrl } from './provider-settings.service.js';
 
 /**
- * The web providers at the channel seam (orders/channels/channel.ts): a web page order whose channel is a provider's
+ * The web providers at the channel seam (orders/payments/channels/channel.ts): a web page order whose channel is a provider's
  * (Stripe 6, PayPal 5, Alipay 4, WeChat Pay 3), for an app with that provider enabled, is opened at that provider.
  * Written once for every provider: the payment is recorded (provider_payments) with the order's amount, currency and
  * lifetime, against which every later message and query is checked.

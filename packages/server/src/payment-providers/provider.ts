@@ -1,5 +1,5 @@
 import type { TObject } from '@sinclair/typebox';
-import type { PaymentStep } from '../orders/channels/channel.js';
+import type { PaymentStep } from '../orders/payments/channels/channel.js';
 import type { ItemRow, OrderRow } from '../orders/orders.repository.js';
 import type { ProviderPaymentRow } from './payment-providers.repository.js';
 

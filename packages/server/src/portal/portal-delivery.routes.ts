@@ -5,7 +5,7 @@ import { NextBefore, PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit, parseTime
 import type { Services } from '../services.js';
 import { DeliveryAttempt, DeliveryEvent, EventList, RecoverBody, TestEventBody } from '../delivery/delivery.schemas.js';
 import { GameCall, GameCallList, GameCallListQuery, parseGameCallQuery } from '../game-calls/call-log.schemas.js';
-import { ConsumptionNoticeView } from '../orders/consumption.schemas.js';
+import { ConsumptionNoticeView } from '../orders/consumption/consumption.schemas.js';
 import { appIdOf } from './portal-access.routes.js';
 import { eventOfApp, resendOfApp } from './portal-events.js';
 import {

@@ -12,7 +12,7 @@ import {
 } from '../http/admin-query.js';
 import type { Services } from '../services.js';
 import { Order, type Order as OrderView } from '../orders/orders.view.js';
-import { RefundAbuseQuery, Refunders } from '../orders/refund-abuse.schemas.js';
+import { RefundAbuseQuery, Refunders } from '../orders/refunds/refund-abuse.schemas.js';
 import { appIdOf } from './portal-access.routes.js';
 import { PortalAppParams } from './portal.schemas.js';
 

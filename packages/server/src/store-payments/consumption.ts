@@ -8,7 +8,7 @@ import { enqueueEvent } from '../delivery/outbox.js';
 import type { ClaimedEvent } from '../delivery/claim.js';
 import type { ExternalSendResult } from '../delivery/dispatcher.js';
 import { Channel, OrderStatus, TrxType } from '../orders/enums.js';
-import type { OrderSettings } from '../orders/settings.js';
+import type { OrderSettings } from '../orders/catalogue/settings.js';
 import type { StoreClients } from './store-clients.js';
 import type { MessageResult } from './notifications.js';
 import { storePaymentsRepo } from './store-payments.repository.js';

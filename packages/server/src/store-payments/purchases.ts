@@ -1,14 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import { storeAccountToken } from '@game-platform/sdk';
 import type { Kysely } from 'kysely';
-import type { AccountBinding } from '../orders/settings.js';
+import type { AccountBinding } from '../orders/catalogue/settings.js';
 import type { Tables } from '../tables.js';
 import { StoreVerificationError } from '../app-stores/errors.js';
 import type { StorePurchase, StoreName } from '../app-stores/index.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { Channel, OrderStatus } from '../orders/enums.js';
 import { checkCurrency, toMinor } from '../orders/money.js';
-import type { ClientReport } from '../orders/channels/channel.js';
+import type { ClientReport } from '../orders/payments/channels/channel.js';
 import type { OrderService } from '../orders/orders.service.js';
 import type { ItemRow, OrderRow } from '../orders/orders.repository.js';
 import type { Order } from '../orders/orders.view.js';

@@ -1,6 +1,6 @@
 import { storeAccountToken } from '@game-platform/sdk';
 import { Channel } from '../orders/enums.js';
-import type { PaymentChannelAdapter, PaymentStart } from '../orders/channels/channel.js';
+import type { PaymentChannelAdapter, PaymentStart } from '../orders/payments/channels/channel.js';
 import type { ItemRow, OrderRow } from '../orders/orders.repository.js';
 import type { StoreName } from '../app-stores/index.js';
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SafeInteger, Text } from '../http/schemas.js';
-import { Amount } from '../orders/products.schemas.js';
+import { Amount } from '../orders/catalogue/products.schemas.js';
 import {
   NextBefore,
   PAGE_DEFAULT,

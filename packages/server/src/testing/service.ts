@@ -6,7 +6,7 @@ import { buildApp } from '../routes.js';
 import { createServices, type Services } from '../services.js';
 import { freshDatabase } from './database.js';
 import type { Database } from '../db/database.js';
-import type { PaymentChannelAdapter } from '../orders/channels/channel.js';
+import type { PaymentChannelAdapter } from '../orders/payments/channels/channel.js';
 
 export interface TestService {
   url: string;

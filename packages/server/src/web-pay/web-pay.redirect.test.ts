@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
-import { returnUrlOf, type PaymentChannelAdapter, type PaymentStart } from '../orders/channels/channel.js';
+import { returnUrlOf, type PaymentChannelAdapter, type PaymentStart } from '../orders/payments/channels/channel.js';
 import type { OrderRow } from '../orders/orders.repository.js';
 import { count } from '../orders/orders.testlib.js';
 import { PageClient, launchLink, startWebPay, type WebPayFixture } from './web-pay.testlib.js';

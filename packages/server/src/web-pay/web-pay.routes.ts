@@ -8,7 +8,7 @@ import { requestBaseUrl } from '../http/request-base-url.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import { exponentOf } from '../orders/money.js';
 import type { Order } from '../orders/orders.view.js';
-import type { PaymentStep } from '../orders/channels/channel.js';
+import type { PaymentStep } from '../orders/payments/channels/channel.js';
 import type { Services } from '../services.js';
 import type { PaySession } from './session.js';
 import { pageHeaders, sessionSetCookie } from './web-pay.page.routes.js';

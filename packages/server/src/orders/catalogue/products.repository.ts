@@ -1,0 +1,58 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Tables } from '../../tables.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { ProductsTable } from '../orders.tables.js';
+
+export type ProductRow = Selectable<ProductsTable>;
+
+/** Every statement on `products` (migration 0006). */
+export class ProductsRepository {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** The new row, or null when the app already has a product of that code. */
+  async insert(row: Insertable<ProductsTable>): Promise<ProductRow | null> {
+    try {
+      return await this.db.insertInto('products').values(row).returningAll().executeTakeFirstOrThrow();
+    } catch (err) {
+      if (this.dialect.isUniqueViolation(err)) return null;
+      throw err;
+    }
+  }
+
+  update(appId: number, productCode: string, changes: Updateable<ProductsTable>): Promise<ProductRow> {
+    return this.db
+      .updateTable('products')
+      .set(changes)
+      .where('app_id', '=', appId)
+      .where('product_code', '=', productCode)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  ofApp(appId: number): Promise<ProductRow[]> {
+    return this.db.selectFrom('products').selectAll().where('app_id', '=', appId).orderBy('product_code').execute();
+  }
+
+  get(appId: number, productCode: string): Promise<ProductRow | undefined> {
+    return this.db
+      .selectFrom('products')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('product_code', '=', productCode)
+      .executeTakeFirst();
+  }
+
+  /** The active products of an app among `codes`. */
+  activeByCodes(appId: number, codes: string[]): Promise<ProductRow[]> {
+    return this.db
+      .selectFrom('products')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('product_code', 'in', codes)
+      .where('status', '=', 'active')
+      .execute();
+  }
+}

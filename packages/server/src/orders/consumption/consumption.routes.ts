@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '../../errors/app-error.js';
+import { platformErrorResponses } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
+import { ConsumptionNoticeAnswer, ConsumptionNoticeBody } from './consumption.schemas.js';
+
+/** 4.6: POST /order/v1/game/pay/notify (game server, md5 of 5.1). */
+export function consumptionRoutes(services: Services): FastifyPluginAsyncTypebox {
+  // 4.6 names its app by appId (UNKNOWN_CLIENT before the shape checks); its nonce is recorded in the batch that
+  // stores the notice (one round trip per batch, not two).
+  const md5 = services.md5.hook({
+    from: 'body',
+    clientId: (body) => body.appId,
+    resolveApp: async (appId) => {
+      const app = await services.apps.resolveByAppId(appId as number);
+      if (!app || !app.active) throw new AppError('UNKNOWN_CLIENT', `appId ${String(appId)} is not a known active app`);
+      return app;
+    },
+    recordNonce: 'store',
+  });
+  return async (app) => {
+    app.post(
+      '/order/v1/game/pay/notify',
+      {
+        schema: {
+          tags: ['orders'],
+          summary: 'In-game consumption notice (4.6): stored and forwarded to the store partner',
+          body: ConsumptionNoticeBody,
+          response: { 200: ConsumptionNoticeAnswer, ...platformErrorResponses },
+        },
+        preHandler: md5,
+      },
+      async (request) => {
+        const { app, nonce } = services.md5.caller(request);
+        const stored = await services.orders.consumption.notify(app.appId, request.body, nonce!);
+        return {
+          code: 200 as const,
+          msg: 'success',
+          detail: stored ? 'notice stored' : 'notice already stored',
+          data: true as const,
+        };
+      },
+    );
+  };
+}

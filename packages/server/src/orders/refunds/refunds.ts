@@ -1,0 +1,251 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../../tables.js';
+import { Batcher } from '../../db/batcher.js';
+import type { Dialect } from '../../db/dialect.js';
+import { notifyGame } from '../notify-game.js';
+import { eventDelivered } from '../../delivery/outbox.js';
+import { AppError } from '../../errors/app-error.js';
+import { OrderStatus, SupplyStatus, TrxType, isStoreChannel } from '../enums.js';
+import { pendingSupplement } from '../notifications.js';
+import type { PendingSupplement } from '../notifications.schemas.js';
+import { ordersRepo, type OrderRow, type SupplementRow } from '../orders.repository.js';
+import type { OrderService, PlacedOrder } from '../orders.service.js';
+import type { Order } from '../orders.view.js';
+
+/**
+ * Store refunds (2.5, 6) and the supplement orders that follow them (2.6, 3,
+ * 4.5). A refund is an order of its own (trxType 2, its own trxNo) referring
+ * to the payment (originalTrxNo); the paid order keeps status 0.
+ */
+export class RefundService {
+  /**
+   * The arrears reads (4.5) of concurrent requests, one query per batch. A
+   * batch starts after its requests arrived, so each answer reflects every
+   * change committed before its request (a paid supplement is gone at once).
+   */
+  readonly #arrears: Batcher<{ appId: number; userId: string }, SupplementRow[]>;
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly dialect: Dialect,
+    private readonly orders: OrderService,
+    private readonly now: () => number = Date.now,
+    /** Where the operator's list reads: Database.reads (the read replica), a moment stale at most. */
+    private readonly reads: Kysely<Tables> = db,
+  ) {
+    this.#arrears = new Batcher((keys) => ordersRepo.pendingSupplementsOf(this.db, keys), {
+      maxBatch: 500,
+      maxInFlight: dialect.batchesInFlight(),
+    });
+  }
+
+  /**
+   * A completed store refund of a paid order: the refund order, its
+   * notification (2.5) and, when the game had granted the items (it accepted
+   * the payment notification), a pending supplement (supplyStatus 1), all in
+   * one transaction.
+   */
+  async refund(trxNo: number, bankRefundNo: string | null): Promise<Order> {
+    const original = await this.orders.row(trxNo);
+    if (original.trx_type !== TrxType.PAYMENT || !isStoreChannel(original.channel)) {
+      throw new AppError(
+        'REFUND_NOT_ALLOWED',
+        `order ${trxNo} is not a store payment (channel ${original.channel}, trxType ${original.trx_type}); only iOS and Android store payments are refunded (6)`,
+      );
+    }
+    if (original.status !== OrderStatus.SUCCEEDED) {
+      throw new AppError(
+        'REFUND_NOT_ALLOWED',
+        `order ${trxNo} is not paid (status ${original.status}); only paid orders are refunded`,
+      );
+    }
+    const now = this.now();
+    let refundTrxNo: number;
+    try {
+      refundTrxNo = await this.db.transaction().execute(async (trx) => {
+        const items = await ordersRepo.items(trx, original.trx_no);
+        const refund = await ordersRepo.insertOrder(
+          trx,
+          {
+            ...copyOf(original),
+            trx_type: TrxType.REFUND,
+            out_trx_no: null,
+            original_trx_no: original.trx_no,
+            status: OrderStatus.SUCCEEDED,
+            region: null,
+            bank_trx_no: bankRefundNo,
+            origin: 'refund',
+            request_digest: null,
+            created_at: now,
+            updated_at: now,
+            success_time: now,
+          },
+          items.map(({ product_code, quantity, unit_price_minor, channel_sku_code }) => ({
+            product_code,
+            quantity,
+            unit_price_minor,
+            channel_sku_code,
+          })),
+        );
+        await notifyGame(trx, 'refund', refund, items, now);
+        if (await granted(trx, original)) {
+          await ordersRepo.insertSupplement(trx, {
+            refund_trx_no: refund.trx_no,
+            app_id: refund.app_id,
+            user_id: refund.user_id,
+            original_trx_no: original.trx_no,
+            product_id: items[0]!.channel_sku_code,
+            currency: refund.currency,
+            out_trade_no: `S${crypto.randomUUID().replaceAll('-', '')}`,
+            bank_trade_no: original.bank_trx_no,
+            refund_minor: refund.total_minor,
+            // One merchant account per channel: the channel id is the channel (docs/decisions.md).
+            channel_id: refund.channel,
+            channel_type: refund.channel,
+            platform: refund.platform,
+            supply_status: SupplyStatus.PENDING,
+            paying_trx_no: null,
+            created_at: now,
+            supplied_at: null,
+          });
+        }
+        return refund.trx_no;
+      });
+    } catch (err) {
+      if (!this.dialect.isUniqueViolation(err)) throw err;
+      const earlier = await ordersRepo.refundOf(this.db, trxNo);
+      throw new AppError(
+        'REFUND_NOT_ALLOWED',
+        `order ${trxNo} was already refunded (refund order ${earlier?.trx_no ?? '?'})`,
+      );
+    }
+    return this.orders.get(refundTrxNo);
+  }
+
+  /** 4.5: the pending supplements of store refunds of this user. */
+  async arrears(appId: number, userId: string): Promise<PendingSupplement[]> {
+    return (await this.#arrears.submit({ appId, userId })).map(pendingSupplement);
+  }
+
+  /**
+   * The player pays a pending supplement: a supplement payment order
+   * (trxType 1) for the refunded amount, opened at the channel. Paying it
+   * makes the supplement supplemented, with no new payment notification
+   * (2.5 rule 3). Asking again while one is open answers that one.
+   */
+  async startSupplementPayment(appId: number, userId: string, tradeNo: number): Promise<PlacedOrder> {
+    const supplement = await ordersRepo.supplement(this.db, tradeNo);
+    if (!supplement || supplement.app_id !== appId || supplement.user_id !== userId) {
+      throw new AppError('NOT_FOUND', `tradeNo ${tradeNo} is not a supplement order of this player`);
+    }
+    if (supplement.supply_status !== SupplyStatus.PENDING) {
+      throw new AppError('ORDER_STATE', `supplement ${tradeNo} was already supplemented`, {
+        data: { trxNo: tradeNo, status: supplement.supply_status, requested: SupplyStatus.SUPPLEMENTED },
+      });
+    }
+    if (supplement.paying_trx_no !== null) {
+      const open = await this.orders.row(supplement.paying_trx_no);
+      if (open.status === OrderStatus.CREATED || open.status === OrderStatus.AWAITING_PAYMENT) {
+        return { order: await this.orders.get(open.trx_no), payment: null, paymentStep: null, created: false };
+      }
+    }
+    const refund = await this.orders.row(tradeNo);
+    await this.orders.requireChannel(refund.channel, refund.app_id);
+    const now = this.now();
+    const row = await this.db.transaction().execute(async (trx) => {
+      const items = await ordersRepo.items(trx, tradeNo);
+      const order = await ordersRepo.insertOrder(
+        trx,
+        {
+          ...copyOf(refund),
+          trx_type: TrxType.SUPPLEMENT,
+          out_trx_no: `${supplement.out_trade_no}-${crypto.randomBytes(4).toString('hex')}`,
+          original_trx_no: tradeNo,
+          status: OrderStatus.CREATED,
+          region: null,
+          bank_trx_no: null,
+          origin: 'supplement',
+          request_digest: null,
+          created_at: now,
+          updated_at: now,
+          success_time: null,
+        },
+        items.map(({ product_code, quantity, unit_price_minor, channel_sku_code }) => ({
+          product_code,
+          quantity,
+          unit_price_minor,
+          channel_sku_code,
+        })),
+      );
+      // Compare-and-set, so two requests at once cannot both open a payment.
+      if (!(await ordersRepo.claimSupplementPayment(trx, tradeNo, supplement.paying_trx_no, order.trx_no))) {
+        throw new AppError('CONFLICT', `a payment of supplement ${tradeNo} was opened at the same time; ask again`);
+      }
+      return order;
+    });
+    return { ...(await this.orders.openPayment(row)), created: true };
+  }
+
+  async listSupplements(q: Parameters<typeof ordersRepo.listSupplements>[1]): Promise<Array<PendingSupplementAdmin>> {
+    return (await ordersRepo.listSupplements(this.reads, q)).map(toAdmin);
+  }
+
+  /** The supplement as the operator sees it: 2.6 plus owner, state and times. */
+  async supplementOf(tradeNo: number): Promise<PendingSupplementAdmin | null> {
+    const s = await ordersRepo.supplement(this.db, tradeNo);
+    return s ? toAdmin(s) : null;
+  }
+}
+
+export type PendingSupplementAdmin = Omit<PendingSupplement, 'supplyStatus'> & {
+  supplyStatus: number;
+  appId: number;
+  userId: string;
+  originalTrxNo: number;
+  payingTrxNo: number | null;
+  createdAt: string;
+  suppliedAt: string | null;
+};
+
+function toAdmin(s: SupplementRow): PendingSupplementAdmin {
+  return {
+    ...pendingSupplement(s),
+    supplyStatus: s.supply_status,
+    appId: s.app_id,
+    userId: s.user_id,
+    originalTrxNo: s.original_trx_no,
+    payingTrxNo: s.paying_trx_no,
+    createdAt: new Date(s.created_at).toISOString(),
+    suppliedAt: s.supplied_at === null ? null : new Date(s.supplied_at).toISOString(),
+  };
+}
+
+/** Whether the game granted the items: it accepted the payment notification (4.7: 200 or 204). */
+async function granted(db: Kysely<Tables>, original: OrderRow): Promise<boolean> {
+  return original.notify_event_id !== null && (await eventDelivered(db, original.notify_event_id));
+}
+
+/** The columns a refund or supplement order takes over from the order it follows. */
+function copyOf(o: OrderRow) {
+  return {
+    app_id: o.app_id,
+    user_id: o.user_id,
+    platform: o.platform,
+    channel: o.channel,
+    payment_type: o.payment_type,
+    currency: o.currency,
+    total_minor: o.total_minor,
+    client_amount_minor: null,
+    client_currency: null,
+    client_region: null,
+    game_server_id: o.game_server_id,
+    game_role_id: o.game_role_id,
+    game_ext: o.game_ext,
+    merged_receipts: 0,
+    sdk_version: null,
+    ip_country: null,
+    notify_event_id: null,
+    failure_reason: null,
+  };
+}
