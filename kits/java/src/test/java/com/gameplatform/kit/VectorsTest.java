@@ -82,6 +82,22 @@ public final class VectorsTest {
       check(d, canonical.equals(get(c, "canonical")), canonical);
       check(d + " (sign)", Md5Signer.sign(params, get(c, "secret")).equals(get(c, "sign")), "sign differs");
     }
+    for (Object c : (List<?>) get(v, "md5Bodies")) {
+      String d = get(c, "description");
+      Map<String, Object> params = new LinkedHashMap<>((Map<String, Object>) Json.parse((String) get(c, "body")));
+      for (Object k : (List<?>) get(c, "decimals")) params.put((String) k, new java.math.BigDecimal((String) params.get(k)));
+      String canonical = Md5Signer.canonical(params);
+      check(d, canonical.equals(get(c, "canonical")), canonical);
+      check(d + " (sign)", Md5Signer.sign(params, get(c, "secret")).equals(get(c, "sign")), "sign differs");
+    }
+    Map<String, Object> money = new LinkedHashMap<>();
+    money.put("ids", new int[] {3, 4});
+    money.put("tags", new String[] {"a"});
+    money.put("price", new java.math.BigDecimal("19.99"));
+    money.put("tip", new java.math.BigDecimal("0.10"));
+    money.put("qty", new java.math.BigDecimal("1E+2"));
+    check("int[], String[] and BigDecimal", Md5Signer.canonical(money).equals("ids.0=3&ids.1=4&price=19.99&qty=100&tags.0=a&tip=0.1"),
+        Md5Signer.canonical(money));
     String[][] numbers = {{"1.5", "1.5"}, {"1e21", "1e+21"}, {"1e20", "100000000000000000000"}, {"1e-7", "1e-7"},
         {"0.000001", "0.000001"}, {"-273.15", "-273.15"}, {"5e-324", "5e-324"}, {"0.30000000000000004", "0.30000000000000004"},
         {"1.7976931348623157e308", "1.7976931348623157e+308"}, {"2e-3", "0.002"}, {"123456789012345680000", "123456789012345680000"}};
