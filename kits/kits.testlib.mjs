@@ -39,10 +39,11 @@ export const KITS = [
       ['javac', '-version'],
       ['java', '-version'],
     ],
-    // javac alone (the pom.xml is for users: no Maven Central here). --release 11: the kit's minimum.
+    // javac alone (the pom.xml runs the same tests through Surefire: no Maven Central here). --release 11: the minimum.
     steps: (build) => [
+      // The JUnit 5 tests with the labelled stub of the JUnit API (src/test-stub) and its runner: no Maven here.
       ['sh', '-c', `javac --release 11 -encoding UTF-8 -d '${build}' $(find src examples -name '*.java')`],
-      ['java', '-cp', build, 'com.gameplatform.kit.VectorsTest'],
+      ['java', '-cp', build, 'gamekit.teststub.Runner', 'com.gameplatform.kit.VectorsTest'],
     ],
     server: (build) => ['java', '-cp', build, 'GameServer'],
   },
@@ -77,5 +78,60 @@ export const KITS = [
       ['sh', '-c', `mcs -nologo -out:'${build}/GameServer.exe' -r:System.Numerics.dll src/*.cs examples/GameServer.cs`],
     ],
     server: (build) => ['mono', path.join(build, 'GameServer.exe')],
+  },
+];
+
+/**
+ * A consumer project per language (kits/consumers/<name>), built and run against the packages that
+ * kits/build-all.mjs put in `out`, from a scratch copy `work`: each prints `consumption <sign>` and `decimals <sign>`.
+ */
+export const CONSUMERS = [
+  {
+    name: 'python',
+    steps: (out, work) => [
+      ['sh', '-c', `${PYTHON} -m pip install -q --no-deps --no-index --target '${work}/site' '${out}'/python/*.whl`],
+      ['env', `PYTHONPATH=${work}/site`, PYTHON, 'consumer.py'],
+    ],
+  },
+  {
+    name: 'go',
+    // The module by its published path, from a file GOPROXY holding the built module zip: no replace, no source.
+    steps: (out, work) => {
+      const env = [
+        'env',
+        `GOPROXY=file://${out}/go/proxy`,
+        'GOSUMDB=off',
+        'GOFLAGS=-mod=mod -modcacherw',
+        `GOPATH=${work}/gopath`,
+      ];
+      return [
+        [...env, 'go', 'vet', './...'],
+        [...env, 'go', 'test', '-count=1', './...'],
+        [...env, 'go', 'run', '.'],
+      ];
+    },
+  },
+  {
+    name: 'cpp',
+    steps: (out, work) => [
+      ['cmake', '-S', '.', '-B', `${work}/build`, `-DCMAKE_PREFIX_PATH=${out}/cpp`, '-DCMAKE_BUILD_TYPE=Release'],
+      ['cmake', '--build', `${work}/build`],
+      [`${work}/build/consumer`],
+    ],
+  },
+  {
+    name: 'java',
+    steps: (out, work) => [
+      ['sh', '-c', `javac -d '${work}/classes' -cp '${out}'/java/game-platform-kit-*[0-9].jar Consumer.java`],
+      ['sh', '-c', `java -cp '${work}/classes':$(ls '${out}'/java/game-platform-kit-*[0-9].jar) Consumer`],
+    ],
+  },
+  {
+    name: 'csharp',
+    steps: (out, work) => [
+      ['cp', `${out}/csharp/GamePlatform.Kit.dll`, work],
+      ['mcs', '-nologo', `-out:${work}/Consumer.exe`, `-r:${work}/GamePlatform.Kit.dll`, 'Consumer.cs'],
+      ['mono', `${work}/Consumer.exe`],
+    ],
   },
 ];

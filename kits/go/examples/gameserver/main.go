@@ -15,7 +15,7 @@ import (
 	"os"
 	"sync"
 
-	"gameplatform/gamekit"
+	"github.com/gameplatform/gamekit"
 )
 
 func main() {
