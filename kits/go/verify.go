@@ -287,6 +287,9 @@ func (v *Verifier) Verify(method, path string, h http.Header, body []byte) (*Ver
 	return &VerifiedCall{KeyID: matched, Timestamp: ts, Nonce: nonce}, nil
 }
 
+// ErrBodyTooLarge is VerifyRequest's error for a body past its limit.
+var ErrBodyTooLarge = errors.New("body too large")
+
 // VerifyRequest reads the request body (at most maxBody bytes) and verifies the call; it returns the raw body
 // to parse afterwards.
 func (v *Verifier) VerifyRequest(r *http.Request, maxBody int64) ([]byte, *VerifiedCall, error) {
@@ -295,7 +298,7 @@ func (v *Verifier) VerifyRequest(r *http.Request, maxBody int64) ([]byte, *Verif
 		return nil, nil, err
 	}
 	if int64(len(body)) > maxBody {
-		return nil, nil, errors.New("body too large")
+		return nil, nil, ErrBodyTooLarge
 	}
 	call, err := v.Verify(r.Method, r.RequestURI, r.Header, body) // the path as sent, not re-encoded
 	return body, call, err
