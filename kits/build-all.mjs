@@ -112,7 +112,9 @@ const made = [];
   const sources = files(main)
     .filter((f) => f.endsWith('.java'))
     .map((f) => path.join(main, f));
-  run('javac', ['--release', '11', '-encoding', 'UTF-8', '-d', classes, ...sources]);
+  // The Servlet filter compiles against Debian's javax.servlet 4 API (provided by the container, never in the jar).
+  const servletApi = '/usr/share/java/servlet-api.jar';
+  run('javac', ['--release', '11', '-encoding', 'UTF-8', '-cp', servletApi, '-d', classes, ...sources]);
   mk('java');
   const name = `game-platform-kit-${VERSION}`;
   fs.copyFileSync(path.join(kits, 'LICENSE'), path.join(classes, 'LICENSE'));

@@ -3,6 +3,10 @@ import path from 'node:path';
 
 const kitsDir = path.dirname(new URL(import.meta.url).pathname);
 const PYTHON = '/usr/bin/python3';
+/** Debian's javax.servlet 4 API (libservlet-api-java) and embedded Jetty 9.4 (libjetty9-java), for the Servlet filter. */
+export const SERVLET_API = '/usr/share/java/servlet-api.jar';
+const JETTY = ['server', 'servlet', 'http', 'io', 'util', 'security'].map((j) => `/usr/share/java/jetty9-${j}.jar`);
+const JAVA_CP = [SERVLET_API, ...JETTY].join(':');
 
 /**
  * name, dir, the Debian packages of its toolchain, commands that prove the toolchain is there, the steps that
@@ -34,18 +38,39 @@ export const KITS = [
   {
     name: 'java',
     dir: path.join(kitsDir, 'java'),
-    debian: 'default-jdk-headless',
+    debian: 'default-jdk-headless libservlet-api-java libjetty9-java',
     toolchain: [
       ['javac', '-version'],
       ['java', '-version'],
+      ['test', '-f', SERVLET_API],
+      ...JETTY.map((j) => ['test', '-f', j]),
     ],
     // javac alone (the pom.xml runs the same tests through Surefire: no Maven Central here). --release 11: the minimum.
     steps: (build) => [
       // The JUnit 5 tests with the labelled stub of the JUnit API (src/test-stub) and its runner: no Maven here.
-      ['sh', '-c', `javac --release 11 -encoding UTF-8 -d '${build}' $(find src examples -name '*.java')`],
+      [
+        'sh',
+        '-c',
+        `javac --release 11 -encoding UTF-8 -cp '${JAVA_CP}' -d '${build}' $(find src examples -name '*.java')`,
+      ],
       ['java', '-cp', build, 'gamekit.teststub.Runner', 'com.gameplatform.kit.VectorsTest'],
     ],
     server: (build) => ['java', '-cp', build, 'GameServer'],
+  },
+  {
+    // The Servlet filter in a real container: embedded Jetty runs examples/servlet/ServletGameServer.
+    name: 'java-servlet',
+    dir: path.join(kitsDir, 'java'),
+    debian: 'default-jdk-headless libservlet-api-java libjetty9-java',
+    toolchain: [['javac', '-version'], ['test', '-f', SERVLET_API], ...JETTY.map((j) => ['test', '-f', j])],
+    steps: (build) => [
+      [
+        'sh',
+        '-c',
+        `javac --release 11 -encoding UTF-8 -cp '${JAVA_CP}' -d '${build}' $(find src/main examples -name '*.java')`,
+      ],
+    ],
+    server: (build) => ['java', '-cp', `${build}:${JAVA_CP}`, 'ServletGameServer'],
   },
   {
     name: 'cpp',
