@@ -23,6 +23,15 @@ export const KITS = [
     server: () => [PYTHON, 'examples/game_server.py'],
   },
   {
+    // VerifyingWSGIMiddleware (what a Flask or Django app mounts) in the standard library's wsgiref server.
+    name: 'python-wsgi',
+    dir: path.join(kitsDir, 'python'),
+    debian: 'python3 python3-cryptography',
+    toolchain: [[PYTHON, '-c', 'import cryptography, wsgiref']],
+    steps: () => [],
+    server: () => [PYTHON, 'examples/wsgi_app.py'],
+  },
+  {
     name: 'go',
     dir: path.join(kitsDir, 'go'),
     debian: 'golang-go',
