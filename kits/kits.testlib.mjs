@@ -109,6 +109,13 @@ export const KITS = [
     steps: (build) => [
       ['sh', '-c', `mcs -nologo -out:'${build}/VectorsTest.exe' -r:System.Numerics.dll src/*.cs tests/VectorsTest.cs`],
       ['mono', path.join(build, 'VectorsTest.exe')],
+      // The ASP.NET Core middleware against the labelled stub of ASP.NET Core's API (no .NET SDK or NuGet here).
+      [
+        'sh',
+        '-c',
+        `mcs -nologo -out:'${build}/AspNetCoreTest.exe' -r:System.Numerics.dll src/*.cs adapters/stubs/*.cs adapters/AspNetCore/*.cs tests/AspNetCoreMiddlewareTest.cs`,
+      ],
+      ['mono', path.join(build, 'AspNetCoreTest.exe')],
       ['sh', '-c', `mcs -nologo -out:'${build}/GameServer.exe' -r:System.Numerics.dll src/*.cs examples/GameServer.cs`],
     ],
     server: (build) => ['mono', path.join(build, 'GameServer.exe')],
