@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { KITS } from './kits.testlib.mjs';
+import { CONSUMERS, KITS } from './kits.testlib.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { startTestService } = await import(
@@ -85,6 +85,84 @@ async function waitDelivered(svc, eventId) {
 it('kits/vectors.json is what scripts/gen-kit-vectors.mjs generates from the current signing code', async () => {
   await run(process.execPath, [path.join(root, 'scripts/gen-kit-vectors.mjs'), '--check'], { cwd: root });
 });
+
+describe('kit packages (issue 32)', () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'kits-dist-'));
+  const vectors = JSON.parse(fs.readFileSync(path.join(root, 'kits/vectors.json'), 'utf8'));
+  const consumption = vectors.md5.find((c) => c.description.includes('/consumption')).sign;
+  const decimals = vectors.md5Bodies.find((c) => c.description.startsWith('decimal prices')).sign;
+  after(() => fs.rmSync(out, { recursive: true, force: true }));
+
+  it('kits/build-all.mjs builds every artifact into one folder and names each', { timeout: 300_000 }, async () => {
+    for (const kit of KITS) requireToolchain(kit);
+    const printed = await run(process.execPath, [path.join(root, 'kits/build-all.mjs'), out], { cwd: root });
+    for (const f of [
+      'python/game_platform_kit-0.1.0-py3-none-any.whl',
+      'go/proxy/github.com/gameplatform/gamekit/@v/v0.1.0.zip',
+      'cpp/lib/cmake/gamekit/gamekitConfig.cmake',
+      'cpp/lib/libgamekit.a',
+      'java/game-platform-kit-0.1.0.jar',
+      'java/game-platform-kit-0.1.0-sources.jar',
+      'java/game-platform-kit-0.1.0-javadoc.jar',
+      'csharp/GamePlatform.Kit.dll',
+    ]) {
+      assert.ok(fs.existsSync(path.join(out, f)), `${f} was not built`);
+      assert.ok(printed.includes(f), `${f} is not in the printed list:\n${printed}`);
+    }
+    // The wheel carries the readme (as its long description), the licence and the py.typed marker.
+    const wheel = await run('/usr/bin/python3', [
+      '-c',
+      WHEEL_PY,
+      path.join(out, 'python/game_platform_kit-0.1.0-py3-none-any.whl'),
+    ]);
+    assert.match(wheel, /game_platform_kit\/py\.typed/);
+    assert.match(wheel, /dist-info\/LICENSE/);
+    assert.match(wheel, /Description-Content-Type: text\/markdown/);
+    // The pom has what Maven Central requires; tests run through Surefire (JUnit 5), not exec-maven-plugin.
+    const pom = fs.readFileSync(path.join(root, 'kits/java/pom.xml'), 'utf8');
+    for (const tag of [
+      '<licenses>',
+      '<developers>',
+      '<scm>',
+      '<url>',
+      '<description>',
+      'maven-source-plugin',
+      'maven-javadoc-plugin',
+      'maven-surefire-plugin',
+      'junit-jupiter',
+    ])
+      assert.ok(pom.includes(tag), `pom.xml lacks ${tag}`);
+    assert.ok(!pom.includes('exec-maven-plugin'));
+    const csproj = fs.readFileSync(path.join(root, 'kits/csharp/GamePlatform.Kit.csproj'), 'utf8');
+    for (const tag of ['<PackageId>', '<PackageLicenseExpression>', '<RepositoryUrl>', '<PackageReadmeFile>'])
+      assert.ok(csproj.includes(tag), `the .csproj lacks ${tag}`);
+  });
+
+  for (const c of CONSUMERS) {
+    it(`${c.name}: a consumer project builds and runs against the built package`, { timeout: 240_000 }, async () => {
+      assert.ok(fs.existsSync(path.join(out, c.name)), 'build-all did not run or failed');
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), `kits-consumer-${c.name}-`));
+      try {
+        // A scratch copy: nothing the build writes (go.sum, build dirs) lands in the repository.
+        const dir = path.join(work, 'project');
+        fs.cpSync(path.join(root, 'kits/consumers', c.name), dir, { recursive: true });
+        let printed = '';
+        for (const [cmd, ...args] of c.steps(out, work)) printed = await run(cmd, args, { cwd: dir });
+        assert.match(printed, new RegExp(`^consumption ${consumption}$`, 'm'), printed);
+        assert.match(printed, new RegExp(`^decimals ${decimals}$`, 'm'), printed);
+      } finally {
+        fs.rmSync(work, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+const WHEEL_PY = `
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+print("\\n".join(z.namelist()))
+print(z.read([n for n in z.namelist() if n.endswith("METADATA")][0]).decode())
+`;
 
 describe('game-server kits', { concurrency: 2 }, () => {
   let svc;

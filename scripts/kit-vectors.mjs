@@ -14,6 +14,7 @@ export async function buildKitVectors(keys) {
   const sdk = await load('packages/sdk/dist/index.js');
   // What PlatformKeyService.signCall does for every call to a game: SDK sign base text, server RSA signer.
   const { rsaSignText } = await load('packages/server/dist/platform-keys/sign-pool.js');
+  const { parseJsonBody } = await load('packages/server/dist/http/json-body.js');
   const [kidA, kidB] = Object.keys(keys);
   const privateKeys = Object.fromEntries(
     Object.entries(keys).map(([k, v]) => [k, crypto.createPrivateKey(v.privateKeyPem)]),
@@ -135,6 +136,21 @@ export async function buildKitVectors(keys) {
   add('Nonce given twice', { extraHeaders: [['nonce', 'other-nonce']], expect: 'malformed_header' });
   add('Nonce with a control character', { sign: { nonce: 'n-\u0001' }, expect: 'malformed_header' });
   add('Timestamp of 16 digits', { headers: { Timestamp: '1767225595000000' }, expect: 'malformed_header' });
+  // Issue 32: the Nonce limit counts characters (UTF-16 code units, as the SDK, Java and C# count them), not bytes.
+  add('Nonce of 200 "€" characters (600 UTF-8 bytes): within 256 characters, accepted', {
+    sign: { nonce: '€'.repeat(200) },
+  });
+  add('Nonce of 129 emoji: 258 UTF-16 code units, past 256 characters', {
+    sign: { nonce: '🐉'.repeat(129) },
+    expect: 'malformed_header',
+  });
+  // Issue 32: `$` in Python and .NET matches before a final line feed; the whole value must be digits.
+  add('Timestamp with a trailing line feed', {
+    headers: { Timestamp: String(NOW - 5) + '\n' },
+    expect: 'malformed_header',
+  });
+  add('Signature with a trailing line feed', { expect: 'malformed_header' });
+  callback.at(-1).headers = callback.at(-1).headers.map(([k, v]) => [k, k === 'Signature' ? v + '\n' : v]);
   add('Signature valid base64 but of the wrong length for the key', {
     headers: { Signature: 'AAAA' },
     expect: 'bad_signature',
@@ -255,6 +271,18 @@ export async function buildKitVectors(keys) {
       { order: { items: [{ sku: 'a', opts: { color: 'red', sizes: ['S', 'M'] } }, { sku: 'b' }] } },
     ],
     ['nothing to sign: the canonical string is empty', 'only-secret', { sign: 'x' }],
+    [
+      'POST /order/v1/game/orders/{trxNo}/consumption (issue 27): consumption report body',
+      'game-secret-001',
+      {
+        appId: 1234,
+        trxNo: 9000000000041,
+        consumptionPercentage: 35,
+        nonce: 'c0ns-7f3a',
+        timestamp: 1700000000,
+        sign: '0123456789abcdef0123456789abcdef',
+      },
+    ],
   ];
   const md5 = md5Cases.map(([description, secret, params]) => ({
     description,
@@ -263,6 +291,40 @@ export async function buildKitVectors(keys) {
     canonical: sdk.canonicalParams(params),
     sign: sdk.md5Sign(params, secret),
   }));
+
+  // Issue 32: bodies as text, read by the kit's own JSON reader (the server reads them with parseJsonBody,
+  // which keeps integers past 2^53 as their exact digits). `decimals` names top-level members whose JSON
+  // string the kit turns into its decimal type (Python Decimal, Java BigDecimal, C# decimal) before signing:
+  // a decimal signs as the JSON number it is sent as (0.10 as 0.1, 19.99 as 19.99), an integral one by its digits.
+  const md5BodyCases = [
+    [
+      'integers past int64 and past 2^53 keep their exact digits',
+      'k',
+      '{"trxNo":123456789012345678901234567890,"neg":-99999999999999999999,"int64max":9223372036854775807,' +
+        '"past53":9007199254740993,"appId":1,"nested":{"ids":[18446744073709551616,2]}}',
+      [],
+    ],
+    [
+      'decimal prices: 0.10, 19.99, 1.50, 12345678.90 and an integral decimal',
+      'shop-secret',
+      '{"productCode":"gem_60","price":"0.10","total":"19.99","tax":"1.50","big":"12345678.90","whole":"100",' +
+        '"quantity":3,"nonce":"d3c1m4l","timestamp":1700000000}',
+      ['price', 'total', 'tax', 'big', 'whole'],
+    ],
+  ];
+  const md5Bodies = md5BodyCases.map(([description, secret, body, decimals]) => {
+    const params = parseJsonBody(body);
+    // Number(text) is the double the service reads from the JSON number `text`; an integral one keeps its digits.
+    for (const k of decimals) params[k] = /^-?\d+$/.test(params[k]) ? params[k] : Number(params[k]);
+    return {
+      description,
+      secret,
+      body,
+      decimals,
+      canonical: sdk.canonicalParams(params),
+      sign: sdk.md5Sign(params, secret),
+    };
+  });
 
   const macCases = [
     [
@@ -359,6 +421,7 @@ export async function buildKitVectors(keys) {
     keys,
     callback,
     md5,
+    md5Bodies,
     mac,
     notifications: notificationCases(),
     preOrderChecks: preOrderCases(),

@@ -1,3 +1,3 @@
-module gameplatform/gamekit
+module github.com/gameplatform/gamekit
 
 go 1.19

@@ -1,12 +1,16 @@
 package gamekit
 
 import (
+	"bytes"
 	"crypto/md5"
+	"encoding"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,6 +63,8 @@ func abs(i int) int {
 	return i
 }
 
+var integerRe = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
 type pair struct{ k, v string }
 
 func scalar(key string, v interface{}) (string, error) {
@@ -71,14 +77,22 @@ func scalar(key string, v interface{}) (string, error) {
 		}
 		return "false", nil
 	case json.Number:
-		if i, err := strconv.ParseInt(string(t), 10, 64); err == nil {
-			return strconv.FormatInt(i, 10), nil
+		// An integer keeps its exact digits however long (the service reads integers past 2^53 as their digits).
+		if integerRe.MatchString(string(t)) {
+			if t == "-0" {
+				return "0", nil
+			}
+			return string(t), nil
 		}
 		f, err := t.Float64()
 		if err != nil {
 			return "", fmt.Errorf("md5 sign: %s is not a number", key)
 		}
 		return JSNumber(f)
+	case *big.Int:
+		return t.String(), nil
+	case big.Int:
+		return t.String(), nil
 	case float32:
 		return JSNumber(float64(t))
 	case float64:
@@ -99,6 +113,11 @@ func flatten(key string, v interface{}, depth int, out *[]pair) error {
 		return nil
 	}
 	rv := reflect.ValueOf(v)
+	if _, isBig := v.(big.Int); !isBig && (rv.Kind() == reflect.Struct || isMarshaler(v)) {
+		// A struct (or a type with its own JSON form, such as a decimal type) signs as the JSON it is sent as:
+		// its encoding/json tags name the members, `omitempty` and "-" apply, numbers keep their text.
+		return flattenJSON(key, v, depth, out)
+	}
 	switch rv.Kind() {
 	case reflect.Map, reflect.Slice, reflect.Array:
 		if rv.Kind() == reflect.Map && rv.Type().Key().Kind() != reflect.String {
@@ -138,9 +157,34 @@ func flatten(key string, v interface{}, depth int, out *[]pair) error {
 	return nil
 }
 
+func isMarshaler(v interface{}) bool {
+	switch v.(type) {
+	case json.Number, *big.Int:
+		return false
+	case json.Marshaler, encoding.TextMarshaler:
+		return true
+	}
+	return false
+}
+
+func flattenJSON(key string, v interface{}, depth int, out *[]pair) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("md5 sign: %s: %w", key, err)
+	}
+	var decoded interface{}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&decoded); err != nil {
+		return fmt.Errorf("md5 sign: %s: %w", key, err)
+	}
+	return flatten(key, decoded, depth, out)
+}
+
 // CanonicalParams is `k1=v1&k2=v2...` of 5.1 over every parameter except the top-level "sign": nested maps and
 // slices flatten to dot paths (`a.b`, `list.0`), nil is left out, keys sort by UTF-8 bytes (docs/signing.md).
-// Values: string, bool, integers, float64 (ECMAScript text), json.Number, maps with string keys, slices, nil.
+// Values: string, bool, integers, *big.Int, float64 (ECMAScript text), json.Number (an integer keeps its exact
+// digits), maps with string keys, slices, nil, and structs or json.Marshaler types (as their encoding/json form).
 func CanonicalParams(params map[string]interface{}) (string, error) {
 	var out []pair
 	for k, v := range params {
@@ -160,6 +204,32 @@ func CanonicalParams(params map[string]interface{}) (string, error) {
 		parts[i] = p.k + "=" + p.v
 	}
 	return strings.Join(parts, "&"), nil
+}
+
+// CanonicalStruct is CanonicalParams of a struct (or anything encoding/json writes as an object), read through
+// its JSON form: `json:"appId"` tags name the parameters, a json.Number price keeps the text the service reads.
+func CanonicalStruct(v interface{}) (string, error) {
+	var params map[string]interface{}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("md5 sign: %w", err)
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&params); err != nil {
+		return "", fmt.Errorf("md5 sign: not a JSON object: %w", err)
+	}
+	return CanonicalParams(params)
+}
+
+// Md5SignStruct is Md5Sign of a struct through its encoding/json form (see CanonicalStruct).
+func Md5SignStruct(v interface{}, secret string) (string, error) {
+	c, err := CanonicalStruct(v)
+	if err != nil {
+		return "", err
+	}
+	sum := md5.Sum([]byte(c + secret))
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // Md5Sign is the `sign` parameter of 4.1, 4.2 and 4.6: lowercase hex md5 of CanonicalParams + secret.

@@ -25,6 +25,10 @@ type vectors struct {
 		Description, Secret, Canonical, Sign string
 		Params                               map[string]interface{}
 	}
+	Md5Bodies []struct {
+		Description, Secret, Body, Canonical, Sign string
+		Decimals                                   []string
+	}
 	Mac []struct {
 		Description, Kid, MacKey, Ts, Nonce, Method, URI, Host, Port, SignBase, Mac, Header string
 	}
@@ -79,11 +83,9 @@ func TestCallbackVectors(t *testing.T) {
 			}
 			now := func() time.Time { return time.Unix(c.Now, 0) }
 			ver.Now, ver.Window = now, time.Duration(c.WindowSeconds)*time.Second
-			store := NewMemoryNonceStore()
-			store.Now = now
-			ver.Nonces = store
+			// The default store: it must follow Verifier.Now (the vectors' clock is not the machine's).
 			for _, n := range c.SeenNonces {
-				store.Remember(n, now().Add(time.Hour))
+				ver.Nonces.Remember(n, now().Add(time.Hour))
 			}
 			h := http.Header{}
 			for _, p := range c.Headers {
@@ -127,6 +129,78 @@ func TestMd5Vectors(t *testing.T) {
 	nested, _ := CanonicalParams(map[string]interface{}{"o": map[string]interface{}{"l": []int{1, 2}}, "f": 0.5, "n": nil})
 	if nested != "f=0.5&o.l.0=1&o.l.1=2" {
 		t.Error("native Go values:", nested)
+	}
+}
+
+func TestMd5BodyVectors(t *testing.T) {
+	for _, c := range load(t).Md5Bodies {
+		var params map[string]interface{}
+		d := json.NewDecoder(strings.NewReader(c.Body))
+		d.UseNumber()
+		if err := d.Decode(&params); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range c.Decimals { // Go's decimal idiom: json.Number holding the price's text
+			params[k] = json.Number(params[k].(string))
+		}
+		canonical, err := CanonicalParams(params)
+		sign, _ := Md5Sign(params, c.Secret)
+		if err != nil || canonical != c.Canonical || sign != c.Sign {
+			t.Errorf("%s: canonical %q (%v) sign %s, want %q %s", c.Description, canonical, err, sign, c.Canonical, c.Sign)
+		}
+	}
+}
+
+// A game's own struct, as it sends it: encoding/json tags, a json.Number price, an omitted empty member.
+type priceQuote struct {
+	ProductCode string      `json:"productCode"`
+	Price       json.Number `json:"price"`
+	Total       json.Number `json:"total"`
+	Tax         json.Number `json:"tax"`
+	Big         json.Number `json:"big"`
+	Whole       json.Number `json:"whole"`
+	Quantity    int         `json:"quantity"`
+	Nonce       string      `json:"nonce"`
+	Timestamp   int64       `json:"timestamp"`
+	Note        string      `json:"note,omitempty"`
+	Secret      string      `json:"-"`
+}
+
+func TestMd5Struct(t *testing.T) {
+	for _, c := range load(t).Md5Bodies {
+		if len(c.Decimals) == 0 {
+			continue
+		}
+		var raw map[string]interface{}
+		d := json.NewDecoder(strings.NewReader(c.Body))
+		d.UseNumber()
+		if err := d.Decode(&raw); err != nil {
+			t.Fatal(err)
+		}
+		n := func(k string) json.Number { return json.Number(raw[k].(string)) }
+		qty, _ := raw["quantity"].(json.Number).Int64()
+		ts, _ := raw["timestamp"].(json.Number).Int64()
+		q := priceQuote{ProductCode: raw["productCode"].(string), Price: n("price"), Total: n("total"), Tax: n("tax"),
+			Big: n("big"), Whole: n("whole"), Quantity: int(qty), Nonce: raw["nonce"].(string), Timestamp: ts, Secret: "not signed"}
+		canonical, err := CanonicalStruct(q)
+		sign, _ := Md5SignStruct(&q, c.Secret)
+		if err != nil || canonical != c.Canonical || sign != c.Sign {
+			t.Errorf("%s: struct canonical %q (%v) sign %s, want %q", c.Description, canonical, err, sign, c.Canonical)
+		}
+		nested, _ := CanonicalParams(map[string]interface{}{"quote": q, "n": 1})
+		if !strings.HasPrefix(nested, "n=1&quote.big=") {
+			t.Error("a struct inside a map flattens to dot paths:", nested)
+		}
+	}
+}
+
+func TestDefaultNonceStoreFollowsVerifierNow(t *testing.T) {
+	ver, _ := NewVerifier(map[string]string{})
+	past := time.Unix(1000, 0)
+	ver.Now = func() time.Time { return past }
+	ver.Nonces.Remember("n", past.Add(time.Minute))
+	if fresh, _ := ver.Nonces.Remember("n", past.Add(time.Minute)); fresh {
+		t.Error("a nonce remembered until a minute after Verifier.Now must still be a replay")
 	}
 }
 

@@ -122,7 +122,27 @@ func NewVerifier(pems map[string]string) (*Verifier, error) {
 		}
 		keys[kid] = k
 	}
-	return &Verifier{Keys: keys, Window: 300 * time.Second, Nonces: NewMemoryNonceStore(), Now: time.Now}, nil
+	v := &Verifier{Keys: keys, Window: 300 * time.Second, Now: time.Now}
+	// The default store reads the verifier's clock, so a Verifier.Now set later (tests, a skewed host) applies to
+	// nonce expiry too (issue 32).
+	store := NewMemoryNonceStore()
+	store.Now = func() time.Time { return v.Now() }
+	v.Nonces = store
+	return v, nil
+}
+
+// utf16Len counts a string's UTF-16 code units: the "characters" of the Nonce limit, as the SDK (JavaScript),
+// Java and C# count them. A "€" is one, an emoji two; invalid UTF-8 bytes count one each.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r > 0xFFFF {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
 }
 
 // ParsePublicKeyPEM reads an RSA public key from a "PUBLIC KEY" PEM block.
@@ -216,7 +236,7 @@ func (v *Verifier) Verify(method, path string, h http.Header, body []byte) (*Ver
 	if !timestampRe.MatchString(timestamp) {
 		return nil, fail(MalformedHeader, "Timestamp is not 1-15 decimal digits")
 	}
-	if len(nonce) > 256 || controlRe.MatchString(nonce) {
+	if utf16Len(nonce) > 256 || controlRe.MatchString(nonce) {
 		return nil, fail(MalformedHeader, "Nonce is too long or has control characters")
 	}
 	if len(signature) > 2048 || !base64Re.MatchString(signature) {
@@ -267,6 +287,9 @@ func (v *Verifier) Verify(method, path string, h http.Header, body []byte) (*Ver
 	return &VerifiedCall{KeyID: matched, Timestamp: ts, Nonce: nonce}, nil
 }
 
+// ErrBodyTooLarge is VerifyRequest's error for a body past its limit.
+var ErrBodyTooLarge = errors.New("body too large")
+
 // VerifyRequest reads the request body (at most maxBody bytes) and verifies the call; it returns the raw body
 // to parse afterwards.
 func (v *Verifier) VerifyRequest(r *http.Request, maxBody int64) ([]byte, *VerifiedCall, error) {
@@ -275,7 +298,7 @@ func (v *Verifier) VerifyRequest(r *http.Request, maxBody int64) ([]byte, *Verif
 		return nil, nil, err
 	}
 	if int64(len(body)) > maxBody {
-		return nil, nil, errors.New("body too large")
+		return nil, nil, ErrBodyTooLarge
 	}
 	call, err := v.Verify(r.Method, r.RequestURI, r.Header, body) // the path as sent, not re-encoded
 	return body, call, err

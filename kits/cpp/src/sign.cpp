@@ -51,11 +51,8 @@ static std::string scalar(const std::string& key, const json::Value& v) {
     case json::Value::Kind::String: return v.text;
     case json::Value::Kind::Bool: return v.boolean ? "true" : "false";
     case json::Value::Kind::Number: {
-      if (is_integer_literal(v.text)) {
-        errno = 0;
-        long long i = std::strtoll(v.text.c_str(), nullptr, 10);
-        if (errno == 0) return std::to_string(i);  // past int64: a double, like everywhere else
-      }
+      // An integer keeps its exact digits however long: the service reads integers past 2^53 as their digits.
+      if (is_integer_literal(v.text)) return v.text == "-0" ? "0" : v.text;
       return js_number(std::strtod(v.text.c_str(), nullptr));
     }
     default: throw std::invalid_argument("md5 sign: " + key + " cannot be signed");

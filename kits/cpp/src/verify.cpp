@@ -152,7 +152,11 @@ VerifiedCall CallbackVerifier::verify(const std::string& method, const std::stri
   bool digits = timestamp->size() <= 15;
   for (char c : *timestamp) digits = digits && c >= '0' && c <= '9';
   if (!digits) throw VerificationError(Reason::MalformedHeader, "Timestamp is not 1-15 decimal digits");
-  bool clean = nonce->size() <= 256;
+  // The limit counts characters as the SDK (JavaScript), Java and C# do: UTF-16 code units. In UTF-8 every
+  // byte but a continuation byte starts a character; a 4-byte one (0xF0..) is two units.
+  size_t units = 0;
+  for (unsigned char c : *nonce) units += (c & 0xC0) == 0x80 ? 0 : (c >= 0xF0 ? 2 : 1);
+  bool clean = units <= 256;
   for (unsigned char c : *nonce) clean = clean && c >= 0x20 && c != 0x7F;
   if (!clean) throw VerificationError(Reason::MalformedHeader, "Nonce is too long or has control characters");
   auto sig = signature->size() <= 2048 ? base64_decode(*signature) : std::nullopt;

@@ -107,6 +107,16 @@ int main(int argc, char** argv) {
     check(d, canonical == text(at(c, "canonical")), canonical);
     check(d + " (sign)", gamekit::md5_sign(at(c, "params"), text(at(c, "secret"))) == text(at(c, "sign")));
   }
+  for (const auto& c : at(v, "md5Bodies").items) {
+    std::string d = text(at(c, "description"));
+    auto params = gamekit::json::parse(text(at(c, "body")));
+    // C++'s decimal idiom: a number from its literal text, json::Value::number("19.99").
+    for (const auto& k : at(c, "decimals").items)
+      for (auto& m : params.members)
+        if (m.first == k.text) m.second = gamekit::json::Value::number(m.second.text);
+    check(d, gamekit::canonical_params(params) == text(at(c, "canonical")));
+    check(d + " (sign)", gamekit::md5_sign(params, text(at(c, "secret"))) == text(at(c, "sign")));
+  }
   std::pair<double, const char*> numbers[] = {{1.5, "1.5"}, {1e21, "1e+21"}, {1e20, "100000000000000000000"},
                                               {1e-7, "1e-7"}, {0.000001, "0.000001"}, {-273.15, "-273.15"},
                                               {5e-324, "5e-324"}, {0.1 + 0.2, "0.30000000000000004"},

@@ -77,8 +77,9 @@ namespace GamePlatform.Kit
     /// the signature holds). It never re-serialises the body: hand it the bytes as received.</summary>
     public sealed class CallbackVerifier
     {
-        static readonly Regex TimestampRe = new Regex("^[0-9]{1,15}$");
-        static readonly Regex Base64Re = new Regex("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$");
+        // \z, not $ (which also matches before a final line feed): issue 32.
+        static readonly Regex TimestampRe = new Regex("^[0-9]{1,15}\\z");
+        static readonly Regex Base64Re = new Regex("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\\z");
         static readonly Regex ControlRe = new Regex("[\\x00-\\x1f\\x7f]");
 
         public static long SystemNow() { return DateTimeOffset.UtcNow.ToUnixTimeSeconds(); }

@@ -58,6 +58,7 @@ namespace GamePlatform.Kit
             IEnumerable<KeyValuePair<string, object>> members = null;
             if (v is JsonObject) members = (JsonObject)v;
             else if (v is IDictionary<string, object>) members = (IDictionary<string, object>)v;
+            else if (v is IDictionary) members = Members(key, (IDictionary)v); // Dictionary<string, string>, Hashtable...
             if (members != null || (v is IList && !(v is string)))
             {
                 if (depth >= MaxSignDepth) throw new ArgumentException("md5 sign: " + key + " is nested deeper than " + MaxSignDepth);
@@ -72,8 +73,31 @@ namespace GamePlatform.Kit
             output.Add(new KeyValuePair<string, string>(key, Scalar(key, v)));
         }
 
+        static IEnumerable<KeyValuePair<string, object>> Members(string key, IDictionary d)
+        {
+            var list = new List<KeyValuePair<string, object>>();
+            foreach (DictionaryEntry e in d)
+            {
+                if (!(e.Key is string)) throw new ArgumentException("md5 sign: " + key + " is a dictionary without string keys");
+                list.Add(new KeyValuePair<string, object>((string)e.Key, e.Value));
+            }
+            return list;
+        }
+
+        /// <summary>A decimal signs as the JSON number it is sent as is read by the service (5.1): one without a fraction
+        /// (scale 0, 100m) by its exact digits, any other by the ECMAScript text of its double, so 0.10m signs as 0.1
+        /// and 19.99m as 19.99.</summary>
+        public static string DecimalText(decimal d)
+        {
+            string text = d.ToString(CultureInfo.InvariantCulture);
+            int scale = (decimal.GetBits(d)[3] >> 16) & 0xFF;
+            if (scale == 0) return text == "-0" ? "0" : text;
+            return JsNumber(double.Parse(text, NumberStyles.Float, CultureInfo.InvariantCulture));
+        }
+
         static string Scalar(string key, object v)
         {
+            if (v is decimal) return DecimalText((decimal)v);
             if (v is string) return (string)v;
             if (v is bool) return (bool)v ? "true" : "false";
             if (v is int || v is long || v is short || v is byte || v is uint || v is ulong || v is BigInteger)
@@ -82,10 +106,9 @@ namespace GamePlatform.Kit
             var n = v as JsonNumber;
             if (n != null)
             {
-                long l;
-                if (n.IsInteger && long.TryParse(n.Text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out l))
-                    return l.ToString(CultureInfo.InvariantCulture);
-                return JsNumber(n.ToDouble()); // past int64: a double, like everywhere else
+                // An integer keeps its exact digits however long: the service reads integers past 2^53 as their digits.
+                if (n.IsInteger) return n.Text == "-0" ? "0" : n.Text;
+                return JsNumber(n.ToDouble());
             }
             throw new ArgumentException("md5 sign: " + key + " has unsupported type " + v.GetType().Name);
         }

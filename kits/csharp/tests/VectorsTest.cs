@@ -2,6 +2,7 @@ using System;
 using System.Collections;
 using System.Collections.Generic;
 using System.IO;
+using System.Globalization;
 using System.Linq;
 using System.Text;
 using GamePlatform.Kit;
@@ -93,6 +94,21 @@ static class VectorsTest
             Check(d, canonical == S(c, "canonical"), canonical);
             Check(d + " (sign)", Md5Signer.Sign(p, S(c, "secret")) == S(c, "sign"));
         }
+        foreach (var c in L(v, "md5Bodies"))
+        {
+            string d = S(c, "description");
+            var p = (JsonObject)Json.Parse(S(c, "body"));
+            var typed = new Dictionary<string, object>();
+            foreach (var m in p) typed[m.Key] = m.Value;
+            foreach (var k in L(c, "decimals"))
+                typed[(string)k] = decimal.Parse((string)typed[(string)k], NumberStyles.Float, CultureInfo.InvariantCulture);
+            string canonical = Md5Signer.Canonical(typed);
+            Check(d, canonical == S(c, "canonical"), canonical);
+            Check(d + " (sign)", Md5Signer.Sign(typed, S(c, "secret")) == S(c, "sign"));
+        }
+        var strings = new Dictionary<string, object> { { "m", new Dictionary<string, string> { { "b", "2" }, { "a", "1" } } },
+            { "ids", new[] { 3, 4 } }, { "price", 19.99m }, { "tip", 0.10m }, { "qty", 100m } };
+        Check("Dictionary<string,string>, int[] and decimal", Md5Signer.Canonical(strings) == "ids.0=3&ids.1=4&m.a=1&m.b=2&price=19.99&qty=100&tip=0.1", Md5Signer.Canonical(strings));
         var numbers = new Dictionary<double, string> { { 1.5, "1.5" }, { 1e21, "1e+21" }, { 1e20, "100000000000000000000" }, { 1e-7, "1e-7" },
             { 0.000001, "0.000001" }, { -273.15, "-273.15" }, { 5e-324, "5e-324" }, { 0.30000000000000004, "0.30000000000000004" },
             { 1.7976931348623157e308, "1.7976931348623157e+308" }, { 2e-3, "0.002" } };

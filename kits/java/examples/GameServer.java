@@ -38,13 +38,13 @@ public final class GameServer {
         }
         verifier.verify(ex.getRequestMethod(), ex.getRequestURI().getRawPath(), CallbackVerifier.headers(ex.getRequestHeaders()), body);
         Notification n = Notification.parse(body);
-        if (granted.add(n.trxNo)) {
-          if (n.isPayment()) System.out.println("grant " + n.products + " to " + n.userId);
-          else if (n.isRefund()) System.out.println("refund of " + n.originalTrxNo + ": take back the goods of " + n.userId);
+        if (granted.add(n.getTrxNo())) {
+          if (n.isPayment()) System.out.println("grant " + n.getProducts() + " to " + n.getUserId());
+          else if (n.isRefund()) System.out.println("refund of " + n.getOriginalTrxNo() + ": take back the goods of " + n.getUserId());
         }
         answer(ex, Answers.acceptNotification());
       } catch (CallbackVerificationException e) {
-        answer(ex, Answers.rejectNotification(401, "signature check failed: " + e.reason.code));
+        answer(ex, Answers.rejectNotification(401, "signature check failed: " + e.getCode()));
       } catch (BodyException e) {
         answer(ex, Answers.rejectNotification(400, "bad body: " + e.getMessage()));
       }

@@ -7,15 +7,15 @@
 package main
 
 import (
-	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
 	"os"
 	"sync"
 
-	"gameplatform/gamekit"
+	"github.com/gameplatform/gamekit"
 )
 
 func main() {
@@ -30,13 +30,11 @@ func main() {
 	var mu sync.Mutex
 	granted := map[int64]bool{} // a real game keeps this in its database
 
-	http.HandleFunc("/pay/callback", func(w http.ResponseWriter, r *http.Request) {
-		body, _, err := verifier.VerifyRequest(r, 1<<20) // verifies the raw bytes, never a re-serialised body
-		var ve *gamekit.VerificationError
-		if errors.As(err, &ve) {
-			answer(w, gamekit.RejectNotification(401, "signature check failed: "+string(ve.Reason)))
-			return
-		} else if err != nil {
+	// The middleware verifies the raw bytes (never a re-serialised body) and refuses with 401 before the handler.
+	verified := gamekit.Middleware(verifier, gamekit.MiddlewareOptions{MaxBody: 1 << 20})
+	http.Handle("/pay/callback", verified(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body) // the verified bytes
+		if err != nil {
 			answer(w, gamekit.RejectNotification(400, err.Error()))
 			return
 		}
@@ -57,7 +55,7 @@ func main() {
 		}
 		mu.Unlock()
 		answer(w, gamekit.AcceptNotification())
-	})
+	})))
 
 	port := os.Getenv("PORT")
 	if port == "" {
@@ -71,8 +69,4 @@ func main() {
 	log.Fatal(http.Serve(ln, nil))
 }
 
-func answer(w http.ResponseWriter, a gamekit.Answer) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(a.Status)
-	w.Write(a.JSON())
-}
+func answer(w http.ResponseWriter, a gamekit.Answer) { gamekit.WriteAnswer(w, a) }

@@ -8,7 +8,8 @@ from .verify import (
     callback_sign_base,
     load_public_keys_dir,
 )
-from .md5 import canonical_params, md5_sign
+from .md5 import canonical_params, decimal_text, md5_sign
+from .frameworks import VerifyingASGIMiddleware, VerifyingWSGIMiddleware, verified_call
 from .mac import mac_sign_base, mac_sign, mac_authorization
 from .bodies import (
     BodyError,
@@ -28,6 +29,10 @@ from .bodies import (
 
 __all__ = [
     "canonical_params",
+    "decimal_text",
+    "VerifyingASGIMiddleware",
+    "VerifyingWSGIMiddleware",
+    "verified_call",
     "md5_sign",
     "mac_sign_base",
     "mac_sign",

@@ -34,6 +34,17 @@ def js_number(x: float) -> str:
     return (digits[0] + ("." + digits[1:] if k > 1 else "")) + "e" + sign + str(abs(e))
 
 
+def decimal_text(key: str, d: Decimal) -> str:
+    """A Decimal signs as the JSON number it is sent as is read by the service (5.1): an integral Decimal written
+    without a fraction (`Decimal("100")`) by its exact digits, any other by the ECMAScript text of its double, so
+    `Decimal("0.10")` signs as `0.1` and `Decimal("19.99")` as `19.99`."""
+    if not d.is_finite():
+        raise TypeError(f"md5 sign: {key} is {d}, only finite numbers can be signed")
+    if d.as_tuple().exponent >= 0:
+        return str(int(d))
+    return js_number(float(d))
+
+
 def _scalar(key: str, v: Any) -> str:
     if isinstance(v, str):
         return v
@@ -43,16 +54,18 @@ def _scalar(key: str, v: Any) -> str:
         return str(v)
     if isinstance(v, float):
         return js_number(v)
+    if isinstance(v, Decimal):
+        return decimal_text(key, v)
     raise TypeError(f"md5 sign: {key} has unsupported type {type(v).__name__}")
 
 
 def _flatten(key: str, v: Any, depth: int, out: List[Tuple[str, str]]) -> None:
     if v is None:
         return
-    if isinstance(v, (dict, list, tuple)):
+    if isinstance(v, (Mapping, list, tuple)):
         if depth >= MAX_SIGN_DEPTH:
             raise TypeError(f"md5 sign: {key} is nested deeper than {MAX_SIGN_DEPTH}")
-        items = v.items() if isinstance(v, dict) else enumerate(v)
+        items = v.items() if isinstance(v, Mapping) else enumerate(v)
         for k, child in items:
             _flatten(f"{key}.{k}", child, depth + 1, out)
         return

@@ -21,8 +21,16 @@ REASONS = (
     "replayed_nonce",
 )
 
-_TIMESTAMP = re.compile(r"^[0-9]{1,15}$")
-_BASE64 = re.compile(r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
+# fullmatch, not `$` (which also matches before a final line feed): issue 32.
+_TIMESTAMP = re.compile(r"[0-9]{1,15}")
+_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+
+
+def _utf16_len(s: str) -> int:
+    """The Nonce limit counts characters as the SDK (JavaScript), Java and C# do: UTF-16 code units."""
+    return sum(2 if ord(c) > 0xFFFF else 1 for c in s)
+
+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 MAX_SIGNATURE_CHARS = 2048
 MAX_NONCE_CHARS = 256
@@ -143,11 +151,11 @@ class CallbackVerifier:
         for name, value in (("Timestamp", timestamp), ("Nonce", nonce), ("Signature", signature)):
             if value is None:
                 raise CallbackVerificationError("missing_header", f"{name} is missing")
-        if not _TIMESTAMP.match(timestamp):
+        if not _TIMESTAMP.fullmatch(timestamp):
             raise CallbackVerificationError("malformed_header", "Timestamp is not 1-15 decimal digits")
-        if len(nonce) > MAX_NONCE_CHARS or _CONTROL.search(nonce):
+        if _utf16_len(nonce) > MAX_NONCE_CHARS or _CONTROL.search(nonce):
             raise CallbackVerificationError("malformed_header", "Nonce is too long or has control characters")
-        if len(signature) > MAX_SIGNATURE_CHARS or not _BASE64.match(signature):
+        if len(signature) > MAX_SIGNATURE_CHARS or not _BASE64.fullmatch(signature):
             raise CallbackVerificationError("malformed_header", "Signature is not standard base64")
         ts = int(timestamp)
         if abs(self._now() - ts) > self._window:

@@ -10,4 +10,9 @@ public final class BodyException extends Exception {
     super(field + ": " + problem);
     this.field = field;
   }
+
+  /** The wrong field's dot path (the public field is kept for 0.1 callers). */
+  public String getField() {
+    return field;
+  }
 }

@@ -18,6 +18,10 @@ public final class CallbackVerificationException extends Exception {
     Reason(String code) {
       this.code = code;
     }
+
+    public String getCode() {
+      return code;
+    }
   }
 
   public final Reason reason;
@@ -25,5 +29,15 @@ public final class CallbackVerificationException extends Exception {
   public CallbackVerificationException(Reason reason, String detail) {
     super("callback signature: " + reason.code + ": " + detail);
     this.reason = reason;
+  }
+
+  /** The failed check (the public field is kept for 0.1 callers). */
+  public Reason getReason() {
+    return reason;
+  }
+
+  /** The reason's name as in every other kit and the SDK: {@code bad_signature}, ... */
+  public String getCode() {
+    return reason.code;
   }
 }

@@ -40,6 +40,18 @@ public final class CallbackVerifier {
       this.timestamp = timestamp;
       this.nonce = nonce;
     }
+
+    public String getKeyId() {
+      return keyId;
+    }
+
+    public long getTimestamp() {
+      return timestamp;
+    }
+
+    public String getNonce() {
+      return nonce;
+    }
   }
 
   /** Header lookup by name, case-insensitive; all values of that name (empty when absent). */

@@ -16,7 +16,9 @@ import java.util.Map;
  * The md5 parameter signature of spec 5.1 (4.1, 4.2, 4.6) in the canonical form of docs/signing.md: nested maps and
  * lists flatten to dot paths ({@code a.b}, {@code list.0}), null is left out, keys sort by UTF-8 bytes, values as
  * text (integers as digits, other numbers as ECMAScript Number#toString), joined {@code k=v&...}, then the secret.
- * Values: String, Boolean, Integer/Long/BigInteger, Double/Float, {@link Json.Num}, Map, List, null.
+ * Values: String, Boolean, Integer/Long/BigInteger, Double/Float, BigDecimal (see {@link #decimalText}), {@link
+ * Json.Num} (an integer keeps its exact digits), Map with String keys, List, arrays ({@code int[]}, {@code Object[]}...),
+ * null.
  */
 public final class Md5Signer {
   public static final int MAX_SIGN_DEPTH = 32;
@@ -57,11 +59,20 @@ public final class Md5Signer {
 
   private static void flatten(String key, Object v, int depth, List<String[]> out) {
     if (v == null) return;
-    if (v instanceof Map || v instanceof List) {
+    boolean array = v.getClass().isArray();
+    if (v instanceof Map || v instanceof List || array) {
       if (depth >= MAX_SIGN_DEPTH)
         throw new IllegalArgumentException("md5 sign: " + key + " is nested deeper than " + MAX_SIGN_DEPTH);
-      if (v instanceof Map) for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) flatten(key + "." + e.getKey(), e.getValue(), depth + 1, out);
-      else {
+      if (v instanceof Map) {
+        for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+          if (!(e.getKey() instanceof String))
+            throw new IllegalArgumentException("md5 sign: " + key + " is a map without String keys");
+          flatten(key + "." + e.getKey(), e.getValue(), depth + 1, out);
+        }
+      } else if (array) {
+        for (int i = 0; i < java.lang.reflect.Array.getLength(v); i++)
+          flatten(key + "." + i, java.lang.reflect.Array.get(v, i), depth + 1, out);
+      } else {
         List<?> l = (List<?>) v;
         for (int i = 0; i < l.size(); i++) flatten(key + "." + i, l.get(i), depth + 1, out);
       }
@@ -76,18 +87,24 @@ public final class Md5Signer {
     if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte || v instanceof BigInteger)
       return v.toString();
     if (v instanceof Double || v instanceof Float) return jsNumber(((Number) v).doubleValue());
+    if (v instanceof BigDecimal) return decimalText((BigDecimal) v);
     if (v instanceof Json.Num) {
       Json.Num n = (Json.Num) v;
-      if (n.isInteger()) {
-        try {
-          return Long.toString(Long.parseLong(n.text));
-        } catch (NumberFormatException e) {
-          // past int64: a double, like everywhere else
-        }
-      }
+      // An integer keeps its exact digits however long: the service reads integers past 2^53 as their digits.
+      if (n.isInteger()) return new BigInteger(n.text).toString();
       return jsNumber(n.doubleValue());
     }
     throw new IllegalArgumentException("md5 sign: " + key + " has unsupported type " + v.getClass().getName());
+  }
+
+  /**
+   * A BigDecimal signs as the JSON number it is sent as is read by the service (5.1): one without a fraction (scale 0
+   * or less, {@code new BigDecimal("100")}) by its exact digits, any other by the ECMAScript text of its double, so
+   * {@code 0.10} signs as {@code 0.1} and {@code 19.99} as {@code 19.99}.
+   */
+  public static String decimalText(BigDecimal d) {
+    if (d.scale() <= 0) return d.toBigIntegerExact().toString();
+    return jsNumber(Double.parseDouble(d.toString())); // parseDouble rounds correctly
   }
 
   /** ECMAScript Number#toString of a double (shortest round-trip digits): 1.5, 1e+21, 0.000001, 1e-7. */

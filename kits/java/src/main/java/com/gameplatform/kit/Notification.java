@@ -25,6 +25,18 @@ public final class Notification {
       this.channelSkuCode = channelSkuCode;
     }
 
+    public String getProductCode() {
+      return productCode;
+    }
+
+    public long getQuantity() {
+      return quantity;
+    }
+
+    public String getChannelSkuCode() {
+      return channelSkuCode;
+    }
+
     @Override
     public String toString() {
       return quantity + " x " + productCode;
@@ -39,6 +51,19 @@ public final class Notification {
       this.gameRoleId = gameRoleId;
       this.gameExt = gameExt;
     }
+
+    public String getGameServerId() {
+      return gameServerId;
+    }
+
+    public String getGameRoleId() {
+      return gameRoleId;
+    }
+
+    public String getGameExt() {
+      return gameExt;
+    }
+
   }
 
   public long notifyId, notifyTime, appId, trxNo, trxType, platform, channel, paymentType, status, successTime;
@@ -49,6 +74,98 @@ public final class Notification {
   public Attach attach;
   /** The whole parsed body, unknown fields included. */
   public Map<String, Object> raw;
+
+  public long getNotifyId() {
+    return notifyId;
+  }
+
+  public long getNotifyTime() {
+    return notifyTime;
+  }
+
+  public long getAppId() {
+    return appId;
+  }
+
+  public long getTrxNo() {
+    return trxNo;
+  }
+
+  public long getTrxType() {
+    return trxType;
+  }
+
+  public long getPlatform() {
+    return platform;
+  }
+
+  public long getChannel() {
+    return channel;
+  }
+
+  public long getPaymentType() {
+    return paymentType;
+  }
+
+  public long getStatus() {
+    return status;
+  }
+
+  public long getSuccessTime() {
+    return successTime;
+  }
+
+  public Long getOriginalTrxNo() {
+    return originalTrxNo;
+  }
+
+  public String getUserId() {
+    return userId;
+  }
+
+  public String getCurrency() {
+    return currency;
+  }
+
+  public String getTotalAmount() {
+    return totalAmount;
+  }
+
+  public String getOutTrxNo() {
+    return outTrxNo;
+  }
+
+  public String getRegion() {
+    return region;
+  }
+
+  public String getClientAmount() {
+    return clientAmount;
+  }
+
+  public String getClientCurrency() {
+    return clientCurrency;
+  }
+
+  public String getClientRegion() {
+    return clientRegion;
+  }
+
+  public String getBankTrxNo() {
+    return bankTrxNo;
+  }
+
+  public List<Product> getProducts() {
+    return products;
+  }
+
+  public Attach getAttach() {
+    return attach;
+  }
+
+  public Map<String, Object> getRaw() {
+    return raw;
+  }
 
   public boolean isPayment() {
     return trxType == TRX_PAYMENT;

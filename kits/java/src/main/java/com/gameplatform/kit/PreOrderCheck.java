@@ -13,6 +13,26 @@ public final class PreOrderCheck {
     this.extras = extras;
   }
 
+  public String getRoleId() {
+    return roleId;
+  }
+
+  public String getServerId() {
+    return serverId;
+  }
+
+  public String getProductSkuCode() {
+    return productSkuCode;
+  }
+
+  public String getExtras() {
+    return extras;
+  }
+
+  public long getQuantity() {
+    return quantity;
+  }
+
   public static PreOrderCheck parse(byte[] body) throws BodyException {
     Fields f = Fields.parse(body);
     long quantity = f.longValue("quantity");

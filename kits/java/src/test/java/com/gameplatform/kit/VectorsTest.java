@@ -8,13 +8,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Test;
 
 /**
- * Runs every case of kits/vectors.json (generated from the service's own signing code). A plain main (no test
- * framework to download): exits 1 when a case fails and prints "N passed, N failed".
+ * Runs every case of kits/vectors.json (generated from the service's own signing code). A JUnit 5 test (Surefire
+ * runs it under {@code mvn test}); the repository's tests run it with the JDK alone through the labelled stub of
+ * the JUnit API in src/test-stub (no Maven Central there). {@code main} runs it without any framework.
  */
 public final class VectorsTest {
   private static int passed, failed;
+
+  @Test
+  void everyVectorPasses() throws Exception {
+    passed = 0;
+    failed = 0;
+    run();
+    Assertions.assertEquals(0, failed, failed + " vector checks failed (see the FAIL lines)");
+  }
 
   private static void check(String name, boolean ok, String detail) {
     if (ok) passed++;
@@ -34,7 +45,12 @@ public final class VectorsTest {
   }
 
   public static void main(String[] args) throws Exception {
-    String file = System.getenv().getOrDefault("KIT_VECTORS", "../vectors.json");
+    run();
+    System.exit(failed == 0 ? 0 : 1);
+  }
+
+  private static void run() throws Exception {
+    String file = System.getProperty("kit.vectors", System.getenv().getOrDefault("KIT_VECTORS", "../vectors.json"));
     Object v = Json.parse(Files.readString(Path.of(file), StandardCharsets.UTF_8));
 
     for (Object c : (List<?>) get(v, "callback")) {
@@ -82,6 +98,22 @@ public final class VectorsTest {
       check(d, canonical.equals(get(c, "canonical")), canonical);
       check(d + " (sign)", Md5Signer.sign(params, get(c, "secret")).equals(get(c, "sign")), "sign differs");
     }
+    for (Object c : (List<?>) get(v, "md5Bodies")) {
+      String d = get(c, "description");
+      Map<String, Object> params = new LinkedHashMap<>((Map<String, Object>) Json.parse((String) get(c, "body")));
+      for (Object k : (List<?>) get(c, "decimals")) params.put((String) k, new java.math.BigDecimal((String) params.get(k)));
+      String canonical = Md5Signer.canonical(params);
+      check(d, canonical.equals(get(c, "canonical")), canonical);
+      check(d + " (sign)", Md5Signer.sign(params, get(c, "secret")).equals(get(c, "sign")), "sign differs");
+    }
+    Map<String, Object> money = new LinkedHashMap<>();
+    money.put("ids", new int[] {3, 4});
+    money.put("tags", new String[] {"a"});
+    money.put("price", new java.math.BigDecimal("19.99"));
+    money.put("tip", new java.math.BigDecimal("0.10"));
+    money.put("qty", new java.math.BigDecimal("1E+2"));
+    check("int[], String[] and BigDecimal", Md5Signer.canonical(money).equals("ids.0=3&ids.1=4&price=19.99&qty=100&tags.0=a&tip=0.1"),
+        Md5Signer.canonical(money));
     String[][] numbers = {{"1.5", "1.5"}, {"1e21", "1e+21"}, {"1e20", "100000000000000000000"}, {"1e-7", "1e-7"},
         {"0.000001", "0.000001"}, {"-273.15", "-273.15"}, {"5e-324", "5e-324"}, {"0.30000000000000004", "0.30000000000000004"},
         {"1.7976931348623157e308", "1.7976931348623157e+308"}, {"2e-3", "0.002"}, {"123456789012345680000", "123456789012345680000"}};
@@ -170,7 +202,6 @@ public final class VectorsTest {
     check("empty role list is 401", Answers.roleList(new ArrayList<>()).status == 401, "");
 
     System.out.println(passed + " passed, " + failed + " failed");
-    System.exit(failed == 0 ? 0 : 1);
   }
 
   private static Answers.Role role(Map<?, ?> m) {
