@@ -56,5 +56,5 @@ export function Notices({ appId }) {
       { label: 'Event', render: (n) => html`<a href=${`#/apps/${appId}/events?event=${n.eventId}`}>${n.eventId}</a>` },
     ],
   };
-  return html`<${ListPage} spec=${spec} query=${{}} onQuery=${() => undefined} />`;
+  return html`<${ListPage} spec=${spec} />`;
 }

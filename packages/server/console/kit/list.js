@@ -12,17 +12,21 @@ import { ErrorBox, FilterForm, Loading, Pager, Table, html } from '/console/kit/
  * - columns: [{ label, key | render(row), cellClass?(row) }]; rowLink?(row): the first column links there;
  * - filters: form fields ({ name, label, as?, options?, size? }), the query's keys; live: applied at each change
  *   (no Apply button);
- * - cursor: { next: the answer's cursor key, param: the query key it goes back in } for "next page" paging;
+ * - cursor: { next: the answer's cursor key, param: the query key it goes back in, pin?(answer): query keys held
+ *   while paging (a window) } for "next page" paging; summary?(answer): a line above the table;
  * - select?(row): an id per row, each row then has a checkbox; actions?({ rows, selected, clear, reload }): beside the
  *   filters (buttons acting on the list or its selection);
  * - what (the loading text), empty (the text of an empty list), className (the table's class), rowAttrs?(row);
  * - keep: the query keys a filter change keeps (default ['limit']; the others and the cursor start again);
+ * - sectionClass: the page's class;
  * - intro?, footer?({ reload }): above the filters and under the list.
  *   selectLabel?(row): its checkbox's accessible name;
  * props: spec, query (the applied filters, e.g. the hash's), onQuery(next query), refresh (a change reads again).
  */
+const NO_QUERY = {};
+
 export function listPage(useRead) {
-  return function ListPage({ spec, query, onQuery, refresh }) {
+  return function ListPage({ spec, query = NO_QUERY, onQuery = () => undefined, refresh }) {
     const read = { ...(spec.fixed ?? {}), ...query };
     const { data, error, loading, reload } = useRead('GET', spec.path, { query: read }, [
       spec.path,
@@ -62,7 +66,8 @@ export function listPage(useRead) {
     // Applying filters starts again on the first page; the query keys named in `keep` (default the limit) stay.
     const kept = (q) => Object.fromEntries((spec.keep ?? ['limit']).map((k) => [k, q[k]]));
     const next = spec.cursor ? data?.[spec.cursor.next] : null;
-    const page = (cursor) => onQuery({ ...query, [spec.cursor.param]: cursor });
+    const page = (cursor) =>
+      onQuery({ ...query, ...(cursor && spec.cursor.pin ? spec.cursor.pin(data) : {}), [spec.cursor.param]: cursor });
     const body = html`${spec.intro ?? null}
       ${
         spec.filters
@@ -81,7 +86,8 @@ export function listPage(useRead) {
         loading
           ? html`<${Loading} what=${spec.what} />`
           : data
-            ? html`<${Table}
+            ? html`${spec.summary ? spec.summary(data) : null}
+                <${Table}
                   className=${spec.className}
                   rowKey=${spec.rowKey}
                   rowAttrs=${spec.rowAttrs}
@@ -103,10 +109,10 @@ export function listPage(useRead) {
       }
       ${spec.footer ? spec.footer({ reload }) : null}`;
     return spec.title
-      ? html`<section>
+      ? html`<section class=${spec.sectionClass}>
           <h1>${spec.title}</h1>
           ${body}
         </section>`
-      : html`<div class="list">${body}</div>`;
+      : html`<div class=${spec.sectionClass ?? 'list'}>${body}</div>`;
   };
 }

@@ -12,10 +12,10 @@ import {
   Details,
   ErrorBox,
   Field,
+  ListPage,
   LoadFailed,
   Loading,
   SecretOnce,
-  Table,
   href,
   html,
   show,
@@ -27,33 +27,31 @@ import {
 
 const opPath = (name) => `/operators/${encodeURIComponent(name)}`;
 
+/** The operators, declared for the kit's ListPage. */
+const operatorList = (canWrite) => ({
+  title: 'Operators',
+  sectionClass: 'operators',
+  intro: html`<${PeopleTabs} active="operators" />
+    ${canWrite ? html`<p><a class="button new-operator" href="#/people/operators/new">New operator</a></p>` : null}`,
+  path: '/operators',
+  rows: 'operators',
+  rowKey: (o) => o.name,
+  rowLink: (o) => href(`/people/operators/${o.name}`),
+  what: 'operators',
+  empty: 'No operator accounts yet.',
+  columns: [
+    { label: 'Name', key: 'name' },
+    { label: 'Role', key: 'role' },
+    { label: 'Status', render: accountStatus },
+    { label: 'Last sign-in', render: (o) => time(o.lastLoginAt) },
+    { label: 'Recovery codes left', key: 'recoveryCodesLeft' },
+    { label: 'Created', render: (o) => time(o.createdAt) },
+  ],
+});
+
 function OperatorList() {
-  const { data, error, loading } = useApi('GET', '/operators', {}, []);
   const canWrite = usePermission('operators.write');
-  return html`<section class="operators">
-    <h1>Operators</h1>
-    <${PeopleTabs} active="operators" />
-    ${canWrite ? html`<p><a class="button new-operator" href="#/people/operators/new">New operator</a></p>` : null}
-    <${ErrorBox} error=${error} />
-    ${loading ? html`<${Loading} what="operators" />` : null}
-    ${
-      data
-        ? html`<${Table}
-            rowKey=${(o) => o.name}
-            empty="No operator accounts yet."
-            rows=${data.operators}
-            columns=${[
-              { label: 'Name', render: (o) => html`<a href=${href(`/people/operators/${o.name}`)}>${o.name}</a>` },
-              { label: 'Role', key: 'role' },
-              { label: 'Status', render: accountStatus },
-              { label: 'Last sign-in', render: (o) => time(o.lastLoginAt) },
-              { label: 'Recovery codes left', key: 'recoveryCodesLeft' },
-              { label: 'Created', render: (o) => time(o.createdAt) },
-            ]}
-          />`
-        : null
-    }
-  </section>`;
+  return html`<${ListPage} spec=${operatorList(canWrite)} />`;
 }
 
 function OperatorCreate() {
