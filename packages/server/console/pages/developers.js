@@ -6,6 +6,8 @@ import { api } from '/console/api.js';
 import { SecondFactorOnce } from '/console/qr.js';
 import {
   AccountButtons,
+  ActionForm,
+  PersonNameField,
   AccountResults,
   PeopleTabs,
   accountStatus,
@@ -111,23 +113,8 @@ function DeveloperInvite() {
     <h1>Invite a studio developer</h1>
     <${PeopleTabs} active="developers" />
     <${ErrorBox} error=${invite.error} />
-    <form
-      class="stacked developer-invite"
-      onSubmit=${(e) => {
-        e.preventDefault();
-        invite.run();
-      }}
-    >
-      <${Field}
-        label="Name"
-        name="developerName"
-        value=${name}
-        onInput=${setName}
-        required
-        minlength="2"
-        maxlength="64"
-        hint="Lower-case letters, digits, dot, dash, underscore. A password is generated and shown once."
-      />
+    <${ActionForm} className="stacked developer-invite" onSubmit=${invite.run}>
+      <${PersonNameField} name="developerName" value=${name} onInput=${setName} />
       <${Field}
         label="App ids"
         name="developerApps"
@@ -141,7 +128,7 @@ function DeveloperInvite() {
         }
       />
       <button type="submit" disabled=${invite.busy}>Invite</button>
-    </form>
+    <//>
   </section>`;
 }
 

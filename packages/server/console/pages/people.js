@@ -8,6 +8,8 @@ import { TokensPage, TokensPanel } from '/console/pages/tokens.js';
 import { DevelopersPage } from '/console/pages/developers.js';
 import {
   AccountButtons,
+  ActionForm,
+  PersonNameField,
   AccountResults,
   PeopleTabs,
   ROLES,
@@ -82,26 +84,11 @@ function OperatorCreate() {
     <h1>New operator</h1>
     <${PeopleTabs} active="operators" />
     <${ErrorBox} error=${create.error} />
-    <form
-      class="stacked operator-create"
-      onSubmit=${(e) => {
-        e.preventDefault();
-        create.run();
-      }}
-    >
-      <${Field}
-        label="Name"
-        name="operatorName"
-        value=${name}
-        onInput=${setName}
-        required
-        minlength="2"
-        maxlength="64"
-        hint="Lower-case letters, digits, dot, dash, underscore. A password is generated and shown once."
-      />
+    <${ActionForm} className="stacked operator-create" onSubmit=${create.run}>
+      <${PersonNameField} name="operatorName" value=${name} onInput=${setName} />
       <${Field} label="Role" name="operatorRole" as="select" options=${ROLES} value=${role} onInput=${setRole} />
       <button type="submit" disabled=${create.busy}>Create operator</button>
-    </form>
+    <//>
   </section>`;
 }
 

@@ -3,7 +3,7 @@
 // one-time secrets, the same for an operator and a studio developer.
 import { api } from '/console/api.js';
 import { SecondFactorOnce } from '/console/qr.js';
-import { ConfirmButton, ErrorBox, SecretOnce, href, html, time, useAction } from '/console/ui.js';
+import { ConfirmButton, ErrorBox, Field, SecretOnce, href, html, time, useAction } from '/console/ui.js';
 
 export const ROLES = ['admin', 'operator', 'moderator', 'support'];
 
@@ -70,4 +70,27 @@ export function AccountButtons({ account, actions, disableQuestion }) {
       onConfirm=${resetTotp.run}
     />
   </p>`;
+}
+
+/** A new person's name (an operator's or a studio developer's), as the identity model accepts it. */
+export function PersonNameField({ label = 'Name', name, value, onInput }) {
+  return html`<${Field}
+    label=${label}
+    name=${name}
+    value=${value}
+    onInput=${onInput}
+    required
+    minlength="2"
+    maxlength="64"
+    hint="Lower-case letters, digits, dot, dash, underscore. A password is generated and shown once."
+  />`;
+}
+
+/** A form whose submit runs the page's action instead of navigating. */
+export function ActionForm({ className, onSubmit, children }) {
+  const submit = (e) => {
+    e.preventDefault();
+    onSubmit();
+  };
+  return html`<form class=${className} onSubmit=${submit}>${children}</form>`;
 }
