@@ -2,7 +2,7 @@
 // HttpOnly session cookie, plus the session's CSRF token on every change) or with a bearer token (the break-glass
 // ADMIN_TOKEN or an operator API token) kept in sessionStorage.
 
-import { fetchJson, queryString } from '/console/fetch-json.js';
+import { fetchJson, queryString } from '/console/kit/fetch-json.js';
 
 const TOKEN_KEY = 'console.adminToken';
 const MODERATOR_KEY = 'console.moderator';

@@ -1,8 +1,16 @@
 // app.js - the console shell: sign-in screen, nav bar and the hash router that picks a page.
 import { render } from '/console/vendor/preact.module.js';
-import { useEffect, useRef, useState } from '/console/vendor/hooks.module.js';
+import { useEffect, useState } from '/console/vendor/hooks.module.js';
 import { api, onUnauthorized, session } from '/console/api.js';
-import { ErrorBox, Field, currentRoute, html, usePermission } from '/console/ui.js';
+import { ErrorBox, Field, html, usePermission } from '/console/ui.js';
+import {
+  PasswordSignIn,
+  TopBar,
+  announceSignIn,
+  announceSignOut,
+  useHashRoute,
+  useSignedIn,
+} from '/console/kit/shell.js';
 import { AppsPage } from '/console/pages/apps.js';
 import { ReportsPage } from '/console/pages/reports.js';
 import { UsersPage } from '/console/pages/users.js';
@@ -44,39 +52,16 @@ const PAGES = {
 
 /** Sign-in with an operator account: name, password and the authenticator's code (or a recovery code). */
 function AccountSignIn({ onError }) {
-  const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (e) => {
-    e.preventDefault();
-    setBusy(true);
-    onError(undefined);
-    const second = code.trim();
-    const factor = /^\d{6}$/.test(second) ? { totp: second } : { recoveryCode: second };
-    try {
-      const me = await api('POST', '/session', { body: { name: name.trim(), password, ...factor }, signingIn: true });
-      session.signInAccount(me);
-      window.dispatchEvent(new Event('console-signed-in'));
-    } catch (err) {
-      onError(err);
-      setBusy(false);
-    }
+  const signIn = async (body) => {
+    session.signInAccount(await api('POST', '/session', { body, signingIn: true }));
+    announceSignIn('console');
   };
-  return html`<form class="account-signin" onSubmit=${submit} autocomplete="off">
-    <${Field} label="Operator name" name="name" value=${name} onInput=${setName} required maxlength="64" />
-    <${Field} label="Password" name="password" type="password" value=${password} onInput=${setPassword} required />
-    <${Field}
-      label="Authenticator code"
-      name="totp"
-      value=${code}
-      onInput=${setCode}
-      required
-      inputmode="numeric"
-      hint="The 6-digit code of your authenticator app, or one of your recovery codes."
-    />
-    <button type="submit" disabled=${busy}>Sign in</button>
-  </form>`;
+  return html`<${PasswordSignIn}
+    className="account-signin"
+    nameLabel="Operator name"
+    signIn=${signIn}
+    onError=${onError}
+  />`;
 }
 
 /** "Sign in with your company account" when the service has OpenID Connect configured (GET /session/methods). */
@@ -111,7 +96,7 @@ function SignIn({ message }) {
     session.signIn(token.trim(), moderator.trim());
     try {
       await api('GET', '/platform-keys'); // a cheap call that proves the token
-      window.dispatchEvent(new Event('console-signed-in'));
+      announceSignIn('console');
     } catch (err) {
       session.signOut();
       setError(err);
@@ -163,37 +148,26 @@ function SignIn({ message }) {
 }
 
 function Shell() {
-  const [route, setRoute] = useState(currentRoute());
-  useEffect(() => {
-    const onHash = () => setRoute(currentRoute());
-    window.addEventListener('hashchange', onHash);
-    // The hash may have changed between the first render and this effect (a link followed while the page loads).
-    onHash();
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
+  const route = useHashRoute();
   // The console opens on the overview; a moderator (no overview.read) opens on the report queue.
   const section = route.segments[0] ?? (session.role() === 'moderator' ? 'reports' : 'overview');
   const Page = PAGES[section];
   // The people pages are for the roles that may read operators (admin, support); the API refuses the others anyway.
   const mayReadPeople = usePermission('operators.read') !== false;
-  const nav = NAV.filter(([key]) => key !== 'people' || mayReadPeople);
+  const links = NAV.filter(([key]) => key !== 'people' || mayReadPeople).map(([key, label]) => [
+    `#/${key}`,
+    label,
+    key === section,
+  ]);
   const signOut = async () => {
     // An account's session ends on the service too (the cookie is cleared there).
     if (!session.token()) await api('DELETE', '/session').catch(() => undefined);
     session.signOut();
-    window.dispatchEvent(new CustomEvent('console-signed-out', { detail: 'You signed out.' }));
+    announceSignOut('console', 'You signed out.');
   };
+  const who = `${session.moderator()}${session.role() ? ` (${session.role()})` : ''}`;
   return html`<div>
-    <header class="topbar">
-      <span class="brand">Operator console</span>
-      <nav>
-        ${nav.map(([key, label]) => html`<a href=${`#/${key}`} class=${key === section ? 'active' : ''}>${label}</a>`)}
-      </nav>
-      <span class="who"
-        >as ${session.moderator()}${session.role() ? ` (${session.role()})` : ''}
-        <button type="button" class="signout" onClick=${signOut}>Sign out</button></span
-      >
-    </header>
+    <${TopBar} brand="Operator console" links=${links} who=${who} onSignOut=${signOut} />
     <main data-route=${route.path}>
       ${Page ? html`<${Page} key=${route.path} route=${route} />` : html`<div class="error" role="alert">Not found: there is no page ${route.path}.</div>`}
     </main>
@@ -201,7 +175,13 @@ function Shell() {
 }
 
 function Console() {
-  const [signedIn, setSignedIn] = useState(session.signedIn());
+  const { signedIn, message } = useSignedIn({
+    name: 'console',
+    initial: session.signedIn(),
+    onUnauthorized,
+    ended: (err) =>
+      `The service ${err.viaToken ? 'refused the admin token' : 'ended the session'} (${err.code}: ${err.msg}). Sign in again.`,
+  });
   useEffect(() => {
     // Back from the OpenID Connect sign-in with a session cookie this tab does not know yet: take it up.
     if (session.signedIn() || !OIDC_SIGNED_IN) return;
@@ -210,37 +190,10 @@ function Console() {
         if (me.via !== 'session' || !me.csrfToken) return;
         session.signInAccount(me);
         history.replaceState(null, '', '/console#/');
-        window.dispatchEvent(new Event('console-signed-in'));
+        announceSignIn('console');
       },
       () => undefined,
     );
-  }, []);
-  const [message, setMessage] = useState('');
-  const wasSignedIn = useRef(signedIn);
-  wasSignedIn.current = signedIn;
-  useEffect(() => {
-    // During a session a 401 means the token stopped working; on the sign-in screen SignIn shows the error itself.
-    const off = onUnauthorized((err) => {
-      if (!wasSignedIn.current) return;
-      const what = err.viaToken ? 'refused the admin token' : 'ended the session';
-      setMessage(`The service ${what} (${err.code}: ${err.msg}). Sign in again.`);
-      setSignedIn(false);
-    });
-    const onIn = () => {
-      setMessage('');
-      setSignedIn(true);
-    };
-    const onOut = (e) => {
-      setMessage(e.detail ?? '');
-      setSignedIn(false);
-    };
-    window.addEventListener('console-signed-in', onIn);
-    window.addEventListener('console-signed-out', onOut);
-    return () => {
-      off();
-      window.removeEventListener('console-signed-in', onIn);
-      window.removeEventListener('console-signed-out', onOut);
-    };
   }, []);
   return signedIn ? html`<${Shell} />` : html`<${SignIn} message=${message} />`;
 }

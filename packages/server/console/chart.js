@@ -1,5 +1,6 @@
-// chart.js - one overview chart: a uPlot canvas for the eye, and beside it an accessible table of the same figures,
-// each a link to the rows behind it. The figures carry data attributes (data-chart, data-series, data-x) so tests
+// chart.js - one overview chart: a uPlot canvas for the eye, and behind a "Show data" toggle beside it (a <details>,
+// so no script and nothing lost to a screen reader) an accessible table of the same figures, each a link to the rows
+// behind it. The figures carry data attributes (data-chart, data-series, data-x) so tests
 // and scripts read what the chart draws. Shared by every page that shows an overview (the console; the studio portal
 // imports it through OverviewCharts with its own links).
 import { useEffect, useRef } from '/console/vendor/hooks.module.js';
@@ -82,30 +83,33 @@ export function Chart({
       labels.length === 0
         ? html`<p class="muted empty">${empty}</p>`
         : html`<div class="plot" ref=${box} aria-hidden="true"></div>
-            <table class="figures">
-              <thead>
-                <tr>
-                  <th scope="col"></th>
-                  ${series.map((s) => html`<th scope="col">${s.label}</th>`)}
-                </tr>
-              </thead>
-              <tbody>
-                ${labels.map(
-                  (label, i) =>
-                    html`<tr>
-                      <th scope="row">${label}</th>
-                      ${series.map((s) => {
-                        const v = s.values[i];
-                        const text = v === null || v === undefined ? '-' : String(v);
-                        const attrs = { 'data-series': s.key, 'data-x': keys[i], 'data-value': v ?? '' };
-                        return html`<td>
-                          ${s.link ? html`<a href=${s.link(i)} ...${attrs}>${text}</a>` : html`<span ...${attrs}>${text}</span>`}
-                        </td>`;
-                      })}
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+            <details class="chart-data">
+              <summary>Show data</summary>
+              <table class="figures">
+                <thead>
+                  <tr>
+                    <th scope="col"></th>
+                    ${series.map((s) => html`<th scope="col">${s.label}</th>`)}
+                  </tr>
+                </thead>
+                <tbody>
+                  ${labels.map(
+                    (label, i) =>
+                      html`<tr>
+                        <th scope="row">${label}</th>
+                        ${series.map((s) => {
+                          const v = s.values[i];
+                          const text = v === null || v === undefined ? '-' : String(v);
+                          const attrs = { 'data-series': s.key, 'data-x': keys[i], 'data-value': v ?? '' };
+                          return html`<td>
+                            ${s.link ? html`<a href=${s.link(i)} ...${attrs}>${text}</a>` : html`<span ...${attrs}>${text}</span>`}
+                          </td>`;
+                        })}
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </details>`
     }
   </figure>`;
 }

@@ -1,7 +1,7 @@
 // api.js - the portal's only way to the service: fetch to /portal/v1 with the HttpOnly portal session cookie
 // (path /portal/v1, SameSite=Strict) and the session's CSRF token on every change.
 
-import { fetchJson, queryString } from '/console/fetch-json.js';
+import { fetchJson, queryString } from '/console/kit/fetch-json.js';
 
 export { queryString };
 

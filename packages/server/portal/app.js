@@ -1,94 +1,46 @@
 // app.js - the portal shell: sign-in, top bar and the hash router (#/apps, #/apps/<id>/<tab>, #/keys).
 import { render } from '/console/vendor/preact.module.js';
-import { useEffect, useState } from '/console/vendor/hooks.module.js';
 import { api, onUnauthorized, session } from '/portal/api.js';
-import { ErrorBox, Field, html, useApi, when } from '/portal/ui.js';
+import { ErrorBox, ListPage, html, useApi, when } from '/portal/ui.js';
+import {
+  PasswordSignIn,
+  TopBar,
+  announceSignIn,
+  announceSignOut,
+  useHashRoute,
+  useSignedIn,
+} from '/console/kit/shell.js';
 import { AppPage } from '/portal/app-page.js';
 
-function route() {
-  const raw = location.hash.replace(/^#/, '') || '/apps';
-  const [path, qs = ''] = raw.split('?');
-  return { path, segments: path.split('/').filter(Boolean), query: Object.fromEntries(new URLSearchParams(qs)) };
-}
-
 function SignIn({ message }) {
-  const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [error, setError] = useState(undefined);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    const second = code.trim();
-    const factor = /^\d{6}$/.test(second) ? { totp: second } : { recoveryCode: second };
-    try {
-      session.signIn(
-        await api('POST', '/session', { body: { name: name.trim(), password, ...factor }, signingIn: true }),
-      );
-      window.dispatchEvent(new Event('portal-signed-in'));
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
+  const signIn = async (body) => {
+    session.signIn(await api('POST', '/session', { body, signingIn: true }));
+    announceSignIn('portal');
   };
   return html`<main class="signin">
     <h1>Studio portal</h1>
     ${message ? html`<p class="notice">${message}</p>` : null}
-    <${ErrorBox} error=${error} />
-    <form class="portal-signin" onSubmit=${submit} autocomplete="off">
-      <${Field} label="Developer name" name="name" value=${name} onInput=${setName} required maxlength="64" />
-      <${Field} label="Password" name="password" type="password" value=${password} onInput=${setPassword} required />
-      <${Field}
-        label="Authenticator code"
-        name="totp"
-        value=${code}
-        onInput=${setCode}
-        required
-        inputmode="numeric"
-        hint="The 6-digit code of your authenticator app, or one of your recovery codes."
-      />
-      <button type="submit" disabled=${busy}>Sign in</button>
-    </form>
+    <${PasswordSignIn} className="portal-signin" nameLabel="Developer name" signIn=${signIn} />
   </main>`;
 }
 
-function AppsPage() {
-  const { data, error, loading } = useApi('/apps', {}, []);
-  return html`<section>
-    <h1>Your apps</h1>
-    <${ErrorBox} error=${error} />
-    ${loading && !data ? html`<p class="muted">Loading…</p>` : null}
-    ${
-      data
-        ? html`<table>
-            <thead>
-              <tr>
-                <th>App</th>
-                <th>Name</th>
-                <th>Region</th>
-                <th>Status</th>
-                <th>Secret rotated</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${data.apps.map(
-                (a) =>
-                  html`<tr>
-                    <td><a href=${`#/apps/${a.appId}/overview`}>${a.appId}</a></td>
-                    <td>${a.name}</td>
-                    <td>${a.region}</td>
-                    <td>${a.status}</td>
-                    <td>${when(a.secretRotatedAt)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-        : null
-    }
-  </section>`;
-}
+/** The studio's apps, declared for the kit's ListPage. */
+const APP_LIST = {
+  title: 'Your apps',
+  path: '/apps',
+  rows: 'apps',
+  rowKey: (a) => a.appId,
+  rowLink: (a) => `#/apps/${a.appId}/overview`,
+  what: 'apps',
+  empty: 'No apps yet.',
+  columns: [
+    { label: 'App', key: 'appId' },
+    { label: 'Name', key: 'name' },
+    { label: 'Region', key: 'region' },
+    { label: 'Status', key: 'status' },
+    { label: 'Secret rotated', render: (a) => when(a.secretRotatedAt) },
+  ],
+};
 
 function KeysPage() {
   const { data, error } = useApi('/platform-keys', {}, []);
@@ -110,59 +62,34 @@ function KeysPage() {
 }
 
 function Shell() {
-  const [r, setRoute] = useState(route());
-  useEffect(() => {
-    const on = () => setRoute(route());
-    window.addEventListener('hashchange', on);
-    // The hash may have changed between the first render and this effect (a link followed while the page loads).
-    on();
-    return () => window.removeEventListener('hashchange', on);
-  }, []);
+  const r = useHashRoute('/apps');
   const signOut = async () => {
     await api('DELETE', '/session').catch(() => undefined);
     session.signOut();
-    window.dispatchEvent(new Event('portal-signed-out'));
+    announceSignOut('portal');
   };
   const [first, id, tab] = r.segments;
   let page;
   if (first === 'apps' && id) page = html`<${AppPage} appId=${id} tab=${tab || 'overview'} query=${r.query} />`;
   else if (first === 'keys') page = html`<${KeysPage} />`;
-  else page = html`<${AppsPage} />`;
+  else page = html`<${ListPage} spec=${APP_LIST} />`;
+  const links = [
+    ['#/apps', 'Apps', first !== 'keys'],
+    ['#/keys', 'Platform keys', first === 'keys'],
+  ];
   return html`<div>
-    <header class="topbar">
-      <span class="brand">Studio portal</span>
-      <nav>
-        <a href="#/apps" class=${first !== 'keys' ? 'active' : ''}>Apps</a>
-        <a href="#/keys" class=${first === 'keys' ? 'active' : ''}>Platform keys</a>
-      </nav>
-      <span class="who">as ${session.name()}</span>
-      <button class="signout" type="button" onClick=${signOut}>Sign out</button>
-    </header>
+    <${TopBar} brand="Studio portal" links=${links} who=${session.name()} onSignOut=${signOut} />
     <main data-route=${r.path}>${page}</main>
   </div>`;
 }
 
 function Root() {
-  const [signedIn, setSignedIn] = useState(session.signedIn());
-  const [message, setMessage] = useState(undefined);
-  useEffect(() => {
-    const inn = () => {
-      setMessage(undefined);
-      setSignedIn(true);
-    };
-    const out = () => setSignedIn(false);
-    window.addEventListener('portal-signed-in', inn);
-    window.addEventListener('portal-signed-out', out);
-    const off = onUnauthorized(() => {
-      setMessage('Your portal session has ended: sign in again.');
-      setSignedIn(false);
-    });
-    return () => {
-      window.removeEventListener('portal-signed-in', inn);
-      window.removeEventListener('portal-signed-out', out);
-      off();
-    };
-  }, []);
+  const { signedIn, message } = useSignedIn({
+    name: 'portal',
+    initial: session.signedIn(),
+    onUnauthorized,
+    ended: () => 'Your portal session has ended: sign in again.',
+  });
   return signedIn ? html`<${Shell} />` : html`<${SignIn} message=${message} />`;
 }
 

@@ -2,85 +2,64 @@
 // recovering dead events since a time, and test events.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/portal/api.js';
-import { ErrorBox, Field, html, useAction, useApi, when } from '/portal/ui.js';
+import { ErrorBox, Field, ListPage, html, useAction, useApi, when } from '/portal/ui.js';
 
 export function Events({ appId, eventId, filters = {} }) {
-  const [state, setState] = useState(filters.state ?? '');
   const { from, to } = filters;
-  const [selected, setSelected] = useState(new Set());
-  const list = useApi(`/apps/${appId}/events`, { state, from, to, limit: 100 }, [appId, state]);
-  const resendMany = useAction(async () => {
-    const r = await api('POST', `/apps/${appId}/events/resend`, { body: { eventIds: [...selected] } });
-    setSelected(new Set());
-    list.reload();
+  const [query, setQuery] = useState({ state: filters.state ?? '', from, to });
+  const resendMany = useAction(async (ids, done) => {
+    const r = await api('POST', `/apps/${appId}/events/resend`, { body: { eventIds: ids } });
+    done();
     return r;
   });
-  const toggle = (id) => {
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    setSelected(next);
+  // The detail's resend reloads the list through this tick (the list page owns its read).
+  const [tick, setTick] = useState(0);
+  const spec = {
+    path: `/apps/${appId}/events`,
+    rows: 'events',
+    rowKey: (e) => e.eventId,
+    rowAttrs: (e) => ({ 'data-event': e.eventId }),
+    rowLink: (e) => `#/apps/${appId}/events?event=${e.eventId}`,
+    select: (e) => e.eventId,
+    selectLabel: (e) => `select event ${e.eventId}`,
+    fixed: { limit: 100 },
+    live: true,
+    keep: ['from', 'to'],
+    className: 'events',
+    what: 'events',
+    empty: 'No events match.',
+    intro: from || to ? html`<p class="muted window">Created from ${from ?? '…'} to ${to ?? '…'}</p>` : null,
+    filters: [{ name: 'state', label: 'State', as: 'select', options: ['', 'pending', 'delivered', 'dead'] }],
+    actions: ({ selected, clear, reload }) =>
+      html`<button type="button" class="refresh" onClick=${reload}>Refresh</button>
+        <button
+          type="button"
+          class="resend-selected"
+          disabled=${selected.size === 0 || resendMany.busy}
+          onClick=${() =>
+            resendMany.run([...selected], () => {
+              clear();
+              reload();
+            })}
+        >
+          Resend selected (${selected.size})
+        </button>
+        <${ErrorBox} error=${resendMany.error} />
+        ${resendMany.result ? html`<p class="ok">Resent ${resendMany.result.resent.length} event(s).</p>` : null}`,
+    columns: [
+      { label: 'Event', key: 'eventId' },
+      { label: 'Type', key: 'type' },
+      { label: 'State', key: 'state', cellClass: (e) => `state-${e.state}` },
+      { label: 'Attempts', key: 'attempts' },
+      { label: 'Last error', render: (e) => html`<span class="clip">${e.lastError ?? ''}</span>` },
+      { label: 'Created', render: (e) => when(e.createdAt) },
+    ],
+    footer: ({ reload }) =>
+      html`<${Recover} appId=${appId} onDone=${reload} /> <${TestEvent} appId=${appId} onDone=${reload} />`,
   };
   return html`<div>
-    ${from || to ? html`<p class="muted window">Created from ${from ?? '…'} to ${to ?? '…'}</p>` : null}
-    ${eventId ? html`<${EventDetail} appId=${appId} eventId=${eventId} onChange=${list.reload} />` : null}
-    <form class="filters" onSubmit=${(e) => e.preventDefault()}>
-      <${Field}
-        label="State"
-        name="state"
-        as="select"
-        value=${state}
-        onInput=${setState}
-        options=${['', 'pending', 'delivered', 'dead']}
-      />
-      <button type="button" class="refresh" onClick=${list.reload}>Refresh</button>
-      <button
-        type="button"
-        class="resend-selected"
-        disabled=${selected.size === 0 || resendMany.busy}
-        onClick=${() => resendMany.run()}
-      >
-        Resend selected (${selected.size})
-      </button>
-    </form>
-    <${ErrorBox} error=${list.error || resendMany.error} />
-    ${resendMany.result ? html`<p class="ok">Resent ${resendMany.result.resent.length} event(s).</p>` : null}
-    <table class="events">
-      <thead>
-        <tr>
-          <th></th>
-          <th>Event</th>
-          <th>Type</th>
-          <th>State</th>
-          <th>Attempts</th>
-          <th>Last error</th>
-          <th>Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${(list.data?.events ?? []).map(
-          (e) =>
-            html`<tr data-event=${e.eventId}>
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label=${`select event ${e.eventId}`}
-                  checked=${selected.has(e.eventId)}
-                  onChange=${() => toggle(e.eventId)}
-                />
-              </td>
-              <td><a href=${`#/apps/${appId}/events?event=${e.eventId}`}>${e.eventId}</a></td>
-              <td>${e.type}</td>
-              <td class=${`state-${e.state}`}>${e.state}</td>
-              <td>${e.attempts}</td>
-              <td><span class="clip">${e.lastError ?? ''}</span></td>
-              <td>${when(e.createdAt)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    <${Recover} appId=${appId} onDone=${list.reload} />
-    <${TestEvent} appId=${appId} onDone=${list.reload} />
+    ${eventId ? html`<${EventDetail} appId=${appId} eventId=${eventId} onChange=${() => setTick(tick + 1)} />` : null}
+    <${ListPage} spec=${spec} query=${query} onQuery=${setQuery} refresh=${tick} />
   </div>`;
 }
 

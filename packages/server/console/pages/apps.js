@@ -6,10 +6,10 @@ import {
   Details,
   ErrorBox,
   Field,
+  ListPage,
   LoadFailed,
   Loading,
   SecretOnce,
-  Table,
   href,
   html,
   show,
@@ -138,33 +138,24 @@ function AppForm({ initial, editing, submitLabel, onSubmit, busy }) {
   </form>`;
 }
 
-function AppList() {
-  const { data, error, loading } = useApi('GET', '/apps', {}, []);
-  return html`<section>
-    <h1>Apps</h1>
-    <p><a class="button" href="#/apps/new">New app</a></p>
-    <${ErrorBox} error=${error} />
-    ${
-      loading
-        ? html`<${Loading} />`
-        : data
-          ? html`<${Table}
-              rowKey=${(a) => a.appId}
-              empty="No apps yet."
-              rows=${data.apps}
-              columns=${[
-                { label: 'App id', render: (a) => html`<a href=${href(`/apps/${a.appId}`)}>${a.appId}</a>` },
-                { label: 'Name', render: (a) => html`<a href=${href(`/apps/${a.appId}`)}>${a.name}</a>` },
-                { label: 'Client id', render: (a) => html`<code>${a.clientId}</code>` },
-                { label: 'Region', key: 'region' },
-                { label: 'Status', key: 'status' },
-                { label: 'Created', render: (a) => time(a.createdAt) },
-              ]}
-            />`
-          : null
-    }
-  </section>`;
-}
+/** The apps, declared for the kit's ListPage. */
+const APP_LIST = {
+  title: 'Apps',
+  intro: html`<p><a class="button" href="#/apps/new">New app</a></p>`,
+  path: '/apps',
+  rows: 'apps',
+  rowKey: (a) => a.appId,
+  rowLink: (a) => href(`/apps/${a.appId}`),
+  empty: 'No apps yet.',
+  columns: [
+    { label: 'App id', key: 'appId' },
+    { label: 'Name', render: (a) => html`<a href=${href(`/apps/${a.appId}`)}>${a.name}</a>` },
+    { label: 'Client id', render: (a) => html`<code>${a.clientId}</code>` },
+    { label: 'Region', key: 'region' },
+    { label: 'Status', key: 'status' },
+    { label: 'Created', render: (a) => time(a.createdAt) },
+  ],
+};
 
 function AppCreate() {
   const create = useAction((body) => api('POST', '/apps', { body }));
@@ -286,5 +277,5 @@ export function AppsPage({ route }) {
   if (id && sub === 'products') return html`<${ProductsPage} appId=${id} code=${code} />`;
   if (id && sub === 'new-product') return html`<${ProductsPage} appId=${id} create />`;
   if (id) return html`<${AppDetail} appId=${id} />`;
-  return html`<${AppList} />`;
+  return html`<${ListPage} spec=${APP_LIST} />`;
 }

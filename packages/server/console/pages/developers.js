@@ -4,15 +4,21 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import { SecondFactorOnce } from '/console/qr.js';
-import { PeopleTabs, accountStatus } from '/console/pages/peoplecommon.js';
 import {
-  ConfirmButton,
+  AccountButtons,
+  ActionForm,
+  PersonNameField,
+  AccountResults,
+  PeopleTabs,
+  accountStatus,
+  useAccountActions,
+} from '/console/pages/peoplecommon.js';
+import {
   Details,
   ErrorBox,
   Field,
   LoadFailed,
   Loading,
-  SecretOnce,
   Table,
   href,
   html,
@@ -107,23 +113,8 @@ function DeveloperInvite() {
     <h1>Invite a studio developer</h1>
     <${PeopleTabs} active="developers" />
     <${ErrorBox} error=${invite.error} />
-    <form
-      class="stacked developer-invite"
-      onSubmit=${(e) => {
-        e.preventDefault();
-        invite.run();
-      }}
-    >
-      <${Field}
-        label="Name"
-        name="developerName"
-        value=${name}
-        onInput=${setName}
-        required
-        minlength="2"
-        maxlength="64"
-        hint="Lower-case letters, digits, dot, dash, underscore. A password is generated and shown once."
-      />
+    <${ActionForm} className="stacked developer-invite" onSubmit=${invite.run}>
+      <${PersonNameField} name="developerName" value=${name} onInput=${setName} />
       <${Field}
         label="App ids"
         name="developerApps"
@@ -137,7 +128,7 @@ function DeveloperInvite() {
         }
       />
       <button type="submit" disabled=${invite.busy}>Invite</button>
-    </form>
+    <//>
   </section>`;
 }
 
@@ -145,11 +136,10 @@ function DeveloperDetail({ name }) {
   const { data: dev, error, loading, reload } = useApi('GET', devPath(name), {}, [name]);
   const canWrite = usePermission('operators.write');
   const [appIds, setAppIds] = useState(undefined);
-  const after = (p) => p.then((r) => (reload(), r));
-  const saveApps = useAction(() => after(api('PATCH', devPath(name), { body: { appIds: parseAppIds(appIds ?? '') } })));
-  const disable = useAction((d) => after(api('PATCH', devPath(name), { body: { disabled: d } })));
-  const resetPassword = useAction(() => after(api('POST', `${devPath(name)}/reset-password`, { body: {} })));
-  const resetTotp = useAction(() => after(api('POST', `${devPath(name)}/reset-totp`)));
+  const actions = useAccountActions(devPath(name), reload);
+  const saveApps = useAction(() =>
+    actions.after(api('PATCH', devPath(name), { body: { appIds: parseAppIds(appIds ?? '') } })),
+  );
   if (loading && !dev) return html`<${Loading} what="studio developer" />`;
   if (error)
     return html`<${LoadFailed}
@@ -158,13 +148,10 @@ function DeveloperDetail({ name }) {
       back="#/people/developers"
       backLabel="All studio developers"
     />`;
-  const locked = dev.lockedUntil && Date.parse(dev.lockedUntil) > Date.now();
   return html`<section class="developer-detail">
     <h1>${dev.name} <span class="muted">studio developer</span></h1>
     <${PeopleTabs} active="developers" />
-    ${[saveApps, disable, resetPassword, resetTotp].map((a) => html`<${ErrorBox} error=${a.error} />`)}
-    ${resetPassword.result ? html`<${SecretOnce} label=${`New password of ${dev.name}`} value=${resetPassword.result.password} />` : null}
-    ${resetTotp.result ? html`<${SecondFactorOnce} who=${dev.name} secondFactor=${resetTotp.result} />` : null}
+    <${AccountResults} account=${dev} actions=${actions} extra=${[saveApps]} />
     <${Details}
       rows=${[
         ['Apps', appLinks(dev.appIds)],
@@ -195,30 +182,11 @@ function DeveloperDetail({ name }) {
                 </button>
               </div>
             </div>
-            <p class="actions">
-              ${
-                dev.disabled
-                  ? html`<button type="button" class="enable" onClick=${() => disable.run(false)}>Enable</button>`
-                  : html`<${ConfirmButton}
-                      label="Disable"
-                      question="Disable this developer? Its portal sessions end."
-                      onConfirm=${() => disable.run(true)}
-                    />`
-              }
-              <${ConfirmButton}
-                label=${locked ? 'Unlock and reset password' : 'Reset password'}
-                question="Generate a new password? Its sessions end, and a lock after failed sign-ins is lifted."
-                confirmLabel="Yes, new password"
-                onConfirm=${resetPassword.run}
-                danger=${!locked}
-              />
-              <${ConfirmButton}
-                label="Reset authenticator"
-                question="Issue a new TOTP secret and recovery codes? The old ones and its sessions end."
-                confirmLabel="Yes, reset it"
-                onConfirm=${resetTotp.run}
-              />
-            </p>`
+            <${AccountButtons}
+              account=${dev}
+              actions=${actions}
+              disableQuestion="Disable this developer? Its portal sessions end."
+            />`
         : html`<p class="muted read-only">
             Read only: changing studio developers needs the operators.write permission.
           </p>`

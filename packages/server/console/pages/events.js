@@ -4,10 +4,9 @@ import {
   ConfirmButton,
   Details,
   ErrorBox,
-  FilterForm,
+  ListPage,
   LoadFailed,
   Loading,
-  Pager,
   Table,
   href,
   html,
@@ -21,50 +20,32 @@ import {
 const STATES = ['', 'pending', 'delivered', 'dead'];
 const TYPES = ['', 'payment', 'refund', 'cancellation', 'consumption', 'test'];
 
-function EventList({ query }) {
-  const { data, error, loading } = useApi('GET', '/events', { query }, [JSON.stringify(query)]);
-  return html`<section>
-    <h1>Delivery events</h1>
-    <${FilterForm}
-      key=${JSON.stringify(query)}
-      query=${query}
-      onApply=${(v) => navigate('/events', { ...v, limit: query.limit })}
-      fields=${[
-        { name: 'appId', label: 'App id', size: 6 },
-        { name: 'state', label: 'State', as: 'select', options: STATES },
-        { name: 'type', label: 'Type', as: 'select', options: TYPES },
-      ]}
-    />
-    <${ErrorBox} error=${error} />
-    ${
-      loading
-        ? html`<${Loading} what="events" />`
-        : data
-          ? html` <${Table}
-                rowKey=${(e) => e.eventId}
-                empty="No events match."
-                rows=${data.events}
-                columns=${[
-                  { label: 'Event', render: (e) => html`<a href=${href(`/events/${e.eventId}`)}>${e.eventId}</a>` },
-                  { label: 'Created', render: (e) => time(e.createdAt) },
-                  { label: 'App', key: 'appId' },
-                  { label: 'Type', key: 'type' },
-                  { label: 'Target', key: 'target' },
-                  { label: 'State', render: (e) => html`<span class=${`state-${e.state}`}>${e.state}</span>` },
-                  { label: 'Attempts', key: 'attempts' },
-                  { label: 'Last error', render: (e) => html`<span class="clip">${show(e.lastError)}</span>` },
-                ]}
-              />
-              <${Pager}
-                next=${data.nextBefore}
-                isFirst=${!query.before}
-                onNext=${() => navigate('/events', { ...query, before: data.nextBefore })}
-                onFirst=${() => navigate('/events', { ...query, before: undefined })}
-              />`
-          : null
-    }
-  </section>`;
-}
+/** The delivery list, declared for the kit's ListPage. */
+const EVENT_LIST = {
+  title: 'Delivery events',
+  path: '/events',
+  rows: 'events',
+  rowKey: (e) => e.eventId,
+  rowLink: (e) => href(`/events/${e.eventId}`),
+  what: 'events',
+  empty: 'No events match.',
+  cursor: { next: 'nextBefore', param: 'before' },
+  filters: [
+    { name: 'appId', label: 'App id', size: 6 },
+    { name: 'state', label: 'State', as: 'select', options: STATES },
+    { name: 'type', label: 'Type', as: 'select', options: TYPES },
+  ],
+  columns: [
+    { label: 'Event', key: 'eventId' },
+    { label: 'Created', render: (e) => time(e.createdAt) },
+    { label: 'App', key: 'appId' },
+    { label: 'Type', key: 'type' },
+    { label: 'Target', key: 'target' },
+    { label: 'State', render: (e) => html`<span class=${`state-${e.state}`}>${e.state}</span>` },
+    { label: 'Attempts', key: 'attempts' },
+    { label: 'Last error', render: (e) => html`<span class="clip">${show(e.lastError)}</span>` },
+  ],
+};
 
 function EventDetail({ eventId }) {
   const { data: e, error, loading, reload } = useApi('GET', `/events/${encodeURIComponent(eventId)}`, {}, [eventId]);
@@ -130,5 +111,5 @@ function EventDetail({ eventId }) {
 export function EventsPage({ route }) {
   const [, id] = route.segments;
   if (id) return html`<${EventDetail} eventId=${id} />`;
-  return html`<${EventList} query=${route.query} />`;
+  return html`<${ListPage} spec=${EVENT_LIST} query=${route.query} onQuery=${(q) => navigate('/events', q)} />`;
 }

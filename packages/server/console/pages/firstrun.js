@@ -3,8 +3,9 @@
 // checklist until each step is done, each step ticked from what the admin API answers, never from this tab's memory.
 import { useEffect, useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
+import { ActionForm, PersonNameField } from '/console/pages/peoplecommon.js';
 import { SecondFactorOnce } from '/console/qr.js';
-import { ErrorBox, Field, href, html, useAction, useApi } from '/console/ui.js';
+import { ErrorBox, href, html, useAction, useApi } from '/console/ui.js';
 
 /** Offered only to the break-glass token, and only while the service has no operator account at all. */
 function FirstAdmin({ onDone }) {
@@ -36,25 +37,10 @@ function FirstAdmin({ onDone }) {
       trail.
     </p>
     <${ErrorBox} error=${create.error} />
-    <form
-      class="stacked first-admin"
-      onSubmit=${(e) => {
-        e.preventDefault();
-        create.run();
-      }}
-    >
-      <${Field}
-        label="Your operator name"
-        name="firstAdminName"
-        value=${name}
-        onInput=${setName}
-        required
-        minlength="2"
-        maxlength="64"
-        hint="Lower-case letters, digits, dot, dash, underscore. A password is generated and shown once."
-      />
+    <${ActionForm} className="stacked first-admin" onSubmit=${create.run}>
+      <${PersonNameField} label="Your operator name" name="firstAdminName" value=${name} onInput=${setName} />
       <button type="submit" disabled=${create.busy}>Create the first admin</button>
-    </form>
+    <//>
   </section>`;
 }
 

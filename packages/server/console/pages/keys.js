@@ -1,6 +1,7 @@
 // pages/keys.js - the platform key pairs that sign calls to games (5.3): key id, created, status; rotate, and retire an old key.
 import { api } from '/console/api.js';
-import { ConfirmButton, ErrorBox, Loading, Table, html, show, time, useAction, useApi } from '/console/ui.js';
+import { useState } from '/console/vendor/hooks.module.js';
+import { ConfirmButton, ErrorBox, ListPage, html, show, time, useAction } from '/console/ui.js';
 
 function RetireButton({ k, onConfirm }) {
   const question =
@@ -15,8 +16,36 @@ function RetireButton({ k, onConfirm }) {
   />`;
 }
 
+/** The key pairs, declared for the kit's ListPage; `retire(kid)` is the row's action. */
+const keyList = (retire) => ({
+  path: '/platform-keys',
+  rows: 'keys',
+  rowKey: (k) => k.kid,
+  empty: 'No keys.',
+  columns: [
+    { label: 'Key id', render: (k) => html`<code>${k.kid}</code>` },
+    { label: 'Created', render: (k) => time(k.createdAt) },
+    { label: 'Status', render: (k) => html`<span class=${`key-${k.status}`}>${k.status}</span>` },
+    { label: 'Retired', render: (k) => (k.retiredAt ? time(k.retiredAt) : show(null)) },
+    {
+      label: 'Public key',
+      render: (k) =>
+        html`<details>
+          <summary>PEM</summary>
+          <pre>${k.publicKeyPem}</pre>
+        </details>`,
+    },
+    {
+      label: '',
+      render: (k) => (k.status === 'retired' ? null : html`<${RetireButton} k=${k} onConfirm=${retire} />`),
+    },
+  ],
+});
+
 export function KeysPage() {
-  const { data, error, loading, reload } = useApi('GET', '/platform-keys', {}, []);
+  // Each change reads the list again (the list page owns its read; `refresh` tells it).
+  const [tick, setTick] = useState(0);
+  const reload = () => setTick((t) => t + 1);
   // Each action's message replaces the other's, so the page shows only what the last click did.
   const rotate = useAction(async () => {
     retire.reset();
@@ -52,36 +81,6 @@ export function KeysPage() {
     ${rotate.result ? html`<p class="ok" role="status">New signing key <code>${rotate.result.kid}</code> added.</p>` : null}
     <${ErrorBox} error=${retire.error} />
     ${retire.result ? html`<p class="ok" role="status">Key <code>${retire.result.kid}</code> retired.</p>` : null}
-    <${ErrorBox} error=${error} />
-    ${
-      loading && !data
-        ? html`<${Loading} />`
-        : data
-          ? html`<${Table}
-              rowKey=${(k) => k.kid}
-              rows=${data.keys}
-              empty="No keys."
-              columns=${[
-                { label: 'Key id', render: (k) => html`<code>${k.kid}</code>` },
-                { label: 'Created', render: (k) => time(k.createdAt) },
-                { label: 'Status', render: (k) => html`<span class=${`key-${k.status}`}>${k.status}</span>` },
-                { label: 'Retired', render: (k) => (k.retiredAt ? time(k.retiredAt) : show(null)) },
-                {
-                  label: 'Public key',
-                  render: (k) =>
-                    html`<details>
-                      <summary>PEM</summary>
-                      <pre>${k.publicKeyPem}</pre>
-                    </details>`,
-                },
-                {
-                  label: '',
-                  render: (k) =>
-                    k.status === 'retired' ? null : html`<${RetireButton} k=${k} onConfirm=${retire.run} />`,
-                },
-              ]}
-            />`
-          : null
-    }
+    <${ListPage} spec=${keyList(retire.run)} refresh=${tick} />
   </section>`;
 }

@@ -4,10 +4,9 @@ import {
   ConfirmButton,
   Details,
   ErrorBox,
-  FilterForm,
+  ListPage,
   LoadFailed,
   Loading,
-  Pager,
   Table,
   href,
   html,
@@ -51,66 +50,43 @@ function StatusHistory({ history }) {
 
 const money = (amount, currency) => `${amount} ${currency}`;
 
-function OrderList({ query }) {
-  const { data, error, loading } = useApi('GET', '/orders', { query }, [JSON.stringify(query)]);
-  const orders = data?.orders ?? [];
-  const next = data?.nextBefore ?? null;
-  return html`<section>
-    <h1>Orders</h1>
-    <${FilterForm}
-      key=${JSON.stringify(query)}
-      query=${query}
-      onApply=${(v) => navigate('/orders', { ...v, limit: query.limit })}
-      fields=${[
-        { name: 'appId', label: 'App id', size: 6 },
-        { name: 'trxNo', label: 'trxNo', size: 12 },
-        { name: 'outTrxNo', label: 'outTrxNo' },
-        { name: 'userId', label: 'User id', size: 10 },
-        { name: 'roleId', label: 'Role id' },
-        { name: 'status', label: 'Status', as: 'select', options: [['', '(any)'], ...Object.entries(STATUS_NAMES)] },
-        {
-          name: 'trxType',
-          label: 'Type',
-          as: 'select',
-          options: [['', '(any)'], ...TRX_TYPES.map((t, i) => [String(i), t])],
-        },
-        { name: 'from', label: 'Created from', size: 20, placeholder: '2026-11-01T00:00:00Z' },
-        { name: 'to', label: 'Created before', size: 20 },
-      ]}
-    />
-    <${ErrorBox} error=${error} />
-    ${
-      loading
-        ? html`<${Loading} what="orders" />`
-        : data
-          ? html` <${Table}
-                rowKey=${(o) => o.trxNo}
-                empty="No orders match."
-                rows=${orders}
-                columns=${[
-                  { label: 'trxNo', render: (o) => html`<a href=${href(`/orders/${o.trxNo}`)}>${o.trxNo}</a>` },
-                  { label: 'Created', render: (o) => time(o.createdAt) },
-                  { label: 'App', key: 'appId' },
-                  { label: 'User', render: (o) => html`<a href=${href(`/users/${o.userId}`)}>${o.userId}</a>` },
-                  {
-                    label: 'Status',
-                    render: (o) => html`<span class=${`order-${o.statusName}`}>${o.statusName}</span>`,
-                  },
-                  { label: 'Amount', render: (o) => money(o.totalAmount, o.currency) },
-                  { label: 'Origin', key: 'origin' },
-                  { label: 'outTrxNo', render: (o) => show(o.outTrxNo) },
-                ]}
-              />
-              <${Pager}
-                next=${next}
-                isFirst=${!query.before}
-                onNext=${() => navigate('/orders', { ...query, before: next })}
-                onFirst=${() => navigate('/orders', { ...query, before: undefined })}
-              />`
-          : null
-    }
-  </section>`;
-}
+/** The order search, declared for the kit's ListPage. */
+const ORDER_LIST = {
+  title: 'Orders',
+  path: '/orders',
+  rows: 'orders',
+  rowKey: (o) => o.trxNo,
+  rowLink: (o) => href(`/orders/${o.trxNo}`),
+  what: 'orders',
+  empty: 'No orders match.',
+  cursor: { next: 'nextBefore', param: 'before' },
+  filters: [
+    { name: 'appId', label: 'App id', size: 6 },
+    { name: 'trxNo', label: 'trxNo', size: 12 },
+    { name: 'outTrxNo', label: 'outTrxNo' },
+    { name: 'userId', label: 'User id', size: 10 },
+    { name: 'roleId', label: 'Role id' },
+    { name: 'status', label: 'Status', as: 'select', options: [['', '(any)'], ...Object.entries(STATUS_NAMES)] },
+    {
+      name: 'trxType',
+      label: 'Type',
+      as: 'select',
+      options: [['', '(any)'], ...TRX_TYPES.map((t, i) => [String(i), t])],
+    },
+    { name: 'from', label: 'Created from', size: 20, placeholder: '2026-11-01T00:00:00Z' },
+    { name: 'to', label: 'Created before', size: 20 },
+  ],
+  columns: [
+    { label: 'trxNo', key: 'trxNo' },
+    { label: 'Created', render: (o) => time(o.createdAt) },
+    { label: 'App', key: 'appId' },
+    { label: 'User', render: (o) => html`<a href=${href(`/users/${o.userId}`)}>${o.userId}</a>` },
+    { label: 'Status', render: (o) => html`<span class=${`order-${o.statusName}`}>${o.statusName}</span>` },
+    { label: 'Amount', render: (o) => money(o.totalAmount, o.currency) },
+    { label: 'Origin', key: 'origin' },
+    { label: 'outTrxNo', render: (o) => show(o.outTrxNo) },
+  ],
+};
 
 function OrderDetail({ trxNo }) {
   const { data, error, loading, reload } = useApi('GET', `/orders/${encodeURIComponent(trxNo)}`, {}, [trxNo]);
@@ -192,66 +168,51 @@ function OrderDetail({ trxNo }) {
   </section>`;
 }
 
-function SupplementList({ query }) {
-  const { data, error, loading } = useApi('GET', '/supplements', { query }, [JSON.stringify(query)]);
-  return html`<section>
-    <h1>Supplement orders</h1>
-    <${FilterForm}
-      key=${JSON.stringify(query)}
-      query=${query}
-      onApply=${(v) => navigate('/supplements', { ...v, limit: query.limit })}
-      fields=${[
-        { name: 'appId', label: 'App id', size: 6 },
-        { name: 'userId', label: 'User id', size: 10 },
-        {
-          name: 'status',
-          label: 'Status',
-          as: 'select',
-          options: [
-            ['', 'pending'],
-            ['supplemented', 'supplemented'],
-            ['all', 'all'],
-          ],
-        },
-      ]}
-    />
-    <${ErrorBox} error=${error} />
-    ${
-      loading
-        ? html`<${Loading} />`
-        : data
-          ? html`<${Table}
-                rowKey=${(s) => s.tradeNo}
-                empty="No supplements."
-                rows=${data.supplements}
-                columns=${[
-                  { label: 'Trade', key: 'tradeNo' },
-                  { label: 'App', key: 'appId' },
-                  { label: 'User', render: (s) => html`<a href=${href(`/users/${s.userId}`)}>${s.userId}</a>` },
-                  {
-                    label: 'Original order',
-                    render: (s) => html`<a href=${href(`/orders/${s.originalTrxNo}`)}>${s.originalTrxNo}</a>`,
-                  },
-                  { label: 'Product', key: 'productId' },
-                  { label: 'Refunded', render: (s) => money(s.refundAmount, s.currency) },
-                  { label: 'Status', render: (s) => (s.supplyStatus === 1 ? 'pending' : 'supplemented') },
-                  { label: 'Created', render: (s) => time(s.createdAt) },
-                ]}
-              />
-              <${Pager}
-                next=${data.nextBefore}
-                isFirst=${!query.before}
-                onNext=${() => navigate('/supplements', { ...query, before: data.nextBefore })}
-                onFirst=${() => navigate('/supplements', { ...query, before: undefined })}
-              />`
-          : null
-    }
-  </section>`;
-}
+/** The supplement orders, declared for the kit's ListPage. */
+const SUPPLEMENT_LIST = {
+  title: 'Supplement orders',
+  path: '/supplements',
+  rows: 'supplements',
+  rowKey: (s) => s.tradeNo,
+  empty: 'No supplements.',
+  cursor: { next: 'nextBefore', param: 'before' },
+  filters: [
+    { name: 'appId', label: 'App id', size: 6 },
+    { name: 'userId', label: 'User id', size: 10 },
+    {
+      name: 'status',
+      label: 'Status',
+      as: 'select',
+      options: [
+        ['', 'pending'],
+        ['supplemented', 'supplemented'],
+        ['all', 'all'],
+      ],
+    },
+  ],
+  columns: [
+    { label: 'Trade', key: 'tradeNo' },
+    { label: 'App', key: 'appId' },
+    { label: 'User', render: (s) => html`<a href=${href(`/users/${s.userId}`)}>${s.userId}</a>` },
+    {
+      label: 'Original order',
+      render: (s) => html`<a href=${href(`/orders/${s.originalTrxNo}`)}>${s.originalTrxNo}</a>`,
+    },
+    { label: 'Product', key: 'productId' },
+    { label: 'Refunded', render: (s) => money(s.refundAmount, s.currency) },
+    { label: 'Status', render: (s) => (s.supplyStatus === 1 ? 'pending' : 'supplemented') },
+    { label: 'Created', render: (s) => time(s.createdAt) },
+  ],
+};
 
 export function OrdersPage({ route }) {
   const [section, id] = route.segments;
-  if (section === 'supplements') return html`<${SupplementList} query=${route.query} />`;
+  if (section === 'supplements')
+    return html`<${ListPage}
+      spec=${SUPPLEMENT_LIST}
+      query=${route.query}
+      onQuery=${(q) => navigate('/supplements', q)}
+    />`;
   if (id) return html`<${OrderDetail} trxNo=${id} />`;
-  return html`<${OrderList} query=${route.query} />`;
+  return html`<${ListPage} spec=${ORDER_LIST} query=${route.query} onQuery=${(q) => navigate('/orders', q)} />`;
 }

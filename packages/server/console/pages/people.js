@@ -6,16 +6,23 @@ import { api } from '/console/api.js';
 import { SecondFactorOnce } from '/console/qr.js';
 import { TokensPage, TokensPanel } from '/console/pages/tokens.js';
 import { DevelopersPage } from '/console/pages/developers.js';
-import { PeopleTabs, ROLES, accountStatus } from '/console/pages/peoplecommon.js';
 import {
-  ConfirmButton,
+  AccountButtons,
+  ActionForm,
+  PersonNameField,
+  AccountResults,
+  PeopleTabs,
+  ROLES,
+  accountStatus,
+  useAccountActions,
+} from '/console/pages/peoplecommon.js';
+import {
   Details,
   ErrorBox,
   Field,
+  ListPage,
   LoadFailed,
   Loading,
-  SecretOnce,
-  Table,
   href,
   html,
   show,
@@ -27,33 +34,31 @@ import {
 
 const opPath = (name) => `/operators/${encodeURIComponent(name)}`;
 
+/** The operators, declared for the kit's ListPage. */
+const operatorList = (canWrite) => ({
+  title: 'Operators',
+  sectionClass: 'operators',
+  intro: html`<${PeopleTabs} active="operators" />
+    ${canWrite ? html`<p><a class="button new-operator" href="#/people/operators/new">New operator</a></p>` : null}`,
+  path: '/operators',
+  rows: 'operators',
+  rowKey: (o) => o.name,
+  rowLink: (o) => href(`/people/operators/${o.name}`),
+  what: 'operators',
+  empty: 'No operator accounts yet.',
+  columns: [
+    { label: 'Name', key: 'name' },
+    { label: 'Role', key: 'role' },
+    { label: 'Status', render: accountStatus },
+    { label: 'Last sign-in', render: (o) => time(o.lastLoginAt) },
+    { label: 'Recovery codes left', key: 'recoveryCodesLeft' },
+    { label: 'Created', render: (o) => time(o.createdAt) },
+  ],
+});
+
 function OperatorList() {
-  const { data, error, loading } = useApi('GET', '/operators', {}, []);
   const canWrite = usePermission('operators.write');
-  return html`<section class="operators">
-    <h1>Operators</h1>
-    <${PeopleTabs} active="operators" />
-    ${canWrite ? html`<p><a class="button new-operator" href="#/people/operators/new">New operator</a></p>` : null}
-    <${ErrorBox} error=${error} />
-    ${loading ? html`<${Loading} what="operators" />` : null}
-    ${
-      data
-        ? html`<${Table}
-            rowKey=${(o) => o.name}
-            empty="No operator accounts yet."
-            rows=${data.operators}
-            columns=${[
-              { label: 'Name', render: (o) => html`<a href=${href(`/people/operators/${o.name}`)}>${o.name}</a>` },
-              { label: 'Role', key: 'role' },
-              { label: 'Status', render: accountStatus },
-              { label: 'Last sign-in', render: (o) => time(o.lastLoginAt) },
-              { label: 'Recovery codes left', key: 'recoveryCodesLeft' },
-              { label: 'Created', render: (o) => time(o.createdAt) },
-            ]}
-          />`
-        : null
-    }
-  </section>`;
+  return html`<${ListPage} spec=${operatorList(canWrite)} />`;
 }
 
 function OperatorCreate() {
@@ -79,26 +84,11 @@ function OperatorCreate() {
     <h1>New operator</h1>
     <${PeopleTabs} active="operators" />
     <${ErrorBox} error=${create.error} />
-    <form
-      class="stacked operator-create"
-      onSubmit=${(e) => {
-        e.preventDefault();
-        create.run();
-      }}
-    >
-      <${Field}
-        label="Name"
-        name="operatorName"
-        value=${name}
-        onInput=${setName}
-        required
-        minlength="2"
-        maxlength="64"
-        hint="Lower-case letters, digits, dot, dash, underscore. A password is generated and shown once."
-      />
+    <${ActionForm} className="stacked operator-create" onSubmit=${create.run}>
+      <${PersonNameField} name="operatorName" value=${name} onInput=${setName} />
       <${Field} label="Role" name="operatorRole" as="select" options=${ROLES} value=${role} onInput=${setRole} />
       <button type="submit" disabled=${create.busy}>Create operator</button>
-    </form>
+    <//>
   </section>`;
 }
 
@@ -106,21 +96,15 @@ function OperatorDetail({ name }) {
   const { data: op, error, loading, reload } = useApi('GET', opPath(name), {}, [name]);
   const canWrite = usePermission('operators.write');
   const [role, setRole] = useState(undefined);
-  const after = (p) => p.then((r) => (reload(), r));
-  const setRoleAction = useAction((r) => after(api('PATCH', opPath(name), { body: { role: r } })));
-  const disable = useAction((d) => after(api('PATCH', opPath(name), { body: { disabled: d } })));
-  const resetPassword = useAction(() => after(api('POST', `${opPath(name)}/reset-password`, { body: {} })));
-  const resetTotp = useAction(() => after(api('POST', `${opPath(name)}/reset-totp`)));
+  const actions = useAccountActions(opPath(name), reload);
+  const setRoleAction = useAction((r) => actions.after(api('PATCH', opPath(name), { body: { role: r } })));
   if (loading && !op) return html`<${Loading} what="operator" />`;
   if (error)
     return html`<${LoadFailed} title=${`Operator ${name}`} error=${error} back="#/people" backLabel="All operators" />`;
-  const locked = op.lockedUntil && Date.parse(op.lockedUntil) > Date.now();
   return html`<section class="operator-detail">
     <h1>${op.name} <span class="muted">operator</span></h1>
     <${PeopleTabs} active="operators" />
-    ${[setRoleAction, disable, resetPassword, resetTotp].map((a) => html`<${ErrorBox} error=${a.error} />`)}
-    ${resetPassword.result ? html`<${SecretOnce} label=${`New password of ${op.name}`} value=${resetPassword.result.password} />` : null}
-    ${resetTotp.result ? html`<${SecondFactorOnce} who=${op.name} secondFactor=${resetTotp.result} />` : null}
+    <${AccountResults} account=${op} actions=${actions} extra=${[setRoleAction]} />
     <${Details}
       rows=${[
         ['Role', op.role],
@@ -153,30 +137,11 @@ function OperatorDetail({ name }) {
                 </button>
               </div>
             </div>
-            <p class="actions">
-              ${
-                op.disabled
-                  ? html`<button type="button" class="enable" onClick=${() => disable.run(false)}>Enable</button>`
-                  : html`<${ConfirmButton}
-                      label="Disable"
-                      question="Disable this operator? Its sessions end and its tokens stop working."
-                      onConfirm=${() => disable.run(true)}
-                    />`
-              }
-              <${ConfirmButton}
-                label=${locked ? 'Unlock and reset password' : 'Reset password'}
-                question="Generate a new password? Its sessions end, and a lock after failed sign-ins is lifted."
-                confirmLabel="Yes, new password"
-                onConfirm=${resetPassword.run}
-                danger=${!locked}
-              />
-              <${ConfirmButton}
-                label="Reset authenticator"
-                question="Issue a new TOTP secret and recovery codes? The old ones and its sessions end."
-                confirmLabel="Yes, reset it"
-                onConfirm=${resetTotp.run}
-              />
-            </p>`
+            <${AccountButtons}
+              account=${op}
+              actions=${actions}
+              disableQuestion="Disable this operator? Its sessions end and its tokens stop working."
+            />`
         : html`<p class="muted read-only">Read only: changing operators needs the operators.write permission.</p>`
     }
     <${TokensPanel} key=${op.role} operator=${op.name} ownerRole=${op.role} canWrite=${canWrite} />

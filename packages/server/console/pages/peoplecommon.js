@@ -1,5 +1,9 @@
-// pages/peoplecommon.js - pieces shared by the people pages: their tabs, the roles, an account's status.
-import { href, html, time } from '/console/ui.js';
+// pages/peoplecommon.js - pieces shared by the people pages (one identity model, src/identity): their tabs, the roles,
+// an account's status, and the actions on an account (disable, reset password, reset authenticator) with their
+// one-time secrets, the same for an operator and a studio developer.
+import { api } from '/console/api.js';
+import { SecondFactorOnce } from '/console/qr.js';
+import { ConfirmButton, ErrorBox, Field, SecretOnce, href, html, time, useAction } from '/console/ui.js';
 
 export const ROLES = ['admin', 'operator', 'moderator', 'support'];
 
@@ -18,4 +22,75 @@ export function accountStatus(a) {
   if (a.lockedUntil && Date.parse(a.lockedUntil) > Date.now())
     return html`<span class="bad">locked until ${time(a.lockedUntil)}</span>`;
   return html`<span class="ok">active</span>`;
+}
+
+/**
+ * The account actions at `path` (an operator's or a studio developer's), each reading the account again after it
+ * (`reload`): disable(run with true/false), resetPassword, resetTotp.
+ */
+export function useAccountActions(path, reload) {
+  const after = (p) => p.then((r) => (reload(), r));
+  return {
+    after,
+    disable: useAction((d) => after(api('PATCH', path, { body: { disabled: d } }))),
+    resetPassword: useAction(() => after(api('POST', `${path}/reset-password`, { body: {} }))),
+    resetTotp: useAction(() => after(api('POST', `${path}/reset-totp`))),
+  };
+}
+
+/** The actions' errors and the new password or second factor, shown once. `extra`: the page's other actions. */
+export function AccountResults({ account, actions, extra = [] }) {
+  const { disable, resetPassword, resetTotp } = actions;
+  return html`${[...extra, disable, resetPassword, resetTotp].map((a) => html`<${ErrorBox} error=${a.error} />`)}
+  ${resetPassword.result ? html`<${SecretOnce} label=${`New password of ${account.name}`} value=${resetPassword.result.password} />` : null}
+  ${resetTotp.result ? html`<${SecondFactorOnce} who=${account.name} secondFactor=${resetTotp.result} />` : null}`;
+}
+
+/** Enable or disable (asking first), reset the password (a lock is lifted with it), reset the authenticator. */
+export function AccountButtons({ account, actions, disableQuestion }) {
+  const { disable, resetPassword, resetTotp } = actions;
+  const locked = account.lockedUntil && Date.parse(account.lockedUntil) > Date.now();
+  return html`<p class="actions">
+    ${
+      account.disabled
+        ? html`<button type="button" class="enable" onClick=${() => disable.run(false)}>Enable</button>`
+        : html`<${ConfirmButton} label="Disable" question=${disableQuestion} onConfirm=${() => disable.run(true)} />`
+    }
+    <${ConfirmButton}
+      label=${locked ? 'Unlock and reset password' : 'Reset password'}
+      question="Generate a new password? Its sessions end, and a lock after failed sign-ins is lifted."
+      confirmLabel="Yes, new password"
+      onConfirm=${resetPassword.run}
+      danger=${!locked}
+    />
+    <${ConfirmButton}
+      label="Reset authenticator"
+      question="Issue a new TOTP secret and recovery codes? The old ones and its sessions end."
+      confirmLabel="Yes, reset it"
+      onConfirm=${resetTotp.run}
+    />
+  </p>`;
+}
+
+/** A new person's name (an operator's or a studio developer's), as the identity model accepts it. */
+export function PersonNameField({ label = 'Name', name, value, onInput }) {
+  return html`<${Field}
+    label=${label}
+    name=${name}
+    value=${value}
+    onInput=${onInput}
+    required
+    minlength="2"
+    maxlength="64"
+    hint="Lower-case letters, digits, dot, dash, underscore. A password is generated and shown once."
+  />`;
+}
+
+/** A form whose submit runs the page's action instead of navigating. */
+export function ActionForm({ className, onSubmit, children }) {
+  const submit = (e) => {
+    e.preventDefault();
+    onSubmit();
+  };
+  return html`<form class=${className} onSubmit=${submit}>${children}</form>`;
 }

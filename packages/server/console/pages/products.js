@@ -6,9 +6,9 @@ import {
   Details,
   ErrorBox,
   Field,
+  ListPage,
   LoadFailed,
   Loading,
-  Table,
   href,
   html,
   navigate,
@@ -99,41 +99,26 @@ function ProductForm({ product, editing, submitLabel, onSubmit, busy }) {
   </form>`;
 }
 
-function ProductList({ appId }) {
-  const { data, error, loading } = useApi('GET', `/apps/${encodeURIComponent(appId)}/products`, {}, [appId]);
-  return html`<section>
-    <h1>Products <span class="muted">app ${appId}</span></h1>
-    <p class="links"><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>
-    <p><a class="button" href=${href(`/apps/${appId}/new-product`)}>New product</a></p>
-    <${ErrorBox} error=${error} />
-    ${
-      loading
-        ? html`<${Loading} what="products" />`
-        : data
-          ? html`<${Table}
-              rowKey=${(p) => p.productCode}
-              empty="No products yet."
-              rows=${data.products}
-              columns=${[
-                {
-                  label: 'Code',
-                  render: (p) =>
-                    html`<a href=${href(`/apps/${appId}/products/${p.productCode}`)}><code>${p.productCode}</code></a>`,
-                },
-                { label: 'Name', key: 'name' },
-                { label: 'Price', render: price },
-                ...STORES.map(([ch, label]) => ({
-                  label: `${label.split(' ')[0]} SKU`,
-                  render: (p) => show(p.channelSkus[ch]),
-                })),
-                { label: 'Status', render: (p) => html`<span class=${`product-${p.status}`}>${p.status}</span>` },
-                { label: 'Updated', render: (p) => time(p.updatedAt) },
-              ]}
-            />`
-          : null
-    }
-  </section>`;
-}
+/** One app's products, declared for the kit's ListPage. */
+const productList = (appId) => ({
+  title: html`Products <span class="muted">app ${appId}</span>`,
+  intro: html`<p class="links"><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>
+    <p><a class="button" href=${href(`/apps/${appId}/new-product`)}>New product</a></p>`,
+  path: `/apps/${encodeURIComponent(appId)}/products`,
+  rows: 'products',
+  rowKey: (p) => p.productCode,
+  rowLink: (p) => href(`/apps/${appId}/products/${p.productCode}`),
+  what: 'products',
+  empty: 'No products yet.',
+  columns: [
+    { label: 'Code', render: (p) => html`<code>${p.productCode}</code>` },
+    { label: 'Name', key: 'name' },
+    { label: 'Price', render: price },
+    ...STORES.map(([ch, label]) => ({ label: `${label.split(' ')[0]} SKU`, render: (p) => show(p.channelSkus[ch]) })),
+    { label: 'Status', render: (p) => html`<span class=${`product-${p.status}`}>${p.status}</span>` },
+    { label: 'Updated', render: (p) => time(p.updatedAt) },
+  ],
+});
 
 function ProductCreate({ appId }) {
   const create = useAction(async (body) => {
@@ -233,5 +218,5 @@ function ProductDetail({ appId, code }) {
 export function ProductsPage({ appId, code, create }) {
   if (create) return html`<${ProductCreate} appId=${appId} />`;
   if (code !== undefined) return html`<${ProductDetail} key=${code} appId=${appId} code=${code} />`;
-  return html`<${ProductList} appId=${appId} />`;
+  return html`<${ListPage} spec=${productList(appId)} />`;
 }

@@ -11,10 +11,8 @@ import {
   Details,
   ErrorBox,
   Field,
-  FilterForm,
+  ListPage,
   Loading,
-  Pager,
-  Table,
   href,
   html,
   navigate,
@@ -202,65 +200,43 @@ const OUTCOMES = ['', 'applied', 'duplicate', 'recorded', 'ignored', 'refused'];
 const OUTCOME_CLASS = { applied: 'ok', refused: 'bad' };
 
 /** One app's provider messages: every webhook and query find, verified or not, with its outcome. Shown as text. */
+const providerMessages = (appId) => ({
+  title: html`Provider messages <span class="muted">app ${appId}</span>`,
+  intro: html`<p><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>`,
+  path: `/apps/${encodeURIComponent(appId)}/provider-messages`,
+  rows: 'messages',
+  rowKey: (m) => m.messageId,
+  empty: 'No provider messages match.',
+  cursor: { next: 'nextBefore', param: 'before' },
+  filters: [
+    { name: 'provider', label: 'Provider' },
+    { name: 'outcome', label: 'Outcome', as: 'select', options: OUTCOMES },
+    { name: 'trxNo', label: 'trxNo' },
+  ],
+  columns: [
+    { label: 'Received', render: (m) => time(m.receivedAt) },
+    { label: 'Provider', key: 'provider' },
+    { label: 'Source', key: 'source' },
+    { label: 'Type', render: (m) => show(m.type) },
+    {
+      label: 'Outcome',
+      render: (m) => html`<span class=${`outcome ${OUTCOME_CLASS[m.outcome] ?? ''}`}>${m.outcome}</span>`,
+    },
+    { label: 'Reason', render: (m) => show(m.reason) },
+    {
+      label: 'trxNo',
+      render: (m) => (m.trxNo === null ? show(null) : html`<a href=${href(`/orders/${m.trxNo}`)}>${m.trxNo}</a>`),
+    },
+    { label: 'Amount', render: (m) => (m.amount === null ? show(null) : `${m.amount} ${m.currency}`) },
+    { label: 'Provider transaction', render: (m) => html`<span class="clip">${show(m.providerTrxId)}</span>` },
+    { label: 'Excerpt', render: (m) => html`<span class="excerpt">${show(m.excerpt)}</span>` },
+  ],
+});
+
 export function ProviderMessagesPage({ appId, route }) {
-  const q = route.query;
-  const path = `/apps/${appId}/provider-messages`;
-  const { data, error, loading } = useApi('GET', `/apps/${encodeURIComponent(appId)}/provider-messages`, { query: q }, [
-    appId,
-    JSON.stringify(q),
-  ]);
-  return html`<section>
-    <h1>Provider messages <span class="muted">app ${appId}</span></h1>
-    <p><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>
-    <${FilterForm}
-      key=${JSON.stringify(q)}
-      query=${q}
-      onApply=${(v) => navigate(path, { ...v, limit: q.limit })}
-      fields=${[
-        { name: 'provider', label: 'Provider' },
-        { name: 'outcome', label: 'Outcome', as: 'select', options: OUTCOMES },
-        { name: 'trxNo', label: 'trxNo' },
-      ]}
-    />
-    <${ErrorBox} error=${error} />
-    ${
-      loading
-        ? html`<${Loading} />`
-        : data
-          ? html`<${Table}
-                rowKey=${(m) => m.messageId}
-                empty="No provider messages match."
-                rows=${data.messages}
-                columns=${[
-                  { label: 'Received', render: (m) => time(m.receivedAt) },
-                  { label: 'Provider', key: 'provider' },
-                  { label: 'Source', key: 'source' },
-                  { label: 'Type', render: (m) => show(m.type) },
-                  {
-                    label: 'Outcome',
-                    render: (m) => html`<span class=${`outcome ${OUTCOME_CLASS[m.outcome] ?? ''}`}>${m.outcome}</span>`,
-                  },
-                  { label: 'Reason', render: (m) => show(m.reason) },
-                  {
-                    label: 'trxNo',
-                    render: (m) =>
-                      m.trxNo === null ? show(null) : html`<a href=${href(`/orders/${m.trxNo}`)}>${m.trxNo}</a>`,
-                  },
-                  { label: 'Amount', render: (m) => (m.amount === null ? show(null) : `${m.amount} ${m.currency}`) },
-                  {
-                    label: 'Provider transaction',
-                    render: (m) => html`<span class="clip">${show(m.providerTrxId)}</span>`,
-                  },
-                  { label: 'Excerpt', render: (m) => html`<span class="excerpt">${show(m.excerpt)}</span>` },
-                ]}
-              />
-              <${Pager}
-                next=${data.nextBefore}
-                isFirst=${!q.before}
-                onNext=${() => navigate(path, { ...q, before: data.nextBefore })}
-                onFirst=${() => navigate(path, { ...q, before: undefined })}
-              />`
-          : null
-    }
-  </section>`;
+  return html`<${ListPage}
+    spec=${providerMessages(appId)}
+    query=${route.query}
+    onQuery=${(q) => navigate(`/apps/${appId}/provider-messages`, q)}
+  />`;
 }

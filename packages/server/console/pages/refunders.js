@@ -1,82 +1,66 @@
 // pages/refunders.js - refund abuse in sight (docs/console.md): an app's players with the most refunds in a window,
 // each with what they had refunded per currency, the supplements they owe now (4.5) and their last refund, linking
 // to their orders; paged by cursor, the window pinned while paging.
-import { ErrorBox, FilterForm, Loading, Pager, Table, href, html, navigate, show, time, useApi } from '/console/ui.js';
+import { ListPage, href, html, navigate, show, time } from '/console/ui.js';
 
 const amounts = (refunded) => refunded.map((a) => `${a.amount} ${a.currency}`).join(' + ');
 
-export function RefundersPage({ appId, route }) {
-  const q = route.query;
-  const path = `/apps/${appId}/refunders`;
-  const { data, error, loading } = useApi('GET', `/apps/${encodeURIComponent(appId)}/refund-abuse`, { query: q }, [
-    appId,
-    JSON.stringify(q),
-  ]);
-  return html`<section class="refunders">
-    <h1>Refund abuse <span class="muted">app ${appId}</span></h1>
-    <p><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>
+/** One app's refunders, declared for the kit's ListPage. */
+const refunders = (appId) => ({
+  title: html`Refund abuse <span class="muted">app ${appId}</span>`,
+  sectionClass: 'refunders',
+  intro: html`<p><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>
     <p class="muted">
       The players of this app with the most store refunds in the window (default: the last 30 days), most refunds first,
       then the larger amount. Pending supplements are what each owes the app now (4.5). The app's order settings can
       refuse new store orders of a player who owes a supplement.
-    </p>
-    <${FilterForm}
-      key=${JSON.stringify(q)}
-      query=${q}
-      onApply=${(v) => navigate(path, { ...v, limit: q.limit })}
-      fields=${[
-        { name: 'from', label: 'Refunds from', size: 20, placeholder: '2026-11-01T00:00:00Z' },
-        { name: 'to', label: 'Refunds before', size: 20 },
-        { name: 'currency', label: 'Currency', size: 4, placeholder: 'USD' },
-      ]}
-    />
-    <${ErrorBox} error=${error} />
-    ${
-      loading
-        ? html`<${Loading} what="refunders" />`
-        : data
-          ? html`<p class="window muted">
-                ${time(data.from)} to ${time(data.to)}${data.currency ? `, in ${data.currency}` : ''}
-              </p>
-              <${Table}
-                rowKey=${(r) => r.userId}
-                empty="No refunds in this window."
-                rows=${data.refunders}
-                columns=${[
-                  {
-                    label: 'Player',
-                    render: (r) =>
-                      html`<a class="player-orders" href=${href('/orders', { appId, userId: r.userId })}
-                        >${r.userId}</a
-                      >`,
-                  },
-                  {
-                    label: 'Refunds',
-                    render: (r) =>
-                      html`<a class="refund-orders" href=${href('/orders', { appId, userId: r.userId, trxType: 2 })}
-                        >${String(r.refunds)}</a
-                      >`,
-                  },
-                  { label: 'Refunded', render: (r) => amounts(r.refunded) },
-                  {
-                    label: 'Pending supplements',
-                    render: (r) =>
-                      r.pendingSupplements > 0
-                        ? html`<a class="supplements" href=${href('/supplements', { appId, userId: r.userId })}
-                            >${String(r.pendingSupplements)}</a
-                          >`
-                        : show(0),
-                  },
-                  { label: 'Last refund', render: (r) => time(r.lastRefundAt) },
-                ]}
-              />
-              <${Pager}
-                next=${data.nextCursor}
-                isFirst=${!q.cursor}
-                onNext=${() => navigate(path, { ...q, from: data.from, to: data.to, cursor: data.nextCursor })}
-                onFirst=${() => navigate(path, { ...q, cursor: undefined })}
-              />`
-          : null
-    }
-  </section>`;
+    </p>`,
+  path: `/apps/${encodeURIComponent(appId)}/refund-abuse`,
+  rows: 'refunders',
+  rowKey: (r) => r.userId,
+  what: 'refunders',
+  empty: 'No refunds in this window.',
+  cursor: { next: 'nextCursor', param: 'cursor', pin: (data) => ({ from: data.from, to: data.to }) },
+  summary: (data) =>
+    html`<p class="window muted">
+      ${time(data.from)} to ${time(data.to)}${data.currency ? `, in ${data.currency}` : ''}
+    </p>`,
+  filters: [
+    { name: 'from', label: 'Refunds from', size: 20, placeholder: '2026-11-01T00:00:00Z' },
+    { name: 'to', label: 'Refunds before', size: 20 },
+    { name: 'currency', label: 'Currency', size: 4, placeholder: 'USD' },
+  ],
+  columns: [
+    {
+      label: 'Player',
+      render: (r) =>
+        html`<a class="player-orders" href=${href('/orders', { appId, userId: r.userId })}>${r.userId}</a>`,
+    },
+    {
+      label: 'Refunds',
+      render: (r) =>
+        html`<a class="refund-orders" href=${href('/orders', { appId, userId: r.userId, trxType: 2 })}
+          >${String(r.refunds)}</a
+        >`,
+    },
+    { label: 'Refunded', render: (r) => amounts(r.refunded) },
+    {
+      label: 'Pending supplements',
+      render: (r) =>
+        r.pendingSupplements > 0
+          ? html`<a class="supplements" href=${href('/supplements', { appId, userId: r.userId })}
+              >${String(r.pendingSupplements)}</a
+            >`
+          : show(0),
+    },
+    { label: 'Last refund', render: (r) => time(r.lastRefundAt) },
+  ],
+});
+
+export function RefundersPage({ appId, route }) {
+  return html`<${ListPage}
+    spec=${refunders(appId)}
+    query=${route.query}
+    onQuery=${(q) => navigate(`/apps/${appId}/refunders`, q)}
+  />`;
 }

@@ -5,10 +5,9 @@ import {
   Details,
   ErrorBox,
   Field,
-  FilterForm,
+  ListPage,
   LoadFailed,
   Loading,
-  Pager,
   SafeLink,
   Table,
   href,
@@ -38,111 +37,66 @@ function Tabs({ current }) {
   </p>`;
 }
 
-function ReportList({ query }) {
-  const { data, error, loading } = useApi('GET', '/reports', { query }, [JSON.stringify(query)]);
-  return html`<section>
-    <h1>Reports</h1>
-    <${Tabs} current="list" />
-    <${FilterForm}
-      key=${JSON.stringify(query)}
-      query=${query}
-      onApply=${(v) => navigate('/reports', { ...v, limit: query.limit })}
-      fields=${[
-        { name: 'appId', label: 'App id', inputmode: 'numeric', size: 6 },
-        { name: 'status', label: 'Status', as: 'select', options: STATUSES },
-        { name: 'reportee', label: 'Reportee (svcid or role id)' },
-        { name: 'reporter', label: 'Reporter (svcid or role id)' },
-        { name: 'reasonId', label: 'Reason id', size: 6 },
-      ]}
-    />
-    <${ErrorBox} error=${error} />
-    ${
-      loading
-        ? html`<${Loading} what="reports" />`
-        : data
-          ? html` <${Table}
-                rowKey=${(r) => r.reportId}
-                empty="No reports match."
-                rows=${data.reports}
-                columns=${[
-                  {
-                    label: 'Report',
-                    render: (r) => html`<a href=${href(`/reports/${r.reportId}`)}>#${r.reportId}</a>`,
-                  },
-                  { label: 'Created', render: (r) => time(r.createdAt) },
-                  { label: 'App', key: 'appId' },
-                  { label: 'Status', render: (r) => html`<span class=${`status-${r.status}`}>${r.status}</span>` },
-                  { label: 'Reporter', render: (r) => player(r.reporter) },
-                  { label: 'Reportee', render: (r) => player(r.reportee) },
-                  {
-                    label: 'Reasons',
-                    render: (r) => r.reasons.map((x) => `${x.id}${x.title ? ` ${x.title}` : ''}`).join(', '),
-                  },
-                  { label: 'Description', render: (r) => html`<span class="clip">${show(r.user_description)}</span>` },
-                  { label: 'Evidence', render: (r) => String(r.evidence.length) },
-                ]}
-              />
-              <${Pager}
-                next=${data.nextCursor}
-                isFirst=${!query.cursor}
-                onNext=${() => navigate('/reports', { ...query, cursor: data.nextCursor })}
-                onFirst=${() => navigate('/reports', { ...query, cursor: undefined })}
-              />`
-          : null
-    }
-  </section>`;
-}
+/** The report queue, declared for the kit's ListPage. */
+const REPORT_LIST = {
+  title: 'Reports',
+  intro: html`<${Tabs} current="list" />`,
+  path: '/reports',
+  rows: 'reports',
+  rowKey: (r) => r.reportId,
+  rowLink: (r) => href(`/reports/${r.reportId}`),
+  what: 'reports',
+  empty: 'No reports match.',
+  cursor: { next: 'nextCursor', param: 'cursor' },
+  filters: [
+    { name: 'appId', label: 'App id', inputmode: 'numeric', size: 6 },
+    { name: 'status', label: 'Status', as: 'select', options: STATUSES },
+    { name: 'reportee', label: 'Reportee (svcid or role id)' },
+    { name: 'reporter', label: 'Reporter (svcid or role id)' },
+    { name: 'reasonId', label: 'Reason id', size: 6 },
+  ],
+  columns: [
+    { label: 'Report', render: (r) => `#${r.reportId}` },
+    { label: 'Created', render: (r) => time(r.createdAt) },
+    { label: 'App', key: 'appId' },
+    { label: 'Status', render: (r) => html`<span class=${`status-${r.status}`}>${r.status}</span>` },
+    { label: 'Reporter', render: (r) => player(r.reporter) },
+    { label: 'Reportee', render: (r) => player(r.reportee) },
+    { label: 'Reasons', render: (r) => r.reasons.map((x) => `${x.id}${x.title ? ` ${x.title}` : ''}`).join(', ') },
+    { label: 'Description', render: (r) => html`<span class="clip">${show(r.user_description)}</span>` },
+    { label: 'Evidence', render: (r) => String(r.evidence.length) },
+  ],
+};
 
-function ReporteeCounts({ query }) {
-  const { data, error, loading } = useApi('GET', '/reports/reportees', { query }, [JSON.stringify(query)]);
-  return html`<section>
-    <h1>Most reported players</h1>
-    <${Tabs} current="reportees" />
-    <${FilterForm}
-      key=${JSON.stringify(query)}
-      query=${query}
-      onApply=${(v) => navigate('/reports/reportees', { ...v, limit: query.limit })}
-      fields=${[
-        { name: 'appId', label: 'App id', size: 6 },
-        { name: 'status', label: 'Status', as: 'select', options: STATUSES },
-      ]}
-    />
-    <${ErrorBox} error=${error} />
-    ${
-      loading
-        ? html`<${Loading} />`
-        : data
-          ? html` <${Table}
-                rowKey=${(r) => `${r.appId}:${r.reportee.key}`}
-                empty="No reports."
-                rows=${data.reportees}
-                columns=${[
-                  { label: 'App', key: 'appId' },
-                  { label: 'Reportee', render: (r) => player(r.reportee) },
-                  { label: 'Reports', key: 'reports' },
-                  { label: 'Open', key: 'openReports' },
-                  { label: 'Reporters', key: 'reporters' },
-                  { label: 'Last reported', render: (r) => time(r.lastReportedAt) },
-                  {
-                    label: '',
-                    render: (r) =>
-                      html`<a
-                        href=${href('/reports', { appId: r.appId, reportee: r.reportee.svcid ?? r.reportee.role_id })}
-                        >See reports</a
-                      >`,
-                  },
-                ]}
-              />
-              <${Pager}
-                next=${data.nextCursor}
-                isFirst=${!query.cursor}
-                onNext=${() => navigate('/reports/reportees', { ...query, cursor: data.nextCursor })}
-                onFirst=${() => navigate('/reports/reportees', { ...query, cursor: undefined })}
-              />`
-          : null
-    }
-  </section>`;
-}
+/** The most reported players, declared for the kit's ListPage. */
+const REPORTEES = {
+  title: 'Most reported players',
+  intro: html`<${Tabs} current="reportees" />`,
+  path: '/reports/reportees',
+  rows: 'reportees',
+  rowKey: (r) => `${r.appId}:${r.reportee.key}`,
+  empty: 'No reports.',
+  cursor: { next: 'nextCursor', param: 'cursor' },
+  filters: [
+    { name: 'appId', label: 'App id', size: 6 },
+    { name: 'status', label: 'Status', as: 'select', options: STATUSES },
+  ],
+  columns: [
+    { label: 'App', key: 'appId' },
+    { label: 'Reportee', render: (r) => player(r.reportee) },
+    { label: 'Reports', key: 'reports' },
+    { label: 'Open', key: 'openReports' },
+    { label: 'Reporters', key: 'reporters' },
+    { label: 'Last reported', render: (r) => time(r.lastReportedAt) },
+    {
+      label: '',
+      render: (r) =>
+        html`<a href=${href('/reports', { appId: r.appId, reportee: r.reportee.svcid ?? r.reportee.role_id })}
+          >See reports</a
+        >`,
+    },
+  ],
+};
 
 function ModerationForm({ report, onDone }) {
   const [form, setForm] = useState({
@@ -349,8 +303,13 @@ function ReportDetail({ reportId }) {
 
 export function ReportsPage({ route }) {
   const [, id] = route.segments;
-  if (id === 'reportees') return html`<${ReporteeCounts} query=${route.query} />`;
+  if (id === 'reportees')
+    return html`<${ListPage}
+      spec=${REPORTEES}
+      query=${route.query}
+      onQuery=${(q) => navigate('/reports/reportees', q)}
+    />`;
   if (id === 'audit') return html`<${AuditLog} query=${route.query} tabs=${html`<${Tabs} current="audit" />`} />`;
   if (id) return html`<${ReportDetail} reportId=${id} />`;
-  return html`<${ReportList} query=${route.query} />`;
+  return html`<${ListPage} spec=${REPORT_LIST} query=${route.query} onQuery=${(q) => navigate('/reports', q)} />`;
 }

@@ -6,6 +6,7 @@ import {
   Details,
   ErrorBox,
   Field,
+  ListPage,
   LoadFailed,
   Loading,
   Table,
@@ -57,29 +58,28 @@ function UserSearch({ query }) {
       ${form.by === 'openId' ? html`<${Field} label="Login type (optional)" name="loginType" size="4" value=${form.loginType} onInput=${(v) => setForm({ ...form, loginType: v })} />` : null}
       <div class="field"><label> </label><button type="submit">Search</button></div>
     </form>
-    ${searching ? html`<${UserResults} query=${query} />` : html`<p class="muted">Search for a user by exactly one key.</p>`}
+    ${searching ? html`<${ListPage} spec=${USER_LIST} query=${query} />` : html`<p class="muted">Search for a user by exactly one key.</p>`}
   </section>`;
 }
 
-function UserResults({ query }) {
-  const { data, error, loading } = useApi('GET', '/users', { query }, [JSON.stringify(query)]);
-  if (loading) return html`<${Loading} what="users" />`;
-  if (error) return html`<${ErrorBox} error=${error} />`;
-  return html`<${Table}
-    rowKey=${(u) => u.userId}
-    empty="No user matches."
-    rows=${data.users}
-    columns=${[
-      { label: 'User id', render: (u) => html`<a href=${href(`/users/${u.userId}`)}>${u.userId}</a>` },
-      { label: 'User code', key: 'userCode' },
-      { label: 'Username', key: 'username' },
-      { label: 'Status', key: 'status' },
-      { label: 'Banned', render: (u) => (u.banned ? html`<span class="bad">banned</span>` : 'no') },
-      { label: 'Guest', render: (u) => (u.isGuest ? 'yes' : 'no') },
-      { label: 'Registered', render: (u) => time(u.registTime) },
-    ]}
-  />`;
-}
+/** The users matching one key, declared for the kit's ListPage (the search form above picks the key). */
+const USER_LIST = {
+  path: '/users',
+  rows: 'users',
+  rowKey: (u) => u.userId,
+  rowLink: (u) => href(`/users/${u.userId}`),
+  what: 'users',
+  empty: 'No user matches.',
+  columns: [
+    { label: 'User id', key: 'userId' },
+    { label: 'User code', key: 'userCode' },
+    { label: 'Username', key: 'username' },
+    { label: 'Status', key: 'status' },
+    { label: 'Banned', render: (u) => (u.banned ? html`<span class="bad">banned</span>` : 'no') },
+    { label: 'Guest', render: (u) => (u.isGuest ? 'yes' : 'no') },
+    { label: 'Registered', render: (u) => time(u.registTime) },
+  ],
+};
 
 function BanForm({ userId, onDone }) {
   const [form, setForm] = useState({ reason: '', permanent: true, until: '' });

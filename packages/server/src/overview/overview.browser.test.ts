@@ -123,8 +123,9 @@ describe('console overview', () => {
       const notDelivered = api.notifications.reduce((n: number, h: any) => n + h.retrying + h.dead, 0);
       assert.equal(failedAttempts, notDelivered, 'one failed attempt per event not delivered');
 
-      // A figure's link opens the list page with those rows.
+      // A figure's link (in the table behind the chart's "Show data" toggle) opens the list page with those rows.
       const dead = api.notifications[0].dead;
+      await page.click('figure[data-chart="notifications"] details.chart-data summary');
       await page.click(
         `figure[data-chart="notifications"] a[data-series="dead"][data-x="${api.notifications[0].hour}"]`,
       );

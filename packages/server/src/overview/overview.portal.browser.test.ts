@@ -113,6 +113,7 @@ describe('portal overview', () => {
 
     // A figure's link opens the portal's event list with those rows.
     const h0 = api.notifications[0];
+    await page.click('figure[data-chart="notifications"] details.chart-data summary');
     await page.click(`figure[data-chart="notifications"] a[data-series="dead"][data-x="${h0.hour}"]`);
     await page.locator('table.events').waitFor();
     const rows = page.locator('table.events tr[data-event]');

@@ -1,0 +1,118 @@
+// kit/list.js - a list page declared as data: what to read, its columns, filters, row link and actions, rendered by
+// one component with its filter form, pager, loading, empty and error states. The console and the studio portal bind
+// it to their own API client (listPage(useRead) in their ui.js).
+import { useState } from '/console/vendor/hooks.module.js';
+import { ErrorBox, FilterForm, Loading, Pager, Table, html } from '/console/kit/ui.js';
+
+/**
+ * The declaration (`spec`):
+ * - title: the page's heading (none: the list sits inside another page);
+ * - path: the API path it reads (GET), with the applied filters as its query plus `fixed` (e.g. a limit);
+ * - rows: the key of the answer's array; rowKey(row): a row's identity;
+ * - columns: [{ label, key | render(row), cellClass?(row) }]; rowLink?(row): the first column links there;
+ * - filters: form fields ({ name, label, as?, options?, size? }), the query's keys; live: applied at each change
+ *   (no Apply button);
+ * - cursor: { next: the answer's cursor key, param: the query key it goes back in, pin?(answer): query keys held
+ *   while paging (a window) } for "next page" paging; summary?(answer): a line above the table;
+ * - select?(row): an id per row, each row then has a checkbox; actions?({ rows, selected, clear, reload }): beside the
+ *   filters (buttons acting on the list or its selection);
+ * - what (the loading text), empty (the text of an empty list), className (the table's class), rowAttrs?(row);
+ * - keep: the query keys a filter change keeps (default ['limit']; the others and the cursor start again);
+ * - sectionClass: the page's class;
+ * - intro?, footer?({ reload }): above the filters and under the list.
+ *   selectLabel?(row): its checkbox's accessible name;
+ * props: spec, query (the applied filters, e.g. the hash's), onQuery(next query), refresh (a change reads again).
+ */
+const NO_QUERY = {};
+
+export function listPage(useRead) {
+  return function ListPage({ spec, query = NO_QUERY, onQuery = () => undefined, refresh }) {
+    const read = { ...(spec.fixed ?? {}), ...query };
+    const { data, error, loading, reload } = useRead('GET', spec.path, { query: read }, [
+      spec.path,
+      JSON.stringify(read),
+      refresh,
+    ]);
+    const [selected, setSelected] = useState(new Set());
+    const rows = data?.[spec.rows] ?? [];
+    const clear = () => setSelected(new Set());
+    const toggle = (id) => {
+      const next = new Set(selected);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      setSelected(next);
+    };
+    const columns = [
+      ...(spec.select
+        ? [
+            {
+              label: '',
+              render: (row) =>
+                html`<input
+                  type="checkbox"
+                  aria-label=${spec.selectLabel ? spec.selectLabel(row) : `select ${spec.select(row)}`}
+                  checked=${selected.has(spec.select(row))}
+                  onChange=${() => toggle(spec.select(row))}
+                />`,
+            },
+          ]
+        : []),
+      ...spec.columns.map((c, i) =>
+        i === 0 && spec.rowLink
+          ? { ...c, render: (row) => html`<a href=${spec.rowLink(row)}>${c.render ? c.render(row) : row[c.key]}</a>` }
+          : c,
+      ),
+    ];
+    // Applying filters starts again on the first page; the query keys named in `keep` (default the limit) stay.
+    const kept = (q) => Object.fromEntries((spec.keep ?? ['limit']).map((k) => [k, q[k]]));
+    const next = spec.cursor ? data?.[spec.cursor.next] : null;
+    const page = (cursor) =>
+      onQuery({ ...query, ...(cursor && spec.cursor.pin ? spec.cursor.pin(data) : {}), [spec.cursor.param]: cursor });
+    const body = html`${spec.intro ?? null}
+      ${
+        spec.filters
+          ? html`<${FilterForm}
+              key=${JSON.stringify(query)}
+              query=${query}
+              live=${spec.live}
+              onApply=${(v) => onQuery({ ...kept(query), ...v })}
+              fields=${spec.filters}
+              >${spec.actions ? spec.actions({ rows, selected, clear, reload }) : null}<//
+            >`
+          : null
+      }
+      <${ErrorBox} error=${error} />
+      ${
+        loading
+          ? html`<${Loading} what=${spec.what} />`
+          : data
+            ? html`${spec.summary ? spec.summary(data) : null}
+                <${Table}
+                  className=${spec.className}
+                  rowKey=${spec.rowKey}
+                  rowAttrs=${spec.rowAttrs}
+                  empty=${spec.empty}
+                  rows=${rows}
+                  columns=${columns}
+                />
+                ${
+                  spec.cursor
+                    ? html`<${Pager}
+                        next=${next}
+                        isFirst=${!query[spec.cursor.param]}
+                        onNext=${() => page(next)}
+                        onFirst=${() => page(undefined)}
+                      />`
+                    : null
+                }`
+            : null
+      }
+      ${spec.footer ? spec.footer({ reload }) : null}`;
+    return spec.title
+      ? html`<section class=${spec.sectionClass}>
+          <h1>${spec.title}</h1>
+          ${body}
+        </section>`
+      : html`<div class=${spec.sectionClass ?? 'list'}>${body}</div>`;
+  };
+}

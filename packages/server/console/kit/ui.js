@@ -1,0 +1,218 @@
+// kit/ui.js - the pieces every page of the console and the studio portal is made of: the html tag (text always
+// escaped, no raw-HTML path), hash routing, table, form field, filter form, pager, error box, loading and empty
+// states, confirm button, copy button. Served once under /console/kit/; the portal loads the same files.
+import { h } from '/console/vendor/preact.module.js';
+import { useState } from '/console/vendor/hooks.module.js';
+import htm from '/console/vendor/htm.module.js';
+
+/** Preact through htm: text is always escaped; there is no raw-HTML path in the console. */
+export const html = htm.bind(h);
+
+// --- hash routing: #/path?query ---
+
+/** The current route: path segments and query of the hash (`home` when there is none). */
+export function currentRoute(home = '/') {
+  const raw = location.hash.replace(/^#/, '') || home;
+  const [path, qs = ''] = raw.split('?');
+  return {
+    path,
+    segments: path.split('/').filter(Boolean).map(decodeURIComponent),
+    query: Object.fromEntries(new URLSearchParams(qs)),
+  };
+}
+
+/** The hash of a route: `href('/reports', { status: 'open' })` -> `#/reports?status=open`. */
+export function href(path, query = {}) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const s = params.toString();
+  return `#${path}${s ? `?${s}` : ''}`;
+}
+
+export function navigate(path, query = {}) {
+  location.hash = href(path, query);
+}
+
+export function ErrorBox({ error }) {
+  if (!error) return null;
+  return html`<div class="error" role="alert">
+    <strong>Error <span class="code">${String(error.code ?? '')}</span></strong
+    >${error.status ? html` <span class="muted">(HTTP ${error.status})</span>` : null}:${' '}
+    <span class="msg">${String(error.msg ?? error.message ?? error)}</span>
+    ${error.detail ? html`<div class="detail">${String(error.detail)}</div>` : null}
+  </div>`;
+}
+
+/** A detail page whose record did not load: its title, "... was not found" for a 404, the error, and a way back. */
+export function LoadFailed({ title, error, back, backLabel }) {
+  return html`<section>
+    <h1>${title}</h1>
+    ${error.status === 404 ? html`<p class="notfound" role="alert">${title} was not found.</p>` : null}
+    <${ErrorBox} error=${error} />
+    <p><a href=${back}>${backLabel}</a></p>
+  </section>`;
+}
+
+export function Loading({ what = '' }) {
+  return html`<p class="muted" aria-busy="true">Loading${what ? ` ${what}` : ''}...</p>`;
+}
+
+/**
+ * A table: columns [{ label, render(row) | key, cellClass?(row) }], rows; `empty` when there are none. `rowAttrs(row)`
+ * gives each row's attributes (data-* for tests), `className` the table's class.
+ */
+export function Table({ columns, rows, empty = 'Nothing to show.', rowKey, rowAttrs, className }) {
+  if (!rows || rows.length === 0) return html`<p class="muted empty">${empty}</p>`;
+  return html`<table class=${className}>
+    <thead>
+      <tr>
+        ${columns.map((c) => html`<th>${c.label}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.map(
+        (row, i) =>
+          html`<tr key=${rowKey ? rowKey(row) : i} ...${rowAttrs ? rowAttrs(row) : {}}>
+            ${columns.map((c) => html`<td class=${c.cellClass?.(row)}>${c.render ? c.render(row) : show(row[c.key])}</td>`)}
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/** A value as text: null shows as a dash, objects as JSON. */
+export function show(v) {
+  if (v === null || v === undefined || v === '') return html`<span class="muted">-</span>`;
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** A date-time as local text. */
+export function time(iso) {
+  if (!iso) return show(null);
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? String(iso) : d.toLocaleString();
+}
+
+/** Key/value rows of a record. */
+export function Details({ rows }) {
+  return html`<dl class="details">
+    ${rows.map(
+      ([k, v]) =>
+        html`<dt>${k}</dt>
+          <dd>${v}</dd>`,
+    )}
+  </dl>`;
+}
+
+/** A labelled input, textarea or select bound to value/onInput. */
+export function Field({ label, name, value, onInput, type = 'text', as = 'input', options = [], hint, ...rest }) {
+  const id = `f-${name}`;
+  const handler = (e) => onInput(type === 'checkbox' ? e.currentTarget.checked : e.currentTarget.value);
+  let control;
+  if (as === 'textarea')
+    control = html`<textarea id=${id} name=${name} value=${value} onInput=${handler} ...${rest}></textarea>`;
+  else if (as === 'select') {
+    control = html`<select id=${id} name=${name} value=${value} onChange=${handler} ...${rest}>
+      ${options.map((o) => (Array.isArray(o) ? html`<option value=${o[0]}>${o[1]}</option>` : html`<option value=${o}>${o === '' ? '(any)' : o}</option>`))}
+    </select>`;
+  } else if (type === 'checkbox')
+    control = html`<input id=${id} name=${name} type="checkbox" checked=${value} onChange=${handler} ...${rest} />`;
+  else control = html`<input id=${id} name=${name} type=${type} value=${value} onInput=${handler} ...${rest} />`;
+  return html`<div class="field ${type === 'checkbox' ? 'check' : ''}">
+    <label for=${id}>${label}</label>${control}${hint ? html`<small class="muted">${hint}</small>` : null}
+  </div>`;
+}
+
+/** A button that asks first: a click shows the question with confirm and cancel. */
+export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger = true, disabled = false }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return html`<button
+      type="button"
+      class=${danger ? 'danger' : ''}
+      disabled=${disabled}
+      onClick=${() => setAsking(true)}
+    >
+      ${label}
+    </button>`;
+  return html`<span class="confirm" role="group">
+    <span class="question">${question}</span>
+    <button
+      type="button"
+      class=${danger ? 'danger confirm-yes' : 'confirm-yes'}
+      onClick=${() => {
+        setAsking(false);
+        onConfirm();
+      }}
+    >
+      ${confirmLabel ?? `Yes, ${label.toLowerCase()}`}
+    </button>
+    <button type="button" class="confirm-no" onClick=${() => setAsking(false)}>Cancel</button>
+  </span>`;
+}
+
+/** Paging by cursor: "next page" when the API gave one, "first page" when not on the first. */
+export function Pager({ next, onNext, onFirst, isFirst }) {
+  if (!next && isFirst) return null;
+  return html`<nav class="pager">
+    ${!isFirst ? html`<button type="button" onClick=${onFirst}>First page</button>` : null}
+    ${next ? html`<button type="button" class="next" onClick=${onNext}>Next page</button>` : html`<span class="muted">Last page.</span>`}
+  </nav>`;
+}
+
+/** A secret shown once, with a warning. */
+export function SecretOnce({ label = 'Secret', value }) {
+  return html`<div class="secret" role="status">
+    <p>
+      <strong>${label}: shown only this once.</strong> Copy it now and store it safely; the console cannot show it
+      again.
+    </p>
+    <code class="secret-value">${value}</code>
+  </div>`;
+}
+
+/**
+ * A filter form whose fields live in the page's query (the hash, so reload and back keep them): applied by its button,
+ * or (`live`) at each change. `children` go after the fields (a list's actions).
+ */
+export function FilterForm({ fields, query, onApply, live = false, children }) {
+  const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f.name, query[f.name] ?? ''])));
+  const submit = (e) => {
+    e.preventDefault();
+    if (!live) onApply(values);
+  };
+  const change = (name, v) => {
+    const next = { ...values, [name]: v };
+    setValues(next);
+    if (live) onApply(next);
+  };
+  return html`<form class="filters" onSubmit=${submit}>
+    ${fields.map((f) => html`<${Field} ...${f} value=${values[f.name]} onInput=${(v) => change(f.name, v)} />`)}
+    ${live ? null : html`<div class="field"><label> </label><button type="submit">Apply</button></div>`} ${children}
+  </form>`;
+}
+
+/** A link only for http(s) URLs (never javascript: or data:). */
+export function SafeLink({ url, children }) {
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) return show(url);
+  return html`<a href=${url} target="_blank" rel="noopener noreferrer">${children ?? url}</a>`;
+}
+
+/** A text to paste elsewhere (a URL), with a button that copies it; when the clipboard is out of reach, says so. */
+export function CopyText({ name, value }) {
+  const [status, setStatus] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setStatus('Copied.');
+    } catch {
+      setStatus('Could not copy: select the text and copy it.');
+    }
+  };
+  return html`<span class="copy-text ${name}">
+    <code class="copy-value">${value}</code>
+    <button type="button" class="copy" onClick=${copy}>Copy</button>
+    <span class="muted copy-status" role="status">${status}</span>
+  </span>`;
+}
