@@ -1,14 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { storeAccountToken } from '@game-platform/sdk';
-import crypto from 'node:crypto';
 import {
-  TEST_BUNDLE_ID,
-  makeApiKey,
-  makeAppleChain,
   notificationPayload,
   signApple,
-  startAppleApi,
   transactionPayload,
   type AppleApiServer,
   type AppleTestChain,
@@ -23,7 +18,7 @@ import {
   payArrear,
   paymentCounts,
   placeStoreOrder,
-  startStoreWorld,
+  startAppleWorld,
   storeMessages,
   submit,
   txId,
@@ -41,19 +36,7 @@ describe('App Store payments end to end', () => {
     signApple(chain, transactionPayload({ productId: APPLE_SKU, transactionId: txId(), ...over }));
 
   before(async () => {
-    chain = await makeAppleChain();
-    const key = await makeApiKey();
-    api = await startAppleApi(key);
-    w = await startStoreWorld({ APPLE_ONLINE_CHECKS: 'false', APPLE_API_BASE_URL: api.url });
-    const put = await w.svc.admin('PUT', `/apps/${w.app.appId}/store-settings/apple`, {
-      bundleId: TEST_BUNDLE_ID,
-      environment: 'Sandbox',
-      rootCertificatesPem: new crypto.X509Certificate(chain.root).toString(),
-      apiIssuerId: key.issuerId,
-      apiKeyId: key.keyId,
-      apiPrivateKey: key.privateKeyPem,
-    });
-    assert.equal(put.status, 200, JSON.stringify(put.body));
+    ({ w, chain, api } = await startAppleWorld());
   });
   after(async () => {
     await w.close();

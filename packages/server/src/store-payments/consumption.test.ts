@@ -1,13 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
 import {
-  TEST_BUNDLE_ID,
-  makeApiKey,
-  makeAppleChain,
   notificationPayload,
   signApple,
-  startAppleApi,
   transactionPayload,
   type AppleApiServer,
   type AppleTestChain,
@@ -19,7 +14,7 @@ import {
   APPLE_SKU,
   notify,
   placeStoreOrder,
-  startStoreWorld,
+  startAppleWorld,
   submit,
   txId,
   type StoreWorld,
@@ -98,23 +93,7 @@ describe('App Store consumption information', () => {
   };
 
   before(async () => {
-    chain = await makeAppleChain();
-    const key = await makeApiKey();
-    api = await startAppleApi(key);
-    w = await startStoreWorld({
-      APPLE_ONLINE_CHECKS: 'false',
-      APPLE_API_BASE_URL: api.url,
-      DELIVERY_SCHEDULE: '0,300ms,300ms',
-    });
-    const put = await w.svc.admin('PUT', `/apps/${w.app.appId}/store-settings/apple`, {
-      bundleId: TEST_BUNDLE_ID,
-      environment: 'Sandbox',
-      rootCertificatesPem: new crypto.X509Certificate(chain.root).toString(),
-      apiIssuerId: key.issuerId,
-      apiKeyId: key.keyId,
-      apiPrivateKey: key.privateKeyPem,
-    });
-    assert.equal(put.status, 200, JSON.stringify(put.body));
+    ({ w, chain, api } = await startAppleWorld({ DELIVERY_SCHEDULE: '0,300ms,300ms' }));
   });
   after(async () => {
     await w.close();

@@ -2,12 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import {
-  TEST_BUNDLE_ID,
-  makeApiKey,
-  makeAppleChain,
   notificationPayload,
   signApple,
-  startAppleApi,
   transactionPayload,
   type AppleApiServer,
   type AppleTestChain,
@@ -24,7 +20,7 @@ import {
   paymentCounts,
   placeStoreOrder,
   startGoogleWorld,
-  startStoreWorld,
+  startAppleWorld,
   storeMessages,
   submit,
   txId,
@@ -106,19 +102,7 @@ describe('App Store: every field of a verified payload is checked before use', (
     signApple(chain, transactionPayload({ productId: APPLE_SKU, transactionId: txId(), ...over }));
 
   before(async () => {
-    chain = await makeAppleChain();
-    const key = await makeApiKey();
-    api = await startAppleApi(key);
-    w = await startStoreWorld({ APPLE_ONLINE_CHECKS: 'false', APPLE_API_BASE_URL: api.url });
-    const put = await w.svc.admin('PUT', `/apps/${w.app.appId}/store-settings/apple`, {
-      bundleId: TEST_BUNDLE_ID,
-      environment: 'Sandbox',
-      rootCertificatesPem: new crypto.X509Certificate(chain.root).toString(),
-      apiIssuerId: key.issuerId,
-      apiKeyId: key.keyId,
-      apiPrivateKey: key.privateKeyPem,
-    });
-    assert.equal(put.status, 200, JSON.stringify(put.body));
+    ({ w, chain, api } = await startAppleWorld());
   });
   after(async () => {
     await w.close();

@@ -5,6 +5,14 @@ import { platformPublicKeys, startGameServer, type GameRequest, type GameServer 
 import { startTestService, type TestService } from '../testing/service.js';
 import { appWithProducts, count } from '../orders/orders.testlib.js';
 import { TEST_PACKAGE, makeServiceAccount, startGoogle, type GoogleServer } from '../testing/google-fixture.js';
+import {
+  TEST_BUNDLE_ID,
+  makeApiKey,
+  makeAppleChain,
+  startAppleApi,
+  type AppleApiServer,
+  type AppleTestChain,
+} from '../testing/apple-fixture.js';
 
 /** Helpers of the store payment tests: a service, a real game server, an app with store SKUs and a player. */
 
@@ -171,4 +179,27 @@ export const txId = () => String(2_000_000_000_000_000 + crypto.randomInt(1e9));
 export function refused(res: { status: number; body: any }, status: number, code: number, check?: string): void {
   assert.deepEqual([res.status, res.body.code], [status, code], JSON.stringify(res.body));
   if (check) assert.equal(res.body.data.storeError ?? res.body.data.reason, check, JSON.stringify(res.body));
+}
+
+/**
+ * A store world whose app has App Store settings: the test's own certificate chain as the root, and a fake App Store
+ * Server API on loopback with its API key (`env` adds to the service's).
+ */
+export async function startAppleWorld(
+  env: Record<string, string> = {},
+): Promise<{ w: StoreWorld; chain: AppleTestChain; api: AppleApiServer }> {
+  const chain = await makeAppleChain();
+  const key = await makeApiKey();
+  const api = await startAppleApi(key);
+  const w = await startStoreWorld({ APPLE_ONLINE_CHECKS: 'false', APPLE_API_BASE_URL: api.url, ...env });
+  const put = await w.svc.admin('PUT', `/apps/${w.app.appId}/store-settings/apple`, {
+    bundleId: TEST_BUNDLE_ID,
+    environment: 'Sandbox',
+    rootCertificatesPem: new crypto.X509Certificate(chain.root).toString(),
+    apiIssuerId: key.issuerId,
+    apiKeyId: key.keyId,
+    apiPrivateKey: key.privateKeyPem,
+  });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  return { w, chain, api };
 }
