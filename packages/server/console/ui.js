@@ -3,6 +3,7 @@
 import { api } from '/console/api.js';
 import { readHook, useAction } from '/console/kit/hooks.js';
 import { listPage } from '/console/kit/list.js';
+import { recordHook } from '/console/kit/record.js';
 
 export * from '/console/kit/ui.js';
 
@@ -13,6 +14,9 @@ export { useAction };
 
 /** A list page declared as data (kit/list.js), reading the admin API. */
 export const ListPage = listPage(useApi);
+
+/** A detail page's record (kit/record.js): { data, reload, placeholder }. */
+export const useRecord = recordHook(useApi);
 
 /**
  * Whether the signed-in operator has `permission` (GET /session lists the role's permissions): true, false, or

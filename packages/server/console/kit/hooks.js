@@ -25,13 +25,17 @@ export function readHook(api) {
   };
 }
 
-/** An action (a write): run(...) sets busy, then result or error; reset() clears them. */
-export function useAction(fn) {
+/**
+ * An action (a write): run(...) sets busy, then result or error; reset() clears them. `after()`, when given, runs once
+ * the action succeeded (a page reading its record again).
+ */
+export function useAction(fn, after) {
   const [state, setState] = useState({ busy: false, error: undefined, result: undefined });
   const run = async (...args) => {
     setState({ busy: true, error: undefined, result: undefined });
     try {
       const result = await fn(...args);
+      after?.();
       setState({ busy: false, error: undefined, result });
       return result;
     } catch (error) {

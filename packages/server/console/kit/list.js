@@ -2,14 +2,14 @@
 // one component with its filter form, pager, loading, empty and error states. The console and the studio portal bind
 // it to their own API client (listPage(useRead) in their ui.js).
 import { useState } from '/console/vendor/hooks.module.js';
-import { ErrorBox, FilterForm, Loading, Pager, Table, html } from '/console/kit/ui.js';
+import { ErrorBox, FilterForm, Loading, Pager, Table, html, navigate } from '/console/kit/ui.js';
 
 /**
  * The declaration (`spec`):
  * - title: the page's heading (none: the list sits inside another page);
  * - path: the API path it reads (GET), with the applied filters as its query plus `fixed` (e.g. a limit);
  * - rows: the key of the answer's array; rowKey(row): a row's identity;
- * - columns: [{ label, key | render(row), cellClass?(row) }]; rowLink?(row): the first column links there;
+ * - columns: [{ label, key (as?: 'time') | render(row), cellClass?(row) }]; rowLink?(row): the first column links there;
  * - filters: form fields ({ name, label, as?, options?, size? }), the query's keys; live: applied at each change
  *   (no Apply button);
  * - cursor: { next: the answer's cursor key, param: the query key it goes back in, pin?(answer): query keys held
@@ -21,12 +21,19 @@ import { ErrorBox, FilterForm, Loading, Pager, Table, html } from '/console/kit/
  * - sectionClass: the page's class;
  * - intro?, footer?({ reload }): above the filters and under the list.
  *   selectLabel?(row): its checkbox's accessible name;
- * props: spec, query (the applied filters, e.g. the hash's), onQuery(next query), refresh (a change reads again).
+ * props: spec, query (the applied filters, e.g. the hash's), onQuery(next query) or `at` (the hash path the list lives
+ * at: a new query goes there), refresh (a change reads again).
  */
 const NO_QUERY = {};
 
 export function listPage(useRead) {
-  return function ListPage({ spec, query = NO_QUERY, onQuery = () => undefined, refresh }) {
+  return function ListPage({
+    spec,
+    query = NO_QUERY,
+    at,
+    onQuery = at ? (q) => navigate(at, q) : () => undefined,
+    refresh,
+  }) {
     const read = { ...(spec.fixed ?? {}), ...query };
     const { data, error, loading, reload } = useRead('GET', spec.path, { query: read }, [
       spec.path,

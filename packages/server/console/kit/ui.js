@@ -43,6 +43,12 @@ export function ErrorBox({ error }) {
   </div>`;
 }
 
+/** What an action (useAction) came to: its error, or once it succeeded `done(result)` as a status line. */
+export function ActionStatus({ action, done }) {
+  return html`<${ErrorBox} error=${action.error} />
+    ${action.result ? html`<p class="ok" role="status">${done(action.result)}</p>` : null}`;
+}
+
 /** A detail page whose record did not load: its title, "... was not found" for a 404, the error, and a way back. */
 export function LoadFailed({ title, error, back, backLabel }) {
   return html`<section>
@@ -58,8 +64,8 @@ export function Loading({ what = '' }) {
 }
 
 /**
- * A table: columns [{ label, render(row) | key, cellClass?(row) }], rows; `empty` when there are none. `rowAttrs(row)`
- * gives each row's attributes (data-* for tests), `className` the table's class.
+ * A table: columns [{ label, render(row) | key (as: 'time' for a date-time), cellClass?(row) }], rows; `empty` when
+ * there are none. `rowAttrs(row)` gives each row's attributes (data-* for tests), `className` the table's class.
  */
 export function Table({ columns, rows, empty = 'Nothing to show.', rowKey, rowAttrs, className }) {
   if (!rows || rows.length === 0) return html`<p class="muted empty">${empty}</p>`;
@@ -73,11 +79,17 @@ export function Table({ columns, rows, empty = 'Nothing to show.', rowKey, rowAt
       ${rows.map(
         (row, i) =>
           html`<tr key=${rowKey ? rowKey(row) : i} ...${rowAttrs ? rowAttrs(row) : {}}>
-            ${columns.map((c) => html`<td class=${c.cellClass?.(row)}>${c.render ? c.render(row) : show(row[c.key])}</td>`)}
+            ${columns.map((c) => html`<td class=${c.cellClass?.(row)}>${cell(c, row)}</td>`)}
           </tr>`,
       )}
     </tbody>
   </table>`;
+}
+
+/** A cell of a table: its render(row), or the row's value at `key` as text (or as a time). */
+function cell(c, row) {
+  if (c.render) return c.render(row);
+  return c.as === 'time' ? time(row[c.key]) : show(row[c.key]);
 }
 
 /** A value as text: null shows as a dash, objects as JSON. */

@@ -1,7 +1,7 @@
 // pages/adminactions.js - the admin API's audit trail: every request that changed something, who sent it (the
 // signed-in operator; ADMIN_TOKEN for the break-glass token), sign-ins and account changes, newest first, filtered
 // and paged.
-import { ListPage, html, navigate, show, time } from '/console/ui.js';
+import { ListPage, html, show, time } from '/console/ui.js';
 
 const METHODS = ['', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -25,11 +25,11 @@ const ADMIN_ACTIONS = {
   ],
   columns: [
     { label: 'Id', key: 'actionId' },
-    { label: 'When', render: (a) => time(a.at) },
-    { label: 'Operator', render: (a) => show(a.operator) },
+    { label: 'When', key: 'at', as: 'time' },
+    { label: 'Operator', key: 'operator' },
     { label: 'Request', render: (a) => html`<code>${a.method} ${a.path}</code>` },
-    { label: 'Event', render: (a) => show(a.event) },
-    { label: 'Note', render: (a) => show(a.note) },
+    { label: 'Event', key: 'event' },
+    { label: 'Note', key: 'note' },
     { label: 'Status', render: (a) => show(a.status === null ? null : String(a.status)) },
     { label: 'From IP', key: 'ip' },
     { label: 'Request id', render: (a) => html`<code>${a.requestId}</code>` },
@@ -37,9 +37,5 @@ const ADMIN_ACTIONS = {
 };
 
 export function AdminActionsPage({ route }) {
-  return html`<${ListPage}
-    spec=${ADMIN_ACTIONS}
-    query=${route.query}
-    onQuery=${(q) => navigate('/admin-actions', q)}
-  />`;
+  return html`<${ListPage} spec=${ADMIN_ACTIONS} query=${route.query} at="/admin-actions" />`;
 }

@@ -1,5 +1,5 @@
 // pages/audit.js - the moderation audit log: moderator actions (decisions, evidence views, bans, lifted bans), newest first, filtered and cursor-paged.
-import { ListPage, href, html, navigate, show, time } from '/console/ui.js';
+import { ListPage, href, html, show, time } from '/console/ui.js';
 
 const ACTIONS = ['', 'set_status', 'view_evidence', 'ban_account', 'lift_ban'];
 
@@ -19,7 +19,7 @@ const AUDIT_LOG = {
   ],
   columns: [
     { label: 'Action id', key: 'actionId' },
-    { label: 'When', render: (a) => time(a.at) },
+    { label: 'When', key: 'at', as: 'time' },
     { label: 'Action', render: (a) => html`<span class=${`action-${a.action}`}>${a.action}</span>` },
     {
       label: 'Report',
@@ -30,7 +30,7 @@ const AUDIT_LOG = {
       label: 'App',
       render: (a) => (a.appId === null ? show(null) : html`<a href=${href(`/apps/${a.appId}`)}>${a.appId}</a>`),
     },
-    { label: 'Moderator', render: (a) => show(a.moderator) },
+    { label: 'Moderator', key: 'moderator' },
     {
       label: 'Status',
       render: (a) => (a.fromStatus || a.toStatus ? `${a.fromStatus ?? '-'} \u2192 ${a.toStatus ?? '-'}` : show(null)),
@@ -42,9 +42,5 @@ const AUDIT_LOG = {
 
 /** `tabs`: the Reports section's tab bar, given by pages/reports.js. */
 export function AuditLog({ query, tabs }) {
-  return html`<${ListPage}
-    spec=${{ ...AUDIT_LOG, intro: tabs }}
-    query=${query}
-    onQuery=${(q) => navigate('/reports/audit', q)}
-  />`;
+  return html`<${ListPage} spec=${{ ...AUDIT_LOG, intro: tabs }} query=${query} at="/reports/audit" />`;
 }

@@ -1,5 +1,5 @@
 // pages/consumption.js - in-game consumption notices (4.6) the games sent, newest first, by app and user, each with its forward to the partner URL.
-import { ListPage, href, html, navigate, show, time } from '/console/ui.js';
+import { ListPage, href, html, show, time } from '/console/ui.js';
 
 /** The game's timestamp (Unix seconds) as local time, with the number itself. */
 const gameTime = (s) =>
@@ -25,7 +25,7 @@ const NOTICES = {
   ],
   columns: [
     { label: 'Notice', key: 'noticeId' },
-    { label: 'Received', render: (n) => time(n.receivedAt) },
+    { label: 'Received', key: 'receivedAt', as: 'time' },
     { label: 'App', render: (n) => html`<a href=${href(`/apps/${n.appId}`)}>${n.appId}</a>` },
     { label: 'User', render: (n) => html`<a href=${href(`/users/${n.userId}`)}>${n.userId}</a>` },
     { label: 'Role', key: 'roleId' },
@@ -43,5 +43,5 @@ const NOTICES = {
 };
 
 export function ConsumptionPage({ route }) {
-  return html`<${ListPage} spec=${NOTICES} query=${route.query} onQuery=${(q) => navigate('/consumption', q)} />`;
+  return html`<${ListPage} spec=${NOTICES} query=${route.query} at="/consumption" />`;
 }

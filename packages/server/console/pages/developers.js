@@ -3,13 +3,14 @@
 // shown once), and changing its apps, disabling it, resetting it. All through the admin API, so in the audit trail.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
-import { SecondFactorOnce } from '/console/qr.js';
 import {
   AccountButtons,
+  AccountCreated,
   ActionForm,
   PersonNameField,
   AccountResults,
   PeopleTabs,
+  SaveField,
   accountStatus,
   useAccountActions,
 } from '/console/pages/peoplecommon.js';
@@ -17,7 +18,6 @@ import {
   Details,
   ErrorBox,
   Field,
-  LoadFailed,
   Loading,
   Table,
   href,
@@ -26,6 +26,7 @@ import {
   useAction,
   useApi,
   usePermission,
+  useRecord,
 } from '/console/ui.js';
 
 const devPath = (name) => `/studio-developers/${encodeURIComponent(name)}`;
@@ -51,8 +52,8 @@ function DeveloperTable({ rows, empty }) {
       { label: 'Name', render: (d) => html`<a href=${href(`/people/developers/${d.name}`)}>${d.name}</a>` },
       { label: 'Apps', render: (d) => appLinks(d.appIds) },
       { label: 'Status', render: accountStatus },
-      { label: 'Last sign-in', render: (d) => time(d.lastLoginAt) },
-      { label: 'Invited', render: (d) => time(d.createdAt) },
+      { label: 'Last sign-in', key: 'lastLoginAt', as: 'time' },
+      { label: 'Invited', key: 'createdAt', as: 'time' },
     ]}
   />`;
 }
@@ -92,23 +93,18 @@ function DeveloperInvite() {
     api('POST', '/studio-developers', { body: { name: name.trim(), appIds: parseAppIds(appIds) } }),
   );
   const created = invite.result;
-  if (created)
-    return html`<section>
-      <h1>Developer invited: ${created.developer.name}</h1>
-      <p class="muted">
-        Hand these to ${created.developer.name} over a safe channel, with the portal's address:
-        <code>${location.origin}/portal/</code>
-      </p>
-      <${SecondFactorOnce}
-        who=${created.developer.name}
-        secondFactor=${created.secondFactor}
-        password=${created.password}
-      />
-      <p>
-        <a href=${href(`/people/developers/${created.developer.name}`)}>Open the developer</a> ·
-        <a href="#/people/developers">All studio developers</a>
-      </p>
-    </section>`;
+  if (created) {
+    const { name: invited } = created.developer;
+    return html`<${AccountCreated}
+      heading="Developer invited"
+      name=${invited}
+      created=${created}
+      handOver=${html`Hand these to ${invited} over a safe channel, with the portal's address:
+        <code>${location.origin}/portal/</code>`}
+      open=${{ href: href(`/people/developers/${invited}`), label: 'Open the developer' }}
+      all=${{ href: '#/people/developers', label: 'All studio developers' }}
+    />`;
+  }
   return html`<section>
     <h1>Invite a studio developer</h1>
     <${PeopleTabs} active="developers" />
@@ -133,21 +129,20 @@ function DeveloperInvite() {
 }
 
 function DeveloperDetail({ name }) {
-  const { data: dev, error, loading, reload } = useApi('GET', devPath(name), {}, [name]);
+  const page = {
+    what: 'studio developer',
+    title: `Studio developer ${name}`,
+    back: '#/people/developers',
+    backLabel: 'All studio developers',
+  };
+  const { data: dev, reload, placeholder } = useRecord(devPath(name), {}, [name], page);
   const canWrite = usePermission('operators.write');
   const [appIds, setAppIds] = useState(undefined);
   const actions = useAccountActions(devPath(name), reload);
   const saveApps = useAction(() =>
     actions.after(api('PATCH', devPath(name), { body: { appIds: parseAppIds(appIds ?? '') } })),
   );
-  if (loading && !dev) return html`<${Loading} what="studio developer" />`;
-  if (error)
-    return html`<${LoadFailed}
-      title=${`Studio developer ${name}`}
-      error=${error}
-      back="#/people/developers"
-      backLabel="All studio developers"
-    />`;
+  if (placeholder) return placeholder;
   return html`<section class="developer-detail">
     <h1>${dev.name} <span class="muted">studio developer</span></h1>
     <${PeopleTabs} active="developers" />
@@ -163,25 +158,20 @@ function DeveloperDetail({ name }) {
     />
     ${
       canWrite
-        ? html`<div class="inline-fields developer-apps">
+        ? html`<${SaveField}
+              className="developer-apps"
+              buttonClass="save-apps"
+              label="Save apps"
+              disabled=${saveApps.busy || appIds === undefined}
+              onSave=${saveApps.run}
+            >
               <${Field}
                 label="App ids"
                 name="developerAppIds"
                 value=${appIds ?? dev.appIds.join(', ')}
                 onInput=${setAppIds}
               />
-              <div class="field">
-                <label> </label>
-                <button
-                  type="button"
-                  class="save-apps"
-                  disabled=${saveApps.busy || appIds === undefined}
-                  onClick=${saveApps.run}
-                >
-                  Save apps
-                </button>
-              </div>
-            </div>
+            <//>
             <${AccountButtons}
               account=${dev}
               actions=${actions}

@@ -1,20 +1,17 @@
 // pages/events.js - delivery: outbox events filtered by app, state and type, and an event's detail with its attempts and resend.
 import { api } from '/console/api.js';
 import {
+  ActionStatus,
   ConfirmButton,
   Details,
-  ErrorBox,
   ListPage,
-  LoadFailed,
-  Loading,
   Table,
   href,
   html,
-  navigate,
   show,
   time,
   useAction,
-  useApi,
+  useRecord,
 } from '/console/ui.js';
 
 const STATES = ['', 'pending', 'delivered', 'dead'];
@@ -37,7 +34,7 @@ const EVENT_LIST = {
   ],
   columns: [
     { label: 'Event', key: 'eventId' },
-    { label: 'Created', render: (e) => time(e.createdAt) },
+    { label: 'Created', key: 'createdAt', as: 'time' },
     { label: 'App', key: 'appId' },
     { label: 'Type', key: 'type' },
     { label: 'Target', key: 'target' },
@@ -48,23 +45,18 @@ const EVENT_LIST = {
 };
 
 function EventDetail({ eventId }) {
-  const { data: e, error, loading, reload } = useApi('GET', `/events/${encodeURIComponent(eventId)}`, {}, [eventId]);
-  const resend = useAction(async () => {
-    const r = await api('POST', `/events/${encodeURIComponent(eventId)}/resend`);
-    reload();
-    return r;
-  });
-  if (loading && !e) return html`<${Loading} what="event" />`;
-  if (error)
-    return html`<${LoadFailed} title=${`Event ${eventId}`} error=${error} back="#/events" backLabel="All events" />`;
+  const path = `/events/${encodeURIComponent(eventId)}`;
+  const page = { what: 'event', title: `Event ${eventId}`, back: '#/events', backLabel: 'All events' };
+  const { data: e, reload, placeholder } = useRecord(path, {}, [eventId], page);
+  const resend = useAction(() => api('POST', `${path}/resend`), reload);
+  if (placeholder) return placeholder;
   return html`<section>
     <h1>Event ${e.eventId} <span class=${`state-${e.state}`}>${e.state}</span></h1>
     <p>
       <a href=${href('/events', { appId: e.appId })}>Events of app ${e.appId}</a> ·
       <button type="button" onClick=${reload}>Refresh</button>
     </p>
-    <${ErrorBox} error=${resend.error} />
-    ${resend.result ? html`<p class="ok" role="status">Queued for delivery now (state ${resend.result.state}).</p>` : null}
+    <${ActionStatus} action=${resend} done=${(r) => `Queued for delivery now (state ${r.state}).`} />
     <p class="actions">
       <${ConfirmButton}
         label="Resend"
@@ -94,9 +86,9 @@ function EventDetail({ eventId }) {
       empty="No attempts yet."
       columns=${[
         { label: '#', key: 'attemptNo' },
-        { label: 'Started', render: (a) => time(a.startedAt) },
-        { label: 'URL', render: (a) => show(a.url) },
-        { label: 'HTTP', render: (a) => show(a.httpStatus) },
+        { label: 'Started', key: 'startedAt', as: 'time' },
+        { label: 'URL', key: 'url' },
+        { label: 'HTTP', key: 'httpStatus' },
         { label: 'ms', key: 'latencyMs' },
         {
           label: 'Outcome',
@@ -111,5 +103,5 @@ function EventDetail({ eventId }) {
 export function EventsPage({ route }) {
   const [, id] = route.segments;
   if (id) return html`<${EventDetail} eventId=${id} />`;
-  return html`<${ListPage} spec=${EVENT_LIST} query=${route.query} onQuery=${(q) => navigate('/events', q)} />`;
+  return html`<${ListPage} spec=${EVENT_LIST} query=${route.query} at="/events" />`;
 }

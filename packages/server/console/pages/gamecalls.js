@@ -1,5 +1,5 @@
 // pages/gamecalls.js - one app's log of role query, role list and pre-order check calls (4.8-4.10): by kind, outcome, failure, or one player's role, user or server.
-import { ListPage, href, html, navigate, show, time } from '/console/ui.js';
+import { ListPage, href, html, time } from '/console/ui.js';
 
 const KINDS = ['', 'role_query', 'role_list', 'pre_order_check'];
 const OUTCOMES = [
@@ -42,7 +42,7 @@ const gameCalls = (appId) => ({
   ],
   columns: [
     { label: 'Call', key: 'callId' },
-    { label: 'Started', render: (c) => time(c.startedAt) },
+    { label: 'Started', key: 'startedAt', as: 'time' },
     { label: 'Kind', key: 'kind' },
     {
       label: 'About',
@@ -52,18 +52,14 @@ const gameCalls = (appId) => ({
           .join(', ') || '-',
     },
     { label: 'Try', key: 'tryNo' },
-    { label: 'URL', render: (c) => show(c.url) },
-    { label: 'HTTP', render: (c) => show(c.httpStatus) },
+    { label: 'URL', key: 'url' },
+    { label: 'HTTP', key: 'httpStatus' },
     { label: 'ms', key: 'latencyMs' },
     { label: 'Outcome', render: (c) => html`<span class=${c.outcome === 'ok' ? 'ok' : 'bad'}>${c.outcome}</span>` },
-    { label: 'Error', render: (c) => show(c.error) },
+    { label: 'Error', key: 'error' },
   ],
 });
 
 export function GameCallsPage({ appId, route }) {
-  return html`<${ListPage}
-    spec=${gameCalls(appId)}
-    query=${route.query}
-    onQuery=${(q) => navigate(`/apps/${appId}/game-calls`, q)}
-  />`;
+  return html`<${ListPage} spec=${gameCalls(appId)} query=${route.query} at=${`/apps/${appId}/game-calls`} />`;
 }

@@ -24,7 +24,7 @@ const keyList = (retire) => ({
   empty: 'No keys.',
   columns: [
     { label: 'Key id', render: (k) => html`<code>${k.kid}</code>` },
-    { label: 'Created', render: (k) => time(k.createdAt) },
+    { label: 'Created', key: 'createdAt', as: 'time' },
     { label: 'Status', render: (k) => html`<span class=${`key-${k.status}`}>${k.status}</span>` },
     { label: 'Retired', render: (k) => (k.retiredAt ? time(k.retiredAt) : show(null)) },
     {

@@ -1,20 +1,17 @@
 // pages/orders.js - orders: search list with paging, detail (status history, refund, supplement, notifications) with cancel; supplements list.
 import { api } from '/console/api.js';
 import {
+  ActionStatus,
   ConfirmButton,
   Details,
-  ErrorBox,
   ListPage,
-  LoadFailed,
-  Loading,
   Table,
   href,
   html,
-  navigate,
   show,
   time,
   useAction,
-  useApi,
+  useRecord,
 } from '/console/ui.js';
 
 const CANCELLABLE = new Set([1, 2]); // created, awaiting payment
@@ -34,7 +31,7 @@ function StatusHistory({ history }) {
       rows=${history}
       empty="No status history recorded for this order."
       columns=${[
-        { label: 'When', render: (h) => time(h.at) },
+        { label: 'When', key: 'at', as: 'time' },
         {
           label: 'From',
           render: (h) =>
@@ -43,7 +40,7 @@ function StatusHistory({ history }) {
               : statusText(h.fromStatus),
         },
         { label: 'To', render: (h) => statusText(h.status) },
-        { label: 'Reason', render: (h) => show(h.reason) },
+        { label: 'Reason', key: 'reason' },
       ]}
     />`;
 }
@@ -78,33 +75,27 @@ const ORDER_LIST = {
   ],
   columns: [
     { label: 'trxNo', key: 'trxNo' },
-    { label: 'Created', render: (o) => time(o.createdAt) },
+    { label: 'Created', key: 'createdAt', as: 'time' },
     { label: 'App', key: 'appId' },
     { label: 'User', render: (o) => html`<a href=${href(`/users/${o.userId}`)}>${o.userId}</a>` },
     { label: 'Status', render: (o) => html`<span class=${`order-${o.statusName}`}>${o.statusName}</span>` },
     { label: 'Amount', render: (o) => money(o.totalAmount, o.currency) },
     { label: 'Origin', key: 'origin' },
-    { label: 'outTrxNo', render: (o) => show(o.outTrxNo) },
+    { label: 'outTrxNo', key: 'outTrxNo' },
   ],
 };
 
 function OrderDetail({ trxNo }) {
-  const { data, error, loading, reload } = useApi('GET', `/orders/${encodeURIComponent(trxNo)}`, {}, [trxNo]);
-  const cancel = useAction(async () => {
-    const r = await api('POST', `/orders/${encodeURIComponent(trxNo)}/cancel`, {
-      body: { reason: 'cancelled in the operator console' },
-    });
-    reload();
-    return r;
-  });
-  if (loading && !data) return html`<${Loading} what="order" />`;
-  if (error)
-    return html`<${LoadFailed} title=${`Order ${trxNo}`} error=${error} back="#/orders" backLabel="All orders" />`;
+  const path = `/orders/${encodeURIComponent(trxNo)}`;
+  const page = { what: 'order', title: `Order ${trxNo}`, back: '#/orders', backLabel: 'All orders' };
+  const { data, reload, placeholder } = useRecord(path, {}, [trxNo], page);
+  const body = { reason: 'cancelled in the operator console' };
+  const cancel = useAction(() => api('POST', `${path}/cancel`, { body }), reload);
+  if (placeholder) return placeholder;
   const { order: o, refund, supplement, notifications } = data;
   return html`<section>
     <h1>Order ${o.trxNo} <span class=${`order-${o.statusName}`}>${o.statusName}</span></h1>
-    <${ErrorBox} error=${cancel.error} />
-    ${cancel.result ? html`<p class="ok" role="status">Order cancelled.</p>` : null}
+    <${ActionStatus} action=${cancel} done=${() => 'Order cancelled.'} />
     ${CANCELLABLE.has(o.status) ? html`<p class="actions"><${ConfirmButton} label="Cancel order" question="Cancel this order? The player can no longer pay it." onConfirm=${cancel.run} /></p>` : null}
     <${Details}
       rows=${[
@@ -160,9 +151,9 @@ function OrderDetail({ trxNo }) {
         { label: 'Type', key: 'type' },
         { label: 'State', key: 'state' },
         { label: 'Attempts', key: 'attempts' },
-        { label: 'Created', render: (n) => time(n.createdAt) },
-        { label: 'Delivered', render: (n) => time(n.deliveredAt) },
-        { label: 'Last error', render: (n) => show(n.lastError) },
+        { label: 'Created', key: 'createdAt', as: 'time' },
+        { label: 'Delivered', key: 'deliveredAt', as: 'time' },
+        { label: 'Last error', key: 'lastError' },
       ]}
     />
   </section>`;
@@ -201,18 +192,14 @@ const SUPPLEMENT_LIST = {
     { label: 'Product', key: 'productId' },
     { label: 'Refunded', render: (s) => money(s.refundAmount, s.currency) },
     { label: 'Status', render: (s) => (s.supplyStatus === 1 ? 'pending' : 'supplemented') },
-    { label: 'Created', render: (s) => time(s.createdAt) },
+    { label: 'Created', key: 'createdAt', as: 'time' },
   ],
 };
 
 export function OrdersPage({ route }) {
   const [section, id] = route.segments;
   if (section === 'supplements')
-    return html`<${ListPage}
-      spec=${SUPPLEMENT_LIST}
-      query=${route.query}
-      onQuery=${(q) => navigate('/supplements', q)}
-    />`;
+    return html`<${ListPage} spec=${SUPPLEMENT_LIST} query=${route.query} at="/supplements" />`;
   if (id) return html`<${OrderDetail} trxNo=${id} />`;
-  return html`<${ListPage} spec=${ORDER_LIST} query=${route.query} onQuery=${(q) => navigate('/orders', q)} />`;
+  return html`<${ListPage} spec=${ORDER_LIST} query=${route.query} at="/orders" />`;
 }

@@ -3,16 +3,17 @@
 // goes through the admin API, which records it in the audit trail; without operators.write the pages only read.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
-import { SecondFactorOnce } from '/console/qr.js';
 import { TokensPage, TokensPanel } from '/console/pages/tokens.js';
 import { DevelopersPage } from '/console/pages/developers.js';
 import {
   AccountButtons,
+  AccountCreated,
   ActionForm,
   PersonNameField,
   AccountResults,
   PeopleTabs,
   ROLES,
+  SaveField,
   accountStatus,
   useAccountActions,
 } from '/console/pages/peoplecommon.js';
@@ -21,15 +22,13 @@ import {
   ErrorBox,
   Field,
   ListPage,
-  LoadFailed,
-  Loading,
   href,
   html,
   show,
   time,
   useAction,
-  useApi,
   usePermission,
+  useRecord,
 } from '/console/ui.js';
 
 const opPath = (name) => `/operators/${encodeURIComponent(name)}`;
@@ -50,9 +49,9 @@ const operatorList = (canWrite) => ({
     { label: 'Name', key: 'name' },
     { label: 'Role', key: 'role' },
     { label: 'Status', render: accountStatus },
-    { label: 'Last sign-in', render: (o) => time(o.lastLoginAt) },
+    { label: 'Last sign-in', key: 'lastLoginAt', as: 'time' },
     { label: 'Recovery codes left', key: 'recoveryCodesLeft' },
-    { label: 'Created', render: (o) => time(o.createdAt) },
+    { label: 'Created', key: 'createdAt', as: 'time' },
   ],
 });
 
@@ -66,20 +65,17 @@ function OperatorCreate() {
   const [role, setRole] = useState('operator');
   const create = useAction(() => api('POST', '/operators', { body: { name: name.trim(), role } }));
   const created = create.result;
-  if (created)
-    return html`<section>
-      <h1>Operator created: ${created.operator.name}</h1>
-      <p class="muted">Hand these to ${created.operator.name} over a safe channel.</p>
-      <${SecondFactorOnce}
-        who=${created.operator.name}
-        secondFactor=${created.secondFactor}
-        password=${created.password}
-      />
-      <p>
-        <a href=${href(`/people/operators/${created.operator.name}`)}>Open the operator</a> ·
-        <a href="#/people">All operators</a>
-      </p>
-    </section>`;
+  if (created) {
+    const { name: made } = created.operator;
+    return html`<${AccountCreated}
+      heading="Operator created"
+      name=${made}
+      created=${created}
+      handOver=${`Hand these to ${made} over a safe channel.`}
+      open=${{ href: href(`/people/operators/${made}`), label: 'Open the operator' }}
+      all=${{ href: '#/people', label: 'All operators' }}
+    />`;
+  }
   return html`<section>
     <h1>New operator</h1>
     <${PeopleTabs} active="operators" />
@@ -93,14 +89,13 @@ function OperatorCreate() {
 }
 
 function OperatorDetail({ name }) {
-  const { data: op, error, loading, reload } = useApi('GET', opPath(name), {}, [name]);
+  const page = { what: 'operator', title: `Operator ${name}`, back: '#/people', backLabel: 'All operators' };
+  const { data: op, reload, placeholder } = useRecord(opPath(name), {}, [name], page);
   const canWrite = usePermission('operators.write');
   const [role, setRole] = useState(undefined);
   const actions = useAccountActions(opPath(name), reload);
   const setRoleAction = useAction((r) => actions.after(api('PATCH', opPath(name), { body: { role: r } })));
-  if (loading && !op) return html`<${Loading} what="operator" />`;
-  if (error)
-    return html`<${LoadFailed} title=${`Operator ${name}`} error=${error} back="#/people" backLabel="All operators" />`;
+  if (placeholder) return placeholder;
   return html`<section class="operator-detail">
     <h1>${op.name} <span class="muted">operator</span></h1>
     <${PeopleTabs} active="operators" />
@@ -116,7 +111,13 @@ function OperatorDetail({ name }) {
     />
     ${
       canWrite
-        ? html`<div class="inline-fields operator-role">
+        ? html`<${SaveField}
+              className="operator-role"
+              buttonClass="save-role"
+              label="Change role"
+              disabled=${setRoleAction.busy || (role ?? op.role) === op.role}
+              onSave=${() => setRoleAction.run(role)}
+            >
               <${Field}
                 label="Role"
                 name="role"
@@ -125,18 +126,7 @@ function OperatorDetail({ name }) {
                 value=${role ?? op.role}
                 onInput=${setRole}
               />
-              <div class="field">
-                <label> </label>
-                <button
-                  type="button"
-                  class="save-role"
-                  disabled=${setRoleAction.busy || (role ?? op.role) === op.role}
-                  onClick=${() => setRoleAction.run(role)}
-                >
-                  Change role
-                </button>
-              </div>
-            </div>
+            <//>
             <${AccountButtons}
               account=${op}
               actions=${actions}

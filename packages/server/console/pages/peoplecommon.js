@@ -94,3 +94,27 @@ export function ActionForm({ className, onSubmit, children }) {
   };
   return html`<form class=${className} onSubmit=${submit}>${children}</form>`;
 }
+
+/**
+ * A new account's one-time secrets (password, TOTP QR code, recovery codes) to hand over, with a link to the account
+ * (`open`) and to the list (`all`): { href, label } each.
+ */
+export function AccountCreated({ heading, name, created, handOver, open, all }) {
+  return html`<section>
+    <h1>${heading}: ${name}</h1>
+    <p class="muted">${handOver}</p>
+    <${SecondFactorOnce} who=${name} secondFactor=${created.secondFactor} password=${created.password} />
+    <p><a href=${open.href}>${open.label}</a> · <a href=${all.href}>${all.label}</a></p>
+  </section>`;
+}
+
+/** A field of an account (its role, its apps) with the button that saves it beside it. */
+export function SaveField({ className, buttonClass, label, disabled, onSave, children }) {
+  return html`<div class="inline-fields ${className}">
+    ${children}
+    <div class="field">
+      <label> </label>
+      <button type="button" class=${buttonClass} disabled=${disabled} onClick=${onSave}>${label}</button>
+    </div>
+  </div>`;
+}

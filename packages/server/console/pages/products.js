@@ -2,20 +2,19 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import {
+  ActionStatus,
   ConfirmButton,
   Details,
   ErrorBox,
   Field,
   ListPage,
-  LoadFailed,
-  Loading,
   href,
   html,
   navigate,
   show,
   time,
   useAction,
-  useApi,
+  useRecord,
 } from '/console/ui.js';
 
 /** Store SKU per store channel (`channelSkus`, 2.4 `channelSkuCode`): "1" iOS store, "2" Android store. */
@@ -42,6 +41,21 @@ function skusOf(form) {
   for (const [ch, , k] of STORES) if (form[k].trim()) skus[ch] = form[k].trim();
   return skus;
 }
+
+/** The button that changes a product's status, by its status now: disable an active one, enable a disabled one. */
+const STATUS_BUTTON = {
+  active: {
+    to: 'disabled',
+    label: 'Disable product',
+    question: 'Disable this product? New orders can no longer include it.',
+  },
+  disabled: {
+    to: 'active',
+    label: 'Enable product',
+    question: 'Offer this product in new orders again?',
+    danger: false,
+  },
+};
 
 /** Create: every field; edit: name and store SKUs (replacing them all), the price only when changed. */
 function bodyFrom(form, initial, editing) {
@@ -116,7 +130,7 @@ const productList = (appId) => ({
     { label: 'Price', render: price },
     ...STORES.map(([ch, label]) => ({ label: `${label.split(' ')[0]} SKU`, render: (p) => show(p.channelSkus[ch]) })),
     { label: 'Status', render: (p) => html`<span class=${`product-${p.status}`}>${p.status}</span>` },
-    { label: 'Updated', render: (p) => time(p.updatedAt) },
+    { label: 'Updated', key: 'updatedAt', as: 'time' },
   ],
 });
 
@@ -135,39 +149,29 @@ function ProductCreate({ appId }) {
 }
 
 function ProductDetail({ appId, code }) {
-  const { data: p, error, loading, reload } = useApi('GET', productPath(appId, code), {}, [appId, code]);
+  const path = productPath(appId, code);
+  const all = href(`/apps/${appId}/products`);
+  const page = { what: 'product', title: `Product ${code}`, back: all, backLabel: 'All products of the app' };
+  const { data: p, reload, placeholder } = useRecord(path, {}, [appId, code], page);
   const [editing, setEditing] = useState(false);
   const save = useAction(async (body) => {
-    const r = await api('PATCH', productPath(appId, code), { body });
+    const r = await api('PATCH', path, { body });
     setEditing(false);
-    reload();
     return r;
-  });
-  const setStatus = useAction(async (status) => {
-    const r = await api('PATCH', productPath(appId, code), { body: { status } });
-    reload();
-    return r;
-  });
-  if (loading && !p) return html`<${Loading} what="product" />`;
-  if (error)
-    return html`<${LoadFailed}
-      title=${`Product ${code}`}
-      error=${error}
-      back=${href(`/apps/${appId}/products`)}
-      backLabel="All products of the app"
-    />`;
+  }, reload);
+  const setStatus = useAction((status) => api('PATCH', path, { body: { status } }), reload);
+  if (placeholder) return placeholder;
   return html`<section>
     <h1>
       ${p.name} <span class="muted">product ${p.productCode}</span>
       <span class=${`product-${p.status}`}>${p.status}</span>
     </h1>
     <p class="links">
-      <a href=${href(`/apps/${appId}/products`)}>All products of the app</a> ·
+      <a href=${all}>All products of the app</a> ·
       <a href=${href(`/apps/${appId}`)}>The app</a>
     </p>
     <${ErrorBox} error=${save.error} />
-    <${ErrorBox} error=${setStatus.error} />
-    ${setStatus.result ? html`<p class="ok" role="status">The product is now ${setStatus.result.status}.</p>` : null}
+    <${ActionStatus} action=${setStatus} done=${(r) => `The product is now ${r.status}.`} />
     ${
       editing
         ? html`<h2>Edit</h2>
@@ -195,20 +199,10 @@ function ProductDetail({ appId, code }) {
               >
                 Edit
               </button>
-              ${
-                p.status === 'active'
-                  ? html`<${ConfirmButton}
-                      label="Disable product"
-                      question="Disable this product? New orders can no longer include it."
-                      onConfirm=${() => setStatus.run('disabled')}
-                    />`
-                  : html`<${ConfirmButton}
-                      label="Enable product"
-                      question="Offer this product in new orders again?"
-                      onConfirm=${() => setStatus.run('active')}
-                      danger=${false}
-                    />`
-              }
+              <${ConfirmButton}
+                ...${STATUS_BUTTON[p.status]}
+                onConfirm=${() => setStatus.run(STATUS_BUTTON[p.status].to)}
+              />
             </p>`
     }
   </section>`;

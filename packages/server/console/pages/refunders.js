@@ -1,7 +1,7 @@
 // pages/refunders.js - refund abuse in sight (docs/console.md): an app's players with the most refunds in a window,
 // each with what they had refunded per currency, the supplements they owe now (4.5) and their last refund, linking
 // to their orders; paged by cursor, the window pinned while paging.
-import { ListPage, href, html, navigate, show, time } from '/console/ui.js';
+import { ListPage, href, html, show, time } from '/console/ui.js';
 
 const amounts = (refunded) => refunded.map((a) => `${a.amount} ${a.currency}`).join(' + ');
 
@@ -53,14 +53,10 @@ const refunders = (appId) => ({
             >`
           : show(0),
     },
-    { label: 'Last refund', render: (r) => time(r.lastRefundAt) },
+    { label: 'Last refund', key: 'lastRefundAt', as: 'time' },
   ],
 });
 
 export function RefundersPage({ appId, route }) {
-  return html`<${ListPage}
-    spec=${refunders(appId)}
-    query=${route.query}
-    onQuery=${(q) => navigate(`/apps/${appId}/refunders`, q)}
-  />`;
+  return html`<${ListPage} spec=${refunders(appId)} query=${route.query} at=${`/apps/${appId}/refunders`} />`;
 }

@@ -2,21 +2,18 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api, session } from '/console/api.js';
 import {
+  ActionStatus,
   Details,
-  ErrorBox,
   Field,
   ListPage,
-  LoadFailed,
-  Loading,
   SafeLink,
   Table,
   href,
   html,
-  navigate,
   show,
   time,
   useAction,
-  useApi,
+  useRecord,
 } from '/console/ui.js';
 import { AuditLog } from '/console/pages/audit.js';
 
@@ -57,7 +54,7 @@ const REPORT_LIST = {
   ],
   columns: [
     { label: 'Report', render: (r) => `#${r.reportId}` },
-    { label: 'Created', render: (r) => time(r.createdAt) },
+    { label: 'Created', key: 'createdAt', as: 'time' },
     { label: 'App', key: 'appId' },
     { label: 'Status', render: (r) => html`<span class=${`status-${r.status}`}>${r.status}</span>` },
     { label: 'Reporter', render: (r) => player(r.reporter) },
@@ -87,7 +84,7 @@ const REPORTEES = {
     { label: 'Reports', key: 'reports' },
     { label: 'Open', key: 'openReports' },
     { label: 'Reporters', key: 'reporters' },
-    { label: 'Last reported', render: (r) => time(r.lastReportedAt) },
+    { label: 'Last reported', key: 'lastReportedAt', as: 'time' },
     {
       label: '',
       render: (r) =>
@@ -109,7 +106,7 @@ function ModerationForm({ report, onDone }) {
     liftBan: false,
   });
   const set = (k) => (v) => setForm({ ...form, [k]: v });
-  const decide = useAction(async () => {
+  const decide = useAction(() => {
     const body = {
       moderator: session.moderator(),
       status: form.status,
@@ -121,10 +118,8 @@ function ModerationForm({ report, onDone }) {
       body.ban = { reason: form.banReason, until };
     }
     if (form.liftBan) body.liftBan = true;
-    const r = await api('POST', `/reports/${report.reportId}/moderation`, { body });
-    onDone();
-    return r;
-  });
+    return api('POST', `/reports/${report.reportId}/moderation`, { body });
+  }, onDone);
   const [confirming, setConfirming] = useState(false);
   const canBan = Boolean(report.reportee.svcid);
   const drastic = form.ban || form.liftBan;
@@ -140,8 +135,7 @@ function ModerationForm({ report, onDone }) {
   };
   return html`<form class="stacked moderation" onSubmit=${submit}>
     <h2>Decision</h2>
-    <${ErrorBox} error=${decide.error} />
-    ${decide.result ? html`<p class="ok" role="status">Saved: the report is now ${decide.result.status}.</p>` : null}
+    <${ActionStatus} action=${decide} done=${(r) => `Saved: the report is now ${r.status}.`} />
     <${Field}
       label="New status"
       name="status"
@@ -217,22 +211,11 @@ function ModerationForm({ report, onDone }) {
 }
 
 function ReportDetail({ reportId }) {
-  const {
-    data: r,
-    error,
-    loading,
-    reload,
-  } = useApi('GET', `/reports/${encodeURIComponent(reportId)}`, { query: { moderator: session.moderator() } }, [
-    reportId,
-  ]);
-  if (loading && !r) return html`<${Loading} what="report" />`;
-  if (error)
-    return html`<${LoadFailed}
-      title=${`Report ${reportId}`}
-      error=${error}
-      back="#/reports"
-      backLabel="All reports"
-    />`;
+  const path = `/reports/${encodeURIComponent(reportId)}`;
+  const page = { what: 'report', title: `Report ${reportId}`, back: '#/reports', backLabel: 'All reports' };
+  const opts = { query: { moderator: session.moderator() } };
+  const { data: r, reload, placeholder } = useRecord(path, opts, [reportId], page);
+  if (placeholder) return placeholder;
   return html`<section>
     <h1>Report #${r.reportId} <span class=${`status-${r.status}`}>${r.status}</span></h1>
     <p>
@@ -271,8 +254,8 @@ function ReportDetail({ reportId }) {
           empty="No evidence."
           rows=${r.evidence}
           columns=${[
-            { label: 'Name', render: (e) => show(e.name) },
-            { label: 'Type', render: (e) => show(e.contentType) },
+            { label: 'Name', key: 'name' },
+            { label: 'Type', key: 'contentType' },
             { label: 'Bytes', key: 'size_byte' },
             {
               label: 'Download',
@@ -288,11 +271,11 @@ function ReportDetail({ reportId }) {
           empty="No status changes yet."
           rows=${r.history ?? []}
           columns=${[
-            { label: 'When', render: (x) => time(x.at) },
-            { label: 'From', render: (x) => show(x.fromStatus) },
+            { label: 'When', key: 'at', as: 'time' },
+            { label: 'From', key: 'fromStatus' },
             { label: 'To', key: 'status' },
-            { label: 'Moderator', render: (x) => show(x.moderator) },
-            { label: 'Note', render: (x) => show(x.note) },
+            { label: 'Moderator', key: 'moderator' },
+            { label: 'Note', key: 'note' },
           ]}
         />
       </div>
@@ -303,13 +286,8 @@ function ReportDetail({ reportId }) {
 
 export function ReportsPage({ route }) {
   const [, id] = route.segments;
-  if (id === 'reportees')
-    return html`<${ListPage}
-      spec=${REPORTEES}
-      query=${route.query}
-      onQuery=${(q) => navigate('/reports/reportees', q)}
-    />`;
+  if (id === 'reportees') return html`<${ListPage} spec=${REPORTEES} query=${route.query} at="/reports/reportees" />`;
   if (id === 'audit') return html`<${AuditLog} query=${route.query} tabs=${html`<${Tabs} current="audit" />`} />`;
   if (id) return html`<${ReportDetail} reportId=${id} />`;
-  return html`<${ListPage} spec=${REPORT_LIST} query=${route.query} onQuery=${(q) => navigate('/reports', q)} />`;
+  return html`<${ListPage} spec=${REPORT_LIST} query=${route.query} at="/reports" />`;
 }

@@ -1,7 +1,7 @@
 // pages/storemessages.js - one app's store messages (docs/stores.md#operators): every notification the App Store and
 // Google Play sent, verified or not, and every refund the reconciliation found, with its outcome; filtered by store
 // and outcome, paged. The excerpt comes from a store (or a forger): it is shown as text.
-import { ListPage, href, html, navigate, show, time } from '/console/ui.js';
+import { ListPage, href, html, show, time } from '/console/ui.js';
 
 const STORES = ['', 'apple', 'google'];
 const OUTCOMES = ['', 'applied', 'duplicate', 'ignored', 'refused'];
@@ -21,15 +21,15 @@ const storeMessages = (appId) => ({
     { name: 'outcome', label: 'Outcome', as: 'select', options: OUTCOMES },
   ],
   columns: [
-    { label: 'Received', render: (m) => time(m.receivedAt) },
+    { label: 'Received', key: 'receivedAt', as: 'time' },
     { label: 'Store', key: 'store' },
     { label: 'Source', key: 'source' },
-    { label: 'Type', render: (m) => show(m.type) },
+    { label: 'Type', key: 'type' },
     {
       label: 'Outcome',
       render: (m) => html`<span class=${`outcome ${OUTCOME_CLASS[m.outcome] ?? ''}`}>${m.outcome}</span>`,
     },
-    { label: 'Reason', render: (m) => show(m.errorCode) },
+    { label: 'Reason', key: 'errorCode' },
     {
       label: 'trxNo',
       render: (m) => (m.trxNo === null ? show(null) : html`<a href=${href(`/orders/${m.trxNo}`)}>${m.trxNo}</a>`),
@@ -40,9 +40,5 @@ const storeMessages = (appId) => ({
 });
 
 export function StoreMessagesPage({ appId, route }) {
-  return html`<${ListPage}
-    spec=${storeMessages(appId)}
-    query=${route.query}
-    onQuery=${(q) => navigate(`/apps/${appId}/store-messages`, q)}
-  />`;
+  return html`<${ListPage} spec=${storeMessages(appId)} query=${route.query} at=${`/apps/${appId}/store-messages`} />`;
 }

@@ -3,6 +3,7 @@
 import { useEffect, useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import {
+  ActionStatus,
   ConfirmButton,
   ErrorBox,
   Field,
@@ -45,9 +46,9 @@ function TokenTable({ tokens, canWrite, onRevoke, showOwner }) {
       { label: 'Name', key: 'name' },
       { label: 'Role', key: 'role' },
       { label: 'State', render: tokenState },
-      { label: 'Expires', render: (t) => time(t.expiresAt) },
-      { label: 'Last used', render: (t) => time(t.lastUsedAt) },
-      { label: 'Created', render: (t) => time(t.createdAt) },
+      { label: 'Expires', key: 'expiresAt', as: 'time' },
+      { label: 'Last used', key: 'lastUsedAt', as: 'time' },
+      { label: 'Created', key: 'createdAt', as: 'time' },
       ...(canWrite
         ? [
             {
@@ -67,6 +68,11 @@ function TokenTable({ tokens, canWrite, onRevoke, showOwner }) {
   />`;
 }
 
+/** Revoking a token (run with the token), then `after()`; and what it came to. */
+const useRevoke = (after) => useAction((t) => api('DELETE', `/operator-tokens/${t.tokenId}`), after);
+const RevokeStatus = ({ revoke }) =>
+  html`<${ActionStatus} action=${revoke} done=${(r) => `Token ${r.name} revoked.`} />`;
+
 /** One operator's tokens, and (with operators.write) minting and revoking. */
 export function TokensPanel({ operator, ownerRole, canWrite }) {
   const { data, error, loading, reload } = useApi('GET', '/operator-tokens', { query: { operator } }, [operator]);
@@ -78,21 +84,15 @@ export function TokensPanel({ operator, ownerRole, canWrite }) {
       body: { operator, name: name.trim(), role, expiresInDays: Number(days) },
     });
     setName('');
-    reload();
     return r;
-  });
-  const revoke = useAction(async (t) => {
-    const r = await api('DELETE', `/operator-tokens/${t.tokenId}`);
-    reload();
-    return r;
-  });
+  }, reload);
+  const revoke = useRevoke(reload);
   return html`<div class="panel tokens-panel">
     <h2>API tokens</h2>
     <${ErrorBox} error=${error} />
     <${ErrorBox} error=${mint.error} />
-    <${ErrorBox} error=${revoke.error} />
     ${mint.result ? html`<${SecretOnce} label=${`API token ${mint.result.info.name}`} value=${mint.result.token} />` : null}
-    ${revoke.result ? html`<p class="ok" role="status">Token ${revoke.result.name} revoked.</p>` : null}
+    <${RevokeStatus} revoke=${revoke} />
     ${loading && !data ? html`<${Loading} what="tokens" />` : null}
     ${data ? html`<${TokenTable} tokens=${data.tokens} canWrite=${canWrite} onRevoke=${revoke.run} />` : null}
     ${
@@ -153,18 +153,13 @@ export function TokensPage() {
       live = false;
     };
   }, [tick]);
-  const revoke = useAction(async (t) => {
-    const r = await api('DELETE', `/operator-tokens/${t.tokenId}`);
-    setTick((n) => n + 1);
-    return r;
-  });
+  const revoke = useRevoke(() => setTick((n) => n + 1));
   return html`<section class="tokens">
     <h1>API tokens</h1>
     <${PeopleTabs} active="tokens" />
     <p class="muted">Every operator's tokens for scripts and the CLI; mint one on its operator's page.</p>
     <${ErrorBox} error=${state.error} />
-    <${ErrorBox} error=${revoke.error} />
-    ${revoke.result ? html`<p class="ok" role="status">Token ${revoke.result.name} revoked.</p>` : null}
+    <${RevokeStatus} revoke=${revoke} />
     ${!state.tokens && !state.error ? html`<${Loading} what="tokens" />` : null}
     ${state.tokens ? html`<${TokenTable} tokens=${state.tokens} canWrite=${canWrite} onRevoke=${revoke.run} showOwner />` : null}
   </section>`;

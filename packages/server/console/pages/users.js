@@ -2,13 +2,12 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api, session } from '/console/api.js';
 import {
+  ActionStatus,
   ConfirmButton,
   Details,
   ErrorBox,
   Field,
   ListPage,
-  LoadFailed,
-  Loading,
   Table,
   href,
   html,
@@ -16,7 +15,7 @@ import {
   show,
   time,
   useAction,
-  useApi,
+  useRecord,
 } from '/console/ui.js';
 
 const KEYS = [
@@ -77,23 +76,16 @@ const USER_LIST = {
     { label: 'Status', key: 'status' },
     { label: 'Banned', render: (u) => (u.banned ? html`<span class="bad">banned</span>` : 'no') },
     { label: 'Guest', render: (u) => (u.isGuest ? 'yes' : 'no') },
-    { label: 'Registered', render: (u) => time(u.registTime) },
+    { label: 'Registered', key: 'registTime', as: 'time' },
   ],
 };
 
 function BanForm({ userId, onDone }) {
   const [form, setForm] = useState({ reason: '', permanent: true, until: '' });
-  const ban = useAction(async () => {
-    const r = await api('POST', `/users/${userId}/ban`, {
-      body: {
-        reason: form.reason,
-        until: form.permanent ? null : new Date(form.until).toISOString(),
-        actor: session.moderator(),
-      },
-    });
-    onDone();
-    return r;
-  });
+  const ban = useAction(() => {
+    const until = form.permanent ? null : new Date(form.until).toISOString();
+    return api('POST', `/users/${userId}/ban`, { body: { reason: form.reason, until, actor: session.moderator() } });
+  }, onDone);
   const ready = form.reason.trim() && (form.permanent || form.until);
   return html`<form class="stacked" onSubmit=${(e) => e.preventDefault()}>
     <h2>Ban this user</h2>
@@ -123,22 +115,12 @@ function BanForm({ userId, onDone }) {
 }
 
 function UserDetail({ userId }) {
-  const { data: u, error, loading, reload } = useApi('GET', `/users/${encodeURIComponent(userId)}`, {}, [userId]);
-  const revoke = useAction(async () => {
-    const r = await api('POST', `/users/${encodeURIComponent(userId)}/revoke-tokens`);
-    reload();
-    return r;
-  });
-  const unban = useAction(async () => {
-    const r = await api('POST', `/users/${encodeURIComponent(userId)}/unban`, {
-      query: { actor: session.moderator() },
-    });
-    reload();
-    return r;
-  });
-  if (loading && !u) return html`<${Loading} what="user" />`;
-  if (error)
-    return html`<${LoadFailed} title=${`User ${userId}`} error=${error} back="#/users" backLabel="Search users" />`;
+  const path = `/users/${encodeURIComponent(userId)}`;
+  const page = { what: 'user', title: `User ${userId}`, back: '#/users', backLabel: 'Search users' };
+  const { data: u, reload, placeholder } = useRecord(path, {}, [userId], page);
+  const revoke = useAction(() => api('POST', `${path}/revoke-tokens`), reload);
+  const unban = useAction(() => api('POST', `${path}/unban`, { query: { actor: session.moderator() } }), reload);
+  if (placeholder) return placeholder;
   const activeBans = u.bans.filter((b) => !b.liftedAt && (!b.until || Date.parse(b.until) > Date.now()));
   return html`<section>
     <h1>
@@ -146,10 +128,8 @@ function UserDetail({ userId }) {
       <span class="muted">${u.username}</span> ${u.banned ? html`<span class="bad">banned</span>` : null}
     </h1>
     <p><a href=${href('/orders', { userId: u.userId })}>Orders of this user</a></p>
-    <${ErrorBox} error=${revoke.error} />
-    <${ErrorBox} error=${unban.error} />
-    ${revoke.result ? html`<p class="ok" role="status">Revoked ${revoke.result.revoked} token(s).</p>` : null}
-    ${unban.result ? html`<p class="ok" role="status">Lifted ${unban.result.lifted} ban(s).</p>` : null}
+    <${ActionStatus} action=${revoke} done=${(r) => `Revoked ${r.revoked} token(s).`} />
+    <${ActionStatus} action=${unban} done=${(r) => `Lifted ${r.lifted} ban(s).`} />
     <${Details}
       rows=${[
         ['User code', u.userCode],
@@ -176,9 +156,9 @@ function UserDetail({ userId }) {
         { label: 'Provider', key: 'provider' },
         { label: 'Type', key: 'loginType' },
         { label: 'Open id', key: 'openId' },
-        { label: 'Nickname', render: (m) => show(m.nickname) },
-        { label: 'Email', render: (m) => show(m.email) },
-        { label: 'Last login', render: (m) => time(m.lastLoginAt) },
+        { label: 'Nickname', key: 'nickname' },
+        { label: 'Email', key: 'email' },
+        { label: 'Last login', key: 'lastLoginAt', as: 'time' },
       ]}
     />
     <h2>Sessions</h2>
@@ -191,8 +171,8 @@ function UserDetail({ userId }) {
         { label: 'App', key: 'appId' },
         { label: 'Login type', key: 'loginType' },
         { label: 'IP', key: 'issuedIp' },
-        { label: 'Created', render: (s) => time(s.createdAt) },
-        { label: 'Expires', render: (s) => time(s.expiresAt) },
+        { label: 'Created', key: 'createdAt', as: 'time' },
+        { label: 'Expires', key: 'expiresAt', as: 'time' },
         {
           label: 'State',
           render: (s) => (s.live ? html`<span class="ok">live</span>` : `revoked ${s.revokeReason ?? ''}`),
@@ -208,7 +188,7 @@ function UserDetail({ userId }) {
         { label: 'Reason', key: 'reason' },
         { label: 'Until', render: (b) => (b.until ? time(b.until) : 'until lifted') },
         { label: 'By', key: 'actor' },
-        { label: 'At', render: (b) => time(b.createdAt) },
+        { label: 'At', key: 'createdAt', as: 'time' },
         { label: 'Lifted', render: (b) => (b.liftedAt ? `${time(b.liftedAt)} by ${b.liftedBy}` : show(null)) },
       ]}
     />
