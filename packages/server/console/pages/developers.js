@@ -4,18 +4,17 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import {
-  AccountButtons,
   AccountCreated,
+  AccountPage,
   ActionForm,
   PersonNameField,
-  AccountResults,
   PeopleTabs,
   SaveField,
+  accountRecord,
   accountStatus,
   useAccountActions,
 } from '/console/pages/peoplecommon.js';
 import {
-  Details,
   ErrorBox,
   Field,
   Loading,
@@ -93,18 +92,11 @@ function DeveloperInvite() {
     api('POST', '/studio-developers', { body: { name: name.trim(), appIds: parseAppIds(appIds) } }),
   );
   const created = invite.result;
-  if (created) {
-    const { name: invited } = created.developer;
-    return html`<${AccountCreated}
-      heading="Developer invited"
-      name=${invited}
-      created=${created}
-      handOver=${html`Hand these to ${invited} over a safe channel, with the portal's address:
-        <code>${location.origin}/portal/</code>`}
-      open=${{ href: href(`/people/developers/${invited}`), label: 'Open the developer' }}
-      all=${{ href: '#/people/developers', label: 'All studio developers' }}
-    />`;
-  }
+  if (created)
+    return html`<${AccountCreated} kind="developer" name=${created.developer.name} created=${created}>
+      Hand these to ${created.developer.name} over a safe channel, with the portal's address:
+      <code>${location.origin}/portal/</code>
+    <//>`;
   return html`<section>
     <h1>Invite a studio developer</h1>
     <${PeopleTabs} active="developers" />
@@ -129,13 +121,7 @@ function DeveloperInvite() {
 }
 
 function DeveloperDetail({ name }) {
-  const page = {
-    what: 'studio developer',
-    title: `Studio developer ${name}`,
-    back: '#/people/developers',
-    backLabel: 'All studio developers',
-  };
-  const { data: dev, reload, placeholder } = useRecord(devPath(name), {}, [name], page);
+  const { data: dev, reload, placeholder } = useRecord(devPath(name), {}, [name], accountRecord('developer', name));
   const canWrite = usePermission('operators.write');
   const [appIds, setAppIds] = useState(undefined);
   const actions = useAccountActions(devPath(name), reload);
@@ -143,46 +129,30 @@ function DeveloperDetail({ name }) {
     actions.after(api('PATCH', devPath(name), { body: { appIds: parseAppIds(appIds ?? '') } })),
   );
   if (placeholder) return placeholder;
-  return html`<section class="developer-detail">
-    <h1>${dev.name} <span class="muted">studio developer</span></h1>
-    <${PeopleTabs} active="developers" />
-    <${AccountResults} account=${dev} actions=${actions} extra=${[saveApps]} />
-    <${Details}
-      rows=${[
-        ['Apps', appLinks(dev.appIds)],
-        ['Status', accountStatus(dev)],
-        ['Last sign-in', dev.lastLoginAt ? time(dev.lastLoginAt) : 'never (invitation pending)'],
-        ['Recovery codes left', String(dev.recoveryCodesLeft)],
-        ['Invited', time(dev.createdAt)],
-      ]}
-    />
-    ${
-      canWrite
-        ? html`<${SaveField}
-              className="developer-apps"
-              buttonClass="save-apps"
-              label="Save apps"
-              disabled=${saveApps.busy || appIds === undefined}
-              onSave=${saveApps.run}
-            >
-              <${Field}
-                label="App ids"
-                name="developerAppIds"
-                value=${appIds ?? dev.appIds.join(', ')}
-                onInput=${setAppIds}
-              />
-            <//>
-            <${AccountButtons}
-              account=${dev}
-              actions=${actions}
-              disableQuestion="Disable this developer? Its portal sessions end."
-            />`
-        : html`<p class="muted read-only">
-            Read only: changing studio developers needs the operators.write permission.
-          </p>`
-    }
-    <p><a href="#/people/developers">All studio developers</a> · <a href="#/admin-actions">Audit trail</a></p>
-  </section>`;
+  return html`<${AccountPage}
+    kind="developer"
+    account=${dev}
+    actions=${actions}
+    extra=${[saveApps]}
+    canWrite=${canWrite}
+    disableQuestion="Disable this developer? Its portal sessions end."
+    rows=${[
+      ['Apps', appLinks(dev.appIds)],
+      ['Status', accountStatus(dev)],
+      ['Last sign-in', dev.lastLoginAt ? time(dev.lastLoginAt) : 'never (invitation pending)'],
+      ['Recovery codes left', String(dev.recoveryCodesLeft)],
+      ['Invited', time(dev.createdAt)],
+    ]}
+    editor=${html`<${SaveField}
+      className="developer-apps"
+      buttonClass="save-apps"
+      label="Save apps"
+      disabled=${saveApps.busy || appIds === undefined}
+      onSave=${saveApps.run}
+    >
+      <${Field} label="App ids" name="developerAppIds" value=${appIds ?? dev.appIds.join(', ')} onInput=${setAppIds} />
+    <//>`}
+  />`;
 }
 
 export function DevelopersPage({ name }) {

@@ -6,30 +6,18 @@ import { api } from '/console/api.js';
 import { TokensPage, TokensPanel } from '/console/pages/tokens.js';
 import { DevelopersPage } from '/console/pages/developers.js';
 import {
-  AccountButtons,
   AccountCreated,
+  AccountPage,
   ActionForm,
   PersonNameField,
-  AccountResults,
   PeopleTabs,
   ROLES,
   SaveField,
+  accountRecord,
   accountStatus,
   useAccountActions,
 } from '/console/pages/peoplecommon.js';
-import {
-  Details,
-  ErrorBox,
-  Field,
-  ListPage,
-  href,
-  html,
-  show,
-  time,
-  useAction,
-  usePermission,
-  useRecord,
-} from '/console/ui.js';
+import { ErrorBox, Field, ListPage, href, html, show, time, useAction, usePermission, useRecord } from '/console/ui.js';
 
 const opPath = (name) => `/operators/${encodeURIComponent(name)}`;
 
@@ -65,17 +53,10 @@ function OperatorCreate() {
   const [role, setRole] = useState('operator');
   const create = useAction(() => api('POST', '/operators', { body: { name: name.trim(), role } }));
   const created = create.result;
-  if (created) {
-    const { name: made } = created.operator;
-    return html`<${AccountCreated}
-      heading="Operator created"
-      name=${made}
-      created=${created}
-      handOver=${`Hand these to ${made} over a safe channel.`}
-      open=${{ href: href(`/people/operators/${made}`), label: 'Open the operator' }}
-      all=${{ href: '#/people', label: 'All operators' }}
-    />`;
-  }
+  if (created)
+    return html`<${AccountCreated} kind="operator" name=${created.operator.name} created=${created}>
+      Hand these to ${created.operator.name} over a safe channel.
+    <//>`;
   return html`<section>
     <h1>New operator</h1>
     <${PeopleTabs} active="operators" />
@@ -89,54 +70,38 @@ function OperatorCreate() {
 }
 
 function OperatorDetail({ name }) {
-  const page = { what: 'operator', title: `Operator ${name}`, back: '#/people', backLabel: 'All operators' };
-  const { data: op, reload, placeholder } = useRecord(opPath(name), {}, [name], page);
+  const { data: op, reload, placeholder } = useRecord(opPath(name), {}, [name], accountRecord('operator', name));
   const canWrite = usePermission('operators.write');
   const [role, setRole] = useState(undefined);
   const actions = useAccountActions(opPath(name), reload);
   const setRoleAction = useAction((r) => actions.after(api('PATCH', opPath(name), { body: { role: r } })));
   if (placeholder) return placeholder;
-  return html`<section class="operator-detail">
-    <h1>${op.name} <span class="muted">operator</span></h1>
-    <${PeopleTabs} active="operators" />
-    <${AccountResults} account=${op} actions=${actions} extra=${[setRoleAction]} />
-    <${Details}
-      rows=${[
-        ['Role', op.role],
-        ['Status', accountStatus(op)],
-        ['Last sign-in', time(op.lastLoginAt)],
-        ['Recovery codes left', show(op.recoveryCodesLeft)],
-        ['Created', time(op.createdAt)],
-      ]}
-    />
-    ${
-      canWrite
-        ? html`<${SaveField}
-              className="operator-role"
-              buttonClass="save-role"
-              label="Change role"
-              disabled=${setRoleAction.busy || (role ?? op.role) === op.role}
-              onSave=${() => setRoleAction.run(role)}
-            >
-              <${Field}
-                label="Role"
-                name="role"
-                as="select"
-                options=${ROLES}
-                value=${role ?? op.role}
-                onInput=${setRole}
-              />
-            <//>
-            <${AccountButtons}
-              account=${op}
-              actions=${actions}
-              disableQuestion="Disable this operator? Its sessions end and its tokens stop working."
-            />`
-        : html`<p class="muted read-only">Read only: changing operators needs the operators.write permission.</p>`
-    }
+  return html`<${AccountPage}
+    kind="operator"
+    account=${op}
+    actions=${actions}
+    extra=${[setRoleAction]}
+    canWrite=${canWrite}
+    disableQuestion="Disable this operator? Its sessions end and its tokens stop working."
+    rows=${[
+      ['Role', op.role],
+      ['Status', accountStatus(op)],
+      ['Last sign-in', time(op.lastLoginAt)],
+      ['Recovery codes left', show(op.recoveryCodesLeft)],
+      ['Created', time(op.createdAt)],
+    ]}
+    editor=${html`<${SaveField}
+      className="operator-role"
+      buttonClass="save-role"
+      label="Change role"
+      disabled=${setRoleAction.busy || (role ?? op.role) === op.role}
+      onSave=${() => setRoleAction.run(role)}
+    >
+      <${Field} label="Role" name="role" as="select" options=${ROLES} value=${role ?? op.role} onInput=${setRole} />
+    <//>`}
+  >
     <${TokensPanel} key=${op.role} operator=${op.name} ownerRole=${op.role} canWrite=${canWrite} />
-    <p><a href="#/people">All operators</a> · <a href="#/admin-actions">Audit trail</a></p>
-  </section>`;
+  <//>`;
 }
 
 export function PeoplePage({ route }) {

@@ -1,9 +1,9 @@
 // pages/peoplecommon.js - pieces shared by the people pages (one identity model, src/identity): their tabs, the roles,
-// an account's status, and the actions on an account (disable, reset password, reset authenticator) with their
-// one-time secrets, the same for an operator and a studio developer.
+// an account's status, its page, and the actions on an account (disable, reset password, reset authenticator) with
+// their one-time secrets, the same for an operator and a studio developer.
 import { api } from '/console/api.js';
 import { SecondFactorOnce } from '/console/qr.js';
-import { ConfirmButton, ErrorBox, Field, SecretOnce, href, html, time, useAction } from '/console/ui.js';
+import { ConfirmButton, Details, ErrorBox, Field, SecretOnce, href, html, time, useAction } from '/console/ui.js';
 
 export const ROLES = ['admin', 'operator', 'moderator', 'support'];
 
@@ -39,7 +39,7 @@ export function useAccountActions(path, reload) {
 }
 
 /** The actions' errors and the new password or second factor, shown once. `extra`: the page's other actions. */
-export function AccountResults({ account, actions, extra = [] }) {
+function AccountResults({ account, actions, extra = [] }) {
   const { disable, resetPassword, resetTotp } = actions;
   return html`${[...extra, disable, resetPassword, resetTotp].map((a) => html`<${ErrorBox} error=${a.error} />`)}
   ${resetPassword.result ? html`<${SecretOnce} label=${`New password of ${account.name}`} value=${resetPassword.result.password} />` : null}
@@ -47,7 +47,7 @@ export function AccountResults({ account, actions, extra = [] }) {
 }
 
 /** Enable or disable (asking first), reset the password (a lock is lifted with it), reset the authenticator. */
-export function AccountButtons({ account, actions, disableQuestion }) {
+function AccountButtons({ account, actions, disableQuestion }) {
   const { disable, resetPassword, resetTotp } = actions;
   const locked = account.lockedUntil && Date.parse(account.lockedUntil) > Date.now();
   return html`<p class="actions">
@@ -95,16 +95,68 @@ export function ActionForm({ className, onSubmit, children }) {
   return html`<form class=${className} onSubmit=${submit}>${children}</form>`;
 }
 
-/**
- * A new account's one-time secrets (password, TOTP QR code, recovery codes) to hand over, with a link to the account
- * (`open`) and to the list (`all`): { href, label } each.
- */
-export function AccountCreated({ heading, name, created, handOver, open, all }) {
+/** The two kinds of account of the people pages: where they are listed, and what their pages call them. */
+const KINDS = {
+  operator: {
+    tab: 'operators',
+    title: 'operator',
+    heading: 'Operator',
+    plural: 'operators',
+    path: '/people/operators',
+    list: '#/people',
+    listLabel: 'All operators',
+    created: 'Operator created',
+    open: 'Open the operator',
+  },
+  developer: {
+    tab: 'developers',
+    title: 'studio developer',
+    heading: 'Studio developer',
+    plural: 'studio developers',
+    path: '/people/developers',
+    list: '#/people/developers',
+    listLabel: 'All studio developers',
+    created: 'Developer invited',
+    open: 'Open the developer',
+  },
+};
+
+/** The useRecord page of an account of `kind` called `name`: its loading text and, when it fails, the way back. */
+export function accountRecord(kind, name) {
+  const k = KINDS[kind];
+  return { what: k.title, title: `${k.heading} ${name}`, back: k.list, backLabel: k.listLabel };
+}
+
+/** A new account's one-time secrets (password, TOTP QR code, recovery codes); `children` say how to hand them over. */
+export function AccountCreated({ kind, name, created, children }) {
+  const k = KINDS[kind];
   return html`<section>
-    <h1>${heading}: ${name}</h1>
-    <p class="muted">${handOver}</p>
+    <h1>${k.created}: ${name}</h1>
+    <p class="muted">${children}</p>
     <${SecondFactorOnce} who=${name} secondFactor=${created.secondFactor} password=${created.password} />
-    <p><a href=${open.href}>${open.label}</a> · <a href=${all.href}>${all.label}</a></p>
+    <p><a href=${href(`${k.path}/${name}`)}>${k.open}</a> · <a href=${k.list}>${k.listLabel}</a></p>
+  </section>`;
+}
+
+/**
+ * An account's page: its details (`rows`), the results of its actions (`extra`: the page's other actions), and with
+ * operators.write its own field (`editor`: a role, apps) and the account actions; read only without. `children`
+ * go under them (an operator's tokens).
+ */
+export function AccountPage({ kind, account, actions, extra, rows, canWrite, editor, disableQuestion, children }) {
+  const k = KINDS[kind];
+  return html`<section class=${`${kind}-detail`}>
+    <h1>${account.name} <span class="muted">${k.title}</span></h1>
+    <${PeopleTabs} active=${k.tab} />
+    <${AccountResults} account=${account} actions=${actions} extra=${extra} />
+    <${Details} rows=${rows} />
+    ${
+      canWrite
+        ? html`${editor}<${AccountButtons} account=${account} actions=${actions} disableQuestion=${disableQuestion} />`
+        : html`<p class="muted read-only">Read only: changing ${k.plural} needs the operators.write permission.</p>`
+    }
+    ${children}
+    <p><a href=${k.list}>${k.listLabel}</a> · <a href="#/admin-actions">Audit trail</a></p>
   </section>`;
 }
 
