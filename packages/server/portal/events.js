@@ -65,11 +65,7 @@ export function Events({ appId, eventId, filters = {} }) {
 
 function EventDetail({ appId, eventId, onChange }) {
   const detail = useApi(`/apps/${appId}/events/${encodeURIComponent(eventId)}`, {}, [appId, eventId]);
-  const resend = useAction(async () => {
-    const r = await api('POST', `/apps/${appId}/events/${encodeURIComponent(eventId)}/resend`);
-    onChange();
-    return r;
-  });
+  const resend = useAction(() => api('POST', `/apps/${appId}/events/${encodeURIComponent(eventId)}/resend`), onChange);
   const e = detail.data;
   return html`<div class="panel event-detail">
     <h2>Event ${eventId}</h2>
@@ -136,19 +132,29 @@ function EventDetail({ appId, eventId, onChange }) {
   </div>`;
 }
 
+/** A one-line form whose submit runs `action`, then says what it came to: `done(result)`, or its error. */
+function ActionLine({ className, action, label, done, children }) {
+  const submit = (e) => {
+    e.preventDefault();
+    action.run();
+  };
+  return html`<form class="inline-fields ${className}" onSubmit=${submit}>
+    ${children}
+    <button type="submit" disabled=${action.busy}>${label}</button>
+    ${action.result ? html`<span class="ok">${done(action.result)}</span>` : null}
+    <${ErrorBox} error=${action.error} />
+  </form>`;
+}
+
 function Recover({ appId, onDone }) {
   const [since, setSince] = useState('');
-  const recover = useAction(async () => {
-    const r = await api('POST', `/apps/${appId}/events/recover`, { body: { since: new Date(since).toISOString() } });
-    onDone();
-    return r;
-  });
-  return html`<form
-    class="inline-fields recover"
-    onSubmit=${(e) => {
-      e.preventDefault();
-      recover.run();
-    }}
+  const body = () => ({ since: new Date(since).toISOString() });
+  const recover = useAction(() => api('POST', `/apps/${appId}/events/recover`, { body: body() }), onDone);
+  return html`<${ActionLine}
+    className="recover"
+    action=${recover}
+    label="Recover"
+    done=${(r) => `Recovered ${r.recovered}.`}
   >
     <${Field}
       label="Recover dead events since"
@@ -158,36 +164,19 @@ function Recover({ appId, onDone }) {
       onInput=${setSince}
       required
     />
-    <button type="submit" disabled=${recover.busy}>Recover</button>
-    ${recover.result ? html`<span class="ok">Recovered ${recover.result.recovered}.</span>` : null}
-    <${ErrorBox} error=${recover.error} />
-  </form>`;
+  <//>`;
 }
 
 function TestEvent({ appId, onDone }) {
   const [type, setType] = useState('payment');
-  const send = useAction(async () => {
-    const r = await api('POST', `/apps/${appId}/test-events`, { body: { type } });
-    onDone();
-    return r;
-  });
-  return html`<form
-    class="inline-fields test-event"
-    onSubmit=${(e) => {
-      e.preventDefault();
-      send.run();
-    }}
+  const send = useAction(() => api('POST', `/apps/${appId}/test-events`, { body: { type } }), onDone);
+  const options = ['payment', 'refund', 'cancellation'];
+  return html`<${ActionLine}
+    className="test-event"
+    action=${send}
+    label="Send test event"
+    done=${(r) => `Test event ${r.eventId} queued.`}
   >
-    <${Field}
-      label="Test event"
-      name="test-type"
-      as="select"
-      value=${type}
-      onInput=${setType}
-      options=${['payment', 'refund', 'cancellation']}
-    />
-    <button type="submit" disabled=${send.busy}>Send test event</button>
-    ${send.result ? html`<span class="ok">Test event ${send.result.eventId} queued.</span>` : null}
-    <${ErrorBox} error=${send.error} />
-  </form>`;
+    <${Field} label="Test event" name="test-type" as="select" value=${type} onInput=${setType} options=${options} />
+  <//>`;
 }

@@ -136,6 +136,15 @@ export function Field({ label, name, value, onInput, type = 'text', as = 'input'
   </div>`;
 }
 
+/**
+ * The fields of one form's state: `const field = boundFields(form, setForm)`, then field(key, props) is the Field named
+ * `key` showing form[key] and setting it.
+ */
+export function boundFields(form, setForm) {
+  return (key, props) =>
+    html`<${Field} name=${key} value=${form[key]} onInput=${(v) => setForm({ ...form, [key]: v })} ...${props} />`;
+}
+
 /** A button that asks first: a click shows the question with confirm and cancel. */
 export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger = true, disabled = false }) {
   const [asking, setAsking] = useState(false);

@@ -45,13 +45,30 @@ export function OverviewCharts({ data, links }) {
   const fails = data.failureReasons;
   const calls = data.gameCallFailures;
   const reports = data.openReports;
+  // The x axes of the hourly and the daily charts: a label and a key per bucket.
+  const byHour = { labels: hours.map((h) => hourLabel(h.hour)), keys: hours.map((h) => h.hour) };
+  const byDay = { labels: days.map((d) => dayLabel(d.day)), keys: days.map((d) => d.day) };
+  // A daily count of orders, linking to the orders of that day that `filter` selects.
+  const orderSeries = (key, label, filter) => ({
+    key,
+    label,
+    values: days.map((d) => d[key]),
+    link: linkIf(links.orders, (i) => links.orders({ appId, ...filter, ...dayWindow(i) })),
+  });
+  // A count of game calls per app and kind, linking to those calls (`filter`: failed ones only).
+  const callSeries = (key, label, color, filter) => ({
+    key,
+    label,
+    color,
+    values: calls.map((c) => c[key]),
+    link: (i) => links.gameCalls(calls[i].appId, { kind: calls[i].kind, ...filter, ...window }),
+  });
   return html`<div class="overview-grid">
     <${Chart}
       id="notifications"
       kind="lines"
       title="Notifications per hour by outcome (state now)"
-      labels=${hours.map((h) => hourLabel(h.hour))}
-      keys=${hours.map((h) => h.hour)}
+      ...${byHour}
       series=${[
         { key: 'delivered', label: 'Delivered', values: hours.map((h) => h.delivered), link: hourLink('delivered') },
         { key: 'retrying', label: 'Retrying', values: hours.map((h) => h.retrying), link: hourLink('pending') },
@@ -63,8 +80,7 @@ export function OverviewCharts({ data, links }) {
       kind="lines"
       unit="%"
       title="Delivery success rate per hour"
-      labels=${hours.map((h) => hourLabel(h.hour))}
-      keys=${hours.map((h) => h.hour)}
+      ...${byHour}
       series=${[
         {
           key: 'successRate',
@@ -97,27 +113,11 @@ export function OverviewCharts({ data, links }) {
       id="commerce"
       kind="lines"
       title="Orders, payments, refunds and pending supplements per day"
-      labels=${days.map((d) => dayLabel(d.day))}
-      keys=${days.map((d) => d.day)}
+      ...${byDay}
       series=${[
-        {
-          key: 'orders',
-          label: 'Orders',
-          values: days.map((d) => d.orders),
-          link: linkIf(links.orders, (i) => links.orders({ appId, trxType: 0, ...dayWindow(i) })),
-        },
-        {
-          key: 'payments',
-          label: 'Payments',
-          values: days.map((d) => d.payments),
-          link: linkIf(links.orders, (i) => links.orders({ appId, trxType: 0, status: 0, ...dayWindow(i) })),
-        },
-        {
-          key: 'refunds',
-          label: 'Refunds',
-          values: days.map((d) => d.refunds),
-          link: linkIf(links.orders, (i) => links.orders({ appId, trxType: 2, ...dayWindow(i) })),
-        },
+        orderSeries('orders', 'Orders', { trxType: 0 }),
+        orderSeries('payments', 'Payments', { trxType: 0, status: 0 }),
+        orderSeries('refunds', 'Refunds', { trxType: 2 }),
         {
           key: 'pendingSupplements',
           label: 'Pending supplements',
@@ -132,20 +132,8 @@ export function OverviewCharts({ data, links }) {
       labels=${calls.map((c) => `app ${c.appId} ${c.kind}`)}
       keys=${calls.map((c) => `${c.appId}/${c.kind}`)}
       series=${[
-        {
-          key: 'calls',
-          label: 'All tries',
-          color: '#90a4ae',
-          values: calls.map((c) => c.calls),
-          link: (i) => links.gameCalls(calls[i].appId, { kind: calls[i].kind, ...window }),
-        },
-        {
-          key: 'failures',
-          label: 'Failed',
-          color: '#c62828',
-          values: calls.map((c) => c.failures),
-          link: (i) => links.gameCalls(calls[i].appId, { kind: calls[i].kind, failed: 'true', ...window }),
-        },
+        callSeries('calls', 'All tries', '#90a4ae', {}),
+        callSeries('failures', 'Failed', '#c62828', { failed: 'true' }),
       ]}
     />
     ${

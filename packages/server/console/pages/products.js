@@ -6,7 +6,7 @@ import {
   ConfirmButton,
   Details,
   ErrorBox,
-  Field,
+  boundFields,
   ListPage,
   href,
   html,
@@ -76,7 +76,7 @@ function bodyFrom(form, initial, editing) {
 function ProductForm({ product, editing, submitLabel, onSubmit, busy }) {
   const [initial] = useState(() => formFrom(product));
   const [form, setForm] = useState(initial);
-  const set = (k) => (v) => setForm({ ...form, [k]: v });
+  const field = boundFields(form, setForm);
   return html`<form
     class="stacked product-form"
     onSubmit=${(e) => {
@@ -84,31 +84,16 @@ function ProductForm({ product, editing, submitLabel, onSubmit, busy }) {
       onSubmit(bodyFrom(form, initial, editing));
     }}
   >
-    ${
-      editing
-        ? null
-        : html`<${Field}
-            label="Product code (2.4 productCode)"
-            name="productCode"
-            value=${form.productCode}
-            onInput=${set('productCode')}
-            required
-            maxlength="64"
-            hint="1-64 of A-Z a-z 0-9 _ . : -"
-          />`
-    }
-    <${Field} label="Name" name="name" value=${form.name} onInput=${set('name')} required maxlength="200" />
-    <${Field}
-      label=${editing ? `Unit price (${product.currency})` : 'Unit price'}
-      name="price"
-      value=${form.price}
-      onInput=${set('price')}
-      required
-      inputmode="decimal"
-      hint="A decimal with at most the currency's decimals, e.g. 6.99"
-    />
-    ${editing ? null : html`<${Field} label="Currency (ISO 4217)" name="currency" value=${form.currency} onInput=${set('currency')} required maxlength="3" placeholder="USD" />`}
-    ${STORES.map(([, label, k]) => html`<${Field} label=${label} name=${k} value=${form[k]} onInput=${set(k)} maxlength="200" />`)}
+    ${editing ? null : field('productCode', { label: 'Product code (2.4 productCode)', required: true, maxlength: '64', hint: '1-64 of A-Z a-z 0-9 _ . : -' })}
+    ${field('name', { label: 'Name', required: true, maxlength: '200' })}
+    ${field('price', {
+      label: editing ? `Unit price (${product.currency})` : 'Unit price',
+      required: true,
+      inputmode: 'decimal',
+      hint: "A decimal with at most the currency's decimals, e.g. 6.99",
+    })}
+    ${editing ? null : field('currency', { label: 'Currency (ISO 4217)', required: true, maxlength: '3', placeholder: 'USD' })}
+    ${STORES.map(([, label, k]) => field(k, { label, maxlength: '200' }))}
     <button type="submit" disabled=${busy}>${submitLabel}</button>
   </form>`;
 }
@@ -160,7 +145,12 @@ function ProductDetail({ appId, code }) {
     return r;
   }, reload);
   const setStatus = useAction((status) => api('PATCH', path, { body: { status } }), reload);
+  const startEditing = () => {
+    save.reset();
+    setEditing(true);
+  };
   if (placeholder) return placeholder;
+  const statusButton = STATUS_BUTTON[p.status];
   return html`<section>
     <h1>
       ${p.name} <span class="muted">product ${p.productCode}</span>
@@ -190,19 +180,8 @@ function ProductDetail({ appId, code }) {
               ]}
             />
             <p class="actions">
-              <button
-                type="button"
-                onClick=${() => {
-                  save.reset();
-                  setEditing(true);
-                }}
-              >
-                Edit
-              </button>
-              <${ConfirmButton}
-                ...${STATUS_BUTTON[p.status]}
-                onConfirm=${() => setStatus.run(STATUS_BUTTON[p.status].to)}
-              />
+              <button type="button" onClick=${startEditing}>Edit</button>
+              <${ConfirmButton} ...${statusButton} onConfirm=${() => setStatus.run(statusButton.to)} />
             </p>`
     }
   </section>`;

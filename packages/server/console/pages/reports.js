@@ -3,6 +3,7 @@ import { useState } from '/console/vendor/hooks.module.js';
 import { api, session } from '/console/api.js';
 import {
   ActionStatus,
+  boundFields,
   Details,
   Field,
   ListPage,
@@ -105,7 +106,7 @@ function ModerationForm({ report, onDone }) {
     until: '',
     liftBan: false,
   });
-  const set = (k) => (v) => setForm({ ...form, [k]: v });
+  const field = boundFields(form, setForm);
   const decide = useAction(() => {
     const body = {
       moderator: session.moderator(),
@@ -136,62 +137,21 @@ function ModerationForm({ report, onDone }) {
   return html`<form class="stacked moderation" onSubmit=${submit}>
     <h2>Decision</h2>
     <${ActionStatus} action=${decide} done=${(r) => `Saved: the report is now ${r.status}.`} />
-    <${Field}
-      label="New status"
-      name="status"
-      as="select"
-      options=${['open', 'actioned', 'dismissed']}
-      value=${form.status}
-      onInput=${set('status')}
-    />
-    <${Field}
-      label="Moderator note"
-      name="note"
-      as="textarea"
-      rows="3"
-      required
-      maxlength="4000"
-      value=${form.note}
-      onInput=${set('note')}
-    />
+    ${field('status', { label: 'New status', as: 'select', options: ['open', 'actioned', 'dismissed'] })}
+    ${field('note', { label: 'Moderator note', as: 'textarea', rows: '3', required: true, maxlength: '4000' })}
     ${
       canBan
-        ? html` <${Field}
-              label="Also ban the reportee's account"
-              name="ban"
-              type="checkbox"
-              value=${form.ban}
-              onInput=${set('ban')}
-            />
-            ${
-              form.ban
-                ? html`<fieldset>
-                    <${Field}
-                      label="Ban reason"
-                      name="banReason"
-                      required
-                      maxlength="500"
-                      value=${form.banReason}
-                      onInput=${set('banReason')}
-                    />
-                    <${Field}
-                      label="Permanent (until lifted)"
-                      name="permanent"
-                      type="checkbox"
-                      value=${form.permanent}
-                      onInput=${set('permanent')}
-                    />
-                    ${form.permanent ? null : html`<${Field} label="Ban ends" name="until" type="datetime-local" required value=${form.until} onInput=${set('until')} />`}
-                  </fieldset>`
-                : null
-            }
-            <${Field}
-              label="Lift the bans in force on the reportee's account"
-              name="liftBan"
-              type="checkbox"
-              value=${form.liftBan}
-              onInput=${set('liftBan')}
-            />`
+        ? html` ${field('ban', { label: "Also ban the reportee's account", type: 'checkbox' })}
+          ${
+            form.ban
+              ? html`<fieldset>
+                  ${field('banReason', { label: 'Ban reason', required: true, maxlength: '500' })}
+                  ${field('permanent', { label: 'Permanent (until lifted)', type: 'checkbox' })}
+                  ${form.permanent ? null : field('until', { label: 'Ban ends', type: 'datetime-local', required: true })}
+                </fieldset>`
+              : null
+          }
+          ${field('liftBan', { label: "Lift the bans in force on the reportee's account", type: 'checkbox' })}`
         : html`<p class="muted">The reportee has no platform account (svcid), so it cannot be banned from here.</p>`
     }
     ${

@@ -114,6 +114,32 @@ function BanForm({ userId, onDone }) {
   </form>`;
 }
 
+/** The tables of a user's page: its login methods, sessions and bans. */
+const LOGIN_METHODS = [
+  { label: 'Provider', key: 'provider' },
+  { label: 'Type', key: 'loginType' },
+  { label: 'Open id', key: 'openId' },
+  { label: 'Nickname', key: 'nickname' },
+  { label: 'Email', key: 'email' },
+  { label: 'Last login', key: 'lastLoginAt', as: 'time' },
+];
+const SESSIONS = [
+  { label: 'Token', key: 'tokenId' },
+  { label: 'App', key: 'appId' },
+  { label: 'Login type', key: 'loginType' },
+  { label: 'IP', key: 'issuedIp' },
+  { label: 'Created', key: 'createdAt', as: 'time' },
+  { label: 'Expires', key: 'expiresAt', as: 'time' },
+  { label: 'State', render: (s) => (s.live ? html`<span class="ok">live</span>` : `revoked ${s.revokeReason ?? ''}`) },
+];
+const BANS = [
+  { label: 'Reason', key: 'reason' },
+  { label: 'Until', render: (b) => (b.until ? time(b.until) : 'until lifted') },
+  { label: 'By', key: 'actor' },
+  { label: 'At', key: 'createdAt', as: 'time' },
+  { label: 'Lifted', render: (b) => (b.liftedAt ? `${time(b.liftedAt)} by ${b.liftedBy}` : show(null)) },
+];
+
 function UserDetail({ userId }) {
   const path = `/users/${encodeURIComponent(userId)}`;
   const page = { what: 'user', title: `User ${userId}`, back: '#/users', backLabel: 'Search users' };
@@ -149,49 +175,11 @@ function UserDetail({ userId }) {
       ${activeBans.length ? html`<${ConfirmButton} label="Unban" question="Lift every ban in force on this user?" onConfirm=${unban.run} />` : null}
     </p>
     <h2>Login methods</h2>
-    <${Table}
-      rows=${u.methods}
-      empty="None."
-      columns=${[
-        { label: 'Provider', key: 'provider' },
-        { label: 'Type', key: 'loginType' },
-        { label: 'Open id', key: 'openId' },
-        { label: 'Nickname', key: 'nickname' },
-        { label: 'Email', key: 'email' },
-        { label: 'Last login', key: 'lastLoginAt', as: 'time' },
-      ]}
-    />
+    <${Table} rows=${u.methods} empty="None." columns=${LOGIN_METHODS} />
     <h2>Sessions</h2>
-    <${Table}
-      rowKey=${(s) => s.tokenId}
-      rows=${u.sessions}
-      empty="No sessions."
-      columns=${[
-        { label: 'Token', key: 'tokenId' },
-        { label: 'App', key: 'appId' },
-        { label: 'Login type', key: 'loginType' },
-        { label: 'IP', key: 'issuedIp' },
-        { label: 'Created', key: 'createdAt', as: 'time' },
-        { label: 'Expires', key: 'expiresAt', as: 'time' },
-        {
-          label: 'State',
-          render: (s) => (s.live ? html`<span class="ok">live</span>` : `revoked ${s.revokeReason ?? ''}`),
-        },
-      ]}
-    />
+    <${Table} rowKey=${(s) => s.tokenId} rows=${u.sessions} empty="No sessions." columns=${SESSIONS} />
     <h2>Bans</h2>
-    <${Table}
-      rowKey=${(b) => b.banId}
-      rows=${u.bans}
-      empty="Never banned."
-      columns=${[
-        { label: 'Reason', key: 'reason' },
-        { label: 'Until', render: (b) => (b.until ? time(b.until) : 'until lifted') },
-        { label: 'By', key: 'actor' },
-        { label: 'At', key: 'createdAt', as: 'time' },
-        { label: 'Lifted', render: (b) => (b.liftedAt ? `${time(b.liftedAt)} by ${b.liftedBy}` : show(null)) },
-      ]}
-    />
+    <${Table} rowKey=${(b) => b.banId} rows=${u.bans} empty="Never banned." columns=${BANS} />
     <${BanForm} userId=${u.userId} onDone=${reload} />
   </section>`;
 }
