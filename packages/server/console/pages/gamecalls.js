@@ -1,5 +1,6 @@
 // pages/gamecalls.js - one app's log of role query, role list and pre-order check calls (4.8-4.10): by kind, outcome, failure, or one player's role, user or server.
-import { ListPage, href, html, time } from '/console/ui.js';
+import { appListHead } from '/console/kit/app-list.js';
+import { ListPage, html, time } from '/console/ui.js';
 
 const KINDS = ['', 'role_query', 'role_list', 'pre_order_check'];
 const OUTCOMES = [
@@ -17,9 +18,7 @@ const OUTCOMES = [
 
 /** One app's game-call log, declared for the kit's ListPage. */
 const gameCalls = (appId) => ({
-  title: html`Game-call log <span class="muted">app ${appId}</span>`,
-  intro: html`<p><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>`,
-  path: `/apps/${encodeURIComponent(appId)}/game-calls`,
+  ...appListHead(appId, 'Game-call log', 'game-calls'),
   rows: 'calls',
   rowKey: (c) => c.callId,
   empty: 'No calls match.',

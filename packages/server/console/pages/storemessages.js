@@ -1,6 +1,7 @@
 // pages/storemessages.js - one app's store messages (docs/stores.md#operators): every notification the App Store and
 // Google Play sent, verified or not, and every refund the reconciliation found, with its outcome; filtered by store
 // and outcome, paged. The excerpt comes from a store (or a forger): it is shown as text.
+import { appListHead } from '/console/kit/app-list.js';
 import { ListPage, href, html, show, time } from '/console/ui.js';
 
 const STORES = ['', 'apple', 'google'];
@@ -9,9 +10,7 @@ const OUTCOME_CLASS = { applied: 'ok', refused: 'bad' };
 
 /** One app's store messages, declared for the kit's ListPage. */
 const storeMessages = (appId) => ({
-  title: html`Store messages <span class="muted">app ${appId}</span>`,
-  intro: html`<p><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>`,
-  path: `/apps/${encodeURIComponent(appId)}/store-messages`,
+  ...appListHead(appId, 'Store messages', 'store-messages'),
   rows: 'messages',
   rowKey: (m) => m.messageId,
   empty: 'No store messages match.',

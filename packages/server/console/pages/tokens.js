@@ -17,7 +17,7 @@ import {
   useApi,
   usePermission,
 } from '/console/ui.js';
-import { PeopleTabs } from '/console/pages/peoplecommon.js';
+import { ActionForm, PeopleTabs } from '/console/pages/peoplecommon.js';
 
 /** The roles an owner may hand a token (the API's mayGrant: its own role, or support). */
 const grantable = (ownerRole) => (ownerRole === 'support' ? ['support'] : [ownerRole, 'support']);
@@ -97,13 +97,7 @@ export function TokensPanel({ operator, ownerRole, canWrite }) {
     ${data ? html`<${TokenTable} tokens=${data.tokens} canWrite=${canWrite} onRevoke=${revoke.run} />` : null}
     ${
       canWrite
-        ? html`<form
-            class="inline-fields mint-token"
-            onSubmit=${(e) => {
-              e.preventDefault();
-              mint.run();
-            }}
-          >
+        ? html`<${ActionForm} className="inline-fields mint-token" onSubmit=${mint.run}>
             <${Field} label="Token name" name="tokenName" value=${name} onInput=${setName} required maxlength="100" />
             <${Field}
               label="Role"
@@ -124,7 +118,7 @@ export function TokensPanel({ operator, ownerRole, canWrite }) {
               required
             />
             <div class="field"><label> </label><button type="submit" disabled=${mint.busy}>Mint token</button></div>
-          </form>`
+          <//>`
         : null
     }
   </div>`;
