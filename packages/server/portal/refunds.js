@@ -1,6 +1,7 @@
 // refunds.js - refund abuse in sight for a studio (docs/portal.md): its app's players with the most store refunds in
 // a window (count, amount per currency, supplements owed now, last refund), each linking to that player's orders of
 // the app, a read-only list. Everything shown comes from the API as text.
+import { REFUNDER_ROWS } from '/console/kit/refunders.js';
 import { queryString } from '/portal/api.js';
 import { ListPage, html, when } from '/portal/ui.js';
 
@@ -16,14 +17,10 @@ const refunders = (appId) => ({
     then the larger amount. Pending supplements are what each player owes now (4.5).
   </p>`,
   path: `/apps/${appId}/refund-abuse`,
-  rows: 'refunders',
-  rowKey: (r) => r.userId,
+  ...REFUNDER_ROWS,
   rowAttrs: (r) => ({ 'data-user': r.userId }),
   className: 'refunders',
-  what: 'refunders',
-  empty: 'No refunds in this window.',
   keep: [],
-  cursor: { next: 'nextCursor', param: 'cursor', pin: (data) => ({ from: data.from, to: data.to }) },
   summary: (data) =>
     html`<p class="muted window">
       ${when(data.from)} to ${when(data.to)}${data.currency ? `, in ${data.currency}` : ''}

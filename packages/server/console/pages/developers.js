@@ -92,6 +92,9 @@ function DeveloperInvite() {
     api('POST', '/studio-developers', { body: { name: name.trim(), appIds: parseAppIds(appIds) } }),
   );
   const created = invite.result;
+  const appsHint = apps.data
+    ? `Comma-separated. Apps: ${apps.data.apps.map((a) => `${a.appId} (${a.name})`).join(', ') || 'none yet'}`
+    : 'Comma-separated.';
   if (created)
     return html`<${AccountCreated} kind="developer" name=${created.developer.name} created=${created}>
       Hand these to ${created.developer.name} over a safe channel, with the portal's address:
@@ -103,18 +106,7 @@ function DeveloperInvite() {
     <${ErrorBox} error=${invite.error} />
     <${ActionForm} className="stacked developer-invite" onSubmit=${invite.run}>
       <${PersonNameField} name="developerName" value=${name} onInput=${setName} />
-      <${Field}
-        label="App ids"
-        name="developerApps"
-        value=${appIds}
-        onInput=${setAppIds}
-        required
-        hint=${
-          apps.data
-            ? `Comma-separated. Apps: ${apps.data.apps.map((a) => `${a.appId} (${a.name})`).join(', ') || 'none yet'}`
-            : 'Comma-separated.'
-        }
-      />
+      <${Field} label="App ids" name="developerApps" value=${appIds} onInput=${setAppIds} required hint=${appsHint} />
       <button type="submit" disabled=${invite.busy}>Invite</button>
     <//>
   </section>`;

@@ -48,21 +48,13 @@ export function OverviewCharts({ data, links }) {
   // The x axes of the hourly and the daily charts: a label and a key per bucket.
   const byHour = { labels: hours.map((h) => hourLabel(h.hour)), keys: hours.map((h) => h.hour) };
   const byDay = { labels: days.map((d) => dayLabel(d.day)), keys: days.map((d) => d.day) };
-  // A daily count of orders, linking to the orders of that day that `filter` selects.
-  const orderSeries = (key, label, filter) => ({
-    key,
-    label,
-    values: days.map((d) => d[key]),
-    link: linkIf(links.orders, (i) => links.orders({ appId, ...filter, ...dayWindow(i) })),
-  });
-  // A count of game calls per app and kind, linking to those calls (`filter`: failed ones only).
-  const callSeries = (key, label, color, filter) => ({
-    key,
-    label,
-    color,
-    values: calls.map((c) => c[key]),
-    link: (i) => links.gameCalls(calls[i].appId, { kind: calls[i].kind, ...filter, ...window }),
-  });
+  // A series of `rows`' figures at `key`, each bucket linking to the rows behind it (`link(i)`, or none).
+  const figuresOf = (rows, key, label, link, color) => ({ key, label, color, values: rows.map((r) => r[key]), link });
+  // The orders of day i that `filter` selects; the game calls of app and kind i (`filter`: the failed ones).
+  const ordersOn = (filter) => linkIf(links.orders, (i) => links.orders({ appId, ...filter, ...dayWindow(i) }));
+  const windowEvents = () => links.events({ appId, ...window });
+  const pendingSupplements = linkIf(links.supplements, () => links.supplements({ appId, status: 'pending' }));
+  const callsOf = (filter) => (i) => links.gameCalls(calls[i].appId, { kind: calls[i].kind, ...filter, ...window });
   return html`<div class="overview-grid">
     <${Chart}
       id="notifications"
@@ -70,9 +62,9 @@ export function OverviewCharts({ data, links }) {
       title="Notifications per hour by outcome (state now)"
       ...${byHour}
       series=${[
-        { key: 'delivered', label: 'Delivered', values: hours.map((h) => h.delivered), link: hourLink('delivered') },
-        { key: 'retrying', label: 'Retrying', values: hours.map((h) => h.retrying), link: hourLink('pending') },
-        { key: 'dead', label: 'Dead', values: hours.map((h) => h.dead), link: hourLink('dead') },
+        figuresOf(hours, 'delivered', 'Delivered', hourLink('delivered')),
+        figuresOf(hours, 'retrying', 'Retrying', hourLink('pending')),
+        figuresOf(hours, 'dead', 'Dead', hourLink('dead')),
       ]}
     />
     <${Chart}
@@ -95,19 +87,13 @@ export function OverviewCharts({ data, links }) {
       unit=" ms"
       title="Attempt latency per destination (bucket upper bound)"
       labels=${lat.map((d) => d.url ?? '(no URL)')}
-      series=${['p99', 'p90', 'p50'].map((p) => ({
-        key: p,
-        label: p,
-        color: LATENCY_COLORS[p],
-        values: lat.map((d) => d[p]),
-        link: () => links.events({ appId, ...window }),
-      }))}
+      series=${['p99', 'p90', 'p50'].map((p) => figuresOf(lat, p, p, windowEvents, LATENCY_COLORS[p]))}
     />
     <${Chart}
       id="failures"
       title="Top failure reasons of delivery attempts"
       labels=${fails.map((f) => (f.httpStatus === null ? f.outcome : `${f.outcome} ${f.httpStatus}`))}
-      series=${[{ key: 'attempts', label: 'Attempts', values: fails.map((f) => f.attempts), link: () => links.events({ appId, ...window }) }]}
+      series=${[figuresOf(fails, 'attempts', 'Attempts', windowEvents)]}
     />
     <${Chart}
       id="commerce"
@@ -115,15 +101,10 @@ export function OverviewCharts({ data, links }) {
       title="Orders, payments, refunds and pending supplements per day"
       ...${byDay}
       series=${[
-        orderSeries('orders', 'Orders', { trxType: 0 }),
-        orderSeries('payments', 'Payments', { trxType: 0, status: 0 }),
-        orderSeries('refunds', 'Refunds', { trxType: 2 }),
-        {
-          key: 'pendingSupplements',
-          label: 'Pending supplements',
-          values: days.map((d) => d.pendingSupplements),
-          link: linkIf(links.supplements, () => links.supplements({ appId, status: 'pending' })),
-        },
+        figuresOf(days, 'orders', 'Orders', ordersOn({ trxType: 0 })),
+        figuresOf(days, 'payments', 'Payments', ordersOn({ trxType: 0, status: 0 })),
+        figuresOf(days, 'refunds', 'Refunds', ordersOn({ trxType: 2 })),
+        figuresOf(days, 'pendingSupplements', 'Pending supplements', pendingSupplements),
       ]}
     />
     <${Chart}
@@ -132,8 +113,8 @@ export function OverviewCharts({ data, links }) {
       labels=${calls.map((c) => `app ${c.appId} ${c.kind}`)}
       keys=${calls.map((c) => `${c.appId}/${c.kind}`)}
       series=${[
-        callSeries('calls', 'All tries', '#90a4ae', {}),
-        callSeries('failures', 'Failed', '#c62828', { failed: 'true' }),
+        figuresOf(calls, 'calls', 'All tries', callsOf({}), '#90a4ae'),
+        figuresOf(calls, 'failures', 'Failed', callsOf({ failed: 'true' }), '#c62828'),
       ]}
     />
     ${
@@ -144,7 +125,7 @@ export function OverviewCharts({ data, links }) {
             empty="No open reports."
             labels=${reports.map((r) => `app ${r.appId}`)}
             keys=${reports.map((r) => String(r.appId))}
-            series=${[{ key: 'open', label: 'Open', values: reports.map((r) => r.open), link: (i) => links.reports({ status: 'open', appId: reports[i].appId }) }]}
+            series=${[figuresOf(reports, 'open', 'Open', (i) => links.reports({ status: 'open', appId: reports[i].appId }))]}
           />`
         : null
     }

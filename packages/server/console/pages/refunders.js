@@ -2,6 +2,7 @@
 // each with what they had refunded per currency, the supplements they owe now (4.5) and their last refund, linking
 // to their orders; paged by cursor, the window pinned while paging.
 import { appListHead } from '/console/kit/app-list.js';
+import { REFUNDER_ROWS } from '/console/kit/refunders.js';
 import { ListPage, href, html, show, time } from '/console/ui.js';
 
 const amounts = (refunded) => refunded.map((a) => `${a.amount} ${a.currency}`).join(' + ');
@@ -18,11 +19,7 @@ function refunders(appId) {
         first, then the larger amount. Pending supplements are what each owes the app now (4.5). The app's order
         settings can refuse new store orders of a player who owes a supplement.
       </p>`,
-    rows: 'refunders',
-    rowKey: (r) => r.userId,
-    what: 'refunders',
-    empty: 'No refunds in this window.',
-    cursor: { next: 'nextCursor', param: 'cursor', pin: (data) => ({ from: data.from, to: data.to }) },
+    ...REFUNDER_ROWS,
     summary: (data) =>
       html`<p class="window muted">
         ${time(data.from)} to ${time(data.to)}${data.currency ? `, in ${data.currency}` : ''}
