@@ -2,7 +2,7 @@
 // recovering dead events since a time, and test events.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/portal/api.js';
-import { ErrorBox, Field, ListPage, html, useAction, useApi, when } from '/portal/ui.js';
+import { ErrorBox, Field, ListPage, boundFields, html, useAction, useApi, when } from '/portal/ui.js';
 
 export function Events({ appId, eventId, filters = {} }) {
   const { from, to } = filters;
@@ -147,8 +147,9 @@ function ActionLine({ className, action, label, done, children }) {
 }
 
 function Recover({ appId, onDone }) {
-  const [since, setSince] = useState('');
-  const body = () => ({ since: new Date(since).toISOString() });
+  const [form, setForm] = useState({ since: '' });
+  const field = boundFields(form, setForm);
+  const body = () => ({ since: new Date(form.since).toISOString() });
   const recover = useAction(() => api('POST', `/apps/${appId}/events/recover`, { body: body() }), onDone);
   return html`<${ActionLine}
     className="recover"
@@ -156,14 +157,7 @@ function Recover({ appId, onDone }) {
     label="Recover"
     done=${(r) => `Recovered ${r.recovered}.`}
   >
-    <${Field}
-      label="Recover dead events since"
-      name="since"
-      type="datetime-local"
-      value=${since}
-      onInput=${setSince}
-      required
-    />
+    ${field('since', { label: 'Recover dead events since', type: 'datetime-local', required: true })}
   <//>`;
 }
 

@@ -1,6 +1,7 @@
 // kit/ui.js - the pieces every page of the console and the studio portal is made of: the html tag (text always
-// escaped, no raw-HTML path), hash routing, table, form field, filter form, pager, error box, loading and empty
-// states, confirm button, copy button. Served once under /console/kit/; the portal loads the same files.
+// escaped, no raw-HTML path), hash routing, table, form field (and fields bound to a form's state), filter form,
+// pager, error box, an action's status, loading and empty states, confirm button, copy button. Served once under
+// /console/kit/; the portal loads the same files.
 import { h } from '/console/vendor/preact.module.js';
 import { useState } from '/console/vendor/hooks.module.js';
 import htm from '/console/vendor/htm.module.js';

@@ -6,10 +6,10 @@ import {
   ActionStatus,
   ConfirmButton,
   ErrorBox,
-  Field,
   Loading,
   SecretOnce,
   Table,
+  boundFields,
   href,
   html,
   time,
@@ -76,14 +76,13 @@ const RevokeStatus = ({ revoke }) =>
 /** One operator's tokens, and (with operators.write) minting and revoking. */
 export function TokensPanel({ operator, ownerRole, canWrite }) {
   const { data, error, loading, reload } = useApi('GET', '/operator-tokens', { query: { operator } }, [operator]);
-  const [name, setName] = useState('');
-  const [days, setDays] = useState('90');
-  const [role, setRole] = useState(ownerRole);
+  const [form, setForm] = useState({ tokenName: '', tokenRole: ownerRole, tokenDays: '90' });
+  const field = boundFields(form, setForm);
   const mint = useAction(async () => {
-    const r = await api('POST', '/operator-tokens', {
-      body: { operator, name: name.trim(), role, expiresInDays: Number(days) },
-    });
-    setName('');
+    const { tokenName, tokenRole, tokenDays } = form;
+    const body = { operator, name: tokenName.trim(), role: tokenRole, expiresInDays: Number(tokenDays) };
+    const r = await api('POST', '/operator-tokens', { body });
+    setForm((f) => ({ ...f, tokenName: '' }));
     return r;
   }, reload);
   const revoke = useRevoke(reload);
@@ -98,25 +97,9 @@ export function TokensPanel({ operator, ownerRole, canWrite }) {
     ${
       canWrite
         ? html`<${ActionForm} className="inline-fields mint-token" onSubmit=${mint.run}>
-            <${Field} label="Token name" name="tokenName" value=${name} onInput=${setName} required maxlength="100" />
-            <${Field}
-              label="Role"
-              name="tokenRole"
-              as="select"
-              options=${grantable(ownerRole)}
-              value=${role}
-              onInput=${setRole}
-            />
-            <${Field}
-              label="Expires in (days)"
-              name="tokenDays"
-              type="number"
-              min="1"
-              max="366"
-              value=${days}
-              onInput=${setDays}
-              required
-            />
+            ${field('tokenName', { label: 'Token name', required: true, maxlength: '100' })}
+            ${field('tokenRole', { label: 'Role', as: 'select', options: grantable(ownerRole) })}
+            ${field('tokenDays', { label: 'Expires in (days)', type: 'number', min: '1', max: '366', required: true })}
             <div class="field"><label> </label><button type="submit" disabled=${mint.busy}>Mint token</button></div>
           <//>`
         : null
