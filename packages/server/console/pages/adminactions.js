@@ -1,7 +1,7 @@
 // pages/adminactions.js - the admin API's audit trail: every request that changed something, who sent it (the
 // signed-in operator; ADMIN_TOKEN for the break-glass token), sign-ins and account changes, newest first, filtered
 // and paged.
-import { ListPage, html, show, time } from '/console/ui.js';
+import { ListPage, html, show } from '/console/ui.js';
 
 const METHODS = ['', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

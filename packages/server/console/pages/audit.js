@@ -1,5 +1,5 @@
 // pages/audit.js - the moderation audit log: moderator actions (decisions, evidence views, bans, lifted bans), newest first, filtered and cursor-paged.
-import { ListPage, href, html, show, time } from '/console/ui.js';
+import { ListPage, href, html, show } from '/console/ui.js';
 
 const ACTIONS = ['', 'set_status', 'view_evidence', 'ban_account', 'lift_ban'];
 

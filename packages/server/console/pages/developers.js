@@ -9,7 +9,6 @@ import {
   ActionForm,
   PersonNameField,
   PeopleTabs,
-  SaveField,
   accountRecord,
   accountStatus,
   useAccountActions,
@@ -21,7 +20,6 @@ import {
   Table,
   href,
   html,
-  time,
   useAction,
   useApi,
   usePermission,
@@ -46,7 +44,6 @@ function DeveloperTable({ rows, empty }) {
   return html`<${Table}
     rowKey=${(d) => d.name}
     empty=${empty}
-    rows=${rows}
     columns=${[
       { label: 'Name', render: (d) => html`<a href=${href(`/people/developers/${d.name}`)}>${d.name}</a>` },
       { label: 'Apps', render: (d) => appLinks(d.appIds) },
@@ -121,30 +118,19 @@ function DeveloperDetail({ name }) {
     actions.after(api('PATCH', devPath(name), { body: { appIds: parseAppIds(appIds ?? '') } })),
   );
   if (placeholder) return placeholder;
-  return html`<${AccountPage}
-    kind="developer"
-    account=${dev}
-    actions=${actions}
-    extra=${[saveApps]}
-    canWrite=${canWrite}
-    disableQuestion="Disable this developer? Its portal sessions end."
-    rows=${[
-      ['Apps', appLinks(dev.appIds)],
-      ['Status', accountStatus(dev)],
-      ['Last sign-in', dev.lastLoginAt ? time(dev.lastLoginAt) : 'never (invitation pending)'],
-      ['Recovery codes left', String(dev.recoveryCodesLeft)],
-      ['Invited', time(dev.createdAt)],
-    ]}
-    editor=${html`<${SaveField}
-      className="developer-apps"
-      buttonClass="save-apps"
-      label="Save apps"
-      disabled=${saveApps.busy || appIds === undefined}
-      onSave=${saveApps.run}
-    >
-      <${Field} label="App ids" name="developerAppIds" value=${appIds ?? dev.appIds.join(', ')} onInput=${setAppIds} />
-    <//>`}
-  />`;
+  const save = {
+    row: ['Apps', appLinks(dev.appIds)],
+    field: html`<${Field}
+      label="App ids"
+      name="developerAppIds"
+      value=${appIds ?? dev.appIds.join(', ')}
+      onInput=${setAppIds}
+    />`,
+    action: saveApps,
+    disabled: saveApps.busy || appIds === undefined,
+    onSave: saveApps.run,
+  };
+  return html`<${AccountPage} kind="developer" account=${dev} actions=${actions} canWrite=${canWrite} save=${save} />`;
 }
 
 export function DevelopersPage({ name }) {

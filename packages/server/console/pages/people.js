@@ -12,12 +12,11 @@ import {
   PersonNameField,
   PeopleTabs,
   ROLES,
-  SaveField,
   accountRecord,
   accountStatus,
   useAccountActions,
 } from '/console/pages/peoplecommon.js';
-import { ErrorBox, Field, ListPage, href, html, show, time, useAction, usePermission, useRecord } from '/console/ui.js';
+import { ErrorBox, Field, ListPage, href, html, useAction, usePermission, useRecord } from '/console/ui.js';
 
 const opPath = (name) => `/operators/${encodeURIComponent(name)}`;
 
@@ -76,30 +75,21 @@ function OperatorDetail({ name }) {
   const actions = useAccountActions(opPath(name), reload);
   const setRoleAction = useAction((r) => actions.after(api('PATCH', opPath(name), { body: { role: r } })));
   if (placeholder) return placeholder;
-  return html`<${AccountPage}
-    kind="operator"
-    account=${op}
-    actions=${actions}
-    extra=${[setRoleAction]}
-    canWrite=${canWrite}
-    disableQuestion="Disable this operator? Its sessions end and its tokens stop working."
-    rows=${[
-      ['Role', op.role],
-      ['Status', accountStatus(op)],
-      ['Last sign-in', time(op.lastLoginAt)],
-      ['Recovery codes left', show(op.recoveryCodesLeft)],
-      ['Created', time(op.createdAt)],
-    ]}
-    editor=${html`<${SaveField}
-      className="operator-role"
-      buttonClass="save-role"
-      label="Change role"
-      disabled=${setRoleAction.busy || (role ?? op.role) === op.role}
-      onSave=${() => setRoleAction.run(role)}
-    >
-      <${Field} label="Role" name="role" as="select" options=${ROLES} value=${role ?? op.role} onInput=${setRole} />
-    <//>`}
-  >
+  const save = {
+    row: ['Role', op.role],
+    field: html`<${Field}
+      label="Role"
+      name="role"
+      as="select"
+      options=${ROLES}
+      value=${role ?? op.role}
+      onInput=${setRole}
+    />`,
+    action: setRoleAction,
+    disabled: setRoleAction.busy || (role ?? op.role) === op.role,
+    onSave: () => setRoleAction.run(role),
+  };
+  return html`<${AccountPage} kind="operator" account=${op} actions=${actions} canWrite=${canWrite} save=${save}>
     <${TokensPanel} key=${op.role} operator=${op.name} ownerRole=${op.role} canWrite=${canWrite} />
   <//>`;
 }

@@ -3,7 +3,7 @@
 // their one-time secrets, the same for an operator and a studio developer.
 import { api } from '/console/api.js';
 import { SecondFactorOnce } from '/console/qr.js';
-import { ConfirmButton, Details, ErrorBox, Field, SecretOnce, href, html, time, useAction } from '/console/ui.js';
+import { ConfirmButton, Details, ErrorBox, Field, SecretOnce, href, html, show, time, useAction } from '/console/ui.js';
 
 export const ROLES = ['admin', 'operator', 'moderator', 'support'];
 
@@ -107,6 +107,9 @@ const KINDS = {
     listLabel: 'All operators',
     created: 'Operator created',
     open: 'Open the operator',
+    createdLabel: 'Created',
+    disableQuestion: 'Disable this operator? Its sessions end and its tokens stop working.',
+    save: { className: 'operator-role', buttonClass: 'save-role', label: 'Change role' },
   },
   developer: {
     tab: 'developers',
@@ -118,6 +121,10 @@ const KINDS = {
     listLabel: 'All studio developers',
     created: 'Developer invited',
     open: 'Open the developer',
+    createdLabel: 'Invited',
+    neverSignedIn: 'never (invitation pending)',
+    disableQuestion: 'Disable this developer? Its portal sessions end.',
+    save: { className: 'developer-apps', buttonClass: 'save-apps', label: 'Save apps' },
   },
 };
 
@@ -139,20 +146,29 @@ export function AccountCreated({ kind, name, created, children }) {
 }
 
 /**
- * An account's page: its details (`rows`), the results of its actions (`extra`: the page's other actions), and with
- * operators.write its own field (`editor`: a role, apps) and the account actions; read only without. `children`
- * go under them (an operator's tokens).
+ * An account's page: its details, the results of its actions, and with operators.write its own field with the button
+ * that saves it (`save`: { row (its line in the details), field, action, disabled, onSave }; a role, apps) and the
+ * account actions; read only without. `children` go under them (an operator's tokens).
  */
-export function AccountPage({ kind, account, actions, extra, rows, canWrite, editor, disableQuestion, children }) {
+export function AccountPage({ kind, account, actions, canWrite, save, children }) {
   const k = KINDS[kind];
+  const signedIn = account.lastLoginAt || !k.neverSignedIn ? time(account.lastLoginAt) : k.neverSignedIn;
+  const rows = [
+    save.row,
+    ['Status', accountStatus(account)],
+    ['Last sign-in', signedIn],
+    ['Recovery codes left', show(account.recoveryCodesLeft)],
+    [k.createdLabel, time(account.createdAt)],
+  ];
   return html`<section class=${`${kind}-detail`}>
     <h1>${account.name} <span class="muted">${k.title}</span></h1>
     <${PeopleTabs} active=${k.tab} />
-    <${AccountResults} account=${account} actions=${actions} extra=${extra} />
+    <${AccountResults} account=${account} actions=${actions} extra=${[save.action]} />
     <${Details} rows=${rows} />
     ${
       canWrite
-        ? html`${editor}<${AccountButtons} account=${account} actions=${actions} disableQuestion=${disableQuestion} />`
+        ? html`<${SaveField} ...${k.save} disabled=${save.disabled} onSave=${save.onSave}>${save.field}<//>
+            <${AccountButtons} account=${account} actions=${actions} disableQuestion=${k.disableQuestion} />`
         : html`<p class="muted read-only">Read only: changing ${k.plural} needs the operators.write permission.</p>`
     }
     ${children}
@@ -161,7 +177,7 @@ export function AccountPage({ kind, account, actions, extra, rows, canWrite, edi
 }
 
 /** A field of an account (its role, its apps) with the button that saves it beside it. */
-export function SaveField({ className, buttonClass, label, disabled, onSave, children }) {
+function SaveField({ className, buttonClass, label, disabled, onSave, children }) {
   return html`<div class="inline-fields ${className}">
     ${children}
     <div class="field">

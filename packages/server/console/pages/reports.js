@@ -5,7 +5,6 @@ import {
   ActionStatus,
   boundFields,
   Details,
-  Field,
   ListPage,
   SafeLink,
   Table,

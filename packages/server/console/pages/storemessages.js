@@ -2,7 +2,7 @@
 // Google Play sent, verified or not, and every refund the reconciliation found, with its outcome; filtered by store
 // and outcome, paged. The excerpt comes from a store (or a forger): it is shown as text.
 import { appListHead } from '/console/kit/app-list.js';
-import { ListPage, href, html, show, time } from '/console/ui.js';
+import { ListPage, href, html, show } from '/console/ui.js';
 
 const STORES = ['', 'apple', 'google'];
 const OUTCOMES = ['', 'applied', 'duplicate', 'ignored', 'refused'];
