@@ -84,7 +84,16 @@ function ProductForm({ product, editing, submitLabel, onSubmit, busy }) {
       onSubmit(bodyFrom(form, initial, editing));
     }}
   >
-    ${editing ? null : field('productCode', { label: 'Product code (2.4 productCode)', required: true, maxlength: '64', hint: '1-64 of A-Z a-z 0-9 _ . : -' })}
+    ${
+      editing
+        ? null
+        : field('productCode', {
+            label: 'Product code (2.4 productCode)',
+            required: true,
+            maxlength: '64',
+            hint: '1-64 of A-Z a-z 0-9 _ . : -',
+          })
+    }
     ${field('name', { label: 'Name', required: true, maxlength: '200' })}
     ${field('price', {
       label: editing ? `Unit price (${product.currency})` : 'Unit price',
@@ -92,7 +101,11 @@ function ProductForm({ product, editing, submitLabel, onSubmit, busy }) {
       inputmode: 'decimal',
       hint: "A decimal with at most the currency's decimals, e.g. 6.99",
     })}
-    ${editing ? null : field('currency', { label: 'Currency (ISO 4217)', required: true, maxlength: '3', placeholder: 'USD' })}
+    ${
+      editing
+        ? null
+        : field('currency', { label: 'Currency (ISO 4217)', required: true, maxlength: '3', placeholder: 'USD' })
+    }
     ${STORES.map(([, label, k]) => field(k, { label, maxlength: '200' }))}
     <button type="submit" disabled=${busy}>${submitLabel}</button>
   </form>`;
