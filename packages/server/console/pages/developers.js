@@ -44,6 +44,7 @@ function DeveloperTable({ rows, empty }) {
   return html`<${Table}
     rowKey=${(d) => d.name}
     empty=${empty}
+    rows=${rows}
     columns=${[
       { label: 'Name', render: (d) => html`<a href=${href(`/people/developers/${d.name}`)}>${d.name}</a>` },
       { label: 'Apps', render: (d) => appLinks(d.appIds) },
