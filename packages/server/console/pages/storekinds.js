@@ -1,7 +1,7 @@
 // pages/storekinds.js - what the App stores panel (pages/stores.js) knows of each store: its form's fields, the PUT body
 // made from them (docs/stores.md#per-app-store-settings) and the rows showing the settings the API answered. The secret
 // (.p8 key, service account JSON) is never in a form's initial values: empty keeps the stored one, "remove" sends null.
-import { Field, html, show } from '/console/ui.js';
+import { html, show } from '/console/ui.js';
 
 const orNull = (s) => (s.trim() ? s.trim() : null);
 /** PEM text as pasted (not trimmed: the stored override comes back unchanged on enable/disable); blank: null. */
@@ -58,36 +58,33 @@ export const APPLE = {
     ['API key ID', show(s.apiKeyId)],
     ['API key (.p8)', s.apiKeySet ? 'stored (never shown)' : 'none'],
   ],
-  fields: (f, set) => html`
-    <${Field} label="Bundle ID" name="appleBundleId" value=${f.bundleId} onInput=${set('bundleId')} required />
-    <${Field}
-      label="App Apple ID (required in Production)"
-      name="appleAppAppleId"
-      value=${f.appAppleId}
-      onInput=${set('appAppleId')}
-      inputmode="numeric"
-    />
-    <${Field}
-      label="Environment"
-      name="appleEnvironment"
-      as="select"
-      options=${['Production', 'Sandbox']}
-      value=${f.environment}
-      onInput=${set('environment')}
-    />
-    <${Field}
-      label="Root certificates (PEM override)"
-      name="appleRootCertificatesPem"
-      as="textarea"
-      rows="4"
-      value=${f.rootCertificatesPem}
-      onInput=${set('rootCertificatesPem')}
-      spellcheck="false"
-      hint="Empty: Apple Root CA - G3, shipped with the platform. Only for tests or a proxy of the store."
-    />
-    <${Field} label="API issuer ID" name="appleApiIssuerId" value=${f.apiIssuerId} onInput=${set('apiIssuerId')} />
-    <${Field} label="API key ID" name="appleApiKeyId" value=${f.apiKeyId} onInput=${set('apiKeyId')} />
-  `,
+  fields: [
+    { key: 'bundleId', name: 'appleBundleId', label: 'Bundle ID', required: true },
+    {
+      key: 'appAppleId',
+      name: 'appleAppAppleId',
+      label: 'App Apple ID (required in Production)',
+      inputmode: 'numeric',
+    },
+    {
+      key: 'environment',
+      name: 'appleEnvironment',
+      label: 'Environment',
+      as: 'select',
+      options: ['Production', 'Sandbox'],
+    },
+    {
+      key: 'rootCertificatesPem',
+      name: 'appleRootCertificatesPem',
+      label: 'Root certificates (PEM override)',
+      as: 'textarea',
+      rows: '4',
+      spellcheck: 'false',
+      hint: 'Empty: Apple Root CA - G3, shipped with the platform. Only for tests or a proxy of the store.',
+    },
+    { key: 'apiIssuerId', name: 'appleApiIssuerId', label: 'API issuer ID' },
+    { key: 'apiKeyId', name: 'appleApiKeyId', label: 'API key ID' },
+  ],
 };
 
 export const GOOGLE = {
@@ -116,26 +113,14 @@ export const GOOGLE = {
     ['Push audience', show(s.pushAudience)],
     ['Push service account', show(s.pushServiceAccountEmail)],
   ],
-  fields: (f, set) => html`
-    <${Field}
-      label="Package name"
-      name="googlePackageName"
-      value=${f.packageName}
-      onInput=${set('packageName')}
-      required
-    />
-    <${Field}
-      label="Push audience (the subscription's OIDC audience)"
-      name="googlePushAudience"
-      value=${f.pushAudience}
-      onInput=${set('pushAudience')}
-      hint="As set on the push subscription (Pub/Sub's default: the Google Play notification URL above). Needed, with the email, to take notifications."
-    />
-    <${Field}
-      label="Push service account email"
-      name="googlePushServiceAccountEmail"
-      value=${f.pushServiceAccountEmail}
-      onInput=${set('pushServiceAccountEmail')}
-    />
-  `,
+  fields: [
+    { key: 'packageName', name: 'googlePackageName', label: 'Package name', required: true },
+    {
+      key: 'pushAudience',
+      name: 'googlePushAudience',
+      label: "Push audience (the subscription's OIDC audience)",
+      hint: "As set on the push subscription (Pub/Sub's default: the Google Play notification URL above). Needed, with the email, to take notifications.",
+    },
+    { key: 'pushServiceAccountEmail', name: 'googlePushServiceAccountEmail', label: 'Push service account email' },
+  ],
 };

@@ -14,40 +14,49 @@ import {
   href,
   html,
   time,
-  useAction,
   useApi,
   usePermission,
 } from '/console/ui.js';
+import {
+  EditButton,
+  Fields,
+  ReadOnlyNotice,
+  SaveOrCancel,
+  Saved,
+  SecretField,
+  SubmitForm,
+  useForm,
+  useWrite,
+} from '/console/kit/form.js';
 import { APPLE, GOOGLE } from '/console/pages/storekinds.js';
 
 const base = (appId) => `/apps/${encodeURIComponent(appId)}/store-settings`;
 
 /** The form of one store: its plain fields, the secret (write-only) with "remove", and enabled. */
 function StoreForm({ kind, settings, busy, onSubmit, onCancel }) {
-  const [form, setForm] = useState(() => kind.form(settings));
-  const set = (k) => (v) => setForm({ ...form, [k]: v });
+  const [form, set] = useForm(() => kind.form(settings));
   const stored = settings && kind.secretSet(settings);
-  return html`<form
-    class="stacked store-form store-${kind.store}"
+  return html`<${SubmitForm}
+    className="stacked store-form store-${kind.store}"
     autocomplete="off"
-    onSubmit=${(e) => {
-      e.preventDefault();
-      onSubmit(kind.body(form));
-    }}
+    onSubmit=${() => onSubmit(kind.body(form))}
   >
-    ${kind.fields(form, set)}
-    <${Field}
+    <${Fields} fields=${kind.fields} form=${form} set=${set} />
+    <${SecretField}
       label=${kind.secretLabel}
       name=${`${kind.store}Secret`}
       as="textarea"
       rows="5"
-      value=${form.secret}
-      onInput=${set('secret')}
-      disabled=${form.removeSecret}
       spellcheck="false"
       hint=${stored ? 'A key is stored. Leave empty to keep it; paste a new one to replace it.' : 'None stored.'}
+      value=${form.secret}
+      onInput=${set('secret')}
+      removable=${stored}
+      removed=${form.removeSecret}
+      onRemove=${set('removeSecret')}
+      removeName=${`${kind.store}RemoveSecret`}
+      removeLabel="Remove the stored key"
     />
-    ${stored ? html`<${Field} label="Remove the stored key" name=${`${kind.store}RemoveSecret`} type="checkbox" value=${form.removeSecret} onInput=${set('removeSecret')} />` : null}
     <${Field}
       label="Enabled"
       name=${`${kind.store}Enabled`}
@@ -55,42 +64,31 @@ function StoreForm({ kind, settings, busy, onSubmit, onCancel }) {
       value=${form.enabled}
       onInput=${set('enabled')}
     />
-    <p class="actions">
-      <button type="submit" disabled=${busy}>Save ${kind.title} settings</button>
-      <button type="button" onClick=${onCancel}>Cancel</button>
-    </p>
-  </form>`;
+    <${SaveOrCancel} label=${`Save ${kind.title} settings`} busy=${busy} onCancel=${onCancel} />
+  <//>`;
 }
 
 /** One store's settings: shown as the API answers them, with edit, enable/disable and delete for who may write. */
 function StoreSection({ appId, kind, settings, canWrite, reload }) {
   const [editing, setEditing] = useState(false);
   const path = `${base(appId)}/${kind.store}`;
-  const save = useAction(async (body) => {
-    const r = await api('PUT', path, { body });
-    setEditing(false);
-    reload();
-    return r;
-  });
+  const save = useWrite(
+    (body) => api('PUT', path, { body }),
+    () => {
+      setEditing(false);
+      reload();
+    },
+  );
   // Enable/disable sends the settings as shown, secrets left out (kept).
-  const toggle = useAction(async () => {
-    const r = await api('PUT', path, { body: { ...kind.body(kind.form(settings)), enabled: !settings.enabled } });
-    reload();
-    return r;
-  });
-  const remove = useAction(async () => {
-    await api('DELETE', path);
-    reload();
-    return true;
-  });
-  const edit = () => {
-    save.reset();
-    setEditing(true);
-  };
+  const toggle = useWrite(
+    () => api('PUT', path, { body: { ...kind.body(kind.form(settings)), enabled: !settings.enabled } }),
+    reload,
+  );
+  const remove = useWrite(() => api('DELETE', path), reload);
   return html`<div class="store-settings store-${kind.store}">
     <h3>${kind.title}</h3>
     <${ErrorBox} error=${save.error ?? toggle.error ?? remove.error} />
-    ${save.result ? html`<p class="ok" role="status">${kind.title} settings saved.</p>` : null}
+    <${Saved} action=${save}>${kind.title} settings saved.<//>
     ${
       editing
         ? html`<${StoreForm}
@@ -119,7 +117,9 @@ function StoreSection({ appId, kind, settings, canWrite, reload }) {
           ${
             canWrite
               ? html`<p class="actions">
-                  <button type="button" onClick=${edit}>${settings ? 'Edit' : 'Set up'} ${kind.title}</button>
+                  <${EditButton} save=${save} onEdit=${() => setEditing(true)}
+                    >${settings ? 'Edit' : 'Set up'} ${kind.title}<//
+                  >
                   ${settings ? html`<${ConfirmButton} label=${settings.enabled ? 'Disable' : 'Enable'} question=${`${settings.enabled ? 'Disable' : 'Enable'} the ${kind.title} settings of this app?`} onConfirm=${toggle.run} danger=${settings.enabled} disabled=${toggle.busy} />` : null}
                   ${settings ? html`<${ConfirmButton} label="Delete" question=${`Delete the ${kind.title} settings (and their stored key)?`} confirmLabel="Yes, delete them" onConfirm=${remove.run} disabled=${remove.busy} />` : null}
                 </p>`
@@ -153,7 +153,7 @@ export function StoreSettingsPanel({ appId }) {
                 ['Google Play', html`<${CopyText} name="google-url" value=${data.notificationUrls.google} />`],
               ]}
             />
-            ${canWrite === false ? html`<p class="notice read-only" role="status">Read-only: your role may not change store settings (apps.write).</p>` : null}
+            <${ReadOnlyNotice} canWrite=${canWrite} what="store settings" />
             <${StoreSection}
               appId=${appId}
               kind=${APPLE}
