@@ -1,6 +1,6 @@
 // kit/form.js - the pieces of the settings forms of the console and the studio portal: a form's state, its fields
-// declared as data, a form that submits without leaving the page, a write-only secret field, the save and edit
-// buttons and the "saved" line.
+// declared as data, a form that submits without leaving the page, an edit form with save and cancel, a write-only
+// secret field, the edit button and the "saved" line.
 import { useState } from '/console/vendor/hooks.module.js';
 import { Field, html } from '/console/kit/ui.js';
 import { useAction } from '/console/kit/hooks.js';
@@ -46,12 +46,15 @@ export function SecretField({ value, onInput, removable, removed, onRemove, remo
     ${removable ? html`<${Field} label=${removeLabel} name=${removeName} type="checkbox" value=${removed} onInput=${onRemove} />` : null}`;
 }
 
-/** The save button of a form (disabled while saving) and its cancel button. */
-export function SaveOrCancel({ label, busy, onCancel }) {
-  return html`<p class="actions">
-    <button type="submit" disabled=${busy}>${label}</button>
-    <button type="button" onClick=${onCancel}>Cancel</button>
-  </p>`;
+/** An edit form: its fields (`children`), then its save button (disabled while saving) and a cancel button. */
+export function EditForm({ saveLabel, busy, onCancel, children, ...form }) {
+  return html`<${SubmitForm} ...${form}>
+    ${children}
+    <p class="actions">
+      <button type="submit" disabled=${busy}>${saveLabel}</button>
+      <button type="button" onClick=${onCancel}>Cancel</button>
+    </p>
+  <//>`;
 }
 
 /** The button that opens an edit form: the last save's message and error go first. */
@@ -66,10 +69,4 @@ export function EditButton({ save, onEdit, children }) {
 /** The line saying a save went through, while the save action holds its answer. */
 export function Saved({ action, children }) {
   return action.result ? html`<p class="ok" role="status">${children}</p>` : null;
-}
-
-/** The notice to a role that may not change these settings (apps.write); the API refuses it anyway. */
-export function ReadOnlyNotice({ canWrite, what }) {
-  if (canWrite !== false) return null;
-  return html`<p class="notice read-only" role="status">Read-only: your role may not change ${what} (apps.write).</p>`;
 }

@@ -2,7 +2,7 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import { ConfirmButton, Details, ErrorBox, Field, Loading, href, html, useAction, useApi } from '/console/ui.js';
-import { EditButton, Fields, SaveOrCancel, Saved, SubmitForm, useForm, useWrite } from '/console/kit/form.js';
+import { EditButton, EditForm, Fields, Saved, useForm, useWrite } from '/console/kit/form.js';
 
 const appPath = (appId) => `/apps/${encodeURIComponent(appId)}`;
 
@@ -91,9 +91,13 @@ export function OrderSettingsPanel({ appId }) {
     }
     ${
       editing
-        ? html`<${SubmitForm} onSubmit=${save.run}>
+        ? html`<${EditForm}
+            onSubmit=${save.run}
+            saveLabel="Save order settings"
+            busy=${save.busy}
+            onCancel=${() => setEditing(false)}
+          >
             <${Fields} fields=${ORDER_SETTINGS_FIELDS} form=${form} set=${set} />
-            <${SaveOrCancel} label="Save order settings" busy=${save.busy} onCancel=${() => setEditing(false)} />
           <//>`
         : null
     }

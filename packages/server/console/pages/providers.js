@@ -21,16 +21,8 @@ import {
   useApi,
   usePermission,
 } from '/console/ui.js';
-import {
-  EditButton,
-  Fields,
-  ReadOnlyNotice,
-  SaveOrCancel,
-  Saved,
-  SecretField,
-  SubmitForm,
-  useWrite,
-} from '/console/kit/form.js';
+import { EditButton, EditForm, Fields, Saved, SecretField, useWrite } from '/console/kit/form.js';
+import { MessageLinks, ReadOnlyNotice } from '/console/kit/panel.js';
 
 const base = (appId) => `/apps/${encodeURIComponent(appId)}/payment-providers`;
 const REGIONS = ['overseas', 'mainland'];
@@ -62,9 +54,12 @@ function ProviderForm({ entry, busy, onSubmit, onCancel }) {
     label: f.name,
     hint: f.description,
   }));
-  return html`<${SubmitForm}
+  return html`<${EditForm}
     className="stacked provider-form provider-${entry.provider}"
     autocomplete="off"
+    saveLabel=${`Save ${entry.provider} settings`}
+    busy=${busy}
+    onCancel=${onCancel}
     onSubmit=${() => onSubmit(body())}
   >
     <${Fields} fields=${configFields} form=${form.config} set=${(name) => set('config', name)} />
@@ -102,7 +97,6 @@ function ProviderForm({ entry, busy, onSubmit, onCancel }) {
       value=${form.enabled}
       onInput=${(v) => setForm({ ...form, enabled: v })}
     />
-    <${SaveOrCancel} label=${`Save ${entry.provider} settings`} busy=${busy} onCancel=${onCancel} />
   <//>`;
 }
 
@@ -163,10 +157,7 @@ export function PaymentProvidersPanel({ appId }) {
   const canWrite = usePermission('apps.write');
   return html`<div class="panel payment-providers">
     <h2>Payment providers</h2>
-    <p class="links">
-      <a href=${href(`/apps/${appId}/provider-messages`)}>Provider messages</a>${' · '}
-      <a href=${href(`/apps/${appId}/provider-messages`, { outcome: 'refused' })}>Refused provider messages</a>
-    </p>
+    <${MessageLinks} appId=${appId} what="Provider" />
     <p class="muted">
       The methods the web payment page offers. Paste each webhook URL into the provider's dashboard
       (docs/web-payment.md).

@@ -1,6 +1,6 @@
-// pages/storekinds.js - what the App stores panel (pages/stores.js) knows of each store: its form's fields, the PUT body
-// made from them (docs/stores.md#per-app-store-settings) and the rows showing the settings the API answered. The secret
-// (.p8 key, service account JSON) is never in a form's initial values: empty keeps the stored one, "remove" sends null.
+// pages/storekinds.js - what the App stores panel (pages/stores.js) knows of each store: its form's fields (declared
+// for the kit's Fields), the PUT body made from them (docs/stores.md#per-app-store-settings) and the rows showing the
+// settings the API answered. The secret (.p8 key, service account JSON) is never in a form's initial values: empty keeps the stored one, "remove" sends null.
 import { html, show } from '/console/ui.js';
 
 const orNull = (s) => (s.trim() ? s.trim() : null);
@@ -9,10 +9,15 @@ const pemOrNull = (s) => (s.trim() ? s : null);
 /** A digits-only Apple ID as a number; anything else goes to the API as typed, which says what is wrong with it. */
 const appleIdOf = (s) => (s.trim() === '' ? null : /^\d{1,15}$/.test(s.trim()) ? Number(s.trim()) : s.trim());
 
-/** A secret field: empty keeps the stored one (left out of the body), "remove" sends null. */
-function secretPart(key, value, remove) {
-  if (remove) return { [key]: null };
-  return value.trim() ? { [key]: value } : {};
+/** What the form of every store holds besides its own fields: enabled, and the secret (never filled in) with "remove". */
+const storeForm = (s) => ({ enabled: s?.enabled ?? true, secret: '', removeSecret: false });
+
+/** The body's part of those: enabled, and the secret: empty keeps the stored one (left out), "remove" sends null. */
+function storeBody(f, secretKey) {
+  const body = { enabled: f.enabled };
+  if (f.removeSecret) body[secretKey] = null;
+  else if (f.secret.trim()) body[secretKey] = f.secret;
+  return body;
 }
 
 export const APPLE = {
@@ -21,25 +26,22 @@ export const APPLE = {
   secretLabel: 'API key (.p8)',
   secretSet: (s) => s.apiKeySet,
   form: (s) => ({
-    enabled: s?.enabled ?? true,
+    ...storeForm(s),
     bundleId: s?.bundleId ?? '',
     appAppleId: s?.appAppleId == null ? '' : String(s.appAppleId),
     environment: s?.environment ?? 'Production',
     rootCertificatesPem: s?.rootCertificatesPem ?? '',
     apiIssuerId: s?.apiIssuerId ?? '',
     apiKeyId: s?.apiKeyId ?? '',
-    secret: '',
-    removeSecret: false,
   }),
   body: (f) => ({
-    enabled: f.enabled,
     bundleId: f.bundleId.trim(),
     appAppleId: appleIdOf(f.appAppleId),
     environment: f.environment,
     rootCertificatesPem: pemOrNull(f.rootCertificatesPem),
     apiIssuerId: orNull(f.apiIssuerId),
     apiKeyId: orNull(f.apiKeyId),
-    ...secretPart('apiPrivateKey', f.secret, f.removeSecret),
+    ...storeBody(f, 'apiPrivateKey'),
   }),
   rows: (s) => [
     ['Bundle ID', s.bundleId],
@@ -93,19 +95,16 @@ export const GOOGLE = {
   secretLabel: 'Service account key (JSON)',
   secretSet: (s) => s.serviceAccountSet,
   form: (s) => ({
-    enabled: s?.enabled ?? true,
+    ...storeForm(s),
     packageName: s?.packageName ?? '',
     pushAudience: s?.pushAudience ?? '',
     pushServiceAccountEmail: s?.pushServiceAccountEmail ?? '',
-    secret: '',
-    removeSecret: false,
   }),
   body: (f) => ({
-    enabled: f.enabled,
     packageName: f.packageName.trim(),
     pushAudience: orNull(f.pushAudience),
     pushServiceAccountEmail: orNull(f.pushServiceAccountEmail),
-    ...secretPart('serviceAccountJson', f.secret, f.removeSecret),
+    ...storeBody(f, 'serviceAccountJson'),
   }),
   rows: (s) => [
     ['Package name', s.packageName],

@@ -11,23 +11,13 @@ import {
   ErrorBox,
   Field,
   Loading,
-  href,
   html,
   time,
   useApi,
   usePermission,
 } from '/console/ui.js';
-import {
-  EditButton,
-  Fields,
-  ReadOnlyNotice,
-  SaveOrCancel,
-  Saved,
-  SecretField,
-  SubmitForm,
-  useForm,
-  useWrite,
-} from '/console/kit/form.js';
+import { EditButton, EditForm, Fields, Saved, SecretField, useForm, useWrite } from '/console/kit/form.js';
+import { MessageLinks, ReadOnlyNotice } from '/console/kit/panel.js';
 import { APPLE, GOOGLE } from '/console/pages/storekinds.js';
 
 const base = (appId) => `/apps/${encodeURIComponent(appId)}/store-settings`;
@@ -36,9 +26,12 @@ const base = (appId) => `/apps/${encodeURIComponent(appId)}/store-settings`;
 function StoreForm({ kind, settings, busy, onSubmit, onCancel }) {
   const [form, set] = useForm(() => kind.form(settings));
   const stored = settings && kind.secretSet(settings);
-  return html`<${SubmitForm}
+  return html`<${EditForm}
     className="stacked store-form store-${kind.store}"
     autocomplete="off"
+    saveLabel=${`Save ${kind.title} settings`}
+    busy=${busy}
+    onCancel=${onCancel}
     onSubmit=${() => onSubmit(kind.body(form))}
   >
     <${Fields} fields=${kind.fields} form=${form} set=${set} />
@@ -64,7 +57,6 @@ function StoreForm({ kind, settings, busy, onSubmit, onCancel }) {
       value=${form.enabled}
       onInput=${set('enabled')}
     />
-    <${SaveOrCancel} label=${`Save ${kind.title} settings`} busy=${busy} onCancel=${onCancel} />
   <//>`;
 }
 
@@ -134,10 +126,7 @@ export function StoreSettingsPanel({ appId }) {
   const canWrite = usePermission('apps.write');
   return html`<div class="panel app-stores">
     <h2>App stores</h2>
-    <p class="links">
-      <a href=${href(`/apps/${appId}/store-messages`)}>Store messages</a>${' · '}
-      <a href=${href(`/apps/${appId}/store-messages`, { outcome: 'refused' })}>Refused store messages</a>
-    </p>
+    <${MessageLinks} appId=${appId} what="Store" />
     <${ErrorBox} error=${error} />
     ${loading && !data ? html`<${Loading} what="store settings" />` : null}
     ${
@@ -154,20 +143,17 @@ export function StoreSettingsPanel({ appId }) {
               ]}
             />
             <${ReadOnlyNotice} canWrite=${canWrite} what="store settings" />
-            <${StoreSection}
-              appId=${appId}
-              kind=${APPLE}
-              settings=${data.apple}
-              canWrite=${canWrite}
-              reload=${reload}
-            />
-            <${StoreSection}
-              appId=${appId}
-              kind=${GOOGLE}
-              settings=${data.google}
-              canWrite=${canWrite}
-              reload=${reload}
-            />`
+            ${[APPLE, GOOGLE].map(
+              (kind) =>
+                html`<${StoreSection}
+                  key=${kind.store}
+                  appId=${appId}
+                  kind=${kind}
+                  settings=${data[kind.store]}
+                  canWrite=${canWrite}
+                  reload=${reload}
+                />`,
+            )}`
         : null
     }
   </div>`;
