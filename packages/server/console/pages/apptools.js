@@ -107,7 +107,7 @@ export function OrderSettingsPanel({ appId }) {
 /** A tool's button at the end of its row of fields: asks first, then runs the action. */
 function RunButton({ action, label, question, confirmLabel }) {
   return html`<div class="field">
-    <label> </label
+    <label> </label
     ><${ConfirmButton}
       label=${label}
       question=${question}
@@ -154,17 +154,12 @@ export function DeliveryTools({ appId }) {
       }
       <div class="inline-fields">
         <${Field} label="Died at or after" name="since" type="datetime-local" value=${since} onInput=${setSince} />
-        <div class="field">
-          <label> </label
-          ><${ConfirmButton}
-            label="Recover dead events"
-            question="Deliver every dead event of this app since then again now?"
-            confirmLabel="Yes, recover them"
-            onConfirm=${recover.run}
-            danger=${false}
-            disabled=${recover.busy}
-          />
-        </div>
+        <${RunButton}
+          action=${recover}
+          label="Recover dead events"
+          question="Deliver every dead event of this app since then again now?"
+          confirmLabel="Yes, recover them"
+        />
       </div>
     </div>
     <div class="test-event">
@@ -190,17 +185,12 @@ export function DeliveryTools({ appId }) {
           onInput=${setServerId}
           maxlength="64"
         />
-        <div class="field">
-          <label> </label
-          ><${ConfirmButton}
-            label="Send test event"
-            question=${`Send a test ${type} event to the game now?`}
-            confirmLabel="Yes, send it"
-            onConfirm=${test.run}
-            danger=${false}
-            disabled=${test.busy}
-          />
-        </div>
+        <${RunButton}
+          action=${test}
+          label="Send test event"
+          question=${`Send a test ${type} event to the game now?`}
+          confirmLabel="Yes, send it"
+        />
       </div>
     </div>
   </div>`;

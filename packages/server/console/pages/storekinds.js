@@ -9,8 +9,13 @@ const pemOrNull = (s) => (s.trim() ? s : null);
 /** A digits-only Apple ID as a number; anything else goes to the API as typed, which says what is wrong with it. */
 const appleIdOf = (s) => (s.trim() === '' ? null : /^\d{1,15}$/.test(s.trim()) ? Number(s.trim()) : s.trim());
 
-/** What the form of every store holds besides its own fields: enabled, and the secret (never filled in) with "remove". */
-const storeForm = (s) => ({ enabled: s?.enabled ?? true, secret: '', removeSecret: false });
+/** The form of a store: enabled, its `texts` as stored (empty when none), and the secret (never filled in) with "remove". */
+const storeForm = (s, texts) => ({
+  enabled: s?.enabled ?? true,
+  ...Object.fromEntries(texts.map((key) => [key, s?.[key] ?? ''])),
+  secret: '',
+  removeSecret: false,
+});
 
 /** The body's part of those: enabled, and the secret: empty keeps the stored one (left out), "remove" sends null. */
 function storeBody(f, secretKey) {
@@ -26,13 +31,9 @@ export const APPLE = {
   secretLabel: 'API key (.p8)',
   secretSet: (s) => s.apiKeySet,
   form: (s) => ({
-    ...storeForm(s),
-    bundleId: s?.bundleId ?? '',
+    ...storeForm(s, ['bundleId', 'rootCertificatesPem', 'apiIssuerId', 'apiKeyId']),
     appAppleId: s?.appAppleId == null ? '' : String(s.appAppleId),
     environment: s?.environment ?? 'Production',
-    rootCertificatesPem: s?.rootCertificatesPem ?? '',
-    apiIssuerId: s?.apiIssuerId ?? '',
-    apiKeyId: s?.apiKeyId ?? '',
   }),
   body: (f) => ({
     bundleId: f.bundleId.trim(),
@@ -94,12 +95,7 @@ export const GOOGLE = {
   title: 'Google Play (channel 2)',
   secretLabel: 'Service account key (JSON)',
   secretSet: (s) => s.serviceAccountSet,
-  form: (s) => ({
-    ...storeForm(s),
-    packageName: s?.packageName ?? '',
-    pushAudience: s?.pushAudience ?? '',
-    pushServiceAccountEmail: s?.pushServiceAccountEmail ?? '',
-  }),
+  form: (s) => storeForm(s, ['packageName', 'pushAudience', 'pushServiceAccountEmail']),
   body: (f) => ({
     packageName: f.packageName.trim(),
     pushAudience: orNull(f.pushAudience),
