@@ -21,13 +21,13 @@ import {
   useApi,
   usePermission,
 } from '/console/ui.js';
-import { EditButton, EditForm, Fields, Saved, SecretField, useWrite } from '/console/kit/form.js';
-import { MessageLinks, ReadOnlyNotice } from '/console/kit/panel.js';
+import { EditForm, Fields, Saved, SecretField } from '/console/kit/form.js';
+import { MessageLinks, ReadOnlyNotice, RecordActions, useRecord } from '/console/kit/panel.js';
 
 const base = (appId) => `/apps/${encodeURIComponent(appId)}/payment-providers`;
 const REGIONS = ['overseas', 'mainland'];
 
-function ProviderForm({ entry, busy, onSubmit, onCancel }) {
+function ProviderForm({ entry, record }) {
   const s = entry.settings;
   const [form, setForm] = useState(() => ({
     enabled: s?.enabled ?? true,
@@ -58,9 +58,9 @@ function ProviderForm({ entry, busy, onSubmit, onCancel }) {
     className="stacked provider-form provider-${entry.provider}"
     autocomplete="off"
     saveLabel=${`Save ${entry.provider} settings`}
-    busy=${busy}
-    onCancel=${onCancel}
-    onSubmit=${() => onSubmit(body())}
+    busy=${record.save.busy}
+    onCancel=${record.close}
+    onSubmit=${() => record.save.run(body())}
   >
     <${Fields} fields=${configFields} form=${form.config} set=${(name) => set('config', name)} />
     ${entry.fields.secrets.map((f) => {
@@ -101,17 +101,9 @@ function ProviderForm({ entry, busy, onSubmit, onCancel }) {
 }
 
 function ProviderSection({ appId, entry, canWrite, reload }) {
-  const [editing, setEditing] = useState(false);
-  const path = `${base(appId)}/${entry.provider}`;
   const s = entry.settings;
-  const save = useWrite(
-    (body) => api('PUT', path, { body }),
-    () => {
-      setEditing(false);
-      reload();
-    },
-  );
-  const remove = useWrite(() => api('DELETE', path), reload);
+  const record = useRecord({ api, path: `${base(appId)}/${entry.provider}`, stored: s, reload });
+  const { save, remove } = record;
   return html`<div class="provider-settings provider-${entry.provider}">
     <h3>${entry.provider} <span class="muted">(${entry.method}, channel ${entry.channel})</span></h3>
     <${ErrorBox} error=${save.error ?? remove.error} />
@@ -120,13 +112,8 @@ function ProviderSection({ appId, entry, canWrite, reload }) {
       rows=${[['Webhook URL', html`<${CopyText} name=${`${entry.provider}-webhook`} value=${entry.webhookUrl} />`]]}
     />
     ${
-      editing
-        ? html`<${ProviderForm}
-            entry=${entry}
-            busy=${save.busy}
-            onSubmit=${save.run}
-            onCancel=${() => setEditing(false)}
-          />`
+      record.editing
+        ? html`<${ProviderForm} entry=${entry} record=${record} />`
         : s
           ? html`<${Details}
               rows=${[
@@ -142,11 +129,12 @@ function ProviderSection({ appId, entry, canWrite, reload }) {
           : html`<p class="muted not-set">Not set: the page does not offer ${entry.method}.</p>`
     }
     ${
-      canWrite && !editing
-        ? html`<p class="actions">
-            <${EditButton} save=${save} onEdit=${() => setEditing(true)}>${s ? 'Edit' : 'Set up'} ${entry.provider}<//>
-            ${s ? html`<${ConfirmButton} label="Delete" question=${`Delete the ${entry.provider} settings (and their stored secrets)?`} confirmLabel="Yes, delete them" onConfirm=${remove.run} disabled=${remove.busy} />` : null}
-          </p>`
+      canWrite && !record.editing
+        ? html`<${RecordActions}
+            record=${record}
+            what=${entry.provider}
+            deleteQuestion=${`Delete the ${entry.provider} settings (and their stored secrets)?`}
+          />`
         : null
     }
   </div>`;

@@ -2,7 +2,6 @@
 // notification URLs to paste into App Store Connect and the Play Console, and forms to set, enable, disable and delete
 // them. Secrets (.p8 key, service account JSON) are write-only: the API answers only whether one is stored, an empty
 // secret field keeps the stored one, "remove" sends null. The forms close after a save so no secret stays in the page.
-import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import {
   ConfirmButton,
@@ -16,23 +15,24 @@ import {
   useApi,
   usePermission,
 } from '/console/ui.js';
-import { EditButton, EditForm, Fields, Saved, SecretField, useForm, useWrite } from '/console/kit/form.js';
-import { MessageLinks, ReadOnlyNotice } from '/console/kit/panel.js';
+import { EditForm, Fields, Saved, SecretField, useForm, useWrite } from '/console/kit/form.js';
+import { MessageLinks, ReadOnlyNotice, RecordActions, useRecord } from '/console/kit/panel.js';
 import { APPLE, GOOGLE } from '/console/pages/storekinds.js';
 
 const base = (appId) => `/apps/${encodeURIComponent(appId)}/store-settings`;
 
 /** The form of one store: its plain fields, the secret (write-only) with "remove", and enabled. */
-function StoreForm({ kind, settings, busy, onSubmit, onCancel }) {
+function StoreForm({ kind, record }) {
+  const settings = record.stored;
   const [form, set] = useForm(() => kind.form(settings));
   const stored = settings && kind.secretSet(settings);
   return html`<${EditForm}
     className="stacked store-form store-${kind.store}"
     autocomplete="off"
     saveLabel=${`Save ${kind.title} settings`}
-    busy=${busy}
-    onCancel=${onCancel}
-    onSubmit=${() => onSubmit(kind.body(form))}
+    busy=${record.save.busy}
+    onCancel=${record.close}
+    onSubmit=${() => record.save.run(kind.body(form))}
   >
     <${Fields} fields=${kind.fields} form=${form} set=${set} />
     <${SecretField}
@@ -62,34 +62,21 @@ function StoreForm({ kind, settings, busy, onSubmit, onCancel }) {
 
 /** One store's settings: shown as the API answers them, with edit, enable/disable and delete for who may write. */
 function StoreSection({ appId, kind, settings, canWrite, reload }) {
-  const [editing, setEditing] = useState(false);
   const path = `${base(appId)}/${kind.store}`;
-  const save = useWrite(
-    (body) => api('PUT', path, { body }),
-    () => {
-      setEditing(false);
-      reload();
-    },
-  );
+  const record = useRecord({ api, path, stored: settings, reload });
+  const { save, remove } = record;
   // Enable/disable sends the settings as shown, secrets left out (kept).
   const toggle = useWrite(
     () => api('PUT', path, { body: { ...kind.body(kind.form(settings)), enabled: !settings.enabled } }),
     reload,
   );
-  const remove = useWrite(() => api('DELETE', path), reload);
   return html`<div class="store-settings store-${kind.store}">
     <h3>${kind.title}</h3>
     <${ErrorBox} error=${save.error ?? toggle.error ?? remove.error} />
     <${Saved} action=${save}>${kind.title} settings saved.<//>
     ${
-      editing
-        ? html`<${StoreForm}
-            kind=${kind}
-            settings=${settings}
-            busy=${save.busy}
-            onSubmit=${save.run}
-            onCancel=${() => setEditing(false)}
-          />`
+      record.editing
+        ? html`<${StoreForm} kind=${kind} record=${record} />`
         : html`${
             settings
               ? html`<${Details}
@@ -108,13 +95,13 @@ function StoreSection({ appId, kind, settings, canWrite, reload }) {
           }
           ${
             canWrite
-              ? html`<p class="actions">
-                  <${EditButton} save=${save} onEdit=${() => setEditing(true)}
-                    >${settings ? 'Edit' : 'Set up'} ${kind.title}<//
-                  >
+              ? html`<${RecordActions}
+                  record=${record}
+                  what=${kind.title}
+                  deleteQuestion=${`Delete the ${kind.title} settings (and their stored key)?`}
+                >
                   ${settings ? html`<${ConfirmButton} label=${settings.enabled ? 'Disable' : 'Enable'} question=${`${settings.enabled ? 'Disable' : 'Enable'} the ${kind.title} settings of this app?`} onConfirm=${toggle.run} danger=${settings.enabled} disabled=${toggle.busy} />` : null}
-                  ${settings ? html`<${ConfirmButton} label="Delete" question=${`Delete the ${kind.title} settings (and their stored key)?`} confirmLabel="Yes, delete them" onConfirm=${remove.run} disabled=${remove.busy} />` : null}
-                </p>`
+                <//>`
               : null
           }`
     }
