@@ -2,7 +2,8 @@
 import { render } from '/console/vendor/preact.module.js';
 import { useEffect, useState } from '/console/vendor/hooks.module.js';
 import { api, onUnauthorized, session } from '/console/api.js';
-import { ErrorBox, Field, html, usePermission } from '/console/ui.js';
+import { ErrorBox, html, useAction, usePermission } from '/console/ui.js';
+import { Fields, SubmitForm, useForm } from '/console/kit/form.js';
 import {
   PasswordSignIn,
   TopBar,
@@ -83,26 +84,31 @@ function OidcSignIn() {
 const OIDC_REFUSED = new URLSearchParams(location.search).get('oidc') === 'refused';
 const OIDC_SIGNED_IN = new URLSearchParams(location.search).get('oidc') === 'signed-in';
 
+/** The break-glass sign-in: the admin token (or an operator API token) and the name moderation decisions record. */
+const TOKEN_FIELDS = [
+  {
+    key: 'token',
+    label: 'Admin token',
+    type: 'password',
+    required: true,
+    hint: "The service's ADMIN_TOKEN (data/admin-token), or an operator API token. Kept in this tab only (sessionStorage).",
+  },
+  { key: 'moderator', label: 'Your name (recorded on moderation decisions)', maxlength: '100' },
+];
+
 function SignIn({ message }) {
   const [accountError, setAccountError] = useState(undefined);
-  const [token, setToken] = useState('');
-  const [moderator, setModerator] = useState('');
-  const [error, setError] = useState(undefined);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    session.signIn(token.trim(), moderator.trim());
+  const [form, set] = useForm({ token: '', moderator: '' });
+  const tokenSignIn = useAction(async () => {
+    session.signIn(form.token.trim(), form.moderator.trim());
     try {
       await api('GET', '/platform-keys'); // a cheap call that proves the token
       announceSignIn('console');
     } catch (err) {
       session.signOut();
-      setError(err);
-      setBusy(false);
+      throw err;
     }
-  };
+  });
   return html`<main class="signin">
     <h1>Operator console</h1>
     ${message ? html`<p class="notice" role="status">${message}</p>` : null}
@@ -114,7 +120,7 @@ function SignIn({ message }) {
           </p>`
         : null
     }
-    <${ErrorBox} error=${accountError ?? error} />
+    <${ErrorBox} error=${accountError ?? tokenSignIn.error} />
     <${OidcSignIn} />
     <${AccountSignIn} onError=${setAccountError} />
     <p class="muted first-time">
@@ -124,25 +130,10 @@ function SignIn({ message }) {
     </p>
     <details class="break-glass">
       <summary>Break-glass admin token or an operator API token</summary>
-      <form class="token-signin" onSubmit=${submit} autocomplete="off">
-        <${Field}
-          label="Admin token"
-          name="token"
-          type="password"
-          value=${token}
-          onInput=${setToken}
-          required
-          hint="The service's ADMIN_TOKEN (data/admin-token), or an operator API token. Kept in this tab only (sessionStorage)."
-        />
-        <${Field}
-          label="Your name (recorded on moderation decisions)"
-          name="moderator"
-          value=${moderator}
-          onInput=${setModerator}
-          maxlength="100"
-        />
-        <button type="submit" disabled=${busy}>Sign in</button>
-      </form>
+      <${SubmitForm} className="token-signin" onSubmit=${tokenSignIn.run} autocomplete="off">
+        <${Fields} fields=${TOKEN_FIELDS} form=${form} set=${set} />
+        <button type="submit" disabled=${tokenSignIn.busy}>Sign in</button>
+      <//>
     </details>
   </main>`;
 }

@@ -2,7 +2,8 @@
 // rotation (the new secret shown once; the previous one accepted for the grace period).
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/portal/api.js';
-import { ErrorBox, Field, html, useAction, when } from '/portal/ui.js';
+import { ErrorBox, html, useAction, when } from '/portal/ui.js';
+import { Fields, SubmitForm, useForm, useWrite } from '/console/kit/form.js';
 
 const URL_FIELDS = [
   ['roleQueryUrl', 'Role query URL (4.8)'],
@@ -10,6 +11,17 @@ const URL_FIELDS = [
   ['preOrderCheckUrl', 'Pre-order check URL (4.10)'],
   ['cancellationCallbackUrl', 'Account cancellation callback URL (6)'],
   ['partnerUrl', 'Partner URL for consumption notices (4.6)'],
+];
+
+const SETTINGS_FIELDS = [
+  {
+    key: 'callbackUrls',
+    label: 'Payment callback URLs (4.7)',
+    as: 'textarea',
+    rows: '4',
+    hint: 'One a line: the default URL, or serverId = URL.',
+  },
+  ...URL_FIELDS.map(([key, label]) => ({ key, label })),
 ];
 
 const mapText = (m) =>
@@ -30,42 +42,24 @@ function parseMap(text) {
 }
 
 export function Settings({ app, onSaved }) {
-  const [callbacks, setCallbacks] = useState(mapText(app.callbackUrls));
-  const [urls, setUrls] = useState(Object.fromEntries(URL_FIELDS.map(([k]) => [k, app[k] ?? ''])));
-  const save = useAction(async () => {
-    const body = { callbackUrls: parseMap(callbacks) };
-    for (const [k] of URL_FIELDS) body[k] = urls[k].trim() === '' ? null : urls[k].trim();
-    const r = await api('PATCH', `/apps/${app.appId}`, { body });
-    onSaved();
-    return r;
-  });
+  const [form, set] = useForm(() => ({
+    callbackUrls: mapText(app.callbackUrls),
+    ...Object.fromEntries(URL_FIELDS.map(([k]) => [k, app[k] ?? ''])),
+  }));
+  const save = useWrite(() => {
+    const body = { callbackUrls: parseMap(form.callbackUrls) };
+    for (const [k] of URL_FIELDS) body[k] = form[k].trim() === '' ? null : form[k].trim();
+    return api('PATCH', `/apps/${app.appId}`, { body });
+  }, onSaved);
   const [asking, setAsking] = useState(false);
   const rotate = useAction(() => api('POST', `/apps/${app.appId}/rotate-secret`));
   return html`<div>
-    <form
-      class="stacked settings"
-      onSubmit=${(e) => {
-        e.preventDefault();
-        save.run();
-      }}
-    >
-      <${Field}
-        label="Payment callback URLs (4.7)"
-        name="callbackUrls"
-        as="textarea"
-        rows="4"
-        value=${callbacks}
-        onInput=${setCallbacks}
-        hint="One a line: the default URL, or serverId = URL."
-      />
-      ${URL_FIELDS.map(
-        ([k, label]) =>
-          html`<${Field} label=${label} name=${k} value=${urls[k]} onInput=${(v) => setUrls({ ...urls, [k]: v })} />`,
-      )}
+    <${SubmitForm} className="stacked settings" onSubmit=${save.run}>
+      <${Fields} fields=${SETTINGS_FIELDS} form=${form} set=${set} />
       <button type="submit" disabled=${save.busy}>Save URLs</button>
       ${save.result ? html`<span class="ok"> Saved.</span>` : null}
       <${ErrorBox} error=${save.error} />
-    </form>
+    <//>
     <div class="panel">
       <h2>md5 secret</h2>
       <p class="muted">

@@ -5,7 +5,6 @@ import {
   ConfirmButton,
   Details,
   ErrorBox,
-  Field,
   ListPage,
   LoadFailed,
   Loading,
@@ -17,6 +16,7 @@ import {
   useAction,
   useApi,
 } from '/console/ui.js';
+import { EditButton, Fields, SubmitForm, useForm, useWrite } from '/console/kit/form.js';
 import { GameCallsPage } from '/console/pages/gamecalls.js';
 import { ProductsPage } from '/console/pages/products.js';
 import { DeliveryTools, OrderSettingsPanel } from '/console/pages/apptools.js';
@@ -88,54 +88,36 @@ function bodyFrom(form, editing) {
   return body;
 }
 
+/** The fields of the app form; `status` only when editing (a new app starts active). */
+const APP_FIELDS = [
+  { key: 'name', label: 'Name', required: true, maxlength: '100' },
+  { key: 'region', label: 'Region', as: 'select', options: ['overseas', 'mainland'] },
+  { key: 'status', label: 'Status', as: 'select', options: ['active', 'disabled'] },
+  {
+    key: 'callbackUrls',
+    label: 'Payment callback URLs (4.7)',
+    as: 'textarea',
+    rows: '3',
+    hint: 'One per line: serverId = URL. A line with only a URL is the default.',
+  },
+  ...URL_FIELDS.map(([key, label]) => ({ key, label, placeholder: 'https://...' })),
+  {
+    key: 'allowedIps',
+    label: 'Allowed IPs (open id lookup, 4.4)',
+    as: 'textarea',
+    rows: '2',
+    hint: 'IPs or CIDRs, one per line or comma-separated.',
+  },
+  { key: 'unionIdEnabled', label: 'Profile answers carry unionId', type: 'checkbox' },
+];
+const NEW_APP_FIELDS = APP_FIELDS.filter((f) => f.key !== 'status');
+
 function AppForm({ initial, editing, submitLabel, onSubmit, busy }) {
-  const [form, setForm] = useState(() => formFrom(initial));
-  const set = (k) => (v) => setForm({ ...form, [k]: v });
-  return html`<form
-    class="stacked"
-    onSubmit=${(e) => {
-      e.preventDefault();
-      onSubmit(bodyFrom(form, editing));
-    }}
-  >
-    <${Field} label="Name" name="name" value=${form.name} onInput=${set('name')} required maxlength="100" />
-    <${Field}
-      label="Region"
-      name="region"
-      as="select"
-      options=${['overseas', 'mainland']}
-      value=${form.region}
-      onInput=${set('region')}
-    />
-    ${editing ? html`<${Field} label="Status" name="status" as="select" options=${['active', 'disabled']} value=${form.status} onInput=${set('status')} />` : null}
-    <${Field}
-      label="Payment callback URLs (4.7)"
-      name="callbackUrls"
-      as="textarea"
-      rows="3"
-      value=${form.callbackUrls}
-      onInput=${set('callbackUrls')}
-      hint="One per line: serverId = URL. A line with only a URL is the default."
-    />
-    ${URL_FIELDS.map(([k, label]) => html`<${Field} label=${label} name=${k} value=${form[k]} onInput=${set(k)} placeholder="https://..." />`)}
-    <${Field}
-      label="Allowed IPs (open id lookup, 4.4)"
-      name="allowedIps"
-      as="textarea"
-      rows="2"
-      value=${form.allowedIps}
-      onInput=${set('allowedIps')}
-      hint="IPs or CIDRs, one per line or comma-separated."
-    />
-    <${Field}
-      label="Profile answers carry unionId"
-      name="unionIdEnabled"
-      type="checkbox"
-      value=${form.unionIdEnabled}
-      onInput=${set('unionIdEnabled')}
-    />
+  const [form, set] = useForm(() => formFrom(initial));
+  return html`<${SubmitForm} onSubmit=${() => onSubmit(bodyFrom(form, editing))}>
+    <${Fields} fields=${editing ? APP_FIELDS : NEW_APP_FIELDS} form=${form} set=${set} />
     <button type="submit" disabled=${busy}>${submitLabel}</button>
-  </form>`;
+  <//>`;
 }
 
 /** The apps, declared for the kit's ListPage. */
@@ -183,12 +165,13 @@ function AppCreate() {
 function AppDetail({ appId }) {
   const { data: app, error, loading, reload } = useApi('GET', `/apps/${encodeURIComponent(appId)}`, {}, [appId]);
   const [editing, setEditing] = useState(false);
-  const save = useAction(async (body) => {
-    const r = await api('PATCH', `/apps/${encodeURIComponent(appId)}`, { body });
-    setEditing(false);
-    reload();
-    return r;
-  });
+  const save = useWrite(
+    (body) => api('PATCH', `/apps/${encodeURIComponent(appId)}`, { body }),
+    () => {
+      setEditing(false);
+      reload();
+    },
+  );
   const rotate = useAction(() => api('POST', `/apps/${encodeURIComponent(appId)}/rotate-secret`));
   if (loading && !app) return html`<${Loading} what="app" />`;
   if (error) return html`<${LoadFailed} title=${`App ${appId}`} error=${error} back="#/apps" backLabel="All apps" />`;
@@ -242,15 +225,7 @@ function AppDetail({ appId }) {
               ]}
             />
             <p class="actions">
-              <button
-                type="button"
-                onClick=${() => {
-                  save.reset();
-                  setEditing(true);
-                }}
-              >
-                Edit
-              </button>
+              <${EditButton} save=${save} onEdit=${() => setEditing(true)}>Edit<//>
               <${ConfirmButton}
                 label="Rotate secret"
                 question="Issue a new secret? The current one stays valid only for the grace period."

@@ -2,6 +2,7 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import { ConfirmButton, Details, ErrorBox, Field, Loading, href, html, useAction, useApi } from '/console/ui.js';
+import { EditButton, EditForm, Fields, Saved, useForm, useWrite } from '/console/kit/form.js';
 
 const appPath = (appId) => `/apps/${encodeURIComponent(appId)}`;
 
@@ -18,31 +19,46 @@ function localInput(d) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+/** The order settings an operator may change; the others are set with the admin API or the CLI. */
+const ORDER_SETTINGS_FIELDS = [
+  {
+    key: 'webRegionLock',
+    label: 'Web region lock (2.4 rule 8)',
+    type: 'checkbox',
+    hint: "On: a web payment takes the player's registration region; off: the region the player chose.",
+  },
+  {
+    key: 'refuseStoreOrdersInArrears',
+    label: 'Refuse store orders of players in arrears (4.5)',
+    type: 'checkbox',
+    hint: 'On: a new App Store or Google Play order of a player who owes a pending supplement is refused (40945) before the game is asked; web orders are not.',
+  },
+];
+
 /** The app's order settings (2.4 rule 8: web region lock; refusing store orders of players in arrears, 4.5), with an edit form. */
 export function OrderSettingsPanel({ appId }) {
   const { data, error, loading, reload } = useApi('GET', `${appPath(appId)}/order-settings`, {}, [appId]);
   const [editing, setEditing] = useState(false);
-  const [lock, setLock] = useState(false);
-  const [refuse, setRefuse] = useState(false);
-  const save = useAction(async () => {
-    const r = await api('PUT', `${appPath(appId)}/order-settings`, {
-      body: { webRegionLock: lock, refuseStoreOrdersInArrears: refuse },
-    });
-    setEditing(false);
-    reload();
-    return r;
-  });
+  const [form, set, setForm] = useForm({ webRegionLock: false, refuseStoreOrdersInArrears: false });
+  const save = useWrite(
+    () => api('PUT', `${appPath(appId)}/order-settings`, { body: form }),
+    () => {
+      setEditing(false);
+      reload();
+    },
+  );
   const edit = () => {
-    save.reset();
-    setLock(Boolean(data?.webRegionLock));
-    setRefuse(Boolean(data?.refuseStoreOrdersInArrears));
+    setForm({
+      webRegionLock: Boolean(data?.webRegionLock),
+      refuseStoreOrdersInArrears: Boolean(data?.refuseStoreOrdersInArrears),
+    });
     setEditing(true);
   };
   return html`<div class="panel order-settings">
     <h2>Order settings</h2>
     <${ErrorBox} error=${error} />
     <${ErrorBox} error=${save.error} />
-    ${save.result ? html`<p class="ok" role="status">Order settings saved.</p>` : null}
+    <${Saved} action=${save}>Order settings saved.<//>
     ${loading && !data ? html`<${Loading} what="order settings" />` : null}
     ${
       data && !editing
@@ -70,41 +86,36 @@ export function OrderSettingsPanel({ appId }) {
                 ['Apple refund preference', data.refundPreference ?? 'none'],
               ]}
             />
-            <p class="actions"><button type="button" onClick=${edit}>Edit order settings</button></p>`
+            <p class="actions"><${EditButton} save=${save} onEdit=${edit}>Edit order settings<//></p>`
         : null
     }
     ${
       editing
-        ? html`<form
-            class="stacked"
-            onSubmit=${(e) => {
-              e.preventDefault();
-              save.run();
-            }}
+        ? html`<${EditForm}
+            onSubmit=${save.run}
+            saveLabel="Save order settings"
+            busy=${save.busy}
+            onCancel=${() => setEditing(false)}
           >
-            <${Field}
-              label="Web region lock (2.4 rule 8)"
-              name="webRegionLock"
-              type="checkbox"
-              value=${lock}
-              onInput=${setLock}
-              hint="On: a web payment takes the player's registration region; off: the region the player chose."
-            />
-            <${Field}
-              label="Refuse store orders of players in arrears (4.5)"
-              name="refuseStoreOrdersInArrears"
-              type="checkbox"
-              value=${refuse}
-              onInput=${setRefuse}
-              hint="On: a new App Store or Google Play order of a player who owes a pending supplement is refused (40945) before the game is asked; web orders are not."
-            />
-            <p class="actions">
-              <button type="submit" disabled=${save.busy}>Save order settings</button>
-              <button type="button" onClick=${() => setEditing(false)}>Cancel</button>
-            </p>
-          </form>`
+            <${Fields} fields=${ORDER_SETTINGS_FIELDS} form=${form} set=${set} />
+          <//>`
         : null
     }
+  </div>`;
+}
+
+/** A tool's button at the end of its row of fields: asks first, then runs the action. */
+function RunButton({ action, label, question, confirmLabel }) {
+  return html`<div class="field">
+    <label> </label
+    ><${ConfirmButton}
+      label=${label}
+      question=${question}
+      confirmLabel=${confirmLabel}
+      onConfirm=${action.run}
+      danger=${false}
+      disabled=${action.busy}
+    />
   </div>`;
 }
 
@@ -143,17 +154,12 @@ export function DeliveryTools({ appId }) {
       }
       <div class="inline-fields">
         <${Field} label="Died at or after" name="since" type="datetime-local" value=${since} onInput=${setSince} />
-        <div class="field">
-          <label> </label
-          ><${ConfirmButton}
-            label="Recover dead events"
-            question="Deliver every dead event of this app since then again now?"
-            confirmLabel="Yes, recover them"
-            onConfirm=${recover.run}
-            danger=${false}
-            disabled=${recover.busy}
-          />
-        </div>
+        <${RunButton}
+          action=${recover}
+          label="Recover dead events"
+          question="Deliver every dead event of this app since then again now?"
+          confirmLabel="Yes, recover them"
+        />
       </div>
     </div>
     <div class="test-event">
@@ -179,17 +185,12 @@ export function DeliveryTools({ appId }) {
           onInput=${setServerId}
           maxlength="64"
         />
-        <div class="field">
-          <label> </label
-          ><${ConfirmButton}
-            label="Send test event"
-            question=${`Send a test ${type} event to the game now?`}
-            confirmLabel="Yes, send it"
-            onConfirm=${test.run}
-            danger=${false}
-            disabled=${test.busy}
-          />
-        </div>
+        <${RunButton}
+          action=${test}
+          label="Send test event"
+          question=${`Send a test ${type} event to the game now?`}
+          confirmLabel="Yes, send it"
+        />
       </div>
     </div>
   </div>`;

@@ -18,15 +18,16 @@ import {
   navigate,
   show,
   time,
-  useAction,
   useApi,
   usePermission,
 } from '/console/ui.js';
+import { EditForm, Fields, Saved, SecretField } from '/console/kit/form.js';
+import { MessageLinks, ReadOnlyNotice, RecordActions, useRecord } from '/console/kit/panel.js';
 
 const base = (appId) => `/apps/${encodeURIComponent(appId)}/payment-providers`;
 const REGIONS = ['overseas', 'mainland'];
 
-function ProviderForm({ entry, busy, onSubmit, onCancel }) {
+function ProviderForm({ entry, record }) {
   const s = entry.settings;
   const [form, setForm] = useState(() => ({
     enabled: s?.enabled ?? true,
@@ -47,46 +48,36 @@ function ProviderForm({ entry, busy, onSubmit, onCancel }) {
         .map(([k]) => [k, null]),
     ]),
   });
-  return html`<form
-    class="stacked provider-form provider-${entry.provider}"
+  const configFields = entry.fields.config.map((f) => ({
+    key: f.name,
+    name: `${entry.provider}-config-${f.name}`,
+    label: f.name,
+    hint: f.description,
+  }));
+  return html`<${EditForm}
+    className="stacked provider-form provider-${entry.provider}"
     autocomplete="off"
-    onSubmit=${(e) => {
-      e.preventDefault();
-      onSubmit(body());
-    }}
+    saveLabel=${`Save ${entry.provider} settings`}
+    busy=${record.save.busy}
+    onCancel=${record.close}
+    onSubmit=${() => record.save.run(body())}
   >
-    ${entry.fields.config.map(
-      (f) =>
-        html`<${Field}
-          label=${f.name}
-          name=${`${entry.provider}-config-${f.name}`}
-          value=${form.config[f.name]}
-          onInput=${set('config', f.name)}
-          hint=${f.description}
-        />`,
-    )}
+    <${Fields} fields=${configFields} form=${form.config} set=${(name) => set('config', name)} />
     ${entry.fields.secrets.map((f) => {
       const stored = s?.secretsSet.includes(f.name);
-      return html`<${Field}
-          label=${`${f.name} (secret)`}
-          name=${`${entry.provider}-secret-${f.name}`}
-          type="password"
-          value=${form.secrets[f.name]}
-          onInput=${set('secrets', f.name)}
-          disabled=${form.remove[f.name]}
-          hint=${`${f.description} ${stored ? 'Stored: leave empty to keep it.' : 'None stored.'}`}
-        />
-        ${
-          stored && !f.required
-            ? html`<${Field}
-                label=${`Remove the stored ${f.name}`}
-                name=${`${entry.provider}-remove-${f.name}`}
-                type="checkbox"
-                value=${!!form.remove[f.name]}
-                onInput=${set('remove', f.name)}
-              />`
-            : null
-        }`;
+      return html`<${SecretField}
+        label=${`${f.name} (secret)`}
+        name=${`${entry.provider}-secret-${f.name}`}
+        type="password"
+        hint=${`${f.description} ${stored ? 'Stored: leave empty to keep it.' : 'None stored.'}`}
+        value=${form.secrets[f.name]}
+        onInput=${set('secrets', f.name)}
+        removable=${stored && !f.required}
+        removed=${!!form.remove[f.name]}
+        onRemove=${set('remove', f.name)}
+        removeName=${`${entry.provider}-remove-${f.name}`}
+        removeLabel=${`Remove the stored ${f.name}`}
+      />`;
     })}
     ${REGIONS.map(
       (r) =>
@@ -106,43 +97,23 @@ function ProviderForm({ entry, busy, onSubmit, onCancel }) {
       value=${form.enabled}
       onInput=${(v) => setForm({ ...form, enabled: v })}
     />
-    <p class="actions">
-      <button type="submit" disabled=${busy}>Save ${entry.provider} settings</button>
-      <button type="button" onClick=${onCancel}>Cancel</button>
-    </p>
-  </form>`;
+  <//>`;
 }
 
 function ProviderSection({ appId, entry, canWrite, reload }) {
-  const [editing, setEditing] = useState(false);
-  const path = `${base(appId)}/${entry.provider}`;
   const s = entry.settings;
-  const save = useAction(async (body) => {
-    const r = await api('PUT', path, { body });
-    setEditing(false);
-    reload();
-    return r;
-  });
-  const remove = useAction(async () => {
-    await api('DELETE', path);
-    reload();
-    return true;
-  });
+  const record = useRecord({ api, path: `${base(appId)}/${entry.provider}`, stored: s, reload });
+  const { save, remove } = record;
   return html`<div class="provider-settings provider-${entry.provider}">
     <h3>${entry.provider} <span class="muted">(${entry.method}, channel ${entry.channel})</span></h3>
     <${ErrorBox} error=${save.error ?? remove.error} />
-    ${save.result ? html`<p class="ok" role="status">${entry.provider} settings saved.</p>` : null}
+    <${Saved} action=${save}>${entry.provider} settings saved.<//>
     <${Details}
       rows=${[['Webhook URL', html`<${CopyText} name=${`${entry.provider}-webhook`} value=${entry.webhookUrl} />`]]}
     />
     ${
-      editing
-        ? html`<${ProviderForm}
-            entry=${entry}
-            busy=${save.busy}
-            onSubmit=${save.run}
-            onCancel=${() => setEditing(false)}
-          />`
+      record.editing
+        ? html`<${ProviderForm} entry=${entry} record=${record} />`
         : s
           ? html`<${Details}
               rows=${[
@@ -158,19 +129,12 @@ function ProviderSection({ appId, entry, canWrite, reload }) {
           : html`<p class="muted not-set">Not set: the page does not offer ${entry.method}.</p>`
     }
     ${
-      canWrite && !editing
-        ? html`<p class="actions">
-            <button
-              type="button"
-              onClick=${() => {
-                save.reset();
-                setEditing(true);
-              }}
-            >
-              ${s ? 'Edit' : 'Set up'} ${entry.provider}
-            </button>
-            ${s ? html`<${ConfirmButton} label="Delete" question=${`Delete the ${entry.provider} settings (and their stored secrets)?`} confirmLabel="Yes, delete them" onConfirm=${remove.run} disabled=${remove.busy} />` : null}
-          </p>`
+      canWrite && !record.editing
+        ? html`<${RecordActions}
+            record=${record}
+            what=${entry.provider}
+            deleteQuestion=${`Delete the ${entry.provider} settings (and their stored secrets)?`}
+          />`
         : null
     }
   </div>`;
@@ -181,17 +145,14 @@ export function PaymentProvidersPanel({ appId }) {
   const canWrite = usePermission('apps.write');
   return html`<div class="panel payment-providers">
     <h2>Payment providers</h2>
-    <p class="links">
-      <a href=${href(`/apps/${appId}/provider-messages`)}>Provider messages</a>${' · '}
-      <a href=${href(`/apps/${appId}/provider-messages`, { outcome: 'refused' })}>Refused provider messages</a>
-    </p>
+    <${MessageLinks} appId=${appId} what="Provider" />
     <p class="muted">
       The methods the web payment page offers. Paste each webhook URL into the provider's dashboard
       (docs/web-payment.md).
     </p>
     <${ErrorBox} error=${error} />
     ${loading && !data ? html`<${Loading} what="payment providers" />` : null}
-    ${canWrite === false ? html`<p class="notice read-only" role="status">Read-only: your role may not change provider settings (apps.write).</p>` : null}
+    <${ReadOnlyNotice} canWrite=${canWrite} what="provider settings" />
     ${data ? data.providers.map((entry) => html`<${ProviderSection} key=${entry.provider} appId=${appId} entry=${entry} canWrite=${canWrite} reload=${reload} />`) : null}
   </div>`;
 }

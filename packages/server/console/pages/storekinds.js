@@ -1,7 +1,7 @@
-// pages/storekinds.js - what the App stores panel (pages/stores.js) knows of each store: its form's fields, the PUT body
-// made from them (docs/stores.md#per-app-store-settings) and the rows showing the settings the API answered. The secret
-// (.p8 key, service account JSON) is never in a form's initial values: empty keeps the stored one, "remove" sends null.
-import { Field, html, show } from '/console/ui.js';
+// pages/storekinds.js - what the App stores panel (pages/stores.js) knows of each store: its form's fields (declared
+// for the kit's Fields), the PUT body made from them (docs/stores.md#per-app-store-settings) and the rows showing the
+// settings the API answered. The secret (.p8 key, service account JSON) is never in a form's initial values: empty keeps the stored one, "remove" sends null.
+import { html, show } from '/console/ui.js';
 
 const orNull = (s) => (s.trim() ? s.trim() : null);
 /** PEM text as pasted (not trimmed: the stored override comes back unchanged on enable/disable); blank: null. */
@@ -9,10 +9,20 @@ const pemOrNull = (s) => (s.trim() ? s : null);
 /** A digits-only Apple ID as a number; anything else goes to the API as typed, which says what is wrong with it. */
 const appleIdOf = (s) => (s.trim() === '' ? null : /^\d{1,15}$/.test(s.trim()) ? Number(s.trim()) : s.trim());
 
-/** A secret field: empty keeps the stored one (left out of the body), "remove" sends null. */
-function secretPart(key, value, remove) {
-  if (remove) return { [key]: null };
-  return value.trim() ? { [key]: value } : {};
+/** The form of a store: enabled, its `texts` as stored (empty when none), and the secret (never filled in) with "remove". */
+const storeForm = (s, texts) => ({
+  enabled: s?.enabled ?? true,
+  ...Object.fromEntries(texts.map((key) => [key, s?.[key] ?? ''])),
+  secret: '',
+  removeSecret: false,
+});
+
+/** The body's part of those: enabled, and the secret: empty keeps the stored one (left out), "remove" sends null. */
+function storeBody(f, secretKey) {
+  const body = { enabled: f.enabled };
+  if (f.removeSecret) body[secretKey] = null;
+  else if (f.secret.trim()) body[secretKey] = f.secret;
+  return body;
 }
 
 export const APPLE = {
@@ -21,25 +31,18 @@ export const APPLE = {
   secretLabel: 'API key (.p8)',
   secretSet: (s) => s.apiKeySet,
   form: (s) => ({
-    enabled: s?.enabled ?? true,
-    bundleId: s?.bundleId ?? '',
+    ...storeForm(s, ['bundleId', 'rootCertificatesPem', 'apiIssuerId', 'apiKeyId']),
     appAppleId: s?.appAppleId == null ? '' : String(s.appAppleId),
     environment: s?.environment ?? 'Production',
-    rootCertificatesPem: s?.rootCertificatesPem ?? '',
-    apiIssuerId: s?.apiIssuerId ?? '',
-    apiKeyId: s?.apiKeyId ?? '',
-    secret: '',
-    removeSecret: false,
   }),
   body: (f) => ({
-    enabled: f.enabled,
     bundleId: f.bundleId.trim(),
     appAppleId: appleIdOf(f.appAppleId),
     environment: f.environment,
     rootCertificatesPem: pemOrNull(f.rootCertificatesPem),
     apiIssuerId: orNull(f.apiIssuerId),
     apiKeyId: orNull(f.apiKeyId),
-    ...secretPart('apiPrivateKey', f.secret, f.removeSecret),
+    ...storeBody(f, 'apiPrivateKey'),
   }),
   rows: (s) => [
     ['Bundle ID', s.bundleId],
@@ -58,36 +61,33 @@ export const APPLE = {
     ['API key ID', show(s.apiKeyId)],
     ['API key (.p8)', s.apiKeySet ? 'stored (never shown)' : 'none'],
   ],
-  fields: (f, set) => html`
-    <${Field} label="Bundle ID" name="appleBundleId" value=${f.bundleId} onInput=${set('bundleId')} required />
-    <${Field}
-      label="App Apple ID (required in Production)"
-      name="appleAppAppleId"
-      value=${f.appAppleId}
-      onInput=${set('appAppleId')}
-      inputmode="numeric"
-    />
-    <${Field}
-      label="Environment"
-      name="appleEnvironment"
-      as="select"
-      options=${['Production', 'Sandbox']}
-      value=${f.environment}
-      onInput=${set('environment')}
-    />
-    <${Field}
-      label="Root certificates (PEM override)"
-      name="appleRootCertificatesPem"
-      as="textarea"
-      rows="4"
-      value=${f.rootCertificatesPem}
-      onInput=${set('rootCertificatesPem')}
-      spellcheck="false"
-      hint="Empty: Apple Root CA - G3, shipped with the platform. Only for tests or a proxy of the store."
-    />
-    <${Field} label="API issuer ID" name="appleApiIssuerId" value=${f.apiIssuerId} onInput=${set('apiIssuerId')} />
-    <${Field} label="API key ID" name="appleApiKeyId" value=${f.apiKeyId} onInput=${set('apiKeyId')} />
-  `,
+  fields: [
+    { key: 'bundleId', name: 'appleBundleId', label: 'Bundle ID', required: true },
+    {
+      key: 'appAppleId',
+      name: 'appleAppAppleId',
+      label: 'App Apple ID (required in Production)',
+      inputmode: 'numeric',
+    },
+    {
+      key: 'environment',
+      name: 'appleEnvironment',
+      label: 'Environment',
+      as: 'select',
+      options: ['Production', 'Sandbox'],
+    },
+    {
+      key: 'rootCertificatesPem',
+      name: 'appleRootCertificatesPem',
+      label: 'Root certificates (PEM override)',
+      as: 'textarea',
+      rows: '4',
+      spellcheck: 'false',
+      hint: 'Empty: Apple Root CA - G3, shipped with the platform. Only for tests or a proxy of the store.',
+    },
+    { key: 'apiIssuerId', name: 'appleApiIssuerId', label: 'API issuer ID' },
+    { key: 'apiKeyId', name: 'appleApiKeyId', label: 'API key ID' },
+  ],
 };
 
 export const GOOGLE = {
@@ -95,20 +95,12 @@ export const GOOGLE = {
   title: 'Google Play (channel 2)',
   secretLabel: 'Service account key (JSON)',
   secretSet: (s) => s.serviceAccountSet,
-  form: (s) => ({
-    enabled: s?.enabled ?? true,
-    packageName: s?.packageName ?? '',
-    pushAudience: s?.pushAudience ?? '',
-    pushServiceAccountEmail: s?.pushServiceAccountEmail ?? '',
-    secret: '',
-    removeSecret: false,
-  }),
+  form: (s) => storeForm(s, ['packageName', 'pushAudience', 'pushServiceAccountEmail']),
   body: (f) => ({
-    enabled: f.enabled,
     packageName: f.packageName.trim(),
     pushAudience: orNull(f.pushAudience),
     pushServiceAccountEmail: orNull(f.pushServiceAccountEmail),
-    ...secretPart('serviceAccountJson', f.secret, f.removeSecret),
+    ...storeBody(f, 'serviceAccountJson'),
   }),
   rows: (s) => [
     ['Package name', s.packageName],
@@ -116,26 +108,14 @@ export const GOOGLE = {
     ['Push audience', show(s.pushAudience)],
     ['Push service account', show(s.pushServiceAccountEmail)],
   ],
-  fields: (f, set) => html`
-    <${Field}
-      label="Package name"
-      name="googlePackageName"
-      value=${f.packageName}
-      onInput=${set('packageName')}
-      required
-    />
-    <${Field}
-      label="Push audience (the subscription's OIDC audience)"
-      name="googlePushAudience"
-      value=${f.pushAudience}
-      onInput=${set('pushAudience')}
-      hint="As set on the push subscription (Pub/Sub's default: the Google Play notification URL above). Needed, with the email, to take notifications."
-    />
-    <${Field}
-      label="Push service account email"
-      name="googlePushServiceAccountEmail"
-      value=${f.pushServiceAccountEmail}
-      onInput=${set('pushServiceAccountEmail')}
-    />
-  `,
+  fields: [
+    { key: 'packageName', name: 'googlePackageName', label: 'Package name', required: true },
+    {
+      key: 'pushAudience',
+      name: 'googlePushAudience',
+      label: "Push audience (the subscription's OIDC audience)",
+      hint: "As set on the push subscription (Pub/Sub's default: the Google Play notification URL above). Needed, with the email, to take notifications.",
+    },
+    { key: 'pushServiceAccountEmail', name: 'googlePushServiceAccountEmail', label: 'Push service account email' },
+  ],
 };

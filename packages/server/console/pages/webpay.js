@@ -1,9 +1,10 @@
 // pages/webpay.js - panels of the app detail page for the web payment page (docs/web-payment.md): its settings
 // (servers, origins that may frame it, return URLs) and the game's texts of its custom pre-order check codes
 // (section 7), shown per language. Built-in codes 101-115 and bad origins are refused by the API.
-import { useEffect, useState } from '/console/vendor/hooks.module.js';
+import { useEffect } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
-import { ConfirmButton, ErrorBox, Field, Loading, Table, html, time, useAction, useApi } from '/console/ui.js';
+import { ConfirmButton, ErrorBox, Loading, Table, html, time, useApi } from '/console/ui.js';
+import { Fields, SubmitForm, useForm, useWrite } from '/console/kit/form.js';
 
 const base = (appId) => `/apps/${encodeURIComponent(appId)}/precheck-messages`;
 const lines = (text) =>
@@ -12,11 +13,22 @@ const lines = (text) =>
     .map((l) => l.trim())
     .filter(Boolean);
 
+const WEB_PAY_FIELDS = [
+  { key: 'servers', name: 'webPayServers', label: 'Servers (serverId=name, one a line)', as: 'textarea' },
+  {
+    key: 'frameAncestors',
+    name: 'webPayFrameAncestors',
+    label: 'Frame ancestors (origins, one a line)',
+    as: 'textarea',
+  },
+  { key: 'returnUrls', name: 'webPayReturnUrls', label: 'Return URLs (one a line)', as: 'textarea' },
+];
+
 /** Servers (serverId=name per line), frame ancestors and return URLs (one per line); saved together. */
 export function WebPaySettingsPanel({ appId }) {
   const path = `/apps/${encodeURIComponent(appId)}/web-pay`;
   const { data, error, loading, reload } = useApi('GET', path, {}, [appId]);
-  const [form, setForm] = useState(null);
+  const [form, set, setForm] = useForm(null);
   useEffect(() => {
     if (data)
       setForm({
@@ -25,18 +37,15 @@ export function WebPaySettingsPanel({ appId }) {
         returnUrls: data.returnUrls.join('\n'),
       });
   }, [data]);
-  const save = useAction(async () => {
+  const save = useWrite(() => {
     const servers = lines(form.servers).map((l) => {
       const at = l.indexOf('=');
       return at > 0 ? { serverId: l.slice(0, at).trim(), name: l.slice(at + 1).trim() } : { serverId: l, name: l };
     });
-    const r = await api('PUT', path, {
+    return api('PUT', path, {
       body: { servers, frameAncestors: lines(form.frameAncestors), returnUrls: lines(form.returnUrls) },
     });
-    reload();
-    return r;
-  });
-  const set = (key) => (value) => setForm({ ...form, [key]: value });
+  }, reload);
   return html`<div class="panel web-pay-settings">
     <h2>Web payment page</h2>
     <p class="muted">
@@ -48,62 +57,39 @@ export function WebPaySettingsPanel({ appId }) {
     ${loading && !form ? html`<${Loading} what="settings" />` : null}
     ${
       form
-        ? html`<form
-            class="stacked"
-            onSubmit=${(e) => {
-              e.preventDefault();
-              save.run();
-            }}
-          >
-            <${Field}
-              label="Servers (serverId=name, one a line)"
-              name="webPayServers"
-              as="textarea"
-              value=${form.servers}
-              onInput=${set('servers')}
-            />
-            <${Field}
-              label="Frame ancestors (origins, one a line)"
-              name="webPayFrameAncestors"
-              as="textarea"
-              value=${form.frameAncestors}
-              onInput=${set('frameAncestors')}
-            />
-            <${Field}
-              label="Return URLs (one a line)"
-              name="webPayReturnUrls"
-              as="textarea"
-              value=${form.returnUrls}
-              onInput=${set('returnUrls')}
-            />
+        ? html`<${SubmitForm} onSubmit=${save.run}>
+            <${Fields} fields=${WEB_PAY_FIELDS} form=${form} set=${set} />
             <p class="actions">
               <button type="submit" disabled=${save.busy}>Save</button>
               ${save.result ? html`<span class="muted saved">Saved.</span>` : null}
             </p>
-          </form>`
+          <//>`
         : null
     }
   </div>`;
 }
 
+const PRECHECK_FIELDS = [
+  { key: 'code', name: 'precheckCode', label: 'Code', inputmode: 'numeric', required: true },
+  { key: 'lang', name: 'precheckLang', label: 'Language (en, zh-CN, ...)', required: true },
+  { key: 'text', name: 'precheckText', label: 'Text', required: true, maxlength: '500' },
+];
+
+/** The game's texts of its custom pre-order check codes, per language: listed, deleted one by one, set by the form. */
 export function PrecheckTextsPanel({ appId }) {
   const { data, error, loading, reload } = useApi('GET', base(appId), {}, [appId]);
-  const [code, setCode] = useState('');
-  const [lang, setLang] = useState('en');
-  const [text, setText] = useState('');
-  const save = useAction(async () => {
-    const r = await api('PUT', `${base(appId)}/${encodeURIComponent(code.trim())}/${encodeURIComponent(lang.trim())}`, {
-      body: { text },
-    });
-    setText('');
-    reload();
-    return r;
-  });
-  const remove = useAction(async (row) => {
-    await api('DELETE', `${base(appId)}/${row.code}/${encodeURIComponent(row.lang)}`);
-    reload();
-    return true;
-  });
+  const [form, set, setForm] = useForm({ code: '', lang: 'en', text: '' });
+  const save = useWrite(
+    () =>
+      api('PUT', `${base(appId)}/${encodeURIComponent(form.code.trim())}/${encodeURIComponent(form.lang.trim())}`, {
+        body: { text: form.text },
+      }),
+    () => {
+      setForm((f) => ({ ...f, text: '' }));
+      reload();
+    },
+  );
+  const remove = useWrite((row) => api('DELETE', `${base(appId)}/${row.code}/${encodeURIComponent(row.lang)}`), reload);
   return html`<div class="panel precheck-texts">
     <h2>Pre-order check texts (custom codes)</h2>
     <p class="muted">
@@ -137,17 +123,9 @@ export function PrecheckTextsPanel({ appId }) {
           />`
         : null
     }
-    <form
-      class="stacked"
-      onSubmit=${(e) => {
-        e.preventDefault();
-        save.run();
-      }}
-    >
-      <${Field} label="Code" name="precheckCode" value=${code} onInput=${setCode} inputmode="numeric" required />
-      <${Field} label="Language (en, zh-CN, ...)" name="precheckLang" value=${lang} onInput=${setLang} required />
-      <${Field} label="Text" name="precheckText" value=${text} onInput=${setText} required maxlength="500" />
+    <${SubmitForm} onSubmit=${save.run}>
+      <${Fields} fields=${PRECHECK_FIELDS} form=${form} set=${set} />
       <p class="actions"><button type="submit" disabled=${save.busy}>Save text</button></p>
-    </form>
+    <//>
   </div>`;
 }

@@ -16,5 +16,5 @@ export const CONSOLE_ROOT = fileURLToPath(new URL('../../console/', import.meta.
 export const CONSOLE_CSP = PAGE_CSP;
 
 export async function consoleRoutes(app: FastifyInstance): Promise<void> {
-  await staticPageRoutes(app, { root: CONSOLE_ROOT, prefix: '/console', what: 'console' });
+  await staticPageRoutes(app, { root: CONSOLE_ROOT, prefix: '/console', what: 'console', title: 'Operator console' });
 }

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '../errors/app-error.js';
@@ -6,11 +5,57 @@ import { sendError } from '../errors/handler.js';
 import { loadEsmVendor, vendorType } from './esm-vendor.js';
 
 /**
- * A browser page of static ES modules (the operator console, the studio portal): `index.html` and the files under
- * `root` served at `prefix`, the Preact, hooks and htm builds at `prefix/vendor/`, every answer with a strict CSP (no
- * inline script) and the other security headers. Hidden from the OpenAPI document; the page is public and its data
- * calls bring their own credentials.
+ * A browser page of static ES modules (the operator console, the studio portal): its HTML (pageHtml: `title`, the
+ * module `prefix`/app.js) and the files under `root` served at `prefix`, the Preact, hooks and htm builds at
+ * `prefix/vendor/`, every answer with a strict CSP (no inline script) and the other security headers. Hidden from the
+ * OpenAPI document; the page is public and its data calls bring their own credentials.
  */
+
+/** What tells one page from another: its title, style sheets, one module script and the text shown without scripts. */
+export interface PageShell {
+  title: string;
+  styles: string[];
+  script: string;
+  noscript: string;
+}
+
+/** The HTML of a page of ES modules: nothing inline (the CSP allows no inline script), the module renders into #root. */
+export function pageHtml(page: PageShell): string {
+  const styles = page.styles.map((href) => `<link rel="stylesheet" href="${href}">\n`).join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${page.title}</title>
+<link rel="icon" href="data:,">
+${styles}<script type="module" src="${page.script}"></script>
+</head>
+<body>
+<div id="root"><noscript>${page.noscript}</noscript></div>
+</body>
+</html>
+`;
+}
+
+/**
+ * The @fastify/static options of a page's files under `prefix`. wildcard: false registers one route per file found
+ * under the root at start, so a path that is not exactly one of those files (traversal, encoded dots, directories, dot
+ * files) is left to the 404 handler.
+ */
+export function pageFiles(root: string, prefix: string) {
+  return {
+    root,
+    prefix,
+    decorateReply: false,
+    wildcard: false,
+    index: false,
+    redirect: false,
+    list: false,
+    dotfiles: 'ignore',
+    cacheControl: false,
+  } as const;
+}
 
 export const PAGE_CSP = [
   "default-src 'self'",
@@ -34,9 +79,15 @@ const SECURITY_HEADERS: Record<string, string> = {
 
 export async function staticPageRoutes(
   app: FastifyInstance,
-  opts: { root: string; prefix: string; what: string },
+  opts: { root: string; prefix: string; what: string; title: string },
 ): Promise<void> {
-  const indexHtml = fs.readFileSync(`${opts.root}index.html`);
+  // The console and the portal are made of the same kit: both take the console's style sheets.
+  const indexHtml = pageHtml({
+    title: opts.title,
+    styles: ['/console/vendor/uPlot.min.css', '/console/console.css'],
+    script: `${opts.prefix}/app.js`,
+    noscript: `The ${opts.title.toLowerCase()} needs JavaScript.`,
+  });
   const vendor = loadEsmVendor(`${opts.prefix}/vendor/`);
   const htmlPath = new RegExp(`^${opts.prefix}(/|/[^?]*\\.html)?(\\?|$)`);
 
@@ -60,19 +111,7 @@ export async function staticPageRoutes(
         return reply.type(vendorType(request.params.name)).send(body);
       });
 
-      // wildcard: false registers one route per file found under the root at start, so a path that is not
-      // exactly one of those files (traversal, encoded dots, directories, dot files) is left to the 404 handler.
-      await scope.register(fastifyStatic, {
-        root: opts.root,
-        prefix: '/',
-        decorateReply: false,
-        wildcard: false,
-        index: false,
-        redirect: false,
-        list: false,
-        dotfiles: 'ignore',
-        cacheControl: false,
-      });
+      await scope.register(fastifyStatic, pageFiles(opts.root, '/'));
 
       // Any other path under the prefix: the platform's 404, with the page's headers (the hook above).
       scope.setNotFoundHandler((request, reply) =>

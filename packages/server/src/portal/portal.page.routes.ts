@@ -7,5 +7,5 @@ export const PORTAL_ROOT = fileURLToPath(new URL('../../portal/', import.meta.ur
 
 /** The studio portal page at /portal: static ES modules, as the console (http/static-page.ts). */
 export async function portalPageRoutes(app: FastifyInstance): Promise<void> {
-  await staticPageRoutes(app, { root: PORTAL_ROOT, prefix: '/portal', what: 'portal' });
+  await staticPageRoutes(app, { root: PORTAL_ROOT, prefix: '/portal', what: 'portal', title: 'Studio portal' });
 }

@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '../errors/app-error.js';
 import { loadEsmVendor } from '../http/esm-vendor.js';
+import { pageFiles, pageHtml } from '../http/static-page.js';
 import type { Services } from '../services.js';
 import type { PaySession } from './session.js';
 import { ClientIdParams } from './web-pay.schemas.js';
@@ -72,7 +72,12 @@ export function sessionSetCookie(
  */
 export function webPayPageRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { page, links, settings } = services.webPay;
-  const indexHtml = fs.readFileSync(`${WEB_PAY_ROOT}index.html`);
+  const indexHtml = pageHtml({
+    title: 'Payment',
+    styles: ['/pay/assets/pay.css'],
+    script: '/pay/assets/app.js',
+    noscript: 'This payment page needs JavaScript.',
+  });
   const vendor = loadEsmVendor('/pay/assets/vendor/');
   return async (app) => {
     app.addHook('onRequest', pageHeaders);
@@ -107,17 +112,6 @@ export function webPayPageRoutes(services: Services): FastifyPluginAsyncTypebox 
       return reply.type('text/javascript; charset=utf-8').send(body);
     });
 
-    // One route per file found at start (wildcard: false): traversal and dot files fall to the 404 handler.
-    await app.register(fastifyStatic, {
-      root: WEB_PAY_ROOT,
-      prefix: '/pay/assets/',
-      decorateReply: false,
-      wildcard: false,
-      index: false,
-      redirect: false,
-      list: false,
-      dotfiles: 'ignore',
-      cacheControl: false,
-    });
+    await app.register(fastifyStatic, pageFiles(WEB_PAY_ROOT, '/pay/assets/'));
   };
 }
