@@ -25,6 +25,7 @@ import {
   parseStoreMessagesQuery,
   toMessage,
 } from './store-payments.schemas.js';
+import { adminRoute } from '../http/api-route.js';
 
 const ClientIdQuery = Type.Object({
   clientId: Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }),
@@ -139,17 +140,13 @@ export function storeMessageRoutes(services: Services): FastifyPluginAsyncTypebo
     app.addSchema(StoreMessage);
     app.get(
       '/apps/:appId/store-messages',
-      {
-        schema: {
-          tags: ['admin'],
-          security: [{ adminBearer: [] }],
-          summary:
-            'Every message the stores sent for an app (and every refund the reconciliation found), verified or not, with its outcome',
-          params: NotifyParams,
-          querystring: StoreMessagesQuery,
-          response: { 200: StoreMessageList, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary:
+          'Every message the stores sent for an app (and every refund the reconciliation found), verified or not, with its outcome',
+        params: NotifyParams,
+        querystring: StoreMessagesQuery,
+        response: { 200: StoreMessageList },
+      }),
       async (request) => {
         const appId = Number(request.params.appId);
         if (!(await services.apps.resolveByAppId(appId)))
@@ -208,18 +205,13 @@ export function storeConsumptionAdminRoutes(services: Services): FastifyPluginAs
   return async (app) => {
     app.get(
       '/apps/:appId/store-consumption-requests',
-      {
-        schema: {
-          tags: ['admin'],
-          security: [{ adminBearer: [] }],
-          summary: "Apple's consumption requests of an app, newest first, with what was sent and its delivery",
-          params: NotifyParams,
-          response: {
-            200: Type.Object({ requests: Type.Array(ConsumptionRequestView) }),
-            ...platformErrorResponses,
-          },
+      adminRoute({
+        summary: "Apple's consumption requests of an app, newest first, with what was sent and its delivery",
+        params: NotifyParams,
+        response: {
+          200: Type.Object({ requests: Type.Array(ConsumptionRequestView) }),
         },
-      },
+      }),
       async (request) => {
         const appId = Number(request.params.appId);
         if (!(await services.apps.resolveByAppId(appId)))
