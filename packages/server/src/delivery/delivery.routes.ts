@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.js';
 import {
@@ -11,8 +11,19 @@ import {
   RecoverBody,
   TestEventBody,
 } from './delivery.schemas.js';
-import { PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit, parseTime } from '../http/admin-query.js';
+import { nextBeforeOf, parsePage, parseTime } from '../http/admin-query.js';
 import { adminRoute } from '../http/api-route.js';
+
+/** The filter of an event list query but its app (the admin API's and the portal's). */
+export function eventFilter(q: Omit<Static<typeof EventListQuery>, 'appId'>) {
+  return {
+    ...(q.state !== undefined ? { state: q.state } : {}),
+    ...(q.type !== undefined ? { type: q.type } : {}),
+    ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
+    ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
+    ...parsePage(q),
+  };
+}
 
 /** Operator API of the delivery engine, mounted under /admin/v1. */
 export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
@@ -28,18 +39,13 @@ export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
         response: { 200: EventList },
       }),
       async (request) => {
-        const q = request.query;
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const { appId } = request.query;
+        const filter = eventFilter(request.query);
         const events = await services.delivery.list({
-          ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
-          ...(q.state !== undefined ? { state: q.state } : {}),
-          ...(q.type !== undefined ? { type: q.type } : {}),
-          ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
-          ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
-          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-          limit,
+          ...(appId !== undefined ? { appId: Number(appId) } : {}),
+          ...filter,
         });
-        return { events, nextBefore: nextBeforeOf(events, limit, (e) => e.eventId) };
+        return { events, nextBefore: nextBeforeOf(events, filter.limit, (e) => e.eventId) };
       },
     );
 

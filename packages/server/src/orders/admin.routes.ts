@@ -17,7 +17,7 @@ import {
   TrxNoParams,
   parseOrderQuery,
 } from './orders.schemas.js';
-import { NextBefore, PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit } from '../http/admin-query.js';
+import { NextBefore, nextBeforeOf, parsePage } from '../http/admin-query.js';
 import { Order } from './orders.view.js';
 import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './catalogue/products.schemas.js';
 import { StatusChange } from './status-history.js';
@@ -184,15 +184,14 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
       async (request) => {
         const q = request.query;
         const status = q.status ?? 'pending';
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const page = parsePage(q);
         const supplements = await domain.refunds.listSupplements({
           ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
           ...(q.userId !== undefined ? { userId: q.userId } : {}),
           ...(status === 'all' ? {} : { supplyStatus: status === 'pending' ? 1 : 2 }),
-          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-          limit,
+          ...page,
         });
-        return { supplements, nextBefore: nextBeforeOf(supplements, limit, (x) => x.tradeNo) };
+        return { supplements, nextBefore: nextBeforeOf(supplements, page.limit, (x) => x.tradeNo) };
       },
     );
 
@@ -207,14 +206,13 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
       }),
       async (request) => {
         const q = request.query;
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const page = parsePage(q);
         const notices = await domain.consumption.list({
           ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
           ...(q.userId !== undefined ? { userId: q.userId } : {}),
-          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-          limit,
+          ...page,
         });
-        return { notices, nextBefore: nextBeforeOf(notices, limit, (n) => n.noticeId) };
+        return { notices, nextBefore: nextBeforeOf(notices, page.limit, (n) => n.noticeId) };
       },
     );
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { NextBefore, PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit, parseTime } from '../http/admin-query.js';
+import { NextBefore, nextBeforeOf, parsePage, parseTime } from '../http/admin-query.js';
+import { eventFilter } from '../delivery/delivery.routes.js';
 import type { Services } from '../services.js';
 import { DeliveryAttempt, DeliveryEvent, EventList, RecoverBody, TestEventBody } from '../delivery/delivery.schemas.js';
 import { GameCall, GameCallList, GameCallListQuery, parseGameCallQuery } from '../game-calls/call-log.schemas.js';
@@ -37,18 +38,9 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
         response: { 200: EventList },
       }),
       async (request) => {
-        const q = request.query;
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
-        const events = await delivery.list({
-          appId: appIdOf(request),
-          ...(q.state !== undefined ? { state: q.state } : {}),
-          ...(q.type !== undefined ? { type: q.type } : {}),
-          ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
-          ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
-          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-          limit,
-        });
-        return { events, nextBefore: nextBeforeOf(events, limit, (e) => e.eventId) };
+        const filter = eventFilter(request.query);
+        const events = await delivery.list({ appId: appIdOf(request), ...filter });
+        return { events, nextBefore: nextBeforeOf(events, filter.limit, (e) => e.eventId) };
       },
     );
 
@@ -149,15 +141,14 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
         },
       }),
       async (request) => {
-        const q = request.query;
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const { userId } = request.query;
+        const page = parsePage(request.query);
         const notices = await services.orders.consumption.list({
           appId: appIdOf(request),
-          ...(q.userId !== undefined ? { userId: q.userId } : {}),
-          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-          limit,
+          ...(userId !== undefined ? { userId } : {}),
+          ...page,
         });
-        return { notices, nextBefore: nextBeforeOf(notices, limit, (n) => n.noticeId) };
+        return { notices, nextBefore: nextBeforeOf(notices, page.limit, (n) => n.noticeId) };
       },
     );
   };

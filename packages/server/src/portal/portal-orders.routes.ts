@@ -1,15 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
-import {
-  NextBefore,
-  PAGE_DEFAULT,
-  PAGE_MAX,
-  nextBeforeOf,
-  pageQuery,
-  parseId,
-  parseLimit,
-} from '../http/admin-query.js';
+import { NextBefore, nextBeforeOf, pageQuery, parsePage } from '../http/admin-query.js';
 import type { Services } from '../services.js';
 import { Order, type Order as OrderView } from '../orders/orders.view.js';
 import { RefundAbuseQuery, Refunders } from '../orders/refunds/refund-abuse.schemas.js';
@@ -64,15 +56,9 @@ export function portalOrderRoutes(services: Services): FastifyPluginAsyncTypebox
         },
       }),
       async (request) => {
-        const q = request.query;
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
-        const orders = await domain.orders.find({
-          appId: appIdOf(request),
-          userId: q.userId,
-          ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
-          limit,
-        });
-        return { orders: orders.map(portalOrder), nextBefore: nextBeforeOf(orders, limit, (o) => o.trxNo) };
+        const page = parsePage(request.query);
+        const orders = await domain.orders.find({ appId: appIdOf(request), userId: request.query.userId, ...page });
+        return { orders: orders.map(portalOrder), nextBefore: nextBeforeOf(orders, page.limit, (o) => o.trxNo) };
       },
     );
   };
