@@ -80,12 +80,12 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
     .argument('<reportId>')
     .option('--moderator <name>', 'recorded with the evidence links', os.userInfo().username)
     .option('--base-url <url>', 'where this service is reached (embedded evidence links)', 'http://localhost:8080')
-    .action(async (id: string, o) => {
-      await ctx.withServices(async (s) => {
-        const r = await s.moderation.show(parseReportId(id), { moderator: o.moderator, requestBaseUrl: o.baseUrl });
-        ctx.output(r, () => detail(r));
-      });
-    });
+    .action((id: string, o) =>
+      ctx.print(
+        (s) => s.moderation.show(parseReportId(id), { moderator: o.moderator, requestBaseUrl: o.baseUrl }),
+        detail,
+      ),
+    );
 
   report
     .command('decide')
@@ -97,19 +97,20 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
     .option('--ban <reason>', "also ban the reportee's platform account")
     .option('--ban-until <time>', 'end of the ban (ISO 8601); without it the ban lasts until lifted')
     .option('--lift-ban', "lift the bans on the reportee's platform account")
-    .action(async (id: string, o) => {
-      await ctx.withServices(async (s) => {
-        const r = await s.moderation.decide(parseReportId(id), {
-          moderator: o.moderator,
-          status: parseStatus(o.status),
-          note: o.note,
-          ...(o.expect ? { expectedStatus: parseStatus(o.expect) } : {}),
-          ...(o.ban ? { ban: { reason: o.ban, until: o.banUntil ?? null } } : {}),
-          ...(o.liftBan ? { liftBan: true } : {}),
-        });
-        ctx.output(r, () => detail(r));
-      });
-    });
+    .action((id: string, o) =>
+      ctx.print(
+        (s) =>
+          s.moderation.decide(parseReportId(id), {
+            moderator: o.moderator,
+            status: parseStatus(o.status),
+            note: o.note,
+            ...(o.expect ? { expectedStatus: parseStatus(o.expect) } : {}),
+            ...(o.ban ? { ban: { reason: o.ban, until: o.banUntil ?? null } } : {}),
+            ...(o.liftBan ? { liftBan: true } : {}),
+          }),
+        detail,
+      ),
+    );
 
   report
     .command('reportees')
