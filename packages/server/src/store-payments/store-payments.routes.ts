@@ -26,6 +26,7 @@ import {
   toMessage,
 } from './store-payments.schemas.js';
 import { adminRoute } from '../http/api-route.js';
+import { appIdBodyMd5 } from '../http/app-id-md5.js';
 
 const ClientIdQuery = Type.Object({
   clientId: Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }),
@@ -162,16 +163,7 @@ export function storeMessageRoutes(services: Services): FastifyPluginAsyncTypebo
 
 /** The game reports a store purchase's consumption (5.1 md5; issue 27): sent to Apple when it asks. */
 export function storeConsumptionRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const md5 = services.md5.hook({
-    from: 'body',
-    clientId: (body) => body.appId,
-    resolveApp: async (appId) => {
-      const app = await services.apps.resolveByAppId(appId as number);
-      if (!app || !app.active) throw new AppError('UNKNOWN_CLIENT', `appId ${String(appId)} is not a known active app`);
-      return app;
-    },
-    recordNonce: 'hook',
-  });
+  const md5 = services.md5.hook(appIdBodyMd5((appId) => services.apps.resolveByAppId(appId), 'hook'));
   return async (app) => {
     app.post(
       '/order/v1/game/orders/:trxNo/consumption',
