@@ -52,28 +52,26 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
     .option('--to <time>')
     .option('--limit <n>', 'page size (1-200)', '50')
     .option('--cursor <cursor>')
-    .action(async (o) => {
-      await ctx.withServices(async (s) => {
-        const page = await s.moderation.list({
-          appId: o.app,
-          reportee: o.reportee,
-          reporter: o.reporter,
-          reasonId: o.reason,
-          status: o.status === undefined ? undefined : parseStatus(o.status),
-          from: o.from,
-          to: o.to,
-          limit: o.limit,
-          cursor: o.cursor,
-        });
-        ctx.output(
-          page,
-          () =>
-            [...page.reports.map(summary), page.nextCursor ? `next page: --cursor ${page.nextCursor}` : '']
-              .filter(Boolean)
-              .join('\n') || 'no reports',
-        );
-      });
-    });
+    .action((o) =>
+      ctx.print(
+        (s) =>
+          s.moderation.list({
+            appId: o.app,
+            reportee: o.reportee,
+            reporter: o.reporter,
+            reasonId: o.reason,
+            status: o.status === undefined ? undefined : parseStatus(o.status),
+            from: o.from,
+            to: o.to,
+            limit: o.limit,
+            cursor: o.cursor,
+          }),
+        (page) =>
+          [...page.reports.map(summary), page.nextCursor ? `next page: --cursor ${page.nextCursor}` : '']
+            .filter(Boolean)
+            .join('\n') || 'no reports',
+      ),
+    );
 
   report
     .command('show')
@@ -121,28 +119,26 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
     .option('--to <time>')
     .option('--limit <n>', 'page size (1-200)', '50')
     .option('--cursor <cursor>')
-    .action(async (o) => {
-      await ctx.withServices(async (s) => {
-        const page = await s.moderation.reporteeCounts({
-          appId: o.app,
-          status: o.status === undefined ? undefined : parseStatus(o.status),
-          from: o.from,
-          to: o.to,
-          limit: o.limit,
-          cursor: o.cursor,
-        });
-        ctx.output(
-          page,
-          () =>
-            page.reportees
-              .map(
-                (r) =>
-                  `app ${r.appId}  ${r.reportee.key}  ${r.reports} reports (${r.openReports} open) by ${r.reporters} reporters, last ${r.lastReportedAt}`,
-              )
-              .join('\n') || 'no reports',
-        );
-      });
-    });
+    .action((o) =>
+      ctx.print(
+        (s) =>
+          s.moderation.reporteeCounts({
+            appId: o.app,
+            status: o.status === undefined ? undefined : parseStatus(o.status),
+            from: o.from,
+            to: o.to,
+            limit: o.limit,
+            cursor: o.cursor,
+          }),
+        (page) =>
+          page.reportees
+            .map(
+              (r) =>
+                `app ${r.appId}  ${r.reportee.key}  ${r.reports} reports (${r.openReports} open) by ${r.reporters} reporters, last ${r.lastReportedAt}`,
+            )
+            .join('\n') || 'no reports',
+      ),
+    );
 
   report
     .command('audit')
@@ -152,25 +148,23 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
     .option('--action <action>')
     .option('--limit <n>', 'page size (1-200)', '50')
     .option('--cursor <cursor>')
-    .action(async (o) => {
-      await ctx.withServices(async (s) => {
-        const page = await s.moderation.audit({
-          reportId: o.report,
-          moderator: o.moderator,
-          action: o.action,
-          limit: o.limit,
-          cursor: o.cursor,
-        });
-        ctx.output(
-          page,
-          () =>
-            page.actions
-              .map(
-                (a) =>
-                  `${a.at}  ${a.moderator ?? '?'}  ${a.action}  report ${a.reportId ?? '-'}  ${a.fromStatus ?? ''}${a.toStatus ? ` -> ${a.toStatus}` : ''}  ${a.note ?? ''}`,
-              )
-              .join('\n') || 'no actions',
-        );
-      });
-    });
+    .action((o) =>
+      ctx.print(
+        (s) =>
+          s.moderation.audit({
+            reportId: o.report,
+            moderator: o.moderator,
+            action: o.action,
+            limit: o.limit,
+            cursor: o.cursor,
+          }),
+        (page) =>
+          page.actions
+            .map(
+              (a) =>
+                `${a.at}  ${a.moderator ?? '?'}  ${a.action}  report ${a.reportId ?? '-'}  ${a.fromStatus ?? ''}${a.toStatus ? ` -> ${a.toStatus}` : ''}  ${a.note ?? ''}`,
+            )
+            .join('\n') || 'no actions',
+      ),
+    );
 }
