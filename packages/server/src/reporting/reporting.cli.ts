@@ -37,6 +37,17 @@ const detail = (r: ReportView) =>
     .filter(Boolean)
     .join('\n');
 
+/** The filters `report list` and `report reportees` share: status, time window, and the page. */
+function windowAndPage(o: { status?: string; from?: string; to?: string; limit?: string; cursor?: string }) {
+  return {
+    status: o.status === undefined ? undefined : parseStatus(o.status),
+    from: o.from,
+    to: o.to,
+    limit: o.limit,
+    cursor: o.cursor,
+  };
+}
+
 /** `report ...`: the moderation queue from the command line (same database as the service). */
 export function registerReportCommands(program: Command, ctx: CliContext): void {
   const report = program.command('report').description('the moderation queue of player reports');
@@ -60,11 +71,7 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
             reportee: o.reportee,
             reporter: o.reporter,
             reasonId: o.reason,
-            status: o.status === undefined ? undefined : parseStatus(o.status),
-            from: o.from,
-            to: o.to,
-            limit: o.limit,
-            cursor: o.cursor,
+            ...windowAndPage(o),
           }),
         (page) =>
           [...page.reports.map(summary), page.nextCursor ? `next page: --cursor ${page.nextCursor}` : '']
@@ -124,11 +131,7 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
         (s) =>
           s.moderation.reporteeCounts({
             appId: o.app,
-            status: o.status === undefined ? undefined : parseStatus(o.status),
-            from: o.from,
-            to: o.to,
-            limit: o.limit,
-            cursor: o.cursor,
+            ...windowAndPage(o),
           }),
         (page) =>
           page.reportees
