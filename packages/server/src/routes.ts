@@ -80,24 +80,28 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
         const p = principalOf(request);
         return { operator: p.name, operatorId: p.operatorId };
       });
-      await admin.register(operatorRoutes(services));
-      await admin.register(oidcRoutes(services));
-      await admin.register(adminAuditRoutes(services));
-      await admin.register(appRoutes(services));
-      await admin.register(storeSettingsRoutes(services));
-      await admin.register(storeMessageRoutes(services));
-      await admin.register(storeConsumptionAdminRoutes(services));
-      await admin.register(platformKeyRoutes(services));
-      await admin.register(accountAdminRoutes(services));
-      await admin.register(deliveryRoutes(services));
-      await admin.register(callLogRoutes(services));
-      await admin.register(moderationRoutes(services));
-      await admin.register(orderAdminRoutes(services));
-      await admin.register(sandboxRoutes(services), { prefix: '/sandbox' });
-      await admin.register(webPayAdminRoutes(services));
-      await admin.register(providerAdminRoutes(services));
-      await admin.register(studioDeveloperRoutes(services));
-      await admin.register(overviewRoutes(services));
+      // In this order: the OpenAPI document lists the paths as they are registered.
+      const adminPlugins = [
+        operatorRoutes,
+        oidcRoutes,
+        adminAuditRoutes,
+        appRoutes,
+        storeSettingsRoutes,
+        storeMessageRoutes,
+        storeConsumptionAdminRoutes,
+        platformKeyRoutes,
+        accountAdminRoutes,
+        deliveryRoutes,
+        callLogRoutes,
+        moderationRoutes,
+        orderAdminRoutes,
+        sandboxRoutes,
+        webPayAdminRoutes,
+        providerAdminRoutes,
+        studioDeveloperRoutes,
+        overviewRoutes,
+      ];
+      for (const routes of adminPlugins) await admin.register(routes(services));
     },
     { prefix: '/admin/v1' },
   );
@@ -110,9 +114,8 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
         operator: studioActor(studioOf(request).name),
         operatorId: null,
       }));
-      await portal.register(portalRoutes(services));
-      await portal.register(portalDeliveryRoutes(services));
-      await portal.register(portalOrderRoutes(services));
+      for (const routes of [portalRoutes, portalDeliveryRoutes, portalOrderRoutes])
+        await portal.register(routes(services));
     },
     { prefix: '/portal/v1' },
   );

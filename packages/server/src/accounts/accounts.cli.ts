@@ -59,12 +59,7 @@ export function registerAccountCommands(program: Command, ctx: CliContext): void
     .command('show')
     .argument('<userId>')
     .description('a user with login methods, sessions, apps and bans')
-    .action(async (id: string) => {
-      await ctx.withServices(async (s) => {
-        const detail = await s.accounts.users.detail(parseUserId(id));
-        ctx.output(detail, () => describe(detail));
-      });
-    });
+    .action((id: string) => ctx.print((s) => s.accounts.users.detail(parseUserId(id)), describe));
 
   user
     .command('revoke-tokens')

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { platformErrorResponses, Text } from '../http/schemas.js';
+import { Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import {
   BanBody,
@@ -14,78 +14,59 @@ import {
 } from './accounts.schemas.js';
 import { SandboxAssertionBody } from './providers/sandbox.js';
 import { actingName } from '../operators/admin-access.routes.js';
-
-const tags = ['admin'];
-const security = [{ adminBearer: [] }];
+import { adminRoute } from '../http/api-route.js';
 
 /** Admin API of accounts, mounted under /admin/v1. */
 export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/users',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Find users by exactly one of userId, userCode, openId (+ loginType), email',
-          querystring: UserFindQuery,
-          response: { 200: UserList, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Find users by exactly one of userId, userCode, openId (+ loginType), email',
+        querystring: UserFindQuery,
+        response: { 200: UserList },
+      }),
       async (request) => ({ users: await services.accounts.users.find(request.query) }),
     );
 
     app.get(
       '/users/:userId',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'A user with bound login methods, sessions (tokens), apps and bans',
-          params: UserIdParams,
-          response: { 200: UserDetail, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'A user with bound login methods, sessions (tokens), apps and bans',
+        params: UserIdParams,
+        response: { 200: UserDetail },
+      }),
       async (request) => services.accounts.users.detail(Number(request.params.userId)),
     );
 
     app.post(
       '/users/:userId/revoke-tokens',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Revoke every token of a user',
-          params: UserIdParams,
-          response: { 200: RevokedAnswer, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Revoke every token of a user',
+        params: UserIdParams,
+        response: { 200: RevokedAnswer },
+      }),
       async (request) => ({ revoked: await services.accounts.users.revokeTokens(Number(request.params.userId)) }),
     );
 
     app.post(
       '/users/:userId/ban',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Ban a user: tokens revoked now, logins refused (40302) until the ban ends',
-          params: UserIdParams,
-          body: BanBody,
-          response: {
-            201: Type.Object({
-              banId: Type.Integer(),
-              reason: Type.String(),
-              until: Type.Union([Type.String(), Type.Null()]),
-              actor: Type.String(),
-              createdAt: Type.String(),
-              liftedAt: Type.Union([Type.String(), Type.Null()]),
-              liftedBy: Type.Union([Type.String(), Type.Null()]),
-            }),
-            ...platformErrorResponses,
-          },
+      adminRoute({
+        summary: 'Ban a user: tokens revoked now, logins refused (40302) until the ban ends',
+        params: UserIdParams,
+        body: BanBody,
+        response: {
+          201: Type.Object({
+            banId: Type.Integer(),
+            reason: Type.String(),
+            until: Type.Union([Type.String(), Type.Null()]),
+            actor: Type.String(),
+            createdAt: Type.String(),
+            liftedAt: Type.Union([Type.String(), Type.Null()]),
+            liftedBy: Type.Union([Type.String(), Type.Null()]),
+          }),
         },
-      },
+      }),
       async (request, reply) => {
         const { reason, until, actor } = request.body;
         const ban = await services.accounts.bans.banUser(Number(request.params.userId), {
@@ -99,16 +80,12 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
 
     app.post(
       '/users/:userId/unban',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Lift every ban in force on a user',
-          params: UserIdParams,
-          querystring: Type.Object({ actor: Type.Optional(Text({ minLength: 1, maxLength: 100 })) }),
-          response: { 200: LiftedAnswer, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Lift every ban in force on a user',
+        params: UserIdParams,
+        querystring: Type.Object({ actor: Type.Optional(Text({ minLength: 1, maxLength: 100 })) }),
+        response: { 200: LiftedAnswer },
+      }),
       async (request) => ({
         lifted: await services.accounts.bans.liftBan(
           Number(request.params.userId),
@@ -119,14 +96,10 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
 
     app.post(
       '/accounts/process-cancellations',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Cancel now every account whose cooling-off has ended (the periodic job does it too)',
-          response: { 200: CancellationRun, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Cancel now every account whose cooling-off has ended (the periodic job does it too)',
+        response: { 200: CancellationRun },
+      }),
       async () => ({ cancelled: (await services.accounts.cancellation.processDue()).map(String) }),
     );
 
@@ -134,18 +107,13 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
     if (sandbox) {
       app.post(
         '/sandbox/login-assertions',
-        {
-          schema: {
-            tags,
-            security,
-            summary: 'Mint a sandbox login assertion (SANDBOX_LOGIN only)',
-            body: SandboxAssertionBody,
-            response: {
-              201: Type.Object({ assertion: Type.String(), expiresAt: Type.String() }),
-              ...platformErrorResponses,
-            },
+        adminRoute({
+          summary: 'Mint a sandbox login assertion (SANDBOX_LOGIN only)',
+          body: SandboxAssertionBody,
+          response: {
+            201: Type.Object({ assertion: Type.String(), expiresAt: Type.String() }),
           },
-        },
+        }),
         async (request, reply) => reply.code(201).send(sandbox.mint(request.body)),
       );
     }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { validationError } from '../errors/handler.js';
-import { platformErrorResponses } from '../http/schemas.js';
+import { apiRoute, type RouteSchema } from '../http/api-route.js';
 import type { Services } from '../services.js';
 import {
   BindBody,
@@ -16,8 +16,10 @@ import {
 } from './accounts.schemas.js';
 import { success } from './envelope.js';
 
-const tags = ['account client'];
-const security = [{ macToken: [] }];
+/** A login route: the caller has no token yet. */
+const loginRoute = apiRoute({ tags: ['account client'] });
+/** A signed-in player's route: a MAC token (5.2). */
+const macRoute = apiRoute({ tags: ['account client'], security: [{ macToken: [] }] });
 
 /**
  * The client login API (what the client SDK calls; the spec assumes it):
@@ -38,6 +40,8 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
       if (!validQuery(request.query)) throw validationError(validQuery.errors ?? [], 'querystring');
       await mac(request);
     };
+    /** A signed-in player's route, authenticated by `player`. */
+    const playerRoute = <S extends RouteSchema>(schema: S) => ({ preValidation: player, ...macRoute(schema) });
     const sessionOf = (request: FastifyRequest) => services.mac.caller(request).token;
     const context = (request: FastifyRequest) => ({
       ip: request.ip,
@@ -46,28 +50,22 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
 
     app.post(
       '/api/account/v1/client/login/guest',
-      {
-        schema: {
-          tags,
-          summary: 'Guest login by device id; answers a MAC token',
-          body: GuestLoginBody,
-          response: { 200: LoginAnswer, ...platformErrorResponses },
-        },
-      },
+      loginRoute({
+        summary: 'Guest login by device id; answers a MAC token',
+        body: GuestLoginBody,
+        response: { 200: LoginAnswer },
+      }),
       async (request) =>
         success(await services.accounts.loginGuest(request.body.clientId, request.body.deviceId, context(request))),
     );
 
     app.post(
       '/api/account/v1/client/login',
-      {
-        schema: {
-          tags,
-          summary: 'Login through a provider (ID token or sandbox assertion); answers a MAC token',
-          body: ProviderLoginBody,
-          response: { 200: LoginAnswer, ...platformErrorResponses },
-        },
-      },
+      loginRoute({
+        summary: 'Login through a provider (ID token or sandbox assertion); answers a MAC token',
+        body: ProviderLoginBody,
+        response: { 200: LoginAnswer },
+      }),
       async (request) =>
         success(
           await services.accounts.loginWithProvider(
@@ -81,17 +79,12 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
 
     app.post(
       '/api/account/v1/client/bind',
-      {
-        preValidation: player,
-        schema: {
-          tags,
-          security,
-          summary: 'Bind another login method to the current account',
-          querystring: ClientIdQuery,
-          body: BindBody,
-          response: { 200: LoginMethodsAnswer, ...platformErrorResponses },
-        },
-      },
+      playerRoute({
+        summary: 'Bind another login method to the current account',
+        querystring: ClientIdQuery,
+        body: BindBody,
+        response: { 200: LoginMethodsAnswer },
+      }),
       async (request) =>
         success(
           await services.accounts.linking.bind(sessionOf(request), request.body.provider, request.body.credential),
@@ -100,31 +93,21 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
 
     app.post(
       '/api/account/v1/client/unbind',
-      {
-        preValidation: player,
-        schema: {
-          tags,
-          security,
-          summary: "Unbind a login method (never the last, nor the current session's)",
-          querystring: UnbindQuery,
-          response: { 200: LoginMethodsAnswer, ...platformErrorResponses },
-        },
-      },
+      playerRoute({
+        summary: "Unbind a login method (never the last, nor the current session's)",
+        querystring: UnbindQuery,
+        response: { 200: LoginMethodsAnswer },
+      }),
       async (request) => success(await services.accounts.linking.unbind(sessionOf(request), request.query.loginType)),
     );
 
     app.post(
       '/api/account/v1/client/logout',
-      {
-        preValidation: player,
-        schema: {
-          tags,
-          security,
-          summary: 'Revoke the current token',
-          querystring: ClientIdQuery,
-          response: { 200: OkAnswer, ...platformErrorResponses },
-        },
-      },
+      playerRoute({
+        summary: 'Revoke the current token',
+        querystring: ClientIdQuery,
+        response: { 200: OkAnswer },
+      }),
       async (request) => {
         await services.accounts.logout(sessionOf(request));
         return success(true);
@@ -133,31 +116,21 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
 
     app.post(
       '/api/account/v1/client/cancellation',
-      {
-        preValidation: player,
-        schema: {
-          tags,
-          security,
-          summary: "Ask for the account's cancellation (after CANCELLATION_COOLING_OFF_SECONDS)",
-          querystring: ClientIdQuery,
-          response: { 200: CancellationAnswer, ...platformErrorResponses },
-        },
-      },
+      playerRoute({
+        summary: "Ask for the account's cancellation (after CANCELLATION_COOLING_OFF_SECONDS)",
+        querystring: ClientIdQuery,
+        response: { 200: CancellationAnswer },
+      }),
       async (request) => success(await services.accounts.cancellation.request(sessionOf(request))),
     );
 
     app.post(
       '/api/account/v1/client/cancellation/withdraw',
-      {
-        preValidation: player,
-        schema: {
-          tags,
-          security,
-          summary: 'Withdraw a pending cancellation',
-          querystring: ClientIdQuery,
-          response: { 200: CancellationAnswer, ...platformErrorResponses },
-        },
-      },
+      playerRoute({
+        summary: 'Withdraw a pending cancellation',
+        querystring: ClientIdQuery,
+        response: { 200: CancellationAnswer },
+      }),
       async (request) => success(await services.accounts.cancellation.withdraw(sessionOf(request))),
     );
   };

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { nextBeforeOf } from '../http/admin-query.js';
-import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { AdminAction, AdminActionList, AdminActionQuery, parseAdminActionQuery } from './admin-audit.schemas.js';
 import { operatorOf, type AdminAuditService } from './admin-audit.service.js';
+import { adminRoute } from '../http/api-route.js';
 
 /** Who the access hook authenticated (operators/admin-access.routes.ts): the name and account id recorded. */
 export type WhoIs = (request: FastifyRequest) => { operator: string; operatorId: number | null };
@@ -53,16 +53,12 @@ export function adminAuditRoutes(services: Services): FastifyPluginAsyncTypebox 
     app.addSchema(AdminAction);
     app.get(
       '/admin-actions',
-      {
-        schema: {
-          tags: ['admin'],
-          security: [{ adminBearer: [] }],
-          summary:
-            'The audit trail of the admin API: every request that changed something, the authenticated operator and its status, sign-ins and account changes, newest first',
-          querystring: AdminActionQuery,
-          response: { 200: AdminActionList, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary:
+          'The audit trail of the admin API: every request that changed something, the authenticated operator and its status, sign-ins and account changes, newest first',
+        querystring: AdminActionQuery,
+        response: { 200: AdminActionList },
+      }),
       async (request) => {
         const filter = parseAdminActionQuery(request.query);
         const actions = await services.adminAudit.list(filter);

@@ -109,18 +109,21 @@ export function registerStoreSettingsCommands(app: Command, ctx: CliContext): vo
     .option('--push-audience <aud>', "audience of the push subscription's OIDC token")
     .option('--push-service-account <email>', 'service account the push subscription authenticates as')
     .option('--disabled', 'store the settings disabled', false)
-    .action(async (id: string, o) => {
-      await ctx.withServices(async (s) => {
-        const saved = await s.storeSettings.putGoogle(parseAppId(id), {
-          enabled: !o.disabled,
-          packageName: o.packageName,
-          ...(o.serviceAccountFile ? { serviceAccountJson: readFile('serviceAccountFile', o.serviceAccountFile) } : {}),
-          ...(o.pushAudience ? { pushAudience: o.pushAudience } : {}),
-          ...(o.pushServiceAccount ? { pushServiceAccountEmail: o.pushServiceAccount } : {}),
-        });
-        ctx.output(saved, () => describeGoogle(saved));
-      });
-    });
+    .action((id: string, o) =>
+      ctx.print(
+        (s) =>
+          s.storeSettings.putGoogle(parseAppId(id), {
+            enabled: !o.disabled,
+            packageName: o.packageName,
+            ...(o.serviceAccountFile
+              ? { serviceAccountJson: readFile('serviceAccountFile', o.serviceAccountFile) }
+              : {}),
+            ...(o.pushAudience ? { pushAudience: o.pushAudience } : {}),
+            ...(o.pushServiceAccount ? { pushServiceAccountEmail: o.pushServiceAccount } : {}),
+          }),
+        describeGoogle,
+      ),
+    );
 
   settings
     .command('delete')

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { platformErrorResponses } from '../http/schemas.js';
 import { requestBaseUrl } from '../http/request-base-url.js';
 import type { Services } from '../services.js';
 import {
@@ -12,9 +11,7 @@ import {
   StoreSettingsParams,
   StoreSettingsView,
 } from './store-settings.schemas.js';
-
-const tags = ['admin'];
-const security = [{ adminBearer: [] }];
+import { adminRoute } from '../http/api-route.js';
 
 /** The store notification URLs of an app, absolute from the base the operator reached this service at. */
 export function notificationUrls(baseUrl: string, appId: number): { apple: string; google: string } {
@@ -26,15 +23,11 @@ export function storeSettingsRoutes(services: Services): FastifyPluginAsyncTypeb
   return async (app) => {
     app.get(
       '/apps/:appId/store-settings',
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Show an app's store settings (no secret) and the notification URLs to paste into the stores",
-          params: StoreSettingsParams,
-          response: { 200: StoreSettingsView, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: "Show an app's store settings (no secret) and the notification URLs to paste into the stores",
+        params: StoreSettingsParams,
+        response: { 200: StoreSettingsView },
+      }),
       async (request) => {
         const appId = Number(request.params.appId);
         const shown = await services.storeSettings.show(appId);
@@ -44,45 +37,33 @@ export function storeSettingsRoutes(services: Services): FastifyPluginAsyncTypeb
 
     app.put(
       '/apps/:appId/store-settings/apple',
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Replace an app's App Store settings; an omitted apiPrivateKey keeps the stored one",
-          params: StoreSettingsParams,
-          body: AppleSettingsBody,
-          response: { 200: AppleSettingsView, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: "Replace an app's App Store settings; an omitted apiPrivateKey keeps the stored one",
+        params: StoreSettingsParams,
+        body: AppleSettingsBody,
+        response: { 200: AppleSettingsView },
+      }),
       async (request) => services.storeSettings.putApple(Number(request.params.appId), request.body),
     );
 
     app.put(
       '/apps/:appId/store-settings/google',
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Replace an app's Google Play settings; an omitted serviceAccountJson keeps the stored one",
-          params: StoreSettingsParams,
-          body: GoogleSettingsBody,
-          response: { 200: GoogleSettingsView, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: "Replace an app's Google Play settings; an omitted serviceAccountJson keeps the stored one",
+        params: StoreSettingsParams,
+        body: GoogleSettingsBody,
+        response: { 200: GoogleSettingsView },
+      }),
       async (request) => services.storeSettings.putGoogle(Number(request.params.appId), request.body),
     );
 
     app.delete(
       '/apps/:appId/store-settings/:store',
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Delete an app's settings of one store",
-          params: StoreParams,
-          response: { 204: Type.Null(), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: "Delete an app's settings of one store",
+        params: StoreParams,
+        response: { 204: Type.Null() },
+      }),
       async (request, reply) => {
         await services.storeSettings.remove(Number(request.params.appId), request.params.store);
         return reply.code(204).send(null);

@@ -83,12 +83,7 @@ export function registerAppCommands(program: Command, ctx: CliContext): void {
   app
     .command('show')
     .argument('<appId>')
-    .action(async (id: string) => {
-      await ctx.withServices(async (s) => {
-        const found = await s.apps.get(parseAppId(id));
-        ctx.output(found, () => describe(found));
-      });
-    });
+    .action((id: string) => ctx.print((s) => s.apps.get(parseAppId(id)), describe));
 
   app
     .command('rotate-secret')

@@ -8,6 +8,8 @@ export interface CliContext {
   withServices<T>(fn: (services: Services) => Promise<T>): Promise<T>;
   /** JSON with --json, otherwise the text form. */
   output(value: unknown, text: () => string): void;
+  /** What a command reads (or does) with the services, printed: JSON with --json, otherwise its text form. */
+  print<T>(read: (services: Services) => Promise<T>, text: (value: T) => string): Promise<void>;
 }
 
 export function cliContext(program: Command): CliContext {
@@ -22,18 +24,26 @@ export function cliContext(program: Command): CliContext {
       throw err;
     }
   };
+  const withServices: CliContext['withServices'] = async (fn) => {
+    const services = await createServices(config());
+    try {
+      return await fn(services);
+    } finally {
+      await services.close();
+    }
+  };
+  const output: CliContext['output'] = (value, text) => {
+    console.log(program.opts().json ? JSON.stringify(value, null, 2) : text());
+  };
   return {
     config,
-    async withServices(fn) {
-      const services = await createServices(config());
-      try {
-        return await fn(services);
-      } finally {
-        await services.close();
-      }
-    },
-    output(value, text) {
-      console.log(program.opts().json ? JSON.stringify(value, null, 2) : text());
+    withServices,
+    output,
+    async print(read, text) {
+      await withServices(async (services) => {
+        const value = await read(services);
+        output(value, () => text(value));
+      });
     },
   };
 }

@@ -40,10 +40,10 @@ export function registerDeliveryCommands(program: Command, ctx: CliContext): voi
   events
     .command('show')
     .argument('<eventId>')
-    .action(async (id: string) => {
-      await ctx.withServices(async (s) => {
-        const e = await s.delivery.get(parseId('eventId', id));
-        ctx.output(e, () =>
+    .action((id: string) =>
+      ctx.print(
+        (s) => s.delivery.get(parseId('eventId', id)),
+        (e) =>
           [
             line(e),
             `body ${e.body}`,
@@ -52,20 +52,19 @@ export function registerDeliveryCommands(program: Command, ctx: CliContext): voi
                 `  attempt ${a.attemptNo} ${a.startedAt} ${a.url ?? '-'} -> ${a.outcome}${a.httpStatus !== null ? ` HTTP ${a.httpStatus}` : ''} ${a.latencyMs} ms${a.error ? `  ${a.error}` : ''}`,
             ),
           ].join('\n'),
-        );
-      });
-    });
+      ),
+    );
 
   events
     .command('resend')
     .argument('<eventId>')
     .description('deliver an event again now')
-    .action(async (id: string) => {
-      await ctx.withServices(async (s) => {
-        const e = await s.delivery.resend(parseId('eventId', id));
-        ctx.output(e, () => `#${e.eventId} is due now`);
-      });
-    });
+    .action((id: string) =>
+      ctx.print(
+        (s) => s.delivery.resend(parseId('eventId', id)),
+        (e) => `#${e.eventId} is due now`,
+      ),
+    );
 
   events
     .command('recover')

@@ -1,6 +1,5 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import {
   AppIdParams,
@@ -12,10 +11,19 @@ import {
   RecoverBody,
   TestEventBody,
 } from './delivery.schemas.js';
-import { PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit, parseTime } from '../http/admin-query.js';
+import { nextBeforeOf, parsePage, parseTime } from '../http/admin-query.js';
+import { adminRoute } from '../http/api-route.js';
 
-const tags = ['admin'];
-const security = [{ adminBearer: [] }];
+/** The filter of an event list query but its app (the admin API's and the portal's). */
+export function eventFilter(q: Omit<Static<typeof EventListQuery>, 'appId'>) {
+  return {
+    ...(q.state !== undefined ? { state: q.state } : {}),
+    ...(q.type !== undefined ? { type: q.type } : {}),
+    ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
+    ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
+    ...parsePage(q),
+  };
+}
 
 /** Operator API of the delivery engine, mounted under /admin/v1. */
 export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
@@ -25,77 +33,55 @@ export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
 
     app.get(
       '/events',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'List outbox events, newest first, by app, state, type and creation time',
-          querystring: EventListQuery,
-          response: { 200: EventList, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'List outbox events, newest first, by app, state, type and creation time',
+        querystring: EventListQuery,
+        response: { 200: EventList },
+      }),
       async (request) => {
-        const q = request.query;
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const { appId } = request.query;
+        const filter = eventFilter(request.query);
         const events = await services.delivery.list({
-          ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
-          ...(q.state !== undefined ? { state: q.state } : {}),
-          ...(q.type !== undefined ? { type: q.type } : {}),
-          ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
-          ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
-          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-          limit,
+          ...(appId !== undefined ? { appId: Number(appId) } : {}),
+          ...filter,
         });
-        return { events, nextBefore: nextBeforeOf(events, limit, (e) => e.eventId) };
+        return { events, nextBefore: nextBeforeOf(events, filter.limit, (e) => e.eventId) };
       },
     );
 
     app.get(
       '/events/:eventId',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Show an event with its attempt log',
-          params: EventIdParams,
-          response: {
-            200: Type.Intersect([
-              Type.Ref(DeliveryEvent),
-              Type.Object({ attemptLog: Type.Array(Type.Ref(DeliveryAttempt)) }),
-            ]),
-            ...platformErrorResponses,
-          },
+      adminRoute({
+        summary: 'Show an event with its attempt log',
+        params: EventIdParams,
+        response: {
+          200: Type.Intersect([
+            Type.Ref(DeliveryEvent),
+            Type.Object({ attemptLog: Type.Array(Type.Ref(DeliveryAttempt)) }),
+          ]),
         },
-      },
+      }),
       async (request) => services.delivery.get(Number(request.params.eventId)),
     );
 
     app.post(
       '/events/:eventId/resend',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Deliver an event again now (same notifyId and body, fresh signature)',
-          params: EventIdParams,
-          response: { 200: Type.Ref(DeliveryEvent), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Deliver an event again now (same notifyId and body, fresh signature)',
+        params: EventIdParams,
+        response: { 200: Type.Ref(DeliveryEvent) },
+      }),
       async (request) => services.delivery.resend(Number(request.params.eventId)),
     );
 
     app.post(
       '/apps/:appId/events/recover',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Deliver again every dead event of an app that died since a time (after an outage)',
-          params: AppIdParams,
-          body: RecoverBody,
-          response: { 200: Type.Object({ recovered: Type.Integer() }), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Deliver again every dead event of an app that died since a time (after an outage)',
+        params: AppIdParams,
+        body: RecoverBody,
+        response: { 200: Type.Object({ recovered: Type.Integer() }) },
+      }),
       async (request) => ({
         recovered: await services.delivery.recover(
           Number(request.params.appId),
@@ -106,16 +92,12 @@ export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
 
     app.post(
       '/apps/:appId/test-events',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Send a test event, signed and delivered exactly like a real one',
-          params: AppIdParams,
-          body: TestEventBody,
-          response: { 201: Type.Object({ eventId: Type.Integer() }), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Send a test event, signed and delivered exactly like a real one',
+        params: AppIdParams,
+        body: TestEventBody,
+        response: { 201: Type.Object({ eventId: Type.Integer() }) },
+      }),
       async (request, reply) => {
         const eventId = await services.delivery.sendTestEvent(
           Number(request.params.appId),

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { nextBeforeOf } from '../http/admin-query.js';
-import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { AppIdParams, GameCall, GameCallList, GameCallListQuery, parseGameCallQuery } from './call-log.schemas.js';
+import { adminRoute } from '../http/api-route.js';
 
 /** Operator API of the game-call log, mounted under /admin/v1. */
 export function callLogRoutes(services: Services): FastifyPluginAsyncTypebox {
@@ -11,17 +11,13 @@ export function callLogRoutes(services: Services): FastifyPluginAsyncTypebox {
 
     app.get(
       '/apps/:appId/game-calls',
-      {
-        schema: {
-          tags: ['admin'],
-          security: [{ adminBearer: [] }],
-          summary:
-            'The role query, role list and pre-order check calls to the game (4.8-4.10), newest first, with outcome and latency',
-          params: AppIdParams,
-          querystring: GameCallListQuery,
-          response: { 200: GameCallList, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary:
+          'The role query, role list and pre-order check calls to the game (4.8-4.10), newest first, with outcome and latency',
+        params: AppIdParams,
+        querystring: GameCallListQuery,
+        response: { 200: GameCallList },
+      }),
       async (request) => {
         const filter = parseGameCallQuery(Number(request.params.appId), request.query);
         const calls = await services.callLog.list(filter);

@@ -82,12 +82,9 @@ export function registerAccountCommands<V>(command: Command, ctx: CliContext, sp
     .command(grants.command)
     .argument('<name>')
     .argument(grants.argument, grants.help)
-    .action(async (name: string, value: string) => {
-      await ctx.withServices(async (s) => {
-        const v = await spec.accounts(s).update(name, grants.parse(value), SHELL_ACTOR, null);
-        ctx.output(v, () => spec.describe(v));
-      });
-    });
+    .action((name: string, value: string) =>
+      ctx.print((s) => spec.accounts(s).update(name, grants.parse(value), SHELL_ACTOR, null), spec.describe),
+    );
 
   for (const [name, disabled] of [
     ['disable', true],
@@ -96,33 +93,27 @@ export function registerAccountCommands<V>(command: Command, ctx: CliContext, sp
     command
       .command(name)
       .argument('<name>')
-      .action(async (account: string) => {
-        await ctx.withServices(async (s) => {
-          const v = await spec.accounts(s).update(account, { disabled }, SHELL_ACTOR, null);
-          ctx.output(v, () => spec.describe(v));
-        });
-      });
+      .action((account: string) =>
+        ctx.print((s) => spec.accounts(s).update(account, { disabled }, SHELL_ACTOR, null), spec.describe),
+      );
 
   command
     .command('reset-totp')
     .argument('<name>')
     .description('new TOTP secret and recovery codes (a lost phone); printed once')
-    .action(async (account: string) => {
-      await ctx.withServices(async (s) => {
-        const f = await spec.accounts(s).resetSecondFactor(account, SHELL_ACTOR, null);
-        ctx.output(f, () => factorText(f));
-      });
-    });
+    .action((account: string) =>
+      ctx.print((s) => spec.accounts(s).resetSecondFactor(account, SHELL_ACTOR, null), factorText),
+    );
 
   command
     .command('reset-password')
     .argument('<name>')
     .option('--password <password>', 'the new password (default: generated and printed once)')
     .description('new password; lifts a lock and ends the sessions')
-    .action(async (account: string, o) => {
-      await ctx.withServices(async (s) => {
-        const r = await spec.accounts(s).resetPassword(account, o.password, SHELL_ACTOR, null);
-        ctx.output(r, () => `password ${r.password}  (shown once)`);
-      });
-    });
+    .action((account: string, o) =>
+      ctx.print(
+        (s) => spec.accounts(s).resetPassword(account, o.password, SHELL_ACTOR, null),
+        (r) => `password ${r.password}  (shown once)`,
+      ),
+    );
 }

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { PendingSupplement } from './notifications.schemas.js';
 import { orderDetails } from './order-details.js';
@@ -18,15 +17,13 @@ import {
   TrxNoParams,
   parseOrderQuery,
 } from './orders.schemas.js';
-import { NextBefore, PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit } from '../http/admin-query.js';
+import { NextBefore, nextBeforeOf, parsePage } from '../http/admin-query.js';
 import { Order } from './orders.view.js';
 import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './catalogue/products.schemas.js';
 import { StatusChange } from './status-history.js';
 import { ConsumptionNoticeView } from './consumption/consumption.schemas.js';
 import { RefundAbuseQuery, Refunders } from './refunds/refund-abuse.schemas.js';
-
-const tags = ['admin'];
-const security = [{ adminBearer: [] }];
+import { adminRoute } from '../http/api-route.js';
 
 /** Shared schemas of the orders routes, added once at the root (routes.ts). */
 export function addOrderSchemas(app: FastifyInstance): void {
@@ -42,74 +39,54 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
   return async (app) => {
     app.post(
       '/apps/:appId/products',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Add a product: code, name, unit price, currency, store SKUs',
-          params: AppIdParams,
-          body: ProductCreateBody,
-          response: { 201: Type.Ref(Product), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Add a product: code, name, unit price, currency, store SKUs',
+        params: AppIdParams,
+        body: ProductCreateBody,
+        response: { 201: Type.Ref(Product) },
+      }),
       async (request, reply) =>
         reply.code(201).send(await domain.products.create(Number(request.params.appId), request.body)),
     );
 
     app.get(
       '/apps/:appId/products',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'List the products of an app',
-          params: AppIdParams,
-          response: { 200: Type.Object({ products: Type.Array(Type.Ref(Product)) }), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'List the products of an app',
+        params: AppIdParams,
+        response: { 200: Type.Object({ products: Type.Array(Type.Ref(Product)) }) },
+      }),
       async (request) => ({ products: await domain.products.list(Number(request.params.appId)) }),
     );
 
     app.get(
       '/apps/:appId/products/:productCode',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Show a product',
-          params: ProductParams,
-          response: { 200: Type.Ref(Product), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Show a product',
+        params: ProductParams,
+        response: { 200: Type.Ref(Product) },
+      }),
       async (request) => domain.products.get(Number(request.params.appId), request.params.productCode),
     );
 
     app.patch(
       '/apps/:appId/products/:productCode',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Change a product (name, price, store SKUs, status)',
-          params: ProductParams,
-          body: ProductPatchBody,
-          response: { 200: Type.Ref(Product), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Change a product (name, price, store SKUs, status)',
+        params: ProductParams,
+        body: ProductPatchBody,
+        response: { 200: Type.Ref(Product) },
+      }),
       async (request) => domain.products.update(Number(request.params.appId), request.params.productCode, request.body),
     );
 
     app.get(
       '/apps/:appId/order-settings',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Order settings of an app',
-          params: AppIdParams,
-          response: { 200: Settings, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Order settings of an app',
+        params: AppIdParams,
+        response: { 200: Settings },
+      }),
       async (request) => {
         await services.apps.get(Number(request.params.appId));
         return domain.settings.get(Number(request.params.appId));
@@ -118,33 +95,25 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
 
     app.put(
       '/apps/:appId/order-settings',
-      {
-        schema: {
-          tags,
-          security,
-          summary:
-            'Change the order settings of an app (web region lock, 2.4 rule 8; refusing store orders of players in arrears, 4.5): fields left out keep their value',
-          params: AppIdParams,
-          body: SettingsBody,
-          response: { 200: Settings, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary:
+          'Change the order settings of an app (web region lock, 2.4 rule 8; refusing store orders of players in arrears, 4.5): fields left out keep their value',
+        params: AppIdParams,
+        body: SettingsBody,
+        response: { 200: Settings },
+      }),
       async (request) => domain.settings.put(Number(request.params.appId), request.body),
     );
 
     app.get(
       '/apps/:appId/refund-abuse',
-      {
-        schema: {
-          tags,
-          security,
-          summary:
-            'The players of an app with the most refunds in a window: count, amount per currency, pending supplements (4.5), last refund',
-          params: AppIdParams,
-          querystring: RefundAbuseQuery,
-          response: { 200: Refunders, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary:
+          'The players of an app with the most refunds in a window: count, amount per currency, pending supplements (4.5), last refund',
+        params: AppIdParams,
+        querystring: RefundAbuseQuery,
+        response: { 200: Refunders },
+      }),
       async (request) => {
         const appId = Number(request.params.appId);
         // Bad filters are 400 whatever the app; then an unknown app is 404.
@@ -156,18 +125,13 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
 
     app.get(
       '/orders',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Find orders by trxNo, outTrxNo, app, user, role, status, type or creation time, newest first',
-          querystring: OrderQuery,
-          response: {
-            200: Type.Object({ orders: Type.Array(Type.Ref(Order)), nextBefore: NextBefore }),
-            ...platformErrorResponses,
-          },
+      adminRoute({
+        summary: 'Find orders by trxNo, outTrxNo, app, user, role, status, type or creation time, newest first',
+        querystring: OrderQuery,
+        response: {
+          200: Type.Object({ orders: Type.Array(Type.Ref(Order)), nextBefore: NextBefore }),
         },
-      },
+      }),
       async (request) => {
         const filter = parseOrderQuery(request.query);
         const orders = await domain.orders.find(filter);
@@ -177,100 +141,78 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
 
     app.get(
       '/orders/:trxNo',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Show an order with its status history, refund, supplement and notifications',
-          params: TrxNoParams,
-          response: {
-            200: Type.Object({
-              order: Type.Ref(Order),
-              statusHistory: Type.Array(StatusChange, {
-                description:
-                  'Every status the order took, oldest first (empty for orders placed before migration 0009).',
-              }),
-              refund: Type.Union([Type.Ref(Order), Type.Null()]),
-              supplement: Type.Union([Type.Ref(SupplementAdmin), Type.Null()]),
-              notifications: Type.Array(Notification),
+      adminRoute({
+        summary: 'Show an order with its status history, refund, supplement and notifications',
+        params: TrxNoParams,
+        response: {
+          200: Type.Object({
+            order: Type.Ref(Order),
+            statusHistory: Type.Array(StatusChange, {
+              description: 'Every status the order took, oldest first (empty for orders placed before migration 0009).',
             }),
-            ...platformErrorResponses,
-          },
+            refund: Type.Union([Type.Ref(Order), Type.Null()]),
+            supplement: Type.Union([Type.Ref(SupplementAdmin), Type.Null()]),
+            notifications: Type.Array(Notification),
+          }),
         },
-      },
+      }),
       async (request) =>
         orderDetails({ ...services.orders, delivery: services.delivery }, Number(request.params.trxNo)),
     );
 
     app.post(
       '/orders/:trxNo/cancel',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Cancel an order that is created or awaiting payment (-> 4)',
-          params: TrxNoParams,
-          body: Type.Optional(CancelBody),
-          response: { 200: Type.Ref(Order), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Cancel an order that is created or awaiting payment (-> 4)',
+        params: TrxNoParams,
+        body: Type.Optional(CancelBody),
+        response: { 200: Type.Ref(Order) },
+      }),
       async (request) =>
         domain.orders.cancel(Number(request.params.trxNo), request.body?.reason ?? 'cancelled by an operator'),
     );
 
     app.get(
       '/supplements',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'List supplement orders (default: pending), newest first',
-          querystring: SupplementQuery,
-          response: {
-            200: Type.Object({ supplements: Type.Array(Type.Ref(SupplementAdmin)), nextBefore: NextBefore }),
-            ...platformErrorResponses,
-          },
+      adminRoute({
+        summary: 'List supplement orders (default: pending), newest first',
+        querystring: SupplementQuery,
+        response: {
+          200: Type.Object({ supplements: Type.Array(Type.Ref(SupplementAdmin)), nextBefore: NextBefore }),
         },
-      },
+      }),
       async (request) => {
         const q = request.query;
         const status = q.status ?? 'pending';
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const page = parsePage(q);
         const supplements = await domain.refunds.listSupplements({
           ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
           ...(q.userId !== undefined ? { userId: q.userId } : {}),
           ...(status === 'all' ? {} : { supplyStatus: status === 'pending' ? 1 : 2 }),
-          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-          limit,
+          ...page,
         });
-        return { supplements, nextBefore: nextBeforeOf(supplements, limit, (x) => x.tradeNo) };
+        return { supplements, nextBefore: nextBeforeOf(supplements, page.limit, (x) => x.tradeNo) };
       },
     );
 
     app.get(
       '/consumption-notices',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'List in-game consumption notices (4.6), newest first',
-          querystring: ConsumptionNoticeQuery,
-          response: {
-            200: Type.Object({ notices: Type.Array(ConsumptionNoticeView), nextBefore: NextBefore }),
-            ...platformErrorResponses,
-          },
+      adminRoute({
+        summary: 'List in-game consumption notices (4.6), newest first',
+        querystring: ConsumptionNoticeQuery,
+        response: {
+          200: Type.Object({ notices: Type.Array(ConsumptionNoticeView), nextBefore: NextBefore }),
         },
-      },
+      }),
       async (request) => {
         const q = request.query;
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const page = parsePage(q);
         const notices = await domain.consumption.list({
           ...(q.appId !== undefined ? { appId: Number(q.appId) } : {}),
           ...(q.userId !== undefined ? { userId: q.userId } : {}),
-          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-          limit,
+          ...page,
         });
-        return { notices, nextBefore: nextBeforeOf(notices, limit, (n) => n.noticeId) };
+        return { notices, nextBefore: nextBeforeOf(notices, page.limit, (n) => n.noticeId) };
       },
     );
   };

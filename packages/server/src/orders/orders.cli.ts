@@ -65,10 +65,10 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
     .command('show')
     .argument('<trxNo>')
     .description('an order with its status history, refund, supplement and notifications')
-    .action(async (trxNo: string) => {
-      await ctx.withServices(async (s) => {
-        const d = await orderDetails({ ...s.orders, delivery: s.delivery }, num('trxNo', trxNo));
-        ctx.output(d, () =>
+    .action((trxNo: string) =>
+      ctx.print(
+        (s) => orderDetails({ ...s.orders, delivery: s.delivery }, num('trxNo', trxNo)),
+        (d) =>
           [
             line(d.order),
             ...d.statusHistory.map(
@@ -84,9 +84,8 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
           ]
             .filter(Boolean)
             .join('\n'),
-        );
-      });
-    });
+      ),
+    );
 
   order
     .command('refund')
@@ -137,18 +136,19 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
     .requiredOption('--currency <ISO 4217>')
     .option('--ios-sku <sku>', 'iOS store SKU (channel 1)')
     .option('--android-sku <sku>', 'Android store SKU (channel 2)')
-    .action(async (o) => {
-      await ctx.withServices(async (s) => {
-        const created = await s.orders.products.create(num('app', o.app), {
-          productCode: o.code,
-          name: o.name,
-          price: o.price,
-          currency: o.currency,
-          channelSkus: { ...(o.iosSku ? { 1: o.iosSku } : {}), ...(o.androidSku ? { 2: o.androidSku } : {}) },
-        });
-        ctx.output(created, () => `${created.productCode}  ${created.name}  ${created.price} ${created.currency}`);
-      });
-    });
+    .action((o) =>
+      ctx.print(
+        (s) =>
+          s.orders.products.create(num('app', o.app), {
+            productCode: o.code,
+            name: o.name,
+            price: o.price,
+            currency: o.currency,
+            channelSkus: { ...(o.iosSku ? { 1: o.iosSku } : {}), ...(o.androidSku ? { 2: o.androidSku } : {}) },
+          }),
+        (created) => `${created.productCode}  ${created.name}  ${created.price} ${created.currency}`,
+      ),
+    );
   product
     .command('list')
     .requiredOption('--app <appId>')

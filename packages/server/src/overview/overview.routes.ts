@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { overviewSourcesOf } from './overview.module.js';
 import { Overview, OverviewQuery } from './overview.schemas.js';
 import { parseOverviewQuery, readOverview } from './overview.service.js';
+import { adminRoute } from '../http/api-route.js';
 
 /** GET /admin/v1/overview: the console's opening page, every series of one window (docs/console.md, "Overview"). */
 export function overviewRoutes(services: Services): FastifyPluginAsyncTypebox {
@@ -13,16 +13,12 @@ export function overviewRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.addSchema(Overview);
     app.get(
       '/overview',
-      {
-        schema: {
-          tags: ['admin'],
-          security: [{ adminBearer: [] }],
-          summary:
-            'Notifications per hour by outcome, attempt latency, failure reasons, orders per day, game-call failures and the open report queue, for a window and an app',
-          querystring: OverviewQuery,
-          response: { 200: Type.Ref(Overview), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary:
+          'Notifications per hour by outcome, attempt latency, failure reasons, orders per day, game-call failures and the open report queue, for a window and an app',
+        querystring: OverviewQuery,
+        response: { 200: Type.Ref(Overview) },
+      }),
       async (request) => readOverview(sources, parseOverviewQuery(request.query, Date.now())),
     );
   };

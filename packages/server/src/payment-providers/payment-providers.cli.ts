@@ -62,12 +62,9 @@ export function registerPaymentProviderCommands(app: Command, ctx: CliContext): 
   providers
     .command('show')
     .argument('<appId>')
-    .action(async (id: string) => {
-      await ctx.withServices(async (s) => {
-        const view = await s.paymentProviders.settings.show(parseAppId(id), baseUrl(s.config));
-        ctx.output(view, () => describe(view));
-      });
-    });
+    .action((id: string) =>
+      ctx.print((s) => s.paymentProviders.settings.show(parseAppId(id), baseUrl(s.config)), describe),
+    );
 
   providers
     .command('set')

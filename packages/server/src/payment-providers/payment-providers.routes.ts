@@ -21,9 +21,7 @@ import {
   toProviderMessage,
 } from './provider-messages.schemas.js';
 import { refusal, refuseUnstorable } from './webhooks.js';
-
-const tags = ['admin'];
-const security = [{ adminBearer: [] }];
+import { adminRoute } from '../http/api-route.js';
 
 /** Admin API of the per-app payment provider settings and their messages (mounted under /admin/v1). */
 export function providerAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
@@ -33,45 +31,33 @@ export function providerAdminRoutes(services: Services): FastifyPluginAsyncTypeb
     app.addSchema(ProviderMessage);
     app.get(
       '/apps/:appId/payment-providers',
-      {
-        schema: {
-          tags,
-          security,
-          summary:
-            "An app's web payment providers: each provider's fields, its webhook URL to paste into the provider, and the app's settings (no secret)",
-          params: AppIdParams,
-          response: { 200: ProvidersView, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary:
+          "An app's web payment providers: each provider's fields, its webhook URL to paste into the provider, and the app's settings (no secret)",
+        params: AppIdParams,
+        response: { 200: ProvidersView },
+      }),
       async (request) => settings.show(Number(request.params.appId), requestBaseUrl(request)),
     );
 
     app.put(
       '/apps/:appId/payment-providers/:provider',
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Set an app's settings of one provider; a secret omitted keeps the stored one, null removes it",
-          params: ProviderParams,
-          body: ProviderSettingsBody,
-          response: { 200: Type.Ref(ProviderSettingsView), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: "Set an app's settings of one provider; a secret omitted keeps the stored one, null removes it",
+        params: ProviderParams,
+        body: ProviderSettingsBody,
+        response: { 200: Type.Ref(ProviderSettingsView) },
+      }),
       async (request) => settings.put(Number(request.params.appId), request.params.provider, request.body),
     );
 
     app.delete(
       '/apps/:appId/payment-providers/:provider',
-      {
-        schema: {
-          tags,
-          security,
-          summary: "Delete an app's settings of one provider (the page stops offering it)",
-          params: ProviderParams,
-          response: { 204: Type.Null(), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: "Delete an app's settings of one provider (the page stops offering it)",
+        params: ProviderParams,
+        response: { 204: Type.Null() },
+      }),
       async (request, reply) => {
         await settings.remove(Number(request.params.appId), request.params.provider);
         return reply.code(204).send(null);
@@ -80,17 +66,13 @@ export function providerAdminRoutes(services: Services): FastifyPluginAsyncTypeb
 
     app.get(
       '/apps/:appId/provider-messages',
-      {
-        schema: {
-          tags,
-          security,
-          summary:
-            'Every message the payment providers sent for an app (and every find of their order queries), verified or not, with its outcome',
-          params: AppIdParams,
-          querystring: ProviderMessagesQuery,
-          response: { 200: ProviderMessageList, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary:
+          'Every message the payment providers sent for an app (and every find of their order queries), verified or not, with its outcome',
+        params: AppIdParams,
+        querystring: ProviderMessagesQuery,
+        response: { 200: ProviderMessageList },
+      }),
       async (request) => {
         const appId = Number(request.params.appId);
         if (!(await services.apps.resolveByAppId(appId)))

@@ -18,12 +18,12 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
   keys
     .command('rotate')
     .description('add a key pair that signs from now on; the old one stays published')
-    .action(async () => {
-      await ctx.withServices(async (s) => {
-        const key = await s.keys.rotate();
-        ctx.output(key, () => `${key.kid} now signs\n${key.publicKeyPem}`);
-      });
-    });
+    .action(() =>
+      ctx.print(
+        (s) => s.keys.rotate(),
+        (key) => `${key.kid} now signs\n${key.publicKeyPem}`,
+      ),
+    );
 
   keys
     .command('retire')

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { platformErrorResponses, Text } from '../http/schemas.js';
+import { Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
+import { adminRoute } from '../http/api-route.js';
 
 export const PublicKey = Type.Object(
   {
@@ -14,50 +15,35 @@ export const PublicKey = Type.Object(
   { $id: 'PlatformPublicKey' },
 );
 
-const tags = ['admin'];
-const security = [{ adminBearer: [] }];
-
 /** The platform public keys (5.3) that games verify our calls with. */
 export function platformKeyRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.addSchema(PublicKey);
     app.get(
       '/platform-keys',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Platform public keys (PEM) with their key ids',
-          response: { 200: Type.Object({ keys: Type.Array(Type.Ref(PublicKey)) }), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Platform public keys (PEM) with their key ids',
+        response: { 200: Type.Object({ keys: Type.Array(Type.Ref(PublicKey)) }) },
+      }),
       async () => ({ keys: await services.keys.list() }),
     );
 
     app.post(
       '/platform-keys/rotate',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Add a new key pair that signs from now on',
-          response: { 201: Type.Ref(PublicKey), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Add a new key pair that signs from now on',
+        response: { 201: Type.Ref(PublicKey) },
+      }),
       async (_request, reply) => reply.code(201).send(await services.keys.rotate()),
     );
 
     app.post(
       '/platform-keys/:kid/retire',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Stop publishing an old key',
-          params: Type.Object({ kid: Text({ maxLength: 64 }) }),
-          response: { 204: Type.Null(), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Stop publishing an old key',
+        params: Type.Object({ kid: Text({ maxLength: 64 }) }),
+        response: { 204: Type.Null() },
+      }),
       async (request, reply) => {
         await services.keys.retire(request.params.kid);
         return reply.code(204).send(null);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { platformErrorResponses } from '../http/schemas.js';
-import { NextBefore, PAGE_DEFAULT, PAGE_MAX, nextBeforeOf, parseLimit, parseTime } from '../http/admin-query.js';
+import { NextBefore, nextBeforeOf, parsePage, parseTime } from '../http/admin-query.js';
+import { eventFilter } from '../delivery/delivery.routes.js';
 import type { Services } from '../services.js';
 import { DeliveryAttempt, DeliveryEvent, EventList, RecoverBody, TestEventBody } from '../delivery/delivery.schemas.js';
 import { GameCall, GameCallList, GameCallListQuery, parseGameCallQuery } from '../game-calls/call-log.schemas.js';
@@ -15,6 +15,7 @@ import {
   PortalEventQuery,
   ResendManyBody,
 } from './portal.schemas.js';
+import { portalRoute } from '../http/api-route.js';
 
 /**
  * The studio's deliveries and calls in the portal API (/portal/v1/apps/:appId/..., docs/portal.md): events with
@@ -30,57 +31,41 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
     app.addSchema(GameCall);
     app.get(
       '/apps/:appId/events',
-      {
-        schema: {
-          summary: "The app's notification events, newest first, by state, type and creation time",
-          params: PortalAppParams,
-          querystring: PortalEventQuery,
-          response: { 200: EventList, ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary: "The app's notification events, newest first, by state, type and creation time",
+        params: PortalAppParams,
+        querystring: PortalEventQuery,
+        response: { 200: EventList },
+      }),
       async (request) => {
-        const q = request.query;
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
-        const events = await delivery.list({
-          appId: appIdOf(request),
-          ...(q.state !== undefined ? { state: q.state } : {}),
-          ...(q.type !== undefined ? { type: q.type } : {}),
-          ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
-          ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
-          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-          limit,
-        });
-        return { events, nextBefore: nextBeforeOf(events, limit, (e) => e.eventId) };
+        const filter = eventFilter(request.query);
+        const events = await delivery.list({ appId: appIdOf(request), ...filter });
+        return { events, nextBefore: nextBeforeOf(events, filter.limit, (e) => e.eventId) };
       },
     );
 
     app.get(
       '/apps/:appId/events/:eventId',
-      {
-        schema: {
-          summary: 'An event with its attempts: status, latency and the first KB of each answer',
-          params: PortalEventParams,
-          response: {
-            200: Type.Intersect([
-              Type.Ref(DeliveryEvent),
-              Type.Object({ attemptLog: Type.Array(Type.Ref(DeliveryAttempt)) }),
-            ]),
-            ...platformErrorResponses,
-          },
+      portalRoute({
+        summary: 'An event with its attempts: status, latency and the first KB of each answer',
+        params: PortalEventParams,
+        response: {
+          200: Type.Intersect([
+            Type.Ref(DeliveryEvent),
+            Type.Object({ attemptLog: Type.Array(Type.Ref(DeliveryAttempt)) }),
+          ]),
         },
-      },
+      }),
       async (request) => eventOfApp(delivery, appIdOf(request), Number(request.params.eventId)),
     );
 
     app.post(
       '/apps/:appId/events/:eventId/resend',
-      {
-        schema: {
-          summary: 'Deliver an event again now (same notifyId and body, fresh signature)',
-          params: PortalEventParams,
-          response: { 200: Type.Ref(DeliveryEvent), ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary: 'Deliver an event again now (same notifyId and body, fresh signature)',
+        params: PortalEventParams,
+        response: { 200: Type.Ref(DeliveryEvent) },
+      }),
       async (request) => {
         const eventId = Number(request.params.eventId);
         await eventOfApp(delivery, appIdOf(request), eventId);
@@ -90,27 +75,23 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
 
     app.post(
       '/apps/:appId/events/resend',
-      {
-        schema: {
-          summary: "Deliver several of the app's events again now (all must be the app's, else none is resent)",
-          params: PortalAppParams,
-          body: ResendManyBody,
-          response: { 200: Type.Object({ resent: Type.Array(Type.Integer()) }), ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary: "Deliver several of the app's events again now (all must be the app's, else none is resent)",
+        params: PortalAppParams,
+        body: ResendManyBody,
+        response: { 200: Type.Object({ resent: Type.Array(Type.Integer()) }) },
+      }),
       async (request) => ({ resent: await resendOfApp(delivery, appIdOf(request), request.body.eventIds) }),
     );
 
     app.post(
       '/apps/:appId/events/recover',
-      {
-        schema: {
-          summary: 'Deliver again every dead event of the app that died since a time (after an outage)',
-          params: PortalAppParams,
-          body: RecoverBody,
-          response: { 200: Type.Object({ recovered: Type.Integer() }), ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary: 'Deliver again every dead event of the app that died since a time (after an outage)',
+        params: PortalAppParams,
+        body: RecoverBody,
+        response: { 200: Type.Object({ recovered: Type.Integer() }) },
+      }),
       async (request) => ({
         recovered: await delivery.recover(appIdOf(request), parseTime('since', request.body.since)),
       }),
@@ -118,14 +99,12 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
 
     app.post(
       '/apps/:appId/test-events',
-      {
-        schema: {
-          summary: 'Send a test event, signed and delivered exactly like a real one',
-          params: PortalAppParams,
-          body: TestEventBody,
-          response: { 201: Type.Object({ eventId: Type.Integer() }), ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary: 'Send a test event, signed and delivered exactly like a real one',
+        params: PortalAppParams,
+        body: TestEventBody,
+        response: { 201: Type.Object({ eventId: Type.Integer() }) },
+      }),
       async (request, reply) => {
         const eventId = await delivery.sendTestEvent(
           appIdOf(request),
@@ -138,14 +117,12 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
 
     app.get(
       '/apps/:appId/game-calls',
-      {
-        schema: {
-          summary: 'The role query, role list and pre-order check calls to the game (4.8-4.10), with why each failed',
-          params: PortalAppParams,
-          querystring: GameCallListQuery,
-          response: { 200: GameCallList, ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary: 'The role query, role list and pre-order check calls to the game (4.8-4.10), with why each failed',
+        params: PortalAppParams,
+        querystring: GameCallListQuery,
+        response: { 200: GameCallList },
+      }),
       async (request) => {
         const filter = parseGameCallQuery(appIdOf(request), request.query);
         const calls = await services.callLog.list(filter);
@@ -155,27 +132,23 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
 
     app.get(
       '/apps/:appId/consumption-notices',
-      {
-        schema: {
-          summary: "The app's in-game consumption notices (4.6), newest first",
-          params: PortalAppParams,
-          querystring: ConsumptionNoticePortalQuery,
-          response: {
-            200: Type.Object({ notices: Type.Array(ConsumptionNoticeView), nextBefore: NextBefore }),
-            ...platformErrorResponses,
-          },
+      portalRoute({
+        summary: "The app's in-game consumption notices (4.6), newest first",
+        params: PortalAppParams,
+        querystring: ConsumptionNoticePortalQuery,
+        response: {
+          200: Type.Object({ notices: Type.Array(ConsumptionNoticeView), nextBefore: NextBefore }),
         },
-      },
+      }),
       async (request) => {
-        const q = request.query;
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
+        const { userId } = request.query;
+        const page = parsePage(request.query);
         const notices = await services.orders.consumption.list({
           appId: appIdOf(request),
-          ...(q.userId !== undefined ? { userId: q.userId } : {}),
-          ...(q.before !== undefined ? { before: Number(q.before) } : {}),
-          limit,
+          ...(userId !== undefined ? { userId } : {}),
+          ...page,
         });
-        return { notices, nextBefore: nextBeforeOf(notices, limit, (n) => n.noticeId) };
+        return { notices, nextBefore: nextBeforeOf(notices, page.limit, (n) => n.noticeId) };
       },
     );
   };

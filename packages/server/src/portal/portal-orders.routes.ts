@@ -1,20 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { platformErrorResponses, Text } from '../http/schemas.js';
-import {
-  NextBefore,
-  PAGE_DEFAULT,
-  PAGE_MAX,
-  nextBeforeOf,
-  pageQuery,
-  parseId,
-  parseLimit,
-} from '../http/admin-query.js';
+import { Text } from '../http/schemas.js';
+import { NextBefore, nextBeforeOf, pageQuery, parsePage } from '../http/admin-query.js';
 import type { Services } from '../services.js';
 import { Order, type Order as OrderView } from '../orders/orders.view.js';
 import { RefundAbuseQuery, Refunders } from '../orders/refunds/refund-abuse.schemas.js';
 import { appIdOf } from './portal-access.routes.js';
 import { PortalAppParams } from './portal.schemas.js';
+import { portalRoute } from '../http/api-route.js';
 
 /**
  * An order as a studio sees it: what its game receives of the order in the notifications (2.4, 2.5) and its status;
@@ -42,41 +35,30 @@ export function portalOrderRoutes(services: Services): FastifyPluginAsyncTypebox
   return async (app) => {
     app.get(
       '/apps/:appId/refund-abuse',
-      {
-        schema: {
-          summary:
-            "The app's players with the most refunds in a window: count, amount per currency, pending supplements (4.5), last refund",
-          params: PortalAppParams,
-          querystring: RefundAbuseQuery,
-          response: { 200: Refunders, ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary:
+          "The app's players with the most refunds in a window: count, amount per currency, pending supplements (4.5), last refund",
+        params: PortalAppParams,
+        querystring: RefundAbuseQuery,
+        response: { 200: Refunders },
+      }),
       async (request) => domain.refundAbuse.refunders(domain.refundAbuse.parse(appIdOf(request), request.query)),
     );
 
     app.get(
       '/apps/:appId/orders',
-      {
-        schema: {
-          summary: "One player's orders of the app (payments, supplement payments, refunds), newest first, read-only",
-          params: PortalAppParams,
-          querystring: PortalPlayerOrdersQuery,
-          response: {
-            200: Type.Object({ orders: Type.Array(PortalOrder), nextBefore: NextBefore }),
-            ...platformErrorResponses,
-          },
+      portalRoute({
+        summary: "One player's orders of the app (payments, supplement payments, refunds), newest first, read-only",
+        params: PortalAppParams,
+        querystring: PortalPlayerOrdersQuery,
+        response: {
+          200: Type.Object({ orders: Type.Array(PortalOrder), nextBefore: NextBefore }),
         },
-      },
+      }),
       async (request) => {
-        const q = request.query;
-        const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
-        const orders = await domain.orders.find({
-          appId: appIdOf(request),
-          userId: q.userId,
-          ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
-          limit,
-        });
-        return { orders: orders.map(portalOrder), nextBefore: nextBeforeOf(orders, limit, (o) => o.trxNo) };
+        const page = parsePage(request.query);
+        const orders = await domain.orders.find({ appId: appIdOf(request), userId: request.query.userId, ...page });
+        return { orders: orders.map(portalOrder), nextBefore: nextBeforeOf(orders, page.limit, (o) => o.trxNo) };
       },
     );
   };

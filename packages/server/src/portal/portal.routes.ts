@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { App, AppList, AppWithSecret } from '../apps/apps.schemas.js';
 import { PublicKey } from '../platform-keys/keys.routes.js';
@@ -12,6 +11,7 @@ import type { StudioPrincipal } from './portal-sign-in.service.js';
 import { Overview, PortalOverviewQuery } from '../overview/overview.schemas.js';
 import { studioOverviewSourcesOf } from '../overview/overview.module.js';
 import { parseOverviewQuery, readOverview } from '../overview/overview.service.js';
+import { portalRoute } from '../http/api-route.js';
 
 const sessionView = (p: StudioPrincipal) => ({ name: p.name, appIds: p.appIds, csrfToken: p.csrfToken });
 
@@ -27,13 +27,11 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.addSchema(Overview);
     app.post(
       '/session',
-      {
-        schema: {
-          summary: 'Portal sign-in: name, password and a TOTP code (or a recovery code); sets the portal cookie',
-          body: LoginBody,
-          response: { 200: PortalSession, ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary: 'Portal sign-in: name, password and a TOTP code (or a recovery code); sets the portal cookie',
+        body: LoginBody,
+        response: { 200: PortalSession },
+      }),
       async (request, reply) => {
         const { session, principal } = await portalSignIn.login(request.body, auditContext(request));
         setPortalCookie(request, reply, session, services.config.OPERATOR_SESSION_SECONDS);
@@ -43,20 +41,16 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
 
     app.get(
       '/session',
-      {
-        schema: {
-          summary: 'Who is signed in, the apps it sees and the CSRF token of the session',
-          response: { 200: PortalSession, ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary: 'Who is signed in, the apps it sees and the CSRF token of the session',
+        response: { 200: PortalSession },
+      }),
       async (request) => sessionView(studioOf(request)),
     );
 
     app.delete(
       '/session',
-      {
-        schema: { summary: 'Sign out of the portal', response: { 204: Type.Null(), ...platformErrorResponses } },
-      },
+      portalRoute({ summary: 'Sign out of the portal', response: { 204: Type.Null() } }),
       async (request, reply) => {
         await portalSignIn.logout(studioOf(request), auditContext(request));
         if (cookieValue(request, PORTAL_COOKIE.name) !== undefined) setPortalCookie(request, reply, '', 0);
@@ -64,64 +58,52 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.get(
-      '/apps',
-      { schema: { summary: "The developer's apps", response: { 200: AppList, ...platformErrorResponses } } },
-      async (request) => {
-        const mine = new Set(studioOf(request).appIds);
-        return { apps: (await apps.list()).filter((a) => mine.has(a.appId)) };
-      },
-    );
+    app.get('/apps', portalRoute({ summary: "The developer's apps", response: { 200: AppList } }), async (request) => {
+      const mine = new Set(studioOf(request).appIds);
+      return { apps: (await apps.list()).filter((a) => mine.has(a.appId)) };
+    });
 
     app.get(
       '/apps/:appId',
-      {
-        schema: {
-          summary: 'Show an app with its callback and game URLs',
-          params: PortalAppParams,
-          response: { 200: Type.Ref(App), ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary: 'Show an app with its callback and game URLs',
+        params: PortalAppParams,
+        response: { 200: Type.Ref(App) },
+      }),
       async (request) => apps.get(appIdOf(request)),
     );
 
     app.patch(
       '/apps/:appId',
-      {
-        schema: {
-          summary: 'Set the callback URLs (4.7) and the game URLs (4.8-4.10, 6, 4.6), checked as the admin API does',
-          params: PortalAppParams,
-          body: PortalAppPatchBody,
-          response: { 200: Type.Ref(App), ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary: 'Set the callback URLs (4.7) and the game URLs (4.8-4.10, 6, 4.6), checked as the admin API does',
+        params: PortalAppParams,
+        body: PortalAppPatchBody,
+        response: { 200: Type.Ref(App) },
+      }),
       async (request) => apps.update(appIdOf(request), request.body),
     );
 
     app.get(
       '/apps/:appId/overview',
-      {
-        schema: {
-          summary:
-            "The app's overview for a window: notifications per hour by outcome, attempt latency, failure reasons, orders per day and game-call failures (no report queue)",
-          params: PortalAppParams,
-          querystring: PortalOverviewQuery,
-          response: { 200: Type.Ref(Overview), ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary:
+          "The app's overview for a window: notifications per hour by outcome, attempt latency, failure reasons, orders per day and game-call failures (no report queue)",
+        params: PortalAppParams,
+        querystring: PortalOverviewQuery,
+        response: { 200: Type.Ref(Overview) },
+      }),
       async (request) =>
         readOverview(overviewSources, { ...parseOverviewQuery(request.query, Date.now()), appId: appIdOf(request) }),
     );
 
     app.post(
       '/apps/:appId/rotate-secret',
-      {
-        schema: {
-          summary: 'New md5 secret, answered once; the previous one stays valid for SECRET_GRACE_SECONDS',
-          params: PortalAppParams,
-          response: { 200: AppWithSecret, ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary: 'New md5 secret, answered once; the previous one stays valid for SECRET_GRACE_SECONDS',
+        params: PortalAppParams,
+        response: { 200: AppWithSecret },
+      }),
       async (request) => {
         const { app: rotated, secret } = await apps.rotateSecret(appIdOf(request));
         return { ...rotated, secret };
@@ -130,12 +112,10 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
 
     app.get(
       '/platform-keys',
-      {
-        schema: {
-          summary: 'The platform public keys (PEM) that verify the calls and notifications the platform signs (5.3)',
-          response: { 200: Type.Object({ keys: Type.Array(PublicKey) }), ...platformErrorResponses },
-        },
-      },
+      portalRoute({
+        summary: 'The platform public keys (PEM) that verify the calls and notifications the platform signs (5.3)',
+        response: { 200: Type.Object({ keys: Type.Array(PublicKey) }) },
+      }),
       async () => ({ keys: await services.keys.list() }),
     );
   };

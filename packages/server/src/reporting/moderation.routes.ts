@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import {
   AuditLog,
@@ -16,9 +15,9 @@ import {
 } from './moderation.schemas.js';
 import { requestBaseUrl } from '../http/request-base-url.js';
 import { actingName } from '../operators/admin-access.routes.js';
+import { adminSecurity, apiRoute } from '../http/api-route.js';
 
-const tags = ['moderation'];
-const security = [{ adminBearer: [] }];
+const moderationRoute = apiRoute({ tags: ['moderation'], security: adminSecurity });
 
 /** The moderation queue, mounted under /admin/v1 (admin bearer token). */
 export function moderationRoutes(services: Services): FastifyPluginAsyncTypebox {
@@ -26,44 +25,32 @@ export function moderationRoutes(services: Services): FastifyPluginAsyncTypebox 
   return async (app) => {
     app.get(
       '/reports',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'List reports, newest first, with filters and cursor pagination',
-          querystring: ReportListQuery,
-          response: { 200: ReportList, ...platformErrorResponses },
-        },
-      },
+      moderationRoute({
+        summary: 'List reports, newest first, with filters and cursor pagination',
+        querystring: ReportListQuery,
+        response: { 200: ReportList },
+      }),
       async (request) => moderation.list(request.query),
     );
 
     app.get(
       '/reports/reportees',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Reports per reportee, most reported first (repeat offenders)',
-          querystring: ReporteeCountsQuery,
-          response: { 200: ReporteeCounts, ...platformErrorResponses },
-        },
-      },
+      moderationRoute({
+        summary: 'Reports per reportee, most reported first (repeat offenders)',
+        querystring: ReporteeCountsQuery,
+        response: { 200: ReporteeCounts },
+      }),
       async (request) => moderation.reporteeCounts(request.query),
     );
 
     app.get(
       '/reports/:reportId',
-      {
-        schema: {
-          tags,
-          security,
-          params: ReportIdParams,
-          querystring: ShowReportQuery,
-          summary: 'Show a report with its status history and short-lived evidence download links',
-          response: { 200: Type.Ref(ReportView), ...platformErrorResponses },
-        },
-      },
+      moderationRoute({
+        params: ReportIdParams,
+        querystring: ShowReportQuery,
+        summary: 'Show a report with its status history and short-lived evidence download links',
+        response: { 200: Type.Ref(ReportView) },
+      }),
       async (request) =>
         moderation.show(Number(request.params.reportId), {
           moderator: actingName(request, request.query.moderator),
@@ -73,17 +60,13 @@ export function moderationRoutes(services: Services): FastifyPluginAsyncTypebox 
 
     app.post(
       '/reports/:reportId/moderation',
-      {
-        schema: {
-          tags,
-          security,
-          params: ReportIdParams,
-          body: ModerationBody,
-          summary:
-            'Decide on a report: set its status (open, actioned, dismissed) with a note; kept as history and audited',
-          response: { 200: Type.Ref(ReportView), ...platformErrorResponses },
-        },
-      },
+      moderationRoute({
+        params: ReportIdParams,
+        body: ModerationBody,
+        summary:
+          'Decide on a report: set its status (open, actioned, dismissed) with a note; kept as history and audited',
+        response: { 200: Type.Ref(ReportView) },
+      }),
       async (request) =>
         moderation.decide(Number(request.params.reportId), {
           ...request.body,
@@ -93,15 +76,11 @@ export function moderationRoutes(services: Services): FastifyPluginAsyncTypebox 
 
     app.get(
       '/moderation/audit',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Audit log of moderator actions, newest first',
-          querystring: AuditQuery,
-          response: { 200: AuditLog, ...platformErrorResponses },
-        },
-      },
+      moderationRoute({
+        summary: 'Audit log of moderator actions, newest first',
+        querystring: AuditQuery,
+        response: { 200: AuditLog },
+      }),
       async (request) => moderation.audit(request.query),
     );
   };

@@ -37,6 +37,17 @@ const detail = (r: ReportView) =>
     .filter(Boolean)
     .join('\n');
 
+/** The filters `report list` and `report reportees` share: status, time window, and the page. */
+function windowAndPage(o: { status?: string; from?: string; to?: string; limit?: string; cursor?: string }) {
+  return {
+    status: o.status === undefined ? undefined : parseStatus(o.status),
+    from: o.from,
+    to: o.to,
+    limit: o.limit,
+    cursor: o.cursor,
+  };
+}
+
 /** `report ...`: the moderation queue from the command line (same database as the service). */
 export function registerReportCommands(program: Command, ctx: CliContext): void {
   const report = program.command('report').description('the moderation queue of player reports');
@@ -52,40 +63,34 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
     .option('--to <time>')
     .option('--limit <n>', 'page size (1-200)', '50')
     .option('--cursor <cursor>')
-    .action(async (o) => {
-      await ctx.withServices(async (s) => {
-        const page = await s.moderation.list({
-          appId: o.app,
-          reportee: o.reportee,
-          reporter: o.reporter,
-          reasonId: o.reason,
-          status: o.status === undefined ? undefined : parseStatus(o.status),
-          from: o.from,
-          to: o.to,
-          limit: o.limit,
-          cursor: o.cursor,
-        });
-        ctx.output(
-          page,
-          () =>
-            [...page.reports.map(summary), page.nextCursor ? `next page: --cursor ${page.nextCursor}` : '']
-              .filter(Boolean)
-              .join('\n') || 'no reports',
-        );
-      });
-    });
+    .action((o) =>
+      ctx.print(
+        (s) =>
+          s.moderation.list({
+            appId: o.app,
+            reportee: o.reportee,
+            reporter: o.reporter,
+            reasonId: o.reason,
+            ...windowAndPage(o),
+          }),
+        (page) =>
+          [...page.reports.map(summary), page.nextCursor ? `next page: --cursor ${page.nextCursor}` : '']
+            .filter(Boolean)
+            .join('\n') || 'no reports',
+      ),
+    );
 
   report
     .command('show')
     .argument('<reportId>')
     .option('--moderator <name>', 'recorded with the evidence links', os.userInfo().username)
     .option('--base-url <url>', 'where this service is reached (embedded evidence links)', 'http://localhost:8080')
-    .action(async (id: string, o) => {
-      await ctx.withServices(async (s) => {
-        const r = await s.moderation.show(parseReportId(id), { moderator: o.moderator, requestBaseUrl: o.baseUrl });
-        ctx.output(r, () => detail(r));
-      });
-    });
+    .action((id: string, o) =>
+      ctx.print(
+        (s) => s.moderation.show(parseReportId(id), { moderator: o.moderator, requestBaseUrl: o.baseUrl }),
+        detail,
+      ),
+    );
 
   report
     .command('decide')
@@ -97,19 +102,20 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
     .option('--ban <reason>', "also ban the reportee's platform account")
     .option('--ban-until <time>', 'end of the ban (ISO 8601); without it the ban lasts until lifted')
     .option('--lift-ban', "lift the bans on the reportee's platform account")
-    .action(async (id: string, o) => {
-      await ctx.withServices(async (s) => {
-        const r = await s.moderation.decide(parseReportId(id), {
-          moderator: o.moderator,
-          status: parseStatus(o.status),
-          note: o.note,
-          ...(o.expect ? { expectedStatus: parseStatus(o.expect) } : {}),
-          ...(o.ban ? { ban: { reason: o.ban, until: o.banUntil ?? null } } : {}),
-          ...(o.liftBan ? { liftBan: true } : {}),
-        });
-        ctx.output(r, () => detail(r));
-      });
-    });
+    .action((id: string, o) =>
+      ctx.print(
+        (s) =>
+          s.moderation.decide(parseReportId(id), {
+            moderator: o.moderator,
+            status: parseStatus(o.status),
+            note: o.note,
+            ...(o.expect ? { expectedStatus: parseStatus(o.expect) } : {}),
+            ...(o.ban ? { ban: { reason: o.ban, until: o.banUntil ?? null } } : {}),
+            ...(o.liftBan ? { liftBan: true } : {}),
+          }),
+        detail,
+      ),
+    );
 
   report
     .command('reportees')
@@ -120,28 +126,22 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
     .option('--to <time>')
     .option('--limit <n>', 'page size (1-200)', '50')
     .option('--cursor <cursor>')
-    .action(async (o) => {
-      await ctx.withServices(async (s) => {
-        const page = await s.moderation.reporteeCounts({
-          appId: o.app,
-          status: o.status === undefined ? undefined : parseStatus(o.status),
-          from: o.from,
-          to: o.to,
-          limit: o.limit,
-          cursor: o.cursor,
-        });
-        ctx.output(
-          page,
-          () =>
-            page.reportees
-              .map(
-                (r) =>
-                  `app ${r.appId}  ${r.reportee.key}  ${r.reports} reports (${r.openReports} open) by ${r.reporters} reporters, last ${r.lastReportedAt}`,
-              )
-              .join('\n') || 'no reports',
-        );
-      });
-    });
+    .action((o) =>
+      ctx.print(
+        (s) =>
+          s.moderation.reporteeCounts({
+            appId: o.app,
+            ...windowAndPage(o),
+          }),
+        (page) =>
+          page.reportees
+            .map(
+              (r) =>
+                `app ${r.appId}  ${r.reportee.key}  ${r.reports} reports (${r.openReports} open) by ${r.reporters} reporters, last ${r.lastReportedAt}`,
+            )
+            .join('\n') || 'no reports',
+      ),
+    );
 
   report
     .command('audit')
@@ -151,25 +151,23 @@ export function registerReportCommands(program: Command, ctx: CliContext): void 
     .option('--action <action>')
     .option('--limit <n>', 'page size (1-200)', '50')
     .option('--cursor <cursor>')
-    .action(async (o) => {
-      await ctx.withServices(async (s) => {
-        const page = await s.moderation.audit({
-          reportId: o.report,
-          moderator: o.moderator,
-          action: o.action,
-          limit: o.limit,
-          cursor: o.cursor,
-        });
-        ctx.output(
-          page,
-          () =>
-            page.actions
-              .map(
-                (a) =>
-                  `${a.at}  ${a.moderator ?? '?'}  ${a.action}  report ${a.reportId ?? '-'}  ${a.fromStatus ?? ''}${a.toStatus ? ` -> ${a.toStatus}` : ''}  ${a.note ?? ''}`,
-              )
-              .join('\n') || 'no actions',
-        );
-      });
-    });
+    .action((o) =>
+      ctx.print(
+        (s) =>
+          s.moderation.audit({
+            reportId: o.report,
+            moderator: o.moderator,
+            action: o.action,
+            limit: o.limit,
+            cursor: o.cursor,
+          }),
+        (page) =>
+          page.actions
+            .map(
+              (a) =>
+                `${a.at}  ${a.moderator ?? '?'}  ${a.action}  report ${a.reportId ?? '-'}  ${a.fromStatus ?? ''}${a.toStatus ? ` -> ${a.toStatus}` : ''}  ${a.note ?? ''}`,
+            )
+            .join('\n') || 'no actions',
+      ),
+    );
 }

@@ -25,6 +25,8 @@ import {
   parseStoreMessagesQuery,
   toMessage,
 } from './store-payments.schemas.js';
+import { adminRoute } from '../http/api-route.js';
+import { appIdBodyMd5 } from '../http/app-id-md5.js';
 
 const ClientIdQuery = Type.Object({
   clientId: Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }),
@@ -139,17 +141,13 @@ export function storeMessageRoutes(services: Services): FastifyPluginAsyncTypebo
     app.addSchema(StoreMessage);
     app.get(
       '/apps/:appId/store-messages',
-      {
-        schema: {
-          tags: ['admin'],
-          security: [{ adminBearer: [] }],
-          summary:
-            'Every message the stores sent for an app (and every refund the reconciliation found), verified or not, with its outcome',
-          params: NotifyParams,
-          querystring: StoreMessagesQuery,
-          response: { 200: StoreMessageList, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary:
+          'Every message the stores sent for an app (and every refund the reconciliation found), verified or not, with its outcome',
+        params: NotifyParams,
+        querystring: StoreMessagesQuery,
+        response: { 200: StoreMessageList },
+      }),
       async (request) => {
         const appId = Number(request.params.appId);
         if (!(await services.apps.resolveByAppId(appId)))
@@ -165,16 +163,7 @@ export function storeMessageRoutes(services: Services): FastifyPluginAsyncTypebo
 
 /** The game reports a store purchase's consumption (5.1 md5; issue 27): sent to Apple when it asks. */
 export function storeConsumptionRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const md5 = services.md5.hook({
-    from: 'body',
-    clientId: (body) => body.appId,
-    resolveApp: async (appId) => {
-      const app = await services.apps.resolveByAppId(appId as number);
-      if (!app || !app.active) throw new AppError('UNKNOWN_CLIENT', `appId ${String(appId)} is not a known active app`);
-      return app;
-    },
-    recordNonce: 'hook',
-  });
+  const md5 = services.md5.hook(appIdBodyMd5((appId) => services.apps.resolveByAppId(appId), 'hook'));
   return async (app) => {
     app.post(
       '/order/v1/game/orders/:trxNo/consumption',
@@ -208,18 +197,13 @@ export function storeConsumptionAdminRoutes(services: Services): FastifyPluginAs
   return async (app) => {
     app.get(
       '/apps/:appId/store-consumption-requests',
-      {
-        schema: {
-          tags: ['admin'],
-          security: [{ adminBearer: [] }],
-          summary: "Apple's consumption requests of an app, newest first, with what was sent and its delivery",
-          params: NotifyParams,
-          response: {
-            200: Type.Object({ requests: Type.Array(ConsumptionRequestView) }),
-            ...platformErrorResponses,
-          },
+      adminRoute({
+        summary: "Apple's consumption requests of an app, newest first, with what was sent and its delivery",
+        params: NotifyParams,
+        response: {
+          200: Type.Object({ requests: Type.Array(ConsumptionRequestView) }),
         },
-      },
+      }),
       async (request) => {
         const appId = Number(request.params.appId);
         if (!(await services.apps.resolveByAppId(appId)))

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { QueryId } from '../http/admin-query.js';
-import { platformErrorResponses, Text } from '../http/schemas.js';
+import { Text } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { LangTag, PrecheckMessage, WebPaySettings, WebPaySettingsBody } from './web-pay-settings.js';
+import { adminRoute } from '../http/api-route.js';
 
-const tags = ['admin'];
-const security = [{ adminBearer: [] }];
 const AppIdParams = Type.Object({ appId: QueryId });
 const CodeParams = Type.Object({
   appId: QueryId,
@@ -28,15 +27,11 @@ export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox
   return async (app) => {
     app.get(
       '/apps/:appId/web-pay',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'The web payment page of an app: servers it offers, origins that may frame it, return URLs',
-          params: AppIdParams,
-          response: { 200: WebPaySettings, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'The web payment page of an app: servers it offers, origins that may frame it, return URLs',
+        params: AppIdParams,
+        response: { 200: WebPaySettings },
+      }),
       async (request) => {
         const appId = Number(request.params.appId);
         await services.apps.get(appId);
@@ -46,46 +41,34 @@ export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox
 
     app.put(
       '/apps/:appId/web-pay',
-      {
-        schema: {
-          tags,
-          security,
-          summary:
-            'Set the servers, frame ancestors (CSP frame-ancestors) or return URLs of the web payment page; fields not given are kept',
-          params: AppIdParams,
-          body: WebPaySettingsBody,
-          response: { 200: WebPaySettings, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary:
+          'Set the servers, frame ancestors (CSP frame-ancestors) or return URLs of the web payment page; fields not given are kept',
+        params: AppIdParams,
+        body: WebPaySettingsBody,
+        response: { 200: WebPaySettings },
+      }),
       async (request) => settings.put(Number(request.params.appId), request.body),
     );
 
     app.get(
       '/apps/:appId/precheck-messages',
-      {
-        schema: {
-          tags,
-          security,
-          summary: "The game's texts of its custom pre-order check codes (section 7), by code and language",
-          params: AppIdParams,
-          response: { 200: Type.Object({ items: Type.Array(PrecheckMessage) }), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: "The game's texts of its custom pre-order check codes (section 7), by code and language",
+        params: AppIdParams,
+        response: { 200: Type.Object({ items: Type.Array(PrecheckMessage) }) },
+      }),
       async (request) => ({ items: await settings.messages(Number(request.params.appId)) }),
     );
 
     app.put(
       '/apps/:appId/precheck-messages/:code/:lang',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Set the text of a custom pre-order check code in one language (a built-in code 101-115 is refused)',
-          params: CodeLangParams,
-          body: MessageBody,
-          response: { 200: PrecheckMessage, ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Set the text of a custom pre-order check code in one language (a built-in code 101-115 is refused)',
+        params: CodeLangParams,
+        body: MessageBody,
+        response: { 200: PrecheckMessage },
+      }),
       async (request) =>
         settings.putMessage(
           Number(request.params.appId),
@@ -97,15 +80,11 @@ export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox
 
     app.delete(
       '/apps/:appId/precheck-messages/:code',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Delete every language of a custom code',
-          params: CodeParams,
-          response: { 204: Type.Null(), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Delete every language of a custom code',
+        params: CodeParams,
+        response: { 204: Type.Null() },
+      }),
       async (request, reply) => {
         await settings.deleteMessages(Number(request.params.appId), Number(request.params.code));
         return reply.code(204).send(null);
@@ -114,15 +93,11 @@ export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox
 
     app.delete(
       '/apps/:appId/precheck-messages/:code/:lang',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Delete one language of a custom code',
-          params: CodeLangParams,
-          response: { 204: Type.Null(), ...platformErrorResponses },
-        },
-      },
+      adminRoute({
+        summary: 'Delete one language of a custom code',
+        params: CodeLangParams,
+        response: { 204: Type.Null() },
+      }),
       async (request, reply) => {
         const p = request.params;
         await settings.deleteMessages(Number(p.appId), Number(p.code), p.lang);

@@ -78,12 +78,12 @@ export function registerWebPayCommands(app: Command, ctx: CliContext): void {
       .description(`replace the ${what}`)
       .argument('<appId>')
       .argument('[values...]')
-      .action(async (id: string, values: string[]) => {
-        await ctx.withServices(async (s) => {
-          const saved = await s.webPay.settings.put(parseNumber('appId', id), { [field]: values });
-          ctx.output(saved, () => `${saved[field].length} ${field === 'frameAncestors' ? 'origins' : 'URLs'}`);
-        });
-      });
+      .action((id: string, values: string[]) =>
+        ctx.print(
+          (s) => s.webPay.settings.put(parseNumber('appId', id), { [field]: values }),
+          (saved) => `${saved[field].length} ${field === 'frameAncestors' ? 'origins' : 'URLs'}`,
+        ),
+      );
   }
 
   const messages = app

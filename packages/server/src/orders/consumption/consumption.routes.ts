@@ -1,23 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError } from '../../errors/app-error.js';
+import { appIdBodyMd5 } from '../../http/app-id-md5.js';
 import { platformErrorResponses } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
 import { ConsumptionNoticeAnswer, ConsumptionNoticeBody } from './consumption.schemas.js';
 
 /** 4.6: POST /order/v1/game/pay/notify (game server, md5 of 5.1). */
 export function consumptionRoutes(services: Services): FastifyPluginAsyncTypebox {
-  // 4.6 names its app by appId (UNKNOWN_CLIENT before the shape checks); its nonce is recorded in the batch that
-  // stores the notice (one round trip per batch, not two).
-  const md5 = services.md5.hook({
-    from: 'body',
-    clientId: (body) => body.appId,
-    resolveApp: async (appId) => {
-      const app = await services.apps.resolveByAppId(appId as number);
-      if (!app || !app.active) throw new AppError('UNKNOWN_CLIENT', `appId ${String(appId)} is not a known active app`);
-      return app;
-    },
-    recordNonce: 'store',
-  });
+  // 4.6 names its app by appId; its nonce is recorded in the batch that stores the notice (one round trip per batch,
+  // not two).
+  const md5 = services.md5.hook(appIdBodyMd5((appId) => services.apps.resolveByAppId(appId), 'store'));
   return async (app) => {
     app.post(
       '/order/v1/game/pay/notify',

@@ -36,7 +36,7 @@ export function sandboxRoutes(services: Services): FastifyPluginAsyncTypebox {
     });
 
     app.post(
-      '/orders',
+      '/sandbox/orders',
       {
         schema: {
           tags,
@@ -81,7 +81,7 @@ export function sandboxRoutes(services: Services): FastifyPluginAsyncTypebox {
     );
 
     app.post(
-      '/orders/:trxNo/pay',
+      '/sandbox/orders/:trxNo/pay',
       {
         schema: {
           tags,
@@ -112,7 +112,7 @@ export function sandboxRoutes(services: Services): FastifyPluginAsyncTypebox {
     );
 
     app.post(
-      '/orders/:trxNo/refund',
+      '/sandbox/orders/:trxNo/refund',
       {
         schema: {
           tags,
