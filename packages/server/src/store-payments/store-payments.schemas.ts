@@ -1,16 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SafeInteger, Text } from '../http/schemas.js';
 import { Amount } from '../orders/catalogue/products.schemas.js';
-import {
-  NextBefore,
-  PAGE_DEFAULT,
-  PAGE_MAX,
-  QueryTime,
-  pageQuery,
-  parseId,
-  parseLimit,
-  parseTime,
-} from '../http/admin-query.js';
+import { NextBefore, QueryTime, pageQuery, parseTime } from '../http/admin-query.js';
+import { parsePage } from '../http/list-query.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { MessageFilter, StoreMessageRow } from './store-payments.repository.js';
 import { MAX_MERGED_TRANSACTIONS } from './purchases.js';
@@ -135,8 +127,7 @@ export function parseStoreMessagesQuery(appId: number, q: Static<typeof StoreMes
     ...(q.store ? { store: q.store } : {}),
     ...(q.outcome ? { outcome: q.outcome } : {}),
     ...(q.since !== undefined ? { since: parseTime('since', q.since) } : {}),
-    ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
-    limit: parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX),
+    ...parsePage(q),
   };
 }
 
