@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
+import { newestFirst } from '../db/list-filter.js';
 import type { StoreMessagesTable, StoreRevocationsTable, StoreTransactionsTable } from './store-payments.tables.js';
 
 export type StoreTransactionRow = Selectable<StoreTransactionsTable>;
@@ -148,8 +149,7 @@ export const storePaymentsRepo = {
     if (q.store) query = query.where('store', '=', q.store);
     if (q.outcome) query = query.where('outcome', '=', q.outcome as StoreMessageRow['outcome']);
     if (q.since !== undefined) query = query.where('received_at', '>=', q.since);
-    if (q.before !== undefined) query = query.where('message_id', '<', q.before);
-    return query.orderBy('message_id', 'desc').limit(q.limit).execute();
+    return newestFirst(query, 'message_id', q).execute();
   },
 
   /**
