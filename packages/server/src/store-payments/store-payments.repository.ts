@@ -16,6 +16,21 @@ export interface MessageFilter {
   limit: number;
 }
 
+/** A store's transaction by one of its keys: ours (store_key) or the store's transaction id (bank_trx_no). */
+function transactionBy(
+  db: Kysely<Tables>,
+  store: StoreName,
+  key: 'store_key' | 'bank_trx_no',
+  value: string,
+): Promise<StoreTransactionRow | undefined> {
+  return db
+    .selectFrom('store_transactions')
+    .selectAll()
+    .where('store', '=', store)
+    .where(key, '=', value)
+    .executeTakeFirst();
+}
+
 /** Every statement on store_transactions, store_messages and store_cursors (migration 0014). */
 export const storePaymentsRepo = {
   /** Inside the payment's transaction: a key already recorded throws a unique violation (it paid before). */
@@ -24,21 +39,11 @@ export const storePaymentsRepo = {
   },
 
   transaction(db: Kysely<Tables>, store: StoreName, storeKey: string): Promise<StoreTransactionRow | undefined> {
-    return db
-      .selectFrom('store_transactions')
-      .selectAll()
-      .where('store', '=', store)
-      .where('store_key', '=', storeKey)
-      .executeTakeFirst();
+    return transactionBy(db, store, 'store_key', storeKey);
   },
 
   byBankTrxNo(db: Kysely<Tables>, store: StoreName, bankTrxNo: string): Promise<StoreTransactionRow | undefined> {
-    return db
-      .selectFrom('store_transactions')
-      .selectAll()
-      .where('store', '=', store)
-      .where('bank_trx_no', '=', bankTrxNo)
-      .executeTakeFirst();
+    return transactionBy(db, store, 'bank_trx_no', bankTrxNo);
   },
 
   /** Keeps a refund reported before its transaction paid anything (the first report holds the key). */
