@@ -17,18 +17,9 @@ export interface MessageFilter {
 }
 
 /** A store's transaction by one of its keys: ours (store_key) or the store's transaction id (bank_trx_no). */
-function transactionBy(
-  db: Kysely<Tables>,
-  store: StoreName,
-  key: 'store_key' | 'bank_trx_no',
-  value: string,
-): Promise<StoreTransactionRow | undefined> {
-  return db
-    .selectFrom('store_transactions')
-    .selectAll()
-    .where('store', '=', store)
-    .where(key, '=', value)
-    .executeTakeFirst();
+function transactionBy(db: Kysely<Tables>, store: StoreName, key: 'store_key' | 'bank_trx_no', value: string) {
+  const byStore = db.selectFrom('store_transactions').selectAll().where('store', '=', store);
+  return byStore.where(key, '=', value).executeTakeFirst();
 }
 
 /** Every statement on store_transactions, store_messages and store_cursors (migration 0014). */
