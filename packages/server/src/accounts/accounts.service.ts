@@ -210,18 +210,7 @@ export class AccountService {
         if (target === null) refuseUnverifiedStoreEmail(app, identity);
         const userId = target ?? (await this.createUser(users, ctx.ip, now));
         isNew = target === null;
-        method = await methods.insert({
-          user_id: userId,
-          login_type: identity.loginType,
-          open_id: identity.openId,
-          union_id: identity.unionId,
-          nickname: identity.nickname,
-          avatar: identity.avatar,
-          email: identity.email,
-          email_verified: identity.emailVerified ? 1 : 0,
-          created_at: now,
-          last_login_at: now,
-        });
+        method = await methods.bind(userId, identity, now);
       }
       await users.touchApp(method.user_id, app.appId, now);
       const token = await this.deps.tokens.issue(trx, {

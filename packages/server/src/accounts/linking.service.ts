@@ -47,18 +47,7 @@ export class LinkingService {
             `a ${providerName(identity.loginType)} login is already bound to this account; unbind it first`,
           );
         }
-        await methods.insert({
-          user_id: s.userId,
-          login_type: identity.loginType,
-          open_id: identity.openId,
-          union_id: identity.unionId,
-          nickname: identity.nickname,
-          avatar: identity.avatar,
-          email: identity.email,
-          email_verified: identity.emailVerified ? 1 : 0,
-          created_at: now,
-          last_login_at: now,
-        });
+        await methods.bind(s.userId, identity, now);
       });
     } catch (err) {
       if (this.dialect.isUniqueViolation(err))

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../tables.js';
 import type { LoginMethodsTable } from './accounts.tables.js';
+import type { ProviderIdentity } from './providers/provider.js';
 
 export type LoginMethodRow = Selectable<LoginMethodsTable>;
 
@@ -10,6 +11,22 @@ export class LoginMethodsRepository {
 
   async insert(row: Insertable<LoginMethodsTable>): Promise<LoginMethodRow> {
     return this.db.insertInto('login_methods').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** Binds a provider's verified identity to the user as a new login method, first used `now`. */
+  bind(userId: number, identity: ProviderIdentity, now: number): Promise<LoginMethodRow> {
+    return this.insert({
+      user_id: userId,
+      login_type: identity.loginType,
+      open_id: identity.openId,
+      union_id: identity.unionId,
+      nickname: identity.nickname,
+      avatar: identity.avatar,
+      email: identity.email,
+      email_verified: identity.emailVerified ? 1 : 0,
+      created_at: now,
+      last_login_at: now,
+    });
   }
 
   /** The method of an open id (unique per login type). */

@@ -8,15 +8,19 @@ import type { MacToken } from '../auth/mac.js';
 import { TokensRepository, type TokenLookupRow } from './tokens.repository.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 
-/** A token as authentication sees it (5.2), with what the profile (4.3) answers. */
-export interface TokenSession extends MacToken {
-  tokenId: number;
+/** Whom a token is issued to: the user, the app, and the login method signed in with. */
+interface TokenOwner {
   userId: number;
   appId: number;
   methodId: number;
   loginType: number;
   openId: string;
   userRegion: string;
+}
+
+/** A token as authentication sees it (5.2), with what the profile (4.3) answers. */
+export interface TokenSession extends MacToken, TokenOwner {
+  tokenId: number;
   expiresAt: number;
   revokedAt: number | null;
   revokeReason: string | null;
@@ -90,18 +94,7 @@ export class TokenService {
    * policy: the user keeps at most TOKENS_PER_USER_APP live tokens for this
    * app; older ones are revoked (reason `relogin`). Returns revoked ids too.
    */
-  async issue(
-    trx: Kysely<Tables>,
-    t: {
-      userId: number;
-      appId: number;
-      methodId: number;
-      loginType: number;
-      openId: string;
-      userRegion: string;
-      ip: string;
-    },
-  ): Promise<IssuedToken & { revokedIds: number[] }> {
+  async issue(trx: Kysely<Tables>, t: TokenOwner & { ip: string }): Promise<IssuedToken & { revokedIds: number[] }> {
     const now = this.policy.now();
     const kid = crypto.randomBytes(32).toString('base64url');
     const macKey = crypto.randomBytes(32).toString('base64url');

@@ -1,5 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
+import { deleteOldest } from '../db/delete-oldest.js';
+import { newestFirst, whereGiven, withinWindow } from '../db/list-filter.js';
 import type { AdminActionsTable } from './admin-audit.tables.js';
 
 export type AdminActionRow = Selectable<AdminActionsTable>;
@@ -36,26 +38,15 @@ export class AdminActionsRepository {
 
   /** Newest first. */
   list(f: ActionFilter): Promise<AdminActionRow[]> {
-    let q = this.db.selectFrom('admin_actions').selectAll();
-    if (f.operator !== undefined) q = q.where('operator', '=', f.operator);
-    if (f.method !== undefined) q = q.where('method', '=', f.method);
-    if (f.from !== undefined) q = q.where('at', '>=', f.from);
-    if (f.to !== undefined) q = q.where('at', '<', f.to);
-    if (f.before !== undefined) q = q.where('action_id', '<', f.before);
-    return q.orderBy('action_id', 'desc').limit(f.limit).execute();
+    const q = whereGiven(this.db.selectFrom('admin_actions').selectAll(), { operator: f.operator, method: f.method });
+    return newestFirst(withinWindow(q, 'at', f), 'action_id', f).execute();
   }
 
   /**
    * Retention: deletes up to `limit` actions received before `cutoff`, in one statement (one short transaction),
    * the keys chosen on admin_actions_at (migration 0012). Answers the rows deleted.
    */
-  async purgeBefore(cutoff: number, limit: number): Promise<number> {
-    const result = await this.db
-      .deleteFrom('admin_actions')
-      .where('action_id', 'in', (eb) =>
-        eb.selectFrom('admin_actions').select('action_id').where('at', '<', cutoff).orderBy('at').limit(limit),
-      )
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+  purgeBefore(cutoff: number, limit: number): Promise<number> {
+    return deleteOldest(this.db, { table: 'admin_actions', key: 'action_id', time: 'at' }, cutoff, limit);
   }
 }

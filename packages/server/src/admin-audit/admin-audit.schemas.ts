@@ -1,16 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
 import { invalidParameter } from '../errors/app-error.js';
-import {
-  NextBefore,
-  PAGE_DEFAULT,
-  PAGE_MAX,
-  QueryTime,
-  pageQuery,
-  parseId,
-  parseLimit,
-  parseTime,
-} from '../http/admin-query.js';
+import { NextBefore, pageQuery } from '../http/admin-query.js';
+import { parsePage, parseTimeWindow, timeWindowQuery } from '../http/list-query.js';
 import type { ActionFilter } from './admin-actions.repository.js';
 
 export const AdminAction = Type.Object(
@@ -48,8 +40,7 @@ export const AdminActionQuery = Type.Object(
   {
     operator: Type.Optional(Text({ minLength: 1, maxLength: 100 })),
     method: Type.Optional(Type.Union(ADMIN_METHODS.map((m) => Type.Literal(m)))),
-    from: Type.Optional(QueryTime('Actions at or after.')),
-    to: Type.Optional(QueryTime('Actions before.')),
+    ...timeWindowQuery('Actions'),
     ...pageQuery('actions'),
   },
   { additionalProperties: false },
@@ -64,9 +55,7 @@ export function parseAdminActionQuery(q: Static<typeof AdminActionQuery>): Actio
   return {
     ...(q.operator !== undefined ? { operator: q.operator } : {}),
     ...(q.method !== undefined ? { method: q.method } : {}),
-    ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
-    ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
-    ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
-    limit: parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX),
+    ...parseTimeWindow(q),
+    ...parsePage(q),
   };
 }

@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { attachOnce, counter } from '../http/unattached-metrics.js';
 
 /** The area of a refused request: the admin API (and console) or the studio portal. */
 export type RefusalArea = 'admin' | 'portal';
@@ -44,18 +45,16 @@ export class RefusalBound {
 
 /** Refusals of the admin API and the portal as metrics: every one counted, recorded in the trail or not. */
 export class RefusalMetrics {
-  readonly refusals = new client.Counter({
-    name: 'audit_refusals_total',
-    help: 'Refused admin and portal requests (401, 403, CSRF, failed sign-ins, another studio app), by area (admin, portal) and audit event',
-    labelNames: ['area', 'event'] as const,
-    registers: [],
-  });
-  readonly dropped = new client.Counter({
-    name: 'audit_refusals_dropped_total',
-    help: 'Refused requests not written to the audit trail because of its bound (AUDIT_REFUSALS_PER_MINUTE), by area',
-    labelNames: ['area'] as const,
-    registers: [],
-  });
+  readonly refusals = counter(
+    'audit_refusals_total',
+    'Refused admin and portal requests (401, 403, CSRF, failed sign-ins, another studio app), by area (admin, portal) and audit event',
+    ['area', 'event'],
+  );
+  readonly dropped = counter(
+    'audit_refusals_dropped_total',
+    'Refused requests not written to the audit trail because of its bound (AUDIT_REFUSALS_PER_MINUTE), by area',
+    ['area'],
+  );
 
   constructor() {
     // From 0, so the first refusal dropped is an increase.
@@ -63,10 +62,6 @@ export class RefusalMetrics {
   }
 
   attach(registry: client.Registry): void {
-    const metrics: Array<[string, client.Metric]> = [
-      ['audit_refusals_total', this.refusals],
-      ['audit_refusals_dropped_total', this.dropped],
-    ];
-    for (const [name, m] of metrics) if (!registry.getSingleMetric(name)) registry.registerMetric(m);
+    attachOnce(registry, { audit_refusals_total: this.refusals, audit_refusals_dropped_total: this.dropped });
   }
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NextBefore, QueryId as Id, QueryTime as Time, pageQuery } from '../http/admin-query.js';
+import { timeWindowQuery } from '../http/list-query.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -49,8 +50,7 @@ export const EventListQuery = Type.Object(
     appId: Type.Optional(Id),
     state: Type.Optional(EventState),
     type: Type.Optional(EventType),
-    from: Type.Optional(Time('Created at or after.')),
-    to: Type.Optional(Time('Created before.')),
+    ...timeWindowQuery('Created'),
     ...pageQuery('events'),
   },
   { additionalProperties: false },

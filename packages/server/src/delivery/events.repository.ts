@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
+import { newestFirst, whereGiven, withinWindow } from '../db/list-filter.js';
 import type { DeliveryAttemptsTable, OutboxTable } from './outbox.tables.js';
 
 export type EventRow = Selectable<OutboxTable>;
@@ -23,14 +24,8 @@ export class EventsRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
   async list(f: EventFilter): Promise<EventRow[]> {
-    let q = this.db.selectFrom('outbox').selectAll();
-    if (f.appId !== undefined) q = q.where('app_id', '=', f.appId);
-    if (f.state !== undefined) q = q.where('state', '=', f.state);
-    if (f.type !== undefined) q = q.where('type', '=', f.type);
-    if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
-    if (f.to !== undefined) q = q.where('created_at', '<', f.to);
-    if (f.before !== undefined) q = q.where('event_id', '<', f.before);
-    return q.orderBy('event_id', 'desc').limit(f.limit).execute();
+    const q = whereGiven(this.db.selectFrom('outbox').selectAll(), { app_id: f.appId, state: f.state, type: f.type });
+    return newestFirst(withinWindow(q, 'created_at', f), 'event_id', f).execute();
   }
 
   /** The game's own notifications (not partner forwards), oldest first, after a cursor. */

@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { attachOnce, counter, gauge, histogram } from '../http/unattached-metrics.js';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
 
@@ -8,33 +9,29 @@ import type { Tables } from '../tables.js';
  * registry (app.metrics) once it exists.
  */
 export class DeliveryMetrics {
-  readonly attempts = new client.Counter({
-    name: 'delivery_attempts_total',
-    help: 'Delivery attempts to games, by outcome (delivered, http_status, timeout, network, refused, no_url)',
-    labelNames: ['outcome'] as const,
-    registers: [],
-  });
-  readonly attemptDuration = new client.Histogram({
-    name: 'delivery_attempt_duration_seconds',
-    help: 'Duration of one delivery attempt (the HTTP exchange), by app',
-    labelNames: ['app_id'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [],
-  });
-  readonly deliveryLatency = new client.Histogram({
-    name: 'delivery_latency_seconds',
-    help: 'From enqueue to accepted delivery, by app',
-    labelNames: ['app_id'] as const,
-    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 1800, 7200, 43200, 86400, 345600],
-    registers: [],
-  });
+  readonly attempts = counter(
+    'delivery_attempts_total',
+    'Delivery attempts to games, by outcome (delivered, http_status, timeout, network, refused, no_url)',
+    ['outcome'],
+  );
+  readonly attemptDuration = histogram(
+    'delivery_attempt_duration_seconds',
+    'Duration of one delivery attempt (the HTTP exchange), by app',
+    ['app_id'],
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  );
+  readonly deliveryLatency = histogram(
+    'delivery_latency_seconds',
+    'From enqueue to accepted delivery, by app',
+    ['app_id'],
+    [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 1800, 7200, 43200, 86400, 345600],
+  );
   /** Attempts by destination host and result, for a failure rate per host (docs/operations.md#alerts). */
-  readonly hostAttempts = new client.Counter({
-    name: 'delivery_host_attempts_total',
-    help: 'Delivery attempts by destination host and result (delivered, failed)',
-    labelNames: ['host', 'result'] as const,
-    registers: [],
-  });
+  readonly hostAttempts = counter(
+    'delivery_host_attempts_total',
+    'Delivery attempts by destination host and result (delivered, failed)',
+    ['host', 'result'],
+  );
   /** The labelled series by host and result, made once each (prom-client hashes a label object on every inc). */
   readonly #hostSeries = new Map<string, client.Counter.Internal>();
   readonly #queue: client.Gauge<'state'>;
@@ -44,40 +41,38 @@ export class DeliveryMetrics {
 
   constructor(db: Kysely<Tables>, now: () => number) {
     const scan = queueScan(db, now);
-    this.#queue = new client.Gauge({
-      name: 'delivery_queue_events',
-      help: 'Outbox events: pending (queue depth), due (pending and due now, whatever holds them back: waiting for a host or rate limit, in flight, or given back), dead',
-      labelNames: ['state'] as const,
-      registers: [],
-      async collect() {
+    this.#queue = gauge(
+      'delivery_queue_events',
+      'Outbox events: pending (queue depth), due (pending and due now, whatever holds them back: waiting for a host or rate limit, in flight, or given back), dead',
+      ['state'],
+      async function () {
         const q = await scanOrNothing(scan, this);
         if (!q) return;
         this.set({ state: 'pending' }, q.pending);
         this.set({ state: 'due' }, q.due);
         this.set({ state: 'dead' }, q.dead);
       },
-    });
-    this.#oldestDue = new client.Gauge({
-      name: 'delivery_oldest_due_age_seconds',
-      help: 'How long the oldest event that should have been sent by now has waited since it fell due (0 when none), whatever holds it back (host concurrency, app rate, a retry that is due): how far delivery is behind',
-      registers: [],
-      async collect() {
+    );
+    this.#oldestDue = gauge(
+      'delivery_oldest_due_age_seconds',
+      'How long the oldest event that should have been sent by now has waited since it fell due (0 when none), whatever holds it back (host concurrency, app rate, a retry that is due): how far delivery is behind',
+      [],
+      async function () {
         const q = await scanOrNothing(scan, this);
         if (q) this.set(q.oldestDue === null ? 0 : Math.max(0, (q.at - q.oldestDue) / 1000));
       },
-    });
-    this.#held = new client.Gauge({
-      name: 'delivery_held_events',
-      help: 'Due events last handed back without an attempt by a limit, by reason: host (DELIVERY_HOST_CONCURRENCY: the game host is saturated), app_rate (DELIVERY_APP_RATE)',
-      labelNames: ['reason'] as const,
-      registers: [],
-      async collect() {
+    );
+    this.#held = gauge(
+      'delivery_held_events',
+      'Due events last handed back without an attempt by a limit, by reason: host (DELIVERY_HOST_CONCURRENCY: the game host is saturated), app_rate (DELIVERY_APP_RATE)',
+      ['reason'],
+      async function () {
         const q = await scanOrNothing(scan, this);
         if (!q) return;
         this.set({ reason: 'host' }, q.heldHost);
         this.set({ reason: 'app_rate' }, q.heldRate);
       },
-    });
+    );
     this.#deadByApp = deadByAppGauge(db);
   }
 
@@ -93,17 +88,16 @@ export class DeliveryMetrics {
   }
 
   attach(registry: client.Registry): void {
-    const metrics: Array<[string, client.Metric]> = [
-      ['delivery_attempts_total', this.attempts],
-      ['delivery_attempt_duration_seconds', this.attemptDuration],
-      ['delivery_latency_seconds', this.deliveryLatency],
-      ['delivery_queue_events', this.#queue],
-      ['delivery_oldest_due_age_seconds', this.#oldestDue],
-      ['delivery_held_events', this.#held],
-      ['delivery_dead_events', this.#deadByApp],
-      ['delivery_host_attempts_total', this.hostAttempts],
-    ];
-    for (const [name, m] of metrics) if (!registry.getSingleMetric(name)) registry.registerMetric(m);
+    attachOnce(registry, {
+      delivery_attempts_total: this.attempts,
+      delivery_attempt_duration_seconds: this.attemptDuration,
+      delivery_latency_seconds: this.deliveryLatency,
+      delivery_queue_events: this.#queue,
+      delivery_oldest_due_age_seconds: this.#oldestDue,
+      delivery_held_events: this.#held,
+      delivery_dead_events: this.#deadByApp,
+      delivery_host_attempts_total: this.hostAttempts,
+    });
   }
 }
 
@@ -189,12 +183,11 @@ const SCAN_REUSE_MS = 250;
 
 /** Dead events by app, read when scraped from the partial index of dead events. */
 function deadByAppGauge(db: Kysely<Tables>): client.Gauge<'app_id'> {
-  return new client.Gauge({
-    name: 'delivery_dead_events',
-    help: 'Dead events (retries exhausted, not recovered) by app',
-    labelNames: ['app_id'] as const,
-    registers: [],
-    async collect() {
+  return gauge(
+    'delivery_dead_events',
+    'Dead events (retries exhausted, not recovered) by app',
+    ['app_id'],
+    async function () {
       const rows = await db
         .selectFrom('outbox')
         .select((eb) => ['app_id', eb.fn.countAll<number>().as('n')])
@@ -210,5 +203,5 @@ function deadByAppGauge(db: Kysely<Tables>): client.Gauge<'app_id'> {
       this.reset();
       for (const r of rows) this.set({ app_id: String(r.app_id) }, Number(r.n));
     },
-  });
+  );
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
+import { deleteOldest } from '../db/delete-oldest.js';
 import type { EventType } from './outbox.js';
 
 /**
@@ -11,24 +12,12 @@ export const PURGEABLE_EVENT_TYPES: readonly EventType[] = ['test', 'consumption
 
 /**
  * Deletes up to `limit` delivery attempts started before `cutoff`, of any event: one statement, so one short
- * transaction, its keys chosen on delivery_attempts_started (migration 0012). Answers the rows deleted.
+ * transaction, its keys chosen on delivery_attempts_started (migration 0012); partitioned on PostgreSQL (migration
+ * 0029). Answers the rows deleted.
  */
-export async function purgeAttempts(db: Kysely<Tables>, cutoff: number, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom('delivery_attempts')
-    // Repeated outside: on PostgreSQL's partitioned table (migration 0029) it confines the delete to the partitions
-    // before the cutoff; without it every day's key index is probed for each key (a day of 50k rows: 39 s, not 0.3 s).
-    .where('started_at', '<', cutoff)
-    .where('attempt_id', 'in', (eb) =>
-      eb
-        .selectFrom('delivery_attempts')
-        .select('attempt_id')
-        .where('started_at', '<', cutoff)
-        .orderBy('started_at')
-        .limit(limit),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function purgeAttempts(db: Kysely<Tables>, cutoff: number, limit: number): Promise<number> {
+  const attempts = { table: 'delivery_attempts', key: 'attempt_id', time: 'started_at', partitioned: true } as const;
+  return deleteOldest(db, attempts, cutoff, limit);
 }
 
 /**

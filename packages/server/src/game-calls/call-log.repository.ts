@@ -1,6 +1,8 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
+import { newestFirst, whereGiven, withinWindow } from '../db/list-filter.js';
 import { Batcher } from '../db/batcher.js';
+import { deleteOldest } from '../db/delete-oldest.js';
 import type { Dialect } from '../db/dialect.js';
 import type { GameCallsTable } from './game-calls.tables.js';
 
@@ -49,37 +51,24 @@ export class CallLogRepository {
   }
 
   async list(f: GameCallFilter): Promise<GameCallRow[]> {
-    let q = this.db.selectFrom('game_calls').selectAll().where('app_id', '=', f.appId);
-    if (f.kind !== undefined) q = q.where('kind', '=', f.kind);
-    if (f.outcome !== undefined) q = q.where('outcome', '=', f.outcome);
-    if (f.roleId !== undefined) q = q.where('role_id', '=', f.roleId);
-    if (f.serverId !== undefined) q = q.where('server_id', '=', f.serverId);
-    if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
+    let q = whereGiven(this.db.selectFrom('game_calls').selectAll(), {
+      app_id: f.appId,
+      kind: f.kind,
+      outcome: f.outcome,
+      role_id: f.roleId,
+      server_id: f.serverId,
+      user_id: f.userId,
+    });
     if (f.failed) q = q.where('outcome', '<>', 'ok');
-    if (f.from !== undefined) q = q.where('started_at', '>=', f.from);
-    if (f.to !== undefined) q = q.where('started_at', '<', f.to);
-    if (f.before !== undefined) q = q.where('call_id', '<', f.before);
-    return q.orderBy('call_id', 'desc').limit(f.limit).execute();
+    return newestFirst(withinWindow(q, 'started_at', f), 'call_id', f).execute();
   }
 
   /**
    * Retention: deletes up to `limit` log rows started before `cutoff`, in one statement (one short transaction),
-   * the keys chosen on game_calls_started (migration 0012). Answers the rows deleted.
+   * the keys chosen on game_calls_started (migration 0012); partitioned on PostgreSQL. Answers the rows deleted.
    */
-  async purgeBefore(cutoff: number, limit: number): Promise<number> {
-    const result = await this.db
-      .deleteFrom('game_calls')
-      // Repeated outside: it confines the delete to the partitions before the cutoff (delivery/purge.ts says why).
-      .where('started_at', '<', cutoff)
-      .where('call_id', 'in', (eb) =>
-        eb
-          .selectFrom('game_calls')
-          .select('call_id')
-          .where('started_at', '<', cutoff)
-          .orderBy('started_at')
-          .limit(limit),
-      )
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+  purgeBefore(cutoff: number, limit: number): Promise<number> {
+    const calls = { table: 'game_calls', key: 'call_id', time: 'started_at', partitioned: true } as const;
+    return deleteOldest(this.db, calls, cutoff, limit);
   }
 }

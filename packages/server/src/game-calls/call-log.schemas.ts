@@ -1,17 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
 import { invalidParameter } from '../errors/app-error.js';
-import {
-  NextBefore,
-  PAGE_DEFAULT,
-  PAGE_MAX,
-  QueryId,
-  QueryTime,
-  pageQuery,
-  parseId,
-  parseLimit,
-  parseTime,
-} from '../http/admin-query.js';
+import { NextBefore, QueryId, pageQuery } from '../http/admin-query.js';
+import { parsePage, parseTimeWindow, timeWindowQuery } from '../http/list-query.js';
 import type { GameCallFilter } from './call-log.repository.js';
 
 /** The calls: role query (4.8), role list (4.9), pre-order check (4.10). */
@@ -75,8 +66,7 @@ export const GameCallListQuery = Type.Object(
         description: 'true: only tries whose outcome is not ok.',
       }),
     ),
-    from: Type.Optional(QueryTime('Started at or after.')),
-    to: Type.Optional(QueryTime('Started before.')),
+    ...timeWindowQuery('Started'),
     ...pageQuery('tries'),
   },
   { additionalProperties: false },
@@ -101,9 +91,7 @@ export function parseGameCallQuery(appId: number, q: Static<typeof GameCallListQ
     ...(q.serverId !== undefined ? { serverId: q.serverId } : {}),
     ...(q.userId !== undefined ? { userId: q.userId } : {}),
     ...(q.failed === 'true' ? { failed: true } : {}),
-    ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
-    ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
-    ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
-    limit: parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX),
+    ...parseTimeWindow(q),
+    ...parsePage(q),
   };
 }

@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { attachOnce, counter } from '../http/unattached-metrics.js';
 
 /**
  * Tries of the game-hosted calls (4.8-4.10) by app, kind and outcome (GAME_CALL_OUTCOMES): a game whose role query
@@ -6,12 +7,11 @@ import client from 'prom-client';
  * (docs/operations.md#alerts). The labelled series are made once each: prom-client hashes a label object on every inc.
  */
 export class GameCallMetrics {
-  readonly calls = new client.Counter({
-    name: 'game_calls_total',
-    help: 'Tries of the game-hosted calls (role query, role list, pre-order check) by app, kind and outcome',
-    labelNames: ['app_id', 'kind', 'outcome'] as const,
-    registers: [],
-  });
+  readonly calls = counter(
+    'game_calls_total',
+    'Tries of the game-hosted calls (role query, role list, pre-order check) by app, kind and outcome',
+    ['app_id', 'kind', 'outcome'],
+  );
   readonly #series = new Map<string, client.Counter.Internal>();
 
   count(appId: number, kind: string, outcome: string): void {
@@ -25,6 +25,6 @@ export class GameCallMetrics {
   }
 
   attach(registry: client.Registry): void {
-    if (!registry.getSingleMetric('game_calls_total')) registry.registerMetric(this.calls);
+    attachOnce(registry, { game_calls_total: this.calls });
   }
 }

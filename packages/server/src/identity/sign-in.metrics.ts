@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { attachOnce, counter } from '../http/unattached-metrics.js';
 
 /** Whose sign-in: a console operator's, or a studio developer's in the portal. */
 export type AccountKind = 'operator' | 'studio_developer';
@@ -38,18 +39,16 @@ export function failureReason(why: string): string {
  * audit trail or not (the trail is rate-bounded: admin-audit).
  */
 export class SignInMetrics {
-  readonly failures = new client.Counter({
-    name: 'operator_sign_in_failures_total',
-    help: 'Failed sign-ins by account kind (operator: the console; studio_developer: the portal) and reason (unknown_name, wrong_password, wrong_totp, replayed_totp, wrong_recovery_code, no_second_factor, disabled, locked, identity_provider)',
-    labelNames: ['account', 'reason'] as const,
-    registers: [],
-  });
-  readonly lockouts = new client.Counter({
-    name: 'operator_lockouts_total',
-    help: 'Accounts locked after OPERATOR_LOGIN_MAX_FAILURES failed sign-ins in a row, by account kind (operator, studio_developer)',
-    labelNames: ['account'] as const,
-    registers: [],
-  });
+  readonly failures = counter(
+    'operator_sign_in_failures_total',
+    'Failed sign-ins by account kind (operator: the console; studio_developer: the portal) and reason (unknown_name, wrong_password, wrong_totp, replayed_totp, wrong_recovery_code, no_second_factor, disabled, locked, identity_provider)',
+    ['account', 'reason'],
+  );
+  readonly lockouts = counter(
+    'operator_lockouts_total',
+    'Accounts locked after OPERATOR_LOGIN_MAX_FAILURES failed sign-ins in a row, by account kind (operator, studio_developer)',
+    ['account'],
+  );
 
   constructor() {
     // Every series starts at 0, so the first failure or lockout is an increase (a counter first seen at 1 is not).
@@ -68,10 +67,6 @@ export class SignInMetrics {
   }
 
   attach(registry: client.Registry): void {
-    const metrics: Array<[string, client.Metric]> = [
-      ['operator_sign_in_failures_total', this.failures],
-      ['operator_lockouts_total', this.lockouts],
-    ];
-    for (const [name, m] of metrics) if (!registry.getSingleMetric(name)) registry.registerMetric(m);
+    attachOnce(registry, { operator_sign_in_failures_total: this.failures, operator_lockouts_total: this.lockouts });
   }
 }

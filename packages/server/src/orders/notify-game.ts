@@ -34,13 +34,8 @@ export async function notifyGame(
   );
 }
 
-async function enqueueNotification(
-  trx: Kysely<Tables>,
-  type: 'payment' | 'refund',
-  order: OrderRow,
-  items: ItemRow[],
-  now: number,
-): Promise<number> {
+/** The notification itself (notifyGame without the span). */
+const enqueueNotification: typeof notifyGame = async (trx, type, order, items, now) => {
   const build = type === 'payment' ? paymentNotification : refundNotification;
   const { eventId } = await enqueueEvent(
     trx,
@@ -55,4 +50,4 @@ async function enqueueNotification(
   );
   await ordersRepo.linkNotification(trx, order.trx_no, eventId);
   return eventId;
-}
+};

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../tables.js';
 import { groupBy } from '../db/group-by.js';
+import { newestFirst, whereGiven, withinWindow } from '../db/list-filter.js';
 import type { OrderItemsTable, OrderStatusChangesTable, OrdersTable, SupplementsTable } from './orders.tables.js';
 import { creation, type StatusChangeRow } from './status-history.js';
 
@@ -126,18 +127,16 @@ export const ordersRepo = {
   },
 
   find(db: Kysely<Tables>, q: OrderFilter): Promise<OrderRow[]> {
-    let query = db.selectFrom('orders').selectAll();
-    if (q.appId !== undefined) query = query.where('app_id', '=', q.appId);
-    if (q.trxNo !== undefined) query = query.where('trx_no', '=', q.trxNo);
-    if (q.outTrxNo !== undefined) query = query.where('out_trx_no', '=', q.outTrxNo);
-    if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
-    if (q.roleId !== undefined) query = query.where('game_role_id', '=', q.roleId);
-    if (q.status !== undefined) query = query.where('status', '=', q.status);
-    if (q.trxType !== undefined) query = query.where('trx_type', '=', q.trxType);
-    if (q.from !== undefined) query = query.where('created_at', '>=', q.from);
-    if (q.to !== undefined) query = query.where('created_at', '<', q.to);
-    if (q.before !== undefined) query = query.where('trx_no', '<', q.before);
-    return query.orderBy('trx_no', 'desc').limit(q.limit).execute();
+    const query = whereGiven(db.selectFrom('orders').selectAll(), {
+      app_id: q.appId,
+      trx_no: q.trxNo,
+      out_trx_no: q.outTrxNo,
+      user_id: q.userId,
+      game_role_id: q.roleId,
+      status: q.status,
+      trx_type: q.trxType,
+    });
+    return newestFirst(withinWindow(query, 'created_at', q), 'trx_no', q).execute();
   },
 
   insertSupplement(db: Kysely<Tables>, row: SupplementRow): Promise<SupplementRow> {
@@ -173,12 +172,12 @@ export const ordersRepo = {
     db: Kysely<Tables>,
     q: { appId?: number; userId?: string; supplyStatus?: number; before?: number; limit: number },
   ): Promise<SupplementRow[]> {
-    let query = db.selectFrom('supplements').selectAll();
-    if (q.before !== undefined) query = query.where('refund_trx_no', '<', q.before);
-    if (q.appId !== undefined) query = query.where('app_id', '=', q.appId);
-    if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
-    if (q.supplyStatus !== undefined) query = query.where('supply_status', '=', q.supplyStatus);
-    return query.orderBy('refund_trx_no', 'desc').limit(q.limit).execute();
+    const query = whereGiven(db.selectFrom('supplements').selectAll(), {
+      app_id: q.appId,
+      user_id: q.userId,
+      supply_status: q.supplyStatus,
+    });
+    return newestFirst(query, 'refund_trx_no', q).execute();
   },
 
   async claimSupplementPayment(

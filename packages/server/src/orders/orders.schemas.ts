@@ -1,16 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_CHANNEL, MAX_QUANTITY, PAYMENT_TYPES, PLATFORMS } from './enums.js';
 import { Amount, ProductCode } from './catalogue/products.schemas.js';
-import {
-  PAGE_DEFAULT,
-  PAGE_MAX,
-  QueryId,
-  QueryTime,
-  pageQuery,
-  parseId,
-  parseLimit,
-  parseTime,
-} from '../http/admin-query.js';
+import { QueryId, pageQuery, parseId } from '../http/admin-query.js';
+import { parsePage, parseTimeWindow, timeWindowQuery } from '../http/list-query.js';
 import { SafeInteger, Text } from '../http/schemas.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { OrderFilter } from './orders.repository.js';
@@ -155,8 +147,7 @@ export const OrderQuery = Type.Object(
     trxType: Type.Optional(
       Type.String({ pattern: '^[0-2]$', description: '0 payment, 1 supplement payment, 2 refund.' }),
     ),
-    from: Type.Optional(QueryTime('Orders created at or after.')),
-    to: Type.Optional(QueryTime('Orders created before.')),
+    ...timeWindowQuery('Orders created'),
     ...pageQuery('orders'),
   },
   { additionalProperties: false },
@@ -178,10 +169,8 @@ export function parseOrderQuery(q: Static<typeof OrderQuery>): OrderFilter {
     ...(q.roleId !== undefined ? { roleId: q.roleId } : {}),
     ...(q.status !== undefined ? { status: parseDigit('status', q.status, 4) } : {}),
     ...(q.trxType !== undefined ? { trxType: parseDigit('trxType', q.trxType, 2) } : {}),
-    ...(q.from !== undefined ? { from: parseTime('from', q.from) } : {}),
-    ...(q.to !== undefined ? { to: parseTime('to', q.to) } : {}),
-    ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
-    limit: parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX),
+    ...parseTimeWindow(q),
+    ...parsePage(q),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
+import { newestFirst } from '../db/list-filter.js';
 import type {
   PaymentProviderSettingsTable,
   ProviderMessagesTable,
@@ -191,7 +192,6 @@ export const providersRepo = {
     if (q.type) query = query.where('type', '=', q.type);
     if (q.trxNo !== undefined) query = query.where('trx_no', '=', q.trxNo);
     if (q.since !== undefined) query = query.where('received_at', '>=', q.since);
-    if (q.before !== undefined) query = query.where('message_id', '<', q.before);
-    return query.orderBy('message_id', 'desc').limit(q.limit).execute();
+    return newestFirst(query, 'message_id', q).execute();
   },
 };

@@ -1,15 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  NextBefore,
-  PAGE_DEFAULT,
-  PAGE_MAX,
-  QueryId,
-  QueryTime,
-  pageQuery,
-  parseId,
-  parseLimit,
-  parseTime,
-} from '../http/admin-query.js';
+import { NextBefore, QueryId, QueryTime, pageQuery, parseId, parseTime } from '../http/admin-query.js';
+import { parsePage } from '../http/list-query.js';
 import { minorToNumber } from '../orders/money.js';
 import type { ProviderMessageFilter, ProviderMessageRow } from './payment-providers.repository.js';
 
@@ -64,8 +55,7 @@ export function parseProviderMessagesQuery(
     ...(q.type ? { type: q.type } : {}),
     ...(q.trxNo !== undefined ? { trxNo: parseId('trxNo', q.trxNo) } : {}),
     ...(q.since !== undefined ? { since: parseTime('since', q.since) } : {}),
-    ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
-    limit: parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX),
+    ...parsePage(q),
   };
 }
 

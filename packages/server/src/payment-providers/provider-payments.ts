@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { attachOnce, counter } from '../http/unattached-metrics.js';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
 import { AppError } from '../errors/app-error.js';
@@ -29,12 +30,11 @@ const EXCERPT_MAX = 500;
  * recorded for operators (no 2.5: spec 6). Every message and find is counted by provider and outcome.
  */
 export class ProviderPayments {
-  readonly counter = new client.Counter({
-    name: 'provider_notifications_total',
-    help: 'Payment provider messages and query finds, by provider and outcome (applied, duplicate, recorded, ignored, refused)',
-    labelNames: ['provider', 'outcome'] as const,
-    registers: [],
-  });
+  readonly counter = counter(
+    'provider_notifications_total',
+    'Payment provider messages and query finds, by provider and outcome (applied, duplicate, recorded, ignored, refused)',
+    ['provider', 'outcome'],
+  );
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -208,7 +208,7 @@ export class ProviderPayments {
 
   /** Registers the metric into the instance's registry (app.metrics). */
   attach(registry: client.Registry): void {
-    if (!registry.getSingleMetric('provider_notifications_total')) registry.registerMetric(this.counter);
+    attachOnce(registry, { provider_notifications_total: this.counter });
   }
 }
 

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
+import { whereGiven, withinWindow } from '../db/list-filter.js';
 import type {
   ModerationActionsTable,
   ReportEvidenceTable,
@@ -37,11 +38,8 @@ export class ModerationRepository {
 
   /** Newest first, `limit` rows with report_id below `beforeId`. */
   async list(f: ReportFilter, beforeId: number | undefined, limit: number): Promise<ReportRow[]> {
-    let q = this.db.selectFrom('reports').selectAll();
-    if (f.appId !== undefined) q = q.where('app_id', '=', f.appId);
-    if (f.status !== undefined) q = q.where('status', '=', f.status);
-    if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
-    if (f.to !== undefined) q = q.where('created_at', '<', f.to);
+    let q = whereGiven(this.db.selectFrom('reports').selectAll(), { app_id: f.appId, status: f.status });
+    q = withinWindow(q, 'created_at', f);
     if (f.reportee !== undefined) {
       const v = f.reportee;
       q = q.where((eb) => eb.or([eb('reportee_svcid', '=', v), eb('reportee_role_id', '=', v)]));
@@ -151,10 +149,7 @@ export class ModerationRepository {
         sql<number>`count(distinct reporter_key)`.as('reporters'),
         sql<number>`max(created_at)`.as('last_reported_at'),
       ]);
-    if (f.appId !== undefined) q = q.where('app_id', '=', f.appId);
-    if (f.status !== undefined) q = q.where('status', '=', f.status);
-    if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
-    if (f.to !== undefined) q = q.where('created_at', '<', f.to);
+    q = withinWindow(whereGiven(q, { app_id: f.appId, status: f.status }), 'created_at', f);
     let g = q.groupBy(['app_id', 'reportee_key']);
     if (after) {
       g = g.having((eb) =>

@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { attachOnce, counter, gauge, histogram } from '../http/unattached-metrics.js';
 
 const DAY_MS = 86_400_000;
 
@@ -54,30 +55,26 @@ export interface BatchReport {
  * purge functions and plain values, not the Services container.
  */
 export class Retention {
-  readonly purged = new client.Counter({
-    name: 'retention_purged_rows_total',
-    help: 'Rows deleted by retention, by kind (delivery_events, delivery_attempts, game_calls, pay_links, admin_actions)',
-    labelNames: ['kind'] as const,
-    registers: [],
-  });
-  readonly batchDuration = new client.Histogram({
-    name: 'retention_batch_duration_seconds',
-    help: 'Duration of one retention batch (one delete transaction), by kind',
-    labelNames: ['kind'] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [],
-  });
-  readonly lastSweep = new client.Gauge({
-    name: 'retention_last_sweep_timestamp_seconds',
-    help: 'When this instance last finished a retention sweep without error (Unix seconds)',
-    registers: [],
-  });
-  readonly backlog = new client.Gauge({
-    name: 'retention_backlog',
-    help: 'Kinds whose last sweep stopped at the time budget with purgeable rows left (1), by kind',
-    labelNames: ['kind'] as const,
-    registers: [],
-  });
+  readonly purged = counter(
+    'retention_purged_rows_total',
+    'Rows deleted by retention, by kind (delivery_events, delivery_attempts, game_calls, pay_links, admin_actions)',
+    ['kind'],
+  );
+  readonly batchDuration = histogram(
+    'retention_batch_duration_seconds',
+    'Duration of one retention batch (one delete transaction), by kind',
+    ['kind'],
+    [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  );
+  readonly lastSweep = gauge(
+    'retention_last_sweep_timestamp_seconds',
+    'When this instance last finished a retention sweep without error (Unix seconds)',
+  );
+  readonly backlog = gauge(
+    'retention_backlog',
+    'Kinds whose last sweep stopped at the time budget with purgeable rows left (1), by kind',
+    ['kind'],
+  );
   #running: Promise<Record<string, number>> | undefined;
 
   constructor(
@@ -153,12 +150,11 @@ export class Retention {
 
   /** Registers the metrics into the instance's registry (app.metrics). */
   attach(registry: client.Registry): void {
-    const metrics: Array<[string, client.Metric]> = [
-      ['retention_purged_rows_total', this.purged],
-      ['retention_batch_duration_seconds', this.batchDuration],
-      ['retention_last_sweep_timestamp_seconds', this.lastSweep],
-      ['retention_backlog', this.backlog],
-    ];
-    for (const [name, m] of metrics) if (!registry.getSingleMetric(name)) registry.registerMetric(m);
+    attachOnce(registry, {
+      retention_purged_rows_total: this.purged,
+      retention_batch_duration_seconds: this.batchDuration,
+      retention_last_sweep_timestamp_seconds: this.lastSweep,
+      retention_backlog: this.backlog,
+    });
   }
 }

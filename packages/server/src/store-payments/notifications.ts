@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { attachOnce, counter } from '../http/unattached-metrics.js';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
 import { AppError } from '../errors/app-error.js';
@@ -41,12 +42,11 @@ const EXCERPT_MAX = 300;
  * order refunded (`duplicate`).
  */
 export class StoreMessages {
-  readonly counter = new client.Counter({
-    name: 'store_notifications_total',
-    help: 'Store messages received (notifications and reconciliation finds), by store and outcome (applied, duplicate, ignored, refused)',
-    labelNames: ['store', 'outcome'] as const,
-    registers: [],
-  });
+  readonly counter = counter(
+    'store_notifications_total',
+    'Store messages received (notifications and reconciliation finds), by store and outcome (applied, duplicate, ignored, refused)',
+    ['store', 'outcome'],
+  );
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -210,7 +210,7 @@ export class StoreMessages {
 
   /** Registers the metric into the instance's registry (app.metrics). */
   attach(registry: client.Registry): void {
-    if (!registry.getSingleMetric('store_notifications_total')) registry.registerMetric(this.counter);
+    attachOnce(registry, { store_notifications_total: this.counter });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
+import { newestFirst } from '../db/list-filter.js';
 import type { StoreMessagesTable, StoreRevocationsTable, StoreTransactionsTable } from './store-payments.tables.js';
 
 export type StoreTransactionRow = Selectable<StoreTransactionsTable>;
@@ -15,6 +16,12 @@ export interface MessageFilter {
   limit: number;
 }
 
+/** A store's transaction by one of its keys: ours (store_key) or the store's transaction id (bank_trx_no). */
+function transactionBy(db: Kysely<Tables>, store: StoreName, key: 'store_key' | 'bank_trx_no', value: string) {
+  const byStore = db.selectFrom('store_transactions').selectAll().where('store', '=', store);
+  return byStore.where(key, '=', value).executeTakeFirst();
+}
+
 /** Every statement on store_transactions, store_messages and store_cursors (migration 0014). */
 export const storePaymentsRepo = {
   /** Inside the payment's transaction: a key already recorded throws a unique violation (it paid before). */
@@ -23,21 +30,11 @@ export const storePaymentsRepo = {
   },
 
   transaction(db: Kysely<Tables>, store: StoreName, storeKey: string): Promise<StoreTransactionRow | undefined> {
-    return db
-      .selectFrom('store_transactions')
-      .selectAll()
-      .where('store', '=', store)
-      .where('store_key', '=', storeKey)
-      .executeTakeFirst();
+    return transactionBy(db, store, 'store_key', storeKey);
   },
 
   byBankTrxNo(db: Kysely<Tables>, store: StoreName, bankTrxNo: string): Promise<StoreTransactionRow | undefined> {
-    return db
-      .selectFrom('store_transactions')
-      .selectAll()
-      .where('store', '=', store)
-      .where('bank_trx_no', '=', bankTrxNo)
-      .executeTakeFirst();
+    return transactionBy(db, store, 'bank_trx_no', bankTrxNo);
   },
 
   /** Keeps a refund reported before its transaction paid anything (the first report holds the key). */
@@ -148,8 +145,7 @@ export const storePaymentsRepo = {
     if (q.store) query = query.where('store', '=', q.store);
     if (q.outcome) query = query.where('outcome', '=', q.outcome as StoreMessageRow['outcome']);
     if (q.since !== undefined) query = query.where('received_at', '>=', q.since);
-    if (q.before !== undefined) query = query.where('message_id', '<', q.before);
-    return query.orderBy('message_id', 'desc').limit(q.limit).execute();
+    return newestFirst(query, 'message_id', q).execute();
   },
 
   /**

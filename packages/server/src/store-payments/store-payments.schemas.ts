@@ -1,18 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
+import type { Selectable } from 'kysely';
 import { SafeInteger, Text } from '../http/schemas.js';
 import { Amount } from '../orders/catalogue/products.schemas.js';
-import {
-  NextBefore,
-  PAGE_DEFAULT,
-  PAGE_MAX,
-  QueryTime,
-  pageQuery,
-  parseId,
-  parseLimit,
-  parseTime,
-} from '../http/admin-query.js';
+import { NextBefore, QueryTime, pageQuery, parseTime } from '../http/admin-query.js';
+import { parsePage } from '../http/list-query.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { MessageFilter, StoreMessageRow } from './store-payments.repository.js';
+import type { StoreConsumptionRequestsTable } from './store-payments.tables.js';
 import { MAX_MERGED_TRANSACTIONS } from './purchases.js';
 
 /** A StoreKit 2 JWS (header, payload, signature with a three-certificate x5c): a few kilobytes. */
@@ -135,8 +129,7 @@ export function parseStoreMessagesQuery(appId: number, q: Static<typeof StoreMes
     ...(q.store ? { store: q.store } : {}),
     ...(q.outcome ? { outcome: q.outcome } : {}),
     ...(q.since !== undefined ? { since: parseTime('since', q.since) } : {}),
-    ...(q.before !== undefined ? { before: parseId('before', q.before) } : {}),
-    limit: parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX),
+    ...parsePage(q),
   };
 }
 
@@ -195,18 +188,11 @@ export type ConsumptionRequestView = Static<typeof ConsumptionRequestView>;
 const isoOf = (ms: unknown) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
 
 /** A recorded consumption request with its outbox event, as the admin API and the CLI show it. */
-export function toConsumptionRequest(r: {
-  request_id: number;
-  transaction_id: string;
-  trx_no: number | null;
-  reason: string | null;
-  state: string;
-  event_id: number | null;
-  body: string | null;
-  requested_at: number;
-  deadline_at: number;
-  event?: { state: string; attempts: number; delivered_at: number | null; last_error: string | null } | undefined;
-}): ConsumptionRequestView {
+export function toConsumptionRequest(
+  r: Omit<Selectable<StoreConsumptionRequestsTable>, 'app_id'> & {
+    event?: { state: string; attempts: number; delivered_at: number | null; last_error: string | null } | undefined;
+  },
+): ConsumptionRequestView {
   return {
     requestId: Number(r.request_id),
     transactionId: r.transaction_id,

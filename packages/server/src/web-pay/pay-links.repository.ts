@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
+import { deleteOldest } from '../db/delete-oldest.js';
 import type { PayLinksTable } from './web-pay.tables.js';
 
 export type PayLinkRow = Selectable<PayLinksTable>;
@@ -28,18 +29,7 @@ export class PayLinksRepository {
   }
 
   /** Deletes up to `limit` links that expired before `cutoff`, used or not (retention, one short statement). */
-  async purgeBefore(cutoff: number, limit: number): Promise<number> {
-    const r = await this.db
-      .deleteFrom('pay_links')
-      .where('link_hash', 'in', (eb) =>
-        eb
-          .selectFrom('pay_links')
-          .select('link_hash')
-          .where('expires_at', '<', cutoff)
-          .orderBy('expires_at')
-          .limit(limit),
-      )
-      .executeTakeFirst();
-    return Number(r.numDeletedRows);
+  purgeBefore(cutoff: number, limit: number): Promise<number> {
+    return deleteOldest(this.db, { table: 'pay_links', key: 'link_hash', time: 'expires_at' }, cutoff, limit);
   }
 }

@@ -1,6 +1,6 @@
 import type { Config } from '../../config/config.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { OidcProvider } from './oidc.js';
+import { OidcProvider, type OidcProviderOptions } from './oidc.js';
 import type { LoginProvider, ProviderIdentity } from './provider.js';
 import { invalidParameter } from '../../errors/app-error.js';
 import { SandboxProvider } from './sandbox.js';
@@ -31,6 +31,37 @@ const list = (value: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** The OpenID Connect providers, each with its configured audiences (comma-separated; none: the provider is off). */
+function oidcProviders(config: Config): Array<Omit<OidcProviderOptions, 'audiences'> & { audiences: string }> {
+  return [
+    {
+      name: 'apple',
+      loginType: 2,
+      issuers: ['https://appleid.apple.com'],
+      audiences: config.APPLE_AUDIENCES,
+      jwksUrl: config.APPLE_JWKS_URL,
+    },
+    {
+      name: 'google',
+      loginType: 3,
+      issuers: ['https://accounts.google.com', 'accounts.google.com'],
+      audiences: config.GOOGLE_AUDIENCES,
+      jwksUrl: config.GOOGLE_JWKS_URL,
+      nicknameClaim: 'name',
+      avatarClaim: 'picture',
+    },
+    {
+      name: 'facebook',
+      loginType: 4,
+      issuers: ['https://www.facebook.com'],
+      audiences: config.FACEBOOK_AUDIENCES,
+      jwksUrl: config.FACEBOOK_JWKS_URL,
+      nicknameClaim: 'name',
+      avatarClaim: 'picture',
+    },
+  ];
+}
+
 /**
  * The login providers this deployment accepts: Apple (login type 2), Google
  * (3) and Facebook (4) when their audiences are configured, and the sandbox
@@ -42,48 +73,9 @@ export function buildProviders(
   now: () => number,
 ): { providers: Map<string, LoginProvider>; sandbox: SandboxProvider | null } {
   const providers = new Map<string, LoginProvider>();
-  const apple = list(config.APPLE_AUDIENCES);
-  if (apple.length) {
-    providers.set(
-      'apple',
-      new OidcProvider({
-        name: 'apple',
-        loginType: 2,
-        issuers: ['https://appleid.apple.com'],
-        audiences: apple,
-        jwksUrl: config.APPLE_JWKS_URL,
-      }),
-    );
-  }
-  const google = list(config.GOOGLE_AUDIENCES);
-  if (google.length) {
-    providers.set(
-      'google',
-      new OidcProvider({
-        name: 'google',
-        loginType: 3,
-        issuers: ['https://accounts.google.com', 'accounts.google.com'],
-        audiences: google,
-        jwksUrl: config.GOOGLE_JWKS_URL,
-        nicknameClaim: 'name',
-        avatarClaim: 'picture',
-      }),
-    );
-  }
-  const facebook = list(config.FACEBOOK_AUDIENCES);
-  if (facebook.length) {
-    providers.set(
-      'facebook',
-      new OidcProvider({
-        name: 'facebook',
-        loginType: 4,
-        issuers: ['https://www.facebook.com'],
-        audiences: facebook,
-        jwksUrl: config.FACEBOOK_JWKS_URL,
-        nicknameClaim: 'name',
-        avatarClaim: 'picture',
-      }),
-    );
+  for (const { audiences, ...options } of oidcProviders(config)) {
+    const audienceList = list(audiences);
+    if (audienceList.length) providers.set(options.name, new OidcProvider({ ...options, audiences: audienceList }));
   }
   let sandbox: SandboxProvider | null = null;
   if (config.SANDBOX_LOGIN && !config.production) {

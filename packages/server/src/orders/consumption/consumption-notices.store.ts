@@ -3,6 +3,7 @@ import type { Tables } from '../../tables.js';
 import { Batcher, caseById } from '../../db/batcher.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { NamedQuery } from '../../db/database.js';
+import { newestFirst, whereGiven } from '../../db/list-filter.js';
 import { enqueueEvents, outboxSignal } from '../../delivery/outbox.js';
 import { storeNoticesPg, type NoticeRow } from './consumption.pg-batch.js';
 import { firstOfEachNonce, recordNonces, type NonceUse } from '../../auth/nonce-ledger.js';
@@ -11,6 +12,10 @@ import type { ConsumptionForward, ConsumptionNoticeBody } from './consumption.sc
 import type { ConsumptionNoticesTable } from '../orders.tables.js';
 
 type ConsumptionNoticesRow = Selectable<ConsumptionNoticesTable>;
+type NoticeFactsRow = Pick<
+  ConsumptionNoticesRow,
+  'app_id' | 'user_id' | 'role_id' | 'server_id' | 'product_code' | 'timestamp'
+>;
 
 export interface Notice {
   appId: number;
@@ -25,17 +30,16 @@ export interface Notice {
  * (consumption.pg-batch.ts; consumption.test.ts checks they agree).
  */
 export function consumptionForward(
-  r: Pick<
-    ConsumptionNoticesRow,
-    'notice_id' | 'app_id' | 'user_id' | 'role_id' | 'server_id' | 'product_code' | 'timestamp'
-  >,
+  r: NoticeFactsRow & Pick<ConsumptionNoticesRow, 'notice_id'>,
   notifyId: number,
   now: number,
 ): ConsumptionForward {
+  return { noticeId: r.notice_id, notifyId, notifyTime: now, ...noticeFacts(r) };
+}
+
+/** What the game reported of a notice (4.6), in the order the forward and the operator's list answer it. */
+function noticeFacts(r: NoticeFactsRow) {
   return {
-    noticeId: r.notice_id,
-    notifyId,
-    notifyTime: now,
     appId: r.app_id,
     userId: r.user_id,
     roleId: r.role_id,
@@ -191,19 +195,14 @@ export class ConsumptionNoticesStore {
   }
 
   async list(q: { appId?: number; userId?: string; before?: number; limit: number }) {
-    let query = this.reads.selectFrom('consumption_notices').selectAll();
-    if (q.before !== undefined) query = query.where('notice_id', '<', q.before);
-    if (q.appId !== undefined) query = query.where('app_id', '=', q.appId);
-    if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
-    const rows = await query.orderBy('notice_id', 'desc').limit(q.limit).execute();
+    const query = whereGiven(this.reads.selectFrom('consumption_notices').selectAll(), {
+      app_id: q.appId,
+      user_id: q.userId,
+    });
+    const rows = await newestFirst(query, 'notice_id', q).execute();
     return rows.map((r) => ({
       noticeId: r.notice_id,
-      appId: r.app_id,
-      userId: r.user_id,
-      roleId: r.role_id,
-      serverId: r.server_id,
-      productCode: r.product_code,
-      timestamp: r.timestamp,
+      ...noticeFacts(r),
       eventId: r.event_id,
       receivedAt: new Date(r.received_at).toISOString(),
     }));
