@@ -11,6 +11,12 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+/**
+ * The read routes' bound (issue 33): CPU per request at most 1.3x their ceiling's on SQLite, 1.5x on PostgreSQL
+ * (the framework's own floor, request ids, logs, metrics, rate limit and schemas, is ~1.37x a bare hello world).
+ */
+export const READS = { sqlite: 1.3, postgres: 1.5 };
+
 export const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
