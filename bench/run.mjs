@@ -81,7 +81,7 @@ const fmt = (v, kind) =>
 const describe = (r) =>
   r.error
     ? `FAILED ${r.error}`
-    : `${r.rps.toFixed(0)}/s${r.p99 === null ? '' : `, p50 ${r.p50} ms, p99 ${r.p99} ms`}${r.cpuUsPerRequest ? `, CPU ${r.cpuUsPerRequest.toFixed(0)} us/req` : ''}${r.rssMb ? `, RSS ${r.rssMb.toFixed(0)} MB` : ''}${r.non2xx ? `, ${r.non2xx} non-2xx!` : ''}${r.errors ? `, ${r.errors} errors!` : ''}`;
+    : `${r.rps.toFixed(0)}/s${r.p99 === null ? '' : `, p50 ${r.p50} ms, p99 ${r.p99} ms`}${r.cpuUsPerRequest ? `, CPU ${r.cpuUsPerRequest.toFixed(0)} us/req${r.gcThreadUsPerRequest ? ` (GC threads ${r.gcThreadUsPerRequest.toFixed(0)})` : ''}` : ''}${r.rssMb ? `, RSS ${r.rssMb.toFixed(0)} MB` : ''}${r.non2xx ? `, ${r.non2xx} non-2xx!` : ''}${r.errors ? `, ${r.errors} errors!` : ''}`;
 
 /** Ours: the service on a fresh database, its peak RSS sampled. */
 async function measureOurs(scenario, backend, ctx) {
