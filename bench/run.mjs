@@ -12,7 +12,8 @@
 //     kind 'rate': our rate / the reference's                       >= min
 //     kind 'rss':  our peak RSS (MB)                                <= max
 //     kind 'p99':  our p99 latency (ms)                             <= max
-//   `against` names a reference (default: the first); a target without min or max is only reported.
+//   `against` names a reference (default: the first); a target without min or max is only reported;
+//   a bound may be per backend: { sqlite: 1.3, postgres: 1.5 }.
 // With BENCH_REPEAT=N, ours and its references are measured next to each other
 // N times (ours first, then the references, then the other way round, in
 // turn, so a drift of the machine's speed does not favour one side), and each
@@ -80,7 +81,7 @@ const fmt = (v, kind) =>
 const describe = (r) =>
   r.error
     ? `FAILED ${r.error}`
-    : `${r.rps.toFixed(0)}/s${r.p99 === null ? '' : `, p50 ${r.p50} ms, p99 ${r.p99} ms`}${r.cpuUsPerRequest ? `, CPU ${r.cpuUsPerRequest.toFixed(0)} us/req` : ''}${r.rssMb ? `, RSS ${r.rssMb.toFixed(0)} MB` : ''}${r.non2xx ? `, ${r.non2xx} non-2xx!` : ''}${r.errors ? `, ${r.errors} errors!` : ''}`;
+    : `${r.rps.toFixed(0)}/s${r.p99 === null ? '' : `, p50 ${r.p50} ms, p99 ${r.p99} ms`}${r.cpuUsPerRequest ? `, CPU ${r.cpuUsPerRequest.toFixed(0)} us/req${r.gcThreadUsPerRequest ? ` (GC threads ${r.gcThreadUsPerRequest.toFixed(0)})` : ''}` : ''}${r.rssMb ? `, RSS ${r.rssMb.toFixed(0)} MB` : ''}${r.non2xx ? `, ${r.non2xx} non-2xx!` : ''}${r.errors ? `, ${r.errors} errors!` : ''}`;
 
 /** Ours: the service on a fresh database, its peak RSS sampled. */
 async function measureOurs(scenario, backend, ctx) {
@@ -113,8 +114,12 @@ async function runScenario(scenario, backend, helloUrl) {
   const refs = scenario.references ?? [];
   // Ratios (cpu, rate) are against a reference, the first unless named; bounds (rss, p99) against none.
   const ratio = (t) => t.kind === 'cpu' || t.kind === 'rate';
+  // A bound may differ by backend: `max: { sqlite: 1.3, postgres: 1.5 }` (issue 33).
+  const onBackend = (bound) => (bound !== null && typeof bound === 'object' ? bound[backend] : bound);
   const targets = (scenario.targets ?? []).map((t) => ({
     ...t,
+    ...('min' in t ? { min: onBackend(t.min) } : {}),
+    ...('max' in t ? { max: onBackend(t.max) } : {}),
     against: ratio(t) ? (t.against ?? refs[0]?.name) : null,
   }));
   const reps = scenario.once ? 1 : REPEAT;

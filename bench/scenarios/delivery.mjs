@@ -113,7 +113,7 @@ export default [
     env,
     references: [rsaAllCores, graphilePeer],
     targets: [
-      { kind: 'rate', against: rsaAllCores.name, min: 0.6 },
+      { kind: 'rate', against: rsaAllCores.name, min: 0.55 },
       { kind: 'rate', against: graphilePeer.name, min: 1.5 },
     ],
     run: drainThrough(N),

@@ -183,7 +183,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const now = overrides.now ?? Date.now;
   const box = new SecretBox(masterKeys.current, masterKeys.previous);
   const nonces = new NonceLedger(database);
-  const apps = new AppService(new AppsRepository(database.db), box, {
+  const apps = new AppService(new AppsRepository(database.db, database.named), box, {
     defaultRegion: config.REGION,
     secretGraceSeconds: config.SECRET_GRACE_SECONDS,
     now,

@@ -1,4 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { NamedQuery } from '../db/database.js';
+import { keyRead } from '../db/key-read.js';
 import type { Tables } from '../tables.js';
 import type { AppsTable } from './apps.tables.js';
 
@@ -6,7 +8,17 @@ export type AppRow = Selectable<AppsTable>;
 
 /** SQL of the app registry. */
 export class AppsRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+  /** On the path of admin reads and of every first request of a clientId (db/key-read.ts). */
+  readonly byAppId: (appId: number) => Promise<AppRow | undefined>;
+  readonly byClientId: (clientId: string) => Promise<AppRow | undefined>;
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    named: NamedQuery | null = null,
+  ) {
+    this.byAppId = keyRead(db, named, 'apps_by_app_id', 'select * from apps where app_id = $1');
+    this.byClientId = keyRead(db, named, 'apps_by_client_id', 'select * from apps where client_id = $1');
+  }
 
   async insert(row: Insertable<AppsTable>): Promise<AppRow> {
     return this.db.insertInto('apps').values(row).returningAll().executeTakeFirstOrThrow();
@@ -14,14 +26,6 @@ export class AppsRepository {
 
   async list(): Promise<AppRow[]> {
     return this.db.selectFrom('apps').selectAll().orderBy('app_id').execute();
-  }
-
-  async byAppId(appId: number): Promise<AppRow | undefined> {
-    return this.db.selectFrom('apps').selectAll().where('app_id', '=', appId).executeTakeFirst();
-  }
-
-  async byClientId(clientId: string): Promise<AppRow | undefined> {
-    return this.db.selectFrom('apps').selectAll().where('client_id', '=', clientId).executeTakeFirst();
   }
 
   async update(appId: number, changes: Updateable<AppsTable>): Promise<AppRow | undefined> {

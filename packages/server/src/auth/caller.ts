@@ -21,18 +21,12 @@ export type ResolveApp<A extends CallerApp = CallerApp> = (clientId: string) => 
 export interface Caller<A extends CallerApp = CallerApp, T = unknown> {
   app: A;
   /**
-   * md5 routes whose store records the nonce in its own batch (4.1, 4.6): the
+   * Routes whose store records the nonce in its own batch (md5: 4.1, 4.6; MAC: 4.5): the
    * use to record there. Null when the hook recorded it already.
    */
   nonce: NonceUse | null;
   /** MAC (5.2): the token the request was signed with. */
   token: T | null;
-  /**
-   * MAC read routes: the timestamp and nonce check, started by the hook and
-   * running while the route reads; the route answers only once it resolved.
-   * Null when the hook awaited it already.
-   */
-  replayed: Promise<void> | null;
 }
 
 declare module 'fastify' {

@@ -21,6 +21,6 @@ export function ipAllowListHook<A extends CallerApp>(
         `caller IP ${request.ip} is not on the allow-list of clientId ${app.clientId}`,
       );
     }
-    request.caller = { app, nonce: null, token: null, replayed: null };
+    request.caller = { app, nonce: null, token: null };
   };
 }

@@ -33,11 +33,11 @@ export interface MacRouteOptions {
   clientId: (request: FastifyRequest) => string;
   /**
    * 'await': the hook checks timestamp and nonce before the route runs.
-   * 'while-reading': a read-only route reads while the nonce is recorded (one
-   * round trip instead of two in a row) and answers only once
-   * `caller.replayed` resolved (see replayedWhile).
+   * 'store': the hook checks the timestamp and leaves the nonce in `caller.nonce` for the route's store to record in
+   * the statement that serves the request (4.5: one statement a batch records the nonces and reads the arrears); a
+   * used nonce is then refused with `macNonceReused()`.
    */
-  replay: 'await' | 'while-reading';
+  replay: 'await' | 'store';
 }
 
 const illegal = (detail: string) => new AppError('ILLEGAL_ACCESS_TOKEN', detail, { data: '' });
@@ -99,20 +99,24 @@ export function macScheme<A extends CallerApp, T extends MacToken>(deps: MacDeps
     }
     const refused = deps.refuseToken?.(token, app);
     if (refused) throw illegal(refused);
-    const replayed = deps.replay.check(token.scope, shape.nonce, shape.timestamp).catch((err: unknown) => {
-      throw err instanceof AppError ? illegal(err.detail) : err;
-    });
-    return { app, token, replayed };
+    return { app, token, shape };
   };
+  // Every replay refusal of 5.2 is a 40300 with the replay guard's detail.
+  const asIllegal = (err: unknown) => (err instanceof AppError ? illegal(err.detail) : err);
 
   return {
     /** The hook of one MAC-signed route (preHandler, or preValidation after the query's own validation). */
     hook(route: MacRouteOptions) {
       return async (request: FastifyRequest): Promise<void> => {
-        const { app, token, replayed } = await verify(request, route.clientId(request));
-        if (route.replay === 'await') await replayed;
-        else replayed.catch(() => {}); // awaited by the route (replayedWhile); never an unhandled rejection
-        request.caller = { app, nonce: null, token, replayed: route.replay === 'await' ? null : replayed };
+        const { app, token, shape } = await verify(request, route.clientId(request));
+        let nonce = null;
+        try {
+          if (route.replay === 'await') await deps.replay.check(token.scope, shape.nonce, shape.timestamp);
+          else nonce = deps.replay.admit(token.scope, shape.nonce, shape.timestamp);
+        } catch (err) {
+          throw asIllegal(err);
+        }
+        request.caller = { app, nonce, token };
       };
     },
     /** The caller of a route behind `hook`, typed as this scheme's apps and tokens. */
@@ -124,15 +128,7 @@ export function macScheme<A extends CallerApp, T extends MacToken>(deps: MacDeps
 
 export type MacScheme<A extends CallerApp, T extends MacToken> = ReturnType<typeof macScheme<A, T>>;
 
-/**
- * For a read-only route behind a 'while-reading' MAC hook: `read` runs while
- * the request's nonce is recorded, and its answer is given only when the
- * nonce was fresh (the replay's refusal wins over the read's error). `read`
- * must not write.
- */
-export async function replayedWhile<T>(caller: Caller<CallerApp, unknown>, read: () => Promise<T>): Promise<T> {
-  const [replayed, value] = await Promise.allSettled([caller.replayed ?? Promise.resolve(), read()]);
-  if (replayed.status === 'rejected') throw replayed.reason;
-  if (value.status === 'rejected') throw value.reason;
-  return value.value;
+/** The refusal of a MAC route whose store found the request's nonce used ('store' replay). */
+export function macNonceReused(): AppError {
+  return illegal(ReplayGuard.nonceReused().detail);
 }

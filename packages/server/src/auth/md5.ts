@@ -74,7 +74,7 @@ export function md5Scheme<A extends CallerApp>(deps: Md5Deps<A>) {
         const { app, nonce } = await verify(params, clientId, resolve);
         if (route.recordNonce === 'hook' && !(await deps.nonces.consume(nonce.scope, nonce.nonce, nonce.expiresAt)))
           throw ReplayGuard.nonceReused();
-        request.caller = { app, nonce: route.recordNonce === 'store' ? nonce : null, token: null, replayed: null };
+        request.caller = { app, nonce: route.recordNonce === 'store' ? nonce : null, token: null };
       };
     },
     /** The caller of a route behind `hook`, typed as this scheme's apps. */

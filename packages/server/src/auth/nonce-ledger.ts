@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { Batcher } from '../db/batcher.js';
 import type { Database } from '../db/database.js';
 import type { Tables } from '../tables.js';
@@ -36,20 +36,29 @@ export function firstOfEachNonce(uses: NonceUse[]): boolean[] {
 }
 
 /**
- * Records nonces in the caller's transaction (a write route that stores its
- * request with them); answers, per use, whether it was fresh. Uses must be
- * distinct (firstOfEachNonce).
+ * Records nonces in the caller's transaction (SQLite: a write route that stores its request with them); answers, per
+ * use, whether it was fresh. Uses must be distinct (firstOfEachNonce). Constant SQL text per batch size, no query
+ * builder (reports.sqlite-batch.ts says why).
  */
 export async function recordNonces(trx: Kysely<Tables>, uses: NonceUse[]): Promise<boolean[]> {
   if (uses.length === 0) return [];
-  const rows = await trx
-    .insertInto('nonces')
-    .values(uses.map((u) => ({ scope: u.scope, nonce: u.nonce, expires_at: u.expiresAt })))
-    .onConflict((oc) => oc.columns(['scope', 'nonce']).doNothing())
-    .returning(['scope', 'nonce'])
-    .execute();
+  const { rows } = await trx.executeQuery<{ scope: string; nonce: string }>(
+    CompiledQuery.raw(
+      recordNoncesSql(uses.length),
+      uses.flatMap((u) => [u.scope, u.nonce, u.expiresAt]),
+    ),
+  );
+  if (uses.length === 1) return [rows.length === 1];
   const inserted = new Set(rows.map((r) => `${r.scope}\u0000${r.nonce}`));
   return uses.map((u) => inserted.has(`${u.scope}\u0000${u.nonce}`));
+}
+
+const recordNoncesTexts: string[] = [];
+/** The insert-if-absent of `n` nonces (SQLite), made once per n. */
+function recordNoncesSql(n: number): string {
+  return (recordNoncesTexts[n] ??=
+    `insert into nonces (scope, nonce, expires_at) values ${Array.from({ length: n }, () => '(?, ?, ?)').join(', ')} ` +
+    'on conflict (scope, nonce) do nothing returning scope, nonce');
 }
 
 /**

@@ -65,7 +65,7 @@ export function createOrdersDomain(
     },
     now,
   );
-  const refunds: RefundService = new RefundService(db, dialect, orders, now, reads);
+  const refunds: RefundService = new RefundService(db, dialect, orders, now, relaxed, reads);
   orders.onRefund = (event) => refunds.refund(event.trxNo, event.bankRefundNo);
   return {
     products,

@@ -23,7 +23,7 @@ import { freshNoncesCte } from '../auth/nonce-ledger.js';
  */
 const PLAYER = (who: string) =>
   ['key', 'svcid', 'role_id', 'server_code', 'role_name', 'extra'].map((c) => `${who}_${c}`);
-const REPORT_COLUMNS = [
+export const REPORT_COLUMNS = [
   'app_id',
   'client_id',
   'client_ip',

@@ -1,10 +1,18 @@
-import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
 import type { Dialect } from '../db/dialect.js';
 import { Batcher } from '../db/batcher.js';
 import type { UploadRecord } from '../evidence/evidence.service.js';
 import { firstOfEachNonce, recordNonces, type NonceUse } from '../auth/nonce-ledger.js';
-import { BATCH_INSERT_REPORTS, BATCH_INSERT_REPORTS_NO_EVIDENCE } from './reports.pg-batch.js';
+import { BATCH_INSERT_REPORTS, BATCH_INSERT_REPORTS_NO_EVIDENCE, REPORT_COLUMNS } from './reports.pg-batch.js';
+import {
+  CLAIM_DEDUPE,
+  EVIDENCE_COLUMNS,
+  INSERT_REPORT,
+  REASON_COLUMNS,
+  REPORT_RULES,
+  insertRows,
+} from './reports.sqlite-batch.js';
 import type { ReportsTable } from './reporting.tables.js';
 
 /** A checked report ready to store (evidence resolved). `lockKey` = app and reporter (see BatcherOptions.lockKey). */
@@ -171,96 +179,58 @@ export class ReportsStore {
     return out;
   }
 
+  /** SQLite: one report's statements in its batch's transaction (reports.sqlite-batch.ts). */
   async #writeOne(trx: Kysely<Tables>, item: NewReport, r: WriteRules): Promise<ReportOutcome> {
     if (!(await recordNonces(trx, [item.nonce]))[0]) return { kind: 'replayed' };
-    const appId = item.row.app_id;
+    const { app_id: appId, reporter_key: reporter, reportee_key: reportee } = item.row;
     const dedupe = r.duplicateWindowMs > 0;
+    const since = r.now - DAY_MS;
+    const rules = await run<{ dup: number | null; recent: number; open_against: number }>(trx, REPORT_RULES, [
+      appId,
+      dedupe ? item.dedupeKey : null,
+      r.now,
+      since,
+      reportee,
+      appId,
+      reporter,
+      since,
+      reportee,
+    ]);
+    const { dup, recent, open_against: openAgainst } = rules.rows[0]!;
+    if (dup !== null) return { kind: 'duplicate', reportId: dup };
+    if (recent >= r.dailyCap || openAgainst >= r.openCap) return { kind: 'capped', recent, openAgainst };
+    const row = item.row as Record<string, unknown>;
+    const inserted = await run<{ report_id: number }>(trx, INSERT_REPORT, [
+      ...REPORT_COLUMNS.map((c) => row[c] ?? null),
+      r.now,
+      r.now,
+    ]);
+    const reportId = inserted.rows[0]!.report_id;
     if (dedupe) {
-      const existing = await trx
-        .selectFrom('report_dedupe')
-        .select('report_id')
-        .where('app_id', '=', appId)
-        .where('dedupe_key', '=', item.dedupeKey)
-        .where('expires_at', '>', r.now)
-        .executeTakeFirst();
-      if (existing) return { kind: 'duplicate', reportId: existing.report_id };
+      const expiresAt = r.now + r.duplicateWindowMs;
+      const claim = await run(trx, CLAIM_DEDUPE, [appId, item.dedupeKey, reportId, expiresAt, r.now]);
+      if (claim.numAffectedRows !== 1n) throw lostRace;
     }
-    const counts = await this.#reporterCounts(trx, appId, item.row.reporter_key, item.row.reportee_key, r.now - DAY_MS);
-    if (counts.recent >= r.dailyCap || counts.openAgainst >= r.openCap) return { kind: 'capped', ...counts };
-    const { report_id: reportId } = await trx
-      .insertInto('reports')
-      .values({ ...item.row, status: 'open', status_changed_at: r.now, created_at: r.now })
-      .returning('report_id')
-      .executeTakeFirstOrThrow();
-    if (dedupe && !(await this.#claimDedupe(trx, appId, item.dedupeKey, reportId, r.now + r.duplicateWindowMs, r.now)))
-      throw lostRace;
     if (item.reasons.length > 0) {
-      await trx
-        .insertInto('report_reasons')
-        .values(item.reasons.map((x, position) => ({ report_id: reportId, position, ...x })))
-        .execute();
+      await run(
+        trx,
+        insertRows('report_reasons', REASON_COLUMNS, item.reasons.length),
+        item.reasons.flatMap((x, position) => [reportId, position, x.reason_id, x.title, x.extras]),
+      );
     }
     await this.recordUploads(trx, item.uploads);
     if (item.evidence.length > 0) {
-      await trx
-        .insertInto('report_evidence')
-        .values(item.evidence.map((x, position) => ({ report_id: reportId, position, ...x })))
-        .execute();
+      await run(
+        trx,
+        insertRows('report_evidence', EVIDENCE_COLUMNS, item.evidence.length),
+        item.evidence.flatMap((x, position) => [reportId, position, x.upload_id, x.name, x.size_byte, x.uri]),
+      );
     }
     return { kind: 'stored', reportId: Number(reportId) };
   }
+}
 
-  /**
-   * Takes the duplicate key for a new report, unless a live one holds it.
-   * One statement (insert, or replace an expired row), so two identical
-   * reports racing cannot both win.
-   */
-  async #claimDedupe(
-    trx: Kysely<Tables>,
-    appId: number,
-    dedupeKey: string,
-    reportId: number,
-    expiresAt: number,
-    now: number,
-  ): Promise<boolean> {
-    const result = await trx
-      .insertInto('report_dedupe')
-      .values({ app_id: appId, dedupe_key: dedupeKey, report_id: reportId, expires_at: expiresAt })
-      .onConflict((oc) =>
-        oc
-          .columns(['app_id', 'dedupe_key'])
-          .doUpdateSet({ report_id: reportId, expires_at: expiresAt })
-          .where('report_dedupe.expires_at', '<=', now),
-      )
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
-  }
-
-  /** For the per-reporter caps: reports since `since`, and open reports against this reportee. */
-  async #reporterCounts(
-    trx: Kysely<Tables>,
-    appId: number,
-    reporterKey: string,
-    reporteeKey: string,
-    since: number,
-  ): Promise<{ recent: number; openAgainst: number }> {
-    const row = await trx
-      .selectFrom('reports')
-      .select([
-        sql<number>`coalesce(sum(case when created_at > ${since} then 1 else 0 end), 0)`.as('recent'),
-        sql<number>`coalesce(sum(case when reportee_key = ${reporteeKey} and status = 'open' then 1 else 0 end), 0)`.as(
-          'open_against',
-        ),
-      ])
-      .where('app_id', '=', appId)
-      .where('reporter_key', '=', reporterKey)
-      .where((eb) =>
-        eb.or([
-          eb('created_at', '>', since),
-          eb.and([eb('reportee_key', '=', reporteeKey), eb('status', '=', 'open')]),
-        ]),
-      )
-      .executeTakeFirstOrThrow();
-    return { recent: Number(row.recent), openAgainst: Number(row.open_against) };
-  }
+/** Runs one constant statement of reports.sqlite-batch.ts. */
+function run<R = unknown>(trx: Kysely<Tables>, text: string, params: unknown[]) {
+  return trx.executeQuery<R>(CompiledQuery.raw(text, params));
 }

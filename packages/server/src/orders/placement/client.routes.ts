@@ -5,7 +5,7 @@ import { platformErrorResponses, platformSuccess, Text } from '../../http/schema
 import type { Services } from '../../services.js';
 import { countryOrDefault } from '../../accounts/country.js';
 import { playerAuth } from '../../accounts/accounts.service.js';
-import { replayedWhile } from '../../auth/mac.js';
+import { macNonceReused } from '../../auth/mac.js';
 import type { CallLogs } from '../../game-calls/game-calls.js';
 import { checkWithGame } from './game-checks.js';
 import { PendingSupplement } from '../notifications.schemas.js';
@@ -39,8 +39,8 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
   const { orders: domain } = services;
   const clientId = (request: FastifyRequest) => (request.query as { clientId: string }).clientId;
   const mac = services.mac.hook({ clientId, replay: 'await' });
-  // 4.5 only reads: it reads while its nonce is recorded (replayedWhile).
-  const macWhileReading = services.mac.hook({ clientId, replay: 'while-reading' });
+  // 4.5 only reads: its store records the nonce in the statement that reads (orders/refunds/arrears-batch.ts).
+  const macRecordedByRead = services.mac.hook({ clientId, replay: 'store' });
   return async (app) => {
     app.post(
       '/order/v1/client/orders',
@@ -120,13 +120,17 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
             ...platformErrorResponses,
           },
         },
-        preHandler: macWhileReading,
+        preHandler: macRecordedByRead,
       },
       async (request) => {
-        // The read runs while the nonce is recorded; the answer waits for both.
         const caller = services.mac.caller(request);
         const player = playerAuth(caller);
-        const list = await replayedWhile(caller, () => domain.refunds.arrears(player.appId, player.userId));
+        const list = await domain.refunds.arrearsRecordingNonce({
+          appId: player.appId,
+          userId: player.userId,
+          nonce: caller.nonce!,
+        });
+        if (list === null) throw macNonceReused();
         return ok({ list });
       },
     );

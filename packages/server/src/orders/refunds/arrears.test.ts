@@ -28,6 +28,19 @@ describe('4.5 arrears: access', () => {
     assert.deepEqual(res.body, { code: 200, msg: 'success', detail: '', data: { list: [] } });
   });
 
+  it('records the nonce in the read: of one nonce sent eight times at once (one batch), exactly one is answered', async () => {
+    const nonce = 'arrears-nonce-concurrent';
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => macRequest(svc, 'GET', uri(app.clientId), login, { nonce })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    assert.deepEqual(statuses, [200, 403, 403, 403, 403, 403, 403, 403]);
+    for (const a of answers.filter((x) => x.status === 403)) {
+      assert.equal(a.body.code, 40300);
+      assert.match(a.body.detail, /nonce was already used/);
+    }
+  });
+
   it('refuses a missing, forged or replayed MAC token with 40300, and an unknown clientId with 40105', async () => {
     const none = await svc.fetch(uri(app.clientId));
     assert.equal(none.status, 403);

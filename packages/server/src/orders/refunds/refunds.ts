@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../../tables.js';
 import { Batcher } from '../../db/batcher.js';
+import type { Database } from '../../db/database.js';
 import type { Dialect } from '../../db/dialect.js';
 import { notifyGame } from '../notify-game.js';
 import { eventDelivered } from '../../delivery/outbox.js';
@@ -9,6 +10,7 @@ import { AppError } from '../../errors/app-error.js';
 import { OrderStatus, SupplyStatus, TrxType, isStoreChannel } from '../enums.js';
 import { pendingSupplement } from '../notifications.js';
 import type { PendingSupplement } from '../notifications.schemas.js';
+import { arrearsBatcher, type ArrearsRead } from './arrears-batch.js';
 import { ordersRepo, type OrderRow, type SupplementRow } from '../orders.repository.js';
 import type { OrderService, PlacedOrder } from '../orders.service.js';
 import type { Order } from '../orders.view.js';
@@ -20,20 +22,23 @@ import type { Order } from '../orders.view.js';
  */
 export class RefundService {
   /**
-   * The arrears reads (4.5) of concurrent requests, one query per batch. A
-   * batch starts after its requests arrived, so each answer reflects every
-   * change committed before its request (a paid supplement is gone at once).
+   * Order placement's arrears reads (refuseStoreOrdersInArrears), one query per batch. A batch starts after its
+   * requests arrived, so each answer reflects every change committed before its request.
    */
   readonly #arrears: Batcher<{ appId: number; userId: string }, SupplementRow[]>;
+  readonly #arrearsWithNonces: ReturnType<typeof arrearsBatcher>;
 
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly dialect: Dialect,
     private readonly orders: OrderService,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
+    /** The nonces' connection (Database.relaxed), for 4.5's one statement a batch. */
+    relaxed: Database<Tables>['relaxed'],
     /** Where the operator's list reads: Database.reads (the read replica), a moment stale at most. */
     private readonly reads: Kysely<Tables> = db,
   ) {
+    this.#arrearsWithNonces = arrearsBatcher({ dialect, relaxed });
     this.#arrears = new Batcher((keys) => ordersRepo.pendingSupplementsOf(this.db, keys), {
       maxBatch: 500,
       maxInFlight: dialect.batchesInFlight(),
@@ -123,9 +128,17 @@ export class RefundService {
     return this.orders.get(refundTrxNo);
   }
 
-  /** 4.5: the pending supplements of store refunds of this user. */
+  /** The pending supplements of store refunds of this user (order placement's refuseStoreOrdersInArrears). */
   async arrears(appId: number, userId: string): Promise<PendingSupplement[]> {
     return (await this.#arrears.submit({ appId, userId })).map(pendingSupplement);
+  }
+
+  /**
+   * 4.5: the pending supplements of store refunds of this user, read in the statement that records the request's
+   * nonce (arrears-batch.ts); null when the nonce was used.
+   */
+  async arrearsRecordingNonce(read: ArrearsRead): Promise<PendingSupplement[] | null> {
+    return (await this.#arrearsWithNonces.submit(read))?.map(pendingSupplement) ?? null;
   }
 
   /**

@@ -1,0 +1,19 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { NamedQuery } from './database.js';
+
+/**
+ * A read by key with one constant SQL text (`$1` for the key), for reads on the path of many requests (an admin
+ * read of an app). PostgreSQL runs it as a named statement, parsed and planned once per connection (its generic plan
+ * is the key's index, right whatever the table holds); SQLite from the statement cache (db/database.ts). Neither
+ * builds it with the query builder on each call. Issue 33, docs/benchmarks.md: the admin read's CPU per request.
+ */
+export function keyRead<R>(
+  db: Kysely<any>,
+  named: NamedQuery | null,
+  name: string,
+  text: string,
+): (key: unknown) => Promise<R | undefined> {
+  if (named) return async (key) => (await named<R>(name, text, [key]))[0];
+  const sqliteText = text.replace('$1', '?');
+  return async (key) => (await db.executeQuery<R>(CompiledQuery.raw(sqliteText, [key]))).rows[0];
+}
