@@ -11,7 +11,8 @@ import {
   RecoverBody,
   TestEventBody,
 } from './delivery.schemas.js';
-import { nextBeforeOf, parsePage, parseTime } from '../http/admin-query.js';
+import { nextBeforeOf, parseTime } from '../http/admin-query.js';
+import { parsePage } from '../http/list-query.js';
 import { adminRoute } from '../http/api-route.js';
 
 /** The filter of an event list query but its app (the admin API's and the portal's). */

@@ -51,12 +51,6 @@ export function parseLimit(field: string, value: string | undefined, dflt: numbe
   return n;
 }
 
-/** The paging of a list query (pageQuery), to spread into the list's filter: its page size, and its cursor if given. */
-export function parsePage(q: { before?: string; limit?: string }): { before?: number; limit: number } {
-  const limit = parseLimit('limit', q.limit, PAGE_DEFAULT, PAGE_MAX);
-  return q.before !== undefined ? { before: Number(q.before), limit } : { limit };
-}
-
 /** ISO 8601 date-time or Unix milliseconds -> ms. */
 export function parseTime(field: string, value: string): number {
   const ms = /^[0-9]+$/.test(value) ? Number(value) : Date.parse(value);

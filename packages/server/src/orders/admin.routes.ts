@@ -17,7 +17,8 @@ import {
   TrxNoParams,
   parseOrderQuery,
 } from './orders.schemas.js';
-import { NextBefore, nextBeforeOf, parsePage } from '../http/admin-query.js';
+import { NextBefore, nextBeforeOf } from '../http/admin-query.js';
+import { parsePage } from '../http/list-query.js';
 import { Order } from './orders.view.js';
 import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './catalogue/products.schemas.js';
 import { StatusChange } from './status-history.js';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { NextBefore, nextBeforeOf, parsePage, parseTime } from '../http/admin-query.js';
+import { NextBefore, nextBeforeOf, parseTime } from '../http/admin-query.js';
+import { parsePage } from '../http/list-query.js';
 import { eventFilter } from '../delivery/delivery.routes.js';
 import type { Services } from '../services.js';
 import { DeliveryAttempt, DeliveryEvent, EventList, RecoverBody, TestEventBody } from '../delivery/delivery.schemas.js';

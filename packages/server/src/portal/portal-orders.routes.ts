@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
-import { NextBefore, nextBeforeOf, pageQuery, parsePage } from '../http/admin-query.js';
+import { NextBefore, nextBeforeOf, pageQuery } from '../http/admin-query.js';
+import { parsePage } from '../http/list-query.js';
 import type { Services } from '../services.js';
 import { Order, type Order as OrderView } from '../orders/orders.view.js';
 import { RefundAbuseQuery, Refunders } from '../orders/refunds/refund-abuse.schemas.js';
