@@ -74,16 +74,23 @@ const OWNERS: Record<string, string[]> = {
   reports: [
     'reporting/reports.store.ts',
     'reporting/reports.pg-batch.ts',
+    'reporting/reports.sqlite-batch.ts',
     'reporting/moderation.repository.ts',
     'reporting/overview.queries.ts',
   ],
-  report_reasons: ['reporting/reports.store.ts', 'reporting/reports.pg-batch.ts', 'reporting/moderation.repository.ts'],
+  report_reasons: [
+    'reporting/reports.store.ts',
+    'reporting/reports.pg-batch.ts',
+    'reporting/reports.sqlite-batch.ts',
+    'reporting/moderation.repository.ts',
+  ],
   report_evidence: [
     'reporting/reports.store.ts',
     'reporting/reports.pg-batch.ts',
+    'reporting/reports.sqlite-batch.ts',
     'reporting/moderation.repository.ts',
   ],
-  report_dedupe: ['reporting/reports.store.ts', 'reporting/reports.pg-batch.ts'],
+  report_dedupe: ['reporting/reports.store.ts', 'reporting/reports.pg-batch.ts', 'reporting/reports.sqlite-batch.ts'],
   moderation_actions: ['reporting/moderation.repository.ts'],
   // reuse: the 4.1 batch statement records the evidence uploads it cites on PostgreSQL.
   evidence_uploads: ['evidence/evidence.repository.ts', 'reporting/reports.pg-batch.ts'],
@@ -100,7 +107,13 @@ const OWNERS: Record<string, string[]> = {
   ],
   order_items: ['orders/orders.repository.ts', 'orders/placement/placement-writes.ts'],
   order_status_changes: ['orders/orders.repository.ts'],
-  supplements: ['orders/orders.repository.ts', 'orders/overview.queries.ts', 'orders/refunds/refund-abuse.queries.ts'],
+  supplements: [
+    'orders/orders.repository.ts',
+    'orders/overview.queries.ts',
+    'orders/refunds/refund-abuse.queries.ts',
+    // 4.5's batch statement: the arrears read with the requests' nonces (the nonce ledger's CTE).
+    'orders/refunds/arrears-batch.ts',
+  ],
   placement_claims: ['orders/placement/placement-claims.ts'],
   products: ['orders/catalogue/products.repository.ts'],
   order_settings: ['orders/catalogue/settings.repository.ts'],
