@@ -70,3 +70,14 @@ export function EditButton({ save, onEdit, children }) {
 export function Saved({ action, children }) {
   return action.result ? html`<p class="ok" role="status">${children}</p>` : null;
 }
+
+/**
+ * A record's section that is either its edit form (`form`, under an "Edit" heading, with a cancel button) or, when
+ * not `editing`, what shows the record (`children`).
+ */
+export function EditOrShow({ editing, form, onCancel, children }) {
+  if (!editing) return children;
+  return html`<h2>Edit</h2>
+    ${form}
+    <p><button type="button" onClick=${onCancel}>Cancel</button></p>`;
+}
