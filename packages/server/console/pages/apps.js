@@ -200,7 +200,9 @@ function AppDetail({ appId }) {
     <${EditOrShow}
       editing=${editing}
       onCancel=${() => setEditing(false)}
-      form=${html`<${AppForm} initial=${app} editing submitLabel="Save changes" busy=${save.busy} onSubmit=${save.run} />`}
+      Form=${AppForm}
+      formProps=${{ initial: app }}
+      save=${save}
     >
       <${Details}
         rows=${[

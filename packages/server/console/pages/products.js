@@ -175,7 +175,9 @@ function ProductDetail({ appId, code }) {
     <${EditOrShow}
       editing=${editing}
       onCancel=${() => setEditing(false)}
-      form=${html`<${ProductForm} product=${p} editing submitLabel="Save changes" busy=${save.busy} onSubmit=${save.run} />`}
+      Form=${ProductForm}
+      formProps=${{ product: p }}
+      save=${save}
     >
       <${Details}
         rows=${[
