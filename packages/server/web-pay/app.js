@@ -119,17 +119,14 @@ function App() {
     roleStep = html`<${OverseasRole} lang=${lang} ctx=${ctx} onRole=${setRole} />`;
   }
 
+  const showResult = (order) => setStep({ name: 'result', order });
   let body = null;
   if (ctx.blocked) body = html`<${Notice} id="blocked" text=${t(lang, `blocked_${ctx.blocked}`)} />`;
   else if (!ctx.role) body = null;
   else if (step.name === 'shop')
     body = html`<${Shop} lang=${lang} ctx=${ctx} onOrder=${(placed) => setStep(nextStep(placed))} />`;
   else if (step.name === 'returned')
-    body = html`<${Returned}
-      lang=${lang}
-      trxNo=${step.trxNo}
-      onOrder=${(order) => setStep({ name: 'result', order })}
-    />`;
+    body = html`<${Returned} lang=${lang} trxNo=${step.trxNo} onOrder=${showResult} />`;
   else if (step.name === 'redirecting')
     body = html`<p id="redirecting" class="card muted" aria-busy="true">${t(lang, 'redirecting')}</p>`;
   else if (step.name === 'qr')
@@ -138,14 +135,10 @@ function App() {
       order=${step.order}
       payment=${step.payment}
       method=${ctx.methods.find((m) => m.provider === step.payment.channel)?.method}
-      onDone=${(order) => setStep({ name: 'result', order })}
+      onDone=${showResult}
     />`;
   else if (step.name === 'sandbox')
-    body = html`<${SandboxStep}
-      lang=${lang}
-      order=${step.order}
-      onDone=${(order) => setStep({ name: 'result', order })}
-    />`;
+    body = html`<${SandboxStep} lang=${lang} order=${step.order} onDone=${showResult} />`;
   else
     body = html`<${Result} lang=${lang} ctx=${ctx} order=${step.order} onAgain=${() => setStep({ name: 'shop' })} />`;
 

@@ -70,3 +70,15 @@ export function EditButton({ save, onEdit, children }) {
 export function Saved({ action, children }) {
   return action.result ? html`<p class="ok" role="status">${children}</p>` : null;
 }
+
+/**
+ * A record's section that is either, while `editing`, its edit form under an "Edit" heading with a cancel button, or
+ * what shows the record (`children`). The form is `Form` with `formProps`, told it edits and saved by `save`
+ * (useAction or useWrite).
+ */
+export function EditOrShow({ editing, onCancel, Form, formProps, save, children }) {
+  if (!editing) return children;
+  return html`<h2>Edit</h2>
+    <${Form} ...${formProps} editing submitLabel="Save changes" busy=${save.busy} onSubmit=${save.run} />
+    <p><button type="button" onClick=${onCancel}>Cancel</button></p>`;
+}

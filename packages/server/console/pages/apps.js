@@ -16,7 +16,7 @@ import {
   useAction,
   useApi,
 } from '/console/ui.js';
-import { EditButton, Fields, SubmitForm, useForm, useWrite } from '/console/kit/form.js';
+import { EditButton, EditOrShow, Fields, SubmitForm, useForm, useWrite } from '/console/kit/form.js';
 import { GameCallsPage } from '/console/pages/gamecalls.js';
 import { ProductsPage } from '/console/pages/products.js';
 import { DeliveryTools, OrderSettingsPanel } from '/console/pages/apptools.js';
@@ -197,48 +197,50 @@ function AppDetail({ appId }) {
             <p class="muted">The previous secret stays valid until ${time(rotate.result.previousSecretExpiresAt)}.</p>`
         : null
     }
-    ${
-      editing
-        ? html`<h2>Edit</h2>
-            <${AppForm} initial=${app} editing submitLabel="Save changes" busy=${save.busy} onSubmit=${save.run} />
-            <p><button type="button" onClick=${() => setEditing(false)}>Cancel</button></p>`
-        : html`<${Details}
-              rows=${[
-                ['Client id', html`<code>${app.clientId}</code>`],
-                ['Status', app.status],
-                ['Region', app.region],
-                [
-                  'Payment callback URLs',
-                  Object.keys(app.callbackUrls).length
-                    ? html`<ul>
-                        ${Object.entries(app.callbackUrls).map(([k, v]) => html`<li><code>${k}</code>: ${v}</li>`)}
-                      </ul>`
-                    : show(null),
-                ],
-                ...URL_FIELDS.map(([k, label]) => [label, show(app[k])]),
-                ['Allowed IPs', app.allowedIps.length ? app.allowedIps.join(', ') : show(null)],
-                ['unionId in profiles', app.unionIdEnabled ? 'yes' : 'no'],
-                ['Secret rotated', time(app.secretRotatedAt)],
-                ['Previous secret valid until', time(app.previousSecretExpiresAt)],
-                ['Created', time(app.createdAt)],
-                ['Updated', time(app.updatedAt)],
-              ]}
-            />
-            <p class="actions">
-              <${EditButton} save=${save} onEdit=${() => setEditing(true)}>Edit<//>
-              <${ConfirmButton}
-                label="Rotate secret"
-                question="Issue a new secret? The current one stays valid only for the grace period."
-                onConfirm=${rotate.run}
-              />
-            </p>
-            <${OrderSettingsPanel} appId=${app.appId} />
-            <${WebPaySettingsPanel} appId=${app.appId} />
-            <${PrecheckTextsPanel} appId=${app.appId} />
-            <${StoreSettingsPanel} appId=${app.appId} />
-            <${PaymentProvidersPanel} appId=${app.appId} />
-            <${DeliveryTools} appId=${app.appId} />`
-    }
+    <${EditOrShow}
+      editing=${editing}
+      onCancel=${() => setEditing(false)}
+      Form=${AppForm}
+      formProps=${{ initial: app }}
+      save=${save}
+    >
+      <${Details}
+        rows=${[
+          ['Client id', html`<code>${app.clientId}</code>`],
+          ['Status', app.status],
+          ['Region', app.region],
+          [
+            'Payment callback URLs',
+            Object.keys(app.callbackUrls).length
+              ? html`<ul>
+                  ${Object.entries(app.callbackUrls).map(([k, v]) => html`<li><code>${k}</code>: ${v}</li>`)}
+                </ul>`
+              : show(null),
+          ],
+          ...URL_FIELDS.map(([k, label]) => [label, show(app[k])]),
+          ['Allowed IPs', app.allowedIps.length ? app.allowedIps.join(', ') : show(null)],
+          ['unionId in profiles', app.unionIdEnabled ? 'yes' : 'no'],
+          ['Secret rotated', time(app.secretRotatedAt)],
+          ['Previous secret valid until', time(app.previousSecretExpiresAt)],
+          ['Created', time(app.createdAt)],
+          ['Updated', time(app.updatedAt)],
+        ]}
+      />
+      <p class="actions">
+        <${EditButton} save=${save} onEdit=${() => setEditing(true)}>Edit<//>
+        <${ConfirmButton}
+          label="Rotate secret"
+          question="Issue a new secret? The current one stays valid only for the grace period."
+          onConfirm=${rotate.run}
+        />
+      </p>
+      <${OrderSettingsPanel} appId=${app.appId} />
+      <${WebPaySettingsPanel} appId=${app.appId} />
+      <${PrecheckTextsPanel} appId=${app.appId} />
+      <${StoreSettingsPanel} appId=${app.appId} />
+      <${PaymentProvidersPanel} appId=${app.appId} />
+      <${DeliveryTools} appId=${app.appId} />
+    <//>
   </section>`;
 }
 

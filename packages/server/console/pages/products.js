@@ -16,6 +16,7 @@ import {
   useAction,
   useRecord,
 } from '/console/ui.js';
+import { EditButton, EditOrShow } from '/console/kit/form.js';
 
 /** Store SKU per store channel (`channelSkus`, 2.4 `channelSkuCode`): "1" iOS store, "2" Android store. */
 const STORES = [
@@ -158,10 +159,6 @@ function ProductDetail({ appId, code }) {
     return r;
   }, reload);
   const setStatus = useAction((status) => api('PATCH', path, { body: { status } }), reload);
-  const startEditing = () => {
-    save.reset();
-    setEditing(true);
-  };
   if (placeholder) return placeholder;
   const statusButton = STATUS_BUTTON[p.status];
   return html`<section>
@@ -175,28 +172,30 @@ function ProductDetail({ appId, code }) {
     </p>
     <${ErrorBox} error=${save.error} />
     <${ActionStatus} action=${setStatus} done=${(r) => `The product is now ${r.status}.`} />
-    ${
-      editing
-        ? html`<h2>Edit</h2>
-            <${ProductForm} product=${p} editing submitLabel="Save changes" busy=${save.busy} onSubmit=${save.run} />
-            <p><button type="button" onClick=${() => setEditing(false)}>Cancel</button></p>`
-        : html`<${Details}
-              rows=${[
-                ['Code', html`<code>${p.productCode}</code>`],
-                ['Name', p.name],
-                ['Unit price', price(p)],
-                ['Price in minor units', String(p.priceMinor)],
-                ...STORES.map(([ch, label]) => [label, show(p.channelSkus[ch])]),
-                ['Status', p.status],
-                ['Created', time(p.createdAt)],
-                ['Updated', time(p.updatedAt)],
-              ]}
-            />
-            <p class="actions">
-              <button type="button" onClick=${startEditing}>Edit</button>
-              <${ConfirmButton} ...${statusButton} onConfirm=${() => setStatus.run(statusButton.to)} />
-            </p>`
-    }
+    <${EditOrShow}
+      editing=${editing}
+      onCancel=${() => setEditing(false)}
+      Form=${ProductForm}
+      formProps=${{ product: p }}
+      save=${save}
+    >
+      <${Details}
+        rows=${[
+          ['Code', html`<code>${p.productCode}</code>`],
+          ['Name', p.name],
+          ['Unit price', price(p)],
+          ['Price in minor units', String(p.priceMinor)],
+          ...STORES.map(([ch, label]) => [label, show(p.channelSkus[ch])]),
+          ['Status', p.status],
+          ['Created', time(p.createdAt)],
+          ['Updated', time(p.updatedAt)],
+        ]}
+      />
+      <p class="actions">
+        <${EditButton} save=${save} onEdit=${() => setEditing(true)}>Edit<//>
+        <${ConfirmButton} ...${statusButton} onConfirm=${() => setStatus.run(statusButton.to)} />
+      </p>
+    <//>
   </section>`;
 }
 

@@ -3,10 +3,10 @@ import { useState } from '/console/vendor/hooks.module.js';
 import { api, session } from '/console/api.js';
 import {
   ActionStatus,
+  boundFields,
   ConfirmButton,
   Details,
   ErrorBox,
-  Field,
   ListPage,
   Table,
   href,
@@ -28,6 +28,7 @@ const KEYS = [
 function UserSearch({ query }) {
   const by = KEYS.find(([k]) => query[k])?.[0] ?? 'userId';
   const [form, setForm] = useState({ by, value: query[by] ?? '', loginType: query.loginType ?? '' });
+  const field = boundFields(form, setForm);
   const searching = KEYS.some(([k]) => query[k]);
   const submit = (e) => {
     e.preventDefault();
@@ -39,22 +40,9 @@ function UserSearch({ query }) {
   return html`<section>
     <h1>Users</h1>
     <form class="filters" onSubmit=${submit}>
-      <${Field}
-        label="Find by"
-        name="by"
-        as="select"
-        options=${KEYS}
-        value=${form.by}
-        onInput=${(v) => setForm({ ...form, by: v })}
-      />
-      <${Field}
-        label="Value"
-        name="value"
-        required
-        value=${form.value}
-        onInput=${(v) => setForm({ ...form, value: v })}
-      />
-      ${form.by === 'openId' ? html`<${Field} label="Login type (optional)" name="loginType" size="4" value=${form.loginType} onInput=${(v) => setForm({ ...form, loginType: v })} />` : null}
+      ${field('by', { label: 'Find by', as: 'select', options: KEYS })}
+      ${field('value', { label: 'Value', required: true })}
+      ${form.by === 'openId' ? field('loginType', { label: 'Login type (optional)', size: '4' }) : null}
       <div class="field"><label> </label><button type="submit">Search</button></div>
     </form>
     ${searching ? html`<${ListPage} spec=${USER_LIST} query=${query} />` : html`<p class="muted">Search for a user by exactly one key.</p>`}
@@ -81,30 +69,20 @@ const USER_LIST = {
 };
 
 function BanForm({ userId, onDone }) {
-  const [form, setForm] = useState({ reason: '', permanent: true, until: '' });
+  // Keys are the fields' names (the page's selectors).
+  const [form, setForm] = useState({ banReason: '', banPermanent: true, banUntil: '' });
+  const field = boundFields(form, setForm);
   const ban = useAction(() => {
-    const until = form.permanent ? null : new Date(form.until).toISOString();
-    return api('POST', `/users/${userId}/ban`, { body: { reason: form.reason, until, actor: session.moderator() } });
+    const until = form.banPermanent ? null : new Date(form.banUntil).toISOString();
+    return api('POST', `/users/${userId}/ban`, { body: { reason: form.banReason, until, actor: session.moderator() } });
   }, onDone);
-  const ready = form.reason.trim() && (form.permanent || form.until);
+  const ready = form.banReason.trim() && (form.banPermanent || form.banUntil);
   return html`<form class="stacked" onSubmit=${(e) => e.preventDefault()}>
     <h2>Ban this user</h2>
     <${ErrorBox} error=${ban.error} />
-    <${Field}
-      label="Reason"
-      name="banReason"
-      maxlength="500"
-      value=${form.reason}
-      onInput=${(v) => setForm({ ...form, reason: v })}
-    />
-    <${Field}
-      label="Permanent (until lifted)"
-      name="banPermanent"
-      type="checkbox"
-      value=${form.permanent}
-      onInput=${(v) => setForm({ ...form, permanent: v })}
-    />
-    ${form.permanent ? null : html`<${Field} label="Ban ends" name="banUntil" type="datetime-local" value=${form.until} onInput=${(v) => setForm({ ...form, until: v })} />`}
+    ${field('banReason', { label: 'Reason', maxlength: '500' })}
+    ${field('banPermanent', { label: 'Permanent (until lifted)', type: 'checkbox' })}
+    ${form.banPermanent ? null : field('banUntil', { label: 'Ban ends', type: 'datetime-local' })}
     <${ConfirmButton}
       label="Ban user"
       disabled=${!ready || ban.busy}
