@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
-import { PAGE_DEFAULT, PAGE_MAX } from '../http/admin-query.js';
+import { addListOptions, windowAndPage } from '../cli/list-options.js';
 import { ADMIN_METHODS, parseAdminActionQuery, type AdminAction } from './admin-audit.schemas.js';
 
 const line = (a: AdminAction) =>
@@ -12,26 +12,20 @@ export function registerAdminAuditCommands(program: Command, ctx: CliContext): v
     .command('admin-actions')
     .description('the audit trail of the admin API: requests that changed something, and who sent them');
 
-  actions
-    .command('list')
-    .option('--operator <name>', 'only requests sent with this X-Operator')
-    .option('--method <method>', ADMIN_METHODS.join(' | '))
-    .option('--from <time>', 'at or after (ISO 8601 or Unix ms)')
-    .option('--to <time>', 'before')
-    .option('--before <actionId>', 'page: actions with a smaller id')
-    .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
-    .action(async (o) => {
-      const filter = parseAdminActionQuery({
-        operator: o.operator,
-        method: o.method,
-        from: o.from,
-        to: o.to,
-        before: o.before,
-        limit: o.limit,
-      });
-      await ctx.withServices(async (s) => {
-        const list = await s.adminAudit.list(filter);
-        ctx.output({ actions: list }, () => list.map(line).join('\n') || 'no admin actions');
-      });
+  addListOptions(
+    actions
+      .command('list')
+      .option('--operator <name>', 'only requests sent with this X-Operator')
+      .option('--method <method>', ADMIN_METHODS.join(' | ')),
+    {
+      window: ['at or after (ISO 8601 or Unix ms)', 'before'],
+      before: ['<actionId>', 'page: actions with a smaller id'],
+    },
+  ).action(async (o) => {
+    const filter = parseAdminActionQuery({ operator: o.operator, method: o.method, ...windowAndPage(o) });
+    await ctx.withServices(async (s) => {
+      const list = await s.adminAudit.list(filter);
+      ctx.output({ actions: list }, () => list.map(line).join('\n') || 'no admin actions');
     });
+  });
 }

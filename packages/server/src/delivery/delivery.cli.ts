@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
+import { addListOptions } from '../cli/list-options.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { PAGE_DEFAULT, PAGE_MAX, parseId, parseLimit, parseTime } from '../http/admin-query.js';
 import type { DeliveryEvent } from './delivery.schemas.js';
@@ -15,27 +16,26 @@ const line = (e: DeliveryEvent) =>
 export function registerDeliveryCommands(program: Command, ctx: CliContext): void {
   const events = program.command('events').description('game events in the outbox: list, show, resend, recover, test');
 
-  events
-    .command('list')
-    .option('--app <appId>')
-    .option('--state <state>', 'pending | delivered | dead')
-    .option('--type <type>')
-    .option('--from <time>', 'created at or after (ISO 8601 or Unix ms)')
-    .option('--to <time>', 'created before')
-    .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
-    .action(async (o) => {
-      await ctx.withServices(async (s) => {
-        const list = await s.delivery.list({
-          ...(o.app ? { appId: parseId('app', o.app) } : {}),
-          ...(o.state ? { state: o.state } : {}),
-          ...(o.type ? { type: o.type } : {}),
-          ...(o.from ? { from: parseTime('from', o.from) } : {}),
-          ...(o.to ? { to: parseTime('to', o.to) } : {}),
-          limit: parseLimit('limit', o.limit, PAGE_DEFAULT, PAGE_MAX),
-        });
-        ctx.output({ events: list }, () => list.map(line).join('\n') || 'no events');
+  addListOptions(
+    events
+      .command('list')
+      .option('--app <appId>')
+      .option('--state <state>', 'pending | delivered | dead')
+      .option('--type <type>'),
+    { window: ['created at or after (ISO 8601 or Unix ms)', 'created before'] },
+  ).action(async (o) => {
+    await ctx.withServices(async (s) => {
+      const list = await s.delivery.list({
+        ...(o.app ? { appId: parseId('app', o.app) } : {}),
+        ...(o.state ? { state: o.state } : {}),
+        ...(o.type ? { type: o.type } : {}),
+        ...(o.from ? { from: parseTime('from', o.from) } : {}),
+        ...(o.to ? { to: parseTime('to', o.to) } : {}),
+        limit: parseLimit('limit', o.limit, PAGE_DEFAULT, PAGE_MAX),
       });
+      ctx.output({ events: list }, () => list.map(line).join('\n') || 'no events');
     });
+  });
 
   events
     .command('show')

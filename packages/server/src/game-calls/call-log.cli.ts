@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
-import { PAGE_DEFAULT, PAGE_MAX, parseId } from '../http/admin-query.js';
+import { addListOptions, windowAndPage } from '../cli/list-options.js';
+import { parseId } from '../http/admin-query.js';
 import { GAME_CALL_KINDS, GAME_CALL_OUTCOMES, parseGameCallQuery, type GameCall } from './call-log.schemas.js';
 
 const subjectText = (c: GameCall) =>
@@ -17,33 +18,30 @@ export function registerCallLogCommands(program: Command, ctx: CliContext): void
     .command('game-calls')
     .description('calls to the game (role query, role list, pre-order check) with their outcomes');
 
-  calls
-    .command('list')
-    .requiredOption('--app <appId>')
-    .option('--kind <kind>', GAME_CALL_KINDS.join(' | '))
-    .option('--outcome <outcome>', GAME_CALL_OUTCOMES.join(' | '))
-    .option('--role <roleId>', 'only calls about this role (4.8, 4.10)')
-    .option('--server <serverId>', 'only calls about this server')
-    .option('--user <userId>', 'only calls about this platform user (4.9)')
-    .option('--failed', 'only tries whose outcome is not ok')
-    .option('--from <time>', 'started at or after (ISO 8601 or Unix ms)')
-    .option('--to <time>', 'started before')
-    .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
-    .action(async (o) => {
-      const filter = parseGameCallQuery(parseId('app', o.app), {
-        kind: o.kind,
-        outcome: o.outcome,
-        roleId: o.role,
-        serverId: o.server,
-        userId: o.user,
-        failed: o.failed ? 'true' : undefined,
-        from: o.from,
-        to: o.to,
-        limit: o.limit,
-      });
-      await ctx.withServices(async (s) => {
-        const list = await s.callLog.list(filter);
-        ctx.output({ calls: list }, () => list.map(line).join('\n') || 'no calls');
-      });
+  addListOptions(
+    calls
+      .command('list')
+      .requiredOption('--app <appId>')
+      .option('--kind <kind>', GAME_CALL_KINDS.join(' | '))
+      .option('--outcome <outcome>', GAME_CALL_OUTCOMES.join(' | '))
+      .option('--role <roleId>', 'only calls about this role (4.8, 4.10)')
+      .option('--server <serverId>', 'only calls about this server')
+      .option('--user <userId>', 'only calls about this platform user (4.9)')
+      .option('--failed', 'only tries whose outcome is not ok'),
+    { window: ['started at or after (ISO 8601 or Unix ms)', 'started before'] },
+  ).action(async (o) => {
+    const filter = parseGameCallQuery(parseId('app', o.app), {
+      kind: o.kind,
+      outcome: o.outcome,
+      roleId: o.role,
+      serverId: o.server,
+      userId: o.user,
+      failed: o.failed ? 'true' : undefined,
+      ...windowAndPage(o),
     });
+    await ctx.withServices(async (s) => {
+      const list = await s.callLog.list(filter);
+      ctx.output({ calls: list }, () => list.map(line).join('\n') || 'no calls');
+    });
+  });
 }

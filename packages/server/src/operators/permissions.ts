@@ -47,22 +47,10 @@ const reads = PERMISSIONS.filter((p) => p.endsWith('.read'));
  */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   admin: PERMISSIONS,
-  operator: [
-    'apps.read',
-    'apps.write',
-    'keys.read',
-    'users.read',
-    'users.write',
-    'orders.read',
-    'orders.write',
-    'delivery.read',
-    'delivery.write',
-    'game-calls.read',
-    'sandbox.use',
-    'reports.read',
-    'audit.read',
-    'overview.read',
-  ],
+  // Everything but the platform keys' writes, moderation and the operator accounts.
+  operator: PERMISSIONS.filter(
+    (p) => !['keys.write', 'users.moderate', 'reports.moderate', 'operators.read', 'operators.write'].includes(p),
+  ),
   moderator: ['reports.read', 'reports.moderate', 'users.read', 'users.moderate'],
   support: reads,
 };

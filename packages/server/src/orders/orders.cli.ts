@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import { PAGE_DEFAULT, PAGE_MAX } from '../http/admin-query.js';
+import { addListOptions, windowAndPage } from '../cli/list-options.js';
 import { orderDetails } from './order-details.js';
 import { parseOrderQuery } from './orders.schemas.js';
 import type { Order } from './orders.view.js';
@@ -27,39 +27,37 @@ const supplementLine = (s: PendingSupplementAdmin) =>
 export function registerOrderCommands(program: Command, ctx: CliContext): void {
   const order = program.command('order').description('orders, refunds and supplements (2.4-2.7)');
 
-  order
-    .command('find')
-    .description('find orders, newest first')
-    .option('--trx-no <trxNo>')
-    .option('--out-trx-no <outTrxNo>')
-    .option('--app <appId>')
-    .option('--user <userId>')
-    .option('--role <roleId>')
-    .option('--status <status>', '2.7: 0 succeeded, 1 created, 2 awaiting payment, 3 failed, 4 cancelled')
-    .option('--trx-type <trxType>', '0 payment, 1 supplement payment, 2 refund')
-    .option('--from <time>', 'created at or after (ISO 8601 or Unix ms)')
-    .option('--to <time>', 'created before')
-    .option('--before <trxNo>', 'page: orders with a smaller trxNo')
-    .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
-    .action(async (o) => {
-      const filter = parseOrderQuery({
-        trxNo: o.trxNo,
-        outTrxNo: o.outTrxNo,
-        appId: o.app,
-        userId: o.user,
-        roleId: o.role,
-        status: o.status,
-        trxType: o.trxType,
-        from: o.from,
-        to: o.to,
-        before: o.before,
-        limit: o.limit,
-      });
-      await ctx.withServices(async (s) => {
-        const orders = await s.orders.orders.find(filter);
-        ctx.output({ orders }, () => orders.map(line).join('\n') || 'no orders');
-      });
+  addListOptions(
+    order
+      .command('find')
+      .description('find orders, newest first')
+      .option('--trx-no <trxNo>')
+      .option('--out-trx-no <outTrxNo>')
+      .option('--app <appId>')
+      .option('--user <userId>')
+      .option('--role <roleId>')
+      .option('--status <status>', '2.7: 0 succeeded, 1 created, 2 awaiting payment, 3 failed, 4 cancelled')
+      .option('--trx-type <trxType>', '0 payment, 1 supplement payment, 2 refund'),
+    {
+      window: ['created at or after (ISO 8601 or Unix ms)', 'created before'],
+      before: ['<trxNo>', 'page: orders with a smaller trxNo'],
+    },
+  ).action(async (o) => {
+    const filter = parseOrderQuery({
+      trxNo: o.trxNo,
+      outTrxNo: o.outTrxNo,
+      appId: o.app,
+      userId: o.user,
+      roleId: o.role,
+      status: o.status,
+      trxType: o.trxType,
+      ...windowAndPage(o),
     });
+    await ctx.withServices(async (s) => {
+      const orders = await s.orders.orders.find(filter);
+      ctx.output({ orders }, () => orders.map(line).join('\n') || 'no orders');
+    });
+  });
 
   order
     .command('show')

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
+import { addListOptions } from '../cli/list-options.js';
 import type { Config } from '../config/config.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import { PAGE_DEFAULT, PAGE_MAX } from '../http/admin-query.js';
 import { PAYER_REGIONS, type PayerRegion } from './provider.js';
 import type { ProvidersView } from './provider-settings.schemas.js';
 import { parseProviderMessagesQuery, toProviderMessage, type ProviderMessage } from './provider-messages.schemas.js';
@@ -122,34 +122,34 @@ export function registerPaymentProviderCommands(app: Command, ctx: CliContext): 
       });
     });
 
-  app
-    .command('provider-messages')
-    .description("an app's payment provider messages, newest first, verified or not, with their outcome")
-    .argument('<appId>')
-    .option('--provider <provider>', 'stripe | paypal | alipay | wechatpay')
-    .option('--outcome <outcome>', 'applied | duplicate | recorded | ignored | refused')
-    .option('--type <type>', 'the provider event type, e.g. charge.refunded')
-    .option('--trx-no <trxNo>', "one order's messages")
-    .option('--since <time>', 'received at or after (ISO 8601 or Unix ms)')
-    .option('--before <messageId>', 'page: messages with a smaller id')
-    .option('--limit <n>', `1-${PAGE_MAX}`, String(PAGE_DEFAULT))
-    .action(async (id: string, o) => {
-      const appId = parseAppId(id);
-      if (o.outcome && !['applied', 'duplicate', 'recorded', 'ignored', 'refused'].includes(o.outcome))
-        throw invalidParameter('outcome', 'is applied, duplicate, recorded, ignored or refused');
-      const filter = parseProviderMessagesQuery(appId, {
-        provider: o.provider,
-        outcome: o.outcome,
-        type: o.type,
-        trxNo: o.trxNo,
-        since: o.since,
-        before: o.before,
-        limit: o.limit,
-      });
-      await ctx.withServices(async (s) => {
-        if (!(await s.apps.resolveByAppId(appId))) throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
-        const messages = (await s.paymentProviders.messages(filter)).map(toProviderMessage);
-        ctx.output({ messages }, () => messages.map(line).join('\n') || 'no provider messages');
-      });
+  addListOptions(
+    app
+      .command('provider-messages')
+      .description("an app's payment provider messages, newest first, verified or not, with their outcome")
+      .argument('<appId>')
+      .option('--provider <provider>', 'stripe | paypal | alipay | wechatpay')
+      .option('--outcome <outcome>', 'applied | duplicate | recorded | ignored | refused')
+      .option('--type <type>', 'the provider event type, e.g. charge.refunded')
+      .option('--trx-no <trxNo>', "one order's messages")
+      .option('--since <time>', 'received at or after (ISO 8601 or Unix ms)'),
+    { before: ['<messageId>', 'page: messages with a smaller id'] },
+  ).action(async (id: string, o) => {
+    const appId = parseAppId(id);
+    if (o.outcome && !['applied', 'duplicate', 'recorded', 'ignored', 'refused'].includes(o.outcome))
+      throw invalidParameter('outcome', 'is applied, duplicate, recorded, ignored or refused');
+    const filter = parseProviderMessagesQuery(appId, {
+      provider: o.provider,
+      outcome: o.outcome,
+      type: o.type,
+      trxNo: o.trxNo,
+      since: o.since,
+      before: o.before,
+      limit: o.limit,
     });
+    await ctx.withServices(async (s) => {
+      if (!(await s.apps.resolveByAppId(appId))) throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+      const messages = (await s.paymentProviders.messages(filter)).map(toProviderMessage);
+      ctx.output({ messages }, () => messages.map(line).join('\n') || 'no provider messages');
+    });
+  });
 }
