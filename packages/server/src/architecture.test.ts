@@ -320,7 +320,7 @@ describe('architecture', () => {
         .replace(/\/\/[^\n]*/g, '');
       for (const table of tables) {
         const builder = new RegExp(
-          `(selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin)\\(\\s*'${table}\\b`,
+          `((selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin)\\(|rows?ByKey\\([^,]*,)\\s*'${table}\\b`,
         );
         const raw = new RegExp(`\\b(insert\\s+into|update|delete\\s+from|from|join)\\s+${table}\\b`, 'i');
         if ((builder.test(code) || raw.test(code)) && !OWNERS[table]!.includes(file))
