@@ -4,7 +4,7 @@ import type { AppService } from '../../apps/apps.service.js';
 import type { ProductsTable } from '../orders.tables.js';
 import { checkCurrency, minorToNumber, toMinor } from '../money.js';
 import type { Product, ProductCreateBody, ProductPatchBody } from './products.schemas.js';
-import { sharedTtlCache, type TtlCache } from '../../cache/ttl-cache.js';
+import { TtlCache } from '../../cache/ttl-cache.js';
 import type { CacheBus } from '../../cache/cache-bus.js';
 
 import type { ProductRow, ProductsRepository } from './products.repository.js';
@@ -29,7 +29,7 @@ export class ProductService {
     private readonly now: () => number = Date.now,
     cacheBus?: CacheBus,
   ) {
-    this.#cache = sharedTtlCache(PRODUCT_CACHE_MS, now, 'products', cacheBus);
+    this.#cache = new TtlCache(PRODUCT_CACHE_MS, now, undefined, cacheBus && { scope: 'products', bus: cacheBus });
   }
 
   async create(appId: number, body: ProductCreateBody): Promise<Product> {
