@@ -13,7 +13,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const src = path.join(root, 'packages/server/src');
 const doc = path.join(root, 'docs/architecture.md');
 
-const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache', 'tracing'];
+const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache', 'tracing', 'jobs'];
 const COMPOSITION = ['services.ts', 'routes.ts', 'boot.ts', 'cli.ts', 'tables.ts', 'cli', 'console'];
 const ORDERS_ROOMS = ['placement', 'payments', 'refunds', 'consumption', 'catalogue'];
 const WIRING = /\.(routes|cli|module)\.ts$/;

@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../tables.js';
 import type { LoginMethodsTable } from './accounts.tables.js';
 import type { ProviderIdentity } from './providers/provider.js';
+import { rowByKey } from '../db/by-key.js';
 
 export type LoginMethodRow = Selectable<LoginMethodsTable>;
 
@@ -31,12 +32,7 @@ export class LoginMethodsRepository {
 
   /** The method of an open id (unique per login type). */
   async byOpenId(loginType: number, openId: string): Promise<LoginMethodRow | undefined> {
-    return this.db
-      .selectFrom('login_methods')
-      .selectAll()
-      .where('login_type', '=', loginType)
-      .where('open_id', '=', openId)
-      .executeTakeFirst();
+    return rowByKey(this.db, 'login_methods', { login_type: loginType, open_id: openId });
   }
 
   async byUser(userId: number): Promise<LoginMethodRow[]> {

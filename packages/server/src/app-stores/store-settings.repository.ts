@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
 import type { AppStoreSettingsTable } from './store-settings.tables.js';
+import { rowByKey } from '../db/by-key.js';
 
 export type StoreSettingsRow = Selectable<AppStoreSettingsTable>;
 export type StoreName = AppStoreSettingsTable['store'];
@@ -14,12 +15,7 @@ export class StoreSettingsRepository {
   }
 
   get(appId: number, store: StoreName): Promise<StoreSettingsRow | undefined> {
-    return this.db
-      .selectFrom('app_store_settings')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('store', '=', store)
-      .executeTakeFirst();
+    return rowByKey(this.db, 'app_store_settings', { app_id: appId, store });
   }
 
   /** Inserts or replaces the row of (app, store); created_at stays that of the first write. */

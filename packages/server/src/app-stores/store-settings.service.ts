@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import { TtlCache } from '../cache/ttl-cache.js';
+import { sharedTtlCache, type TtlCache } from '../cache/ttl-cache.js';
 import type { CacheBus } from '../cache/cache-bus.js';
 import type { StoreName, StoreSettingsRepository, StoreSettingsRow } from './store-settings.repository.js';
 import type {
@@ -84,12 +84,7 @@ export class StoreSettingsService {
     private readonly now: () => number = Date.now,
     cacheBus?: CacheBus,
   ) {
-    this.#enabled = new TtlCache(
-      STORE_ENABLED_CACHE_MS,
-      now,
-      undefined,
-      cacheBus && { scope: 'store-enabled', bus: cacheBus },
-    );
+    this.#enabled = sharedTtlCache(STORE_ENABLED_CACHE_MS, now, 'store-enabled', cacheBus);
   }
 
   async show(appId: number): Promise<{ apple: AppleSettingsView | null; google: GoogleSettingsView | null }> {

@@ -7,7 +7,7 @@ import { IpAllowList, isValidIpRange } from '../http/ip-ranges.js';
 import type { AppRow, AppsRepository } from './apps.repository.js';
 import type { App, AppCreateBody, AppPatchBody } from './apps.schemas.js';
 import { checkCallbackUrl } from './callback-url.js';
-import { TtlCache } from '../cache/ttl-cache.js';
+import { sharedTtlCache, type TtlCache } from '../cache/ttl-cache.js';
 import type { CacheBus } from '../cache/cache-bus.js';
 
 /** An app as the other domains use it: parsed, with its live secrets. */
@@ -69,12 +69,7 @@ export class AppService {
       cacheBus?: CacheBus;
     },
   ) {
-    this.#cache = new TtlCache(
-      APP_CACHE_MS,
-      () => this.now(),
-      undefined,
-      opts.cacheBus && { scope: 'apps', bus: opts.cacheBus },
-    );
+    this.#cache = sharedTtlCache(APP_CACHE_MS, () => this.now(), 'apps', opts.cacheBus);
   }
 
   private now(): number {

@@ -87,3 +87,13 @@ export class TtlCache<K, V> {
     this.#loading.clear();
   }
 }
+
+/** A TtlCache of the default bound whose deletes reach the other instances under `scope` when there is a bus. */
+export function sharedTtlCache<K, V>(
+  ttlMs: number,
+  now: () => number,
+  scope: string,
+  bus: CacheBus | undefined,
+): TtlCache<K, V> {
+  return new TtlCache<K, V>(ttlMs, now, undefined, bus && { scope, bus });
+}

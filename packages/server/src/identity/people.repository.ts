@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../tables.js';
 import type { PeopleTable, PersonSessionsTable, PersonTokensTable } from './identity.tables.js';
+import { rowByKey } from '../db/by-key.js';
 
 export type PersonRow = Selectable<PeopleTable>;
 export type SessionRow = Selectable<PersonSessionsTable>;
@@ -26,12 +27,7 @@ export class PeopleRepository {
   }
 
   byName(realm: Realm, name: string): Promise<PersonRow | undefined> {
-    return this.db
-      .selectFrom('people')
-      .selectAll()
-      .where('realm', '=', realm)
-      .where('name', '=', name)
-      .executeTakeFirst();
+    return rowByKey(this.db, 'people', { realm, name });
   }
 
   byId(id: number): Promise<PersonRow | undefined> {

@@ -5,7 +5,7 @@ import type { Tables } from '../tables.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import { TtlCache } from '../cache/ttl-cache.js';
+import { sharedTtlCache, type TtlCache } from '../cache/ttl-cache.js';
 import type { CacheBus } from '../cache/cache-bus.js';
 import { providersRepo, type ProviderSettingsRow } from './payment-providers.repository.js';
 import type { AnyProvider, PayerRegion, ProviderSettings } from './provider.js';
@@ -50,12 +50,7 @@ export class ProviderSettingsService {
     private readonly now: () => number = Date.now,
     cacheBus?: CacheBus,
   ) {
-    this.#enabled = new TtlCache(
-      PROVIDER_ENABLED_CACHE_MS,
-      now,
-      undefined,
-      cacheBus && { scope: 'provider-enabled', bus: cacheBus },
-    );
+    this.#enabled = sharedTtlCache(PROVIDER_ENABLED_CACHE_MS, now, 'provider-enabled', cacheBus);
   }
 
   /** Every provider with its fields and webhook URL, and the app's settings of it (null: none). */

@@ -3,6 +3,7 @@ import type { Tables } from '../tables.js';
 import { providersRepo, type ProviderPaymentRow } from './payment-providers.repository.js';
 import type { ProviderPayments } from './provider-payments.js';
 import type { ProviderSettingsService } from './provider-settings.service.js';
+import { startPeriodic } from '../jobs/periodic.js';
 
 export interface ReconcileOptions {
   /** PROVIDER_RECONCILE_INTERVAL_MS; 0: no periodic run. */
@@ -102,11 +103,11 @@ export class ProviderReconciliation {
   /** The periodic job (boot.ts): a run every intervalMs, unref'd, never overlapping itself; null when off. */
   start(onError: (err: unknown) => void): NodeJS.Timeout | null {
     if (this.options.intervalMs <= 0) return null;
-    const timer = setInterval(() => {
-      if (this.#running) return;
-      this.run().catch(onError);
-    }, this.options.intervalMs);
-    timer.unref();
-    return timer;
+    return startPeriodic(
+      this.options.intervalMs,
+      () => this.#running !== undefined,
+      () => this.run(),
+      onError,
+    );
   }
 }

@@ -1,5 +1,6 @@
 import client from 'prom-client';
 import { attachOnce, counter, gauge, histogram } from '../http/unattached-metrics.js';
+import { startPeriodic } from '../jobs/periodic.js';
 
 const DAY_MS = 86_400_000;
 
@@ -140,12 +141,12 @@ export class Retention {
 
   /** The periodic job (boot.ts): a sweep every intervalMs, unref'd, never overlapping itself; errors to onError. */
   start(onError: (err: unknown) => void): NodeJS.Timeout {
-    const timer = setInterval(() => {
-      if (this.#running) return;
-      this.sweep().catch(onError);
-    }, this.options.intervalMs);
-    timer.unref();
-    return timer;
+    return startPeriodic(
+      this.options.intervalMs,
+      () => this.#running !== undefined,
+      () => this.sweep(),
+      onError,
+    );
   }
 
   /** Registers the metrics into the instance's registry (app.metrics). */

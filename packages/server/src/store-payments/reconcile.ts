@@ -5,6 +5,7 @@ import type { StoreName, StoreRefund } from '../app-stores/index.js';
 import { storePaymentsRepo } from './store-payments.repository.js';
 import type { StoreClients } from './store-clients.js';
 import type { StoreMessages } from './notifications.js';
+import { startPeriodic } from '../jobs/periodic.js';
 
 const DAY_MS = 86_400_000;
 /** Most App Store transactions one run asks the refund lookup about, per app. */
@@ -188,12 +189,12 @@ export class StoreReconciliation {
   /** The periodic job (boot.ts): a run every intervalMs, unref'd, never overlapping itself; null when off. */
   start(onError: (err: unknown) => void): NodeJS.Timeout | null {
     if (this.options.intervalMs <= 0) return null;
-    const timer = setInterval(() => {
-      if (this.#running) return;
-      this.run().catch(onError);
-    }, this.options.intervalMs);
-    timer.unref();
-    return timer;
+    return startPeriodic(
+      this.options.intervalMs,
+      () => this.#running !== undefined,
+      () => this.run(),
+      onError,
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
 import type { PrecheckMessagesTable, WebPaySettingsTable } from './web-pay.tables.js';
+import { rowsByKey } from '../db/by-key.js';
 
 export type PrecheckMessageRow = Selectable<PrecheckMessagesTable>;
 export type WebPaySettingsRow = Selectable<WebPaySettingsTable>;
@@ -37,12 +38,7 @@ export class WebPaySettingsRepository {
 
   /** The texts of one code, by language. */
   messagesOf(appId: number, code: number): Promise<PrecheckMessageRow[]> {
-    return this.db
-      .selectFrom('precheck_messages')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('code', '=', code)
-      .execute();
+    return rowsByKey(this.db, 'precheck_messages', { app_id: appId, code });
   }
 
   async putMessage(row: PrecheckMessageRow): Promise<void> {

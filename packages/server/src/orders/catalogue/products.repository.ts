@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../../tables.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { ProductsTable } from '../orders.tables.js';
+import { rowByKey } from '../../db/by-key.js';
 
 export type ProductRow = Selectable<ProductsTable>;
 
@@ -37,12 +38,7 @@ export class ProductsRepository {
   }
 
   get(appId: number, productCode: string): Promise<ProductRow | undefined> {
-    return this.db
-      .selectFrom('products')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('product_code', '=', productCode)
-      .executeTakeFirst();
+    return rowByKey(this.db, 'products', { app_id: appId, product_code: productCode });
   }
 
   /** The active products of an app among `codes`. */

@@ -1,6 +1,6 @@
 import type { OrderSettingsRepository } from './settings.repository.js';
 import type { AppService } from '../../apps/apps.service.js';
-import { TtlCache } from '../../cache/ttl-cache.js';
+import { sharedTtlCache, type TtlCache } from '../../cache/ttl-cache.js';
 import type { CacheBus } from '../../cache/cache-bus.js';
 
 export interface OrderSettings {
@@ -43,12 +43,7 @@ export class OrderSettingsService {
     private readonly now: () => number = Date.now,
     cacheBus?: CacheBus,
   ) {
-    this.#cache = new TtlCache(
-      SETTINGS_CACHE_MS,
-      now,
-      undefined,
-      cacheBus && { scope: 'order-settings', bus: cacheBus },
-    );
+    this.#cache = sharedTtlCache(SETTINGS_CACHE_MS, now, 'order-settings', cacheBus);
   }
 
   async get(appId: number): Promise<OrderSettings> {
