@@ -56,9 +56,7 @@ export async function startService(config: Config): Promise<RunningService> {
     stopping ??= (async () => {
       clearInterval(purge);
       clearInterval(sweep);
-      clearInterval(retention);
-      if (reconcile) clearInterval(reconcile);
-      if (providerReconcile) clearInterval(providerReconcile);
+      for (const job of [retention, reconcile, providerReconcile]) if (job) clearInterval(job);
       await app.close();
       await services.close();
     })();

@@ -3,7 +3,7 @@ import type { Tables } from '../tables.js';
 import { providersRepo, type ProviderPaymentRow } from './payment-providers.repository.js';
 import type { ProviderPayments } from './provider-payments.js';
 import type { ProviderSettingsService } from './provider-settings.service.js';
-import { startPeriodic } from '../jobs/periodic.js';
+import { OneRunAtATime } from '../jobs/periodic.js';
 
 export interface ReconcileOptions {
   /** PROVIDER_RECONCILE_INTERVAL_MS; 0: no periodic run. */
@@ -36,7 +36,7 @@ const LEASE_MS = 5 * 60_000;
  *   the work through a lease per payment.
  */
 export class ProviderReconciliation {
-  #running: Promise<ReconcileReport> | undefined;
+  readonly #runs = new OneRunAtATime<ReconcileReport>();
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -66,10 +66,7 @@ export class ProviderReconciliation {
 
   /** One run now (a run already going is joined). */
   run(): Promise<ReconcileReport> {
-    this.#running ??= this.#run().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
+    return this.#runs.run(() => this.#run());
   }
 
   async #run(): Promise<ReconcileReport> {
@@ -102,12 +99,6 @@ export class ProviderReconciliation {
 
   /** The periodic job (boot.ts): a run every intervalMs, unref'd, never overlapping itself; null when off. */
   start(onError: (err: unknown) => void): NodeJS.Timeout | null {
-    if (this.options.intervalMs <= 0) return null;
-    return startPeriodic(
-      this.options.intervalMs,
-      () => this.#running !== undefined,
-      () => this.run(),
-      onError,
-    );
+    return this.#runs.every(this.options.intervalMs, () => this.#run(), onError);
   }
 }

@@ -1,6 +1,6 @@
 import client from 'prom-client';
 import { attachOnce, counter, gauge, histogram } from '../http/unattached-metrics.js';
-import { startPeriodic } from '../jobs/periodic.js';
+import { OneRunAtATime } from '../jobs/periodic.js';
 
 const DAY_MS = 86_400_000;
 
@@ -76,7 +76,7 @@ export class Retention {
     'Kinds whose last sweep stopped at the time budget with purgeable rows left (1), by kind',
     ['kind'],
   );
-  #running: Promise<Record<string, number>> | undefined;
+  readonly #runs = new OneRunAtATime<Record<string, number>>();
 
   constructor(
     private readonly purgers: Purger[],
@@ -90,10 +90,7 @@ export class Retention {
    * `onBatch` sees every batch (tests count and time them).
    */
   sweep(onBatch?: (b: BatchReport) => void): Promise<Record<string, number>> {
-    this.#running ??= this.#sweep(onBatch).finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
+    return this.#runs.run(() => this.#sweep(onBatch));
   }
 
   async #sweep(onBatch?: (b: BatchReport) => void): Promise<Record<string, number>> {
@@ -140,13 +137,8 @@ export class Retention {
   }
 
   /** The periodic job (boot.ts): a sweep every intervalMs, unref'd, never overlapping itself; errors to onError. */
-  start(onError: (err: unknown) => void): NodeJS.Timeout {
-    return startPeriodic(
-      this.options.intervalMs,
-      () => this.#running !== undefined,
-      () => this.sweep(),
-      onError,
-    );
+  start(onError: (err: unknown) => void): NodeJS.Timeout | null {
+    return this.#runs.every(this.options.intervalMs, () => this.#sweep(), onError);
   }
 
   /** Registers the metrics into the instance's registry (app.metrics). */

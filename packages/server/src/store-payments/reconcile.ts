@@ -5,7 +5,7 @@ import type { StoreName, StoreRefund } from '../app-stores/index.js';
 import { storePaymentsRepo } from './store-payments.repository.js';
 import type { StoreClients } from './store-clients.js';
 import type { StoreMessages } from './notifications.js';
-import { startPeriodic } from '../jobs/periodic.js';
+import { OneRunAtATime } from '../jobs/periodic.js';
 
 const DAY_MS = 86_400_000;
 /** Most App Store transactions one run asks the refund lookup about, per app. */
@@ -32,7 +32,7 @@ export interface ReconcileReport {
  * store is leased (store_cursors), so only one instance polls it at once.
  */
 export class StoreReconciliation {
-  #running: Promise<ReconcileReport> | undefined;
+  readonly #runs = new OneRunAtATime<ReconcileReport>();
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -53,10 +53,7 @@ export class StoreReconciliation {
 
   /** One run now (a run already going is joined). */
   run(): Promise<ReconcileReport> {
-    this.#running ??= this.#run().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
+    return this.#runs.run(() => this.#run());
   }
 
   async #run(): Promise<ReconcileReport> {
@@ -188,13 +185,7 @@ export class StoreReconciliation {
 
   /** The periodic job (boot.ts): a run every intervalMs, unref'd, never overlapping itself; null when off. */
   start(onError: (err: unknown) => void): NodeJS.Timeout | null {
-    if (this.options.intervalMs <= 0) return null;
-    return startPeriodic(
-      this.options.intervalMs,
-      () => this.#running !== undefined,
-      () => this.run(),
-      onError,
-    );
+    return this.#runs.every(this.options.intervalMs, () => this.#run(), onError);
   }
 }
 
