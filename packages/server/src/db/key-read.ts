@@ -5,7 +5,8 @@ import type { NamedQuery } from './database.js';
  * A read by key with one constant SQL text (`$1` for the key), for reads on the path of many requests (an admin
  * read of an app). PostgreSQL runs it as a named statement, parsed and planned once per connection (its generic plan
  * is the key's index, right whatever the table holds); SQLite from the statement cache (db/database.ts). Neither
- * builds it with the query builder on each call. Issue 33, docs/benchmarks.md: the admin read's CPU per request.
+ * builds it with the query builder on each call. The admin read's CPU per request over its ceiling's, A/B (issue 33,
+ * docs/benchmarks.md): SQLite 1.66-2.07x -> 1.62-1.85x, PostgreSQL 2.03-2.25x -> 1.43-2.05x (within today's noise).
  */
 export function keyRead<R>(
   db: Kysely<any>,

@@ -3,7 +3,8 @@ import { REPORT_COLUMNS } from './reports.pg-batch.js';
 /**
  * SQLite: the statements of one report in its batch's transaction (reports.store.ts), as constant SQL texts with
  * positional parameters, each prepared once (the statement cache, db/database.ts) and run without the query
- * builder. Building them with Kysely cost more than running them (issue 33: 4.1 on SQLite, docs/benchmarks.md).
+ * builder. Building them with Kysely cost more than running them: 4.1 on SQLite went from 0.34-0.36x to 0.52-0.64x of
+ * its ceiling's rate in an A/B (issue 33, docs/benchmarks.md).
  * The rules are those of the PostgreSQL batch statement (reports.pg-batch.ts).
  */
 

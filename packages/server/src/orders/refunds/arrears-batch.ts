@@ -37,6 +37,8 @@ const nonceKey = (u: NonceUse) => `${u.scope}\u0000${u.nonce}`;
  * the relaxed connection on SQLite (the nonces' insert, then the read). Answers each request's pending supplements,
  * or null when its nonce was used. A batch starts after its requests arrived, so each answer reflects every change
  * committed before its request (a paid supplement is gone at once). The same nonce twice in a batch: the first only.
+ * One round trip a batch instead of two batched statements at once: 4.5's CPU over its ceiling's went from
+ * 1.70-2.02x to 1.03-1.46x on SQLite and 1.49-2.43x to 1.54-1.73x on PostgreSQL in an A/B (issue 33).
  */
 export function arrearsBatcher(database: Pick<Database<Tables>, 'dialect' | 'relaxed'>): Batcher<ArrearsRead, Answer> {
   const { relaxed } = database;
