@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../crypto/secret-box.js';
+import { AppError } from '../errors/app-error.js';
 import type { AuditContext } from './people.service.js';
 
 /**
@@ -60,4 +61,34 @@ export function csrfProblem(request: FastifyRequest, csrfToken: string): string 
   const sent = request.headers['x-csrf-token'];
   if (typeof sent === 'string' && safeEqual(sent, csrfToken)) return null;
   return sent === undefined ? 'no X-CSRF-Token' : 'wrong X-CSRF-Token';
+}
+
+/** How a sign-in area (the console, the portal) refuses and records what `sessionPrincipalOf` finds wrong. */
+export interface SessionRefusals<P> {
+  /** The refusal of a request with no session cookie (`missing`) or one whose session has ended (`ended`), recorded. */
+  refuse(why: 'missing' | 'ended'): Promise<AppError>;
+  /** Records a CSRF refusal of the signed-in person `principal` (then answered 403 CSRF_REFUSED). */
+  csrfRefused(principal: P, problem: string): Promise<void>;
+}
+
+/**
+ * The signed-in person of a request's session cookie, for the console and the portal alike: refused when the cookie
+ * is missing or its session has ended, and when a request that changes something lacks the session's X-CSRF-Token.
+ */
+export async function sessionPrincipalOf<P extends { csrfToken?: string | null }>(
+  request: FastifyRequest,
+  cookieName: string,
+  sessionPrincipal: (cookie: string) => Promise<P | null>,
+  refusals: SessionRefusals<P>,
+): Promise<P> {
+  const cookie = cookieValue(request, cookieName);
+  if (cookie === undefined) throw await refusals.refuse('missing');
+  const principal = await sessionPrincipal(cookie);
+  if (!principal) throw await refusals.refuse('ended');
+  const csrf = csrfProblem(request, principal.csrfToken as string);
+  if (csrf) {
+    await refusals.csrfRefused(principal, csrf);
+    throw new AppError('CSRF_REFUSED');
+  }
+  return principal;
 }

@@ -3,7 +3,7 @@ import { safeEqual } from '../crypto/secret-box.js';
 import { AppError } from '../errors/app-error.js';
 import { mayCall, routeAccess } from './permissions.js';
 import type { OperatorService, Principal } from './operators.service.js';
-import { auditContext, cookieValue, csrfProblem, scopedCookie } from '../identity/session-access.routes.js';
+import { auditContext, scopedCookie, sessionPrincipalOf } from '../identity/session-access.routes.js';
 import type { OperatorTokenService } from './operator-tokens.service.js';
 import type { SignInService } from './sign-in.service.js';
 
@@ -96,28 +96,19 @@ async function authenticate(request: FastifyRequest, deps: AccessDeps): Promise<
       );
     return p;
   }
-  const cookie = cookieValue(request, SESSION_COOKIE);
-  if (cookie === undefined)
-    throw await refuse(
-      request,
-      deps,
-      'no credentials',
-      'sign in to the console, or send Authorization: Bearer <token>',
-    );
-  const p = await deps.signIn.sessionPrincipal(cookie);
-  if (!p)
-    throw await refuse(
-      request,
-      deps,
-      'a console session cookie that is unknown or has ended',
-      'the console session has ended: sign in again',
-    );
-  const csrf = csrfProblem(request, p.csrfToken!);
-  if (csrf) {
-    await deps.operators.audit('csrf-refused', p.name, auditContext(request), csrf, p.operatorId, 403);
-    throw new AppError('CSRF_REFUSED');
-  }
-  return p;
+  return sessionPrincipalOf(request, SESSION_COOKIE, (cookie) => deps.signIn.sessionPrincipal(cookie), {
+    refuse: (why) =>
+      why === 'missing'
+        ? refuse(request, deps, 'no credentials', 'sign in to the console, or send Authorization: Bearer <token>')
+        : refuse(
+            request,
+            deps,
+            'a console session cookie that is unknown or has ended',
+            'the console session has ended: sign in again',
+          ),
+    csrfRefused: (p, csrf) =>
+      deps.operators.audit('csrf-refused', p.name, auditContext(request), csrf, p.operatorId, 403),
+  });
 }
 
 /** Installs the access hook and the OpenAPI annotation on the /admin/v1 scope (routes.ts), before its routes. */

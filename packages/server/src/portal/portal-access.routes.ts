@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
-import { auditContext, cookieValue, csrfProblem, setScopedCookie } from '../identity/session-access.routes.js';
+import { auditContext, sessionPrincipalOf, setScopedCookie } from '../identity/session-access.routes.js';
 import type { PortalSignInService, StudioPrincipal } from './portal-sign-in.service.js';
 import { studioActor, type StudioDeveloperService } from './studio-developers.service.js';
 
@@ -49,30 +49,26 @@ async function refused(
 }
 
 async function authenticate(request: FastifyRequest, deps: PortalAccessDeps): Promise<StudioPrincipal> {
-  const cookie = cookieValue(request, PORTAL_COOKIE.name);
-  if (cookie === undefined)
-    throw await refused(
-      request,
-      deps,
-      '(unknown)',
-      'no portal session cookie',
-      new AppError('PORTAL_UNAUTHORIZED', 'sign in to the studio portal'),
-    );
-  const p = await deps.signIn.sessionPrincipal(cookie);
-  if (!p)
-    throw await refused(
-      request,
-      deps,
-      '(unknown)',
-      'a portal session cookie that is unknown or has ended',
-      new AppError('PORTAL_UNAUTHORIZED', 'the portal session has ended: sign in again'),
-    );
-  const csrf = csrfProblem(request, p.csrfToken);
-  if (csrf) {
-    await deps.developers.audit('portal-csrf-refused', studioActor(p.name), auditContext(request), csrf, null, 403);
-    throw new AppError('CSRF_REFUSED');
-  }
-  return p;
+  return sessionPrincipalOf(request, PORTAL_COOKIE.name, (cookie) => deps.signIn.sessionPrincipal(cookie), {
+    refuse: (why) =>
+      why === 'missing'
+        ? refused(
+            request,
+            deps,
+            '(unknown)',
+            'no portal session cookie',
+            new AppError('PORTAL_UNAUTHORIZED', 'sign in to the studio portal'),
+          )
+        : refused(
+            request,
+            deps,
+            '(unknown)',
+            'a portal session cookie that is unknown or has ended',
+            new AppError('PORTAL_UNAUTHORIZED', 'the portal session has ended: sign in again'),
+          ),
+    csrfRefused: (p, csrf) =>
+      deps.developers.audit('portal-csrf-refused', studioActor(p.name), auditContext(request), csrf, null, 403),
+  });
 }
 
 /** Installs the access hook and the OpenAPI annotation on the /portal/v1 scope (routes.ts), before its routes. */
