@@ -74,11 +74,52 @@ const CLOCK_TICKS = (() => {
   }
 })();
 
+/** Where each process started here writes its running allocation total (bench/alloc-probe.mjs), by pid. */
+const allocFileByPid = new Map();
+const ALLOC_PROBE = new URL('./alloc-probe.mjs', import.meta.url).href;
+
+/**
+ * Bytes the process's JS heap has allocated so far (bench/alloc-probe.mjs, asked by SIGWINCH); null once it is gone or
+ * when it does not answer within a second.
+ */
+async function allocatedBytes(pid) {
+  const file = allocFileByPid.get(pid);
+  if (!file) return null;
+  const read = () => {
+    try {
+      const [seq, bytes] = fs.readFileSync(file, 'utf8').split(' ').map(Number);
+      return { seq, bytes };
+    } catch {
+      return { seq: 0, bytes: null };
+    }
+  };
+  const before = read().seq;
+  try {
+    process.kill(pid, 'SIGWINCH');
+  } catch {
+    return null;
+  }
+  for (let i = 0; i < 200; i++) {
+    const now = read();
+    if (now.seq > before) return now.bytes;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return null;
+}
+
 /** Starts a server process on a free port and waits until `readyPath` answers; resolves { url, pid, stop }. */
 export async function startProcess(args, env = {}, readyPath = '/') {
   const port = await freePort();
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+  const allocFile = path.join(os.tmpdir(), `gp-bench-alloc-${process.pid}-${port}`);
+  const child = spawn(process.execPath, ['--import', ALLOC_PROBE, ...args], {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      BENCH_ALLOC_FILE: allocFile,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -104,6 +145,7 @@ export async function startProcess(args, env = {}, readyPath = '/') {
     await new Promise((r) => setTimeout(r, 100));
   }
   pidByUrl.set(url, child.pid);
+  allocFileByPid.set(child.pid, allocFile);
   return {
     url,
     pid: child.pid,
@@ -111,7 +153,10 @@ export async function startProcess(args, env = {}, readyPath = '/') {
     stop: () =>
       new Promise((resolve) => {
         child.removeAllListeners('exit');
-        child.on('exit', resolve);
+        child.on('exit', () => {
+          fs.rmSync(allocFile, { force: true });
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };
@@ -260,9 +305,11 @@ export async function load(
     const pid = pidByUrl.get(url);
     const cpuBefore = pid === undefined ? null : cpuMicros(pid);
     const gcBefore = pid === undefined ? null : gcThreadMicros(pid);
+    const allocBefore = pid === undefined ? null : await allocatedBytes(pid);
     const result = await autocannon({ url, connections, duration, requests });
     const cpuAfter = pid === undefined ? null : cpuMicros(pid);
     const gcAfter = pid === undefined ? null : gcThreadMicros(pid);
+    const allocAfter = pid === undefined ? null : await allocatedBytes(pid);
     const perRequest = (before, after) =>
       before === null || after === null || result.requests.total === 0
         ? null
@@ -271,6 +318,8 @@ export async function load(
       cpuUsPerRequest: perRequest(cpuBefore, cpuAfter),
       /** Of cpuUsPerRequest, what V8's helper threads (garbage collection) took. */
       gcThreadUsPerRequest: perRequest(gcBefore, gcAfter),
+      /** Bytes the main thread's JS heap allocated per answered request (bench/alloc-probe.mjs): steadier than CPU. */
+      allocBytesPerRequest: perRequest(allocBefore, allocAfter),
       rps: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,

@@ -72,6 +72,8 @@ const KINDS = {
     unit: ' ms',
   },
 };
+/** Bytes as KB with one decimal: allocation per request. */
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const bounded = (t) => t.min !== undefined || t.max !== undefined;
 /** A target as the table prints it: `CPU/req <= 1.25x ceiling 4.3`, or `CPU/req vs hello world` when only reported. */
 const targetText = (t) =>
@@ -81,7 +83,7 @@ const fmt = (v, kind) =>
 const describe = (r) =>
   r.error
     ? `FAILED ${r.error}`
-    : `${r.rps.toFixed(0)}/s${r.p99 === null ? '' : `, p50 ${r.p50} ms, p99 ${r.p99} ms`}${r.cpuUsPerRequest ? `, CPU ${r.cpuUsPerRequest.toFixed(0)} us/req${r.gcThreadUsPerRequest ? ` (GC threads ${r.gcThreadUsPerRequest.toFixed(0)})` : ''}` : ''}${r.rssMb ? `, RSS ${r.rssMb.toFixed(0)} MB` : ''}${r.non2xx ? `, ${r.non2xx} non-2xx!` : ''}${r.errors ? `, ${r.errors} errors!` : ''}`;
+    : `${r.rps.toFixed(0)}/s${r.p99 === null ? '' : `, p50 ${r.p50} ms, p99 ${r.p99} ms`}${r.cpuUsPerRequest ? `, CPU ${r.cpuUsPerRequest.toFixed(0)} us/req${r.gcThreadUsPerRequest ? ` (GC threads ${r.gcThreadUsPerRequest.toFixed(0)})` : ''}` : ''}${r.allocBytesPerRequest ? `, alloc ${kb(r.allocBytesPerRequest)}/req` : ''}${r.rssMb ? `, RSS ${r.rssMb.toFixed(0)} MB` : ''}${r.non2xx ? `, ${r.non2xx} non-2xx!` : ''}${r.errors ? `, ${r.errors} errors!` : ''}`;
 
 /** Ours: the service on a fresh database, its peak RSS sampled. */
 async function measureOurs(scenario, backend, ctx) {
@@ -200,20 +202,25 @@ for (const backend of backends) {
   }
 }
 
+/** Allocation per request (bench/alloc-probe.mjs), ours and the reference's, for the table's column. */
+const allocFigure = (r) =>
+  r.ours.allocBytesPerRequest
+    ? `${kb(r.ours.allocBytesPerRequest)}${r.reference?.allocBytesPerRequest ? ` / ${kb(r.reference.allocBytesPerRequest)} (${(r.ours.allocBytesPerRequest / r.reference.allocBytesPerRequest).toFixed(2)}x)` : ''}`
+    : '';
 const refFigure = (r) => {
   if (!r.reference) return '';
   if (r.reference.error) return `${r.against}: error`;
   return `${r.against}: ${KINDS[r.kind].figure(r.reference)}`;
 };
 console.log(
-  `\n| backend | scenario | target | ours | reference (same run) | ${REPEAT > 1 ? 'median (all runs)' : 'ratio / value'} | ours p50 / p99 ms | ours RSS MB | |`,
+  `\n| backend | scenario | target | ours | reference (same run) | ${REPEAT > 1 ? 'median (all runs)' : 'ratio / value'} | ours p50 / p99 ms | ours RSS MB | alloc/req ours / reference | |`,
 );
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   const ours = r.ours.error ? `error: ${r.ours.error}` : KINDS[r.kind].figure(r.ours);
   const all = r.values.length > 1 ? ` (${r.values.map((v) => fmt(v, r.kind)).join(', ')})` : '';
   console.log(
-    `| ${r.backend} | ${r.scenario} | ${r.target} | ${ours} | ${refFigure(r)} | ${fmt(r.value, r.kind)}${all} | ${r.ours.error || r.ours.p99 === null ? '' : `${r.ours.p50} / ${r.ours.p99}`} | ${r.ours.rssMb?.toFixed(0) ?? ''} | ${r.pass === undefined ? '' : r.pass ? 'ok' : `MISSED${r.errors.length ? ` (${r.errors[0]})` : ''}`} |`,
+    `| ${r.backend} | ${r.scenario} | ${r.target} | ${ours} | ${refFigure(r)} | ${fmt(r.value, r.kind)}${all} | ${r.ours.error || r.ours.p99 === null ? '' : `${r.ours.p50} / ${r.ours.p99}`} | ${r.ours.rssMb?.toFixed(0) ?? ''} | ${r.ours.error ? '' : allocFigure(r)} | ${r.pass === undefined ? '' : r.pass ? 'ok' : `MISSED${r.errors.length ? ` (${r.errors[0]})` : ''}`} |`,
   );
 }
 fs.mkdirSync(path.join(ROOT, '.bench'), { recursive: true });
