@@ -64,6 +64,7 @@ const OWNERS: Record<string, string[]> = {
   store_messages: ['store-payments/store-payments.repository.ts'],
   store_cursors: ['store-payments/store-payments.repository.ts'],
   store_revocations: ['store-payments/store-payments.repository.ts'],
+  store_key_locks: ['store-payments/store-payments.repository.ts'],
   store_consumption_requests: ['store-payments/consumption.repository.ts'],
   order_consumption: ['store-payments/consumption.repository.ts'],
   payment_provider_settings: ['payment-providers/payment-providers.repository.ts'],

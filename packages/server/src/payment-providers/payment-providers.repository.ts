@@ -170,6 +170,23 @@ export const providersRepo = {
     await db.insertInto('provider_messages').values(row).execute();
   },
 
+  /**
+   * Records the message that took effect, inside the transaction of its effect, with its dedup key; if another
+   * delivery of the same event holds the key already (it found the effect made), this one is still recorded, without.
+   */
+  async insertClaimingMessage(db: Kysely<Tables>, row: Insertable<ProviderMessagesTable>): Promise<void> {
+    const res = await db
+      .insertInto('provider_messages')
+      .values(row)
+      .onConflict((oc) => oc.columns(['provider', 'app_id', 'dedup_key']).doNothing())
+      .executeTakeFirst();
+    if (Number(res.numInsertedOrUpdatedRows ?? 0) === 0)
+      await db
+        .insertInto('provider_messages')
+        .values({ ...row, dedup_key: null })
+        .execute();
+  },
+
   messageByKey(
     db: Kysely<Tables>,
     provider: string,

@@ -1,6 +1,6 @@
 import client from 'prom-client';
 import { attachOnce, counter } from '../http/unattached-metrics.js';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
 import { AppError } from '../errors/app-error.js';
 import type { OrderService } from '../orders/orders.service.js';
@@ -20,6 +20,9 @@ export interface FindingResult {
 }
 
 type Source = ProviderMessagesTable['source'];
+type Message = { eventId: string | null; type: string | null; excerpt: string };
+/** Records the message that made a change, in the change's transaction (ProviderPayments.notified). */
+type Claim = (trx: Kysely<Tables>, result: FindingResult) => Promise<void>;
 const EXCERPT_MAX = 500;
 
 /**
@@ -50,17 +53,32 @@ export class ProviderPayments {
     return result;
   }
 
-  /** A verified notification: deduplicated by its event id, applied, recorded. */
+  /**
+   * A verified notification: deduplicated by its event id, applied, recorded. The delivery whose change took effect
+   * (the payment, the close) is recorded `applied` in the change's own transaction, holding the event id, so copies
+   * of it racing one another are its duplicates and never the other way round. A refused message holds no key: each
+   * try is refused and recorded again (docs/decisions.md), never answered as a harmless duplicate.
+   */
   async notified(provider: string, appId: number, n: VerifiedNotification): Promise<FindingResult> {
     const message = { eventId: n.eventId, type: n.type, excerpt: JSON.stringify(n.excerpt) };
-    if (await providersRepo.messageByKey(this.db, provider, appId, n.eventId)) {
+    const taken = await providersRepo.messageByKey(this.db, provider, appId, n.eventId);
+    // A key a refusal held (recorded before refusals stopped holding one) does not make its replay a duplicate.
+    if (taken && taken.outcome !== 'refused') {
       const replay: FindingResult = { outcome: 'duplicate', reason: 'replayed', trxNo: null, verified: true };
       await this.record(provider, appId, 'notify', message, replay, n.finding);
       return replay;
     }
-    const result = await this.apply(provider, appId, n.finding);
+    const claimed: { result?: FindingResult } = {};
+    const result = await this.apply(provider, appId, n.finding, async (trx, r) => {
+      await providersRepo.insertClaimingMessage(trx, this.messageRow(provider, appId, 'notify', message, r, n.finding));
+      claimed.result = r;
+    });
+    if (claimed.result === result) {
+      this.counter.inc({ provider, outcome: result.outcome });
+      return result;
+    }
     try {
-      await this.record(provider, appId, 'notify', message, result, n.finding, true);
+      await this.record(provider, appId, 'notify', message, result, n.finding, result.outcome !== 'refused');
     } catch (e) {
       if (!this.isUniqueViolation(e)) throw e;
       // The same message delivered twice at once: the other delivery's record holds the key.
@@ -98,9 +116,10 @@ export class ProviderPayments {
   }
 
   /** An unpaid payment past its lifetime, closed at the provider: closed here and its order cancelled (2 -> 4). */
-  async close(payment: ProviderPaymentRow, why: string): Promise<FindingResult> {
+  async close(payment: ProviderPaymentRow, why: string, claim?: Claim): Promise<FindingResult> {
     const trxNo = Number(payment.trx_no);
-    const closed = await providersRepo.markClosed(this.db, trxNo, this.now());
+    const applied: FindingResult = { outcome: 'applied', reason: 'closed', trxNo, verified: true };
+    const closed = await this.decide((db) => providersRepo.markClosed(db, trxNo, this.now()), applied, claim);
     if (!closed) return { outcome: 'duplicate', reason: 'not_open', trxNo, verified: true };
     try {
       await this.orders.cancel(trxNo, `unpaid past its lifetime: ${why}`);
@@ -108,11 +127,31 @@ export class ProviderPayments {
       // Paid or ended otherwise meanwhile: the order keeps its status (a payment is never undone here).
       if (!(e instanceof AppError && e.reason === 'ORDER_STATE')) throw e;
     }
-    return { outcome: 'applied', reason: 'closed', trxNo, verified: true };
+    return applied;
   }
 
-  /** The rules of a finding against our records (see the class comment). */
-  async apply(provider: string, appId: number, f: ProviderFinding): Promise<FindingResult> {
+  /**
+   * Runs a conditional update and, when it changed the row, `claim` (the record of the message that made the change)
+   * in the same transaction.
+   */
+  private async decide(
+    change: (db: Kysely<Tables>) => Promise<boolean>,
+    result: FindingResult,
+    claim?: Claim,
+  ): Promise<boolean> {
+    if (!claim) return change(this.db);
+    return this.db.transaction().execute(async (trx) => {
+      const changed = await change(trx);
+      if (changed) await claim(trx, result);
+      return changed;
+    });
+  }
+
+  /**
+   * The rules of a finding against our records (see the class comment). `claim` records the message whose finding
+   * made a change, inside the change's transaction.
+   */
+  async apply(provider: string, appId: number, f: ProviderFinding, claim?: Claim): Promise<FindingResult> {
     const refuse = (reason: string, trxNo: number | null = null): FindingResult => ({
       outcome: 'refused',
       reason,
@@ -135,14 +174,21 @@ export class ProviderPayments {
     const trxNo = Number(row.trx_no);
     if (Number(row.app_id) !== appId) return refuse('other_app_order');
     if (f.trxNo !== null && f.trxNo !== trxNo) return refuse('order_mismatch', trxNo);
-    if (f.kind === 'closed') return this.close(row, `closed at ${provider}`);
+    if (f.kind === 'closed') return this.close(row, `closed at ${provider}`, claim);
     if (f.kind === 'failed') {
-      if (row.state !== 'open') return { outcome: 'ignored', reason: `payment_${row.state}`, trxNo, verified: true };
-      await providersRepo.markClosed(this.db, trxNo, this.now());
+      const failed: FindingResult = { outcome: 'applied', reason: 'failed', trxNo, verified: true };
+      const closed =
+        row.state === 'open' &&
+        (await this.decide((db) => providersRepo.markClosed(db, trxNo, this.now()), failed, claim));
+      if (!closed) {
+        // Paid or closed before (or meanwhile, by a racing delivery): this one changes nothing.
+        const state = row.state === 'open' ? (await providersRepo.payment(this.db, trxNo))?.state : row.state;
+        return { outcome: 'ignored', reason: `payment_${state}`, trxNo, verified: true };
+      }
       await this.orders
         .applyChannelEvent({ kind: 'failed', trxNo, reason: `${provider}: ${f.reason}` })
         .catch((e) => ignoreState(e));
-      return { outcome: 'applied', reason: 'failed', trxNo, verified: true };
+      return failed;
     }
     if (f.currency !== row.currency) return refuse('currency_mismatch', trxNo);
     if (f.amountMinor !== Number(row.amount_minor)) return refuse('amount_mismatch', trxNo);
@@ -151,6 +197,7 @@ export class ProviderPayments {
         ? { outcome: 'duplicate', reason: 'already_paid', trxNo, verified: true }
         : refuse('paid_by_another_transaction', trxNo);
     if (row.state === 'closed') return refuse('order_closed', trxNo);
+    const paid: FindingResult = { outcome: 'applied', reason: null, trxNo, verified: true };
     try {
       await this.orders.applyChannelEvent({
         kind: 'paid',
@@ -161,6 +208,7 @@ export class ProviderPayments {
         alsoWrite: async (trx) => {
           if (!(await providersRepo.markPaid(trx, trxNo, f.providerTrxId, this.now())))
             throw new AppError('ORDER_STATE', `the ${provider} payment of order ${trxNo} is no longer open`);
+          await claim?.(trx, paid);
         },
       });
     } catch (e) {
@@ -174,20 +222,33 @@ export class ProviderPayments {
       if (this.isUniqueViolation(e)) return refuse('transaction_used', trxNo);
       throw e;
     }
-    return { outcome: 'applied', reason: null, trxNo, verified: true };
+    return paid;
   }
 
   private async record(
     provider: string,
     appId: number,
     source: Source,
-    m: { eventId: string | null; type: string | null; excerpt: string },
+    m: Message,
     result: FindingResult,
     finding: ProviderFinding | null,
     keyed = false,
   ): Promise<void> {
+    await providersRepo.insertMessage(this.db, this.messageRow(provider, appId, source, m, result, finding, keyed));
+    this.counter.inc({ provider, outcome: result.outcome });
+  }
+
+  private messageRow(
+    provider: string,
+    appId: number,
+    source: Source,
+    m: Message,
+    result: FindingResult,
+    finding: ProviderFinding | null,
+    keyed = true,
+  ): Insertable<ProviderMessagesTable> {
     const money = finding && 'amountMinor' in finding ? finding : null;
-    await providersRepo.insertMessage(this.db, {
+    return {
       app_id: appId,
       provider,
       source,
@@ -202,8 +263,7 @@ export class ProviderPayments {
       currency: money?.currency ?? null,
       received_at: this.now(),
       excerpt: safeText(m.excerpt, EXCERPT_MAX),
-    });
-    this.counter.inc({ provider, outcome: result.outcome });
+    };
   }
 
   /** Registers the metric into the instance's registry (app.metrics). */

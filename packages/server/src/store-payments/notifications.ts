@@ -112,23 +112,29 @@ export class StoreMessages {
 
   /** The refund of the order a store transaction paid: the refund order, 2.5 and the supplement (RefundService). */
   async applyRefund(event: StoreRefundEvent, source: 'push' | 'reconcile' = 'push'): Promise<MessageResult> {
-    const row =
-      (event.storeKey && (await storePaymentsRepo.transaction(this.db, event.store, event.storeKey))) ||
-      (event.bankTrxNo && (await storePaymentsRepo.byBankTrxNo(this.db, event.store, event.bankTrxNo))) ||
-      undefined;
-    if (!row && (event.storeKey || event.bankTrxNo)) {
+    const keyed = event.storeKey !== null || event.bankTrxNo !== null;
+    // Under the lock rows of the keys the submission's payment takes too: either its transaction committed before
+    // (found here, refunded below) or it waits and then finds the revocation (refused `revoked`).
+    const row = await this.db.transaction().execute(async (trx) => {
+      await storePaymentsRepo.lockKeys(trx, event.store, [event.storeKey, event.bankTrxNo], this.now());
+      const found =
+        (event.storeKey && (await storePaymentsRepo.transaction(trx, event.store, event.storeKey))) ||
+        (event.bankTrxNo && (await storePaymentsRepo.byBankTrxNo(trx, event.store, event.bankTrxNo))) ||
+        undefined;
       // Refunded before any order knew it (a player keeps the JWS or token, asks for a refund, then submits it):
       // kept, so the submission is refused (issue 27, docs/stores.md "Revocation").
-      await storePaymentsRepo.insertRevocation(this.db, {
-        store: event.store,
-        store_key: (event.storeKey ?? event.bankTrxNo)!,
-        app_id: event.appId,
-        bank_trx_no: event.bankTrxNo,
-        source,
-        created_at: this.now(),
-      });
-      return { outcome: 'applied', reason: 'revoked_before_submission', trxNo: null };
-    }
+      if (!found && keyed)
+        await storePaymentsRepo.insertRevocation(trx, {
+          store: event.store,
+          store_key: (event.storeKey ?? event.bankTrxNo)!,
+          app_id: event.appId,
+          bank_trx_no: event.bankTrxNo,
+          source,
+          created_at: this.now(),
+        });
+      return found;
+    });
+    if (!row && keyed) return { outcome: 'applied', reason: 'revoked_before_submission', trxNo: null };
     if (!row || row.app_id !== event.appId) return { outcome: 'ignored', reason: 'unknown_transaction', trxNo: null };
     try {
       await this.orders.refund(row.trx_no);

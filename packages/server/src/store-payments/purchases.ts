@@ -102,16 +102,15 @@ export class StorePurchases {
       throw invalidParameter('signedTransactions', 'lists the same transaction twice');
     for (const [i, p] of purchases.entries()) {
       await this.checkAccount('apple', order, p.accountToken, `signedTransactions.${i}`);
-      const revoked = p.revocationDate
-        ? `the App Store refunded or revoked it on ${p.revocationDate.toISOString()}`
-        : (await storePaymentsRepo.revoked(this.db, 'apple', buyer.appId, p.transactionId, p.transactionId))
-          ? 'the App Store reported its refund before it was submitted'
-          : null;
-      if (revoked)
+      // A refund reported before the submission is checked in the payment's transaction (pay).
+      if (p.revocationDate)
         throw await this.refuse(
           'apple',
           order,
-          new StoreVerificationError('revoked', `transaction ${p.transactionId}: ${revoked}`),
+          new StoreVerificationError(
+            'revoked',
+            `transaction ${p.transactionId}: the App Store refunded or revoked it on ${p.revocationDate.toISOString()}`,
+          ),
           `signedTransactions.${i}`,
         );
     }
@@ -145,13 +144,6 @@ export class StorePurchases {
       throw await this.refuse('google', order, e, 'purchaseToken');
     }
     await this.checkAccount('google', order, purchase.accountToken, 'purchaseToken');
-    if (await storePaymentsRepo.revoked(this.db, 'google', buyer.appId, input.purchaseToken, purchase.transactionId))
-      throw await this.refuse(
-        'google',
-        order,
-        new StoreVerificationError('revoked', 'Google Play voided this purchase before it was submitted'),
-        'purchaseToken',
-      );
     checkQuantity([purchase], item);
     const client = googleClientReport(input, purchase.region ?? null);
     const paid = await this.pay(order, 'google', [purchase], {
@@ -240,8 +232,15 @@ export class StorePurchases {
         bankTrxNo: how.bankTrxNo,
         client: how.client,
         mergedReceipts: how.merged,
-        alsoWrite: (trx) =>
-          storePaymentsRepo.insertTransactions(
+        alsoWrite: async (trx) => {
+          // A refund reported before the submission refuses it. Under the lock rows its refund takes too, so a refund
+          // racing this submission either is seen here or sees this payment (notifications.ts applyRefund): 2.4
+          // then 2.5, never a payment whose refund was kept as a revocation (docs/stores.md "Revocation").
+          await storePaymentsRepo.lockKeys(trx, store, keys.concat(purchases.map((p) => p.transactionId)), now);
+          for (const [i, p] of purchases.entries())
+            if (await storePaymentsRepo.revoked(trx, store, order.app_id, keys[i]!, p.transactionId))
+              throw new RevokedBeforeSubmission(i);
+          await storePaymentsRepo.insertTransactions(
             trx,
             purchases.map((p, i) => ({
               store,
@@ -254,13 +253,30 @@ export class StorePurchases {
               refunded_at: null,
               created_at: now,
             })),
-          ),
+          );
+        },
       });
     } catch (e) {
+      if (e instanceof RevokedBeforeSubmission) {
+        const p = purchases[e.index]!;
+        const why =
+          store === 'apple'
+            ? `transaction ${p.transactionId}: the App Store reported its refund before it was submitted`
+            : 'Google Play voided this purchase before it was submitted';
+        const field = store === 'apple' ? `signedTransactions.${e.index}` : 'purchaseToken';
+        throw await this.refuse(store, order, new StoreVerificationError('revoked', why), field);
+      }
       // Another request paid with the same transaction meanwhile: the key let one through.
       if (this.isUniqueViolation(e)) throw usedError(null);
       throw e;
     }
+  }
+}
+
+/** A refund of the purchase at `index` was kept before its submission: rolls the payment back. */
+class RevokedBeforeSubmission extends Error {
+  constructor(readonly index: number) {
+    super('revoked before submission');
   }
 }
 

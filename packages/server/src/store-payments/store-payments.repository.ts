@@ -37,6 +37,21 @@ export const storePaymentsRepo = {
     return transactionBy(db, store, 'bank_trx_no', bankTrxNo);
   },
 
+  /**
+   * Takes the lock rows of these store keys until the transaction ends (an upsert: PostgreSQL's row lock, SQLite's one
+   * writer), in sorted order so two takers of overlapping keys never deadlock. Both a submission's payment and a
+   * refund take them before they look at the other's rows (docs/stores.md "Revocation").
+   */
+  async lockKeys(trx: Kysely<Tables>, store: StoreName, keys: (string | null)[], at: number): Promise<void> {
+    const sorted = [...new Set(keys.filter((k): k is string => k !== null))].sort();
+    for (const key of sorted)
+      await trx
+        .insertInto('store_key_locks')
+        .values({ store, store_key: key, locked_at: at })
+        .onConflict((oc) => oc.columns(['store', 'store_key']).doUpdateSet({ locked_at: at }))
+        .execute();
+  },
+
   /** Keeps a refund reported before its transaction paid anything (the first report holds the key). */
   async insertRevocation(db: Kysely<Tables>, row: Insertable<StoreRevocationsTable>): Promise<void> {
     await db

@@ -61,6 +61,17 @@ export interface StoreRevocationsTable {
   created_at: number;
 }
 
+/**
+ * A store key's lock row (migration 0030): a submission's payment and a refund of the same key take it (an upsert) in
+ * the transaction that decides, so a refund racing the submission is seen by one of them (docs/stores.md).
+ */
+export interface StoreKeyLocksTable {
+  store: 'apple' | 'google';
+  /** Apple transactionId / Google purchase token or orderId. */
+  store_key: string;
+  locked_at: number;
+}
+
 /** An Apple CONSUMPTION_REQUEST and what was done with it (migration 0024). */
 export interface StoreConsumptionRequestsTable {
   request_id: Generated<number>;
@@ -81,6 +92,7 @@ export interface StoreConsumptionRequestsTable {
 
 export interface StorePaymentsTables {
   store_revocations: StoreRevocationsTable;
+  store_key_locks: StoreKeyLocksTable;
   store_consumption_requests: StoreConsumptionRequestsTable;
   store_transactions: StoreTransactionsTable;
   store_messages: StoreMessagesTable;

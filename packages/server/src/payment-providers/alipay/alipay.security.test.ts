@@ -96,6 +96,28 @@ describe('Alipay notify: refusals', () => {
     await assertUnpaid(trxNo);
   });
 
+  it('refuses a refused notify again each time it is sent (never `success`, so Alipay keeps telling), recording each', async () => {
+    const { trxNo, trade } = await openTrade('refused-again');
+    const first = await deliver(trade, { total_amount: '5.99' });
+    await refusedAs(first, 409, 'amount_mismatch');
+    await refusedAs(await f.alipay.post(first.url, first.params), 409, 'amount_mismatch');
+    const atOnce = await Promise.all([f.alipay.post(first.url, first.params), f.alipay.post(first.url, first.params)]);
+    for (const r of atOnce) assert.deepEqual([r.status, r.body], [409, 'fail']);
+    await assertUnpaid(trxNo);
+    const messages = (await f.svc.admin('GET', `/apps/${f.mainland.appId}/provider-messages?trxNo=${trxNo}`)).body
+      .messages;
+    assert.deepEqual(
+      messages.filter((m: any) => m.eventId === first.params.notify_id).map((m: any) => [m.outcome, m.reason]),
+      Array(4).fill(['refused', 'amount_mismatch']),
+    );
+    // The right notify still pays the order (its own notify_id), and its replay is the harmless duplicate.
+    const paid = await deliver(trade);
+    assert.deepEqual([paid.status, paid.body], [200, 'success']);
+    assert.deepEqual((await f.alipay.post(paid.url, paid.params)).body, 'success');
+    await f.game.waitFor(() => notificationsOf(f, trxNo).length > 0);
+    assert.equal(notificationsOf(f, trxNo).length, 1);
+  });
+
   it("refuses an unknown order and another app's order", async () => {
     const { trxNo, trade } = await openTrade('strangers');
     await refusedAs(await deliver(trade, { out_trade_no: '987654321' }), 409, 'unknown_order');

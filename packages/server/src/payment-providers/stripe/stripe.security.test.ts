@@ -105,6 +105,8 @@ describe('Stripe webhook: refusals', () => {
       metadata: { trxNo: String(trxNo) },
     });
     refusedAs(await deliver(pi), 409, 40950, 'amount_mismatch');
+    // Stripe retries a refused event with the same id: refused again each time, never a harmless duplicate (issue 39).
+    refusedAs(await deliver(pi), 409, 40950, 'amount_mismatch');
     await assertUnpaid(trxNo);
   });
 
