@@ -223,7 +223,7 @@ export function AppDetail({ appId, tab, query }) {
     <${AppTabBar} appId=${app.appId} tab=${tab} />
     ${
       Body
-        ? html`<${Body} app=${app} reload=${reload} query=${query} />`
+        ? html`<${Body} key=${query.focus ?? ''} app=${app} reload=${reload} query=${query} />`
         : html`<div class="error" role="alert">Not found: the app page has no tab ${tab}.</div>`
     }
   </section>`;

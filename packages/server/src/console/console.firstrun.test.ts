@@ -4,7 +4,7 @@ import { encode } from 'uqr';
 import { startTestService, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
 import { FAST } from '../delivery/delivery.testlib.js';
-import { startBrowser, waitForRoute, type TestBrowser } from './console.testlib.js';
+import { clickNav, startBrowser, waitForRoute, type TestBrowser } from './console.testlib.js';
 
 /**
  * A newcomer's first five minutes (issue 34): a fresh service, a browser opened on `/`, the break-glass token, the
@@ -80,7 +80,7 @@ describe('operator console: first run and getting started', () => {
       await page.fill('#f-callbackUrls', `${game.url}/pay/callback`);
       await page.click('form.stacked button[type=submit]');
       await page.locator('.secret-value').waitFor();
-      await page.click('header nav a[href="#/overview"]');
+      await clickNav(page, '#/overview');
       await page.locator('.getting-started li.callback-url[data-done="true"]').waitFor();
       assert.equal(await step('create-app').getAttribute('data-done'), 'true');
 
@@ -104,7 +104,7 @@ describe('operator console: first run and getting started', () => {
       assert.equal(await result.locator('.attempt-answer').innerText(), last.responseBody);
       assert.match(await result.innerText(), /delivered at the first attempt/);
       await noSideScroll('delivery tab');
-      await page.click('header nav a[href="#/overview"]');
+      await clickNav(page, '#/overview');
       await page.locator('.getting-started li.test-event[data-done="true"]').waitFor();
 
       // 4: a studio developer invited for the app; then the checklist is done and leaves the overview.
@@ -117,7 +117,7 @@ describe('operator console: first run and getting started', () => {
       // The portal's address follows its sentence after a space.
       assert.match(await page.locator('main').innerText(), /the portal's address: http:\/\/\S+\/portal\//);
       await noSideScroll('invitation');
-      await page.click('header nav a[href="#/overview"]');
+      await clickNav(page, '#/overview');
       await page.locator('figure.chart').first().waitFor();
       await page.waitForTimeout(300);
       assert.equal(await page.locator('.getting-started').count(), 0, 'every step done: no checklist');

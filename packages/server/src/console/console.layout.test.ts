@@ -154,6 +154,10 @@ describe('operator console and studio portal: tabs, phone width and the small de
           `${key}: no horizontal scroll at ${width} px`,
         );
       }
+      // The checklist's link to the callback URLs: the Settings tab with its form open there, the field focused.
+      await go(svc, page, `/apps/${appId}/settings?focus=f-callbackUrls`);
+      await page.locator('#f-callbackUrls').waitFor();
+      assert.equal(await page.evaluate('document.activeElement?.id'), 'f-callbackUrls');
       // #/apps/{appId} is the overview tab; a tab link switches tabs in place.
       await go(svc, page, `/apps/${appId}`);
       await page.locator('.app-tabs a.active[data-tab="overview"]').waitFor();
