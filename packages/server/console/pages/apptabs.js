@@ -1,7 +1,7 @@
 // pages/apptabs.js - one app's page in tabs, each with its own address (#/apps/{appId}/{tab}): overview, delivery
 // (the test event first), orders and payments, stores, web page and providers, settings. A tab's `?focus=` names the
 // control the getting-started checklist sends the operator to (focused once the tab is shown).
-import { useState } from '/console/vendor/hooks.module.js';
+import { useEffect, useRef, useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import {
   ConfirmButton,
@@ -26,14 +26,14 @@ import { PrecheckTextsPanel, WebPaySettingsPanel } from '/console/pages/webpay.j
 import { StoreSettingsPanel } from '/console/pages/stores.js';
 import { PaymentProvidersPanel } from '/console/pages/providers.js';
 
-/** The tabs: [key (the address's last segment), label]. */
+/** The tabs: [key (the address's last segment), label, what it holds (the overview's summary)]. */
 export const APP_TABS = [
-  ['overview', 'Overview'],
-  ['delivery', 'Delivery'],
-  ['orders', 'Orders and payments'],
-  ['stores', 'Stores'],
-  ['web', 'Web page and providers'],
-  ['settings', 'Settings'],
+  ['overview', 'Overview', ''],
+  ['delivery', 'Delivery', 'Send a test event and see it arrive; recover dead events.'],
+  ['orders', 'Orders and payments', 'Order settings: the web region lock, store orders of players in arrears.'],
+  ['stores', 'Stores', 'App Store and Google Play settings, and the URLs to paste into their consoles.'],
+  ['web', 'Web page and providers', 'The web payment page, its pre-order check texts, the payment providers.'],
+  ['settings', 'Settings', 'Name, callback and game URLs, allowed IPs; rotate the md5 secret.'],
 ];
 
 /** A tab's address: `appTab(3, 'delivery', { focus: 'send-test-event' })` -> `#/apps/3/delivery?focus=...`. */
@@ -89,9 +89,10 @@ function OverviewTab({ app }) {
     />
     <div class="tab-summary">
       ${APP_TABS.filter(([key]) => key !== 'overview').map(
-        ([key, label]) =>
+        ([key, label, holds]) =>
           html`<div class="panel">
             <h2><a href=${appTab(app.appId, key)}>${label}</a></h2>
+            <p class="muted">${holds}</p>
             ${links[key] ? html`<${PageLinks} links=${links[key]} />` : null}
           </div>`,
       )}
@@ -122,8 +123,7 @@ function StoresTab({ app }) {
 function WebTab({ app }) {
   return html`<${WebPaySettingsPanel} appId=${app.appId} />
     <${PrecheckTextsPanel} appId=${app.appId} />
-    <${PaymentProvidersPanel} appId=${app.appId} />
-    <${PageLinks} links=${linksOf(app.appId).web} />`;
+    <${PaymentProvidersPanel} appId=${app.appId} />`;
 }
 
 /** The app's own settings: what the app form edits (opened at once by `?edit`), and the secret's rotation. */
@@ -198,7 +198,13 @@ const TAB_BODIES = {
 
 /** The tab bar: a link per tab, the current one marked (aria-current). */
 function AppTabBar({ appId, tab }) {
-  return html`<nav class="tabs app-tabs" aria-label="App sections">
+  // On a phone the bar scrolls sideways: the current tab is brought into view.
+  const bar = useRef(null);
+  useEffect(() => {
+    const active = bar.current?.querySelector('a.active');
+    if (active) bar.current.scrollLeft = active.offsetLeft - bar.current.offsetLeft - 12;
+  }, [tab]);
+  return html`<nav class="tabs app-tabs" aria-label="App sections" ref=${bar}>
     ${APP_TABS.map(
       ([key, label]) =>
         html`<a
