@@ -11,15 +11,19 @@ import { html } from '/console/ui.js';
 const plotWidth = (el) => Math.max(120, Math.floor(el.clientWidth || 600));
 
 /**
- * An axis label short enough to stay whole under its tick: a URL as its host and the end of its path
- * ("127.0.0.1:4000/…/callback"), other long text cut in the middle. The legend and the data table show it whole.
+ * An axis label short enough to stay whole under its tick: a URL without its scheme, and when still too long its host
+ * and as many of its path's last segments as fit ("127.0.0.1:4000/…/pay/callback"); other long text is cut in the
+ * middle. The legend and the data table show it whole.
  */
 export function shortLabel(label, max = 28) {
   let text = label;
   const url = /^https?:\/\/([^/?#]+)([^?#]*)/i.exec(label);
   if (url) {
-    const parts = url[2].split('/').filter(Boolean);
-    text = parts.length === 0 ? url[1] : parts.length === 1 ? `${url[1]}/${parts[0]}` : `${url[1]}/…/${parts.at(-1)}`;
+    const [, host, path] = url;
+    text = `${host}${path === '/' ? '' : path}`;
+    const parts = path.split('/').filter(Boolean);
+    for (let keep = parts.length - 1; text.length > max && keep >= 1; keep--)
+      text = `${host}/…/${parts.slice(-keep).join('/')}`;
   }
   if (text.length <= max) return text;
   const keep = Math.floor((max - 1) / 2);
