@@ -100,8 +100,10 @@ function OverviewTab({ app }) {
 }
 
 function DeliveryTab({ app }) {
-  return html`<${TestEventPanel} appId=${app.appId} />
-    <${RecoverDeadEvents} appId=${app.appId} />
+  // Recovered events are delivered again: the test event shown is read again (it may have been one of them).
+  const [recovered, setRecovered] = useState(0);
+  return html`<${TestEventPanel} appId=${app.appId} round=${recovered} />
+    <${RecoverDeadEvents} appId=${app.appId} onRecovered=${() => setRecovered((n) => n + 1)} />
     <div class="panel">
       <h2>Logs</h2>
       <${PageLinks} links=${linksOf(app.appId).delivery} />

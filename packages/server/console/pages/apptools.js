@@ -122,7 +122,7 @@ export function RunButton({ id, action, label, question, confirmLabel }) {
 }
 
 /** Recover the app's dead events since a time (after an outage of the game): asks first, then shows the count. */
-export function RecoverDeadEvents({ appId }) {
+export function RecoverDeadEvents({ appId, onRecovered }) {
   const [since, setSince] = useState(() => localInput(new Date(Date.now() - 24 * 3600 * 1000)));
   const recover = useAction(() => {
     // An empty or unreadable time goes to the API as typed: the API says what is wrong with it.
@@ -130,7 +130,7 @@ export function RecoverDeadEvents({ appId }) {
     return api('POST', `${appPath(appId)}/events/recover`, {
       body: { since: Number.isNaN(at.getTime()) ? since : at.toISOString() },
     });
-  });
+  }, onRecovered);
   return html`<div class="panel recover">
     <h2>Recover dead events</h2>
     <p class="muted">

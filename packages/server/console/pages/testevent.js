@@ -15,7 +15,7 @@ const SHOWN_ATTEMPTS = 3;
  * The event `eventId` (or the app's latest test event when undefined), read until it is delivered or dead:
  * { event, error } (event null: the app has no test event yet).
  */
-function useWatchedEvent(appId, eventId) {
+function useWatchedEvent(appId, eventId, round) {
   const [event, setEvent] = useState(undefined);
   const [error, setError] = useState(undefined);
   useEffect(() => {
@@ -40,7 +40,7 @@ function useWatchedEvent(appId, eventId) {
       live = false;
       clearTimeout(timer);
     };
-  }, [appId, eventId]);
+  }, [appId, eventId, round]);
   return { event, error };
 }
 
@@ -115,7 +115,7 @@ function TestEventResult({ event: e }) {
 }
 
 /** Send a test event (type, optional server id; asks first) and see, in place, whether and how it arrived. */
-export function TestEventPanel({ appId }) {
+export function TestEventPanel({ appId, round = 0 }) {
   const [type, setType] = useState('payment');
   const [serverId, setServerId] = useState('');
   const [eventId, setEventId] = useState(undefined);
@@ -126,7 +126,7 @@ export function TestEventPanel({ appId }) {
     setEventId(sent.eventId);
     return sent;
   });
-  const { event, error } = useWatchedEvent(appId, eventId);
+  const { event, error } = useWatchedEvent(appId, eventId, round);
   return html`<div class="panel test-event">
     <h2>Send a test event</h2>
     <p class="muted">

@@ -455,6 +455,8 @@ describe('operator console (happy paths)', () => {
     await page.click('.confirm button.confirm-yes');
     await waitForText(page, '.recover p.ok', /Recovered 1 dead event:/);
     await waitForEvent(svc, eventId, (e) => e.state === 'delivered');
+    // The test event shown is read again after the recovery: delivered, in place.
+    await page.locator(`.test-result[data-event="${eventId}"][data-state="delivered"]`).waitFor();
     await page.click(`.test-result a:has-text("${eventId}")`);
     await waitForText(page, 'h1', new RegExp(`Event ${eventId} delivered`));
     await page.close();
