@@ -39,7 +39,7 @@ try {
   await page.fill('#f-moderator', 'alice');
   await page.click('form.token-signin button[type=submit]');
   await page.waitForSelector('header.topbar');
-  await page.goto(`${svc.url}/console#/apps/${appId}`);
+  await page.goto(`${svc.url}/console#/apps/${appId}/stores`);
   await page.waitForSelector('.app-stores .store-google');
   await page.locator('.app-stores').scrollIntoViewIfNeeded();
 

@@ -16,6 +16,8 @@ export const session = {
   role: () => sessionStorage.getItem(ROLE_KEY),
   signedIn: () => Boolean(sessionStorage.getItem(TOKEN_KEY) || sessionStorage.getItem(CSRF_KEY)),
   moderator: () => sessionStorage.getItem(MODERATOR_KEY) || 'console',
+  /** The name given at a token sign-in (or the account's name), or '' when none was given. */
+  givenName: () => sessionStorage.getItem(MODERATOR_KEY) ?? '',
   signIn(token, moderator) {
     sessionStorage.setItem(TOKEN_KEY, token);
     if (moderator) sessionStorage.setItem(MODERATOR_KEY, moderator);

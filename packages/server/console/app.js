@@ -65,15 +65,20 @@ function AccountSignIn({ onError }) {
   />`;
 }
 
-/** "Sign in with your company account" when the service has OpenID Connect configured (GET /session/methods). */
-function OidcSignIn() {
-  const [oidc, setOidc] = useState(false);
+/** How operators may sign in (GET /session/methods): { oidc, firstRun }; both false until it answers. */
+function useSignInMethods() {
+  const [methods, setMethods] = useState({ oidc: false, firstRun: false });
   useEffect(() => {
     api('GET', '/session/methods', { signingIn: true }).then(
-      (m) => setOidc(m.oidc === true),
-      () => setOidc(false),
+      (m) => setMethods({ oidc: m.oidc === true, firstRun: m.firstRun === true }),
+      () => undefined,
     );
   }, []);
+  return methods;
+}
+
+/** "Sign in with your company account" when the service has OpenID Connect configured. */
+function OidcSignIn({ oidc }) {
   if (!oidc) return null;
   return html`<p class="oidc-signin">
     <a class="button" href="/admin/v1/session/oidc">Sign in with your company account</a>
@@ -97,6 +102,7 @@ const TOKEN_FIELDS = [
 ];
 
 function SignIn({ message }) {
+  const methods = useSignInMethods();
   const [accountError, setAccountError] = useState(undefined);
   const [form, set] = useForm({ token: '', moderator: '' });
   const tokenSignIn = useAction(async () => {
@@ -121,13 +127,17 @@ function SignIn({ message }) {
         : null
     }
     <${ErrorBox} error=${accountError ?? tokenSignIn.error} />
-    <${OidcSignIn} />
+    <${OidcSignIn} oidc=${methods.oidc} />
     <${AccountSignIn} onError=${setAccountError} />
-    <p class="muted first-time">
-      First time on this service? Nobody has an operator account yet: open the fold below and paste the break-glass
-      admin token (<code>data/admin-token</code>; <code>npm start</code> prints where it is). The console then offers to
-      create your admin account.
-    </p>
+    ${
+      methods.firstRun
+        ? html`<p class="muted first-time">
+            First time on this service? Nobody has an operator account yet: open the fold below and paste the
+            break-glass admin token (<code>data/admin-token</code>; <code>npm start</code> prints where it is). The
+            console then offers to create your admin account.
+          </p>`
+        : null
+    }
     <details class="break-glass">
       <summary>Break-glass admin token or an operator API token</summary>
       <${SubmitForm} className="token-signin" onSubmit=${tokenSignIn.run} autocomplete="off">
@@ -136,6 +146,12 @@ function SignIn({ message }) {
       <//>
     </details>
   </main>`;
+}
+
+/** Who a bearer token signs in as: the break-glass ADMIN_TOKEN or an operator API token (gpo_), and the name noted. */
+function tokenWho(token, name) {
+  const kind = token.startsWith('gpo_') ? 'an operator API token' : 'the break-glass token';
+  return `with ${kind}${name ? ` (noted as ${name})` : ''}`;
 }
 
 function Shell() {
@@ -156,7 +172,9 @@ function Shell() {
     session.signOut();
     announceSignOut('console', 'You signed out.');
   };
-  const who = `${session.moderator()}${session.role() ? ` (${session.role()})` : ''}`;
+  const who = session.token()
+    ? tokenWho(session.token(), session.givenName())
+    : `as ${session.moderator()} (${session.role()})`;
   return html`<div>
     <${TopBar} brand="Operator console" links=${links} who=${who} onSignOut=${signOut} />
     <main data-route=${route.path}>

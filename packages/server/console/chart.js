@@ -7,6 +7,29 @@ import { useEffect, useRef } from '/console/vendor/hooks.module.js';
 import uPlot from '/console/vendor/uPlot.esm.js';
 import { html } from '/console/ui.js';
 
+/** The width a chart takes: its box's (the card's inner width); the canvas never makes the card wider. */
+const plotWidth = (el) => Math.max(120, Math.floor(el.clientWidth || 600));
+
+/**
+ * An axis label short enough to stay whole under its tick: a URL without its scheme, and when still too long its host
+ * and as many of its path's last segments as fit ("127.0.0.1:4000/…/pay/callback"); other long text is cut in the
+ * middle. The legend and the data table show it whole.
+ */
+export function shortLabel(label, max = 28) {
+  let text = label;
+  const url = /^https?:\/\/([^/?#]+)([^?#]*)/i.exec(label);
+  if (url) {
+    const [, host, path] = url;
+    text = `${host}${path === '/' ? '' : path}`;
+    const parts = path.split('/').filter(Boolean);
+    for (let keep = parts.length - 1; text.length > max && keep >= 1; keep--)
+      text = `${host}/…/${parts.slice(-keep).join('/')}`;
+  }
+  if (text.length <= max) return text;
+  const keep = Math.floor((max - 1) / 2);
+  return `${text.slice(0, keep)}…${text.slice(-keep)}`;
+}
+
 const COLORS = ['#2e7d32', '#f9a825', '#c62828', '#1565c0', '#6a1b9a', '#00838f'];
 
 /**
@@ -31,11 +54,10 @@ export function Chart({
     // Bars of several series overlap at one x: the caller orders them largest first (p99 before p50, all tries
     // before failures), so each stays visible in front of the one before.
     const bars = kind === 'bars' ? uPlot.paths.bars({ size: [0.6, 60], align: 0 }) : undefined;
-    const short = (label) => (label.length > 18 ? `${label.slice(0, 8)}...${label.slice(-8)}` : label);
     let focused = 1;
     const plot = new uPlot(
       {
-        width: Math.max(320, Math.min(900, box.current.clientWidth || 600)),
+        width: plotWidth(box.current),
         height: 220,
         legend: { show: true },
         cursor: { focus: { prox: 30 } },
@@ -44,7 +66,10 @@ export function Chart({
           y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
         },
         axes: [
-          { space: 90, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? short(labels[t] ?? '') : '')) },
+          {
+            space: 90,
+            values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? shortLabel(labels[t] ?? '') : '')),
+          },
           { size: 70, values: (_u, ticks) => ticks.map((t) => `${t}${unit}`) },
         ],
         series: [
@@ -74,7 +99,18 @@ export function Chart({
       [xs, ...series.map((s) => s.values)],
       box.current,
     );
-    return () => plot.destroy();
+    // The chart follows its card's width: redrawn at the new width whenever the box is resized (window, grid).
+    const el = box.current;
+    let width = plotWidth(el);
+    const resized = new ResizeObserver(() => {
+      const next = plotWidth(el);
+      if (next !== width) plot.setSize({ width: (width = next), height: 220 });
+    });
+    resized.observe(el);
+    return () => {
+      resized.disconnect();
+      plot.destroy();
+    };
   }, [JSON.stringify({ labels, series: series.map((s) => s.values) })]);
 
   return html`<figure class="chart" data-chart=${id}>
@@ -96,7 +132,7 @@ export function Chart({
                   ${labels.map(
                     (label, i) =>
                       html`<tr>
-                        <th scope="row">${label}</th>
+                        <th scope="row" title=${label}>${label}</th>
                         ${series.map((s) => {
                           const v = s.values[i];
                           const text = v === null || v === undefined ? '-' : String(v);

@@ -43,11 +43,11 @@ export function AppPage({ appId, tab, query }) {
   else body = html`<${Events} key=${key} appId=${a.appId} eventId=${query.event} filters=${filters} />`;
   return html`<section>
     <h1>${a.name} <span class="muted">app ${a.appId}</span></h1>
-    <p class="tabs">
+    <nav class="tabs app-tabs" aria-label="App sections">
       ${TABS.map(
         ([key, label]) => html`<a href=${`#/apps/${a.appId}/${key}`} class=${key === tab ? 'active' : ''}>${label}</a>`,
       )}
-    </p>
+    </nav>
     ${body}
   </section>`;
 }

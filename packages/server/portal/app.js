@@ -1,7 +1,7 @@
 // app.js - the portal shell: sign-in, top bar and the hash router (#/apps, #/apps/<id>/<tab>, #/keys).
 import { render } from '/console/vendor/preact.module.js';
 import { api, onUnauthorized, session } from '/portal/api.js';
-import { ErrorBox, ListPage, html, useApi, when } from '/portal/ui.js';
+import { ErrorBox, ListPage, html, useApi, time } from '/portal/ui.js';
 import {
   PasswordSignIn,
   TopBar,
@@ -38,7 +38,7 @@ const APP_LIST = {
     { label: 'Name', key: 'name' },
     { label: 'Region', key: 'region' },
     { label: 'Status', key: 'status' },
-    { label: 'Secret rotated', render: (a) => when(a.secretRotatedAt) },
+    { label: 'Secret rotated', render: (a) => time(a.secretRotatedAt) },
   ],
 };
 
@@ -78,7 +78,7 @@ function Shell() {
     ['#/keys', 'Platform keys', first === 'keys'],
   ];
   return html`<div>
-    <${TopBar} brand="Studio portal" links=${links} who=${session.name()} onSignOut=${signOut} />
+    <${TopBar} brand="Studio portal" links=${links} who=${`as ${session.name()}`} onSignOut=${signOut} />
     <main data-route=${r.path}>${page}</main>
   </div>`;
 }

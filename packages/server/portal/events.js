@@ -2,7 +2,7 @@
 // recovering dead events since a time, and test events.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/portal/api.js';
-import { ErrorBox, Field, ListPage, boundFields, html, useAction, useApi, when } from '/portal/ui.js';
+import { ErrorBox, Field, ListPage, boundFields, html, useAction, useApi, time } from '/portal/ui.js';
 
 export function Events({ appId, eventId, filters = {} }) {
   const { from, to } = filters;
@@ -52,7 +52,7 @@ export function Events({ appId, eventId, filters = {} }) {
       { label: 'State', key: 'state', cellClass: (e) => `state-${e.state}` },
       { label: 'Attempts', key: 'attempts' },
       { label: 'Last error', render: (e) => html`<span class="clip">${e.lastError ?? ''}</span>` },
-      { label: 'Created', render: (e) => when(e.createdAt) },
+      { label: 'Created', render: (e) => time(e.createdAt) },
     ],
     footer: ({ reload }) =>
       html`<${Recover} appId=${appId} onDone=${reload} /> <${TestEvent} appId=${appId} onDone=${reload} />`,
@@ -116,7 +116,7 @@ function EventDetail({ appId, eventId, onChange }) {
                   (t) =>
                     html`<tr>
                       <td>${t.attemptNo}</td>
-                      <td>${when(t.startedAt)}</td>
+                      <td>${time(t.startedAt)}</td>
                       <td class=${t.outcome === 'delivered' ? 'ok' : 'bad'}>${t.outcome}</td>
                       <td>${t.httpStatus ?? '—'}</td>
                       <td>${t.latencyMs} ms</td>

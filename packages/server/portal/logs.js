@@ -1,7 +1,7 @@
 // logs.js - an app's game-call log (4.8-4.10, with why each call failed) and its consumption notices (4.6), declared
 // for the kit's ListPage.
 import { useState } from '/console/vendor/hooks.module.js';
-import { ListPage, html, when } from '/portal/ui.js';
+import { ListPage, html, time } from '/portal/ui.js';
 
 const dash = (v) => v ?? '—';
 
@@ -26,7 +26,7 @@ export function GameCalls({ appId, filters = {} }) {
     columns: [
       { label: 'Call', key: 'callId' },
       { label: 'Kind', key: 'kind' },
-      { label: 'Started', render: (c) => when(c.startedAt) },
+      { label: 'Started', render: (c) => time(c.startedAt) },
       { label: 'Try', key: 'tryNo' },
       { label: 'Outcome', key: 'outcome', cellClass: (c) => (c.outcome === 'ok' ? 'ok' : 'bad') },
       { label: 'HTTP', render: (c) => dash(c.httpStatus) },
@@ -52,7 +52,7 @@ export function Notices({ appId }) {
       { label: 'Server', key: 'serverId' },
       { label: 'Role', key: 'roleId' },
       { label: 'Product', key: 'productCode' },
-      { label: 'Received', render: (n) => when(n.receivedAt) },
+      { label: 'Received', render: (n) => time(n.receivedAt) },
       { label: 'Event', render: (n) => html`<a href=${`#/apps/${appId}/events?event=${n.eventId}`}>${n.eventId}</a>` },
     ],
   };

@@ -3,7 +3,7 @@
 // the app, a read-only list. Everything shown comes from the API as text.
 import { REFUNDER_ROWS } from '/console/kit/refunders.js';
 import { queryString } from '/portal/api.js';
-import { ListPage, html, when } from '/portal/ui.js';
+import { ListPage, html, time } from '/portal/ui.js';
 
 const TRX_TYPES = ['payment', 'supplement', 'refund'];
 const money = (amount, currency) => `${amount} ${currency}`;
@@ -23,7 +23,7 @@ const refunders = (appId) => ({
   keep: [],
   summary: (data) =>
     html`<p class="muted window">
-      ${when(data.from)} to ${when(data.to)}${data.currency ? `, in ${data.currency}` : ''}
+      ${time(data.from)} to ${time(data.to)}${data.currency ? `, in ${data.currency}` : ''}
     </p>`,
   filters: [
     { name: 'from', label: 'Refunds from', placeholder: '2026-11-01T00:00:00Z' },
@@ -38,7 +38,7 @@ const refunders = (appId) => ({
     { label: 'Refunds', render: (r) => String(r.refunds) },
     { label: 'Refunded', render: (r) => r.refunded.map((a) => money(a.amount, a.currency)).join(' + ') },
     { label: 'Pending supplements', render: (r) => String(r.pendingSupplements) },
-    { label: 'Last refund', render: (r) => when(r.lastRefundAt) },
+    { label: 'Last refund', render: (r) => time(r.lastRefundAt) },
   ],
 });
 
@@ -65,7 +65,7 @@ const playerOrders = (appId, userId) => ({
     { label: 'Channel', render: (o) => String(o.channel) },
     { label: 'Original trxNo', render: (o) => (o.originalTrxNo === null ? '—' : String(o.originalTrxNo)) },
     { label: 'outTrxNo', render: (o) => o.outTrxNo ?? '—' },
-    { label: 'Created', render: (o) => when(o.createdAt) },
+    { label: 'Created', render: (o) => time(o.createdAt) },
   ],
 });
 

@@ -2,7 +2,7 @@
 // rotation (the new secret shown once; the previous one accepted for the grace period).
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/portal/api.js';
-import { ErrorBox, html, useAction, when } from '/portal/ui.js';
+import { ErrorBox, html, useAction, time } from '/portal/ui.js';
 import { Fields, SubmitForm, useForm, useWrite } from '/console/kit/form.js';
 
 const URL_FIELDS = [
@@ -64,7 +64,7 @@ export function Settings({ app, onSaved }) {
       <h2>md5 secret</h2>
       <p class="muted">
         Last rotated
-        ${when(app.secretRotatedAt)}.${app.previousSecretExpiresAt ? ` The previous secret is accepted until ${when(app.previousSecretExpiresAt)}.` : ''}
+        ${time(app.secretRotatedAt)}.${app.previousSecretExpiresAt ? html` The previous secret is accepted until ${time(app.previousSecretExpiresAt)}.` : ''}
         A new secret is shown once; the previous one keeps working for the grace period, so update your game meanwhile.
       </p>
       ${

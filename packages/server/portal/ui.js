@@ -16,6 +16,3 @@ export { useAction };
 
 /** A list page declared as data (kit/list.js), reading the portal API. */
 export const ListPage = listPage(read);
-
-/** An ISO time as the browser's local time, or a dash. */
-export const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');

@@ -101,7 +101,7 @@ function App() {
   const setRole = (role) => setCtx({ ...ctx, role });
   let roleStep;
   if (ctx.role) {
-    roleStep = html`<${RoleCard} lang=${lang} role=${ctx.role} t=${t} /> ${
+    roleStep = html`<${RoleCard} lang=${lang} role=${ctx.role} t=${t} servers=${ctx.servers} /> ${
         ctx.entry === 'official' && step.name === 'shop'
           ? html`<button
               id="btn-change-role"

@@ -2,11 +2,14 @@
 // a title naming the app, a way back to the app, and the API path under the app.
 import { href, html } from '/console/kit/ui.js';
 
-/** { title, intro, path } of the ListPage spec of app `appId`'s `records` (the path under /apps/{appId}/). */
-export function appListHead(appId, title, records) {
+/**
+ * { title, intro, path } of the ListPage spec of app `appId`'s `records` (the path under /apps/{appId}/); the way back
+ * leads to the app page's `tab` (its address: #/apps/{appId}/{tab}) where the list belongs.
+ */
+export function appListHead(appId, title, records, tab = 'overview') {
   return {
     title: html`${title} <span class="muted">app ${appId}</span>`,
-    intro: html`<p><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>`,
+    intro: html`<p><a href=${href(`/apps/${appId}/${tab}`)}>Back to the app</a></p>`,
     path: `/apps/${encodeURIComponent(appId)}/${records}`,
   };
 }

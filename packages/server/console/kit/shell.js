@@ -100,11 +100,35 @@ export function PasswordSignIn({ className, nameLabel, signIn, onError }) {
     </form>`;
 }
 
-/** The top bar: the page's name, its sections ([href, label, active]), who is signed in and the sign-out button. */
+/**
+ * The top bar: the page's name, its sections ([href, label, active]), who is signed in (`who`: the whole phrase,
+ * "as alice (admin)") and the sign-out button. Below 600 px the sections fold behind a menu button (console.css),
+ * closed again when a section is picked.
+ */
 export function TopBar({ brand, links, who, onSignOut }) {
-  return html`<header class="topbar">
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const close = () => setOpen(false);
+    window.addEventListener('hashchange', close);
+    return () => window.removeEventListener('hashchange', close);
+  }, []);
+  return html`<header class=${`topbar${open ? ' open' : ''}`}>
     <span class="brand">${brand}</span>
-    <nav>${links.map(([to, label, active]) => html`<a href=${to} class=${active ? 'active' : ''}>${label}</a>`)}</nav>
-    <span class="who">as ${who} <button type="button" class="signout" onClick=${onSignOut}>Sign out</button></span>
+    <button
+      type="button"
+      class="menu-button"
+      aria-expanded=${String(open)}
+      aria-controls="topbar-nav"
+      onClick=${() => setOpen(!open)}
+    >
+      Menu
+    </button>
+    <nav id="topbar-nav">
+      ${links.map(([to, label, active]) => html`<a href=${to} class=${active ? 'active' : ''}>${label}</a>`)}
+    </nav>
+    <span class="who"
+      ><span class="who-text" title=${who}>${who}</span>
+      <button type="button" class="signout" onClick=${onSignOut}>Sign out</button></span
+    >
   </header>`;
 }

@@ -3,7 +3,7 @@
 // pager, error box, an action's status, loading and empty states, confirm button, copy button. Served once under
 // /console/kit/; the portal loads the same files.
 import { h } from '/console/vendor/preact.module.js';
-import { useState } from '/console/vendor/hooks.module.js';
+import { useEffect, useState } from '/console/vendor/hooks.module.js';
 import htm from '/console/vendor/htm.module.js';
 
 /** Preact through htm: text is always escaped; there is no raw-HTML path in the console. */
@@ -36,11 +36,13 @@ export function navigate(path, query = {}) {
 
 export function ErrorBox({ error }) {
   if (!error) return null;
+  // The envelope's detail often repeats its message (a refused sign-in): the sentence is shown once.
+  const msg = String(error.msg ?? error.message ?? error);
   return html`<div class="error" role="alert">
     <strong>Error <span class="code">${String(error.code ?? '')}</span></strong
     >${error.status ? html` <span class="muted">(HTTP ${error.status})</span>` : null}:${' '}
-    <span class="msg">${String(error.msg ?? error.message ?? error)}</span>
-    ${error.detail ? html`<div class="detail">${String(error.detail)}</div>` : null}
+    <span class="msg">${msg}</span>
+    ${error.detail && String(error.detail) !== msg ? html`<div class="detail">${String(error.detail)}</div>` : null}
   </div>`;
 }
 
@@ -100,11 +102,42 @@ export function show(v) {
   return String(v);
 }
 
-/** A date-time as local text. */
-export function time(iso) {
-  if (!iso) return show(null);
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? String(iso) : d.toLocaleString();
+// --- dates: the one formatter of the console and the portal ---
+
+/** A date (ISO text, Unix ms or a Date) as a Date, or null when it is none or unreadable. */
+function dateOf(value) {
+  if (value === null || value === undefined || value === '') return null;
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+const LOCAL = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const LOCAL_SHORT = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+const LOCAL_DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
+/** A date in the operator's time zone (the browser's): `short` (day and minute) or `day`; '' when it is none. */
+export function localText(value, style) {
+  const d = dateOf(value);
+  if (!d) return value === null || value === undefined ? '' : String(value);
+  return (style === 'short' ? LOCAL_SHORT : style === 'day' ? LOCAL_DAY : LOCAL).format(d);
+}
+
+/** The same date in UTC, as hover text: "2026-11-29 06:30:19 UTC". */
+export function utcText(value) {
+  const d = dateOf(value);
+  return d ? `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC` : '';
+}
+
+/** A date-time shown in the operator's time zone, UTC on hover (`title`); a dash when there is none. */
+export function time(value, style) {
+  const d = dateOf(value);
+  if (!d) return value ? String(value) : show(null);
+  return html`<time datetime=${d.toISOString()} title=${utcText(d)}>${localText(d, style)}</time>`;
 }
 
 /** Key/value rows of a record. */
@@ -146,11 +179,25 @@ export function boundFields(form, setForm) {
     html`<${Field} name=${key} value=${form[key]} onInput=${(v) => setForm({ ...form, [key]: v })} ...${props} />`;
 }
 
-/** A button that asks first: a click shows the question with confirm and cancel. */
-export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger = true, disabled = false }) {
+/**
+ * Focuses the control whose id is `id` (a link's `?focus=`, e.g. the checklist's) once `ready`, and scrolls it into
+ * view: the link leads to the exact control, not only to its page.
+ */
+export function useFocus(id, ready) {
+  useEffect(() => {
+    const el = ready && id ? document.getElementById(id) : null;
+    if (!el) return;
+    el.focus();
+    el.scrollIntoView({ block: 'center' });
+  }, [id, ready]);
+}
+
+/** A button that asks first: a click shows the question with confirm and cancel (`id`: the first button's). */
+export function ConfirmButton({ id, label, question, confirmLabel, onConfirm, danger = true, disabled = false }) {
   const [asking, setAsking] = useState(false);
   if (!asking)
     return html`<button
+      id=${id}
       type="button"
       class=${danger ? 'danger' : ''}
       disabled=${disabled}

@@ -1,7 +1,8 @@
-// pages/apptools.js - panels of the app detail page: order settings (view, edit: web region lock, store orders in arrears; view: store account binding, Apple consumption information) and delivery tools (recover dead events, send a test event).
+// pages/apptools.js - panels of the app's page: order settings (view, edit: web region lock, store orders in arrears;
+// view: store account binding, Apple consumption information) and recovering dead events (the delivery tab).
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
-import { ConfirmButton, Details, ErrorBox, Field, Loading, href, html, useAction, useApi } from '/console/ui.js';
+import { ConfirmButton, Details, ErrorBox, Field, Loading, href, html, time, useAction, useApi } from '/console/ui.js';
 import { EditButton, EditForm, Fields, Saved, useForm, useWrite } from '/console/kit/form.js';
 
 const appPath = (appId) => `/apps/${encodeURIComponent(appId)}`;
@@ -81,7 +82,7 @@ export function OrderSettingsPanel({ appId }) {
                   'Apple consumption information',
                   data.consumptionConsent === null
                     ? 'off: nothing about a purchase is sent to Apple'
-                    : `on since ${data.consumptionConsentedAt}, studio's statement: ${data.consumptionConsent}`,
+                    : html`on since ${time(data.consumptionConsentedAt)}, studio's statement: ${data.consumptionConsent}`,
                 ],
                 ['Apple refund preference', data.refundPreference ?? 'none'],
               ]}
@@ -105,10 +106,11 @@ export function OrderSettingsPanel({ appId }) {
 }
 
 /** A tool's button at the end of its row of fields: asks first, then runs the action. */
-function RunButton({ action, label, question, confirmLabel }) {
+export function RunButton({ id, action, label, question, confirmLabel }) {
   return html`<div class="field">
     <label> </label
     ><${ConfirmButton}
+      id=${id}
       label=${label}
       question=${question}
       confirmLabel=${confirmLabel}
@@ -119,79 +121,38 @@ function RunButton({ action, label, question, confirmLabel }) {
   </div>`;
 }
 
-/** Recover the app's dead events since a time, and send a test event; each asks first and shows the API's answer. */
-export function DeliveryTools({ appId }) {
+/** Recover the app's dead events since a time (after an outage of the game): asks first, then shows the count. */
+export function RecoverDeadEvents({ appId, onRecovered }) {
   const [since, setSince] = useState(() => localInput(new Date(Date.now() - 24 * 3600 * 1000)));
-  const [type, setType] = useState('payment');
-  const [serverId, setServerId] = useState('');
   const recover = useAction(() => {
     // An empty or unreadable time goes to the API as typed: the API says what is wrong with it.
     const at = new Date(since);
     return api('POST', `${appPath(appId)}/events/recover`, {
       body: { since: Number.isNaN(at.getTime()) ? since : at.toISOString() },
     });
-  });
-  const test = useAction(() =>
-    api('POST', `${appPath(appId)}/test-events`, {
-      body: { type, ...(serverId.trim() ? { serverId: serverId.trim() } : {}) },
-    }),
-  );
-  return html`<div class="panel delivery-tools">
-    <h2>Delivery tools</h2>
-    <div class="recover">
-      <h3>Recover dead events</h3>
-      <p class="muted">
-        After an outage of the game: deliver again every event of this app that died at or after this time.
-      </p>
-      <${ErrorBox} error=${recover.error} />
-      ${
-        recover.result
-          ? html`<p class="ok" role="status">
-              Recovered ${String(recover.result.recovered)} dead event${recover.result.recovered === 1 ? '' : 's'}:
-              queued for delivery again. <a href=${href('/events', { appId })}>Events of the app</a>
-            </p>`
-          : null
-      }
-      <div class="inline-fields">
-        <${Field} label="Died at or after" name="since" type="datetime-local" value=${since} onInput=${setSince} />
-        <${RunButton}
-          action=${recover}
-          label="Recover dead events"
-          question="Deliver every dead event of this app since then again now?"
-          confirmLabel="Yes, recover them"
-        />
-      </div>
-    </div>
-    <div class="test-event">
-      <h3>Send a test event</h3>
-      <p class="muted">
-        Signed and delivered exactly like a real notification, to the app's payment callback (or cancellation) URL.
-      </p>
-      <${ErrorBox} error=${test.error} />
-      ${test.result ? html`<p class="ok" role="status">Test event <a href=${href(`/events/${test.result.eventId}`)}>${String(test.result.eventId)}</a> queued for delivery.</p>` : null}
-      <div class="inline-fields">
-        <${Field}
-          label="Type"
-          name="testType"
-          as="select"
-          options=${['payment', 'refund', 'cancellation']}
-          value=${type}
-          onInput=${setType}
-        />
-        <${Field}
-          label="Server id (callback URL map; empty: default)"
-          name="testServerId"
-          value=${serverId}
-          onInput=${setServerId}
-          maxlength="64"
-        />
-        <${RunButton}
-          action=${test}
-          label="Send test event"
-          question=${`Send a test ${type} event to the game now?`}
-          confirmLabel="Yes, send it"
-        />
-      </div>
+  }, onRecovered);
+  return html`<div class="panel recover">
+    <h2>Recover dead events</h2>
+    <p class="muted">
+      After an outage of the game: deliver again every event of this app that died at or after this time.
+    </p>
+    <${ErrorBox} error=${recover.error} />
+    ${
+      recover.result
+        ? html`<p class="ok" role="status">
+            Recovered ${String(recover.result.recovered)} dead event${recover.result.recovered === 1 ? '' : 's'}: queued
+            for delivery again. <a href=${href('/events', { appId })}>Events of the app</a>
+          </p>`
+        : null
+    }
+    <div class="inline-fields">
+      <${Field} label="Died at or after" name="since" type="datetime-local" value=${since} onInput=${setSince} />
+      <${RunButton}
+        action=${recover}
+        label="Recover dead events"
+        question="Deliver every dead event of this app since then again now?"
+        confirmLabel="Yes, recover them"
+      />
     </div>
   </div>`;
 }

@@ -95,7 +95,7 @@ function DeveloperInvite() {
     : 'Comma-separated.';
   if (created)
     return html`<${AccountCreated} kind="developer" name=${created.developer.name} created=${created}>
-      Hand these to ${created.developer.name} over a safe channel, with the portal's address:
+      Hand these to ${created.developer.name} over a safe channel, with the portal's address:${' '}
       <code>${location.origin}/portal/</code>
     <//>`;
   return html`<section>

@@ -67,7 +67,7 @@ function EventDetail({ eventId }) {
     </p>
     <${Details}
       rows=${[
-        ['App', html`<a href=${href(`/apps/${e.appId}`)}>${e.appId}</a>`],
+        ['App', html`<a href=${href(`/apps/${e.appId}/delivery`)}>${e.appId}</a>`],
         ['Type', e.type],
         ['Target', `${e.target}${e.serverId ? ` (server ${e.serverId})` : ''}`],
         ['Attempts', String(e.attempts)],

@@ -6,6 +6,7 @@ import { api } from '/console/api.js';
 import { ActionForm, PersonNameField } from '/console/pages/peoplecommon.js';
 import { SecondFactorOnce } from '/console/qr.js';
 import { ErrorBox, href, html, useAction, useApi } from '/console/ui.js';
+import { appTab } from '/console/pages/apptabs.js';
 
 /** Offered only to the break-glass token, and only while the service has no operator account at all. */
 function FirstAdmin({ onDone }) {
@@ -64,7 +65,9 @@ export function checklistSteps(state) {
   const apps = state.apps ?? [];
   const first = apps[0];
   const withCallback = apps.find((a) => Object.keys(a.callbackUrls ?? {}).length > 0);
-  const appLink = (a) => href(`/apps/${a.appId}`);
+  // Each step links to the exact tab and control where it is done (focused there).
+  const callbackLink = (a) => appTab(a.appId, 'settings', { focus: 'f-callbackUrls' });
+  const testLink = (a) => appTab(a.appId, 'delivery', { focus: 'send-test-event' });
   const lastTest = state.tests?.[0];
   const steps = [];
   if (state.apps)
@@ -80,7 +83,7 @@ export function checklistSteps(state) {
         key: 'callback-url',
         label: "Set its payment callback URL (your game server's address)",
         done: Boolean(withCallback),
-        link: first ? appLink(first) : href('/apps/new'),
+        link: first ? callbackLink(first) : href('/apps/new'),
         linkLabel: first ? `Edit app ${first.appId}` : 'New app',
       },
     );
@@ -89,8 +92,8 @@ export function checklistSteps(state) {
       key: 'test-event',
       label: 'Send a test event and see it delivered',
       done: state.delivered.length > 0,
-      link: withCallback ? appLink(withCallback) : first ? appLink(first) : href('/apps/new'),
-      linkLabel: 'Delivery tools of the app',
+      link: withCallback ? testLink(withCallback) : first ? testLink(first) : href('/apps/new'),
+      linkLabel: 'Delivery tab of the app',
       note:
         lastTest && state.delivered.length === 0
           ? html`Last test event <a href=${href(`/events/${lastTest.eventId}`)}>${String(lastTest.eventId)}</a>:

@@ -18,7 +18,7 @@ const OUTCOMES = [
 
 /** One app's game-call log, declared for the kit's ListPage. */
 const gameCalls = (appId) => ({
-  ...appListHead(appId, 'Game-call log', 'game-calls'),
+  ...appListHead(appId, 'Game-call log', 'game-calls', 'delivery'),
   rows: 'calls',
   rowKey: (c) => c.callId,
   empty: 'No calls match.',

@@ -2,7 +2,7 @@
 // calls and the report queue of a window and an app, each figure a link to the list of the rows behind it.
 import { Chart } from '/console/chart.js';
 import { FirstRun } from '/console/pages/firstrun.js';
-import { ErrorBox, FilterForm, Loading, href, html, navigate, useApi } from '/console/ui.js';
+import { ErrorBox, FilterForm, Loading, href, html, localText, navigate, time, useApi } from '/console/ui.js';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -17,7 +17,8 @@ export function overviewQuery(q) {
 }
 
 const LATENCY_COLORS = { p99: '#c62828', p90: '#f9a825', p50: '#2e7d32' };
-const hourLabel = (iso) => `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
+// An hour in the operator's time zone; a day is a UTC day (the API's bucket), so it keeps its UTC date.
+const hourLabel = (iso) => localText(iso, 'short');
 const dayLabel = (iso) => iso.slice(0, 10);
 
 /**
@@ -141,6 +142,21 @@ export const CONSOLE_LINKS = {
   reports: (q) => href('/reports', q),
 };
 
+/** The window select: the range that applies (24 h unless another, or from/to, is in the route). */
+const RANGE_OPTIONS = [
+  ['24h', 'Last 24 hours'],
+  ['7d', 'Last 7 days'],
+  ['31d', 'Last 31 days'],
+  ['custom', 'From and to below'],
+];
+const appliedRange = (q) => (q.from || q.to ? 'custom' : RANGES[q.range] ? q.range : '24h');
+
+/** The route of the filter form's values: from and to when typed (or "From and to below" picked), else the range. */
+function windowOf(v, applied) {
+  const custom = v.range === 'custom' || ((v.from || v.to) && v.range === applied);
+  return custom ? { ...v, range: '' } : { ...v, from: '', to: '' };
+}
+
 export function OverviewPage({ route }) {
   const q = route.query;
   const query = overviewQuery(q);
@@ -150,11 +166,11 @@ export function OverviewPage({ route }) {
     <${FirstRun} />
     <${FilterForm}
       key=${JSON.stringify(q)}
-      query=${{ range: q.range ?? '', ...q }}
-      onApply=${(v) => navigate('/overview', v)}
+      query=${{ ...q, range: appliedRange(q) }}
+      onApply=${(v) => navigate('/overview', windowOf(v, appliedRange(q)))}
       fields=${[
         { name: 'appId', label: 'App id', size: 6 },
-        { name: 'range', label: 'Last', as: 'select', options: ['', '24h', '7d', '31d'] },
+        { name: 'range', label: 'Window', as: 'select', options: RANGE_OPTIONS },
         { name: 'from', label: 'From (ISO)', size: 22 },
         { name: 'to', label: 'To (ISO)', size: 22 },
       ]}
@@ -165,7 +181,7 @@ export function OverviewPage({ route }) {
         ? html`<${Loading} what="the overview" />`
         : data
           ? html`<p class="muted window" data-from=${data.from} data-to=${data.to}>
-                ${data.from} to ${data.to}${data.appId === null ? ', all apps' : `, app ${data.appId}`}
+                ${time(data.from)} to ${time(data.to)}${data.appId === null ? ', all apps' : `, app ${data.appId}`}
               </p>
               <${OverviewCharts} data=${data} links=${CONSOLE_LINKS} />`
           : null

@@ -115,7 +115,7 @@ function ProductForm({ product, editing, submitLabel, onSubmit, busy }) {
 /** One app's products, declared for the kit's ListPage. */
 const productList = (appId) => ({
   title: html`Products <span class="muted">app ${appId}</span>`,
-  intro: html`<p class="links"><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>
+  intro: html`<p class="links"><a href=${href(`/apps/${appId}/orders`)}>Back to the app</a></p>
     <p><a class="button" href=${href(`/apps/${appId}/new-product`)}>New product</a></p>`,
   path: `/apps/${encodeURIComponent(appId)}/products`,
   rows: 'products',

@@ -163,7 +163,7 @@ const OUTCOME_CLASS = { applied: 'ok', refused: 'bad' };
 /** One app's provider messages: every webhook and query find, verified or not, with its outcome. Shown as text. */
 const providerMessages = (appId) => ({
   title: html`Provider messages <span class="muted">app ${appId}</span>`,
-  intro: html`<p><a href=${href(`/apps/${appId}`)}>Back to the app</a></p>`,
+  intro: html`<p><a href=${href(`/apps/${appId}/web`)}>Back to the app</a></p>`,
   path: `/apps/${encodeURIComponent(appId)}/provider-messages`,
   rows: 'messages',
   rowKey: (m) => m.messageId,

@@ -9,7 +9,7 @@ const amounts = (refunded) => refunded.map((a) => `${a.amount} ${a.currency}`).j
 
 /** One app's refunders, declared for the kit's ListPage. */
 function refunders(appId) {
-  const head = appListHead(appId, 'Refund abuse', 'refund-abuse');
+  const head = appListHead(appId, 'Refund abuse', 'refund-abuse', 'orders');
   return {
     ...head,
     sectionClass: 'refunders',

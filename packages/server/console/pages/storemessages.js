@@ -10,7 +10,7 @@ const OUTCOME_CLASS = { applied: 'ok', refused: 'bad' };
 
 /** One app's store messages, declared for the kit's ListPage. */
 const storeMessages = (appId) => ({
-  ...appListHead(appId, 'Store messages', 'store-messages'),
+  ...appListHead(appId, 'Store messages', 'store-messages', 'stores'),
   rows: 'messages',
   rowKey: (m) => m.messageId,
   empty: 'No store messages match.',

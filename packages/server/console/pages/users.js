@@ -115,7 +115,7 @@ const BANS = [
   { label: 'Until', render: (b) => (b.until ? time(b.until) : 'until lifted') },
   { label: 'By', key: 'actor' },
   { label: 'At', key: 'createdAt', as: 'time' },
-  { label: 'Lifted', render: (b) => (b.liftedAt ? `${time(b.liftedAt)} by ${b.liftedBy}` : show(null)) },
+  { label: 'Lifted', render: (b) => (b.liftedAt ? html`${time(b.liftedAt)} by ${b.liftedBy}` : show(null)) },
 ];
 
 function UserDetail({ userId }) {
@@ -138,7 +138,7 @@ function UserDetail({ userId }) {
       rows=${[
         ['User code', u.userCode],
         ['Status', u.status],
-        ['Registered', `${time(u.registTime)} from ${u.registIp}`],
+        ['Registered', html`${time(u.registTime)} from ${u.registIp}`],
         ['Guest', u.isGuest ? 'yes' : 'no'],
         ['Cancellation due', time(u.cancelDueAt)],
         ['Cancelled', time(u.cancelledAt)],

@@ -208,7 +208,7 @@ describe('operator console (errors)', () => {
     const game = await createGame(svc);
     const { page } = await browser.newPage();
     await signIn(svc, page);
-    await go(svc, page, `/apps/${game.appId}`);
+    await go(svc, page, `/apps/${game.appId}/delivery`);
     await page.waitForSelector('#f-since');
     await page.fill('#f-since', '');
     await page.click('button:has-text("Recover dead events")');
@@ -223,7 +223,7 @@ describe('operator console (errors)', () => {
     await page.click('button:has-text("Send test event")');
     await page.click('.confirm button.confirm-yes');
     assert.match(await waitForText(page, '.test-event .error', /40000/), /serverId/);
-    assert.equal(await page.locator('.test-event p.ok').count(), 0);
+    assert.equal(await page.locator('.test-event .test-result').count(), 0);
     assert.deepEqual((await svc.admin('GET', `/events?appId=${game.appId}`)).body.events, [], 'no event was sent');
     await page.close();
   });

@@ -4,7 +4,7 @@ import { encode } from 'uqr';
 import { startTestService, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
 import { FAST } from '../delivery/delivery.testlib.js';
-import { startBrowser, waitForRoute, type TestBrowser } from './console.testlib.js';
+import { clickNav, startBrowser, waitForRoute, type TestBrowser } from './console.testlib.js';
 
 /**
  * A newcomer's first five minutes (issue 34): a fresh service, a browser opened on `/`, the break-glass token, the
@@ -80,31 +80,44 @@ describe('operator console: first run and getting started', () => {
       await page.fill('#f-callbackUrls', `${game.url}/pay/callback`);
       await page.click('form.stacked button[type=submit]');
       await page.locator('.secret-value').waitFor();
-      await page.click('header nav a[href="#/overview"]');
+      await clickNav(page, '#/overview');
       await page.locator('.getting-started li.callback-url[data-done="true"]').waitFor();
       assert.equal(await step('create-app').getAttribute('data-done'), 'true');
 
-      // 3: the test event, from the app's delivery tools, ticks when the game server has it.
+      // 3: the step links to the app's delivery tab with the send button focused; the test event is shown delivered
+      // in place (state, latency and the game's answer), and the step ticks.
+      const appId = (await svc.admin('GET', '/apps')).body.apps[0].appId;
       await step('test-event').locator('a').click();
-      await page.locator('.delivery-tools').waitFor();
-      await page.click('.test-event button:has-text("Send test event")');
+      await waitForRoute(page, `/apps/${appId}/delivery`);
+      await page.locator('.test-event .no-test-event').waitFor();
+      assert.equal(await page.evaluate('document.activeElement?.id'), 'send-test-event', 'the send button is focused');
+      await page.click('#send-test-event');
       await page.click('.test-event button.confirm-yes');
-      await page.locator('.test-event p.ok').waitFor();
+      const result = page.locator('.test-result[data-state="delivered"]');
+      await result.waitFor();
       await game.waitFor(() => game.requests.length > 0, 10_000, 'the test event');
       assert.equal(game.requests[0]!.verified, true, game.requests[0]!.verifyError);
-      await page.click('header nav a[href="#/overview"]');
+      const delivered = (await svc.admin('GET', `/events/${await result.getAttribute('data-event')}`)).body;
+      const last = delivered.attemptLog.at(-1);
+      assert.equal(await result.locator('.attempt-result').innerText(), 'delivered (HTTP 200)');
+      assert.equal(await result.locator('.attempt-latency').innerText(), `${last.latencyMs} ms`);
+      assert.equal(await result.locator('.attempt-answer').innerText(), last.responseBody);
+      assert.match(await result.innerText(), /delivered at the first attempt/);
+      await noSideScroll('delivery tab');
+      await clickNav(page, '#/overview');
       await page.locator('.getting-started li.test-event[data-done="true"]').waitFor();
 
       // 4: a studio developer invited for the app; then the checklist is done and leaves the overview.
       await step('invite-developer').locator('a').click();
       await waitForRoute(page, '/people/developers/new');
-      const appId = (await svc.admin('GET', '/apps')).body.apps[0].appId;
       await page.fill('#f-developerName', 'studio-dev');
       await page.fill('#f-developerApps', String(appId));
       await page.click('form.developer-invite button[type=submit]');
       await page.locator('.second-factor svg.qr').waitFor();
+      // The portal's address follows its sentence after a space.
+      assert.match(await page.locator('main').innerText(), /the portal's address: http:\/\/\S+\/portal\//);
       await noSideScroll('invitation');
-      await page.click('header nav a[href="#/overview"]');
+      await clickNav(page, '#/overview');
       await page.locator('figure.chart').first().waitFor();
       await page.waitForTimeout(300);
       assert.equal(await page.locator('.getting-started').count(), 0, 'every step done: no checklist');

@@ -92,7 +92,8 @@ describe('operator console (happy paths)', () => {
     assert.equal(await page.locator('.secret').count(), 0);
     assert.doesNotMatch(await mainText(page), new RegExp(secret));
 
-    // Edit: rename and clear the role query URL.
+    // Edit (the Settings tab): rename and clear the role query URL.
+    await page.click('.app-tabs a[data-tab="settings"]');
     await page.click('button:text-is("Edit")');
     await page.fill('#f-name', 'Console Renamed');
     await page.fill('#f-roleQueryUrl', '');
@@ -383,7 +384,7 @@ describe('operator console (happy paths)', () => {
   it("shows and edits an app's order settings on the app page", async () => {
     const { page } = await browser.newPage();
     await signIn(svc, page);
-    await go(svc, page, `/apps/${game.appId}`);
+    await go(svc, page, `/apps/${game.appId}/orders`);
     await waitForText(page, '.order-settings', /Web region lock\s+off/);
     await waitForText(page, '.order-settings', /Store account binding\s+when_present: a store purchase bound/);
     await waitForText(page, '.order-settings', /Apple consumption information\s+off/);
@@ -397,7 +398,7 @@ describe('operator console (happy paths)', () => {
     await waitForText(
       page,
       '.order-settings',
-      /Apple consumption information\s+on since \S+, studio's statement: <b>Players/,
+      /Apple consumption information\s+on since [^\n]+, studio's statement: <b>Players/,
     );
     assert.equal(await page.locator('.order-settings b').count(), 0);
     assert.equal(
@@ -434,24 +435,29 @@ describe('operator console (happy paths)', () => {
     gameStatus = 500;
     const { page } = await browser.newPage();
     await signIn(svc, page);
-    await go(svc, page, `/apps/${target.appId}`);
+    await go(svc, page, `/apps/${target.appId}/delivery`);
     await page.selectOption('#f-testType', 'refund');
     await page.click('button:has-text("Send test event")');
-    await waitForText(page, '.delivery-tools .confirm', /Send a test refund event/);
+    await waitForText(page, '.test-event .confirm', /Send a test refund event/);
     await page.click('.confirm button.confirm-yes');
-    const queued = await waitForText(page, '.test-event p.ok', /Test event \d+ queued/);
-    const eventId = Number(/Test event (\d+)/.exec(queued)![1]);
+    // The event is shown in place, retrying while the game answers 500, then dead.
+    const shown = page.locator('.test-result');
+    await shown.waitFor();
+    const eventId = Number(await shown.getAttribute('data-event'));
     const event = (await svc.admin('GET', `/events/${eventId}`)).body;
     assert.deepEqual([event.appId, event.type, JSON.parse(event.body).trxType], [target.appId, 'test', 2]);
     await waitForEvent(svc, eventId, (e) => e.state === 'dead');
+    await waitForText(page, '.test-result[data-state="dead"]', /dead: given up after \d+ attempts?[\s\S]*HTTP 500/);
 
     gameStatus = 200;
     await page.click('button:has-text("Recover dead events")');
-    await waitForText(page, '.delivery-tools .confirm', /Deliver every dead event/);
+    await waitForText(page, '.recover .confirm', /Deliver every dead event/);
     await page.click('.confirm button.confirm-yes');
     await waitForText(page, '.recover p.ok', /Recovered 1 dead event:/);
     await waitForEvent(svc, eventId, (e) => e.state === 'delivered');
-    await page.click(`.test-event p.ok a:has-text("${eventId}")`);
+    // The test event shown is read again after the recovery: delivered, in place.
+    await page.locator(`.test-result[data-event="${eventId}"][data-state="delivered"]`).waitFor();
+    await page.click(`.test-result a:has-text("${eventId}")`);
     await waitForText(page, 'h1', new RegExp(`Event ${eventId} delivered`));
     await page.close();
   });

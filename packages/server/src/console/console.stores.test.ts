@@ -32,7 +32,7 @@ describe('operator console: app store settings and store messages', () => {
 
   const settings = async () => (await svc.admin('GET', `/apps/${appId}/store-settings`)).body;
   const appPage = async (page: Page) => {
-    await go(svc, page, `/apps/${appId}`);
+    await go(svc, page, `/apps/${appId}/stores`);
     await page.waitForSelector('.app-stores .store-google');
   };
   /** The page's HTML and every form control's value: where a secret typed or answered could be. */

@@ -168,3 +168,10 @@ export async function waitForText(
     await page.waitForTimeout(50);
   }
 }
+
+/** Follows a section link of the top bar (`#/overview`), opening the menu first where it folds (below 600 px). */
+export async function clickNav(page: Page, hash: string): Promise<void> {
+  const menu = page.locator('header.topbar .menu-button');
+  if (await menu.isVisible()) await menu.click();
+  await page.click(`header.topbar nav a[href="${hash}"]`);
+}

@@ -34,6 +34,17 @@ export class PeopleRepository {
     return this.db.selectFrom('people').selectAll().where('person_id', '=', id).executeTakeFirst();
   }
 
+  /** Whether the realm has any account at all (one indexed row read). */
+  async any(realm: Realm): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('people')
+      .select('person_id')
+      .where('realm', '=', realm)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   list(realm: Realm): Promise<PersonRow[]> {
     return this.db.selectFrom('people').selectAll().where('realm', '=', realm).orderBy('name').execute();
   }

@@ -104,6 +104,11 @@ export class PeopleService {
     };
   }
 
+  /** Whether the realm has any account yet (the console's first-run hint). */
+  hasAny(): Promise<boolean> {
+    return this.repo.any(this.terms.realm);
+  }
+
   async require(name: string): Promise<PersonRow> {
     const row = await this.repo.byName(this.terms.realm, name);
     if (!row) throw new AppError('NOT_FOUND', `no ${this.terms.noun} ${name}`);

@@ -124,10 +124,19 @@ describe('console sign-in with OpenID Connect', () => {
   });
 
   it('says whether OpenID Connect is on, and answers 404 to its routes when it is off', async () => {
-    assert.deepEqual((await svc.admin('GET', '/session/methods')).body, { password: true, oidc: true });
+    assert.deepEqual((await svc.admin('GET', '/session/methods')).body, {
+      password: true,
+      oidc: true,
+      firstRun: false,
+    });
     const plain = await startTestService({}, { dispatcher: false });
     try {
-      assert.deepEqual((await plain.admin('GET', '/session/methods')).body, { password: true, oidc: false });
+      // A new service has no operator account: firstRun (the sign-in screen's first-time hint) is true.
+      assert.deepEqual((await plain.admin('GET', '/session/methods')).body, {
+        password: true,
+        oidc: false,
+        firstRun: true,
+      });
       assert.equal((await plain.fetch('/admin/v1/session/oidc', { redirect: 'manual' })).status, 404);
     } finally {
       await plain.close();

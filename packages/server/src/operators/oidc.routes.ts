@@ -42,10 +42,19 @@ export function oidcRoutes(services: Services): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['admin'],
           summary: 'How operators may sign in to the console: password (always) and OpenID Connect (when configured)',
-          response: { 200: Type.Object({ password: Type.Boolean(), oidc: Type.Boolean() }) },
+          response: {
+            200: Type.Object({
+              password: Type.Boolean(),
+              oidc: Type.Boolean(),
+              firstRun: Type.Boolean({
+                description:
+                  'True while the service has no operator account at all: the sign-in screen then points to the break-glass token and the first admin. Nothing more about accounts is told.',
+              }),
+            }),
+          },
         },
       },
-      async () => ({ password: true, oidc: oidc !== null }),
+      async () => ({ password: true, oidc: oidc !== null, firstRun: !(await services.operators.people.hasAny()) }),
     );
 
     app.get(

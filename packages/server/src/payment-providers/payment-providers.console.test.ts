@@ -22,7 +22,7 @@ describe('operator console: payment providers', () => {
     const app = await svc.createApp({ name: 'Provider panel game' });
     const { page, errors } = await browser.newPage();
     await signIn(svc, page);
-    await go(svc, page, `/apps/${app.appId}`);
+    await go(svc, page, `/apps/${app.appId}/web`);
     const panel = page.locator('.provider-settings.provider-stripe');
     await panel.waitFor();
     assert.equal(

@@ -174,6 +174,8 @@ describe('web payment page (browser)', () => {
     await page.fill('#f-role', 'knight');
     await page.click('#btn-check-role');
     await waitForText(page, '#role-name', /Knight/);
+    // The game's answer names no server: the card names it as the operator did (web-pay settings), not by its id.
+    assert.equal(await page.locator('#role-server').innerText(), 'Server Europe 9');
     await choose(page, { gems_100: 1 }, /\$4\.99/);
     const trxNo = await payInSandbox(page);
     const order = await f.svc.admin('GET', `/orders/${trxNo}`);

@@ -19,7 +19,7 @@ describe('operator console: pre-order check texts', () => {
     const app = await svc.createApp({ name: 'Texts game' });
     const { page, errors } = await browser.newPage();
     await signIn(svc, page);
-    await go(svc, page, `/apps/${app.appId}`);
+    await go(svc, page, `/apps/${app.appId}/web`);
     await page.locator('.precheck-texts').waitFor();
     await page.fill('#f-precheckCode', '9001');
     await page.fill('#f-precheckLang', 'zh-CN');
@@ -49,7 +49,7 @@ describe('operator console: pre-order check texts', () => {
     const app = await svc.createApp({ name: 'Framed game' });
     const { page, errors } = await browser.newPage();
     await signIn(svc, page);
-    await go(svc, page, `/apps/${app.appId}`);
+    await go(svc, page, `/apps/${app.appId}/web`);
     await page.locator('.web-pay-settings form').waitFor();
     await page.fill('#f-webPayServers', 's1=Asia 1');
     await page.fill('#f-webPayFrameAncestors', 'http://play.example.com');

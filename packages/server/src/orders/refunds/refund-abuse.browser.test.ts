@@ -152,7 +152,7 @@ describe('refund abuse (browser)', () => {
   it("console: sets the app's option refusing store orders of players in arrears", async () => {
     const { page, errors } = await browser.newPage();
     await signIn(w.svc, page);
-    await go(w.svc, page, `/apps/${w.app.appId}`);
+    await go(w.svc, page, `/apps/${w.app.appId}/orders`);
     await waitForText(page, '.order-settings', /Store orders in arrears\s+allowed/);
     await page.click('.order-settings button:has-text("Edit order settings")');
     assert.equal(await page.isChecked('#f-refuseStoreOrdersInArrears'), false);

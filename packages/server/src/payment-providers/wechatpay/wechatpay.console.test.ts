@@ -27,7 +27,7 @@ describe('operator console: WeChat Pay settings', () => {
     const { config, secrets } = wechat.settingsOf(m);
     const { page, errors } = await browser.newPage();
     await signIn(svc, page);
-    await go(svc, page, `/apps/${app.appId}`);
+    await go(svc, page, `/apps/${app.appId}/web`);
     await page.locator('.provider-settings.provider-wechatpay').waitFor();
     assert.equal(
       await page.locator('.wechatpay-webhook .copy-value').innerText(),
