@@ -293,6 +293,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     config,
     settings: providerSettings,
     orders: orders.orders,
+    applyRefund: (refund) => orders.webRefunds.apply(refund),
     now,
     reads: database.reads,
   });

@@ -9,6 +9,7 @@ import type { ProductService } from '../orders/catalogue/products.js';
 import { providersRepo, type ProviderMessageFilter, type ProviderMessageRow } from './payment-providers.repository.js';
 import { ProviderChannel } from './provider-channel.js';
 import { ProviderPayments } from './provider-payments.js';
+import type { ApplyRefund } from './provider-refunds.js';
 import { ProviderSettingsService } from './provider-settings.service.js';
 import { createProviders, ProviderRegistry } from './providers.js';
 import { ProviderReconciliation } from './reconcile.js';
@@ -68,13 +69,21 @@ export function createPaymentProviders(deps: {
   config: Config;
   settings: ProviderSettingsService;
   orders: Pick<OrderService, 'applyChannelEvent' | 'cancel'>;
+  /** Applies a provider's refund or lost dispute to its order (OrdersDomain.webRefunds). */
+  applyRefund?: ApplyRefund;
   now: () => number;
   /** Database.reads: the operator's message list reads the replica (the reconciliation leases, so reads the primary). */
   reads?: Kysely<Tables>;
 }): PaymentProvidersDomain {
   const { db, config, settings, now } = deps;
   let log: { warn(obj: Record<string, unknown>, msg: string): void } = { warn: () => {} };
-  const payments = new ProviderPayments(db, deps.orders, (e) => deps.dialect.isUniqueViolation(e), now);
+  const payments = new ProviderPayments(
+    db,
+    deps.orders,
+    (e) => deps.dialect.isUniqueViolation(e),
+    now,
+    deps.applyRefund ?? null,
+  );
   return {
     registry: settings.registry,
     settings,

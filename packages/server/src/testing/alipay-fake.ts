@@ -182,6 +182,35 @@ export class AlipayFake {
     return this.holdNotifies || !trade.notifyUrl ? null : this.notify(trade);
   }
 
+  /** What was refunded of each trade (by trade_no), in fen. */
+  readonly #refunded = new Map<string, number>();
+
+  /**
+   * A refund of a paid trade (the merchant's, in Alipay's console or by alipay.trade.refund) of `amount` yuan
+   * (default what remains) and the notify Alipay sends for it: trade_status_sync with `refund_fee` the trade's
+   * refunded total so far, `out_biz_no` the refund request's number and `gmt_refund`; TRADE_CLOSED once all of it is
+   * refunded. Sent unless `send` is false; answers the signed notify's parameters (to send again).
+   */
+  async refund(trade: FakeTrade, amount?: string, opts: { send?: boolean; outBizNo?: string } = {}) {
+    const fen = (yuan: string) => Math.round(Number(yuan) * 100);
+    const total = fen(trade.totalAmount);
+    const before = this.#refunded.get(trade.tradeNo) ?? 0;
+    const minor = amount === undefined ? total - before : fen(amount);
+    if (minor <= 0 || before + minor > total) throw new Error(`refund of ${minor} fen exceeds trade ${trade.tradeNo}`);
+    this.#refunded.set(trade.tradeNo, before + minor);
+    if (before + minor === total) trade.status = 'TRADE_CLOSED';
+    const params = this.signNotify(
+      this.notifyOf(trade, {
+        trade_status: trade.status,
+        refund_fee: ((before + minor) / 100).toFixed(2),
+        out_biz_no: opts.outBizNo ?? `RF${crypto.randomBytes(8).toString('hex')}`,
+        gmt_refund: `${beijing(Date.now())}.${String(Date.now() % 1000).padStart(3, '0')}`,
+      }),
+    );
+    const delivery = opts.send === false ? null : await this.post(trade.notifyUrl!, params);
+    return { params, delivery };
+  }
+
   /** The trade of our out_trade_no (the order's trxNo). */
   trade(outTradeNo: string | number): FakeTrade {
     const t = [...this.trades.values()].find((x) => x.outTradeNo === String(outTradeNo));

@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
  *   `Idempotency-Key`, errors as `{error: {type, message}}`);
  * - a hosted checkout page (`/c/pay/{id}`) a browser fills and submits: the session completes, a PaymentIntent is
  *   made, and the browser is sent to the session's success_url;
+ * - refunds and disputes made at the Dashboard (`refund`, `dispute`): `refund.created`, `charge.refunded`,
+ *   `charge.dispute.created` and `charge.dispute.closed`, as Stripe sends them;
  * - webhooks: `checkout.session.completed` and `payment_intent.succeeded` (and `checkout.session.expired`) posted to
  *   the account's endpoints, signed as Stripe signs them (`Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of
  *   "t.payload" with the endpoint's whsec_ secret>`), unless the test holds them back.
@@ -34,6 +36,18 @@ export interface FakeSession {
   locale: string | null;
   line_items: Array<{ name: string; quantity: number; unit_amount: number }>;
   payment_intent_metadata: Record<string, string>;
+}
+
+export interface FakeCharge {
+  id: string;
+  object: 'charge';
+  amount: number;
+  amount_refunded: number;
+  currency: string;
+  payment_intent: string;
+  refunded: boolean;
+  status: 'succeeded';
+  refunds: { object: 'list'; data: any[]; has_more: boolean };
 }
 
 export interface FakeDelivery {
@@ -173,6 +187,94 @@ export class StripeFake {
       for (const event of this.eventsOf(session)) await this.send(key, event);
     }
     return session;
+  }
+
+  /** The charge of each paid session (by session id): its refunds, as the Dashboard or the API make them. */
+  readonly charges = new Map<string, FakeCharge>();
+
+  /** The Charge of a paid session (made on first use: the PaymentIntent's one charge). */
+  chargeOf(sessionId: string): FakeCharge {
+    const session = this.sessions.get(sessionId)!;
+    if (session.payment_intent === null) throw new Error(`session ${sessionId} is not paid`);
+    let charge = this.charges.get(sessionId);
+    if (!charge) {
+      charge = {
+        id: `ch_${crypto.randomBytes(12).toString('hex')}`,
+        object: 'charge',
+        amount: session.amount_total,
+        amount_refunded: 0,
+        currency: session.currency,
+        payment_intent: session.payment_intent,
+        refunded: false,
+        status: 'succeeded',
+        refunds: { object: 'list', data: [], has_more: false },
+      };
+      this.charges.set(sessionId, charge);
+    }
+    return charge;
+  }
+
+  /**
+   * Refunds `amount` (Stripe's units; default what remains) of a paid session's charge as the Dashboard does, and
+   * answers the events Stripe sends for it: `refund.created` (the Refund, succeeded) and `charge.refunded` (the
+   * Charge, listing its refunds newest first), sent to the account's endpoints unless `send` is false.
+   */
+  async refund(sessionId: string, amount?: number, opts: { send?: boolean; reason?: string } = {}) {
+    const charge = this.chargeOf(sessionId);
+    const refund = {
+      id: `re_${crypto.randomBytes(12).toString('hex')}`,
+      object: 'refund',
+      amount: amount ?? charge.amount - charge.amount_refunded,
+      currency: charge.currency,
+      charge: charge.id,
+      payment_intent: charge.payment_intent,
+      status: 'succeeded',
+      reason: opts.reason ?? 'requested_by_customer',
+      created: Math.floor(Date.now() / 1000),
+      metadata: {},
+    };
+    if (refund.amount <= 0 || charge.amount_refunded + refund.amount > charge.amount)
+      throw new Error(`refund of ${refund.amount} exceeds what remains of ${charge.id}`);
+    charge.amount_refunded += refund.amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    charge.refunds.data.unshift(refund);
+    const events = [
+      StripeFake.event('refund.created', { ...refund }),
+      StripeFake.event('charge.refunded', structuredClone(charge)),
+    ];
+    if (opts.send !== false) for (const e of events) await this.send(this.#keyOf(this.sessions.get(sessionId)!), e);
+    return { refund, events };
+  }
+
+  /**
+   * A dispute of a paid session's charge (the cardholder's bank): `charge.dispute.created`, then, when `outcome` is
+   * given, `charge.dispute.closed` with status lost or won; sent unless `send` is false. Answers the events.
+   */
+  async dispute(sessionId: string, outcome: 'lost' | 'won' | null, opts: { send?: boolean; amount?: number } = {}) {
+    const charge = this.chargeOf(sessionId);
+    const dispute = {
+      id: `dp_${crypto.randomBytes(12).toString('hex')}`,
+      object: 'dispute',
+      amount: opts.amount ?? charge.amount - charge.amount_refunded,
+      currency: charge.currency,
+      charge: charge.id,
+      payment_intent: charge.payment_intent,
+      reason: 'fraudulent',
+      status: 'needs_response',
+      created: Math.floor(Date.now() / 1000),
+      is_charge_refundable: false,
+    };
+    const events = [StripeFake.event('charge.dispute.created', { ...dispute })];
+    if (outcome) events.push(StripeFake.event('charge.dispute.closed', { ...dispute, status: outcome }));
+    if (opts.send !== false) for (const e of events) await this.send(this.#keyOf(this.sessions.get(sessionId)!), e);
+    return { dispute, events };
+  }
+
+  /** Sends events again, as Stripe retries them (the same ids and bodies, signed anew). */
+  async resend(sessionId: string, events: unknown[]): Promise<FakeDelivery[]> {
+    const out: FakeDelivery[] = [];
+    for (const e of events) out.push(...(await this.send(this.#keyOf(this.sessions.get(sessionId)!), e)));
+    return out;
   }
 
   #owner = new Map<string, string>();

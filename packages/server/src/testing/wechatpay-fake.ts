@@ -241,6 +241,39 @@ export class WechatpayFake {
     );
   }
 
+  /** What was refunded of each transaction (by out_trade_no), in fen. */
+  readonly #refunded = new Map<string, number>();
+
+  /**
+   * A refund of a paid transaction (the merchant's, in the merchant platform or by the refunds API) of `fen`
+   * (default what remains), and its REFUND.SUCCESS notification (退款结果通知: the refund resource encrypted like a
+   * payment's), sent to the transaction's notify_url unless `send` is false. Answers the resource and the event.
+   */
+  async refund(outTradeNo: string, fen?: number, opts: { send?: boolean } = {}) {
+    const t = this.transactions.get(outTradeNo)!;
+    if (!t.transaction_id) throw new Error(`transaction ${outTradeNo} is not paid`);
+    const before = this.#refunded.get(outTradeNo) ?? 0;
+    const refund = fen ?? t.amount.total - before;
+    if (refund <= 0 || before + refund > t.amount.total) throw new Error(`refund of ${refund} exceeds ${outTradeNo}`);
+    this.#refunded.set(outTradeNo, before + refund);
+    t.trade_state = 'REFUND';
+    const resource = {
+      mchid: t.mchid,
+      out_trade_no: t.out_trade_no,
+      transaction_id: t.transaction_id,
+      out_refund_no: `R${crypto.randomBytes(8).toString('hex')}`,
+      // 29 digits, as WeChat Pay's refund ids are.
+      refund_id: `5030${Array.from({ length: 25 }, () => crypto.randomInt(10)).join('')}`,
+      refund_status: 'SUCCESS',
+      success_time: new Date().toISOString().replace(/\.\d+Z$/, '+00:00'),
+      user_received_account: '支付用户零钱',
+      amount: { total: t.amount.total, refund, payer_total: t.amount.total, payer_refund: refund },
+    };
+    const event = WechatpayFake.notification(this.merchantOf(t.mchid).apiV3Key, 'REFUND.SUCCESS', resource);
+    const delivery = opts.send === false ? null : await this.send(t.notify_url, event);
+    return { resource, event, delivery };
+  }
+
   private answer(res: http.ServerResponse, status: number, body: unknown): void {
     const text = body === null ? '' : JSON.stringify(body);
     res.writeHead(status, {
