@@ -31,3 +31,23 @@ if (file) {
     fs.writeFileSync(file, `${++seq} ${allocated}`);
   });
 }
+
+// BENCH_HEAP_SAMPLE=<file>: also V8's sampling heap profiler, counting what the collections took as well (not only
+// what is live at the end), written to <file>.<pid>.heapprofile when the process exits: where allocation comes from.
+const sampleFile = process.env.BENCH_HEAP_SAMPLE;
+if (sampleFile) {
+  const { Session } = await import('node:inspector');
+  const session = new Session();
+  session.connect();
+  session.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  process.on('exit', () => {
+    // An in-thread inspector session answers synchronously, so this runs to the end inside 'exit'.
+    session.post('HeapProfiler.stopSampling', (err, result) => {
+      if (!err) fs.writeFileSync(`${sampleFile}.${process.pid}.heapprofile`, JSON.stringify(result.profile));
+    });
+  });
+}

@@ -107,6 +107,15 @@ async function allocatedBytes(pid) {
   return null;
 }
 
+/** Bytes a second the process allocates with no load, over `ms` (a second) just before a measurement. */
+async function idleAllocationPerSecond(pid, ms = 1000) {
+  const before = await allocatedBytes(pid);
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, ms));
+  const after = await allocatedBytes(pid);
+  return before === null || after === null ? null : ((after - before) * 1000) / (performance.now() - t0);
+}
+
 /** Starts a server process on a free port and waits until `readyPath` answers; resolves { url, pid, stop }. */
 export async function startProcess(args, env = {}, readyPath = '/') {
   const port = await freePort();
@@ -305,11 +314,16 @@ export async function load(
     const pid = pidByUrl.get(url);
     const cpuBefore = pid === undefined ? null : cpuMicros(pid);
     const gcBefore = pid === undefined ? null : gcThreadMicros(pid);
+    // What the process allocates on its own (timers, the delivery and retention loops, metrics), measured idle just
+    // before the load and taken off, so the figure is per request whatever the request rate.
+    const idle = pid === undefined ? null : await idleAllocationPerSecond(pid);
     const allocBefore = pid === undefined ? null : await allocatedBytes(pid);
+    const startedAt = performance.now();
     const result = await autocannon({ url, connections, duration, requests });
     const cpuAfter = pid === undefined ? null : cpuMicros(pid);
     const gcAfter = pid === undefined ? null : gcThreadMicros(pid);
     const allocAfter = pid === undefined ? null : await allocatedBytes(pid);
+    const background = idle === null ? null : (idle * (performance.now() - startedAt)) / 1000;
     const perRequest = (before, after) =>
       before === null || after === null || result.requests.total === 0
         ? null
@@ -319,7 +333,10 @@ export async function load(
       /** Of cpuUsPerRequest, what V8's helper threads (garbage collection) took. */
       gcThreadUsPerRequest: perRequest(gcBefore, gcAfter),
       /** Bytes the main thread's JS heap allocated per answered request (bench/alloc-probe.mjs): steadier than CPU. */
-      allocBytesPerRequest: perRequest(allocBefore, allocAfter),
+      allocBytesPerRequest:
+        allocBefore === null || allocAfter === null || background === null
+          ? null
+          : perRequest(allocBefore, Math.max(allocBefore, allocAfter - background)),
       rps: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
