@@ -13,8 +13,16 @@ import { studioActor, type StudioDeveloperService } from './studio-developers.se
  */
 
 export const PORTAL_COOKIE = { name: 'gp_studio_session', path: '/portal/v1' };
-/** The only portal route without a session: the sign-in. */
-const PUBLIC = new Set(['POST /portal/v1/session']);
+/** The portal routes without a session: the sign-ins and the invitee's side of an invitation (its token). */
+const PUBLIC = new Set([
+  'POST /portal/v1/session',
+  'POST /portal/v1/session/passkey-options',
+  'POST /portal/v1/session/passkey',
+  'POST /portal/v1/invitation',
+  'POST /portal/v1/invitation/totp',
+  'POST /portal/v1/invitation/passkey-options',
+  'POST /portal/v1/invitation/accept',
+]);
 
 const principals = new WeakMap<FastifyRequest, StudioPrincipal>();
 
