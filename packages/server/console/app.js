@@ -171,11 +171,7 @@ function Shell() {
   const mayReadPeople = usePermission('operators.read') !== false;
   // "Your account" (passkeys) is an account session's; a token has no person behind it.
   const shown = ([key]) => (key !== 'people' || mayReadPeople) && (key !== 'account' || Boolean(session.csrf()));
-  const links = NAV.filter(shown).map(([key, label]) => [
-    `#/${key}`,
-    label,
-    key === section,
-  ]);
+  const links = NAV.filter(shown).map(([key, label]) => [`#/${key}`, label, key === section]);
   const signOut = async () => {
     // An account's session ends on the service too (the cookie is cleared there).
     if (!session.token()) await api('DELETE', '/session').catch(() => undefined);

@@ -85,7 +85,10 @@ function Shell() {
   if (first === 'apps' && id) page = html`<${AppPage} appId=${id} tab=${tab || 'overview'} query=${r.query} />`;
   else if (first === 'keys') page = html`<${KeysPage} />`;
   else if (first === 'account')
-    page = html`<section class="account"><h1>Your account</h1><${PasskeysPanel} call=${sessionCall} /></section>`;
+    page = html`<section class="account">
+      <h1>Your account</h1>
+      <${PasskeysPanel} call=${sessionCall} />
+    </section>`;
   else page = html`<${ListPage} spec=${APP_LIST} />`;
   const links = [
     ['#/apps', 'Apps', first !== 'keys' && first !== 'account'],
@@ -103,7 +106,12 @@ const INVITATION = /^#\/invitation\/([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
 
 function Root() {
   if (INVITATION)
-    return html`<${InvitationPage} token=${INVITATION} call=${publicCall} title="Studio portal" signInHref="/portal" />`;
+    return html`<${InvitationPage}
+      token=${INVITATION}
+      call=${publicCall}
+      title="Studio portal"
+      signInHref="/portal"
+    />`;
   return html`<${SignedInPortal} />`;
 }
 

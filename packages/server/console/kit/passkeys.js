@@ -103,8 +103,8 @@ export function InvitationPage({ token, call, title, signInHref }) {
       <h1>${title}: you are set up, ${accept.result.name}</h1>
       <div class="secret" role="status">
         <p>
-          <strong>Your recovery codes, shown only this once.</strong> Each signs you in once if you lose your passkey
-          or phone: store them safely now.
+          <strong>Your recovery codes, shown only this once.</strong> Each signs you in once if you lose your passkey or
+          phone: store them safely now.
         </p>
         <ul class="recovery-codes">
           ${accept.result.recoveryCodes.map((c) => html`<li><code>${c}</code></li>`)}
@@ -159,7 +159,13 @@ export function InvitationPage({ token, call, title, signInHref }) {
       />
       ${
         way === 'passkey'
-          ? html`<${Field} label="Passkey name" name="inviteKeyName" value=${keyName} onInput=${setKeyName} maxlength="64" />`
+          ? html`<${Field}
+              label="Passkey name"
+              name="inviteKeyName"
+              value=${keyName}
+              onInput=${setKeyName}
+              maxlength="64"
+            />`
           : html`<${TotpSetup} call=${call} token=${token} name=${name} code=${code} setCode=${setCode} />`
       }
       <button type="submit" disabled=${accept.busy}>Set up my account</button>

@@ -97,8 +97,7 @@ function DeveloperInvite() {
   const appsHint = apps.data
     ? `Comma-separated. Apps: ${apps.data.apps.map((a) => `${a.appId} (${a.name})`).join(', ') || 'none yet'}`
     : 'Comma-separated.';
-  if (created)
-    return html`<${AccountCreated} kind="developer" name=${created.developer.name} created=${created} />`;
+  if (created) return html`<${AccountCreated} kind="developer" name=${created.developer.name} created=${created} />`;
   return html`<section>
     <h1>Invite a studio developer</h1>
     <${PeopleTabs} active="developers" />

@@ -55,7 +55,9 @@ export function InvitationIssued({ issued }) {
             <${CopyText} name="invitation-link" value=${issued.link} />`
         : issued.mail === 'sent'
           ? html`<p class="ok">Mailed to ${inv.email}.</p>`
-          : html`<p class="bad">The mail to ${inv.email} failed: resend it from the invitations once the mail server answers.</p>`
+          : html`<p class="bad">
+              The mail to ${inv.email} failed: resend it from the invitations once the mail server answers.
+            </p>`
     }
   </div>`;
 }

@@ -16,7 +16,8 @@ export type WhoIs = (request: FastifyRequest) => { operator: string; operatorId:
  * hooks of operators/ and portal/ record refusals as events, within the trail's bound: refusals.ts). The operator
  * recorded is the authenticated one; the X-Operator header is kept only as a note.
  */
-const SELF_RECORDED = /^\/(admin|portal)\/v1\/(session(\/passkey(-options)?)?|invitation(\/(totp|passkey-options|accept))?)$/;
+const SELF_RECORDED =
+  /^\/(admin|portal)\/v1\/(session(\/passkey(-options)?)?|invitation(\/(totp|passkey-options|accept))?)$/;
 
 export function recordAdminActions(scope: FastifyInstance, audit: AdminAuditService, whoIs: WhoIs): void {
   const started = new WeakMap<FastifyRequest, number>();

@@ -42,7 +42,11 @@ describe('invitations: happy paths', () => {
     assert.deepEqual([about.status, about.body.name, about.body.kind], [200, 'ivy', 'invite']);
     const ivy = await completeInvitation(svc, '/admin/v1', made.body.link);
     assert.equal(ivy.recoveryCodes.length, 10);
-    const s = await signIn(svc, { name: 'ivy', password: ivy.password, totp: codeOf({ ...ivy, name: 'ivy', role: 'operator' }) });
+    const s = await signIn(svc, {
+      name: 'ivy',
+      password: ivy.password,
+      totp: codeOf({ ...ivy, name: 'ivy', role: 'operator' }),
+    });
     assert.equal(s.status, 200);
     const listed = await svc.admin('GET', '/operator-invitations');
     const row = listed.body.invitations.find((i: any) => i.name === 'ivy');
@@ -70,12 +74,18 @@ describe('invitations: happy paths', () => {
     // A revoked invitation may be resent: a new link that works.
     const again = await svc.admin('POST', `/studio-developer-invitations/${id}/resend`);
     const dev = await completeInvitation(svc, '/portal/v1', again.body.link);
-    assert.equal((await portalSignIn(svc, { name: 'dev-r', password: dev.password, recoveryCode: dev.recoveryCodes[0] })).status, 200);
+    assert.equal(
+      (await portalSignIn(svc, { name: 'dev-r', password: dev.password, recoveryCode: dev.recoveryCodes[0] })).status,
+      200,
+    );
     // Accepted: neither resent nor revoked.
     assert.equal((await svc.admin('POST', `/studio-developer-invitations/${id}/resend`)).status, 409);
     assert.equal((await svc.admin('POST', `/studio-developer-invitations/${id}/revoke`)).status, 409);
     for (const event of ['invitation-resent', 'invitation-revoked'])
-      assert.ok((await auditEvents(svc, event)).some((a: any) => a.note === `#${id} dev-r`), event);
+      assert.ok(
+        (await auditEvents(svc, event)).some((a: any) => a.note === `#${id} dev-r`),
+        event,
+      );
   });
 
   it('a reset link replaces the password and second factor; the old ones stop working', async () => {
@@ -83,8 +93,14 @@ describe('invitations: happy paths', () => {
     const reset = await svc.admin('POST', '/operators/rex/reset', {});
     assert.equal(reset.body.invitation.kind, 'reset');
     const renewed = await completeInvitation(svc, '/admin/v1', reset.body.link);
-    assert.equal((await signIn(svc, { name: 'rex', password: op.password, recoveryCode: op.recoveryCodes[1] })).status, 401);
-    assert.equal((await signIn(svc, { name: 'rex', password: renewed.password, recoveryCode: renewed.recoveryCodes[1] })).status, 200);
+    assert.equal(
+      (await signIn(svc, { name: 'rex', password: op.password, recoveryCode: op.recoveryCodes[1] })).status,
+      401,
+    );
+    assert.equal(
+      (await signIn(svc, { name: 'rex', password: renewed.password, recoveryCode: renewed.recoveryCodes[1] })).status,
+      200,
+    );
   });
 
   it('with SMTP_URL and an address, the link goes out by mail (not answered), and the mailed link works', async () => {

@@ -111,7 +111,6 @@ export function registerInvitationAcceptRoutes(
       body: InvitationAcceptBody,
       response: { 200: InvitationAccepted },
     }),
-    async (request) =>
-      r.invitations.accept(request.body as never, () => r.rp(request), r.ctx(request)),
+    async (request) => r.invitations.accept(request.body as never, () => r.rp(request), r.ctx(request)),
   );
 }

@@ -6,7 +6,15 @@ import { NullableTime } from './people.schemas.js';
 
 const B64URL = (maxLength: number) => Type.String({ pattern: '^[A-Za-z0-9_-]*$', maxLength });
 const Transport = Type.String({ pattern: '^[a-z-]{1,32}$' });
-const Extensions = Type.Object({}, { additionalProperties: true, maxProperties: 16 });
+/** The client extension results browsers give (credProps: asked for by the registration options). */
+const Extensions = Type.Object(
+  {
+    credProps: Type.Optional(Type.Object({ rk: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
+    appid: Type.Optional(Type.Boolean()),
+    hmacCreateSecret: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 const Attachment = Type.Optional(Type.Union([Type.Literal('platform'), Type.Literal('cross-platform')]));
 
 /** What navigator.credentials.create() gave, as @simplewebauthn/browser's startRegistration answers it. */
@@ -54,7 +62,9 @@ export const AuthenticationResponse = Type.Object(
 );
 
 /** The options for the browser (PublicKeyCredentialCreationOptionsJSON / RequestOptionsJSON), as generated. */
-export const WebAuthnOptions = Type.Unknown({ description: "Hand it to @simplewebauthn/browser's startRegistration/startAuthentication." });
+export const WebAuthnOptions = Type.Unknown({
+  description: "Hand it to @simplewebauthn/browser's startRegistration/startAuthentication.",
+});
 
 const PasskeyName = Text({ minLength: 1, maxLength: 64, description: 'Your name for it ("laptop", "phone").' });
 
@@ -79,7 +89,10 @@ export const PasskeySignInBody = Type.Object({ response: AuthenticationResponse 
 
 // --- the invitee's side of an invitation ---
 
-const Token = Type.String({ pattern: '^gpi_[A-Za-z0-9_-]{43}$', description: 'The token of the link (after #/invitation/).' });
+const Token = Type.String({
+  pattern: '^gpi_[A-Za-z0-9_-]{43}$',
+  description: 'The token of the link (after #/invitation/).',
+});
 
 export const InvitationTokenBody = Type.Object({ token: Token }, { additionalProperties: false });
 
@@ -98,7 +111,9 @@ export const InvitationAcceptBody = Type.Object(
   {
     token: Token,
     password: Text({ minLength: 12, maxLength: 1024 }),
-    totp: Type.Optional(Text({ minLength: 1, maxLength: 16, description: 'A code of the secret /invitation/totp gave.' })),
+    totp: Type.Optional(
+      Text({ minLength: 1, maxLength: 16, description: 'A code of the secret /invitation/totp gave.' }),
+    ),
     passkey: Type.Optional(PasskeyBody),
   },
   { additionalProperties: false },

@@ -39,7 +39,8 @@ const CHALLENGE_MS = 5 * 60_000;
 export type ChallengePurpose = 'register' | 'sign-in' | 'invitation';
 
 /** The RP's user handle of a person: stable, and neither its name nor its id in the clear. */
-const userHandle = (p: PersonRow) => new Uint8Array(crypto.createHash('sha256').update(`${p.realm}:${p.person_id}`).digest());
+const userHandle = (p: PersonRow) =>
+  new Uint8Array(crypto.createHash('sha256').update(`${p.realm}:${p.person_id}`).digest());
 
 /** What a refused WebAuthn answer says (never which check failed: that goes to the audit trail). */
 export class PasskeyRefused extends Error {}

@@ -53,9 +53,7 @@ export const accountCreateBody = <G extends TProperties>(grants: G) =>
     { additionalProperties: false },
   );
 
-export const InvitationState = Type.Union(
-  ['pending', 'accepted', 'expired', 'revoked'].map((s) => Type.Literal(s)),
-);
+export const InvitationState = Type.Union(['pending', 'accepted', 'expired', 'revoked'].map((s) => Type.Literal(s)));
 
 /** An invitation as the operator sees it: its state, never its token or what the invitee chose. */
 export const Invitation = Type.Object(

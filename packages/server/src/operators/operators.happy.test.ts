@@ -84,7 +84,10 @@ describe('operators: happy paths', () => {
       body: { name: 'mia', role: 'moderator', password: 'a long enough password' },
       csrf: csrfToken,
     });
-    assert.deepEqual([withPassword.status, withPassword.body.detail], [400, 'password: the invitee sets its own password']);
+    assert.deepEqual(
+      [withPassword.status, withPassword.body.detail],
+      [400, 'password: the invitee sets its own password'],
+    );
     const made = await withCookie(svc, cookie, 'POST', '/operators', {
       body: { name: 'mia', role: 'moderator' },
       csrf: csrfToken,

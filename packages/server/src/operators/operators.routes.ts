@@ -20,7 +20,7 @@ import {
 } from './operators.schemas.js';
 import type { Principal } from './operators.service.js';
 import { AppError } from '../errors/app-error.js';
-import { publicOrigin, relyingParty } from '../identity/public-origin.js';
+import { publicOrigin, relyingParty } from '../identity/public-origin.routes.js';
 import { registerPasskeyRoutes } from '../identity/passkeys.routes.js';
 import { registerInvitationAcceptRoutes } from '../identity/invitations.routes.js';
 import { PasskeySignInBody, WebAuthnOptions } from '../identity/passkeys.schemas.js';
@@ -45,14 +45,18 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
     (request: FastifyRequest): PasskeyCheck =>
     (response) =>
       passkeys.verifySignIn('platform', response as never, rp(request), (id) => operators.people.repo.byId(id));
-  const signedIn = (request: FastifyRequest, reply: Parameters<typeof setSessionCookie>[1]) => (r: {
-    session: string;
-    csrfToken: string;
-    operator: { name: string; role: Principal['role'] };
-  }) => {
-    setSessionCookie(request, reply, r.session, services.config.OPERATOR_SESSION_SECONDS);
-    return sessionView({ kind: 'session', operatorId: null, name: r.operator.name, role: r.operator.role, csrfToken: r.csrfToken });
-  };
+  const signedIn =
+    (request: FastifyRequest, reply: Parameters<typeof setSessionCookie>[1]) =>
+    (r: { session: string; csrfToken: string; operator: { name: string; role: Principal['role'] } }) => {
+      setSessionCookie(request, reply, r.session, services.config.OPERATOR_SESSION_SECONDS);
+      return sessionView({
+        kind: 'session',
+        operatorId: null,
+        name: r.operator.name,
+        role: r.operator.role,
+        csrfToken: r.csrfToken,
+      });
+    };
   return async (app) => {
     app.addSchema(OperatorToken);
 
@@ -93,9 +97,10 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) =>
-        signedIn(request, reply)(
-          await operatorSignIn.loginWithPasskey(request.body.response, passkeyOf(request), auditContext(request)),
-        ),
+        signedIn(
+          request,
+          reply,
+        )(await operatorSignIn.loginWithPasskey(request.body.response, passkeyOf(request), auditContext(request))),
     );
 
     app.get(
@@ -158,8 +163,9 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       rp,
       person: async (request) => {
         const p = principalOf(request);
-        const row = p.kind === 'session' && p.operatorId !== null ? await operators.people.repo.byId(p.operatorId) : undefined;
-        if (!row) throw new AppError('OPERATOR_FORBIDDEN', 'passkeys are yours to manage in a console session');
+        const row =
+          p.kind === 'session' && p.operatorId !== null ? await operators.people.repo.byId(p.operatorId) : undefined;
+        if (!row) throw new AppError('CONFLICT', 'passkeys are managed in a console session, not with a token');
         return row;
       },
       audit: (request, event, note) => {

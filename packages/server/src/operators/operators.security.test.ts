@@ -2,7 +2,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { startTestService, type TestService } from '../testing/service.js';
-import { adminAs, codeOf, completeInvitation, createOperator, operatorToken, type TestOperator } from '../testing/operators.js';
+import {
+  adminAs,
+  codeOf,
+  completeInvitation,
+  createOperator,
+  operatorToken,
+  type TestOperator,
+} from '../testing/operators.js';
 import { auditEvents, sessionOf, signIn, withCookie } from './operators.testlib.js';
 
 /** Sign-in refusals, the lock, CSRF, cookie flags and the break-glass switch (docs/operators.md). */

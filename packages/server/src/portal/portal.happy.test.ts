@@ -195,7 +195,10 @@ describe('studio portal (happy paths)', () => {
       return JSON.parse(r.stdout);
     };
     const made = await cli('create', 'cli-dev', '--apps', String(app.appId));
-    assert.deepEqual([made.developer.appIds, made.password, made.invitation.state], [[app.appId], undefined, 'pending']);
+    assert.deepEqual(
+      [made.developer.appIds, made.password, made.invitation.state],
+      [[app.appId], undefined, 'pending'],
+    );
     const invitee = await completeInvitation(svc, '/portal/v1', made.link);
     const signedIn = await portalSignIn(svc, {
       name: 'cli-dev',

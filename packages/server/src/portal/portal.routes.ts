@@ -12,7 +12,7 @@ import { Overview, PortalOverviewQuery } from '../overview/overview.schemas.js';
 import { studioOverviewSourcesOf } from '../overview/overview.module.js';
 import { parseOverviewQuery, readOverview } from '../overview/overview.service.js';
 import { portalRoute } from '../http/api-route.js';
-import { relyingParty } from '../identity/public-origin.js';
+import { relyingParty } from '../identity/public-origin.routes.js';
 import { registerPasskeyRoutes } from '../identity/passkeys.routes.js';
 import { registerInvitationAcceptRoutes } from '../identity/invitations.routes.js';
 import { PasskeySignInBody, WebAuthnOptions } from '../identity/passkeys.schemas.js';
@@ -35,7 +35,11 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
     (request: FastifyRequest): PasskeyCheck =>
     (response) =>
       passkeys.verifySignIn('studio', response as never, rp(request), (id) => studioDevelopers.people.repo.byId(id));
-  const signedIn = (request: FastifyRequest, reply: FastifyReply, r: { session: string; principal: StudioPrincipal }) => {
+  const signedIn = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    r: { session: string; principal: StudioPrincipal },
+  ) => {
     setPortalCookie(request, reply, r.session, services.config.OPERATOR_SESSION_SECONDS);
     return sessionView(r.principal);
   };

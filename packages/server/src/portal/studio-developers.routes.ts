@@ -3,7 +3,7 @@ import type { Services } from '../services.js';
 import { principalOf } from '../operators/admin-access.routes.js';
 import { auditContext } from '../identity/session-access.routes.js';
 import { registerAccountRoutes } from '../identity/people.routes.js';
-import { publicOrigin } from '../identity/public-origin.js';
+import { publicOrigin } from '../identity/public-origin.routes.js';
 import { DeveloperCreateBody, DeveloperCreated, DeveloperPatchBody, StudioDeveloper } from './portal.schemas.js';
 
 /** Operators invite and manage studio developer accounts, mounted under /admin/v1 (docs/portal.md). */

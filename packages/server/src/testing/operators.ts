@@ -57,7 +57,8 @@ export async function completeInvitation(
   if (totp.status !== 200) throw new Error(`invitation/totp: ${totp.status} ${JSON.stringify(totp.body)}`);
   const code = totpCode(totp.body.totpSecret, svc.now() - 30_000);
   const accepted = await postJson(svc, `${base}/invitation/accept`, { token, password, totp: code });
-  if (accepted.status !== 200) throw new Error(`invitation/accept: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  if (accepted.status !== 200)
+    throw new Error(`invitation/accept: ${accepted.status} ${JSON.stringify(accepted.body)}`);
   return { password, totpSecret: totp.body.totpSecret, recoveryCodes: accepted.body.recoveryCodes };
 }
 

@@ -36,7 +36,10 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        const body = raw.split(/\r?\n\r?\n/).slice(1).join('\n\n');
+        const body = raw
+          .split(/\r?\n\r?\n/)
+          .slice(1)
+          .join('\n\n');
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),

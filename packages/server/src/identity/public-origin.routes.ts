@@ -18,6 +18,7 @@ export function publicOrigin(configured: string | undefined, request: FastifyReq
  */
 export function relyingParty(configured: string | undefined, request: FastifyRequest, name: string): RelyingParty {
   if (configured) return { id: new URL(configured).hostname, name, origin: configured };
-  if (request.hostname.replace(/:\d+$/, '') === 'localhost') return { id: 'localhost', name, origin: `${request.protocol}://${request.host}` };
+  if (request.hostname.replace(/:\d+$/, '') === 'localhost')
+    return { id: 'localhost', name, origin: `${request.protocol}://${request.host}` };
   throw new AppError('CONFLICT', 'passkeys need PUBLIC_ORIGIN set (the address browsers reach this service at)');
 }
