@@ -102,7 +102,7 @@ describe('operator console: first run and getting started', () => {
       await page.fill('#f-developerName', 'studio-dev');
       await page.fill('#f-developerApps', String(appId));
       await page.click('form.developer-invite button[type=submit]');
-      await page.locator('.second-factor svg.qr').waitFor();
+      await page.locator('.invitation-issued .copy-value').waitFor();
       await noSideScroll('invitation');
       await page.click('header nav a[href="#/overview"]');
       await page.locator('figure.chart').first().waitFor();
