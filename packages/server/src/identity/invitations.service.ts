@@ -19,7 +19,7 @@ import { EMAIL_PATTERN } from './people.schemas.js';
 import type { PasskeyService, RelyingParty } from './passkeys.service.js';
 import { PasskeyRefused } from './passkeys.service.js';
 import type { PeopleRepository, PersonRow, Realm } from './people.repository.js';
-import { totpContext, type AuditContext, type PeopleService } from './people.service.js';
+import { pendingTotpContext, totpContext, type AuditContext, type PeopleService } from './people.service.js';
 
 /**
  * Invitations the invitee completes (issue 42, docs/operators.md "Invitations and passkeys"): an operator makes a
@@ -65,7 +65,6 @@ export interface RealmDoor {
 
 export const INVITATION_TOKEN = /^gpi_[A-Za-z0-9_-]{43}$/;
 const newToken = () => `gpi_${crypto.randomBytes(32).toString('base64url')}`;
-const pendingTotpContext = (id: number) => `invitation-totp:${id}`;
 
 /** The one refusal of a link that is not good (unknown, used, expired, revoked, another realm's). */
 const refusedLink = () =>

@@ -49,7 +49,10 @@ export interface PersonView {
 export const totpContext = (realm: unknown, name: unknown) =>
   `${realm === 'studio' ? 'studio' : 'operator'}-totp:${String(name)}`;
 
-/** The people column sealed under the master key (master key rotation: master-key/reseal.ts). */
+/** The sealing context of the TOTP secret an invitee is enrolling (on its invitation, until confirmed). */
+export const pendingTotpContext = (invitationId: number) => `invitation-totp:${invitationId}`;
+
+/** The identity columns sealed under the master key (master key rotation: master-key/reseal.ts). */
 export const PEOPLE_SEALED_COLUMNS: SealedColumn[] = [
   {
     table: 'people',
@@ -57,6 +60,14 @@ export const PEOPLE_SEALED_COLUMNS: SealedColumn[] = [
     column: 'totp_secret_enc',
     contextColumns: ['realm', 'name'],
     context: (row) => totpContext(row.realm, row.name),
+  },
+  {
+    // A TOTP secret an invitee is enrolling, until it confirms it (invitations.service.ts).
+    table: 'person_invitations',
+    id: 'invitation_id',
+    column: 'pending_totp_enc',
+    contextColumns: ['invitation_id'],
+    context: (row) => pendingTotpContext(Number(row.invitation_id)),
   },
 ];
 
