@@ -22,6 +22,7 @@ import { ConsumptionPage } from '/console/pages/consumption.js';
 import { AdminActionsPage } from '/console/pages/adminactions.js';
 import { OverviewPage } from '/console/pages/overview.js';
 import { PeoplePage } from '/console/pages/people.js';
+import { InvitationPage, PasskeySignIn, PasskeysPanel } from '/console/kit/passkeys.js';
 
 const NAV = [
   ['overview', 'Overview'],
@@ -35,6 +36,7 @@ const NAV = [
   ['keys', 'Platform keys'],
   ['people', 'People'],
   ['admin-actions', 'Audit'],
+  ['account', 'Your account'],
 ];
 
 const PAGES = {
@@ -49,7 +51,21 @@ const PAGES = {
   keys: KeysPage,
   people: PeoplePage,
   'admin-actions': AdminActionsPage,
+  account: AccountPage,
 };
+
+/** The admin API without a session (the sign-ins, an invitation's page) and with it. */
+const publicCall = (method, path, body) => api(method, path, { body, signingIn: true });
+const sessionCall = (method, path, body) => api(method, path, { body });
+
+/** The signed-in operator's own account: its passkeys (a session's only: a token has no person behind it here). */
+function AccountPage() {
+  return html`<section class="account">
+    <h1>Your account</h1>
+    <p class="muted">Signed in as ${session.moderator()}.</p>
+    <${PasskeysPanel} call=${sessionCall} />
+  </section>`;
+}
 
 /** Sign-in with an operator account: name, password and the authenticator's code (or a recovery code). */
 function AccountSignIn({ onError }) {
@@ -129,6 +145,14 @@ function SignIn({ message }) {
     <${ErrorBox} error=${accountError ?? tokenSignIn.error} />
     <${OidcSignIn} oidc=${methods.oidc} />
     <${AccountSignIn} onError=${setAccountError} />
+    <${PasskeySignIn}
+      call=${publicCall}
+      onError=${setAccountError}
+      done=${(me) => {
+        session.signInAccount(me);
+        announceSignIn('console');
+      }}
+    />
     ${
       methods.firstRun
         ? html`<p class="muted first-time">
@@ -161,11 +185,9 @@ function Shell() {
   const Page = PAGES[section];
   // The people pages are for the roles that may read operators (admin, support); the API refuses the others anyway.
   const mayReadPeople = usePermission('operators.read') !== false;
-  const links = NAV.filter(([key]) => key !== 'people' || mayReadPeople).map(([key, label]) => [
-    `#/${key}`,
-    label,
-    key === section,
-  ]);
+  // "Your account" (passkeys) is an account session's; a token has no person behind it.
+  const shown = ([key]) => (key !== 'people' || mayReadPeople) && (key !== 'account' || Boolean(session.csrf()));
+  const links = NAV.filter(shown).map(([key, label]) => [`#/${key}`, label, key === section]);
   const signOut = async () => {
     // An account's session ends on the service too (the cookie is cleared there).
     if (!session.token()) await api('DELETE', '/session').catch(() => undefined);
@@ -183,7 +205,21 @@ function Shell() {
   </div>`;
 }
 
+/** The token of an invitation or reset link (#/invitation/<token>), opened without a session. */
+const INVITATION = /^#\/invitation\/([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
+
 function Console() {
+  if (INVITATION)
+    return html`<${InvitationPage}
+      token=${INVITATION}
+      call=${publicCall}
+      title="Operator console"
+      signInHref="/console"
+    />`;
+  return html`<${SignedInConsole} />`;
+}
+
+function SignedInConsole() {
   const { signedIn, message } = useSignedIn({
     name: 'console',
     initial: session.signedIn(),

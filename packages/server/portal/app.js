@@ -11,6 +11,11 @@ import {
   useSignedIn,
 } from '/console/kit/shell.js';
 import { AppPage } from '/portal/app-page.js';
+import { InvitationPage, PasskeySignIn, PasskeysPanel } from '/console/kit/passkeys.js';
+
+/** The portal API without a session (the sign-ins, an invitation's page) and with it. */
+const publicCall = (method, path, body) => api(method, path, { body, signingIn: true });
+const sessionCall = (method, path, body) => api(method, path, { body });
 
 function SignIn({ message }) {
   const signIn = async (body) => {
@@ -21,6 +26,13 @@ function SignIn({ message }) {
     <h1>Studio portal</h1>
     ${message ? html`<p class="notice">${message}</p>` : null}
     <${PasswordSignIn} className="portal-signin" nameLabel="Developer name" signIn=${signIn} />
+    <${PasskeySignIn}
+      call=${publicCall}
+      done=${(me) => {
+        session.signIn(me);
+        announceSignIn('portal');
+      }}
+    />
   </main>`;
 }
 
@@ -72,10 +84,16 @@ function Shell() {
   let page;
   if (first === 'apps' && id) page = html`<${AppPage} appId=${id} tab=${tab || 'overview'} query=${r.query} />`;
   else if (first === 'keys') page = html`<${KeysPage} />`;
+  else if (first === 'account')
+    page = html`<section class="account">
+      <h1>Your account</h1>
+      <${PasskeysPanel} call=${sessionCall} />
+    </section>`;
   else page = html`<${ListPage} spec=${APP_LIST} />`;
   const links = [
-    ['#/apps', 'Apps', first !== 'keys'],
+    ['#/apps', 'Apps', first !== 'keys' && first !== 'account'],
     ['#/keys', 'Platform keys', first === 'keys'],
+    ['#/account', 'Your account', first === 'account'],
   ];
   return html`<div>
     <${TopBar} brand="Studio portal" links=${links} who=${`as ${session.name()}`} onSignOut=${signOut} />
@@ -83,7 +101,21 @@ function Shell() {
   </div>`;
 }
 
+/** The token of an invitation or reset link (#/invitation/<token>), opened without a session. */
+const INVITATION = /^#\/invitation\/([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
+
 function Root() {
+  if (INVITATION)
+    return html`<${InvitationPage}
+      token=${INVITATION}
+      call=${publicCall}
+      title="Studio portal"
+      signInHref="/portal"
+    />`;
+  return html`<${SignedInPortal} />`;
+}
+
+function SignedInPortal() {
   const { signedIn, message } = useSignedIn({
     name: 'portal',
     initial: session.signedIn(),

@@ -47,6 +47,9 @@ import type { OperatorTokenService } from './operators/operator-tokens.service.j
 import type { SignInService } from './operators/sign-in.service.js';
 import { createOperators } from './operators/operators.module.js';
 import { PeopleRepository } from './identity/people.repository.js';
+import { InvitationsRepository } from './identity/invitations.repository.js';
+import { PasskeyService } from './identity/passkeys.service.js';
+import { smtpMailer } from './identity/mailer.js';
 import { SignInMetrics } from './identity/sign-in.metrics.js';
 import { createPortal } from './portal/portal.module.js';
 import type { StudioDeveloperService } from './portal/studio-developers.service.js';
@@ -118,6 +121,8 @@ export interface Services {
   studioDevelopers: StudioDeveloperService;
   /** Portal sign-in and sessions of studio developers. */
   portalSignIn: PortalSignInService;
+  /** Passkeys (WebAuthn) of operators and studio developers (identity/passkeys.service.ts). */
+  passkeys: PasskeyService;
   /** The official web payment page: launch links, page sessions, its settings (web-pay/, docs/web-payment.md). */
   webPay: WebPayDomain;
   /** App Store and Google Play payments, notifications and reconciliation (store-payments/). */
@@ -334,6 +339,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       failureDelayMs: config.OPERATOR_LOGIN_DELAY_MS,
     },
     signInMetrics,
+    invitations: new InvitationsRepository(database.db),
+    passkeys: new PasskeyService(new InvitationsRepository(database.db), now),
+    mailer: smtpMailer(config.SMTP_URL, config.SMTP_FROM),
+    invitationTtlMs: config.INVITATION_TTL_HOURS * 3_600_000,
     now,
   };
   const db = database.db;
@@ -432,6 +441,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       : null,
     signInMetrics,
     ...createPortal({ ...identity, requireApp: (appId) => apps.get(appId) }),
+    passkeys: identity.passkeys,
     storeSettings,
     storePayments,
     paymentProviders,

@@ -7,6 +7,7 @@ import {
   AccountCreated,
   AccountPage,
   ActionForm,
+  EmailField,
   PersonNameField,
   PeopleTabs,
   accountRecord,
@@ -85,19 +86,18 @@ function DeveloperList() {
 function DeveloperInvite() {
   const [name, setName] = useState('');
   const [appIds, setAppIds] = useState('');
+  const [email, setEmail] = useState('');
   const apps = useApi('GET', '/apps', {}, []);
   const invite = useAction(() =>
-    api('POST', '/studio-developers', { body: { name: name.trim(), appIds: parseAppIds(appIds) } }),
+    api('POST', '/studio-developers', {
+      body: { name: name.trim(), appIds: parseAppIds(appIds), ...(email.trim() ? { email: email.trim() } : {}) },
+    }),
   );
   const created = invite.result;
   const appsHint = apps.data
     ? `Comma-separated. Apps: ${apps.data.apps.map((a) => `${a.appId} (${a.name})`).join(', ') || 'none yet'}`
     : 'Comma-separated.';
-  if (created)
-    return html`<${AccountCreated} kind="developer" name=${created.developer.name} created=${created}>
-      Hand these to ${created.developer.name} over a safe channel, with the portal's address:${' '}
-      <code>${location.origin}/portal/</code>
-    <//>`;
+  if (created) return html`<${AccountCreated} kind="developer" name=${created.developer.name} created=${created} />`;
   return html`<section>
     <h1>Invite a studio developer</h1>
     <${PeopleTabs} active="developers" />
@@ -105,6 +105,7 @@ function DeveloperInvite() {
     <${ActionForm} className="stacked developer-invite" onSubmit=${invite.run}>
       <${PersonNameField} name="developerName" value=${name} onInput=${setName} />
       <${Field} label="App ids" name="developerApps" value=${appIds} onInput=${setAppIds} required hint=${appsHint} />
+      <${EmailField} name="developerEmail" value=${email} onInput=${setEmail} />
       <button type="submit" disabled=${invite.busy}>Invite</button>
     <//>
   </section>`;

@@ -5,10 +5,12 @@ import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import { TokensPage, TokensPanel } from '/console/pages/tokens.js';
 import { DevelopersPage } from '/console/pages/developers.js';
+import { InvitationsPage } from '/console/pages/invitations.js';
 import {
   AccountCreated,
   AccountPage,
   ActionForm,
+  EmailField,
   PersonNameField,
   PeopleTabs,
   ROLES,
@@ -50,7 +52,10 @@ function OperatorList() {
 function OperatorCreate() {
   const [name, setName] = useState('');
   const [role, setRole] = useState('operator');
-  const create = useAction(() => api('POST', '/operators', { body: { name: name.trim(), role } }));
+  const [email, setEmail] = useState('');
+  const create = useAction(() =>
+    api('POST', '/operators', { body: { name: name.trim(), role, ...(email.trim() ? { email: email.trim() } : {}) } }),
+  );
   const created = create.result;
   if (created)
     return html`<${AccountCreated} kind="operator" name=${created.operator.name} created=${created}>
@@ -63,6 +68,7 @@ function OperatorCreate() {
     <${ActionForm} className="stacked operator-create" onSubmit=${create.run}>
       <${PersonNameField} name="operatorName" value=${name} onInput=${setName} />
       <${Field} label="Role" name="operatorRole" as="select" options=${ROLES} value=${role} onInput=${setRole} />
+      <${EmailField} name="operatorEmail" value=${email} onInput=${setEmail} />
       <button type="submit" disabled=${create.busy}>Create operator</button>
     <//>
   </section>`;
@@ -98,6 +104,7 @@ export function PeoplePage({ route }) {
   const [, what, name] = route.segments;
   if (what === 'tokens') return html`<${TokensPage} />`;
   if (what === 'developers') return html`<${DevelopersPage} name=${name} />`;
+  if (what === 'invitations') return html`<${InvitationsPage} />`;
   if (what === 'operators' && name === 'new') return html`<${OperatorCreate} />`;
   if (what === 'operators' && name) return html`<${OperatorDetail} name=${name} />`;
   return html`<${OperatorList} />`;

@@ -3,7 +3,7 @@
 // their one-time secrets, the same for an operator and a studio developer.
 import { api } from '/console/api.js';
 import { SecondFactorOnce } from '/console/qr.js';
-import { ConfirmButton, Details, ErrorBox, Field, SecretOnce, href, html, show, time, useAction } from '/console/ui.js';
+import { ConfirmButton, CopyText, Details, ErrorBox, Field, href, html, show, time, useAction } from '/console/ui.js';
 
 export const ROLES = ['admin', 'operator', 'moderator', 'support'];
 
@@ -13,6 +13,7 @@ export function PeopleTabs({ active }) {
   return html`<nav class="tabs people-tabs">
     ${tab('operators', '/people', 'Operators')} ${tab('tokens', '/people/tokens', 'API tokens')}
     ${tab('developers', '/people/developers', 'Studio developers')}
+    ${tab('invitations', '/people/invitations', 'Invitations')}
   </nav>`;
 }
 
@@ -26,29 +27,51 @@ export function accountStatus(a) {
 
 /**
  * The account actions at `path` (an operator's or a studio developer's), each reading the account again after it
- * (`reload`): disable(run with true/false), resetPassword, resetTotp.
+ * (`reload`): disable(run with true/false), reset (a link the person completes).
  */
 export function useAccountActions(path, reload) {
   const after = (p) => p.then((r) => (reload(), r));
   return {
     after,
     disable: useAction((d) => after(api('PATCH', path, { body: { disabled: d } }))),
-    resetPassword: useAction(() => after(api('POST', `${path}/reset-password`, { body: {} }))),
-    resetTotp: useAction(() => after(api('POST', `${path}/reset-totp`))),
+    reset: useAction(() => after(api('POST', `${path}/reset`, { body: {} }))),
   };
 }
 
-/** The actions' errors and the new password or second factor, shown once. `extra`: the page's other actions. */
-function AccountResults({ account, actions, extra = [] }) {
-  const { disable, resetPassword, resetTotp } = actions;
-  return html`${[...extra, disable, resetPassword, resetTotp].map((a) => html`<${ErrorBox} error=${a.error} />`)}
-  ${resetPassword.result ? html`<${SecretOnce} label=${`New password of ${account.name}`} value=${resetPassword.result.password} />` : null}
-  ${resetTotp.result ? html`<${SecondFactorOnce} who=${account.name} secondFactor=${resetTotp.result} />` : null}`;
+/**
+ * An invitation or reset link just made (or resent): its link to copy and hand over, or where it was mailed. Never
+ * the person's password or second factor: the person sets them with the link.
+ */
+export function InvitationIssued({ issued }) {
+  const inv = issued.invitation;
+  return html`<div class="invitation-issued" role="status">
+    <p>
+      ${inv.kind === 'reset' ? 'Reset link' : 'Invitation'} for <strong>${inv.name}</strong>, good once until
+      ${time(inv.expiresAt)}.
+    </p>
+    ${
+      issued.link
+        ? html`<p>Hand this link to ${inv.name} only (over a safe channel):</p>
+            <${CopyText} name="invitation-link" value=${issued.link} />`
+        : issued.mail === 'sent'
+          ? html`<p class="ok">Mailed to ${inv.email}.</p>`
+          : html`<p class="bad">
+              The mail to ${inv.email} failed: resend it from the invitations once the mail server answers.
+            </p>`
+    }
+  </div>`;
 }
 
-/** Enable or disable (asking first), reset the password (a lock is lifted with it), reset the authenticator. */
+/** The actions' errors and the reset link. `extra`: the page's other actions. */
+function AccountResults({ actions, extra = [] }) {
+  const { disable, reset } = actions;
+  return html`${[...extra, disable, reset].map((a) => html`<${ErrorBox} error=${a.error} />`)}
+  ${reset.result ? html`<${InvitationIssued} issued=${reset.result} />` : null}`;
+}
+
+/** Enable or disable (asking first), and a reset link (new password and second factor; a lock is lifted with it). */
 function AccountButtons({ account, actions, disableQuestion }) {
-  const { disable, resetPassword, resetTotp } = actions;
+  const { disable, reset } = actions;
   const locked = account.lockedUntil && Date.parse(account.lockedUntil) > Date.now();
   return html`<p class="actions">
     ${
@@ -57,17 +80,11 @@ function AccountButtons({ account, actions, disableQuestion }) {
         : html`<${ConfirmButton} label="Disable" question=${disableQuestion} onConfirm=${() => disable.run(true)} />`
     }
     <${ConfirmButton}
-      label=${locked ? 'Unlock and reset password' : 'Reset password'}
-      question="Generate a new password? Its sessions end, and a lock after failed sign-ins is lifted."
-      confirmLabel="Yes, new password"
-      onConfirm=${resetPassword.run}
+      label=${locked ? 'Unlock with a reset link' : 'Reset link'}
+      question="Make a reset link? With it the person sets a new password and second factor (the old ones, its passkeys and sessions end then; a lock is lifted)."
+      confirmLabel="Yes, make the link"
+      onConfirm=${reset.run}
       danger=${!locked}
-    />
-    <${ConfirmButton}
-      label="Reset authenticator"
-      question="Issue a new TOTP secret and recovery codes? The old ones and its sessions end."
-      confirmLabel="Yes, reset it"
-      onConfirm=${resetTotp.run}
     />
   </p>`;
 }
@@ -82,7 +99,20 @@ export function PersonNameField({ label = 'Name', name, value, onInput }) {
     required
     minlength="2"
     maxlength="64"
-    hint="Lower-case letters, digits, dot, dash, underscore. A password is generated and shown once."
+    hint="Lower-case letters, digits, dot, dash, underscore."
+  />`;
+}
+
+/** Where an invitation link may be mailed (with SMTP_URL on the service); empty: the console shows the link. */
+export function EmailField({ name, value, onInput }) {
+  return html`<${Field}
+    label="E-mail (optional)"
+    name=${name}
+    type="email"
+    value=${value}
+    onInput=${onInput}
+    maxlength="254"
+    hint="With the service's SMTP_URL set, the link goes there instead of being shown here."
   />`;
 }
 
@@ -134,13 +164,20 @@ export function accountRecord(kind, name) {
   return { what: k.title, title: `${k.heading} ${name}`, back: k.list, backLabel: k.listLabel };
 }
 
-/** A new account's one-time secrets (password, TOTP QR code, recovery codes); `children` say how to hand them over. */
+/**
+ * A new account: its invitation link (or where it was mailed); the first admin's one-time secrets (password, TOTP QR
+ * code, recovery codes) instead. `children` say how to hand them over.
+ */
 export function AccountCreated({ kind, name, created, children }) {
   const k = KINDS[kind];
   return html`<section>
     <h1>${k.created}: ${name}</h1>
-    <p class="muted">${children}</p>
-    <${SecondFactorOnce} who=${name} secondFactor=${created.secondFactor} password=${created.password} />
+    ${
+      created.invitation
+        ? html`<${InvitationIssued} issued=${created} />`
+        : html`<p class="muted">${children}</p>
+            <${SecondFactorOnce} who=${name} secondFactor=${created.secondFactor} password=${created.password} />`
+    }
     <p><a href=${href(`${k.path}/${name}`)}>${k.open}</a> · <a href=${k.list}>${k.listLabel}</a></p>
   </section>`;
 }
@@ -163,7 +200,7 @@ export function AccountPage({ kind, account, actions, canWrite, save, children }
   return html`<section class=${`${kind}-detail`}>
     <h1>${account.name} <span class="muted">${k.title}</span></h1>
     <${PeopleTabs} active=${k.tab} />
-    <${AccountResults} account=${account} actions=${actions} extra=${[save.action]} />
+    <${AccountResults} actions=${actions} extra=${[save.action]} />
     <${Details} rows=${rows} />
     ${
       canWrite

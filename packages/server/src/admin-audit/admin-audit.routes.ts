@@ -16,13 +16,17 @@ export type WhoIs = (request: FastifyRequest) => { operator: string; operatorId:
  * hooks of operators/ and portal/ record refusals as events, within the trail's bound: refusals.ts). The operator
  * recorded is the authenticated one; the X-Operator header is kept only as a note.
  */
+const SELF_RECORDED =
+  /^\/(admin|portal)\/v1\/(session(\/passkey(-options)?)?|invitation(\/(totp|passkey-options|accept))?)$/;
+
 export function recordAdminActions(scope: FastifyInstance, audit: AdminAuditService, whoIs: WhoIs): void {
   const started = new WeakMap<FastifyRequest, number>();
   scope.addHook('preHandler', async (request) => {
     const named = operatorOf(request.headers['x-operator']);
     if (request.method === 'GET' || request.method === 'HEAD') return;
-    // The sign-in records itself (login / login-failed events).
-    if (/^\/(admin|portal)\/v1\/session$/.test(request.routeOptions.url ?? '') && request.method === 'POST') return;
+    // The sign-ins record themselves (login / login-failed events), and so does an invitation's completion
+    // (invitation-accepted); the rest of the invitee's side (what the link is for, a challenge) changes no account.
+    if (SELF_RECORDED.test(request.routeOptions.url ?? '') && request.method === 'POST') return;
     started.set(
       request,
       await audit.start({

@@ -15,7 +15,7 @@ export const AdminAction = Type.Object(
     }),
     event: Type.Union([Type.String(), Type.Null()], {
       description:
-        'null for a request; else login, login-failed, login-locked, logout, operator-created, role-changed, operator-disabled, operator-enabled, totp-reset, password-reset, token-created, token-revoked, and the refusals (recorded within AUDIT_REFUSALS_PER_MINUTE): refused (401, caller unknown), token-refused, forbidden (403, the role lacks the permission), csrf-refused; the portal: portal-login, portal-login-failed, portal-login-locked, portal-logout, portal-refused (401, or an app of another studio), portal-csrf-refused.',
+        'null for a request; else login, login-failed, login-locked, logout, operator-created, role-changed, operator-disabled, operator-enabled, invitation-created, invitation-resent, invitation-revoked, invitation-accepted (under the invitee name), passkey-added, passkey-removed, token-created, token-revoked, and the refusals (recorded within AUDIT_REFUSALS_PER_MINUTE): refused (401, caller unknown), token-refused, forbidden (403, the role lacks the permission), csrf-refused; the portal: portal-login, portal-login-failed, portal-login-locked, portal-logout, portal-refused (401, or an app of another studio), portal-csrf-refused.',
     }),
     note: Type.Union([Type.String(), Type.Null()], {
       description: 'What the event was about, or the X-Operator header as sent (never trusted).',

@@ -64,7 +64,10 @@ describe('admin audit trail', () => {
     });
     assert.equal(renamed.status, 200);
     const { actions: list } = await settled();
-    const mine = list.filter((a: any) => a.operator === 'alice' || a.operator === 'bob');
+    // (Not the events of their invitations, each accepted under its own name.)
+    const mine = list.filter(
+      (a: any) => (a.operator === 'alice' || a.operator === 'bob') && a.event !== 'invitation-accepted',
+    );
     assert.deepEqual(
       mine.map((a: any) => [a.operator, a.method, a.route, a.path, a.status]),
       [
@@ -84,7 +87,10 @@ describe('admin audit trail', () => {
       (await actions('operator=alice')).actions.map((a: any) => a.method),
       ['POST'],
     );
-    assert.deepEqual((await actions('operator=bob&method=POST')).actions, []);
+    assert.deepEqual(
+      (await actions('operator=bob&method=POST')).actions.filter((a: any) => a.event !== 'invitation-accepted'),
+      [],
+    );
   });
 
   it('takes an X-Operator outside ASCII percent-encoded, and keeps it decoded in the note', async () => {
@@ -153,7 +159,13 @@ describe('admin audit trail', () => {
     assert.equal(first.actions.length, 2);
     assert.equal(first.nextBefore, first.actions[1].actionId);
     const second = await actions(`operator=pager&limit=2&before=${first.nextBefore}`);
-    assert.deepEqual([second.actions.length, second.nextBefore], [1, null]);
+    // The older entries: p1, and pager's own acceptance of its invitation (it set its own password and factor).
+    assert.deepEqual(
+      second.actions.map((a: any) => a.event ?? a.method),
+      ['POST', 'invitation-accepted'],
+    );
+    const third = await actions(`operator=pager&limit=2&before=${second.nextBefore}`);
+    assert.deepEqual([third.actions.length, third.nextBefore], [0, null]);
     const at = Date.parse(first.actions[1].at);
     assert.ok((await actions(`operator=pager&from=${at}`)).actions.length >= 2);
     assert.deepEqual((await actions(`operator=pager&to=${new Date(at - 60_000).toISOString()}`)).actions, []);
@@ -178,8 +190,12 @@ describe('admin audit trail', () => {
     const json = await runCli(env, ['--json', 'admin-actions', 'list', '--operator', 'dave']);
     assert.equal(json.code, 0, json.stderr);
     assert.deepEqual(
-      JSON.parse(json.stdout).actions.map((a: any) => [a.operator, a.method, a.path, a.status]),
-      [['dave', 'POST', '/admin/v1/apps', 201]],
+      JSON.parse(json.stdout).actions.map((a: any) => [a.operator, a.event ?? a.method, a.path, a.status]),
+      [
+        ['dave', 'POST', '/admin/v1/apps', 201],
+        // dave's own acceptance of its invitation.
+        ['dave', 'invitation-accepted', '/admin/v1/invitation/accept', 200],
+      ],
     );
     const text = await runCli(env, ['admin-actions', 'list', '--operator', 'dave']);
     assert.match(text.stdout, /^#\d+ {2}\S+Z {2}dave {2}POST \/admin\/v1\/apps {2}201 /);

@@ -574,6 +574,31 @@ const Env = Type.Object({
       "The ID token claim whose value is the operator's name; the operator must exist (no account is created).",
   }),
   OIDC_SCOPES: Type.String({ default: 'openid profile email', description: 'Scopes asked of the provider.' }),
+  PUBLIC_ORIGIN: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^/?#]+$',
+      description:
+        "The console's and portal's origin as browsers reach it (https://ops.example.com): the address in invitation links and the passkeys' relying party (its host name is the RP ID). Unset: https://PUBLIC_HOST when that is set, else the request's own origin (invitation links) and loopback only (passkeys: http://localhost:PORT).",
+    }),
+  ),
+  INVITATION_TTL_HOURS: Type.Integer({
+    minimum: 1,
+    maximum: 720,
+    default: 72,
+    description: 'How long an invitation or reset link stays good (each is good once).',
+  }),
+  SMTP_URL: Type.Optional(
+    Type.String({
+      pattern: '^smtps?://',
+      description:
+        'Mail server for invitation and reset links (smtp://user:pass@host:587, STARTTLS when offered; smtps:// for TLS). Unset: no mail; the console shows the link to copy.',
+    }),
+  ),
+  SMTP_FROM: Type.String({
+    minLength: 3,
+    default: 'game-platform@localhost',
+    description: 'The From address of the invitation mails.',
+  }),
   OPERATOR_LOGIN_DELAY_MS: Type.Integer({
     minimum: 0,
     maximum: 10_000,

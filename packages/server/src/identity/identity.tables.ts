@@ -54,8 +54,56 @@ export interface PersonTokensTable {
   revoked_at: number | null;
 }
 
+/**
+ * A single-use, expiring link (migration 0033) with which a person sets its own password and second factor: a new
+ * account (kind 'invite') or a reset of an existing one (kind 'reset'). The token is known only by its SHA-256.
+ * `state` is 'pending', 'accepted' or 'revoked'; a pending one past `expires_at` is expired.
+ */
+export interface PersonInvitationsTable {
+  invitation_id: Generated<number>;
+  person_id: number;
+  kind: string;
+  token_hash: string;
+  email: string | null;
+  state: string;
+  /** Who made (or last resent) it, as the audit trail names them. */
+  created_by: string;
+  /** The TOTP secret the invitee is enrolling (sealed), until confirmed with a code. */
+  pending_totp_enc: string | null;
+  created_at: number;
+  expires_at: number;
+  finished_at: number | null;
+}
+
+/** A WebAuthn credential (passkey) of a person (migration 0033). Ids and keys base64url. */
+export interface PersonPasskeysTable {
+  passkey_id: Generated<number>;
+  person_id: number;
+  credential_id: string;
+  public_key: string;
+  sign_count: number;
+  /** JSON array of the authenticator's transports. */
+  transports: string;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn challenge handed to a browser: good once (deleted as it is used), until `expires_at`. */
+export interface WebauthnChallengesTable {
+  challenge: string;
+  /** 'register' | 'sign-in' | 'invitation' */
+  purpose: string;
+  realm: string;
+  person_id: number | null;
+  expires_at: number;
+}
+
 export interface IdentityTables {
   people: PeopleTable;
+  person_invitations: PersonInvitationsTable;
+  person_passkeys: PersonPasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   person_grants: PersonGrantsTable;
   person_sessions: PersonSessionsTable;
   person_tokens: PersonTokensTable;

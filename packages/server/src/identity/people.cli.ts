@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import type { Services } from '../services.js';
 import type { PersonView, SecondFactor } from './people.service.js';
+import type { InvitationIssued } from './invitations.service.js';
 
 /** Recorded as the actor of account changes made from the host's shell (not audited: no request). */
 export const SHELL_ACTOR = 'cli';
@@ -19,12 +20,30 @@ export const stateText = (v: PersonView) =>
   `${v.disabled ? '  DISABLED' : ''}${v.lockedUntil ? `  locked until ${v.lockedUntil}` : ''}  recovery codes left ${v.recoveryCodesLeft}  last sign-in ${v.lastLoginAt ?? 'never'}`;
 
 interface AccountsCli<V> {
-  create(input: any, actor: string, ctx: null): Promise<{ password: string; secondFactor: SecondFactor }>;
+  create(
+    input: any,
+    actor: string,
+    ctx: null,
+    origin: string,
+  ): Promise<{ password?: string; secondFactor?: SecondFactor } & Partial<InvitationIssued>>;
   list(): Promise<V[]>;
   update(name: string, patch: any, actor: string, ctx: null): Promise<V>;
-  resetSecondFactor(name: string, actor: string, ctx: null): Promise<SecondFactor>;
-  resetPassword(name: string, password: string | undefined, actor: string, ctx: null): Promise<{ password: string }>;
+  reset(name: string, email: string | null, actor: string, ctx: null, origin: string): Promise<InvitationIssued>;
 }
+
+/** Where the links point from the host's shell: PUBLIC_ORIGIN, else this host on PORT. */
+const cliOrigin = (s: Services) => s.config.PUBLIC_ORIGIN ?? `http://localhost:${s.config.PORT}`;
+
+/** An invitation or reset link as the CLI prints it: its state, and the link or where it was mailed. */
+export const issuedText = (r: InvitationIssued) =>
+  [
+    `invitation #${r.invitation.invitationId} (${r.invitation.kind}) for ${r.invitation.name}, ${r.invitation.state} until ${r.invitation.expiresAt}`,
+    r.link
+      ? `link (good once; hand it to ${r.invitation.name} only): ${r.link}`
+      : r.mail === 'sent'
+        ? `mailed to ${r.invitation.email}`
+        : `the mail to ${r.invitation.email} failed: resend it once the mail server answers`,
+  ].join('\n');
 
 /** One realm's account commands: its service, how a line reads, and how its grants are given on the command line. */
 export interface AccountCommands<V> {
@@ -57,16 +76,27 @@ export function registerAccountCommands<V>(command: Command, ctx: CliContext, sp
     .command('create')
     .argument('<name>')
     .requiredOption(grants.option, grants.help)
-    .option('--password <password>', 'initial password (default: generated and printed once)')
+    .option('--email <address>', 'mail the invitation link there (with SMTP_URL)')
+    .option('--password <password>', 'the first admin only: its password (default: generated and printed once)')
+    .description('invites a new account: prints its single-use link (the first admin: its password and second factor)')
     .action(async (name: string, o) => {
       await ctx.withServices(async (s) => {
         const value = o[grants.option.slice(2).split(' ')[0]!] as string;
-        const made = await spec
-          .accounts(s)
-          .create({ name, ...grants.parse(value), ...(o.password ? { password: o.password } : {}) }, SHELL_ACTOR, null);
+        const input = {
+          name,
+          ...grants.parse(value),
+          ...(o.password ? { password: o.password } : {}),
+          ...(o.email ? { email: o.email } : {}),
+        };
+        const made = await spec.accounts(s).create(input, SHELL_ACTOR, null, cliOrigin(s));
         const account = (made as unknown as Record<string, V>)[spec.one]!;
         ctx.output(made, () =>
-          [spec.describe(account), `password ${made.password}`, factorText(made.secondFactor)].join('\n'),
+          [
+            spec.describe(account),
+            ...(made.invitation
+              ? [issuedText(made as InvitationIssued)]
+              : [`password ${made.password}`, factorText(made.secondFactor!)]),
+          ].join('\n'),
         );
       });
     });
@@ -98,22 +128,11 @@ export function registerAccountCommands<V>(command: Command, ctx: CliContext, sp
       );
 
   command
-    .command('reset-totp')
+    .command('reset')
     .argument('<name>')
-    .description('new TOTP secret and recovery codes (a lost phone); printed once')
-    .action((account: string) =>
-      ctx.print((s) => spec.accounts(s).resetSecondFactor(account, SHELL_ACTOR, null), factorText),
-    );
-
-  command
-    .command('reset-password')
-    .argument('<name>')
-    .option('--password <password>', 'the new password (default: generated and printed once)')
-    .description('new password; lifts a lock and ends the sessions')
+    .option('--email <address>', 'mail the reset link there (with SMTP_URL)')
+    .description('a reset link: the person sets a new password and second factor with it (printed, or mailed)')
     .action((account: string, o) =>
-      ctx.print(
-        (s) => spec.accounts(s).resetPassword(account, o.password, SHELL_ACTOR, null),
-        (r) => `password ${r.password}  (shown once)`,
-      ),
+      ctx.print((s) => spec.accounts(s).reset(account, o.email ?? null, SHELL_ACTOR, null, cliOrigin(s)), issuedText),
     );
 }

@@ -1,17 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { platformErrorResponses } from '../http/schemas.js';
-import { AccountNameParams, PasswordResetBody, SecondFactor } from './people.schemas.js';
+import { AccountNameParams, Invitation, InvitationIssued, ResetBody } from './people.schemas.js';
 import type { AuditContext } from './people.service.js';
+import type { InvitationService } from './invitations.service.js';
+import { registerInvitationAdminRoutes } from './invitations.routes.js';
 
 /** What an account service answers the admin API (operators/operators.service.ts, portal/studio-developers.service.ts). */
 interface AccountsApi {
   list(): Promise<unknown[]>;
   get(name: string): Promise<unknown>;
-  create(input: any, actor: string, ctx: AuditContext | null): Promise<unknown>;
+  create(input: any, actor: string, ctx: AuditContext | null, origin: string): Promise<unknown>;
   update(name: string, patch: any, actor: string, ctx: AuditContext | null): Promise<unknown>;
-  resetSecondFactor(name: string, actor: string, ctx: AuditContext | null): Promise<unknown>;
-  resetPassword(name: string, password: string | undefined, actor: string, ctx: AuditContext | null): Promise<unknown>;
+  reset(name: string, email: string | null, actor: string, ctx: AuditContext | null, origin: string): Promise<unknown>;
+  invitations: InvitationService;
 }
 
 export interface AccountRoutes {
@@ -19,17 +21,23 @@ export interface AccountRoutes {
   path: string;
   /** The list answer's key: `{ operators: [...] }`. */
   listKey: string;
+  /** '/operator-invitations', '/studio-developer-invitations'; `what` names them in the summaries. */
+  invitationsPath: string;
+  what: string;
   accounts: AccountsApi;
   schemas: { view: TObject & { $id?: string }; created: TSchema; createBody: TSchema; patchBody: TSchema };
-  summaries: { list: string; create: string; get: string; patch: string; resetTotp: string; resetPassword: string };
+  summaries: { list: string; create: string; get: string; patch: string };
   /** Who acts (the signed-in operator's name) and the request's audit context. */
   actor(request: FastifyRequest): string;
   ctx(request: FastifyRequest): AuditContext;
+  /** The console's or portal's address for the links (identity/public-origin.ts). */
+  origin(request: FastifyRequest): string;
 }
 
 /**
  * The admin API's routes of one realm's accounts, written once for operators and studio developers (the one identity
- * model, docs/decisions.md): list, create, show, change (grants, disabled), and the second factor and password resets.
+ * model, docs/decisions.md): list, create (an invitation), show, change (grants, disabled), the reset link, and the
+ * invitations with their states.
  */
 export function registerAccountRoutes(app: FastifyInstance, r: AccountRoutes): void {
   const tags = ['admin'];
@@ -37,6 +45,7 @@ export function registerAccountRoutes(app: FastifyInstance, r: AccountRoutes): v
   const one = `${r.path}/:name`;
   const name = (request: FastifyRequest) => (request.params as { name: string }).name;
   app.addSchema(r.schemas.view);
+  if (!app.getSchema('Invitation')) app.addSchema(Invitation);
 
   app.get(
     r.path,
@@ -61,7 +70,7 @@ export function registerAccountRoutes(app: FastifyInstance, r: AccountRoutes): v
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await r.accounts.create(request.body, r.actor(request), r.ctx(request))),
+      reply.code(201).send(await r.accounts.create(request.body, r.actor(request), r.ctx(request), r.origin(request))),
   );
 
   app.get(
@@ -92,35 +101,32 @@ export function registerAccountRoutes(app: FastifyInstance, r: AccountRoutes): v
   );
 
   app.post(
-    `${one}/reset-totp`,
+    `${one}/reset`,
     {
       schema: {
         tags,
-        summary: r.summaries.resetTotp,
+        summary: `A reset link for a ${r.what}: the person sets a new password and second factor with it (the old ones work until then)`,
         params: AccountNameParams,
-        response: { 200: SecondFactor, ...platformErrorResponses },
-      },
-    },
-    async (request) => r.accounts.resetSecondFactor(name(request), r.actor(request), r.ctx(request)),
-  );
-
-  app.post(
-    `${one}/reset-password`,
-    {
-      schema: {
-        tags,
-        summary: r.summaries.resetPassword,
-        params: AccountNameParams,
-        body: PasswordResetBody,
-        response: { 200: Type.Object({ password: Type.String() }), ...platformErrorResponses },
+        body: ResetBody,
+        response: { 200: InvitationIssued, ...platformErrorResponses },
       },
     },
     async (request) =>
-      r.accounts.resetPassword(
+      r.accounts.reset(
         name(request),
-        (request.body as { password?: string }).password,
+        (request.body as { email?: string }).email ?? null,
         r.actor(request),
         r.ctx(request),
+        r.origin(request),
       ),
   );
+
+  registerInvitationAdminRoutes(app, {
+    path: r.invitationsPath,
+    what: r.what,
+    invitations: r.accounts.invitations,
+    actor: r.actor,
+    ctx: r.ctx,
+    origin: r.origin,
+  });
 }

@@ -2,15 +2,9 @@ import { AppError, invalidParameter } from '../errors/app-error.js';
 import { iso, isoOrNull } from '../accounts/accounts.format.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
-import {
-  checkPassword,
-  hashPassword,
-  newPassword,
-  newSecondFactor,
-  replacePassword,
-  replaceSecondFactor,
-} from './credentials.js';
+import { checkPassword, hashPassword, newPassword, newSecondFactor, newTotpSecret } from './credentials.js';
 import type { Grant, PeopleRepository, PersonRow, Realm } from './people.repository.js';
+import type { InvitationIssued, InvitationService } from './invitations.service.js';
 
 /** The request an audited event came with. */
 export interface AuditContext {
@@ -55,7 +49,10 @@ export interface PersonView {
 export const totpContext = (realm: unknown, name: unknown) =>
   `${realm === 'studio' ? 'studio' : 'operator'}-totp:${String(name)}`;
 
-/** The people column sealed under the master key (master key rotation: master-key/reseal.ts). */
+/** The sealing context of the TOTP secret an invitee is enrolling (on its invitation, until confirmed). */
+export const pendingTotpContext = (invitationId: number) => `invitation-totp:${invitationId}`;
+
+/** The identity columns sealed under the master key (master key rotation: master-key/reseal.ts). */
 export const PEOPLE_SEALED_COLUMNS: SealedColumn[] = [
   {
     table: 'people',
@@ -63,6 +60,14 @@ export const PEOPLE_SEALED_COLUMNS: SealedColumn[] = [
     column: 'totp_secret_enc',
     contextColumns: ['realm', 'name'],
     context: (row) => totpContext(row.realm, row.name),
+  },
+  {
+    // A TOTP secret an invitee is enrolling, until it confirms it (invitations.service.ts).
+    table: 'person_invitations',
+    id: 'invitation_id',
+    column: 'pending_totp_enc',
+    contextColumns: ['invitation_id'],
+    context: (row) => pendingTotpContext(Number(row.invitation_id)),
   },
 ];
 
@@ -73,7 +78,7 @@ export interface RealmTerms {
   realm: Realm;
   /** 'operator', 'studio developer': in NOT_FOUND and CONFLICT details. */
   noun: string;
-  events: { created: string; disabled: string; enabled: string; totpReset: string; passwordReset: string };
+  events: { created: string; disabled: string; enabled: string };
 }
 
 /**
@@ -91,6 +96,10 @@ export class PeopleService {
     private readonly record: (e: OperatorEvent) => Promise<void>,
     private readonly now: () => number = Date.now,
   ) {}
+
+  get realm(): Realm {
+    return this.terms.realm;
+  }
 
   view(r: PersonRow): PersonView {
     const locked = r.locked_until !== null && Number(r.locked_until) > this.now() ? Number(r.locked_until) : null;
@@ -162,29 +171,44 @@ export class PeopleService {
     return { row, password: input.password, secondFactor: factor.answer };
   }
 
+  /**
+   * A new person with `grants` whose password and second factor nobody knows: its invitation (invitations.service.ts)
+   * is how the person sets them. Until then no sign-in can succeed (an unknown password, a TOTP secret nobody holds,
+   * no recovery codes, no passkey).
+   */
+  async createPending(
+    input: { name: string; grants: Grant[] },
+    actor: string,
+    ctx: AuditContext | null,
+    note: string,
+  ): Promise<PersonRow> {
+    if (await this.repo.byName(this.terms.realm, input.name))
+      throw new AppError('CONFLICT', `${this.terms.noun} ${input.name} already exists`);
+    const at = this.now();
+    const row = await this.repo.insert(
+      {
+        realm: this.terms.realm,
+        name: input.name,
+        password_hash: await hashPassword(newPassword()),
+        totp_secret_enc: this.box.seal(newTotpSecret(), totpContext(this.terms.realm, input.name)),
+        recovery_codes: '[]',
+        locked_until: null,
+        last_login_at: null,
+        created_at: at,
+        updated_at: at,
+      },
+      input.grants,
+    );
+    await this.audit(this.terms.events.created, actor, ctx, `${note} (invited)`);
+    return row;
+  }
+
   /** Disables or enables; a disabled person's sessions end at once (its tokens stop working with it). */
   async setDisabled(row: PersonRow, disabled: boolean, actor: string, ctx: AuditContext | null): Promise<void> {
     if (disabled === (row.disabled === 1)) return;
     await this.repo.update(row.person_id, { disabled: disabled ? 1 : 0, updated_at: this.now() });
     if (disabled) await this.repo.deleteSessionsOf(row.person_id);
     await this.audit(disabled ? this.terms.events.disabled : this.terms.events.enabled, actor, ctx, row.name);
-  }
-
-  /** A new TOTP secret and recovery codes (a lost phone); the old ones and the sessions end. */
-  async resetSecondFactor(name: string, actor: string, ctx: AuditContext | null): Promise<SecondFactor> {
-    const row = await this.require(name);
-    const factor = this.secondFactor(name);
-    await replaceSecondFactor(this.repo, row.person_id, factor, this.now());
-    await this.audit(this.terms.events.totpReset, actor, ctx, name);
-    return factor.answer;
-  }
-
-  /** A new password (given, or generated and answered once); lifts a lock and ends the sessions. */
-  async resetPassword(name: string, password: string | undefined, actor: string, ctx: AuditContext | null) {
-    const row = await this.require(name);
-    const chosen = await replacePassword(this.repo, row.person_id, password, this.now());
-    await this.audit(this.terms.events.passwordReset, actor, ctx, name);
-    return { password: chosen };
   }
 
   async audit(
@@ -204,7 +228,10 @@ export class PeopleService {
  * the lookups and resets by name; each adds its grants and its view.
  */
 export abstract class Accounts<V> {
-  constructor(readonly people: PeopleService) {}
+  constructor(
+    readonly people: PeopleService,
+    readonly invitations: InvitationService,
+  ) {}
 
   abstract view(row: PersonRow): Promise<V>;
 
@@ -220,12 +247,41 @@ export abstract class Accounts<V> {
     return this.view(await this.require(name));
   }
 
-  resetSecondFactor(name: string, actor: string, ctx: AuditContext | null): Promise<SecondFactor> {
-    return this.people.resetSecondFactor(name, actor, ctx);
+  /**
+   * A reset link for account `name` (a lost phone, a forgotten password): the person sets a new password and second
+   * factor with it. Until then the old ones keep working; disable the account too if they may be in other hands.
+   */
+  async reset(
+    name: string,
+    email: string | null,
+    actor: string,
+    ctx: AuditContext | null,
+    origin: string,
+  ): Promise<InvitationIssued> {
+    return this.invitations.issue(await this.require(name), 'reset', email, actor, ctx, origin);
   }
 
-  resetPassword(name: string, password: string | undefined, actor: string, ctx: AuditContext | null) {
-    return this.people.resetPassword(name, password, actor, ctx);
+  /**
+   * A new account of `grants`: the first of the realm's (the first admin, made at the host or with the break-glass
+   * token) is answered its password and second factor as before (nobody else is there to invite); any other is
+   * created pending and answered its invitation.
+   */
+  protected async createAccount(
+    input: { name: string; password?: string; email?: string },
+    grants: Grant[],
+    actor: string,
+    ctx: AuditContext | null,
+    note: string,
+    origin: string,
+  ) {
+    const password = this.people.checkNew(input);
+    if (this.people.realm === 'platform' && (await this.people.list()).length === 0) {
+      const made = await this.people.create({ name: input.name, password, grants }, actor, ctx, note);
+      return { row: made.row, password, secondFactor: made.secondFactor };
+    }
+    if (input.password !== undefined) throw invalidParameter('password', 'the invitee sets its own password');
+    const row = await this.people.createPending({ name: input.name, grants }, actor, ctx, note);
+    return { row, ...(await this.invitations.issue(row, 'invite', input.email ?? null, actor, ctx, origin)) };
   }
 
   /** An entry of the audit trail (not written for the host's shell, ctx null). */

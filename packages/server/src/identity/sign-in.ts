@@ -12,11 +12,17 @@ import {
 import type { Grant, PeopleRepository, PersonRow, Realm } from './people.repository.js';
 import { totpContext, type AuditContext, type PeopleService } from './people.service.js';
 import type { AccountKind, SignInMetrics } from './sign-in.metrics.js';
+import { PasskeyRefused } from './passkeys.service.js';
 
 export interface SecondFactorInput {
   totp?: string;
   recoveryCode?: string;
+  /** A passkey's answer after the password (checked by the caller's `passkeyOf`: the person it proves). */
+  passkey?: unknown;
 }
+
+/** Checks a passkey answer (identity/passkeys.service.ts): the person it proves, or throws PasskeyRefused. */
+export type PasskeyCheck = (response: unknown) => Promise<PersonRow>;
 
 export interface SignInSettings {
   sessionSeconds: number;
@@ -61,7 +67,18 @@ async function checkSecondFactor(
   totpSecret: string,
   input: SecondFactorInput,
   at: number,
+  passkeyOf: PasskeyCheck | undefined,
 ): Promise<string | null> {
+  if (input.passkey !== undefined) {
+    if (!passkeyOf) return 'passkeys are not available here';
+    try {
+      const person = await passkeyOf(input.passkey);
+      return person.person_id === row.person_id ? null : "another person's passkey";
+    } catch (e) {
+      if (e instanceof PasskeyRefused) return `passkey: ${e.message}`;
+      throw e;
+    }
+  }
   if (input.totp !== undefined) {
     const step = totpStep(totpSecret, input.totp, at);
     if (step === null) return 'wrong TOTP code';
@@ -123,6 +140,7 @@ export class SignIn {
   async login(
     input: { name: string; password: string } & SecondFactorInput,
     ctx: AuditContext,
+    passkeyOf?: PasskeyCheck,
   ): Promise<Entry & { session: string; expiresAt: number }> {
     const row = (await this.repo.byName(this.door.realm, input.name)) ?? null;
     const at = this.now();
@@ -138,10 +156,36 @@ export class SignIn {
     if (!(await verifyPassword(row.password_hash, input.password)))
       return this.refuse(input.name, row, 'wrong password', ctx);
     const secret = this.box.open(row.totp_secret_enc, totpContext(row.realm, row.name));
-    const problem = await checkSecondFactor(this.repo, row, secret, input, at);
+    const problem = await checkSecondFactor(this.repo, row, secret, input, at, passkeyOf);
     if (problem) return this.refuse(input.name, row, problem, ctx);
     if (row.disabled === 1) return this.refuse(input.name, row, 'disabled', ctx);
-    return this.open(row, at, ctx, input.recoveryCode ? 'with a recovery code' : null);
+    const via = input.recoveryCode ? 'with a recovery code' : input.passkey !== undefined ? 'with a passkey' : null;
+    return this.open(row, at, ctx, via);
+  }
+
+  /**
+   * Sign-in by a passkey alone (a discoverable credential with user verification: something held and something known
+   * or been, in one): `check` verifies the answer and names the person; a locked or disabled person is refused, and a
+   * refused answer is audited and answered like a wrong password.
+   */
+  async loginWithPasskey(
+    response: unknown,
+    check: PasskeyCheck,
+    ctx: AuditContext,
+  ): Promise<Entry & { session: string; expiresAt: number }> {
+    let row: PersonRow;
+    try {
+      row = await check(response);
+    } catch (e) {
+      if (e instanceof PasskeyRefused) return this.refuse('(passkey)', null, `passkey: ${e.message}`, ctx);
+      throw e;
+    }
+    const at = this.now();
+    if (row.realm !== this.door.realm) return this.refuse('(passkey)', null, 'passkey of another realm', ctx);
+    if (row.disabled === 1) return this.refuse(row.name, row, 'disabled (passkey)', ctx);
+    if (row.locked_until !== null && Number(row.locked_until) > at)
+      return this.refuse(row.name, row, 'locked (passkey)', ctx);
+    return this.open(row, at, ctx, 'with a passkey');
   }
 
   /**

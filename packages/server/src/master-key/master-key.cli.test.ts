@@ -88,6 +88,7 @@ describe('master-key CLI (embedded mode)', () => {
         ['app_store_settings.api_private_key_enc', 0],
         ['app_store_settings.service_account_enc', 0],
         ['people.totp_secret_enc', 0],
+        ['person_invitations.pending_totp_enc', 0],
         ['payment_provider_settings.secrets_enc', 0],
       ],
     );

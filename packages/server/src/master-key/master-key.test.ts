@@ -127,6 +127,7 @@ describe('master key rotation', () => {
         'app_store_settings.api_private_key_enc': { [idA]: 1 },
         'app_store_settings.service_account_enc': { [idA]: 1 },
         'people.totp_secret_enc': { [idA]: 2 },
+        'person_invitations.pending_totp_enc': {},
         'payment_provider_settings.secrets_enc': { [idA]: 1 },
       });
     } finally {
@@ -166,6 +167,7 @@ describe('master key rotation', () => {
           ['app_store_settings.api_private_key_enc', 1, 1, 0],
           ['app_store_settings.service_account_enc', 1, 1, 0],
           ['people.totp_secret_enc', 2, 2, 0],
+          ['person_invitations.pending_totp_enc', 0, 0, 0],
           ['payment_provider_settings.secrets_enc', 1, 1, 0],
         ],
       );
@@ -177,6 +179,7 @@ describe('master key rotation', () => {
         'app_store_settings.api_private_key_enc': { [idB]: 1 },
         'app_store_settings.service_account_enc': { [idB]: 1 },
         'people.totp_secret_enc': { [idB]: 2 },
+        'person_invitations.pending_totp_enc': {},
         'payment_provider_settings.secrets_enc': { [idB]: 1 },
       });
       assert.ok(

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { runCli } from '../testing/child.js';
 import { TEST_DATABASE_URL } from '../testing/database.js';
 import { startTestService, type TestService } from '../testing/service.js';
-import { adminAs, codeOf } from '../testing/operators.js';
+import { adminAs, codeOf, completeInvitation } from '../testing/operators.js';
 import { signIn } from './operators.testlib.js';
 
 /** `operator ...` on the host: the way in when no admin can sign in (docs/operators.md). */
@@ -72,8 +72,21 @@ describe('operator CLI', () => {
       (await cli('list')).operators.map((o: any) => [o.name, o.role, o.disabled]),
       [['ada', 'moderator', true]],
     );
-    const reset = await cli('reset-totp', 'ada');
-    assert.equal(reset.recoveryCodes.length, 10);
+    // The next operator is invited: the CLI prints its link (never a password or a secret), which works.
+    const invited = await runCli(env, ['operator', 'create', 'bea', '--role', 'support']);
+    assert.equal(invited.code, 0, invited.stderr);
+    const link =
+      /link \(good once; hand it to bea only\): (http:\/\/localhost:\d+\/console#\/invitation\/gpi_\S+)/.exec(
+        invited.stdout,
+      )?.[1];
+    assert.ok(link, invited.stdout);
+    assert.doesNotMatch(invited.stdout, /password |TOTP secret|otpauth:|each good once/);
+    const bea = await completeInvitation(svc, '/admin/v1', link);
+    assert.equal(bea.recoveryCodes.length, 10);
+
+    const reset = await cli('reset', 'ada');
+    assert.deepEqual([reset.invitation.kind, reset.invitation.state, reset.mail], ['reset', 'pending', 'off']);
+    assert.match(reset.link, /^http:\/\/localhost:\d+\/console#\/invitation\/gpi_[A-Za-z0-9_-]{43}$/);
   });
 
   it('refuses bad input with a message and exit code 1', async () => {

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
-import { adminAs, codeOf, createOperator, type TestOperator } from '../testing/operators.js';
+import { adminAs, codeOf, completeInvitation, createOperator, type TestOperator } from '../testing/operators.js';
 import { auditEvents, sessionOf, signIn, withCookie } from './operators.testlib.js';
 
 /** Operator accounts end to end over HTTP: the first admin, console sign-in, sessions, tokens, roles (docs/operators.md). */
@@ -79,17 +79,28 @@ describe('operators: happy paths', () => {
   it('an admin creates a moderator, changes roles and disables; the change applies to open sessions at once', async () => {
     tick();
     const { cookie, csrfToken } = await sessionOf(svc, root, clock);
-    const made = await withCookie(svc, cookie, 'POST', '/operators', {
+    // Only the first admin may be given a password: the others set their own with the invitation.
+    const withPassword = await withCookie(svc, cookie, 'POST', '/operators', {
       body: { name: 'mia', role: 'moderator', password: 'a long enough password' },
       csrf: csrfToken,
     });
+    assert.deepEqual(
+      [withPassword.status, withPassword.body.detail],
+      [400, 'password: the invitee sets its own password'],
+    );
+    const made = await withCookie(svc, cookie, 'POST', '/operators', {
+      body: { name: 'mia', role: 'moderator' },
+      csrf: csrfToken,
+    });
     assert.equal(made.status, 201);
-    assert.equal(made.body.password, 'a long enough password');
+    assert.deepEqual(
+      [made.body.password, made.body.secondFactor, made.body.invitation.state, made.body.mail],
+      [undefined, undefined, 'pending', 'off'],
+    );
     const mia: TestOperator = {
       name: 'mia',
       role: 'moderator',
-      password: made.body.password,
-      ...made.body.secondFactor,
+      ...(await completeInvitation(svc, '/admin/v1', made.body.link)),
     };
     const s = await sessionOf(svc, mia, clock);
     assert.equal((await withCookie(svc, s.cookie, 'GET', '/reports')).status, 200);
@@ -172,15 +183,21 @@ describe('operators: happy paths', () => {
     ]);
   });
 
-  it('resets a lost second factor: new secret and codes once, the old code refused', async () => {
+  it('resets a lost second factor with a link the person completes: the old code refused after it', async () => {
     tick();
     const op = await createOperator(svc, 'pat', 'support');
-    const reset = await svc.admin('POST', '/operators/pat/reset-totp');
+    const reset = await svc.admin('POST', '/operators/pat/reset', {});
     assert.equal(reset.status, 200);
-    assert.notEqual(reset.body.totpSecret, op.totpSecret);
-    assert.equal((await signIn(svc, { name: 'pat', password: op.password, totp: codeOf(op, clock) })).status, 401);
-    const renewed = { ...op, ...reset.body };
+    assert.deepEqual([reset.body.invitation.kind, reset.body.invitation.state], ['reset', 'pending']);
+    assert.ok(!JSON.stringify(reset.body).includes(op.totpSecret));
+    const renewed = { ...op, ...(await completeInvitation(svc, '/admin/v1', reset.body.link)) };
     tick();
-    assert.equal((await signIn(svc, { name: 'pat', password: op.password, totp: codeOf(renewed, clock) })).status, 200);
+    assert.equal((await signIn(svc, { name: 'pat', password: op.password, totp: codeOf(op, clock) })).status, 401);
+    assert.notEqual(renewed.totpSecret, op.totpSecret);
+    tick();
+    assert.equal(
+      (await signIn(svc, { name: 'pat', password: renewed.password, totp: codeOf(renewed, clock) })).status,
+      200,
+    );
   });
 });

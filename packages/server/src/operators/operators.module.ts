@@ -3,6 +3,10 @@ import type { PeopleRepository } from '../identity/people.repository.js';
 import { PeopleService, type OperatorEvent } from '../identity/people.service.js';
 import { SignIn, type Door, type SignInSettings } from '../identity/sign-in.js';
 import type { SignInMetrics } from '../identity/sign-in.metrics.js';
+import type { InvitationsRepository } from '../identity/invitations.repository.js';
+import { InvitationService } from '../identity/invitations.service.js';
+import type { PasskeyService } from '../identity/passkeys.service.js';
+import type { Mailer } from '../identity/mailer.js';
 import { OperatorService, platformRole } from './operators.service.js';
 import { OperatorTokenService } from './operator-tokens.service.js';
 import { SignInService } from './sign-in.service.js';
@@ -26,8 +30,16 @@ export function createOperators(deps: {
   record: (e: OperatorEvent) => Promise<void>;
   signIn: SignInSettings;
   signInMetrics: SignInMetrics;
+  invitations: InvitationsRepository;
+  passkeys: PasskeyService;
+  mailer: Mailer;
+  invitationTtlMs: number;
   now: () => number;
-}): { operators: OperatorService; operatorSignIn: SignInService; operatorTokens: OperatorTokenService } {
+}): {
+  operators: OperatorService;
+  operatorSignIn: SignInService;
+  operatorTokens: OperatorTokenService;
+} {
   const people = new PeopleService(
     deps.people,
     deps.box,
@@ -38,15 +50,24 @@ export function createOperators(deps: {
         created: 'operator-created',
         disabled: 'operator-disabled',
         enabled: 'operator-enabled',
-        totpReset: 'totp-reset',
-        passwordReset: 'password-reset',
       },
     },
     deps.issuer,
     deps.record,
     deps.now,
   );
-  const operators = new OperatorService(people);
+  const invitations = new InvitationService(
+    deps.invitations,
+    deps.people,
+    deps.box,
+    deps.passkeys,
+    { realm: 'platform', people, page: '/console', actor: (name) => name, title: 'Operator console' },
+    deps.mailer,
+    deps.invitationTtlMs,
+    deps.issuer,
+    deps.now,
+  );
+  const operators = new OperatorService(people, invitations);
   const door = new SignIn(CONSOLE_DOOR, deps.people, deps.box, people, deps.signIn, deps.signInMetrics, deps.now);
   return {
     operators,

@@ -19,6 +19,13 @@ import {
   TokenQuery,
 } from './operators.schemas.js';
 import type { Principal } from './operators.service.js';
+import { AppError } from '../errors/app-error.js';
+import { publicOrigin, relyingParty } from '../identity/public-origin.routes.js';
+import { registerPasskeyRoutes } from '../identity/passkeys.routes.js';
+import { registerInvitationAcceptRoutes } from '../identity/invitations.routes.js';
+import { PasskeySignInBody, WebAuthnOptions } from '../identity/passkeys.schemas.js';
+import type { PasskeyCheck } from '../identity/sign-in.js';
+import type { FastifyRequest } from 'fastify';
 
 const tags = ['admin'];
 
@@ -32,7 +39,24 @@ const sessionView = (p: Principal) => ({
 
 /** Sign-in, operator accounts and their API tokens, mounted under /admin/v1 (docs/operators.md). */
 export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { operators, operatorSignIn, operatorTokens } = services;
+  const { operators, operatorSignIn, operatorTokens, passkeys } = services;
+  const rp = (request: FastifyRequest) => relyingParty(services.config.PUBLIC_ORIGIN, request, 'Operator console');
+  const passkeyOf =
+    (request: FastifyRequest): PasskeyCheck =>
+    (response) =>
+      passkeys.verifySignIn('platform', response as never, rp(request), (id) => operators.people.repo.byId(id));
+  const signedIn =
+    (request: FastifyRequest, reply: Parameters<typeof setSessionCookie>[1]) =>
+    (r: { session: string; csrfToken: string; operator: { name: string; role: Principal['role'] } }) => {
+      setSessionCookie(request, reply, r.session, services.config.OPERATOR_SESSION_SECONDS);
+      return sessionView({
+        kind: 'session',
+        operatorId: null,
+        name: r.operator.name,
+        role: r.operator.role,
+        csrfToken: r.csrfToken,
+      });
+    };
   return async (app) => {
     app.addSchema(OperatorToken);
 
@@ -46,11 +70,37 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
           response: { 200: SessionView, ...platformErrorResponses },
         },
       },
-      async (request, reply) => {
-        const { session, csrfToken, operator } = await operatorSignIn.login(request.body, auditContext(request));
-        setSessionCookie(request, reply, session, services.config.OPERATOR_SESSION_SECONDS);
-        return sessionView({ kind: 'session', operatorId: null, name: operator.name, role: operator.role, csrfToken });
+      async (request, reply) =>
+        signedIn(request, reply)(await operatorSignIn.login(request.body, auditContext(request), passkeyOf(request))),
+    );
+
+    app.post(
+      '/session/passkey-options',
+      {
+        schema: {
+          tags,
+          summary: 'The options of a passkey sign-in (navigator.credentials.get); the challenge is good once',
+          response: { 200: WebAuthnOptions, ...platformErrorResponses },
+        },
       },
+      async (request) => passkeys.signInOptions('platform', rp(request)),
+    );
+
+    app.post(
+      '/session/passkey',
+      {
+        schema: {
+          tags,
+          summary: 'Console sign-in with a passkey alone (no name needed); sets the session cookie',
+          body: PasskeySignInBody,
+          response: { 200: SessionView, ...platformErrorResponses },
+        },
+      },
+      async (request, reply) =>
+        signedIn(
+          request,
+          reply,
+        )(await operatorSignIn.loginWithPasskey(request.body.response, passkeyOf(request), auditContext(request))),
     );
 
     app.get(
@@ -84,6 +134,8 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
     registerAccountRoutes(app, {
       path: '/operators',
       listKey: 'operators',
+      invitationsPath: '/operator-invitations',
+      what: 'operator',
       accounts: operators,
       schemas: {
         view: Operator,
@@ -93,14 +145,33 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       summaries: {
         list: 'List operator accounts',
-        create: 'Create an operator; answers its initial password, TOTP secret and recovery codes once',
+        create:
+          'Invite an operator: answers the invitation and its link (mailed instead with SMTP_URL and an email); the first admin is answered its password and second factor once',
         get: 'Show an operator',
         patch: "Change an operator's role or disable it (its sessions end; its tokens stop working)",
-        resetTotp: 'New TOTP secret and recovery codes (shown once); the old ones and the sessions end',
-        resetPassword: 'New password (given or generated, shown once); lifts a lock and ends the sessions',
       },
       actor: (request) => principalOf(request).name,
       ctx: auditContext,
+      origin: (request) => publicOrigin(services.config.PUBLIC_ORIGIN, request),
+    });
+
+    registerInvitationAcceptRoutes(app, { invitations: operators.invitations, rp, ctx: auditContext, tags });
+
+    registerPasskeyRoutes(app, {
+      passkeys,
+      tags,
+      rp,
+      person: async (request) => {
+        const p = principalOf(request);
+        const row =
+          p.kind === 'session' && p.operatorId !== null ? await operators.people.repo.byId(p.operatorId) : undefined;
+        if (!row) throw new AppError('CONFLICT', 'passkeys are managed in a console session, not with a token');
+        return row;
+      },
+      audit: (request, event, note) => {
+        const p = principalOf(request);
+        return operators.audit(event, p.name, auditContext(request), note, p.operatorId);
+      },
     });
 
     app.get(

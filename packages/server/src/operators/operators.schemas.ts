@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { SafeInteger, Text } from '../http/schemas.js';
 import { ROLES } from './permissions.js';
+import { AuthenticationResponse } from '../identity/passkeys.schemas.js';
 import {
   AccountNameParams,
   NullableTime,
-  PasswordResetBody,
   SecondFactor,
   accountCreateBody,
   accountCreated,
@@ -16,7 +16,7 @@ const RoleSchema = Type.Union(
   ROLES.map((r) => Type.Literal(r)),
   { description: 'admin: everything; operator: apps, orders, delivery; moderator: reports, bans; support: reads.' },
 );
-export { PasswordResetBody, SecondFactor };
+export { SecondFactor };
 
 export const Operator = accountSchema({ role: RoleSchema }, { $id: 'Operator', title: 'Operator account' });
 
@@ -34,6 +34,7 @@ export const LoginBody = Type.Object(
     password: Text({ minLength: 1, maxLength: 1024 }),
     totp: Type.Optional(Text({ minLength: 1, maxLength: 16, description: 'The 6-digit code of the authenticator.' })),
     recoveryCode: Type.Optional(Text({ minLength: 1, maxLength: 32, description: 'Instead of totp; good once.' })),
+    passkey: Type.Optional(AuthenticationResponse),
   },
   { additionalProperties: false },
 );

@@ -2,7 +2,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { startTestService, type TestService } from '../testing/service.js';
-import { adminAs, codeOf, createOperator, operatorToken, type TestOperator } from '../testing/operators.js';
+import {
+  adminAs,
+  codeOf,
+  completeInvitation,
+  createOperator,
+  operatorToken,
+  type TestOperator,
+} from '../testing/operators.js';
 import { auditEvents, sessionOf, signIn, withCookie } from './operators.testlib.js';
 
 /** Sign-in refusals, the lock, CSRF, cookie flags and the break-glass switch (docs/operators.md). */
@@ -61,11 +68,12 @@ describe('operators: security', () => {
     assert.equal((await signIn(svc, { name: 'lou', password: op.password, totp: codeOf(op, clock) })).status, 200);
     // Locked again, then lifted by a password reset.
     for (let i = 0; i < 3; i++) await signIn(svc, { name: 'lou', password: 'wrong wrong wrong' });
-    const reset = await svc.admin('POST', '/operators/lou/reset-password', {});
+    const reset = await svc.admin('POST', '/operators/lou/reset', {});
     assert.equal(reset.status, 200);
+    const renewed = { ...op, ...(await completeInvitation(svc, '/admin/v1', reset.body.link)) };
     tick();
     assert.equal(
-      (await signIn(svc, { name: 'lou', password: reset.body.password, totp: codeOf(op, clock) })).status,
+      (await signIn(svc, { name: 'lou', password: renewed.password, totp: codeOf(renewed, clock) })).status,
       200,
     );
   });

@@ -1,6 +1,6 @@
 import { invalidParameter } from '../errors/app-error.js';
 import type { Grant, PersonRow } from '../identity/people.repository.js';
-import { Accounts, type AuditContext, type PersonView, type SecondFactor } from '../identity/people.service.js';
+import { Accounts, type AuditContext, type PersonView } from '../identity/people.service.js';
 import { isRole, type Role } from './permissions.js';
 
 export type { AuditContext, OperatorEvent, SecondFactor } from '../identity/people.service.js';
@@ -43,21 +43,27 @@ export class OperatorService extends Accounts<OperatorView> {
     return { name, role: await this.roleOf(row), ...rest };
   }
 
-  /** A new operator with its second factor; the password and second factor are answered once. */
+  /**
+   * A new operator: invited (a link with which it sets its own password and second factor), except the very first,
+   * whose password and second factor are answered once (identity/people.service.ts Accounts.createAccount).
+   */
   async create(
-    input: { name: string; role: string; password?: string },
+    input: { name: string; role: string; password?: string; email?: string },
     actor: string,
     ctx: AuditContext | null,
-  ): Promise<{ operator: OperatorView; password: string; secondFactor: SecondFactor }> {
-    const password = this.people.checkNew(input);
+    origin: string,
+  ) {
+    this.people.checkNew(input);
     if (!isRole(input.role)) throw invalidParameter('role', ROLE_PROBLEM);
-    const made = await this.people.create(
-      { name: input.name, password, grants: [{ appId: null, role: input.role }] },
+    const { row, ...made } = await this.createAccount(
+      input,
+      [{ appId: null, role: input.role }],
       actor,
       ctx,
       `${input.name} as ${input.role}`,
+      origin,
     );
-    return { operator: await this.view(made.row), password, secondFactor: made.secondFactor };
+    return { operator: await this.view(row), ...made };
   }
 
   /** Role and disabled flag. A disabled operator's sessions end at once; its tokens stop working with it. */

@@ -1,4 +1,4 @@
-import type { SignIn } from '../identity/sign-in.js';
+import type { Entry, PasskeyCheck, SignIn } from '../identity/sign-in.js';
 import type { AuditContext } from '../identity/people.service.js';
 import { platformRole, type OperatorService, type OperatorView, type Principal } from './operators.service.js';
 
@@ -12,12 +12,21 @@ export class SignInService {
     private readonly operators: OperatorService,
   ) {}
 
-  /** Console sign-in: name, password and a TOTP code or a recovery code. */
+  /** Console sign-in: name, password and a TOTP code, a recovery code or a passkey (checked by `passkeyOf`). */
   async login(
-    input: { name: string; password: string; totp?: string; recoveryCode?: string },
+    input: { name: string; password: string; totp?: string; recoveryCode?: string; passkey?: unknown },
     ctx: AuditContext,
+    passkeyOf?: PasskeyCheck,
   ): Promise<{ session: string; csrfToken: string; operator: OperatorView; expiresAt: number }> {
-    const e = await this.door.login(input, ctx);
+    return this.answer(await this.door.login(input, ctx, passkeyOf));
+  }
+
+  /** Console sign-in with a passkey alone. */
+  async loginWithPasskey(response: unknown, check: PasskeyCheck, ctx: AuditContext) {
+    return this.answer(await this.door.loginWithPasskey(response, check, ctx));
+  }
+
+  private async answer(e: Entry & { session: string; expiresAt: number }) {
     return {
       session: e.session,
       csrfToken: e.csrfToken,
@@ -28,13 +37,7 @@ export class SignInService {
 
   /** Sign-in by the company's identity provider (identity/oidc.ts): the operator named `name`. */
   async loginVerified(name: string, via: string, ctx: AuditContext) {
-    const e = await this.door.loginVerified(name, via, ctx);
-    return {
-      session: e.session,
-      csrfToken: e.csrfToken,
-      operator: await this.operators.view(e.person),
-      expiresAt: e.expiresAt,
-    };
+    return this.answer(await this.door.loginVerified(name, via, ctx));
   }
 
   refuseUnnamed(why: string, ctx: AuditContext): Promise<never> {

@@ -13,8 +13,16 @@ import { studioActor, type StudioDeveloperService } from './studio-developers.se
  */
 
 export const PORTAL_COOKIE = { name: 'gp_studio_session', path: '/portal/v1' };
-/** The only portal route without a session: the sign-in. */
-const PUBLIC = new Set(['POST /portal/v1/session']);
+/** The portal routes without a session: the sign-ins and the invitee's side of an invitation (its token). */
+export const PORTAL_PUBLIC: ReadonlySet<string> = new Set([
+  'POST /portal/v1/session',
+  'POST /portal/v1/session/passkey-options',
+  'POST /portal/v1/session/passkey',
+  'POST /portal/v1/invitation',
+  'POST /portal/v1/invitation/totp',
+  'POST /portal/v1/invitation/passkey-options',
+  'POST /portal/v1/invitation/accept',
+]);
 
 const principals = new WeakMap<FastifyRequest, StudioPrincipal>();
 
@@ -75,7 +83,7 @@ async function authenticate(request: FastifyRequest, deps: PortalAccessDeps): Pr
 export function installPortalAccess(scope: FastifyInstance, deps: PortalAccessDeps): void {
   scope.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const open = PUBLIC.has(`${methods[0]} ${route.url}`);
+    const open = PORTAL_PUBLIC.has(`${methods[0]} ${route.url}`);
     route.schema = {
       ...route.schema,
       tags: ['portal'],
@@ -94,7 +102,7 @@ export function installPortalAccess(scope: FastifyInstance, deps: PortalAccessDe
   });
   scope.addHook('onRequest', async (request) => {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    if (PUBLIC.has(`${method} ${request.routeOptions.url}`)) return;
+    if (PORTAL_PUBLIC.has(`${method} ${request.routeOptions.url}`)) return;
     const principal = await authenticate(request, deps);
     principals.set(request, principal);
   });

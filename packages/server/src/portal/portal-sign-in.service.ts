@@ -1,4 +1,4 @@
-import type { Entry, SignIn } from '../identity/sign-in.js';
+import type { Entry, PasskeyCheck, SignIn } from '../identity/sign-in.js';
 import type { AuditContext } from '../identity/people.service.js';
 import { appsOf } from './studio-developers.service.js';
 
@@ -20,10 +20,17 @@ export class PortalSignInService {
   constructor(readonly door: SignIn) {}
 
   async login(
-    input: { name: string; password: string; totp?: string; recoveryCode?: string },
+    input: { name: string; password: string; totp?: string; recoveryCode?: string; passkey?: unknown },
     ctx: AuditContext,
+    passkeyOf?: PasskeyCheck,
   ): Promise<{ session: string; principal: StudioPrincipal }> {
-    const e = await this.door.login(input, ctx);
+    const e = await this.door.login(input, ctx, passkeyOf);
+    return { session: e.session, principal: principalOf(e) };
+  }
+
+  /** Portal sign-in with a passkey alone. */
+  async loginWithPasskey(response: unknown, check: PasskeyCheck, ctx: AuditContext) {
+    const e = await this.door.loginWithPasskey(response, check, ctx);
     return { session: e.session, principal: principalOf(e) };
   }
 

@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
 import { FAST, waitForEvent } from '../delivery/delivery.testlib.js';
 import { SANDBOX, appWithProducts, payOk, placeOk, storeOrder } from '../orders/orders.testlib.js';
-import { adminAs, operatorToken } from '../testing/operators.js';
+import { adminAs, completeInvitation, operatorToken } from '../testing/operators.js';
 import { totpCode } from '../identity/credentials.js';
 import { startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
 import { PAGE_CSP } from '../http/static-page.js';
@@ -39,12 +39,8 @@ describe('studio portal (browser)', () => {
     });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     assert.deepEqual(made.body.developer.appIds, [appA.appId]);
-    developer = {
-      name: 'alice.studio-a',
-      password: made.body.password,
-      totpSecret: made.body.secondFactor.totpSecret,
-      recoveryCodes: made.body.secondFactor.recoveryCodes,
-    };
+    // The developer completes its invitation link itself (its own password and authenticator).
+    developer = { name: 'alice.studio-a', ...(await completeInvitation(svc, '/portal/v1', made.body.link)) };
   });
   after(async () => {
     await browser?.close();

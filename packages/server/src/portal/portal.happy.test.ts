@@ -6,6 +6,7 @@ import { FAST, waitForEvent } from '../delivery/delivery.testlib.js';
 import { runCli } from '../testing/child.js';
 import { TEST_DATABASE_URL } from '../testing/database.js';
 import { auditEvents } from '../operators/operators.testlib.js';
+import { completeInvitation } from '../testing/operators.js';
 import { createDeveloper, portalAs, portalSessionOf, portalSignIn, type PortalSession } from './portal.testlib.js';
 
 /** What a studio developer does in the portal API, on its own app (docs/portal.md). */
@@ -166,13 +167,15 @@ describe('studio portal (happy paths)', () => {
   it('lets an operator list, re-scope and reset a developer; the CLI does the same', async () => {
     const list = await svc.admin('GET', '/studio-developers');
     assert.ok(list.body.developers.some((d: any) => d.name === 'happy-dev' && d.appIds[0] === app.appId));
-    const factor = await svc.admin('POST', '/studio-developers/happy-dev/reset-totp');
-    assert.equal(factor.body.recoveryCodes.length, 10);
-    const pw = await svc.admin('POST', '/studio-developers/happy-dev/reset-password', {});
+    const reset = await svc.admin('POST', '/studio-developers/happy-dev/reset', {});
+    assert.deepEqual([reset.status, reset.body.invitation.kind], [200, 'reset']);
+    assert.match(reset.body.link, /\/portal#\/invitation\/gpi_/);
+    const renewed = await completeInvitation(svc, '/portal/v1', reset.body.link);
+    assert.equal(renewed.recoveryCodes.length, 10);
     const again = await portalSignIn(svc, {
       name: 'happy-dev',
-      password: pw.body.password,
-      recoveryCode: factor.body.recoveryCodes[0],
+      password: renewed.password,
+      recoveryCode: renewed.recoveryCodes[0],
     });
     assert.equal(again.status, 200);
     s = { cookie: again.cookie!, csrfToken: again.body.csrfToken };
@@ -192,11 +195,15 @@ describe('studio portal (happy paths)', () => {
       return JSON.parse(r.stdout);
     };
     const made = await cli('create', 'cli-dev', '--apps', String(app.appId));
-    assert.deepEqual(made.developer.appIds, [app.appId]);
+    assert.deepEqual(
+      [made.developer.appIds, made.password, made.invitation.state],
+      [[app.appId], undefined, 'pending'],
+    );
+    const invitee = await completeInvitation(svc, '/portal/v1', made.link);
     const signedIn = await portalSignIn(svc, {
       name: 'cli-dev',
-      password: made.password,
-      recoveryCode: made.secondFactor.recoveryCodes[0],
+      password: invitee.password,
+      recoveryCode: invitee.recoveryCodes[0],
     });
     assert.equal(signedIn.status, 200);
     assert.equal((await cli('disable', 'cli-dev')).disabled, true);

@@ -3,6 +3,10 @@ import type { PeopleRepository } from '../identity/people.repository.js';
 import { PeopleService, type OperatorEvent } from '../identity/people.service.js';
 import { SignIn, type Door, type SignInSettings } from '../identity/sign-in.js';
 import type { SignInMetrics } from '../identity/sign-in.metrics.js';
+import type { InvitationsRepository } from '../identity/invitations.repository.js';
+import { InvitationService } from '../identity/invitations.service.js';
+import type { PasskeyService } from '../identity/passkeys.service.js';
+import type { Mailer } from '../identity/mailer.js';
 import { PortalSignInService } from './portal-sign-in.service.js';
 import { StudioDeveloperService, studioActor } from './studio-developers.service.js';
 
@@ -31,6 +35,10 @@ export function createPortal(deps: {
   record: (e: OperatorEvent) => Promise<void>;
   signIn: SignInSettings;
   signInMetrics: SignInMetrics;
+  invitations: InvitationsRepository;
+  passkeys: PasskeyService;
+  mailer: Mailer;
+  invitationTtlMs: number;
   now: () => number;
 }): { studioDevelopers: StudioDeveloperService; portalSignIn: PortalSignInService } {
   const people = new PeopleService(
@@ -43,8 +51,6 @@ export function createPortal(deps: {
         created: 'studio-developer-created',
         disabled: 'studio-developer-disabled',
         enabled: 'studio-developer-enabled',
-        totpReset: 'studio-totp-reset',
-        passwordReset: 'studio-password-reset',
       },
     },
     deps.issuer,
@@ -53,7 +59,21 @@ export function createPortal(deps: {
   );
   const door = new SignIn(PORTAL_DOOR, deps.people, deps.box, people, deps.signIn, deps.signInMetrics, deps.now);
   return {
-    studioDevelopers: new StudioDeveloperService(people, deps.requireApp),
+    studioDevelopers: new StudioDeveloperService(
+      people,
+      new InvitationService(
+        deps.invitations,
+        deps.people,
+        deps.box,
+        deps.passkeys,
+        { realm: 'studio', people, page: '/portal', actor: studioActor, title: 'Studio portal' },
+        deps.mailer,
+        deps.invitationTtlMs,
+        deps.issuer,
+        deps.now,
+      ),
+      deps.requireApp,
+    ),
     portalSignIn: new PortalSignInService(door),
   };
 }

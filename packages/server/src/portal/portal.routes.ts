@@ -12,6 +12,13 @@ import { Overview, PortalOverviewQuery } from '../overview/overview.schemas.js';
 import { studioOverviewSourcesOf } from '../overview/overview.module.js';
 import { parseOverviewQuery, readOverview } from '../overview/overview.service.js';
 import { portalRoute } from '../http/api-route.js';
+import { relyingParty } from '../identity/public-origin.routes.js';
+import { registerPasskeyRoutes } from '../identity/passkeys.routes.js';
+import { registerInvitationAcceptRoutes } from '../identity/invitations.routes.js';
+import { PasskeySignInBody, WebAuthnOptions } from '../identity/passkeys.schemas.js';
+import type { PasskeyCheck } from '../identity/sign-in.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { studioActor } from './studio-developers.service.js';
 
 const sessionView = (p: StudioPrincipal) => ({ name: p.name, appIds: p.appIds, csrfToken: p.csrfToken });
 
@@ -21,8 +28,21 @@ const sessionView = (p: StudioPrincipal) => ({ name: p.name, appIds: p.appIds, c
  * same domain functions as the admin API, so the same checks apply.
  */
 export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { apps, portalSignIn } = services;
+  const { apps, portalSignIn, passkeys, studioDevelopers } = services;
   const overviewSources = studioOverviewSourcesOf(services.database.reads);
+  const rp = (request: FastifyRequest) => relyingParty(services.config.PUBLIC_ORIGIN, request, 'Studio portal');
+  const passkeyOf =
+    (request: FastifyRequest): PasskeyCheck =>
+    (response) =>
+      passkeys.verifySignIn('studio', response as never, rp(request), (id) => studioDevelopers.people.repo.byId(id));
+  const signedIn = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    r: { session: string; principal: StudioPrincipal },
+  ) => {
+    setPortalCookie(request, reply, r.session, services.config.OPERATOR_SESSION_SECONDS);
+    return sessionView(r.principal);
+  };
   return async (app) => {
     app.addSchema(Overview);
     app.post(
@@ -32,12 +52,49 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
         body: LoginBody,
         response: { 200: PortalSession },
       }),
-      async (request, reply) => {
-        const { session, principal } = await portalSignIn.login(request.body, auditContext(request));
-        setPortalCookie(request, reply, session, services.config.OPERATOR_SESSION_SECONDS);
-        return sessionView(principal);
-      },
+      async (request, reply) =>
+        signedIn(request, reply, await portalSignIn.login(request.body, auditContext(request), passkeyOf(request))),
     );
+
+    app.post(
+      '/session/passkey-options',
+      portalRoute({
+        summary: 'The options of a passkey sign-in (navigator.credentials.get); the challenge is good once',
+        response: { 200: WebAuthnOptions },
+      }),
+      async (request) => passkeys.signInOptions('studio', rp(request)),
+    );
+
+    app.post(
+      '/session/passkey',
+      portalRoute({
+        summary: 'Portal sign-in with a passkey alone (no name needed); sets the portal cookie',
+        body: PasskeySignInBody,
+        response: { 200: PortalSession },
+      }),
+      async (request, reply) =>
+        signedIn(
+          request,
+          reply,
+          await portalSignIn.loginWithPasskey(request.body.response, passkeyOf(request), auditContext(request)),
+        ),
+    );
+
+    registerInvitationAcceptRoutes(app, {
+      invitations: studioDevelopers.invitations,
+      rp,
+      ctx: auditContext,
+      tags: ['portal'],
+    });
+
+    registerPasskeyRoutes(app, {
+      passkeys,
+      tags: ['portal'],
+      rp,
+      person: async (request) => (await studioDevelopers.people.repo.byId(studioOf(request).developerId))!,
+      audit: (request, event, note) =>
+        studioDevelopers.audit(event, studioActor(studioOf(request).name), auditContext(request), note),
+    });
 
     app.get(
       '/session',

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { routeAccess } from '../operators/permissions.js';
+import { PORTAL_PUBLIC } from './portal-access.routes.js';
 import { startTestService, type TestService } from '../testing/service.js';
 import { totpCode } from '../identity/credentials.js';
 import { auditEvents } from '../operators/operators.testlib.js';
@@ -58,7 +59,7 @@ describe('studio portal (security)', () => {
     assert.ok(routes.length >= 14, `portal routes found: ${routes.length}`);
     for (const r of routes) {
       assert.deepEqual(r.op.tags, ['portal'], `${r.method} ${r.url}`);
-      const open = r.method === 'POST' && r.url === '/portal/v1/session';
+      const open = PORTAL_PUBLIC.has(`${r.method} ${r.url}`);
       assert.deepEqual(r.op.security, open ? [] : [{ studioSession: [] }], `${r.method} ${r.url}`);
     }
     const doc = (await (await svc.fetch('/openapi.json')).json()) as any;
@@ -126,7 +127,7 @@ describe('studio portal (security)', () => {
     const opSession = await sessionOf(svc, admin, Date.now());
     const token = await operatorToken(svc, 'portal-op', 'operator');
     const wrong: string[] = [];
-    for (const r of routes.filter((x) => !(x.method === 'POST' && x.url === '/portal/v1/session'))) {
+    for (const r of routes.filter((x) => !PORTAL_PUBLIC.has(`${x.method} ${x.url}`))) {
       const path = r.url
         .replace('/portal/v1', '')
         .replace(':appId', String(appA.appId))
@@ -149,7 +150,7 @@ describe('studio portal (security)', () => {
 
   it('refuses every change without its CSRF token, audited', async () => {
     const wrong: string[] = [];
-    for (const r of routes.filter((x) => x.method !== 'GET' && x.url !== '/portal/v1/session')) {
+    for (const r of routes.filter((x) => x.method !== 'GET' && !PORTAL_PUBLIC.has(`${x.method} ${x.url}`))) {
       const path = r.url
         .replace('/portal/v1', '')
         .replace(':appId', String(appA.appId))

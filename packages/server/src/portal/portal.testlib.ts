@@ -1,7 +1,8 @@
 import { totpCode } from '../identity/credentials.js';
 import type { TestService } from '../testing/service.js';
+import { completeInvitation } from '../testing/operators.js';
 
-/** A studio developer made through the admin API with the break-glass token, and what it signs in with. */
+/** A studio developer invited through the admin API with the break-glass token (the invitation completed), and what it signs in with. */
 export interface TestDeveloper {
   name: string;
   password: string;
@@ -12,12 +13,7 @@ export interface TestDeveloper {
 export async function createDeveloper(svc: TestService, name: string, appIds: number[]): Promise<TestDeveloper> {
   const res = await svc.admin('POST', '/studio-developers', { name, appIds });
   if (res.status !== 201) throw new Error(`createDeveloper: ${res.status} ${JSON.stringify(res.body)}`);
-  return {
-    name,
-    password: res.body.password,
-    totpSecret: res.body.secondFactor.totpSecret,
-    recoveryCodes: res.body.secondFactor.recoveryCodes,
-  };
+  return { name, ...(await completeInvitation(svc, '/portal/v1', res.body.link)) };
 }
 
 /** A portal sign-in over HTTP: the answer, and the portal cookie's value when one was set. */

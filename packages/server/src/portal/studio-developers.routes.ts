@@ -3,6 +3,7 @@ import type { Services } from '../services.js';
 import { principalOf } from '../operators/admin-access.routes.js';
 import { auditContext } from '../identity/session-access.routes.js';
 import { registerAccountRoutes } from '../identity/people.routes.js';
+import { publicOrigin } from '../identity/public-origin.routes.js';
 import { DeveloperCreateBody, DeveloperCreated, DeveloperPatchBody, StudioDeveloper } from './portal.schemas.js';
 
 /** Operators invite and manage studio developer accounts, mounted under /admin/v1 (docs/portal.md). */
@@ -11,6 +12,8 @@ export function studioDeveloperRoutes(services: Services): FastifyPluginAsyncTyp
     registerAccountRoutes(app, {
       path: '/studio-developers',
       listKey: 'developers',
+      invitationsPath: '/studio-developer-invitations',
+      what: 'studio developer',
       accounts: services.studioDevelopers,
       schemas: {
         view: StudioDeveloper,
@@ -20,13 +23,13 @@ export function studioDeveloperRoutes(services: Services): FastifyPluginAsyncTyp
       },
       summaries: {
         list: 'List studio developer accounts (portal) with their apps',
-        create: 'Invite a studio developer for some apps; answers its password, TOTP secret and recovery codes once',
+        create:
+          'Invite a studio developer for some apps: answers the invitation and its link (mailed instead with SMTP_URL and an email)',
         get: 'Show a studio developer',
         patch: "Change a studio developer's apps or disable it (taking apps away or disabling ends its sessions)",
-        resetTotp: 'New TOTP secret and recovery codes for a studio developer (shown once); its sessions end',
-        resetPassword: 'New password for a studio developer (given or generated, shown once); lifts a lock',
       },
       actor: (request) => principalOf(request).name,
       ctx: auditContext,
+      origin: (request) => publicOrigin(services.config.PUBLIC_ORIGIN, request),
     });
 }

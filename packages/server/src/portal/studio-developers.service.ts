@@ -1,16 +1,11 @@
 import type { Grant, PersonRow } from '../identity/people.repository.js';
-import {
-  Accounts,
-  type AuditContext,
-  type PeopleService,
-  type PersonView,
-  type SecondFactor,
-} from '../identity/people.service.js';
+import { Accounts, type AuditContext, type PeopleService, type PersonView } from '../identity/people.service.js';
+import type { InvitationService } from '../identity/invitations.service.js';
 import { STUDIO_ROLE } from '../operators/permissions.js';
 
 /**
  * Studio developer accounts (docs/portal.md): people of the studio realm (identity/), made by an operator (admin
- * API or CLI) with the same password and TOTP second factor as an operator, whose grants are apps with the studio
+ * API or CLI; the developer completes its invitation) with the same second factors as an operator, whose grants are apps with the studio
  * role. A developer is never an operator: its sessions open the portal API only (portal-access.routes.ts).
  */
 
@@ -30,10 +25,11 @@ const grantsFor = (appIds: number[]): Grant[] => appIds.map((appId) => ({ appId,
 export class StudioDeveloperService extends Accounts<DeveloperView> {
   constructor(
     people: PeopleService,
+    invitations: InvitationService,
     /** Throws NOT_FOUND for an app that does not exist. */
     private readonly requireApp: (appId: number) => Promise<unknown>,
   ) {
-    super(people);
+    super(people, invitations);
   }
 
   async appIdsOf(row: PersonRow): Promise<number[]> {
@@ -51,21 +47,24 @@ export class StudioDeveloperService extends Accounts<DeveloperView> {
     return unique;
   }
 
-  /** The invitation: a new developer for `appIds`; its password and second factor are answered once. */
+  /** The invitation: a new developer for `appIds`, who sets its own password and second factor with the link. */
   async create(
-    input: { name: string; appIds: number[]; password?: string },
+    input: { name: string; appIds: number[]; password?: string; email?: string },
     actor: string,
     ctx: AuditContext | null,
-  ): Promise<{ developer: DeveloperView; password: string; secondFactor: SecondFactor }> {
-    const password = this.people.checkNew(input);
+    origin: string,
+  ) {
+    this.people.checkNew(input);
     const appIds = await this.checkApps(input.appIds);
-    const made = await this.people.create(
-      { name: input.name, password, grants: grantsFor(appIds) },
+    const { row, ...made } = await this.createAccount(
+      input,
+      grantsFor(appIds),
       actor,
       ctx,
       `${input.name} for apps ${appIds.join(',')}`,
+      origin,
     );
-    return { developer: await this.view(made.row), password, secondFactor: made.secondFactor };
+    return { developer: await this.view(row), ...made };
   }
 
   /** Its apps and disabled flag. Disabling, or taking apps away, ends its sessions at once. */

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { totpCode } from '../identity/credentials.js';
 import type { TestService } from './service.js';
 
@@ -9,17 +10,56 @@ export interface TestOperator {
   recoveryCodes: string[];
 }
 
-/** Creates an operator through the admin API with the break-glass token (docs/operators.md, first admin). */
+/**
+ * Creates an operator through the admin API with the break-glass token (docs/operators.md): the first admin is
+ * answered its credentials; any other is invited, and the invitation completed as its invitee would.
+ */
 export async function createOperator(svc: TestService, name: string, role: string): Promise<TestOperator> {
   const res = await svc.admin('POST', '/operators', { name, role });
   if (res.status !== 201) throw new Error(`createOperator: ${res.status} ${JSON.stringify(res.body)}`);
-  return {
-    name,
-    role,
-    password: res.body.password,
-    totpSecret: res.body.secondFactor.totpSecret,
-    recoveryCodes: res.body.secondFactor.recoveryCodes,
-  };
+  if (res.body.password)
+    return {
+      name,
+      role,
+      password: res.body.password,
+      totpSecret: res.body.secondFactor.totpSecret,
+      recoveryCodes: res.body.secondFactor.recoveryCodes,
+    };
+  return { name, role, ...(await completeInvitation(svc, '/admin/v1', res.body.link)) };
+}
+
+/** The token of an invitation link (after `#/invitation/`). */
+export const tokenOf = (link: string) => link.split('#/invitation/')[1]!;
+
+/** A JSON POST without credentials (the invitee's side of an invitation). */
+export async function postJson(svc: TestService, path: string, body: unknown): Promise<{ status: number; body: any }> {
+  const res = await svc.fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * Completes an invitation `link` over HTTP as its invitee (`base`: '/admin/v1' or '/portal/v1'): a password of its
+ * own and a TOTP confirmed with the code of the previous time step (so a sign-in right after has a fresh one).
+ */
+export async function completeInvitation(
+  svc: TestService,
+  base: string,
+  link: string,
+  password = `pw-${crypto.randomBytes(9).toString('base64url')}`,
+): Promise<{ password: string; totpSecret: string; recoveryCodes: string[] }> {
+  const token = tokenOf(link);
+  const totp = await postJson(svc, `${base}/invitation/totp`, { token });
+  if (totp.status !== 200) throw new Error(`invitation/totp: ${totp.status} ${JSON.stringify(totp.body)}`);
+  const code = totpCode(totp.body.totpSecret, svc.now() - 30_000);
+  const accepted = await postJson(svc, `${base}/invitation/accept`, { token, password, totp: code });
+  if (accepted.status !== 200)
+    throw new Error(`invitation/accept: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  return { password, totpSecret: totp.body.totpSecret, recoveryCodes: accepted.body.recoveryCodes };
 }
 
 /** An API token of operator `name` (created first when `role` is given). */

@@ -12,6 +12,8 @@ export interface TestService {
   url: string;
   app: FastifyInstance;
   services: Services;
+  /** The service's clock (TestServiceOptions.now, else Date.now). */
+  now: () => number;
   config: Config;
   adminToken: string;
   /** fetch against the service; `path` starts with `/`. */
@@ -75,6 +77,7 @@ export async function startTestService(
     url,
     app,
     services,
+    now: opts.now ?? Date.now,
     config,
     adminToken,
     fetch: call,
