@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
@@ -54,7 +54,7 @@ export async function buildServer(
     logger: opts.logger === false ? false : loggerOptions(config.LOG_LEVEL),
     genReqId,
     // One line per request instead of Fastify's two (installRequestLog).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     // The peer address is the caller unless it is a trusted proxy (TRUSTED_PROXIES):
     // only then are X-Forwarded-For and X-Forwarded-Host believed.
