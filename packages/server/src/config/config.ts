@@ -631,6 +631,11 @@ const Env = Type.Object({
     default: 'game-platform',
     description: 'The service.name of the spans.',
   }),
+  TRACE_QUIET_ROUTES: Type.Boolean({
+    default: false,
+    description:
+      'true: health checks (/healthz, /readyz) and the pages\' static files get spans too. Default: they make no traces (a page load would be a dozen).',
+  }),
   OTEL_TRACES_SAMPLER_ARG: Type.Number({
     minimum: 0,
     maximum: 1,

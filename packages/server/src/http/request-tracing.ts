@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { openSpan, tracingOn, type OpenSpan } from '../tracing/tracing.js';
+import { openSpan, serverAddress, tracingOn, type Attributes, type OpenSpan } from '../tracing/tracing.js';
 import { IpAllowList } from './ip-ranges.js';
 import { redactUrl } from './logging.js';
+import { isQuiet } from './quiet-routes.js';
 
 const spans = new WeakMap<FastifyRequest, OpenSpan>();
 
@@ -12,8 +13,12 @@ const spans = new WeakMap<FastifyRequest, OpenSpan>();
  * from a TRUSTED_PROXIES peer (our own balancer or gateway): from anyone else it could graft our spans onto a trace
  * of theirs or force sampling, so their request starts a trace of its own. The request's log lines carry the trace id.
  */
-export function installRequestTracing(app: FastifyInstance, trustedProxies: readonly string[]): void {
+export function installRequestTracing(
+  app: FastifyInstance,
+  o: { trustedProxies: readonly string[]; traceQuietRoutes: boolean },
+): void {
   if (!tracingOn) return;
+  const { trustedProxies } = o;
   const proxies = trustedProxies.length > 0 ? new IpAllowList(trustedProxies) : null;
   app.addHook('onRoute', (route) => {
     const handler = route.handler as RouteHandlerMethod;
@@ -23,6 +28,8 @@ export function installRequestTracing(app: FastifyInstance, trustedProxies: read
     };
   });
   app.addHook('onRequest', (request, _reply, done) => {
+    // Health checks and a page's files make no traces (a page load was 12), unless TRACE_QUIET_ROUTES=true.
+    if (!o.traceQuietRoutes && isQuiet(request)) return done();
     const incoming = request.headers.traceparent;
     const parent = proxies?.has(request.socket.remoteAddress) && typeof incoming === 'string' ? incoming : null;
     const route = request.routeOptions.url;
@@ -34,6 +41,7 @@ export function installRequestTracing(app: FastifyInstance, trustedProxies: read
         'http.route': route,
         'url.path': redactUrl(request.url).split('?')[0],
         'client.address': request.ip,
+        ...serverAddress(request.host, request.protocol),
       },
     });
     if (span) {
@@ -46,9 +54,21 @@ export function installRequestTracing(app: FastifyInstance, trustedProxies: read
     const span = spans.get(request);
     if (span) {
       span.setAttribute('http.response.status_code', reply.statusCode);
+      // A signed request (5.1, 5.2) names its game once authenticated.
+      if (request.caller) span.setAttribute('game.app_id', request.caller.app.appId);
       if (reply.statusCode >= 500) span.fail(`HTTP ${reply.statusCode}`);
       span.end();
     }
     done();
   });
+}
+
+/**
+ * Adds attributes to the request's span (when it has one), e.g. who the operator of an admin request is: set where the
+ * caller becomes known (operators/admin-access.routes.ts).
+ */
+export function annotateRequestSpan(request: FastifyRequest, attributes: Attributes): void {
+  const span = spans.get(request);
+  if (!span) return;
+  for (const [k, v] of Object.entries(attributes)) if (v !== undefined) span.setAttribute(k, v);
 }

@@ -134,7 +134,7 @@ export async function buildServer(
   app.addSchema(RpcStatus);
   installErrorHandling(app);
   installRequestLog(app);
-  installRequestTracing(app, config.trustedProxies);
+  installRequestTracing(app, { trustedProxies: config.trustedProxies, traceQuietRoutes: config.TRACE_QUIET_ROUTES });
   await installOpenApi(app);
   installMetrics(app, config);
   await installRateLimit(app, config);

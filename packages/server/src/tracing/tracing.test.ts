@@ -142,6 +142,16 @@ describe('tracing', () => {
     assert.equal(deliver.kind, 3, 'a client span');
     assert.equal(deliver.attributes['delivery.outcome'], 'delivered');
     assert.equal(deliver.attributes['delivery.attempt'], 1);
+    // Issue 41: every game call and the signed request name the app; server.address is the host alone, its port apart.
+    const gamePort = Number(new URL(game.url).port);
+    for (const call of [role, check, deliver]) {
+      assert.equal(call.attributes['game.app_id'], app.appId, call.name);
+      assert.equal(call.attributes['server.address'], '127.0.0.1', call.name);
+      assert.equal(call.attributes['server.port'], gamePort, call.name);
+    }
+    assert.equal(placement.attributes['game.app_id'], app.appId, 'the signed (MAC) request names its app');
+    assert.equal(placement.attributes['server.address'], '127.0.0.1');
+    assert.equal(placement.attributes['server.port'], Number(new URL(svc.url).port));
     // The game was sent the traceparent of each client span.
     assert.equal(traceparents[0]!.split('-')[2], role.spanId);
     assert.equal(traceparents[1]!.split('-')[2], check.spanId);
@@ -150,7 +160,39 @@ describe('tracing', () => {
     const pay = collector.spans.find((s) => s.name === 'POST /admin/v1/sandbox/orders/:trxNo/pay');
     assert.ok(pay, 'the payment request has its span');
     assert.deepEqual(notify.links, [{ traceId: pay.traceId, spanId: pay.spanId }]);
+    assert.equal(pay.attributes['operator.name'], 'ADMIN_TOKEN', 'an admin span names its operator (the break-glass token here)');
+    assert.equal(pay.attributes['operator.role'], 'admin');
     assert.ok(collector.contentTypes.every((t) => t === 'application/x-protobuf'));
+  });
+
+  it('a page load makes no traces for its files, nor do health checks (TRACE_QUIET_ROUTES off)', async () => {
+    const started = collector.spans.length;
+    for (const page of ['/console/', '/portal/']) {
+      const html = await (await svc.fetch(page)).text();
+      const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!);
+      assert.ok(assets.length >= 3, `${page} names its files`);
+      for (const asset of [...assets, `${page}vendor/preact.mjs`]) await (await svc.fetch(asset)).arrayBuffer();
+    }
+    for (const health of ['/healthz', '/readyz']) assert.equal((await svc.fetch(health)).status, 200);
+    assert.equal((await svc.fetch('/openapi.json')).status, 200, 'a request that is not quiet, as a marker');
+    for (let i = 0; i < 100 && !collector.spans.some((s) => s.name === 'GET /openapi.json'); i++) {
+      await flushTracing();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const names = collector.spans.slice(started).map((s) => `${s.name} ${s.attributes['url.path']}`);
+    assert.deepEqual(names.sort(), [
+      'GET /console /console/',
+      'GET /openapi.json /openapi.json',
+      'GET /portal /portal/',
+    ]);
+  });
+
+  it('server.address and server.port as the semantic conventions say', async () => {
+    const { serverAddress } = await import('./tracing.js');
+    assert.deepEqual(serverAddress('game.example:8443', 'https:'), { 'server.address': 'game.example', 'server.port': 8443 });
+    assert.deepEqual(serverAddress('game.example', 'https:'), { 'server.address': 'game.example', 'server.port': 443 });
+    assert.deepEqual(serverAddress('[::1]:81', 'http'), { 'server.address': '::1', 'server.port': 81 });
+    assert.deepEqual(serverAddress('', 'http'), {});
   });
 
   it('puts the trace and span ids in the log lines written inside a span', async () => {

@@ -236,3 +236,14 @@ export function traceCalls<T extends object>(target: T, prefix: string, methods:
     },
   });
 }
+
+/**
+ * The semantic convention's `server.address` (the host name alone, no port, no IPv6 brackets) and `server.port` of a
+ * `host[:port]` (a URL's host, a Host header); the port defaults to the scheme's.
+ */
+export function serverAddress(host: string, protocol: string): Attributes {
+  const m = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
+  if (!m || m[1] === '') return {};
+  const port = m[2] !== undefined ? Number(m[2]) : protocol.startsWith('https') ? 443 : 80;
+  return { 'server.address': m[1]!.replace(/^\[|\]$/g, ''), 'server.port': port };
+}
