@@ -10,6 +10,7 @@ import {
   useHashRoute,
   useSignedIn,
 } from '/console/kit/shell.js';
+import { SandboxBanner } from '/console/kit/sandbox-banner.js';
 import { AppPage } from '/portal/app-page.js';
 
 function SignIn({ message }) {
@@ -78,6 +79,7 @@ function Shell() {
     ['#/keys', 'Platform keys', first === 'keys'],
   ];
   return html`<div>
+    <${SandboxBanner} loadSession=${() => api('GET', '/session')} />
     <${TopBar} brand="Studio portal" links=${links} who=${session.name()} onSignOut=${signOut} />
     <main data-route=${r.path}>${page}</main>
   </div>`;

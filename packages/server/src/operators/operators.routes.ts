@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { SESSION_COOKIE, principalOf, setSessionCookie } from './admin-access.routes.js';
@@ -19,20 +19,25 @@ import {
   TokenQuery,
 } from './operators.schemas.js';
 import type { Principal } from './operators.service.js';
+import { sandboxFlags, type SandboxFlags } from '../identity/sandbox-flags.js';
+
+type SandboxFlagsView = Static<typeof SandboxFlags>;
 
 const tags = ['admin'];
 
-const sessionView = (p: Principal) => ({
+const sessionView = (p: Principal, sandbox: SandboxFlagsView) => ({
   name: p.name,
   role: p.role,
   via: p.kind,
   permissions: [...ROLE_PERMISSIONS[p.role]],
   csrfToken: p.csrfToken ?? null,
+  sandbox,
 });
 
 /** Sign-in, operator accounts and their API tokens, mounted under /admin/v1 (docs/operators.md). */
 export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { operators, operatorSignIn, operatorTokens } = services;
+  const sandbox = sandboxFlags(services.config);
   return async (app) => {
     app.addSchema(OperatorToken);
 
@@ -49,7 +54,10 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { session, csrfToken, operator } = await operatorSignIn.login(request.body, auditContext(request));
         setSessionCookie(request, reply, session, services.config.OPERATOR_SESSION_SECONDS);
-        return sessionView({ kind: 'session', operatorId: null, name: operator.name, role: operator.role, csrfToken });
+        return sessionView(
+          { kind: 'session', operatorId: null, name: operator.name, role: operator.role, csrfToken },
+          sandbox,
+        );
       },
     );
 
@@ -62,7 +70,7 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
           response: { 200: SessionView, ...platformErrorResponses },
         },
       },
-      async (request) => sessionView(principalOf(request)),
+      async (request) => sessionView(principalOf(request), sandbox),
     );
 
     app.delete(

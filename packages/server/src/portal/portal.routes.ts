@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { sandboxFlags, SandboxFlags } from '../identity/sandbox-flags.js';
 import type { Services } from '../services.js';
 import { App, AppList, AppWithSecret } from '../apps/apps.schemas.js';
 import { PublicKey } from '../platform-keys/keys.routes.js';
@@ -13,7 +14,12 @@ import { studioOverviewSourcesOf } from '../overview/overview.module.js';
 import { parseOverviewQuery, readOverview } from '../overview/overview.service.js';
 import { portalRoute } from '../http/api-route.js';
 
-const sessionView = (p: StudioPrincipal) => ({ name: p.name, appIds: p.appIds, csrfToken: p.csrfToken });
+const sessionView = (p: StudioPrincipal, sandbox: Static<typeof SandboxFlags>) => ({
+  name: p.name,
+  appIds: p.appIds,
+  csrfToken: p.csrfToken,
+  sandbox,
+});
 
 /**
  * The studio portal API, mounted under /portal/v1 behind portal-access.routes.ts (docs/portal.md): sign-in, the
@@ -23,6 +29,7 @@ const sessionView = (p: StudioPrincipal) => ({ name: p.name, appIds: p.appIds, c
 export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { apps, portalSignIn } = services;
   const overviewSources = studioOverviewSourcesOf(services.database.reads);
+  const sandbox = sandboxFlags(services.config);
   return async (app) => {
     app.addSchema(Overview);
     app.post(
@@ -35,7 +42,7 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { session, principal } = await portalSignIn.login(request.body, auditContext(request));
         setPortalCookie(request, reply, session, services.config.OPERATOR_SESSION_SECONDS);
-        return sessionView(principal);
+        return sessionView(principal, sandbox);
       },
     );
 
@@ -45,7 +52,7 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
         summary: 'Who is signed in, the apps it sees and the CSRF token of the session',
         response: { 200: PortalSession },
       }),
-      async (request) => sessionView(studioOf(request)),
+      async (request) => sessionView(studioOf(request), sandbox),
     );
 
     app.delete(
