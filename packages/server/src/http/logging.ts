@@ -99,8 +99,14 @@ export function loggerOptions(
  * One line per request, when it is answered (issue 41; Fastify's own two lines are off: disableRequestLogging):
  * method, route, redacted URL, status, duration, peer, request id (bound) and the app of a signed request, with the
  * refusal's reason and detail on a 4xx. Health checks and static files (quiet routes) at debug, the rest at info.
+ * A line at debug when a request arrives.
  */
 export function installRequestLog(app: FastifyInstance): void {
+  // At debug only: a request's arrival, to see one that hangs (LOG_LEVEL=debug).
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'request received');
+    done();
+  });
   app.addHook('onResponse', (request, reply, done) => {
     const level = isQuiet(request) ? 'debug' : 'info';
     // Fastify's logger when logging is off (tests) has no isLevelEnabled: its methods do nothing.
