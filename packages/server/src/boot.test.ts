@@ -138,6 +138,12 @@ describe('the service as a process', () => {
     assert.equal((await runCli(env, ['keys', 'retire', keys.kid])).code, 1, 'the signing key cannot be retired');
     assert.equal((await runCli(env, ['keys', 'retire', list.keys[1].kid])).code, 0);
     assert.equal((await runCli(env, ['--json', 'migrate'])).code, 0);
+    const traced = await runCli(env, ['--json', 'app', 'traceparent', String(app.appId), 'on']);
+    assert.equal(traced.code, 0, traced.stdout);
+    assert.equal(JSON.parse(traced.stdout).trustTraceparent, true);
+    const badSwitch = await runCli(env, ['--json', 'app', 'traceparent', String(app.appId), 'maybe']);
+    assert.equal(badSwitch.code, 1);
+    assert.equal(JSON.parse(badSwitch.stdout).error.detail, '<on|off>: must be on or off');
   });
 
   it('under --json a failing command prints the error envelope as JSON on stdout and exits non-zero (issue 41)', async () => {

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { verifyCallback } from '@game-platform/sdk';
 import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
-import { startTestService, type TestService } from '../testing/service.js';
+import { signMd5, startTestService, type TestService } from '../testing/service.js';
 import { startOtlpCollector, type CollectedSpan, type OtlpCollector } from '../testing/otlp-collector.js';
 import { SANDBOX, appWithProducts, payOk } from '../orders/orders.testlib.js';
 import { loggerOptions } from '../http/logging.js';
@@ -185,6 +185,43 @@ describe('tracing', () => {
       'GET /openapi.json /openapi.json',
       'GET /portal /portal/',
     ]);
+  });
+
+  it("continues a game's traceparent on its md5-signed requests only when its app says so (trustTraceparent)", async () => {
+    const made = await svc.createApp({ name: 'traced game' });
+    const traceOfCall = async (traceId: string) => {
+      const q = signMd5(
+        { 'client_info.client_id': made.clientId, file_name: 'shot.png', file_size: '1000' },
+        made.secret,
+      ) as Record<string, string>;
+      const res = await svc.fetch(`/svc/reporting/open/v1/upload/oss_sign_url?${new URLSearchParams(q)}`, {
+        headers: { traceparent: `00-${traceId}-${'1'.repeat(16)}-01`, 'x-forwarded-for': '203.0.113.9' },
+      });
+      assert.equal(res.status, 200, await res.text());
+      for (let i = 0; i < 100; i++) {
+        await flushTracing();
+        const span = collector.spans.find(
+          (s) => s.name === 'GET /svc/reporting/open/v1/upload/oss_sign_url' && s.attributes['game.app_id'] === made.appId && !seen.has(s.spanId),
+        );
+        if (span) {
+          seen.add(span.spanId);
+          return span;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.fail('no span of the signed request');
+    };
+    const seen = new Set<string>();
+    const untrusted = await traceOfCall('a'.repeat(32));
+    assert.notEqual(untrusted.traceId, 'a'.repeat(32), 'off by default: a trace of our own');
+    assert.equal(untrusted.parentSpanId, '');
+    const patched = await svc.admin('PATCH', `/apps/${made.appId}`, { trustTraceparent: true });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal(patched.body.trustTraceparent, true);
+    const trusted = await traceOfCall('b'.repeat(32));
+    assert.equal(trusted.traceId, 'b'.repeat(32), "the game's trace is continued");
+    assert.equal(trusted.parentSpanId, '1'.repeat(16));
+    assert.equal(trusted.attributes['client.address'], '127.0.0.1', 'its forwarded addresses are not believed');
   });
 
   it('server.address and server.port as the semantic conventions say', async () => {
