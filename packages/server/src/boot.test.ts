@@ -53,7 +53,10 @@ describe('the service as a process', () => {
         body: JSON.stringify({ name: 'log test' }),
       })
     ).json()) as any;
-    const signed = signMd5({ 'client_info.client_id': created.clientId, file_name: 'shot.png', file_size: '1000' }, created.secret);
+    const signed = signMd5(
+      { 'client_info.client_id': created.clientId, file_name: 'shot.png', file_size: '1000' },
+      created.secret,
+    );
     await fetch(
       `${child.url}/svc/reporting/open/v1/upload/oss_sign_url?${new URLSearchParams(signed as Record<string, string>)}`,
     );

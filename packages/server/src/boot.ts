@@ -112,8 +112,12 @@ export function settingLines(
 ): string[] {
   const lines = [metricsStartupLine(config)];
   if (config.SANDBOX_PAYMENTS)
-    lines.push('SANDBOX PAYMENTS ARE ON (SANDBOX_PAYMENTS=true): orders can be paid without money; never in production');
+    lines.push(
+      'SANDBOX PAYMENTS ARE ON (SANDBOX_PAYMENTS=true): orders can be paid without money; never in production',
+    );
   if (config.SANDBOX_LOGIN)
-    lines.push('SANDBOX LOGIN IS ON (SANDBOX_LOGIN=true): players can sign in with minted assertions; never in production');
+    lines.push(
+      'SANDBOX LOGIN IS ON (SANDBOX_LOGIN=true): players can sign in with minted assertions; never in production',
+    );
   return lines;
 }

@@ -80,7 +80,12 @@ describe('the startup lines', () => {
     // spawnService gives the test METRICS_TOKEN.
     assert.ok(logs.some((l) => l.msg === 'metrics: /metrics on the main port, with the METRICS_TOKEN bearer token'));
     assert.ok(!logs.some((l) => /SANDBOX/.test(l.msg)), 'no sandbox is on by default');
-    const closed = { METRICS_TOKEN: undefined, METRICS_PORT: undefined, METRICS_HOST: '127.0.0.1', METRICS_PUBLIC: false };
+    const closed = {
+      METRICS_TOKEN: undefined,
+      METRICS_PORT: undefined,
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PUBLIC: false,
+    };
     const off = { SANDBOX_PAYMENTS: false, SANDBOX_LOGIN: false };
     assert.deepEqual(settingLines({ ...closed, ...off }), [
       'metrics: /metrics is closed (set METRICS_TOKEN, METRICS_PORT or METRICS_PUBLIC=true to scrape it)',

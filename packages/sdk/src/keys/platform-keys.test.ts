@@ -37,7 +37,10 @@ describe('PlatformKeySet', () => {
     assert.ok(await keys.key('k1'));
     assert.ok(await keys.key('k1'));
     assert.equal(fetches, 1);
-    listed = [{ kid: 'k2', publicKeyPem: pem(b), status: 'signing' }, ...listed.map((k) => ({ ...k, status: 'published' }))];
+    listed = [
+      { kid: 'k2', publicKeyPem: pem(b), status: 'signing' },
+      ...listed.map((k) => ({ ...k, status: 'published' })),
+    ];
     assert.equal(await keys.key('k2'), undefined, 'within minRefreshMs: no refetch');
     assert.equal(fetches, 1);
     now += 30_000;
@@ -45,7 +48,10 @@ describe('PlatformKeySet', () => {
     assert.equal(fetches, 2);
     assert.equal(await keys.key('x'.repeat(65)), undefined, 'a malformed key id never causes a fetch');
     assert.equal(fetches, 2);
-    listed = [{ kid: 'k2', publicKeyPem: pem(b), status: 'signing' }, { kid: 'k1', publicKeyPem: pem(a), status: 'retired' }];
+    listed = [
+      { kid: 'k2', publicKeyPem: pem(b), status: 'signing' },
+      { kid: 'k1', publicKeyPem: pem(a), status: 'retired' },
+    ];
     await keys.refresh();
     assert.deepEqual(Object.keys(await keys.keys()), ['k2'], 'a retired key is no longer trusted');
   });

@@ -13,10 +13,18 @@ export function SandboxBanner({ loadSession }) {
     );
   }, []);
   if (!sandbox || (!sandbox.payments && !sandbox.login)) return null;
-  const on = [sandbox.payments ? 'sandbox payments (orders are paid without money)' : null, sandbox.login ? 'sandbox logins' : null]
+  const on = [
+    sandbox.payments ? 'sandbox payments (orders are paid without money)' : null,
+    sandbox.login ? 'sandbox logins' : null,
+  ]
     .filter(Boolean)
     .join(' and ');
-  return html`<div class="sandbox-banner" role="status" data-sandbox-payments=${String(sandbox.payments)} data-sandbox-login=${String(sandbox.login)}>
+  return html`<div
+    class="sandbox-banner"
+    role="status"
+    data-sandbox-payments=${String(sandbox.payments)}
+    data-sandbox-login=${String(sandbox.login)}
+  >
     <strong>Sandbox:</strong> ${on} ${sandbox.payments && sandbox.login ? 'are' : 'is'} on. Never in production.
   </div>`;
 }

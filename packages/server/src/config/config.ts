@@ -634,7 +634,7 @@ const Env = Type.Object({
   TRACE_QUIET_ROUTES: Type.Boolean({
     default: false,
     description:
-      'true: health checks (/healthz, /readyz) and the pages\' static files get spans too. Default: they make no traces (a page load would be a dozen).',
+      "true: health checks (/healthz, /readyz) and the pages' static files get spans too. Default: they make no traces (a page load would be a dozen).",
   }),
   OTEL_TRACES_SAMPLER_ARG: Type.Number({
     minimum: 0,

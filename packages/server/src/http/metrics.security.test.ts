@@ -40,7 +40,11 @@ describe('/metrics protection', () => {
     const svc = await startTestService({ METRICS_PORT: '0', METRICS_TOKEN: '' });
     services.push(svc);
     assert.equal(new URL(svc.app.metricsUrl()!).hostname, '127.0.0.1');
-    assert.equal((await fetch(`${svc.app.metricsUrl()}/metrics`)).status, 200, 'no token set: the loopback port serves it');
+    assert.equal(
+      (await fetch(`${svc.app.metricsUrl()}/metrics`)).status,
+      200,
+      'no token set: the loopback port serves it',
+    );
   });
 
   it('with METRICS_TOKEN: 401 without the bearer token or with a wrong one, 200 with it', async () => {

@@ -16,7 +16,9 @@ declare module 'fastify' {
 }
 
 /** The startup line that says where /metrics is served and to whom (issue 41). */
-export function metricsStartupLine(config: Pick<Config, 'METRICS_TOKEN' | 'METRICS_PORT' | 'METRICS_HOST' | 'METRICS_PUBLIC'>): string {
+export function metricsStartupLine(
+  config: Pick<Config, 'METRICS_TOKEN' | 'METRICS_PORT' | 'METRICS_HOST' | 'METRICS_PUBLIC'>,
+): string {
   const auth = config.METRICS_TOKEN !== undefined ? 'with the METRICS_TOKEN bearer token' : undefined;
   if (config.METRICS_PORT !== undefined)
     return `metrics: /metrics on ${config.METRICS_HOST}:${config.METRICS_PORT} only, ${auth ?? 'without a token'}`;

@@ -73,7 +73,10 @@ describe('the packed SDK in an empty project outside the workspace', () => {
     for (const f of ['dist/index.js', 'dist/index.d.ts', 'cjs/index.js', 'cjs/index.d.ts', 'cjs/package.json'])
       assert.ok(files.includes(f), `${f} is in the tarball`);
     assert.ok(!files.some((f) => /\.test\.|\.testlib\./.test(f)), 'no test files');
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    fs.writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
     run('npm', ['install', '--offline', '--no-audit', '--no-fund', `./${packed!.filename}`], dir);
     const installed = path.join(dir, 'node_modules/@game-platform/sdk');
     assert.ok(!fs.lstatSync(installed).isSymbolicLink(), 'a copy, not a link to the workspace');
@@ -84,7 +87,10 @@ describe('the packed SDK in an empty project outside the workspace', () => {
     fs.writeFileSync(path.join(dir, 'cjs.cts'), TYPES_CJS);
     // The consumer's own TypeScript settings: Node's resolution through the exports map, no @types of ours.
     const compilerOptions = { noEmit: true, strict: true, module: 'nodenext', skipLibCheck: true, types: [] };
-    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['esm.mts', 'cjs.cts'] }));
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions, files: ['esm.mts', 'cjs.cts'] }),
+    );
     run(process.execPath, [tsc, '-p', 'tsconfig.json'], dir);
   });
 

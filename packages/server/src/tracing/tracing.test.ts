@@ -160,7 +160,11 @@ describe('tracing', () => {
     const pay = collector.spans.find((s) => s.name === 'POST /admin/v1/sandbox/orders/:trxNo/pay');
     assert.ok(pay, 'the payment request has its span');
     assert.deepEqual(notify.links, [{ traceId: pay.traceId, spanId: pay.spanId }]);
-    assert.equal(pay.attributes['operator.name'], 'ADMIN_TOKEN', 'an admin span names its operator (the break-glass token here)');
+    assert.equal(
+      pay.attributes['operator.name'],
+      'ADMIN_TOKEN',
+      'an admin span names its operator (the break-glass token here)',
+    );
     assert.equal(pay.attributes['operator.role'], 'admin');
     assert.ok(collector.contentTypes.every((t) => t === 'application/x-protobuf'));
   });
@@ -201,7 +205,10 @@ describe('tracing', () => {
       for (let i = 0; i < 100; i++) {
         await flushTracing();
         const span = collector.spans.find(
-          (s) => s.name === 'GET /svc/reporting/open/v1/upload/oss_sign_url' && s.attributes['game.app_id'] === made.appId && !seen.has(s.spanId),
+          (s) =>
+            s.name === 'GET /svc/reporting/open/v1/upload/oss_sign_url' &&
+            s.attributes['game.app_id'] === made.appId &&
+            !seen.has(s.spanId),
         );
         if (span) {
           seen.add(span.spanId);
@@ -226,7 +233,10 @@ describe('tracing', () => {
 
   it('server.address and server.port as the semantic conventions say', async () => {
     const { serverAddress } = await import('./tracing.js');
-    assert.deepEqual(serverAddress('game.example:8443', 'https:'), { 'server.address': 'game.example', 'server.port': 8443 });
+    assert.deepEqual(serverAddress('game.example:8443', 'https:'), {
+      'server.address': 'game.example',
+      'server.port': 8443,
+    });
     assert.deepEqual(serverAddress('game.example', 'https:'), { 'server.address': 'game.example', 'server.port': 443 });
     assert.deepEqual(serverAddress('[::1]:81', 'http'), { 'server.address': '::1', 'server.port': 81 });
     assert.deepEqual(serverAddress('', 'http'), {});

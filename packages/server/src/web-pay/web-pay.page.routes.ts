@@ -110,11 +110,15 @@ export function webPayPageRoutes(services: Services): FastifyPluginAsyncTypebox 
     // The page's files: quiet routes (debug log lines, no spans; issue 41).
     await app.register(async (assets) => {
       quietRoutes(assets);
-      assets.get<{ Params: { name: string } }>('/pay/assets/vendor/:name', { schema: { hide: true } }, (request, reply) => {
-        const body = vendor.get(request.params.name);
-        if (!body) throw new AppError('NOT_FOUND', `no file ${request.params.name}`);
-        return reply.type('text/javascript; charset=utf-8').send(body);
-      });
+      assets.get<{ Params: { name: string } }>(
+        '/pay/assets/vendor/:name',
+        { schema: { hide: true } },
+        (request, reply) => {
+          const body = vendor.get(request.params.name);
+          if (!body) throw new AppError('NOT_FOUND', `no file ${request.params.name}`);
+          return reply.type('text/javascript; charset=utf-8').send(body);
+        },
+      );
       await assets.register(fastifyStatic, pageFiles(WEB_PAY_ROOT, '/pay/assets/'));
     });
   };

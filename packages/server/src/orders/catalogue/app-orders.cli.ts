@@ -17,7 +17,6 @@ const TEXT = new RegExp(`^(?=[\\s\\S]{10,2000}$)${TEXT_PATTERN.slice(1)}`);
 import type { Refunders } from '../refunds/refund-abuse.schemas.js';
 import { onOff } from '../../cli/switch-option.js';
 
-
 const describeSettings = (s: OrderSettings) =>
   [
     `appId ${s.appId}`,
