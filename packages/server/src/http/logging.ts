@@ -95,6 +95,11 @@ export function loggerOptions(
   };
 }
 
+/** Whether a line at `level` would be written; Fastify's logger when logging is off (tests) has no isLevelEnabled. */
+function levelEnabled(log: object, level: string): boolean {
+  return (log as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled?.(level) === true;
+}
+
 /**
  * One line per request, when it is answered (issue 41; Fastify's own two lines are off: disableRequestLogging):
  * method, route, redacted URL, status, duration, peer, request id (bound) and the app of a signed request, with the
@@ -104,13 +109,13 @@ export function loggerOptions(
 export function installRequestLog(app: FastifyInstance): void {
   // At debug only: a request's arrival, to see one that hangs (LOG_LEVEL=debug).
   app.addHook('onRequest', (request, _reply, done) => {
-    request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'request received');
+    if (levelEnabled(request.log, 'debug'))
+      request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'request received');
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
     const level = isQuiet(request) ? 'debug' : 'info';
-    // Fastify's logger when logging is off (tests) has no isLevelEnabled: its methods do nothing.
-    if ((request.log as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled?.(level) === false) return done();
+    if (!levelEnabled(request.log, level)) return done();
     const route = request.routeOptions.url;
     const url = redactUrl(request.url);
     const status = reply.statusCode;

@@ -274,4 +274,20 @@ describe('tracing', () => {
     );
     assert.deepEqual(staticImports, [], 'only dynamic import() when tracing starts');
   });
+  // Last: closing a service stops this process's tracing.
+  it('TRACE_QUIET_ROUTES=true traces the health checks too', async () => {
+    const loud = await startTestService({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, TRACE_QUIET_ROUTES: 'true' });
+    try {
+      const port = Number(new URL(loud.url).port);
+      assert.equal((await loud.fetch('/healthz')).status, 200);
+      const mine = () => collector.spans.find((s) => s.name === 'GET /healthz' && s.attributes['server.port'] === port);
+      for (let i = 0; i < 100 && !mine(); i++) {
+        await flushTracing();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.ok(mine(), 'the health check has its span');
+    } finally {
+      await loud.close();
+    }
+  });
 });
