@@ -241,8 +241,8 @@ async function main() {
         PORT: String(gamePort),
         HOST: '127.0.0.1',
         DATA_DIR: path.join(tmp, 'game'),
-        PLATFORM_ADMIN_URL: base,
-        PLATFORM_ADMIN_TOKEN: adminToken,
+        // The keys from the platform's public GET /v1/platform-keys: a game server holds no admin credential.
+        PLATFORM_URL: base,
         OPS_TOKEN: opsToken,
       },
       true,

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 const { values, positionals } = parseArgs({ options: { backend: { type: 'string' } }, allowPositionals: true });
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-function testFiles(dir) {
+function testFiles(dir, pick = selected) {
   if (!fs.existsSync(dir)) return [];
   return (
     fs
@@ -21,7 +21,7 @@ function testFiles(dir) {
       // Only tests whose source still exists: tsc leaves the output of a deleted or renamed test file in dist.
       .filter((f) => fs.existsSync(path.join(dir, '..', 'src', f.replace(/\.js$/, '.ts'))))
       .map((f) => path.join(dir, f))
-      .filter(selected)
+      .filter(pick)
       .sort()
   );
 }
@@ -31,8 +31,10 @@ function selected(file) {
   return positionals.length === 0 || positionals.some((p) => path.relative(root, file).includes(p));
 }
 
+let ran = 0;
 function run(label, files, env) {
   if (files.length === 0) return true;
+  ran += files.length;
   console.log(`\n=== ${label}: ${files.length} test files`);
   const result = spawnSync(process.execPath, ['--enable-source-maps', '--test', '--test-concurrency=2', ...files], {
     stdio: 'inherit',
@@ -65,6 +67,22 @@ if (serverFiles.some((f) => /[\\/](console|portal)[\\/]/.test(f)) && !fs.existsS
   }
 }
 
+// A filter that matches no test file is a typo or a stale name: say so and fail, rather than run nothing and pass.
+const everyFile = [
+  ...['packages/sdk/dist', 'examples/game-server/dist', 'packages/server/dist'].flatMap((d) =>
+    testFiles(path.join(root, d), () => true),
+  ),
+  path.join(root, 'kits/kits.test.mjs'),
+];
+const unmatched = positionals.filter((p) => !everyFile.some((f) => path.relative(root, f).includes(p)));
+if (unmatched.length > 0) {
+  console.error(
+    `no test file matches ${unmatched.map((p) => JSON.stringify(p)).join(', ')} (a filter is a substring of a test ` +
+      "file's path, e.g. payment-providers/stripe; run `npm run build` first if the test is new)",
+  );
+  process.exit(1);
+}
+
 const backends = values.backend ? [values.backend] : ['sqlite', 'postgres'];
 let ok = true;
 if (!values.backend) ok = run('sdk', testFiles(path.join(root, 'packages/sdk/dist')), {}) && ok;
@@ -77,5 +95,9 @@ if (!values.backend || positionals.length > 0) {
 }
 for (const backend of backends) {
   ok = run(`server on ${backend}`, serverFiles, { TEST_BACKEND: backend }) && ok;
+}
+if (ran === 0) {
+  console.error(`no test file to run for ${positionals.join(' ')} with --backend ${values.backend}`);
+  process.exit(1);
 }
 process.exit(ok ? 0 : 1);

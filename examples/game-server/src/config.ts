@@ -17,6 +17,8 @@ export interface GameServerConfig {
   publicKeysFile: string | null;
   /** Base URL of the platform's admin API; its `GET /admin/v1/platform-keys` is fetched at start and on refresh. */
   platformAdminUrl: string | null;
+  /** The platform's base URL: the keys from its public GET /v1/platform-keys. */
+  platformUrl: string | null;
   platformAdminToken: string | null;
   /** Permitted clock difference of signed calls (5.3), seconds. */
   windowSeconds: number;
@@ -113,6 +115,7 @@ export function loadConfig(env: Env = process.env): GameServerConfig {
     publicKeys: keysObject(json(env, 'PLATFORM_PUBLIC_KEYS'), 'PLATFORM_PUBLIC_KEYS'),
     publicKeysFile: text(env, 'PLATFORM_PUBLIC_KEYS_FILE'),
     platformAdminUrl: httpUrl(env, 'PLATFORM_ADMIN_URL'),
+    platformUrl: httpUrl(env, 'PLATFORM_URL'),
     platformAdminToken: text(env, 'PLATFORM_ADMIN_TOKEN'),
     windowSeconds: int(env, 'SIGN_WINDOW_SECONDS', 300, 1, 3600),
     rolesSeed: roles(json(env, 'ROLES_SEED'), 'ROLES_SEED'),
@@ -126,11 +129,12 @@ export function loadConfig(env: Env = process.env): GameServerConfig {
   if (
     Object.keys(config.publicKeys).length === 0 &&
     config.publicKeysFile === null &&
-    config.platformAdminUrl === null
+    config.platformAdminUrl === null &&
+    config.platformUrl === null
   ) {
     throw new ConfigError(
       'PLATFORM_PUBLIC_KEYS',
-      'no platform public key source: set PLATFORM_PUBLIC_KEYS, PLATFORM_PUBLIC_KEYS_FILE or PLATFORM_ADMIN_URL',
+      'no platform public key source: set PLATFORM_URL, PLATFORM_PUBLIC_KEYS, PLATFORM_PUBLIC_KEYS_FILE or PLATFORM_ADMIN_URL',
     );
   }
   if (config.opsToken !== null && config.opsToken.length < 16)

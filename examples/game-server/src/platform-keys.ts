@@ -1,7 +1,7 @@
 /**
  * The platform public keys the game verifies calls with (5.3), by key id (`Key-Id`).
- * Sources: given in the configuration, a JSON file, and/or the platform's key
- * listing (`GET {admin}/admin/v1/platform-keys`). During a rotation the platform
+ * Sources: given in the configuration, a JSON file, the platform's public key
+ * listing (`GET {base}/v1/platform-keys`) and/or its admin one (`GET {admin}/admin/v1/platform-keys`). During a rotation the platform
  * signs with a new key id: a call naming an id we do not have triggers one
  * re-read of the sources (at most every `minRefreshMs`), never a key taken from
  * the request itself.
@@ -14,6 +14,8 @@ export interface KeySources {
   file: string | null;
   adminUrl: string | null;
   adminToken: string | null;
+  /** The platform's base URL: its public `GET /v1/platform-keys` (no token needed; issue 41). */
+  platformUrl?: string | null;
 }
 
 export interface KeyRingOptions {
@@ -85,7 +87,8 @@ export class PlatformKeyRing {
 
   /** A call named `kid`, which we do not have: refresh once if the sources can change and we did not just do so. */
   async refreshForUnknownKey(kid: string): Promise<void> {
-    if (this.has(kid) || (this.sources.file === null && this.sources.adminUrl === null)) return;
+    const changing = this.sources.file !== null || this.sources.adminUrl !== null || !!this.sources.platformUrl;
+    if (this.has(kid) || !changing) return;
     if (this.#now() - this.#lastUnknownRefresh < this.#minRefreshMs) return;
     this.#lastUnknownRefresh = this.#now();
     try {
@@ -101,7 +104,13 @@ export class PlatformKeyRing {
       const text = await fs.readFile(this.sources.file, 'utf8');
       Object.assign(keys, keysFromJson(JSON.parse(text), this.sources.file));
     }
-    if (this.sources.adminUrl !== null) Object.assign(keys, await this.#fetchListing(this.sources.adminUrl));
+    if (this.sources.platformUrl)
+      Object.assign(keys, await this.#fetchListing(`${this.sources.platformUrl}/v1/platform-keys`, null));
+    if (this.sources.adminUrl !== null)
+      Object.assign(
+        keys,
+        await this.#fetchListing(`${this.sources.adminUrl}/admin/v1/platform-keys`, this.sources.adminToken),
+      );
     for (const [kid, pem] of Object.entries(keys)) {
       try {
         createPublicKey(pem);
@@ -115,10 +124,9 @@ export class PlatformKeyRing {
     return Object.keys(keys);
   }
 
-  async #fetchListing(adminUrl: string): Promise<Record<string, string>> {
-    const url = `${adminUrl}/admin/v1/platform-keys`;
+  async #fetchListing(url: string, token: string | null): Promise<Record<string, string>> {
     const res = await this.#fetch(url, {
-      headers: { authorization: `Bearer ${this.sources.adminToken ?? ''}`, accept: 'application/json' },
+      headers: { ...(token !== null ? { authorization: `Bearer ${token}` } : {}), accept: 'application/json' },
       signal: AbortSignal.timeout(5000),
       redirect: 'error',
     });

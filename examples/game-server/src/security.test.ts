@@ -150,7 +150,7 @@ describe("platform keys by Key-Id, from the platform's key listing, with rotatio
     platform = http.createServer((req, res) => {
       fetches++;
       authSeen = req.headers.authorization ?? '';
-      if (req.url !== '/admin/v1/platform-keys') return res.writeHead(404).end();
+      if (req.url !== '/admin/v1/platform-keys' && req.url !== '/v1/platform-keys') return res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: listing }));
     });
     await new Promise<void>((r) => platform.listen(0, '127.0.0.1', r));
@@ -168,6 +168,17 @@ describe("platform keys by Key-Id, from the platform's key listing, with rotatio
   test('the keys are fetched at start with the admin token', () => {
     assert.deepEqual(Object.keys(game.server.keys.keys), ['pk_old']);
     assert.equal(authSeen, 'Bearer admin-token');
+  });
+
+  test("with PLATFORM_URL the keys come from the platform's public listing, with no token (issue 41)", async () => {
+    const url = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`;
+    const plain = await startTestGame({ PLATFORM_PUBLIC_KEYS: '', PLATFORM_URL: url }, { key: oldKey });
+    try {
+      assert.deepEqual(Object.keys(plain.server.keys.keys), ['pk_old']);
+      assert.equal(authSeen, '', 'no credential is sent');
+    } finally {
+      await plain.close();
+    }
   });
 
   test('a call with a new key id makes the game re-read the listing once, then verifies', async () => {

@@ -40,6 +40,7 @@ export async function startGameServer(config: GameServerConfig, o: StartOptions 
         file: config.publicKeysFile,
         adminUrl: config.platformAdminUrl,
         adminToken: config.platformAdminToken,
+        platformUrl: config.platformUrl,
       },
       { log, ...(o.fetch ? { fetch: o.fetch } : {}) },
     );

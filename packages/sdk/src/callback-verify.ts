@@ -106,6 +106,11 @@ function candidates(
   return all;
 }
 
+/** The `Key-Id` header of a call (undefined when absent); throws CallbackVerificationError when given twice. */
+export function callbackKeyId(headers: VerifyCallbackOptions['headers']): string | undefined {
+  return header(headers, CALLBACK_HEADERS.keyId);
+}
+
 /** Verifies a signed platform call (5.3). Throws CallbackVerificationError. */
 export function verifyCallback(o: VerifyCallbackOptions): VerifiedCallback {
   const ts = header(o.headers, CALLBACK_HEADERS.timestamp);

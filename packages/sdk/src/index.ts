@@ -26,6 +26,16 @@ export {
 } from './handlers/fastify.js';
 export { sendAnswer } from './handlers/send-answer.js';
 
+// ---- the platform's public keys, fetched by key id (issue 41) ----
+export {
+  type PlatformKeySetOptions,
+  type PublicKeySource,
+  PLATFORM_KEYS_PATH,
+  PlatformKeySet,
+  PlatformKeysError,
+  platformKeySet,
+} from './keys/platform-keys.js';
+
 // ---- typed notifications (2.4, 2.5, 6) ----
 export { PayloadParseError, type JsonObject } from './notifications/fields.js';
 export {

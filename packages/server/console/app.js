@@ -12,6 +12,7 @@ import {
   useHashRoute,
   useSignedIn,
 } from '/console/kit/shell.js';
+import { SandboxBanner } from '/console/kit/sandbox-banner.js';
 import { AppsPage } from '/console/pages/apps.js';
 import { ReportsPage } from '/console/pages/reports.js';
 import { UsersPage } from '/console/pages/users.js';
@@ -198,6 +199,7 @@ function Shell() {
     ? tokenWho(session.token(), session.givenName())
     : `as ${session.moderator()} (${session.role()})`;
   return html`<div>
+    <${SandboxBanner} loadSession=${() => api('GET', '/session')} />
     <${TopBar} brand="Operator console" links=${links} who=${who} onSignOut=${signOut} />
     <main data-route=${route.path}>
       ${Page ? html`<${Page} key=${route.path} route=${route} />` : html`<div class="error" role="alert">Not found: there is no page ${route.path}.</div>`}

@@ -10,6 +10,7 @@ import {
   useHashRoute,
   useSignedIn,
 } from '/console/kit/shell.js';
+import { SandboxBanner } from '/console/kit/sandbox-banner.js';
 import { AppPage } from '/portal/app-page.js';
 import { InvitationPage, PasskeySignIn, PasskeysPanel } from '/console/kit/passkeys.js';
 
@@ -96,6 +97,7 @@ function Shell() {
     ['#/account', 'Your account', first === 'account'],
   ];
   return html`<div>
+    <${SandboxBanner} loadSession=${() => api('GET', '/session')} />
     <${TopBar} brand="Studio portal" links=${links} who=${`as ${session.name()}`} onSignOut=${signOut} />
     <main data-route=${r.path}>${page}</main>
   </div>`;

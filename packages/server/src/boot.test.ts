@@ -5,7 +5,7 @@ import path from 'node:path';
 import { buildMacAuthorization } from '@game-platform/sdk';
 import { runCli, spawnService, type ChildService } from './testing/child.js';
 import { processEnv } from './testing/env.js';
-import { signMd5 } from './testing/service.js';
+import { scrapeMetrics, signMd5 } from './testing/service.js';
 
 describe('the service as a process', () => {
   let env: Record<string, string>;
@@ -40,7 +40,7 @@ describe('the service as a process', () => {
     assert.equal(openapi.openapi, '3.1.0');
     assert.ok(openapi.paths['/admin/v1/apps'].post.requestBody, 'request schemas are in the document');
     assert.ok(openapi.paths['/admin/v1/apps'].post.responses['201'], 'response schemas are in the document');
-    const metrics = await (await fetch(`${child.url}/metrics`)).text();
+    const metrics = await scrapeMetrics(child.url);
     assert.match(metrics, /http_request_duration_seconds_bucket\{[^}]*route="\/healthz"/);
     assert.match(metrics, /process_resident_memory_bytes/);
   });
@@ -53,7 +53,10 @@ describe('the service as a process', () => {
         body: JSON.stringify({ name: 'log test' }),
       })
     ).json()) as any;
-    const signed = signMd5({ 'client_info.client_id': created.clientId }, created.secret);
+    const signed = signMd5(
+      { 'client_info.client_id': created.clientId, file_name: 'shot.png', file_size: '1000' },
+      created.secret,
+    );
     await fetch(
       `${child.url}/svc/reporting/open/v1/upload/oss_sign_url?${new URLSearchParams(signed as Record<string, string>)}`,
     );
@@ -74,10 +77,28 @@ describe('the service as a process', () => {
       assert.ok(!out.includes(secret), `the log contains ${secret}`);
     }
     assert.ok(out.includes('sign=[redacted]'));
-    // Request log lines carry their request id (the per-request logger is made lazily, http/logging.ts).
-    const requestLines = out.split('\n').filter((l) => l.includes('"incoming request"'));
+    // One line per request (issue 41), at info with its method, route, status, duration and request id; the health
+    // checks at debug (not printed at LOG_LEVEL=info).
+    const logs = out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const requestLines = logs.filter((l) => typeof l.statusCode === 'number');
     assert.ok(requestLines.length >= 3);
-    for (const line of requestLines) assert.match(line, /"reqId":"[^"]+"/);
+    for (const line of requestLines) {
+      assert.equal(line.level, 30);
+      assert.match(String(line.reqId), /.+/);
+      assert.equal(typeof line.method, 'string');
+      assert.equal(typeof line.durationMs, 'number');
+      assert.equal(line.msg, `${line.method} ${String(line.url).split('?')[0]} ${line.statusCode}`);
+    }
+    const created_ = requestLines.filter((l) => l.route === '/admin/v1/apps' && l.method === 'POST');
+    assert.equal(created_.length, 1, 'one line for the one request');
+    assert.equal(created_[0]!.statusCode, 201);
+    const signedLine = requestLines.find((l) => String(l.url).startsWith('/svc/reporting/'));
+    assert.equal(signedLine?.appId, created.appId, `a signed request names its app: ${JSON.stringify(signedLine)}`);
+    assert.ok(!logs.some((l) => l.msg === 'incoming request' || l.msg === 'request completed'));
+    assert.ok(!requestLines.some((l) => l.route === '/healthz' || l.route === '/readyz'), 'health checks at debug');
   });
 
   it('refuses to start with a bad configuration, naming the variable', async () => {
@@ -120,5 +141,33 @@ describe('the service as a process', () => {
     assert.equal((await runCli(env, ['keys', 'retire', keys.kid])).code, 1, 'the signing key cannot be retired');
     assert.equal((await runCli(env, ['keys', 'retire', list.keys[1].kid])).code, 0);
     assert.equal((await runCli(env, ['--json', 'migrate'])).code, 0);
+    const traced = await runCli(env, ['--json', 'app', 'traceparent', String(app.appId), 'on']);
+    assert.equal(traced.code, 0, traced.stdout);
+    assert.equal(JSON.parse(traced.stdout).trustTraceparent, true);
+    const badSwitch = await runCli(env, ['--json', 'app', 'traceparent', String(app.appId), 'maybe']);
+    assert.equal(badSwitch.code, 1);
+    assert.equal(JSON.parse(badSwitch.stdout).error.detail, '<on|off>: must be on or off');
+  });
+
+  it('under --json a failing command prints the error envelope as JSON on stdout and exits non-zero (issue 41)', async () => {
+    const missing = await runCli(env, ['--json', 'app', 'show', '999999']);
+    assert.equal(missing.code, 1);
+    assert.deepEqual(JSON.parse(missing.stdout), {
+      error: { code: 40400, msg: 'Not found.', detail: 'app 999999 does not exist', reason: 'NOT_FOUND' },
+    });
+    assert.equal(missing.stderr, '');
+    // A usage mistake (commander's own refusal) and a bad configuration answer alike.
+    const usage = await runCli(env, ['app', 'show', '--json']);
+    assert.equal(usage.code, 1);
+    assert.equal(JSON.parse(usage.stdout).error.reason, 'INVALID_PARAMETER');
+    assert.match(JSON.parse(usage.stdout).error.detail, /missing required argument/);
+    const config = await runCli({ ...env, PORT: 'eighty' }, ['--json', 'migrate']);
+    assert.equal(config.code, 2);
+    assert.match(JSON.parse(config.stdout).error.detail, /PORT/);
+    // Without --json: the detail on stderr, as before.
+    const text = await runCli(env, ['app', 'show', '999999']);
+    assert.equal(text.code, 1);
+    assert.equal(text.stdout, '');
+    assert.equal(text.stderr.trim(), 'app 999999 does not exist');
   });
 });

@@ -4,6 +4,7 @@ import type { Config } from './config/config.js';
 import { buildApp } from './routes.js';
 import { createServices, type Services } from './services.js';
 import { startAccountSweep } from './accounts/sweep.js';
+import { metricsStartupLine } from './http/metrics.js';
 
 /** Housekeeping: used nonces and old placement claims are purged this often. */
 const PURGE_MS = 60_000;
@@ -48,6 +49,7 @@ export async function startService(config: Config): Promise<RunningService> {
   // Where a newcomer goes next comes right after the address (issue 34), then what the start noticed.
   for (const line of whereToGo(url, config, services.adminTokenFile)) app.log.info(line);
   for (const note of services.startupNotes) app.log.info(note);
+  for (const line of settingLines(config)) app.log[line.startsWith('SANDBOX') ? 'warn' : 'info'](line);
   services.delivery.start(app.log);
   services.cacheBus?.start(app.log);
 
@@ -96,4 +98,26 @@ export async function serveUntilSignal(config: Config): Promise<void> {
     else running.app.log.info({ signal }, 'shutting down');
     await running.stop();
   });
+}
+
+/**
+ * The settings a person should know are on (issue 41): who may read /metrics, and the sandboxes, loudly (a warning
+ * line each), since a sandbox payment or sign-in must never go unnoticed.
+ */
+export function settingLines(
+  config: Pick<
+    Config,
+    'METRICS_TOKEN' | 'METRICS_PORT' | 'METRICS_HOST' | 'METRICS_PUBLIC' | 'SANDBOX_PAYMENTS' | 'SANDBOX_LOGIN'
+  >,
+): string[] {
+  const lines = [metricsStartupLine(config)];
+  if (config.SANDBOX_PAYMENTS)
+    lines.push(
+      'SANDBOX PAYMENTS ARE ON (SANDBOX_PAYMENTS=true): orders can be paid without money; never in production',
+    );
+  if (config.SANDBOX_LOGIN)
+    lines.push(
+      'SANDBOX LOGIN IS ON (SANDBOX_LOGIN=true): players can sign in with minted assertions; never in production',
+    );
+  return lines;
 }

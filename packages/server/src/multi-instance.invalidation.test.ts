@@ -9,7 +9,7 @@ import { childShim } from './testing/child-shim.js';
 import { TEST_DATABASE_URL, testBackend } from './testing/database.js';
 import { processEnv } from './testing/env.js';
 import { startGameServer, type GameServer } from './testing/game-server.js';
-import { signMd5, type TestService } from './testing/service.js';
+import { scrapeMetrics, signMd5, type TestService } from './testing/service.js';
 import { APP_CACHE_MS } from './apps/apps.service.js';
 
 /** The bound the issue sets for a change to be in force everywhere; asserted with margin for a loaded machine. */
@@ -147,12 +147,12 @@ describe(
       const changed = Date.now();
       const seen = await timeUntil(b, false, changed, APP_CACHE_MS + ASSERTED_MS);
       console.log(`# invalidation: with LISTEN cut, the change was in force on another instance after ${seen} ms`);
-      const metrics = await (await fetch(`${b.url}/metrics`)).text();
+      const metrics = await scrapeMetrics(b.url);
       assert.match(metrics, /^cache_bus_connected [01]$/m);
 
       // Reconnected (retried every second): changes are told at once again.
       await waitForListeners(3);
-      assert.match(await (await fetch(`${b.url}/metrics`)).text(), /^cache_bus_connected 1$/m);
+      assert.match(await scrapeMetrics(b.url), /^cache_bus_connected 1$/m);
       await setStatus('active');
       await timeUntil(b, true, Date.now(), ASSERTED_MS);
       await setStatus('disabled');

@@ -10,7 +10,7 @@ import { childShim } from './testing/child-shim.js';
 import { testBackend } from './testing/database.js';
 import { processEnv } from './testing/env.js';
 import { startGameServer, type GameServer } from './testing/game-server.js';
-import { signMd5, type TestService } from './testing/service.js';
+import { scrapeMetrics, signMd5, type TestService } from './testing/service.js';
 
 const LIMIT = 12;
 
@@ -109,7 +109,7 @@ describe(
     const storeErrors = async () => {
       let total = 0;
       for (const c of instances) {
-        const m = /^rate_limit_store_errors_total (\d+)/m.exec(await (await fetch(`${c.url}/metrics`)).text());
+        const m = /^rate_limit_store_errors_total (\d+)/m.exec(await scrapeMetrics(c.url));
         total += m ? Number(m[1]) : 0;
       }
       return total;

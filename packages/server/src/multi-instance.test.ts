@@ -9,7 +9,7 @@ import { buildMacAuthorization } from '@game-platform/sdk';
 import { spawnService, type ChildService } from './testing/child.js';
 import { startGameServer, type GameServer } from './testing/game-server.js';
 import { TEST_DATABASE_URL, testBackend } from './testing/database.js';
-import { adminClient, signMd5 } from './testing/service.js';
+import { adminClient, scrapeMetrics, signMd5 } from './testing/service.js';
 
 /**
  * Several instances on one PostgreSQL, as docs/operations.md promises: real service processes sharing one schema.
@@ -157,7 +157,7 @@ describe(
     }
 
     async function deliveredBy(child: ChildService): Promise<number> {
-      const metrics = await (await fetch(`${child.url}/metrics`)).text();
+      const metrics = await scrapeMetrics(child.url);
       const m = /^delivery_attempts_total\{outcome="delivered"\} (\d+)/m.exec(metrics);
       return m ? Number(m[1]) : 0;
     }

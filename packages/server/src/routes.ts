@@ -9,7 +9,7 @@ import { operatorRoutes } from './operators/operators.routes.js';
 import { App } from './apps/apps.schemas.js';
 import { appRoutes } from './apps/apps.routes.js';
 import { storeSettingsRoutes } from './app-stores/store-settings.routes.js';
-import { platformKeyRoutes } from './platform-keys/keys.routes.js';
+import { platformKeyRoutes, publicPlatformKeyRoutes } from './platform-keys/keys.routes.js';
 import { profileRoutes } from './accounts/profile.routes.js';
 import { svcIdRoutes } from './accounts/svc-id.routes.js';
 import { clientRoutes } from './accounts/client.routes.js';
@@ -120,6 +120,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
     { prefix: '/portal/v1' },
   );
 
+  await app.register(publicPlatformKeyRoutes(services));
   await app.register(profileRoutes(services));
   await app.register(svcIdRoutes(services));
   await app.register(clientRoutes(services));

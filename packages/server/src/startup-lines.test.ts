@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { spawnService, type ChildService } from './testing/child.js';
 import { processEnv } from './testing/env.js';
-import { whereToGo } from './boot.js';
+import { settingLines, whereToGo } from './boot.js';
 import { logFormat } from './http/logging.js';
 
 /**
@@ -68,6 +68,36 @@ describe('the startup lines', () => {
     assert.equal(logFormat({ isTTY: true }), 'pretty');
     assert.equal(logFormat({ isTTY: false }), 'json');
     assert.equal(logFormat({}), 'json');
+  });
+
+  it('says who may read /metrics, and warns of each sandbox that is on (issue 41)', async () => {
+    for (let i = 0; i < 100 && !/metrics: /.test(child.output()); i++) await new Promise((r) => setTimeout(r, 50));
+    const logs = child
+      .output()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    // spawnService gives the test METRICS_TOKEN.
+    assert.ok(logs.some((l) => l.msg === 'metrics: /metrics on the main port, with the METRICS_TOKEN bearer token'));
+    assert.ok(!logs.some((l) => /SANDBOX/.test(l.msg)), 'no sandbox is on by default');
+    const closed = {
+      METRICS_TOKEN: undefined,
+      METRICS_PORT: undefined,
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PUBLIC: false,
+    };
+    const off = { SANDBOX_PAYMENTS: false, SANDBOX_LOGIN: false };
+    assert.deepEqual(settingLines({ ...closed, ...off }), [
+      'metrics: /metrics is closed (set METRICS_TOKEN, METRICS_PORT or METRICS_PUBLIC=true to scrape it)',
+    ]);
+    assert.match(settingLines({ ...closed, ...off, METRICS_PUBLIC: true })[0]!, /OPEN to anyone/);
+    assert.equal(
+      settingLines({ ...closed, ...off, METRICS_PORT: 9464 })[0],
+      'metrics: /metrics on 127.0.0.1:9464 only, without a token',
+    );
+    const sandboxes = settingLines({ ...closed, SANDBOX_PAYMENTS: true, SANDBOX_LOGIN: true });
+    assert.match(sandboxes[1]!, /^SANDBOX PAYMENTS ARE ON/);
+    assert.match(sandboxes[2]!, /^SANDBOX LOGIN IS ON/);
   });
 
   it('names localhost for a service on every interface, and operator sign-in when the token is retired', () => {

@@ -84,10 +84,14 @@ function App() {
     );
   }, [tick]);
 
-  const header = html`<header class="top">
-    <h1>${ctx ? ctx.app.name : t(lang, 'title')}</h1>
-    <${LangSwitch} lang=${lang} setLang=${setLang} />
-  </header>`;
+  // SANDBOX_PAYMENTS on: said on every view (issue 41).
+  const header = html`${
+      ctx && ctx.sandbox ? html`<div class="sandbox-banner" role="status">${t(lang, 'sandboxBanner')}</div>` : null
+    }
+    <header class="top">
+      <h1>${ctx ? ctx.app.name : t(lang, 'title')}</h1>
+      <${LangSwitch} lang=${lang} setLang=${setLang} />
+    </header>`;
   if (linkRefused)
     return html`${header}
       <main><${Notice} id="page-error" text=${t(lang, 'linkRefused')} /></main>`;

@@ -8,6 +8,7 @@ export const LANGS = [
 export const TEXT = {
   en: {
     title: 'Top up',
+    sandboxBanner: 'Sandbox: test payments, no money is taken.',
     loading: 'Loading…',
     redirecting: 'Taking you to the payment page…',
     language: 'Language',
@@ -78,6 +79,7 @@ export const TEXT = {
   },
   'zh-CN': {
     title: '充值',
+    sandboxBanner: '沙箱：测试支付，不会扣款。',
     loading: '加载中…',
     redirecting: '正在前往支付页面…',
     language: '语言',

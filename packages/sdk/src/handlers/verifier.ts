@@ -4,8 +4,10 @@
  * The node:http, Express and Fastify adapters only differ in how they get the bytes.
  */
 import { Buffer } from 'node:buffer';
+import type { PublicKeySource } from '../keys/platform-keys.js';
 import {
   CallbackVerificationError,
+  callbackKeyId,
   verifyCallback,
   type PublicKeyInput,
   type VerifyCallbackOptions,
@@ -16,8 +18,11 @@ import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES } from './raw-body.js';
 import { MemoryNonceStore, type NonceStore } from './nonce-store.js';
 
 export interface CallbackVerifierOptions {
-  /** The platform public key, or all current keys by key id (`Key-Id`) during a rotation. */
-  publicKeys: PublicKeyInput | Record<string, PublicKeyInput>;
+  /**
+   * The platform public key, or all current keys by key id (`Key-Id`) during a rotation, or a PlatformKeySet that
+   * fetches them from the platform by key id (issue 41).
+   */
+  publicKeys: PublicKeyInput | Record<string, PublicKeyInput> | PublicKeySource;
   /** Permitted clock difference in seconds. Default 300. */
   windowSeconds?: number;
   /** Where seen nonces are kept. Default: a MemoryNonceStore (one process). `false` turns replay checks off. */
@@ -96,12 +101,15 @@ export class CallbackVerifier {
         : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength);
     if (rawBody.length > this.maxBodyBytes) throw new BodyTooLargeError(this.maxBodyBytes);
     const o = this.#o;
+    const publicKeys = isKeySource(o.publicKeys)
+      ? await o.publicKeys.publicKeysFor(callbackKeyId(req.headers))
+      : o.publicKeys;
     const v = verifyCallback({
       method: req.method,
       url: req.url,
       headers: req.headers,
       body: rawBody,
-      publicKeys: o.publicKeys,
+      publicKeys,
       ...(o.windowSeconds !== undefined ? { windowSeconds: o.windowSeconds } : {}),
       ...(o.now !== undefined ? { now: o.now } : {}),
     });
@@ -132,6 +140,10 @@ export class CallbackVerifier {
       json,
     };
   }
+}
+
+function isKeySource(k: CallbackVerifierOptions['publicKeys']): k is PublicKeySource {
+  return typeof (k as Partial<PublicKeySource>).publicKeysFor === 'function';
 }
 
 export function createCallbackVerifier(options: CallbackVerifierOptions): CallbackVerifier {

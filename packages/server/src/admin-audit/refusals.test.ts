@@ -29,7 +29,7 @@ describe('refusals in the audit trail', () => {
 
   const trail = async () => (await svc.admin('GET', '/admin-actions?limit=200')).body.actions as any[];
   const counter = async (series: string) => {
-    const text = await (await svc.fetch('/metrics')).text();
+    const text = await svc.metrics();
     const line = text.split('\n').find((l) => l.startsWith(`${series} `));
     return line === undefined ? 0 : Number(line.slice(series.length + 1));
   };
@@ -44,7 +44,7 @@ describe('refusals in the audit trail', () => {
     assert.ok(writes.length >= 30, `routes support may not call: ${writes.length}`);
 
     const scrapes = new Scrapes();
-    scrapes.add(await (await svc.fetch('/metrics')).text());
+    scrapes.add(await svc.metrics());
     const before = await trail();
     for (const r of writes) {
       const path = r.url.replace('/admin/v1', '').replace(/\{(\w+)\}/g, '1');
@@ -57,7 +57,7 @@ describe('refusals in the audit trail', () => {
       );
       assert.equal(res.status, 403, `${r.method} ${r.url}`);
     }
-    scrapes.add(await (await svc.fetch('/metrics')).text());
+    scrapes.add(await svc.metrics());
     const forbidden = (await trail()).filter(
       (a) => a.event === 'forbidden' && !before.some((b) => b.actionId === a.actionId),
     );
@@ -87,7 +87,7 @@ describe('refusals in the audit trail', () => {
     assert.equal(await noToken('198.51.100.7'), 401);
     assert.equal((await trail()).filter((a) => a.event === 'refused' && a.ip === '198.51.100.7').length, 1);
 
-    scrapes.add(await (await svc.fetch('/metrics')).text());
+    scrapes.add(await svc.metrics());
     assertAlertFires({ alert: 'AuditRefusalsDropped', scrapes });
   });
 

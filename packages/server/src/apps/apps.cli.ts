@@ -10,6 +10,7 @@ import {
 } from '../store-payments/store-payments.cli.js';
 import { registerAppOrderCommands } from '../orders/catalogue/app-orders.cli.js';
 import { registerPaymentProviderCommands } from '../payment-providers/payment-providers.cli.js';
+import { onOff } from '../cli/switch-option.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -84,6 +85,19 @@ export function registerAppCommands(program: Command, ctx: CliContext): void {
     .command('show')
     .argument('<appId>')
     .action((id: string) => ctx.print((s) => s.apps.get(parseAppId(id)), describe));
+
+  app
+    .command('traceparent')
+    .description("tracing: continue the game's own traceparent on its signed requests (on), or not (off, the default)")
+    .argument('<appId>')
+    .argument('<on|off>')
+    .action(async (id: string, value: string) => {
+      const trustTraceparent = onOff('<on|off>', value)!;
+      await ctx.print(
+        (s) => s.apps.update(parseAppId(id), { trustTraceparent }),
+        (a) => `app ${a.appId}: the game's traceparent is ${a.trustTraceparent ? 'continued' : 'not continued'}`,
+      );
+    });
 
   app
     .command('rotate-secret')

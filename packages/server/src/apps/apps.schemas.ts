@@ -28,6 +28,10 @@ const AppFields = {
     description: 'Caller IPs/CIDRs (v4, v6) allowed to use the open id lookup (4.4).',
   }),
   unionIdEnabled: Type.Boolean({ description: 'Whether profile answers carry unionId (2.2).' }),
+  trustTraceparent: Type.Boolean({
+    description:
+      "Tracing: continue the game's own traceparent on its signed requests (its forwarded addresses stay untrusted). Default false.",
+  }),
 };
 
 /** The settable fields other than the name, optional in both create and patch. */
@@ -41,6 +45,7 @@ const OptionalAppFields = {
   partnerUrl: Type.Optional(AppFields.partnerUrl),
   allowedIps: Type.Optional(AppFields.allowedIps),
   unionIdEnabled: Type.Optional(AppFields.unionIdEnabled),
+  trustTraceparent: Type.Optional(AppFields.trustTraceparent),
 };
 
 export const AppCreateBody = Type.Object(
@@ -73,6 +78,7 @@ const AppProperties = {
   partnerUrl: AppFields.partnerUrl,
   allowedIps: AppFields.allowedIps,
   unionIdEnabled: AppFields.unionIdEnabled,
+  trustTraceparent: AppFields.trustTraceparent,
   secretRotatedAt: Type.String({ format: 'date-time' }),
   previousSecretExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'Until when the secret before the last rotation is still accepted.',

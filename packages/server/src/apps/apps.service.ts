@@ -25,6 +25,8 @@ export interface AppRecord {
   partnerUrl: string | null;
   allowList: IpAllowList;
   unionIdEnabled: boolean;
+  /** Tracing: its signed requests continue the game's traceparent (http/request-tracing.ts). */
+  trustTraceparent: boolean;
   /** md5 secrets accepted now: the current one, then the previous one within its grace period. */
   secrets: string[];
 }
@@ -98,6 +100,7 @@ export class AppService {
       partner_url: checked.partnerUrl ?? null,
       allowed_ips: JSON.stringify(checked.allowedIps ?? []),
       union_id_enabled: body.unionIdEnabled ? 1 : 0,
+      trust_traceparent: body.trustTraceparent ? 1 : 0,
       created_at: now,
       updated_at: now,
     });
@@ -123,6 +126,7 @@ export class AppService {
     for (const f of URL_FIELDS) if (checked[f] !== undefined) changes[COLUMN[f]] = checked[f];
     if (checked.allowedIps !== undefined) changes.allowed_ips = JSON.stringify(checked.allowedIps);
     if (patch.unionIdEnabled !== undefined) changes.union_id_enabled = patch.unionIdEnabled ? 1 : 0;
+    if (patch.trustTraceparent !== undefined) changes.trust_traceparent = patch.trustTraceparent ? 1 : 0;
     const row = await this.repo.update(appId, changes);
     this.#cache.delete(row!.client_id);
     return toApp(row!);
@@ -205,6 +209,7 @@ export class AppService {
       partnerUrl: app.partnerUrl,
       allowList: new IpAllowList(app.allowedIps),
       unionIdEnabled: app.unionIdEnabled,
+      trustTraceparent: app.trustTraceparent,
       secrets,
     };
   }
@@ -264,6 +269,7 @@ export function toApp(row: AppRow): App {
     partnerUrl: row.partner_url,
     allowedIps: JSON.parse(row.allowed_ips) as string[],
     unionIdEnabled: row.union_id_enabled === 1,
+    trustTraceparent: row.trust_traceparent === 1,
     secretRotatedAt: iso(row.secret_rotated_at),
     previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : iso(row.previous_secret_expires_at),
     createdAt: iso(row.created_at),

@@ -19,6 +19,8 @@ export interface AppsTable {
   partner_url: string | null;
   allowed_ips: string;
   union_id_enabled: number;
+  /** 1: the app's signed requests continue its `traceparent` (migration 0034). */
+  trust_traceparent: number;
   created_at: number;
   updated_at: number;
 }

@@ -12,6 +12,8 @@ export interface CallerApp {
   secrets: readonly string[];
   /** The caller IPs allowed for 4.4. */
   allowList: { has(ip: string | undefined): boolean };
+  /** Tracing: continue the game's traceparent on its md5-signed requests (http/request-tracing.ts). */
+  trustTraceparent?: boolean;
 }
 
 /** The active app of a clientId; unknown or disabled ones are refused (UNKNOWN_CLIENT). */

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import { createServices, type Services } from '../services.js';
+import { printCliFailure } from './cli-error.js';
 
 /** What every operator command needs: the config, the services, and how to print. */
 export interface CliContext {
@@ -17,10 +18,7 @@ export function cliContext(program: Command): CliContext {
     try {
       return loadConfig();
     } catch (err) {
-      if (err instanceof ConfigError) {
-        console.error(err.message);
-        process.exit(2);
-      }
+      if (err instanceof ConfigError) process.exit(printCliFailure(err, program.opts().json === true));
       throw err;
     }
   };

@@ -1,6 +1,7 @@
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { serveUntilSignal } from '../boot.js';
 import { cliContext } from './context.js';
+import { printCliFailure } from './cli-error.js';
 import { registerAppCommands } from '../apps/apps.cli.js';
 import { registerKeyCommands } from '../platform-keys/keys.cli.js';
 import { registerOrderCommands } from '../orders/orders.cli.js';
@@ -21,6 +22,10 @@ import { registerStudioDeveloperCommands } from '../portal/studio-developers.cli
 const program = new Command('game-platform')
   .description('Game platform service and its operator commands')
   .addOption(new Option('--json', 'print JSON').default(false));
+const json = () => program.opts().json === true || process.argv.includes('--json');
+// Commander's own refusals (unknown option, missing argument) come to the catch below, printed as every other error
+// (JSON under --json); set before the commands are added, which inherit it.
+program.exitOverride().configureOutput({ writeErr: (text) => (json() ? undefined : process.stderr.write(text)) });
 const ctx = cliContext(program);
 
 program
@@ -57,7 +62,7 @@ registerOperatorCommands(program, ctx);
 registerStudioDeveloperCommands(program, ctx);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  const e = err as { detail?: string; message?: string };
-  console.error(e.detail ?? e.message ?? String(err));
-  process.exit(1);
+  // --help and --version end through exitOverride too, with exit code 0 and their text already printed.
+  if (err instanceof CommanderError && err.exitCode === 0) process.exit(0);
+  process.exit(printCliFailure(err, json()));
 });

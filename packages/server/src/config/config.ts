@@ -617,7 +617,7 @@ const Env = Type.Object({
       minLength: 24,
       pattern: '^[\\x21-\\x7e]+$',
       description:
-        'Bearer token /metrics requires (Authorization: Bearer ...). Unset: /metrics answers without one, so keep it off public networks (METRICS_PORT).',
+        'Bearer token /metrics requires (Authorization: Bearer ...), on PORT or METRICS_PORT. Unset: /metrics on PORT is closed (401) unless METRICS_PUBLIC=true; METRICS_PORT serves it without one.',
     }),
   ),
   METRICS_PORT: Type.Optional(
@@ -628,7 +628,17 @@ const Env = Type.Object({
         'Serve /metrics on this port alone (and no longer on PORT): the port Prometheus scrapes on each instance, not exposed through the load balancer.',
     }),
   ),
-  METRICS_HOST: Type.Optional(Type.String({ minLength: 1, description: 'Interface METRICS_PORT binds. Unset: HOST.' })),
+  METRICS_HOST: Type.String({
+    minLength: 1,
+    default: '127.0.0.1',
+    description:
+      'Interface METRICS_PORT binds: loopback by default, so only a scraper on the same host (or pod) reaches it; 0.0.0.0 for a scraper elsewhere on a private network.',
+  }),
+  METRICS_PUBLIC: Type.Boolean({
+    default: false,
+    description:
+      'true: /metrics on PORT answers anyone without a token (a private network only: it names game hosts and app ids). Default: closed unless METRICS_TOKEN is given.',
+  }),
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
     Type.String({
       pattern: '^https?://',
@@ -645,6 +655,11 @@ const Env = Type.Object({
     minLength: 1,
     default: 'game-platform',
     description: 'The service.name of the spans.',
+  }),
+  TRACE_QUIET_ROUTES: Type.Boolean({
+    default: false,
+    description:
+      "true: health checks (/healthz, /readyz) and the pages' static files get spans too. Default: they make no traces (a page load would be a dozen).",
   }),
   OTEL_TRACES_SAMPLER_ARG: Type.Number({
     minimum: 0,

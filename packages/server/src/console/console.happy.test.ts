@@ -57,6 +57,11 @@ describe('operator console (happy paths)', () => {
     await page.waitForSelector('main table');
     assert.match(await mainText(page), /Dragon Saga/);
     assert.match(await page.locator('header').innerText(), /as mod-test/);
+    // SANDBOX_PAYMENTS is on in this service: a banner says so above the top bar (issue 41).
+    assert.match(
+      await page.locator('.sandbox-banner').innerText(),
+      /Sandbox: sandbox payments .* is on\. Never in production/,
+    );
     assert.deepEqual(errors, []);
     await page.close();
   });

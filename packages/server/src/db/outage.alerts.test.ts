@@ -37,16 +37,16 @@ describe(
 
     const minute = async (scrapes: Scrapes, expect: number) => {
       for (let i = 0; i < 10; i++) assert.equal((await svc.admin('GET', '/apps')).status, expect);
-      scrapes.add(await (await svc.fetch('/metrics')).text());
+      scrapes.add(await svc.metrics());
     };
 
     it('DatabaseUnavailable and ServerErrors fire from the 503s of an outage, not before it', async () => {
       const scrapes = new Scrapes();
-      scrapes.add(await (await svc.fetch('/metrics')).text());
+      scrapes.add(await svc.metrics());
       await minute(scrapes, 200);
       pgs.stop('fast');
       for (let i = 0; i < 4; i++) await minute(scrapes, 503);
-      const text = await (await svc.fetch('/metrics')).text();
+      const text = await svc.metrics();
       const refusals = text
         .split('\n')
         .filter((l) => l.startsWith('http_request_duration_seconds_count') && l.includes('"503"'));

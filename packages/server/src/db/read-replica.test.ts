@@ -8,7 +8,7 @@ import pg from 'pg';
 import { spawnService, type ChildService } from '../testing/child.js';
 import { startPgServer, startPgStandby, type PgServer } from '../testing/pg-server.js';
 import { testBackend } from '../testing/database.js';
-import { adminClient, type TestService } from '../testing/service.js';
+import { adminClient, scrapeMetrics, type TestService } from '../testing/service.js';
 import { createDeveloper, portalAs, portalSessionOf, type PortalSession } from '../portal/portal.testlib.js';
 
 /**
@@ -50,7 +50,7 @@ describe(
       return c;
     };
     const metric = async (name: string): Promise<number | null> => {
-      const text = await (await fetch(`${child.url}/metrics`)).text();
+      const text = await scrapeMetrics(child.url);
       const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
       return m ? Number(m[1]) : null;
     };

@@ -36,7 +36,7 @@ describe('delivery alerts', () => {
     for (const res of sent) assert.equal(res.status, 201, JSON.stringify(res.body));
   }
 
-  const metricsOf = (svc: TestService) => async () => (await svc.fetch('/metrics')).text();
+  const metricsOf = (svc: TestService) => async () => svc.metrics();
 
   /**
    * 40 test events for an app behind a limit, scraped before and 10 times after, 0.7 s apart: the events not yet sent

@@ -172,7 +172,7 @@ describe('delivery (happy paths)', () => {
   });
 
   it('exposes queue and attempt metrics', async () => {
-    const text = await (await svc.fetch('/metrics')).text();
+    const text = await svc.metrics();
     assert.match(text, /delivery_attempts_total\{outcome="delivered"\} [1-9]/);
     assert.match(text, /delivery_queue_events\{state="pending"\} \d+/);
     assert.match(text, /delivery_queue_events\{state="dead"\} \d+/);

@@ -14,7 +14,7 @@ import { nextAttemptAt, type RetrySchedule } from './schedule.js';
 import { targetUrl } from './target.js';
 import { outboxSignal } from './outbox.js';
 import type { DeliveryMetrics } from './metrics.js';
-import { openSpan, tracingOn, type OpenSpan } from '../tracing/tracing.js';
+import { openSpan, serverAddress, tracingOn, type OpenSpan } from '../tracing/tracing.js';
 
 export interface DispatcherOptions {
   schedule: RetrySchedule;
@@ -96,7 +96,7 @@ function attemptSpan(event: ClaimedEvent, url: URL): OpenSpan | null {
       'delivery.type': event.type,
       'delivery.attempt': event.attempts + 1,
       'game.app_id': event.appId,
-      'server.address': url.host,
+      ...serverAddress(url.host, url.protocol),
     },
   });
 }

@@ -124,12 +124,20 @@ export function errorBody(error: AppError, envelope: Envelope): object {
   return { code: error.code, msg: error.msg, detail: error.detail, data: error.data ?? '' };
 }
 
+const refusals = new WeakMap<FastifyRequest, { reason: string; detail: string }>();
+
+/** Why a request was refused (its reason and detail), for its one request log line (http/logging.ts). */
+export function refusalOf(request: FastifyRequest): { reason: string; detail: string } | undefined {
+  return refusals.get(request);
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const error = toAppError(err);
+  // A refusal's reason and detail go on the request's one log line (issue 41); failures get a line of their own.
+  refusals.set(request, { reason: error.reason, detail: error.detail });
   if (error.reason === 'INTERNAL') request.log.error({ err }, 'unhandled error');
   else if (error.reason === 'UNAVAILABLE')
     request.log.warn({ err: error.cause }, 'request refused: the database is unavailable');
-  else request.log.info({ reason: error.reason, detail: error.detail }, 'request refused');
   if (error.headers) reply.headers(error.headers);
   return reply.code(error.httpStatus).send(errorBody(error, envelopeOf(request)));
 }

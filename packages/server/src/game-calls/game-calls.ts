@@ -1,4 +1,4 @@
-import { openSpan, tracingOn } from '../tracing/tracing.js';
+import { openSpan, serverAddress, tracingOn } from '../tracing/tracing.js';
 import { Value } from '@sinclair/typebox/value';
 import type { CallLogRepository } from './call-log.repository.js';
 import { GameCallMetrics } from './metrics.js';
@@ -266,7 +266,12 @@ export class GameCallsClient {
       const span = tracingOn
         ? openSpan(`game call ${kind}`, {
             kind: 'client',
-            attributes: { 'game.app_id': app.appId, 'game.call': kind, 'game.try': tryNo, 'server.address': url.host },
+            attributes: {
+              'game.app_id': app.appId,
+              'game.call': kind,
+              'game.try': tryNo,
+              ...serverAddress(url.host, url.protocol),
+            },
           })
         : null;
       res = await this.http.request({

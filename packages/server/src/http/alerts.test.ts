@@ -71,7 +71,7 @@ describe('the example alert rules', () => {
     // The game answered 503: once the outcome is written, the host's failed attempt is counted.
     let text = '';
     for (let i = 0; i < 50; i++) {
-      text = await (await svc.fetch('/metrics')).text();
+      text = await svc.metrics();
       if (/delivery_host_attempts_total\{host="127\.0\.0\.1:\d+",result="failed"\} 1/.test(text)) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -88,7 +88,7 @@ describe('the example alert rules', () => {
     const app = await svc.createApp({ roleQueryUrl: `${game.url}/role` });
     const record = (await svc.services.apps.resolveByAppId(Number(app.appId)))!;
     const scrapes = new Scrapes();
-    const scrape = async () => scrapes.add(await (await svc.fetch('/metrics')).text());
+    const scrape = async () => scrapes.add(await svc.metrics());
     await scrape();
     for (let i = 0; i < 4; i++) {
       // The service's own game-call client, as an order placement calls it (4.8, tried twice).
@@ -114,7 +114,7 @@ describe('the example alert rules', () => {
           .values(callRows(500, (j) => old + i + j))
           .execute();
       const startedAt = Math.floor(Date.now() / 1000);
-      const metrics = async () => (await small.fetch('/metrics')).text();
+      const metrics = async () => small.metrics();
       const behind = new Scrapes();
       behind.add(await metrics());
       for (let i = 0; i < 4; i++) {

@@ -364,7 +364,8 @@ describe('503 UNAVAILABLE while shutting down', () => {
 
   it('does the same in the real process after SIGTERM', async () => {
     const { env, cleanup } = await processEnv();
-    const child = await spawnService(env);
+    // LOG_LEVEL=debug: the line of a request's arrival says it is in flight (http/logging.ts).
+    const child = await spawnService({ ...env, LOG_LEVEL: 'debug' });
     try {
       const body = JSON.stringify({ clientId: '1', deviceId: 'device-0001' });
       const conn = connect(child.url);
@@ -372,7 +373,7 @@ describe('503 UNAVAILABLE while shutting down', () => {
       conn.write(
         `POST ${GUEST_LOGIN} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`,
       );
-      await waitFor(() => child.output().includes(`"url":"${GUEST_LOGIN}"`));
+      await waitFor(() => child.output().includes(`"url":"${GUEST_LOGIN}","msg":"request received"`));
       child.process.kill('SIGTERM');
       await waitFor(() => child.output().includes('new requests are refused'));
       conn.write(`${body}GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n`);

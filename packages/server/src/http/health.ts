@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.js';
+import './quiet-routes.js';
 
 export function registerHealthRoutes(app: FastifyInstance, database: Pick<Database, 'ping' | 'dialect'>): void {
   app.get(
     '/healthz',
     {
+      config: { quiet: true },
       schema: {
         tags: ['health'],
         summary: 'The process is up',
@@ -18,6 +20,7 @@ export function registerHealthRoutes(app: FastifyInstance, database: Pick<Databa
   app.get(
     '/readyz',
     {
+      config: { quiet: true },
       schema: {
         tags: ['health'],
         summary: 'The database answers',

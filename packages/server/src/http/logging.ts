@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { FastifyServerOptions, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions, FastifyRequest } from 'fastify';
+import { refusalOf } from '../errors/handler.js';
+import { isQuiet } from './quiet-routes.js';
 import type { IncomingMessage } from 'node:http';
 import { activeTraceIds, tracingOn } from '../tracing/tracing.js';
 
@@ -91,4 +93,46 @@ export function loggerOptions(
       },
     },
   };
+}
+
+/** Whether a line at `level` would be written; Fastify's logger when logging is off (tests) has no isLevelEnabled. */
+function levelEnabled(log: object, level: string): boolean {
+  return (log as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled?.(level) === true;
+}
+
+/**
+ * One line per request, when it is answered (issue 41; Fastify's own two lines are off: disableRequestLogging):
+ * method, route, redacted URL, status, duration, peer, request id (bound) and the app of a signed request, with the
+ * refusal's reason and detail on a 4xx. Health checks and static files (quiet routes) at debug, the rest at info.
+ * A line at debug when a request arrives.
+ */
+export function installRequestLog(app: FastifyInstance): void {
+  // At debug only: a request's arrival, to see one that hangs (LOG_LEVEL=debug).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (levelEnabled(request.log, 'debug'))
+      request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'request received');
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const level = isQuiet(request) ? 'debug' : 'info';
+    if (!levelEnabled(request.log, level)) return done();
+    const route = request.routeOptions.url;
+    const url = redactUrl(request.url);
+    const status = reply.statusCode;
+    const refusal = refusalOf(request);
+    request.log[level](
+      {
+        method: request.method,
+        route: route ?? null,
+        url,
+        statusCode: status,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        remoteAddress: request.ip,
+        ...(request.caller ? { appId: request.caller.app.appId } : {}),
+        ...(refusal ? { reason: refusal.reason, detail: refusal.detail } : {}),
+      },
+      `${request.method} ${url.split('?')[0]} ${status}`,
+    );
+    done();
+  });
 }

@@ -10,6 +10,43 @@ describe('/metrics protection', () => {
   });
   const TOKEN = 'scrape-token-0123456789abcdef';
 
+  it('by default (no METRICS_TOKEN, METRICS_PORT or METRICS_PUBLIC) /metrics is closed: 401 for everyone', async () => {
+    const svc = await startTestService({ METRICS_TOKEN: '' });
+    services.push(svc);
+    assert.equal(svc.config.METRICS_TOKEN, undefined);
+    for (const headers of [{}, { authorization: 'Bearer anything-at-all-0123456789' }]) {
+      const res = await svc.fetch('/metrics', { headers });
+      assert.equal(res.status, 401);
+      const body = (await res.json()) as { code: number; detail: string };
+      assert.equal(body.code, 40160);
+      assert.match(body.detail, /METRICS_PUBLIC=true/);
+      assert.doesNotMatch(JSON.stringify(body), /delivery_|http_request/);
+    }
+  });
+
+  it('METRICS_PUBLIC=true opens /metrics on the main port; a METRICS_TOKEN still wins over it', async () => {
+    const open = await startTestService({ METRICS_TOKEN: '', METRICS_PUBLIC: 'true' });
+    const both = await startTestService({ METRICS_TOKEN: TOKEN, METRICS_PUBLIC: 'true' });
+    services.push(open, both);
+    const res = await open.fetch('/metrics');
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /^# TYPE delivery_queue_events gauge$/m);
+    const refused = await both.fetch('/metrics');
+    assert.equal(refused.status, 401);
+    await refused.arrayBuffer();
+  });
+
+  it('METRICS_PORT binds loopback unless METRICS_HOST says otherwise', async () => {
+    const svc = await startTestService({ METRICS_PORT: '0', METRICS_TOKEN: '' });
+    services.push(svc);
+    assert.equal(new URL(svc.app.metricsUrl()!).hostname, '127.0.0.1');
+    assert.equal(
+      (await fetch(`${svc.app.metricsUrl()}/metrics`)).status,
+      200,
+      'no token set: the loopback port serves it',
+    );
+  });
+
   it('with METRICS_TOKEN: 401 without the bearer token or with a wrong one, 200 with it', async () => {
     const svc = await startTestService({ METRICS_TOKEN: TOKEN });
     services.push(svc);
@@ -56,9 +93,9 @@ describe('/metrics protection', () => {
   });
 
   it('refuses a METRICS_PORT already taken: the service does not start', async () => {
-    const first = await startTestService({ METRICS_PORT: '0', METRICS_HOST: '127.0.0.1' });
+    const first = await startTestService({ METRICS_PORT: '0' });
     services.push(first);
     const taken = new URL(first.app.metricsUrl()!).port;
-    await assert.rejects(startTestService({ METRICS_PORT: taken, METRICS_HOST: '127.0.0.1' }), /EADDRINUSE/);
+    await assert.rejects(startTestService({ METRICS_PORT: taken }), /EADDRINUSE/);
   });
 });

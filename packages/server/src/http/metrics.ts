@@ -15,6 +15,18 @@ declare module 'fastify' {
   }
 }
 
+/** The startup line that says where /metrics is served and to whom (issue 41). */
+export function metricsStartupLine(
+  config: Pick<Config, 'METRICS_TOKEN' | 'METRICS_PORT' | 'METRICS_HOST' | 'METRICS_PUBLIC'>,
+): string {
+  const auth = config.METRICS_TOKEN !== undefined ? 'with the METRICS_TOKEN bearer token' : undefined;
+  if (config.METRICS_PORT !== undefined)
+    return `metrics: /metrics on ${config.METRICS_HOST}:${config.METRICS_PORT} only, ${auth ?? 'without a token'}`;
+  if (auth) return `metrics: /metrics on the main port, ${auth}`;
+  if (config.METRICS_PUBLIC) return 'metrics: /metrics on the main port is OPEN to anyone (METRICS_PUBLIC=true)';
+  return 'metrics: /metrics is closed (set METRICS_TOKEN, METRICS_PORT or METRICS_PUBLIC=true to scrape it)';
+}
+
 /** Whether an Authorization header is `Bearer <token>` (compared in constant time). */
 function bearerIs(header: string | string[] | undefined, token: string): boolean {
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
@@ -27,9 +39,10 @@ function bearerIs(header: string | string[] | undefined, token: string): boolean
  * plus the Node.js process metrics. One registry per app instance, so tests
  * can run several services in one process.
  *
- * The metrics name game hosts and app ids, so they are not for everyone (docs/operations.md#health-and-metrics):
- * METRICS_TOKEN makes /metrics require `Authorization: Bearer <token>`, and METRICS_PORT moves it to a listener of
- * its own (METRICS_HOST), which serves /metrics alone while the main port answers it 404.
+ * The metrics name game hosts and app ids, so they are not for everyone (docs/operations.md#health-and-metrics), and
+ * closed by default (issue 41): on the main port /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`,
+ * or to anyone when METRICS_PUBLIC=true says so; METRICS_PORT moves it to a listener of its own (METRICS_HOST, loopback
+ * by default), which serves /metrics alone (with the token when one is set) while the main port answers it 404.
  */
 export function installMetrics(app: FastifyInstance, config: Config): void {
   const registry = new client.Registry();
@@ -55,11 +68,16 @@ export function installMetrics(app: FastifyInstance, config: Config): void {
   const token = config.METRICS_TOKEN;
   if (config.METRICS_PORT === undefined) {
     app.decorate('metricsUrl', () => null);
+    const open = token === undefined && config.METRICS_PUBLIC;
     app.get('/metrics', { schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
-      if (token !== undefined && !bearerIs(request.headers.authorization, token))
-        throw new AppError('METRICS_UNAUTHORIZED', 'send Authorization: Bearer <METRICS_TOKEN>', {
-          headers: { 'www-authenticate': 'Bearer realm="metrics"' },
-        });
+      if (!open && (token === undefined || !bearerIs(request.headers.authorization, token)))
+        throw new AppError(
+          'METRICS_UNAUTHORIZED',
+          token === undefined
+            ? 'metrics are closed: set METRICS_TOKEN (then send Authorization: Bearer <token>), METRICS_PORT, or METRICS_PUBLIC=true'
+            : 'send Authorization: Bearer <METRICS_TOKEN>',
+          { headers: { 'www-authenticate': 'Bearer realm="metrics"' } },
+        );
       reply.header('content-type', registry.contentType);
       return registry.metrics();
     });
@@ -72,7 +90,7 @@ export function installMetrics(app: FastifyInstance, config: Config): void {
   app.addHook('onReady', async () => {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.METRICS_PORT, config.METRICS_HOST ?? config.HOST, () => {
+      server.listen(config.METRICS_PORT, config.METRICS_HOST, () => {
         server.off('error', reject);
         const { address, port } = server.address() as AddressInfo;
         url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;

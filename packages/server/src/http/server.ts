@@ -1,10 +1,10 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
 import { MAX_PARAM_LENGTH, installErrorHandling, sendError } from '../errors/handler.js';
 import { answerClientError, answerUnmetExpectation } from './client-error.js';
-import { genReqId, loggerOptions } from './logging.js';
+import { genReqId, installRequestLog, loggerOptions } from './logging.js';
 import { installMetrics } from './metrics.js';
 import { installRequestTracing } from './request-tracing.js';
 import { installRateLimit } from './rate-limit.js';
@@ -53,6 +53,8 @@ export async function buildServer(
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOptions(config.LOG_LEVEL),
     genReqId,
+    // One line per request instead of Fastify's two (installRequestLog).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     // The peer address is the caller unless it is a trusted proxy (TRUSTED_PROXIES):
     // only then are X-Forwarded-For and X-Forwarded-Host believed.
@@ -131,7 +133,8 @@ export async function buildServer(
   app.addSchema(PlatformEnvelopeError);
   app.addSchema(RpcStatus);
   installErrorHandling(app);
-  installRequestTracing(app, config.trustedProxies);
+  installRequestLog(app);
+  installRequestTracing(app, { trustedProxies: config.trustedProxies, traceQuietRoutes: config.TRACE_QUIET_ROUTES });
   await installOpenApi(app);
   installMetrics(app, config);
   await installRateLimit(app, config);

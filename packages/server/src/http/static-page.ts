@@ -3,6 +3,7 @@ import fastifyStatic from '@fastify/static';
 import { AppError } from '../errors/app-error.js';
 import { sendError } from '../errors/handler.js';
 import { loadEsmVendor, vendorType } from './esm-vendor.js';
+import { quietRoutes } from './quiet-routes.js';
 
 /**
  * A browser page of static ES modules (the operator console, the studio portal): its HTML (pageHtml: `title`, the
@@ -105,13 +106,16 @@ export async function staticPageRoutes(
         reply.type('text/html; charset=utf-8').send(indexHtml),
       );
 
-      scope.get<{ Params: { name: string } }>('/vendor/:name', { schema: { hide: true } }, (request, reply) => {
-        const body = vendor.get(request.params.name);
-        if (!body) return reply.callNotFound();
-        return reply.type(vendorType(request.params.name)).send(body);
+      // The page's scripts, styles and vendor modules: quiet (debug log lines, no spans); the page itself is not.
+      await scope.register(async (assets) => {
+        quietRoutes(assets);
+        assets.get<{ Params: { name: string } }>('/vendor/:name', { schema: { hide: true } }, (request, reply) => {
+          const body = vendor.get(request.params.name);
+          if (!body) return reply.callNotFound();
+          return reply.type(vendorType(request.params.name)).send(body);
+        });
+        await assets.register(fastifyStatic, pageFiles(opts.root, '/'));
       });
-
-      await scope.register(fastifyStatic, pageFiles(opts.root, '/'));
 
       // Any other path under the prefix: the platform's 404, with the page's headers (the hook above).
       scope.setNotFoundHandler((request, reply) =>

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../crypto/secret-box.js';
 import { AppError } from '../errors/app-error.js';
 import { mayCall, routeAccess } from './permissions.js';
+import { annotateRequestSpan } from '../http/request-tracing.js';
 import type { OperatorService, Principal } from './operators.service.js';
 import { auditContext, scopedCookie, sessionPrincipalOf } from '../identity/session-access.routes.js';
 import type { OperatorTokenService } from './operator-tokens.service.js';
@@ -135,6 +136,8 @@ export function installAdminAccess(scope: FastifyInstance, deps: AccessDeps): vo
     if (access === 'public') return;
     const principal = await authenticate(request, deps);
     principals.set(request, principal);
+    // Who acted, on the request's span (issue 41): the operator's name and role, never a credential.
+    annotateRequestSpan(request, { 'operator.name': principal.name, 'operator.role': principal.role });
     if (!mayCall(principal.role, access)) {
       // The refusal is recorded with who asked (within the trail's bound for refusals).
       await deps.operators.audit(

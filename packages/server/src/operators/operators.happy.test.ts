@@ -40,6 +40,7 @@ describe('operators: happy paths', () => {
     const r = await signIn(svc, { name: 'root', password: root.password, totp: codeOf(root, clock) });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual([r.body.name, r.body.role, r.body.via], ['root', 'admin', 'session']);
+    assert.deepEqual(r.body.sandbox, { payments: false, login: false }, 'no sandbox on by default (issue 41)');
     assert.match(r.body.csrfToken, /^[A-Za-z0-9_-]{43}$/);
     assert.match(
       r.setCookie!,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { platformErrorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import { SESSION_COOKIE, principalOf, setSessionCookie } from './admin-access.routes.js';
@@ -26,20 +26,25 @@ import { registerInvitationAcceptRoutes } from '../identity/invitations.routes.j
 import { PasskeySignInBody, WebAuthnOptions } from '../identity/passkeys.schemas.js';
 import type { PasskeyCheck } from '../identity/sign-in.js';
 import type { FastifyRequest } from 'fastify';
+import { sandboxFlags, type SandboxFlags } from '../identity/sandbox-flags.js';
+
+type SandboxFlagsView = Static<typeof SandboxFlags>;
 
 const tags = ['admin'];
 
-const sessionView = (p: Principal) => ({
+const sessionView = (p: Principal, sandbox: SandboxFlagsView) => ({
   name: p.name,
   role: p.role,
   via: p.kind,
   permissions: [...ROLE_PERMISSIONS[p.role]],
   csrfToken: p.csrfToken ?? null,
+  sandbox,
 });
 
 /** Sign-in, operator accounts and their API tokens, mounted under /admin/v1 (docs/operators.md). */
 export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { operators, operatorSignIn, operatorTokens, passkeys } = services;
+  const sandbox = sandboxFlags(services.config);
   const rp = (request: FastifyRequest) => relyingParty(services.config.PUBLIC_ORIGIN, request, 'Operator console');
   const passkeyOf =
     (request: FastifyRequest): PasskeyCheck =>
@@ -49,13 +54,16 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
     (request: FastifyRequest, reply: Parameters<typeof setSessionCookie>[1]) =>
     (r: { session: string; csrfToken: string; operator: { name: string; role: Principal['role'] } }) => {
       setSessionCookie(request, reply, r.session, services.config.OPERATOR_SESSION_SECONDS);
-      return sessionView({
-        kind: 'session',
-        operatorId: null,
-        name: r.operator.name,
-        role: r.operator.role,
-        csrfToken: r.csrfToken,
-      });
+      return sessionView(
+        {
+          kind: 'session',
+          operatorId: null,
+          name: r.operator.name,
+          role: r.operator.role,
+          csrfToken: r.csrfToken,
+        },
+        sandbox,
+      );
     };
   return async (app) => {
     app.addSchema(OperatorToken);
@@ -112,7 +120,7 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
           response: { 200: SessionView, ...platformErrorResponses },
         },
       },
-      async (request) => sessionView(principalOf(request)),
+      async (request) => sessionView(principalOf(request), sandbox),
     );
 
     app.delete(

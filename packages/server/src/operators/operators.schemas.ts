@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { SafeInteger, Text } from '../http/schemas.js';
 import { ROLES } from './permissions.js';
 import { AuthenticationResponse } from '../identity/passkeys.schemas.js';
+import { SandboxFlags } from '../identity/sandbox-flags.js';
 import {
   AccountNameParams,
   NullableTime,
@@ -47,6 +48,7 @@ export const SessionView = Type.Object({
   csrfToken: Type.Union([Type.String(), Type.Null()], {
     description: 'Console sessions: send it as X-CSRF-Token on every request that changes something.',
   }),
+  sandbox: SandboxFlags,
 });
 
 export const OperatorToken = Type.Object(

@@ -21,7 +21,7 @@ describe('sign-in failures and lockouts as metrics', () => {
     await svc?.close();
   });
 
-  const scrape = async () => (await svc.fetch('/metrics')).text();
+  const scrape = async () => svc.metrics();
 
   for (const kind of ['operator', 'studio_developer'] as const) {
     it(`ten wrong passwords of a ${kind} move the failure metric and the lockout counter; the alerts fire`, async () => {

@@ -74,6 +74,8 @@ describe('studio portal (browser)', () => {
     await waitForText(page, 'header', /as alice\.studio-a/);
     await waitForText(page, 'main', /Studio A Saga/);
     assert.doesNotMatch(await page.locator('main').innerText(), /Studio B Quest/);
+    // SANDBOX_PAYMENTS is on in this service: the portal says so on every page (issue 41).
+    await waitForText(page, '.sandbox-banner', /Sandbox: sandbox payments \(orders are paid without money\) is on/);
 
     // The app opens on its overview; its Events tab lists the events.
     await page.click(`main a[href="#/apps/${appA.appId}/overview"]`);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { sandboxFlags, SandboxFlags } from '../identity/sandbox-flags.js';
 import type { Services } from '../services.js';
 import { App, AppList, AppWithSecret } from '../apps/apps.schemas.js';
 import { PublicKey } from '../platform-keys/keys.routes.js';
@@ -20,7 +21,12 @@ import type { PasskeyCheck } from '../identity/sign-in.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { studioActor } from './studio-developers.service.js';
 
-const sessionView = (p: StudioPrincipal) => ({ name: p.name, appIds: p.appIds, csrfToken: p.csrfToken });
+const sessionView = (p: StudioPrincipal, sandbox: Static<typeof SandboxFlags>) => ({
+  name: p.name,
+  appIds: p.appIds,
+  csrfToken: p.csrfToken,
+  sandbox,
+});
 
 /**
  * The studio portal API, mounted under /portal/v1 behind portal-access.routes.ts (docs/portal.md): sign-in, the
@@ -30,6 +36,7 @@ const sessionView = (p: StudioPrincipal) => ({ name: p.name, appIds: p.appIds, c
 export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { apps, portalSignIn, passkeys, studioDevelopers } = services;
   const overviewSources = studioOverviewSourcesOf(services.database.reads);
+  const sandbox = sandboxFlags(services.config);
   const rp = (request: FastifyRequest) => relyingParty(services.config.PUBLIC_ORIGIN, request, 'Studio portal');
   const passkeyOf =
     (request: FastifyRequest): PasskeyCheck =>
@@ -41,7 +48,7 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
     r: { session: string; principal: StudioPrincipal },
   ) => {
     setPortalCookie(request, reply, r.session, services.config.OPERATOR_SESSION_SECONDS);
-    return sessionView(r.principal);
+    return sessionView(r.principal, sandbox);
   };
   return async (app) => {
     app.addSchema(Overview);
@@ -102,7 +109,7 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
         summary: 'Who is signed in, the apps it sees and the CSRF token of the session',
         response: { 200: PortalSession },
       }),
-      async (request) => sessionView(studioOf(request)),
+      async (request) => sessionView(studioOf(request), sandbox),
     );
 
     app.delete(

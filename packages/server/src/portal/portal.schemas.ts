@@ -10,6 +10,7 @@ import {
   accountSchema,
 } from '../identity/people.schemas.js';
 import { EventState, EventType } from '../delivery/delivery.schemas.js';
+import { SandboxFlags } from '../identity/sandbox-flags.js';
 
 const AppIds = Type.Array(SafeInteger({ minimum: 1 }), {
   maxItems: 100,
@@ -33,6 +34,7 @@ export const PortalSession = Type.Object({
   name: Type.String(),
   appIds: Type.Array(Type.Integer()),
   csrfToken: Type.String({ description: 'Send it as X-CSRF-Token on every request that changes something.' }),
+  sandbox: SandboxFlags,
 });
 
 /** What a studio may change of its app: the URLs the platform calls (4.7-4.10, 6, 4.6), nothing else. */

@@ -156,7 +156,7 @@ describe('retention', () => {
     // The app (not a traffic record) is untouched, and the payments' events are still readable.
     assert.equal((await svc.admin('GET', `/apps/${Number(app.appId)}`)).status, 200);
 
-    const metrics = await (await svc.fetch('/metrics')).text();
+    const metrics = await svc.metrics();
     for (const kind of ['delivery_events', 'delivery_attempts', 'game_calls', 'admin_actions'])
       assert.match(metrics, new RegExp(`retention_purged_rows_total\\{kind="${kind}"\\} [1-9]`));
     assert.match(metrics, /retention_last_sweep_timestamp_seconds [1-9]/);
@@ -334,7 +334,7 @@ describe('retention counts every row it deletes under its own kind', () => {
     return out;
   };
   const metric = async () => {
-    const text = await (await svc.fetch('/metrics')).text();
+    const text = await svc.metrics();
     return Object.fromEntries(
       Object.keys(TABLE_OF).map((kind) => [
         kind,

@@ -180,14 +180,14 @@ describe('App Store: what is refused pays and refunds nothing', () => {
     );
     assert.equal((await w.svc.admin('GET', '/apps/999999/store-messages')).status, 404);
     assert.equal((await w.svc.admin('GET', `/apps/${w.app.appId}/store-messages?outcome=lost`)).status, 400);
-    const metrics = await (await w.svc.fetch('/metrics')).text();
+    const metrics = await w.svc.metrics();
     assert.match(metrics, /store_notifications_total\{store="apple",outcome="refused"\} 3/);
   });
 
   it('StoreNotificationsRefused (docs/alerts.yml) fires when notifications keep failing verification', async () => {
     const other = await makeAppleChain({ name: 'Forger' });
     const scrapes = new Scrapes();
-    const scrape = async () => scrapes.add(await (await w.svc.fetch('/metrics')).text());
+    const scrape = async () => scrapes.add(await w.svc.metrics());
     await scrape();
     // Three forged notifications a scrape (a minute, for promtool): past the rule's five in 30 minutes.
     for (let i = 0; i < 4; i++) {

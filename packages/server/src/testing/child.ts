@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+import { TEST_METRICS_TOKEN } from './service.js';
+
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 
 export interface ChildService {
@@ -15,7 +17,14 @@ export interface ChildService {
 /** Runs `cli.js <args>` as its own process and waits until it listens (for `serve`). */
 export async function spawnService(env: Record<string, string>, args: string[] = ['serve']): Promise<ChildService> {
   const child = spawn(process.execPath, ['--enable-source-maps', CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

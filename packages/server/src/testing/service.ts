@@ -18,6 +18,8 @@ export interface TestService {
   adminToken: string;
   /** fetch against the service; `path` starts with `/`. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** The text of GET /metrics, scraped with the test METRICS_TOKEN (metrics are closed by default, issue 41). */
+  metrics(): Promise<string>;
   /** JSON request to the admin API with the bearer token. */
   admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Creates an app through the admin API; returns the answer (with `secret`). */
@@ -41,6 +43,17 @@ export interface TestServiceOptions {
   channelAdapters?: PaymentChannelAdapter[];
 }
 
+/** The METRICS_TOKEN of test services and spawned test processes. */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
+
+/** GET /metrics of the service at `url` with the test METRICS_TOKEN; throws unless it answers 200. */
+export async function scrapeMetrics(url: string, token = TEST_METRICS_TOKEN): Promise<string> {
+  const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET /metrics: ${res.status} ${text}`);
+  return text;
+}
+
 export async function startTestService(
   env: Record<string, string> = {},
   opts: TestServiceOptions = {},
@@ -60,6 +73,8 @@ export async function startTestService(
     // Every test request comes from 127.0.0.1: the audit trail's bound for refusals (a quarter a minute per IP) would
     // drop the entries tests read. The bound's own test sets it low.
     AUDIT_REFUSALS_PER_MINUTE: '100000',
+    // /metrics is closed by default: tests scrape it with this token (svc.metrics()).
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     ...env,
   });
   const services = await createServices(config, {
@@ -81,6 +96,7 @@ export async function startTestService(
     config,
     adminToken,
     fetch: call,
+    metrics: () => scrapeMetrics(url),
     admin,
     async createApp(body = {}) {
       const res = await admin('POST', '/apps', { name: 'test game', ...body });

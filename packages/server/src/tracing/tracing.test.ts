@@ -8,7 +8,7 @@ import pino from 'pino';
 import { verifyCallback } from '@game-platform/sdk';
 import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
-import { startTestService, type TestService } from '../testing/service.js';
+import { signMd5, startTestService, type TestService } from '../testing/service.js';
 import { startOtlpCollector, type CollectedSpan, type OtlpCollector } from '../testing/otlp-collector.js';
 import { SANDBOX, appWithProducts, payOk } from '../orders/orders.testlib.js';
 import { loggerOptions } from '../http/logging.js';
@@ -142,6 +142,16 @@ describe('tracing', () => {
     assert.equal(deliver.kind, 3, 'a client span');
     assert.equal(deliver.attributes['delivery.outcome'], 'delivered');
     assert.equal(deliver.attributes['delivery.attempt'], 1);
+    // Issue 41: every game call and the signed request name the app; server.address is the host alone, its port apart.
+    const gamePort = Number(new URL(game.url).port);
+    for (const call of [role, check, deliver]) {
+      assert.equal(call.attributes['game.app_id'], app.appId, call.name);
+      assert.equal(call.attributes['server.address'], '127.0.0.1', call.name);
+      assert.equal(call.attributes['server.port'], gamePort, call.name);
+    }
+    assert.equal(placement.attributes['game.app_id'], app.appId, 'the signed (MAC) request names its app');
+    assert.equal(placement.attributes['server.address'], '127.0.0.1');
+    assert.equal(placement.attributes['server.port'], Number(new URL(svc.url).port));
     // The game was sent the traceparent of each client span.
     assert.equal(traceparents[0]!.split('-')[2], role.spanId);
     assert.equal(traceparents[1]!.split('-')[2], check.spanId);
@@ -150,7 +160,86 @@ describe('tracing', () => {
     const pay = collector.spans.find((s) => s.name === 'POST /admin/v1/sandbox/orders/:trxNo/pay');
     assert.ok(pay, 'the payment request has its span');
     assert.deepEqual(notify.links, [{ traceId: pay.traceId, spanId: pay.spanId }]);
+    assert.equal(
+      pay.attributes['operator.name'],
+      'ADMIN_TOKEN',
+      'an admin span names its operator (the break-glass token here)',
+    );
+    assert.equal(pay.attributes['operator.role'], 'admin');
     assert.ok(collector.contentTypes.every((t) => t === 'application/x-protobuf'));
+  });
+
+  it('a page load makes no traces for its files, nor do health checks (TRACE_QUIET_ROUTES off)', async () => {
+    const started = collector.spans.length;
+    for (const page of ['/console/', '/portal/']) {
+      const html = await (await svc.fetch(page)).text();
+      const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!);
+      assert.ok(assets.length >= 3, `${page} names its files`);
+      for (const asset of [...assets, `${page}vendor/preact.mjs`]) await (await svc.fetch(asset)).arrayBuffer();
+    }
+    for (const health of ['/healthz', '/readyz']) assert.equal((await svc.fetch(health)).status, 200);
+    assert.equal((await svc.fetch('/openapi.json')).status, 200, 'a request that is not quiet, as a marker');
+    for (let i = 0; i < 100 && !collector.spans.some((s) => s.name === 'GET /openapi.json'); i++) {
+      await flushTracing();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const names = collector.spans.slice(started).map((s) => `${s.name} ${s.attributes['url.path']}`);
+    assert.deepEqual(names.sort(), [
+      'GET /console /console/',
+      'GET /openapi.json /openapi.json',
+      'GET /portal /portal/',
+    ]);
+  });
+
+  it("continues a game's traceparent on its md5-signed requests only when its app says so (trustTraceparent)", async () => {
+    const made = await svc.createApp({ name: 'traced game' });
+    const traceOfCall = async (traceId: string) => {
+      const q = signMd5(
+        { 'client_info.client_id': made.clientId, file_name: 'shot.png', file_size: '1000' },
+        made.secret,
+      ) as Record<string, string>;
+      const res = await svc.fetch(`/svc/reporting/open/v1/upload/oss_sign_url?${new URLSearchParams(q)}`, {
+        headers: { traceparent: `00-${traceId}-${'1'.repeat(16)}-01`, 'x-forwarded-for': '203.0.113.9' },
+      });
+      assert.equal(res.status, 200, await res.text());
+      for (let i = 0; i < 100; i++) {
+        await flushTracing();
+        const span = collector.spans.find(
+          (s) =>
+            s.name === 'GET /svc/reporting/open/v1/upload/oss_sign_url' &&
+            s.attributes['game.app_id'] === made.appId &&
+            !seen.has(s.spanId),
+        );
+        if (span) {
+          seen.add(span.spanId);
+          return span;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.fail('no span of the signed request');
+    };
+    const seen = new Set<string>();
+    const untrusted = await traceOfCall('a'.repeat(32));
+    assert.notEqual(untrusted.traceId, 'a'.repeat(32), 'off by default: a trace of our own');
+    assert.equal(untrusted.parentSpanId, '');
+    const patched = await svc.admin('PATCH', `/apps/${made.appId}`, { trustTraceparent: true });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal(patched.body.trustTraceparent, true);
+    const trusted = await traceOfCall('b'.repeat(32));
+    assert.equal(trusted.traceId, 'b'.repeat(32), "the game's trace is continued");
+    assert.equal(trusted.parentSpanId, '1'.repeat(16));
+    assert.equal(trusted.attributes['client.address'], '127.0.0.1', 'its forwarded addresses are not believed');
+  });
+
+  it('server.address and server.port as the semantic conventions say', async () => {
+    const { serverAddress } = await import('./tracing.js');
+    assert.deepEqual(serverAddress('game.example:8443', 'https:'), {
+      'server.address': 'game.example',
+      'server.port': 8443,
+    });
+    assert.deepEqual(serverAddress('game.example', 'https:'), { 'server.address': 'game.example', 'server.port': 443 });
+    assert.deepEqual(serverAddress('[::1]:81', 'http'), { 'server.address': '::1', 'server.port': 81 });
+    assert.deepEqual(serverAddress('', 'http'), {});
   });
 
   it('puts the trace and span ids in the log lines written inside a span', async () => {
@@ -184,5 +273,21 @@ describe('tracing', () => {
       /^import\s[^;]*from\s+['"]@opentelemetry\//m.test(fs.readFileSync(path.join(dist, f), 'utf8')),
     );
     assert.deepEqual(staticImports, [], 'only dynamic import() when tracing starts');
+  });
+  // Last: closing a service stops this process's tracing.
+  it('TRACE_QUIET_ROUTES=true traces the health checks too', async () => {
+    const loud = await startTestService({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, TRACE_QUIET_ROUTES: 'true' });
+    try {
+      const port = Number(new URL(loud.url).port);
+      assert.equal((await loud.fetch('/healthz')).status, 200);
+      const mine = () => collector.spans.find((s) => s.name === 'GET /healthz' && s.attributes['server.port'] === port);
+      for (let i = 0; i < 100 && !mine(); i++) {
+        await flushTracing();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.ok(mine(), 'the health check has its span');
+    } finally {
+      await loud.close();
+    }
   });
 });

@@ -31,6 +31,8 @@ export interface SpanOptions {
   parent?: string | null;
   /** Traceparents of spans this one is linked to (e.g. the request that caused a notification of another trace). */
   links?: Array<string | null>;
+  /** When the span began (epoch ms), for a span opened after the fact. Default: now. */
+  startTime?: number;
 }
 
 export interface TracingSettings {
@@ -165,7 +167,12 @@ export function openSpan(name: string, o: SpanOptions = {}): OpenSpan | null {
   const attributes = cleanAttributes(o.attributes);
   const span = r.tracer.startSpan(
     name,
-    { kind: r.kinds[o.kind ?? 'internal'], ...(attributes ? { attributes } : {}), ...(links.length ? { links } : {}) },
+    {
+      kind: r.kinds[o.kind ?? 'internal'],
+      ...(attributes ? { attributes } : {}),
+      ...(links.length ? { links } : {}),
+      ...(o.startTime !== undefined ? { startTime: o.startTime } : {}),
+    },
     parent,
   );
   const ctx = r.api.trace.setSpan(parent, span);
@@ -235,4 +242,15 @@ export function traceCalls<T extends object>(target: T, prefix: string, methods:
         );
     },
   });
+}
+
+/**
+ * The semantic convention's `server.address` (the host name alone, no port, no IPv6 brackets) and `server.port` of a
+ * `host[:port]` (a URL's host, a Host header); the port defaults to the scheme's.
+ */
+export function serverAddress(host: string, protocol: string): Attributes {
+  const m = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
+  if (!m || m[1] === '') return {};
+  const port = m[2] !== undefined ? Number(m[2]) : protocol.startsWith('https') ? 443 : 80;
+  return { 'server.address': m[1]!.replace(/^\[|\]$/g, ''), 'server.port': port };
 }

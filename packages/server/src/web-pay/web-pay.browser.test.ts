@@ -53,6 +53,7 @@ describe('web payment page (browser)', () => {
     await waitForText(page, '#role-name', /^Aria$/);
     assert.match(await page.locator('#role-card').innerText(), /Level 42/);
     assert.match(await page.locator('#role-card').innerText(), /Asia 1/);
+    assert.equal(await page.locator('.sandbox-banner').innerText(), 'Sandbox: test payments, no money is taken.');
     await choose(page, { gems_100: 2, pass: 1 }, /\$19\.88/);
     const trxNo = await payInSandbox(page);
     assert.match(await page.locator('#result-products').innerText(), /100 gems × 2/);

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { AppError } from '../errors/app-error.js';
 import { loadEsmVendor } from '../http/esm-vendor.js';
 import { pageFiles, pageHtml } from '../http/static-page.js';
+import { quietRoutes } from '../http/quiet-routes.js';
 import type { Services } from '../services.js';
 import type { PaySession } from './session.js';
 import { ClientIdParams } from './web-pay.schemas.js';
@@ -106,12 +107,19 @@ export function webPayPageRoutes(services: Services): FastifyPluginAsyncTypebox 
       },
     );
 
-    app.get<{ Params: { name: string } }>('/pay/assets/vendor/:name', { schema: { hide: true } }, (request, reply) => {
-      const body = vendor.get(request.params.name);
-      if (!body) throw new AppError('NOT_FOUND', `no file ${request.params.name}`);
-      return reply.type('text/javascript; charset=utf-8').send(body);
+    // The page's files: quiet routes (debug log lines, no spans; issue 41).
+    await app.register(async (assets) => {
+      quietRoutes(assets);
+      assets.get<{ Params: { name: string } }>(
+        '/pay/assets/vendor/:name',
+        { schema: { hide: true } },
+        (request, reply) => {
+          const body = vendor.get(request.params.name);
+          if (!body) throw new AppError('NOT_FOUND', `no file ${request.params.name}`);
+          return reply.type('text/javascript; charset=utf-8').send(body);
+        },
+      );
+      await assets.register(fastifyStatic, pageFiles(WEB_PAY_ROOT, '/pay/assets/'));
     });
-
-    await app.register(fastifyStatic, pageFiles(WEB_PAY_ROOT, '/pay/assets/'));
   };
 }

@@ -15,13 +15,7 @@ import { TEXT_PATTERN } from '../../http/schemas.js';
 /** The consent statement as the admin API takes it (Text, 10 to 2000 characters). */
 const TEXT = new RegExp(`^(?=[\\s\\S]{10,2000}$)${TEXT_PATTERN.slice(1)}`);
 import type { Refunders } from '../refunds/refund-abuse.schemas.js';
-
-/** `on` / `off` of a switch option. */
-function onOff(option: string, value: string | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (value === 'on' || value === 'off') return value === 'on';
-  throw invalidParameter(option, 'must be on or off');
-}
+import { onOff } from '../../cli/switch-option.js';
 
 const describeSettings = (s: OrderSettings) =>
   [

@@ -121,7 +121,7 @@ describe('Alipay: a web order paid in the cashier, the asynchronous notify verif
       ['trade_status_sync:TRADE_SUCCESS', 'applied', null, trade.tradeNo],
       ['trade_status_sync:TRADE_FINISHED', 'duplicate', 'already_paid', trade.tradeNo],
     ]);
-    const metrics = await (await f.svc.fetch('/metrics')).text();
+    const metrics = await f.svc.metrics();
     assert.match(metrics, /provider_notifications_total\{provider="alipay",outcome="applied"\} [1-9]/);
   });
 });

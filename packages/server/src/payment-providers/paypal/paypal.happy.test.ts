@@ -108,7 +108,7 @@ describe('PayPal: a web order paid through Orders v2, captured by the server, th
       ['query', 'query:paid', 'applied', null],
       ['notify', 'PAYMENT.CAPTURE.COMPLETED', 'duplicate', 'already_paid'],
     ]);
-    const metrics = await (await f.svc.fetch('/metrics')).text();
+    const metrics = await f.svc.metrics();
     assert.match(metrics, /provider_notifications_total\{provider="paypal",outcome="applied"\} [1-9]/);
   });
 

@@ -108,7 +108,7 @@ describe('Stripe: a web order paid through Checkout, the webhook verified', () =
       ['checkout.session.completed', 'applied', null],
       ['payment_intent.succeeded', 'duplicate', 'already_paid'],
     ]);
-    const metrics = await (await f.svc.fetch('/metrics')).text();
+    const metrics = await f.svc.metrics();
     assert.match(metrics, /provider_notifications_total\{provider="stripe",outcome="applied"\} [1-9]/);
   });
 });

@@ -72,7 +72,7 @@ describe('WeChat Pay: Native and H5 web orders paid through the notification', (
         ['wechatpay', 'TRANSACTION.SUCCESS', 'applied'],
       ],
     );
-    const metrics = await (await f.svc.fetch('/metrics')).text();
+    const metrics = await f.svc.metrics();
     assert.match(metrics, /provider_notifications_total\{provider="wechatpay",outcome="applied"\} [1-9]/);
     assert.match(metrics, /provider_notifications_total\{provider="wechatpay",outcome="duplicate"\} [1-9]/);
     // 2.7 paymentType of a Native payment: 3 (QR code).
