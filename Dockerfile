@@ -29,16 +29,6 @@ RUN npx tsc -b packages/sdk packages/server \
 
 # ---- runtime: the compiled service and its production dependencies, on the base's own Node.js ----
 FROM ${BASE_IMAGE}
-ARG VERSION=0.1.0
-ARG REVISION=unknown
-ARG CREATED=unknown
-LABEL org.opencontainers.image.title="game-platform" \
-      org.opencontainers.image.description="Game-platform backend: reporting, accounts, orders and signed game callbacks" \
-      org.opencontainers.image.version="${VERSION}" \
-      org.opencontainers.image.revision="${REVISION}" \
-      org.opencontainers.image.created="${CREATED}" \
-      org.opencontainers.image.documentation="docs/deploy.md" \
-      org.opencontainers.image.licenses="UNLICENSED"
 # A user of its own, no login, no home; /data (the embedded default's DATA_DIR) is the one writable place.
 RUN groupadd --system --gid 10001 gp \
  && useradd --system --uid 10001 --gid gp --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin gp \
@@ -73,3 +63,14 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["node", "packages/server/dist/cli.js"]
 CMD ["serve"]
+# Last, so a new revision or date rebuilds no layer.
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+ARG CREATED=unknown
+LABEL org.opencontainers.image.title="game-platform" \
+      org.opencontainers.image.description="Game-platform backend: reporting, accounts, orders and signed game callbacks" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.documentation="docs/deploy.md" \
+      org.opencontainers.image.licenses="UNLICENSED"

@@ -132,18 +132,19 @@ async function main() {
       check(labels[`org.opencontainers.image.${l}`], `label org.opencontainers.image.${l} is missing`);
     const flags = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).config.serviceNodeFlags;
     check(inspect.Config.Env.includes(`NODE_OPTIONS=${flags}`), `NODE_OPTIONS is not npm start's flags (${flags})`);
-    const devDeps = new Set();
-    for (const p of ['package.json', 'packages/server/package.json', 'packages/sdk/package.json'])
-      for (const d of Object.keys(JSON.parse(fs.readFileSync(path.join(root, p), 'utf8')).devDependencies ?? {}))
-        devDeps.add(d);
+    // The lockfile marks what only development needs ("dev": true); a dev dependency that a production one also
+    // needs (yaml, @types/node) is not marked and belongs in the image.
+    const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')).packages;
+    const devOnly = Object.keys(lock).filter((p) => lock[p].dev && p.includes('node_modules/') && !p.startsWith('examples/'));
+    check(devOnly.includes('node_modules/typescript'), 'the lockfile marks no dev-only package');
     const present = JSON.parse(
       run(
         'exec',
         name,
         'node',
         '-e',
-        `const fs=require('fs');const names=${JSON.stringify([...devDeps])};
-         const out=names.filter(n=>fs.existsSync('/app/node_modules/'+n));
+        `const fs=require('fs');const paths=${JSON.stringify(devOnly)};
+         const out=paths.filter(p=>fs.existsSync('/app/'+p));
          for (const p of ['/app/node_modules/.bin/tsc','/app/.git','/app/packages/server/src','/app/packages/sdk/src',
            '/app/examples','/app/kits','/app/.npmrc','/root/.npmrc','/usr/local/etc/npmrc','/run/secrets/npm_ca'])
            if (fs.existsSync(p)) out.push(p);
@@ -154,7 +155,7 @@ async function main() {
       ),
     );
     check(present.length === 0, `the image holds what it must not: ${present.join(', ')}`);
-    log(`no dev dependency (${devDeps.size} checked), no tests, sources, .git or npm CA in the image`);
+    log(`none of the ${devOnly.length} dev-only packages of the lockfile, no tests, sources, .git or npm CA in the image`);
     const size = Number(run('image', 'inspect', '-f', '{{.Size}}', image));
     log(`image size ${(size / 1e6).toFixed(0)} MB with its base`);
 

@@ -55,6 +55,8 @@ cleanup() {
     echo "deploy test FAILED (exit $rc); dockerd log tail:" >&2
     tail -n 20 "$RUN/dockerd.log" >&2 2>/dev/null
   fi
+  # What dockerd leaves mounted under its exec root (the host network namespace's handle).
+  awk -v run="$RUN" 'index($2, run) == 1 {print $2}' /proc/mounts | sort -r | xargs -r -n1 umount -l
   rm -rf "$RUN"
   exit $rc
 }
@@ -127,7 +129,8 @@ fi
 
 # ---------- 3. the image ----------
 say "building the image on $BASE_IMAGE"
-build_args=(--build-arg "BASE_IMAGE=$BASE_IMAGE" --build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)")
+build_args=(--build-arg "BASE_IMAGE=$BASE_IMAGE" --build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
+  --build-arg "CREATED=$(date -u +%FT%TZ)")
 # npm in the build reaches the registry as npm here does: the same CA bundle (a build secret, not kept in the
 # image) and the same proxy, if any.
 CAFILE=$(npm config get cafile 2>/dev/null || true)
