@@ -250,9 +250,10 @@ async function main() {
     await sleep(1000); // a doubled send would show now
     const doubled = [...received].filter(([, n]) => n !== 1);
     check(doubled.length === 0, `events delivered more than once: ${JSON.stringify(doubled)}`);
-    const events = await admin('GET', `/events?appId=${app.appId}`);
+    const events = await admin('GET', `/events?appId=${app.appId}&type=test`);
+    // (The 4.6 notices queue events for the store partner, a URL this app has none of: not the subject here.)
     check(
-      events.body.events.every((e) => e.state === 'delivered'),
+      events.body.events.length === queued.length + 1 && events.body.events.every((e) => e.state === 'delivered'),
       `events not delivered: ${JSON.stringify(events.body.events.filter((e) => e.state !== 'delivered'))}`,
     );
     log(

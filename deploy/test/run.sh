@@ -186,7 +186,8 @@ PG_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr '+/' '-_')
   grep -v '^#' deploy/compose/demo.env
 } >"$RUN/compose.env"
 compose() {
-  docker-compose --env-file "$RUN/compose.env" -p "$COMPOSE_PROJECT" \
+  # docker-compose builds with the `docker` first on the PATH: Debian's (BuildKit built in), not another one.
+  PATH=/usr/bin:$PATH docker-compose --env-file "$RUN/compose.env" -p "$COMPOSE_PROJECT" \
     -f deploy/compose/docker-compose.yml -f deploy/compose/docker-compose.hostnet.yml "$@"
 }
 compose config -q
