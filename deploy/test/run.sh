@@ -174,8 +174,8 @@ PG_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr '+/' '-_')
   echo "PLATFORM_IMAGE=gp-test/game-platform:test"
   echo "BASE_IMAGE=$BASE_IMAGE"
   echo "PLATFORM_ENV_FILE=$RUN/compose.env"
-  echo "PUBLIC_BIND=127.0.0.1"
-  echo "PUBLIC_PORT=58080"
+  echo "PROXY_BIND=127.0.0.1"
+  echo "PROXY_PORT=58080"
   echo "PLATFORM_1_PORT=58081"
   echo "PLATFORM_2_PORT=58082"
   echo "PLATFORM_1_METRICS_PORT=59465"
@@ -191,6 +191,9 @@ compose() {
     -f deploy/compose/docker-compose.yml -f deploy/compose/docker-compose.hostnet.yml "$@"
 }
 compose config -q
+# The users' way (bridge network, the published port) is at least a valid compose file here.
+PATH=/usr/bin:$PATH docker-compose --env-file "$RUN/compose.env" -f deploy/compose/docker-compose.yml \
+  -f deploy/compose/docker-compose.override.yml config -q
 T0=$(date +%s)
 compose build --quiet postgres redis proxy >"$RUN/compose-build.log" 2>&1 || { tail -n 40 "$RUN/compose-build.log"; exit 1; }
 say "local images built in $(($(date +%s) - T0)) s; docker-compose up"
