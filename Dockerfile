@@ -4,8 +4,8 @@
 # No "# syntax" line on purpose: the Dockerfile frontend built into dockerd 20.10 is used, nothing is pulled.
 ARG BASE_IMAGE=node:24-bookworm-slim
 
-# ---- build: every dependency (dev ones too), compile, then drop the dev dependencies ----
-FROM ${BASE_IMAGE} AS build
+# ---- deps: every dependency (dev ones too) from the lockfile; rebuilt only when a package file changes ----
+FROM ${BASE_IMAGE} AS deps
 WORKDIR /src
 COPY package.json package-lock.json ./
 COPY packages/sdk/package.json packages/sdk/
@@ -18,14 +18,29 @@ COPY examples/game-server/package.json examples/game-server/
 RUN --mount=type=secret,id=npm_ca --mount=type=cache,target=/root/.npm,sharing=locked \
     if [ -s /run/secrets/npm_ca ]; then export NPM_CONFIG_CAFILE=/run/secrets/npm_ca; fi; \
     npm ci --no-audit --no-fund --ignore-scripts
+
+# ---- prod-deps: the same without the dev dependencies (offline: npm prune removes, fetches nothing) ----
+FROM deps AS prod-deps
+RUN npm prune --omit=dev --no-audit --no-fund --ignore-scripts \
+ && rm -f node_modules/@game-platform/example-game-server
+
+# ---- build: compile the SDK and the service (tests are not in the build context, so none is compiled) ----
+FROM deps AS build
 COPY tsconfig.base.json ./
 COPY packages/sdk packages/sdk
 COPY packages/server packages/server
-# Tests are not in the build context (.dockerignore), so none is compiled; the example game server is not built.
-RUN npx tsc -b packages/sdk packages/server \
- && npm prune --omit=dev --no-audit --no-fund --ignore-scripts \
- && rm -f node_modules/@game-platform/example-game-server \
- && find packages -name '*.tsbuildinfo' -delete
+# tsc's incremental state and outputs are kept in a cache mount between builds, so a change recompiles what it
+# touches, not everything (which files changed, tsc tells by their content's hash: every source is touched, so no
+# timestamp can make it skip one); an output whose source is gone is removed.
+RUN --mount=type=cache,target=/tsc-cache,sharing=locked \
+    if [ -f /tsc-cache/out.tar ]; then tar -xf /tsc-cache/out.tar; fi \
+ && find packages/sdk/src packages/server/src -type f -exec touch {} + \
+ && npx tsc -b packages/sdk packages/server \
+ && tar -cf /tsc-cache/out.tar packages/sdk/dist packages/sdk/cjs packages/server/dist packages/*/*.tsbuildinfo \
+ && find packages/sdk/dist packages/sdk/cjs packages/server/dist -name '*.js' | while read -r f; do \
+      src=$(echo "$f" | sed -E 's#/(dist|cjs)/#/src/#; s#[.]js$#.ts#'); \
+      [ -f "$src" ] || rm -f "$f" "$f.map" "${f%.js}.d.ts" "${f%.js}.d.ts.map"; \
+    done
 
 # ---- runtime: the compiled service and its production dependencies, on the base's own Node.js ----
 FROM ${BASE_IMAGE}
@@ -35,7 +50,7 @@ RUN groupadd --system --gid 10001 gp \
  && mkdir -p /data && chown gp:gp /data && chmod 0700 /data
 WORKDIR /app
 COPY --from=build /src/package.json ./
-COPY --from=build /src/node_modules node_modules
+COPY --from=prod-deps /src/node_modules node_modules
 COPY --from=build /src/packages/sdk/package.json packages/sdk/
 COPY --from=build /src/packages/sdk/dist packages/sdk/dist
 COPY --from=build /src/packages/sdk/cjs packages/sdk/cjs

@@ -135,7 +135,9 @@ async function main() {
     // The lockfile marks what only development needs ("dev": true); a dev dependency that a production one also
     // needs (yaml, @types/node) is not marked and belongs in the image.
     const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')).packages;
-    const devOnly = Object.keys(lock).filter((p) => lock[p].dev && p.includes('node_modules/') && !p.startsWith('examples/'));
+    const devOnly = Object.keys(lock).filter(
+      (p) => lock[p].dev && p.includes('node_modules/') && !p.startsWith('examples/'),
+    );
     check(devOnly.includes('node_modules/typescript'), 'the lockfile marks no dev-only package');
     const present = JSON.parse(
       run(
@@ -155,7 +157,9 @@ async function main() {
       ),
     );
     check(present.length === 0, `the image holds what it must not: ${present.join(', ')}`);
-    log(`none of the ${devOnly.length} dev-only packages of the lockfile, no tests, sources, .git or npm CA in the image`);
+    log(
+      `none of the ${devOnly.length} dev-only packages of the lockfile, no tests, sources, .git or npm CA in the image`,
+    );
     const size = Number(run('image', 'inspect', '-f', '{{.Size}}', image));
     log(`image size ${(size / 1e6).toFixed(0)} MB with its base`);
 

@@ -137,19 +137,31 @@ function checkRules(objects, where) {
   for (const c of podContainers(deployment)) {
     const sc = c.securityContext ?? {};
     check(
-      sc.readOnlyRootFilesystem === true && sc.allowPrivilegeEscalation === false && sc.capabilities?.drop?.includes('ALL'),
+      sc.readOnlyRootFilesystem === true &&
+        sc.allowPrivilegeEscalation === false &&
+        sc.capabilities?.drop?.includes('ALL'),
       `${where}: container ${c.name} is not read-only, unprivileged and without capabilities`,
     );
-    check(c.resources?.requests?.cpu && c.resources?.requests?.memory && c.resources?.limits?.memory, `${where}: container ${c.name} has no resources`);
-    check(!/^game-platform(:|$)/.test(c.image) && c.image.includes(':'), `${where}: container ${c.name} image ${c.image} is not set by the overlay`);
+    check(
+      c.resources?.requests?.cpu && c.resources?.requests?.memory && c.resources?.limits?.memory,
+      `${where}: container ${c.name} has no resources`,
+    );
+    check(
+      !/^game-platform(:|$)/.test(c.image) && c.image.includes(':'),
+      `${where}: container ${c.name} image ${c.image} is not set by the overlay`,
+    );
     for (const e of c.env ?? [])
-      if (SECRETS.includes(e.name)) check(e.valueFrom?.secretKeyRef, `${where}: ${c.name}'s ${e.name} is not a Secret reference`);
+      if (SECRETS.includes(e.name))
+        check(e.valueFrom?.secretKeyRef, `${where}: ${c.name}'s ${e.name} is not a Secret reference`);
     check(
       (c.envFrom ?? []).every((f) => f.configMapRef?.name === config.metadata.name || f.secretRef),
       `${where}: container ${c.name} reads a ConfigMap that is not ${config.metadata.name}`,
     );
     for (const m of c.volumeMounts ?? [])
-      check(spec.volumes.some((v) => v.name === m.name), `${where}: ${c.name} mounts the unknown volume ${m.name}`);
+      check(
+        spec.volumes.some((v) => v.name === m.name),
+        `${where}: ${c.name} mounts the unknown volume ${m.name}`,
+      );
   }
   for (const s of SECRETS) check(!(s in config.data), `${where}: the secret ${s} is in the ConfigMap`);
   check(
@@ -242,6 +254,8 @@ for (const overlay of overlays) {
     }
     cross = 'the same as kubectl kustomize';
   }
-  console.log(`  [manifests] ${where}: ${objects.length} objects valid (${objects.map((o) => o.kind).join(', ')}); ${cross}`);
+  console.log(
+    `  [manifests] ${where}: ${objects.length} objects valid (${objects.map((o) => o.kind).join(', ')}); ${cross}`,
+  );
 }
 console.log(`  manifests: ${count} objects in ${overlays.length} overlays valid in ${Date.now() - t0} ms`);
