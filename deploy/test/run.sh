@@ -143,6 +143,9 @@ T0=$(date +%s)
 $DOCKER build --network host --progress plain "${build_args[@]}" -t gp-test/game-platform:test . >"$RUN/build.log" 2>&1 \
   || { tail -n 40 "$RUN/build.log"; exit 1; }
 say "image built in $(($(date +%s) - T0)) s"
+# The cache stays bounded: earlier runs' images go, the build cache keeps what was used last up to 4 GB.
+$DOCKER image prune -f >/dev/null
+$DOCKER builder prune -f --keep-storage 4GB >/dev/null
 base_size=$($DOCKER image inspect -f '{{.Size}}' "$BASE_IMAGE")
 image_size=$($DOCKER image inspect -f '{{.Size}}' gp-test/game-platform:test)
 added_mb=$(((image_size - base_size) / 1000000))
