@@ -165,7 +165,8 @@ if [ "${DEPLOY_TEST_STOP_AFTER:-}" = image ]; then exit 0; fi
 
 # ---------- 4. the compose platform, the demo against it, one instance killed midway ----------
 say "compose platform (deploy/compose, host-network override), local PostgreSQL, Redis and HAProxy images"
-for port in 58080 58081 58082 59465 59466 55432 56379 58091 58092; do
+# Fixed ports below the ephemeral range (32768-60999 here), so no outgoing connection can hold one.
+for port in 28080 28081 28082 29465 29466 15432 16379 18091 18092; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "port $port is taken; the compose test needs it" >&2; exit 1; fi
 done
 ADMIN_TOKEN=$(head -c 24 /dev/urandom | base64 | tr '+/' '-_')
@@ -178,13 +179,13 @@ PG_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr '+/' '-_')
   echo "BASE_IMAGE=$BASE_IMAGE"
   echo "PLATFORM_ENV_FILE=$RUN/compose.env"
   echo "PROXY_BIND=127.0.0.1"
-  echo "PROXY_PORT=58080"
-  echo "PLATFORM_1_PORT=58081"
-  echo "PLATFORM_2_PORT=58082"
-  echo "PLATFORM_1_METRICS_PORT=59465"
-  echo "PLATFORM_2_METRICS_PORT=59466"
-  echo "POSTGRES_PORT=55432"
-  echo "REDIS_PORT=56379"
+  echo "PROXY_PORT=28080"
+  echo "PLATFORM_1_PORT=28081"
+  echo "PLATFORM_2_PORT=28082"
+  echo "PLATFORM_1_METRICS_PORT=29465"
+  echo "PLATFORM_2_METRICS_PORT=29466"
+  echo "POSTGRES_PORT=15432"
+  echo "REDIS_PORT=16379"
   echo "LOG_LEVEL=warn"
   grep -v '^#' deploy/compose/demo.env
 } >"$RUN/compose.env"
@@ -203,10 +204,10 @@ T0=$(date +%s)
 # up waits for each dependency's condition: PostgreSQL and Redis healthy, the migrations done, both instances ready.
 compose up -d --no-build >"$RUN/compose-up.log" 2>&1 || { cat "$RUN/compose-up.log"; compose logs --tail 30; exit 1; }
 for _ in $(seq 1 60); do
-  curl -fsS http://127.0.0.1:58080/readyz >/dev/null 2>&1 && break
+  curl -fsS http://127.0.0.1:28080/readyz >/dev/null 2>&1 && break
   sleep 1
 done
-curl -fsS http://127.0.0.1:58080/readyz >/dev/null || { compose ps; compose logs --tail 30; exit 1; }
+curl -fsS http://127.0.0.1:28080/readyz >/dev/null || { compose ps; compose logs --tail 30; exit 1; }
 say "platform up in $(($(date +%s) - T0)) s"
 # (docker rather than docker-compose to find them: each docker-compose start costs seconds.)
 container_of() {
@@ -215,16 +216,16 @@ container_of() {
 [ "$($DOCKER inspect -f '{{.State.ExitCode}}' "$(container_of migrate)")" = 0 ] || { echo "migrate failed" >&2; exit 1; }
 
 platform2=$(container_of platform-2)
-say "npm run demo against http://127.0.0.1:58080, platform-2 SIGKILLed after step 9"
+say "npm run demo against http://127.0.0.1:28080, platform-2 SIGKILLed after step 9"
 T0=$(date +%s)
-"$NODE" scripts/demo.mjs --service http://127.0.0.1:58080 --admin-token "$ADMIN_TOKEN" \
-  --stripe-port 58091 --alipay-port 58092 --after-step "9:$DOCKER kill --signal KILL $platform2 >/dev/null" \
+"$NODE" scripts/demo.mjs --service http://127.0.0.1:28080 --admin-token "$ADMIN_TOKEN" \
+  --stripe-port 18091 --alipay-port 18092 --after-step "9:$DOCKER kill --signal KILL $platform2 >/dev/null" \
   || { compose logs --tail 40 platform-1 platform-2 proxy; exit 1; }
 say "demo passed in $(($(date +%s) - T0)) s with one instance killed"
 [ "$($DOCKER inspect -f '{{.State.Running}}' "$platform2")" = false ] || { echo "platform-2 was not killed" >&2; exit 1; }
 
 # Nothing lost: every event the platform queued was delivered. Nothing doubled: no event delivered twice.
-psql_compose() { psql -X -q -t -A "postgres://gp:$PG_PASSWORD@127.0.0.1:55432/gp" -c "$1"; }
+psql_compose() { psql -X -q -t -A "postgres://gp:$PG_PASSWORD@127.0.0.1:15432/gp" -c "$1"; }
 for _ in $(seq 1 30); do
   [ "$(psql_compose "SELECT count(*) FROM outbox WHERE state <> 'delivered'")" = 0 ] && break
   sleep 1
@@ -237,8 +238,8 @@ say "outbox: $events events, $undelivered not delivered, $twice delivered more t
 
 # The killed instance comes back and serves again.
 $DOCKER start "$platform2" >/dev/null
-for _ in $(seq 1 60); do curl -fsS http://127.0.0.1:58082/readyz >/dev/null 2>&1 && break; sleep 1; done
-curl -fsS http://127.0.0.1:58082/readyz >/dev/null || { compose logs --tail 30 platform-2; exit 1; }
+for _ in $(seq 1 60); do curl -fsS http://127.0.0.1:28082/readyz >/dev/null 2>&1 && break; sleep 1; done
+curl -fsS http://127.0.0.1:28082/readyz >/dev/null || { compose logs --tail 30 platform-2; exit 1; }
 say "platform-2 restarted and ready"
 # (cleanup removes the containers and volumes)
 
