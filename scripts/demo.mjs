@@ -5,20 +5,43 @@
 // HTTP APIs only (admin API, client APIs, the SDK's PlatformClient), narrating each
 // step. Exits non-zero if any step fails; always stops both processes and removes
 // the temporary folder.
+//
+// `--service <url> --admin-token <token>` plays it against a platform already running instead (the compose
+// platform, docs/deploy.md): it must reach this machine's loopback (host network) and run with the demo's settings
+// (deploy/compose/demo.env: sandbox features, the fakes' ports given by --stripe-port and --alipay-port, quick
+// retries). `--after-step <n>:<command>` runs a shell command between two steps (the deploy test kills an instance).
 import './check-node.mjs'; // stops at once on any Node.js but the pinned one
-import { spawn } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { buildMacAuthorization, PlatformClient } from '@game-platform/sdk';
 import { StripeFake } from '../packages/server/dist/testing/stripe-fake.js';
 import { AlipayFake } from '../packages/server/dist/testing/alipay-fake.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const { values: options } = parseArgs({
+  options: {
+    service: { type: 'string' },
+    'admin-token': { type: 'string' },
+    'stripe-port': { type: 'string', default: '0' },
+    'alipay-port': { type: 'string', default: '0' },
+    'after-step': { type: 'string' },
+  },
+});
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'game-platform-demo-'));
-const adminToken = crypto.randomBytes(24).toString('base64url');
+const external = options.service?.replace(/\/+$/, '');
+const adminToken = external
+  ? (options['admin-token'] ?? process.env.ADMIN_TOKEN ?? '')
+  : crypto.randomBytes(24).toString('base64url');
+if (external && !adminToken) {
+  console.error('--service needs --admin-token (or ADMIN_TOKEN): the admin token of that platform');
+  process.exit(2);
+}
+const afterStep = options['after-step']?.match(/^(\d+):(.+)$/s);
 const opsToken = crypto.randomBytes(24).toString('base64url');
 const started = Date.now();
 const children = [];
@@ -43,6 +66,10 @@ async function step(title, fn) {
   const t0 = Date.now();
   const result = await fn();
   console.log(dim(`    (${Date.now() - t0} ms)`));
+  if (afterStep && Number(afterStep[1]) === stepNo) {
+    say(dim(`after step ${stepNo}: ${afterStep[2]}`));
+    execSync(afterStep[2], { stdio: 'inherit' });
+  }
   return result;
 }
 
@@ -161,6 +188,14 @@ function tail(file, lines = 25) {
   }
 }
 
+/** `--service`: the fakes on the ports that platform was told, and its /readyz. */
+async function useRunningPlatform(base) {
+  stripe = await StripeFake.start(Number(options['stripe-port']));
+  alipay = await AlipayFake.start(Number(options['alipay-port']));
+  await waitFor('the platform to be ready', async () => (await http('GET', `${base}/readyz`)).status === 200);
+  ok(`platform ready at ${base}; fake Stripe at ${stripe.url}, fake Alipay at ${alipay.gateway}`);
+}
+
 // ---------- HTTP helpers ----------
 
 async function http(method, url, { headers = {}, body } = {}) {
@@ -188,9 +223,9 @@ function expectStatus(r, status, what) {
 // ---------- the story ----------
 
 async function main() {
-  const servicePort = await freePort();
+  const servicePort = external ? 0 : await freePort();
   const gamePort = await freePort();
-  const base = `http://127.0.0.1:${servicePort}`;
+  const base = external ?? `http://127.0.0.1:${servicePort}`;
   const game = `http://127.0.0.1:${gamePort}`;
   const admin = (method, p, body) =>
     http(method, `${base}/admin/v1${p}`, { headers: { authorization: `Bearer ${adminToken}` }, body });
@@ -200,38 +235,44 @@ async function main() {
   console.log(bold('Game platform end-to-end demo'));
   console.log(dim(`  temporary folder ${tmp}`));
 
-  await step('Start the platform service (embedded SQLite, sandbox features on)', async () => {
-    // Stripe is a fake on loopback built from Stripe's API reference: no network, no account.
-    stripe = await StripeFake.start();
-    alipay = await AlipayFake.start();
-    const proc = startProcess(
-      'service',
-      ['packages/server/dist/cli.js', 'serve'],
-      {
-        PORT: String(servicePort),
-        HOST: '127.0.0.1',
-        DATA_DIR: path.join(tmp, 'platform'),
-        ADMIN_TOKEN: adminToken,
-        NODE_ENV: 'development',
-        SANDBOX_LOGIN: 'true',
-        SANDBOX_PAYMENTS: 'true',
-        STRIPE_API_BASE_URL: stripe.url,
-        ALIPAY_GATEWAY_URL: alipay.gateway,
-        CANCELLATION_COOLING_OFF_SECONDS: '0',
-        // Quick retries, so a notification the game missed comes again within the demo.
-        DELIVERY_SCHEDULE: '0,1s,2s,5s',
-        LOG_LEVEL: 'warn',
-      },
-      false,
-    );
-    await waitFor(
-      'the service to be ready',
-      async () => (await http('GET', `${base}/readyz`)).status === 200,
-      20_000,
-      proc,
-    );
-    ok(`service ready at ${base} (log: ${proc.logFile})`);
-  });
+  await step(
+    external
+      ? `Use the platform running at ${external} (its settings: deploy/compose/demo.env)`
+      : 'Start the platform service (embedded SQLite, sandbox features on)',
+    async () => {
+      if (external) return useRunningPlatform(base);
+      // Stripe is a fake on loopback built from Stripe's API reference: no network, no account.
+      stripe = await StripeFake.start();
+      alipay = await AlipayFake.start();
+      const proc = startProcess(
+        'service',
+        ['packages/server/dist/cli.js', 'serve'],
+        {
+          PORT: String(servicePort),
+          HOST: '127.0.0.1',
+          DATA_DIR: path.join(tmp, 'platform'),
+          ADMIN_TOKEN: adminToken,
+          NODE_ENV: 'development',
+          SANDBOX_LOGIN: 'true',
+          SANDBOX_PAYMENTS: 'true',
+          STRIPE_API_BASE_URL: stripe.url,
+          ALIPAY_GATEWAY_URL: alipay.gateway,
+          CANCELLATION_COOLING_OFF_SECONDS: '0',
+          // Quick retries, so a notification the game missed comes again within the demo.
+          DELIVERY_SCHEDULE: '0,1s,2s,5s',
+          LOG_LEVEL: 'warn',
+        },
+        false,
+      );
+      await waitFor(
+        'the service to be ready',
+        async () => (await http('GET', `${base}/readyz`)).status === 200,
+        20_000,
+        proc,
+      );
+      ok(`service ready at ${base} (log: ${proc.logFile})`);
+    },
+  );
 
   await step('Start the reference game server (examples/game-server)', async () => {
     const proc = startProcess(

@@ -64,7 +64,8 @@ export class AlipayFake {
   readonly #accounts = new Map<string, AlipayAccount>();
   #server!: http.Server;
 
-  static async start(): Promise<AlipayFake> {
+  /** `port` 0 (the default) takes a free one; the deploy test gives a fixed one its compose platform is told. */
+  static async start(port = 0): Promise<AlipayFake> {
     const fake = new AlipayFake();
     fake.#server = http.createServer((req, res) => {
       fake.handle(req, res).catch((err) => {
@@ -72,7 +73,7 @@ export class AlipayFake {
         res.end(String(err));
       });
     });
-    await new Promise<void>((resolve) => fake.#server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => fake.#server.listen(port, '127.0.0.1', resolve));
     fake.url = `http://127.0.0.1:${(fake.#server.address() as AddressInfo).port}`;
     return fake;
   }

@@ -76,7 +76,8 @@ export class StripeFake {
   #server!: http.Server;
   url = '';
 
-  static async start(): Promise<StripeFake> {
+  /** `port` 0 (the default) takes a free one; the deploy test gives a fixed one its compose platform is told. */
+  static async start(port = 0): Promise<StripeFake> {
     const fake = new StripeFake();
     fake.#server = http.createServer((req, res) => {
       fake.handle(req, res).catch((err) => {
@@ -84,7 +85,7 @@ export class StripeFake {
         res.end(JSON.stringify({ error: { type: 'api_error', message: String(err) } }));
       });
     });
-    await new Promise<void>((resolve) => fake.#server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => fake.#server.listen(port, '127.0.0.1', resolve));
     fake.url = `http://127.0.0.1:${(fake.#server.address() as AddressInfo).port}`;
     return fake;
   }
