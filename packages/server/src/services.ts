@@ -295,6 +295,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     orders: orders.orders,
     now,
     reads: database.reads,
+    applyRefund: async () => {
+      throw new Error('web-refunds core: not merged yet');
+    },
   });
   const storePayments = createStorePayments({
     db: database.db,

@@ -168,6 +168,18 @@ export const ErrorCodes = {
     grpc: 9,
     msg: 'This payment does not pay the order it names; nothing was paid.',
   },
+  PROVIDER_REFUND_REFUSED: {
+    code: 40956,
+    http: 409,
+    grpc: 9,
+    msg: 'The payment provider refused this refund; the order stays paid.',
+  },
+  REFUND_EXCEEDS_PAID: {
+    code: 40957,
+    http: 409,
+    grpc: 9,
+    msg: 'The refund is more than what remains unrefunded of the order.',
+  },
   PROVIDER_UNAVAILABLE: {
     code: 50250,
     http: 502,

@@ -12,6 +12,7 @@ import { ProviderPayments } from './provider-payments.js';
 import { ProviderSettingsService } from './provider-settings.service.js';
 import { createProviders, ProviderRegistry } from './providers.js';
 import { ProviderReconciliation } from './reconcile.js';
+import { ProviderRefunds, type ApplyRefund } from './provider-refunds.js';
 import { ProviderWebhooks } from './webhooks.js';
 
 /** The web payment providers as services.ts holds them. */
@@ -21,6 +22,8 @@ export interface PaymentProvidersDomain {
   payments: ProviderPayments;
   webhooks: ProviderWebhooks;
   reconciliation: ProviderReconciliation;
+  /** Operators' refunds of web orders through their provider (provider-refunds.ts). */
+  refunds: ProviderRefunds;
   messages(filter: ProviderMessageFilter): Promise<ProviderMessageRow[]>;
   /** Where background failures (queries, reconciliation) are logged: the HTTP service's logger (routes.ts). */
   useLogger(log: { warn(obj: Record<string, unknown>, msg: string): void }): void;
@@ -71,10 +74,13 @@ export function createPaymentProviders(deps: {
   now: () => number;
   /** Database.reads: the operator's message list reads the replica (the reconciliation leases, so reads the primary). */
   reads?: Kysely<Tables>;
+  /** The core that applies a provider's refund to its order once (orders/refunds/web-refunds.ts). */
+  applyRefund: ApplyRefund;
 }): PaymentProvidersDomain {
   const { db, config, settings, now } = deps;
   let log: { warn(obj: Record<string, unknown>, msg: string): void } = { warn: () => {} };
   const payments = new ProviderPayments(db, deps.orders, (e) => deps.dialect.isUniqueViolation(e), now);
+  const refunds = new ProviderRefunds(db, settings, deps.applyRefund, (e) => deps.dialect.isUniqueViolation(e), now);
   return {
     registry: settings.registry,
     settings,
@@ -95,7 +101,14 @@ export function createPaymentProviders(deps: {
           'payment provider query failed; the reconciliation tries again',
         ),
       now,
+      refunds,
+      (err, refund) =>
+        log.warn(
+          { err, trxNo: Number(refund.trx_no), provider: refund.provider, refundRequestId: Number(refund.refund_request_id) },
+          'payment provider refund call failed; the reconciliation tries again',
+        ),
     ),
+    refunds,
     messages: (filter) => providersRepo.listMessages(deps.reads ?? db, filter),
     useLogger: (l) => {
       log = l;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A fake Stripe on loopback, built from Stripe's public API reference (Checkout Sessions: create, retrieve, expire;
- * Events; webhook signatures), for tests and the demo. It serves:
+ * Refunds: create, retrieve; Events; webhook signatures), for tests and the demo. It serves:
  * - the API (`/v1/checkout/sessions[...]`, form-encoded bodies with bracket notation, `Authorization: Bearer sk_...`,
  *   `Idempotency-Key`, errors as `{error: {type, message}}`);
  * - a hosted checkout page (`/c/pay/{id}`) a browser fills and submits: the session completes, a PaymentIntent is
@@ -36,6 +36,19 @@ export interface FakeSession {
   payment_intent_metadata: Record<string, string>;
 }
 
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  reason: string | null;
+  metadata: Record<string, string>;
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled';
+  failure_reason: string | null;
+  created: number;
+}
+
 export interface FakeDelivery {
   url: string;
   event: any;
@@ -57,6 +70,12 @@ export class StripeFake {
   readonly requests: Array<{ method: string; path: string; form: any; idempotencyKey: string | null }> = [];
   /** true: completed payments send no webhook (the notification that never comes). */
   holdWebhooks = false;
+  /** Refunds made through the API (POST /v1/refunds), by id. */
+  readonly refunds = new Map<string, FakeRefund>();
+  /** Set: the next refunds are refused with this error code (e.g. `charge_disputed`), as Stripe refuses them. */
+  refuseRefunds: string | null = null;
+  /** true: refunds are answered `pending` until `settleRefund` (a bank that takes its time). */
+  refundsPending = false;
   readonly #accounts: Account[] = [];
   readonly #idempotent = new Map<string, { status: number; body: string }>();
   #server!: http.Server;
@@ -191,8 +210,8 @@ export class StripeFake {
       res.end(JSON.stringify(value));
       return { status, body: JSON.stringify(value) };
     };
-    const error = (status: number, message: string, type = 'invalid_request_error') =>
-      json(status, { error: { type, message } });
+    const error = (status: number, message: string, type = 'invalid_request_error', code?: string) =>
+      json(status, { error: { type, message, ...(code ? { code } : {}) } });
 
     // The hosted checkout page and its form.
     let m = /^\/c\/pay\/(cs_[A-Za-z0-9_]+)$/.exec(url.pathname);
@@ -252,7 +271,64 @@ export class StripeFake {
         await this.send(account.secretKey, StripeFake.event('checkout.session.expired', publicSession(s)));
       return;
     }
+    if (url.pathname === '/v1/refunds' && req.method === 'POST') {
+      const made = this.createRefund(form, account.secretKey);
+      if ('error' in made) return keep(error(400, made.error, 'invalid_request_error', made.code));
+      return keep(json(200, made));
+    }
+    m = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname);
+    if (m && req.method === 'GET') {
+      const r = this.refunds.get(m[1]!);
+      if (!r || this.#refundOwner.get(r.id) !== account.secretKey) return void error(404, `No such refund: '${m[1]}'`);
+      return void json(200, r);
+    }
     error(404, 'Unrecognized request URL');
+  }
+
+  #refundOwner = new Map<string, string>();
+
+  /** POST /v1/refunds of a PaymentIntent: at most what remains unrefunded of it (API reference: Create a refund). */
+  private createRefund(form: any, secretKey: string): FakeRefund | { error: string; code?: string } {
+    const session = [...this.sessions.values()].find(
+      (s) => s.payment_intent !== null && s.payment_intent === form.payment_intent && this.#owner.get(s.id) === secretKey,
+    );
+    if (!session) return { error: `No such payment_intent: '${form.payment_intent}'`, code: 'resource_missing' };
+    if (this.refuseRefunds) return { error: 'The refund was refused.', code: this.refuseRefunds };
+    const refunded = [...this.refunds.values()]
+      .filter((r) => r.payment_intent === session.payment_intent && r.status !== 'failed' && r.status !== 'canceled')
+      .reduce((sum, r) => sum + r.amount, 0);
+    const amount = form.amount === undefined ? session.amount_total - refunded : Number(form.amount);
+    if (!Number.isSafeInteger(amount) || amount < 1) return { error: 'Invalid integer: amount', code: 'parameter_invalid_integer' };
+    if (refunded >= session.amount_total)
+      return { error: `Charge for ${session.payment_intent} has already been refunded.`, code: 'charge_already_refunded' };
+    if (amount > session.amount_total - refunded)
+      return {
+        error: `Refund amount (${amount}) is greater than unrefunded amount on charge (${session.amount_total - refunded})`,
+        code: 'amount_too_large',
+      };
+    const refund: FakeRefund = {
+      id: `re_${crypto.randomBytes(12).toString('hex')}`,
+      object: 'refund',
+      amount,
+      currency: session.currency,
+      payment_intent: session.payment_intent!,
+      reason: form.reason ?? null,
+      metadata: form.metadata ?? {},
+      status: this.refundsPending ? 'pending' : 'succeeded',
+      failure_reason: null,
+      created: Math.floor(Date.now() / 1000),
+    };
+    this.refunds.set(refund.id, refund);
+    this.#refundOwner.set(refund.id, secretKey);
+    return refund;
+  }
+
+  /** A pending refund finishes (succeeded, or failed with `failure_reason`), as the bank answers later. */
+  settleRefund(id: string, failureReason?: string): FakeRefund {
+    const r = this.refunds.get(id)!;
+    r.status = failureReason ? 'failed' : 'succeeded';
+    r.failure_reason = failureReason ?? null;
+    return r;
   }
 
   /** POST /v1/checkout/sessions: what the API reference requires of a payment-mode session with price_data. */
