@@ -295,9 +295,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     orders: orders.orders,
     now,
     reads: database.reads,
-    applyRefund: async () => {
-      throw new Error('web-refunds core: not merged yet');
-    },
+    applyRefund: (r) =>
+      orders.webRefunds.apply({
+        appId: r.appId,
+        trxNo: r.trxNo,
+        provider: r.provider,
+        providerRefundId: r.providerRefundId,
+        amountMinor: r.amountMinor,
+        currency: r.currency,
+        kind: 'refund',
+        reason: r.reason,
+        refundedAt: r.refundedAt,
+        initiatedBy: { operator: r.initiatedBy, requestId: r.requestId },
+      }),
   });
   const storePayments = createStorePayments({
     db: database.db,

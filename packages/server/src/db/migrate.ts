@@ -25,6 +25,7 @@ import * as m0023 from './migrations/0023_observability.js';
 import * as m0024 from './migrations/0024_store_fraud.js';
 import * as m0025 from './migrations/0025_one_identity.js';
 import * as m0029 from './migrations/0029_partitioned_history.js';
+import * as m0031 from './migrations/0031_web_refunds.js';
 import * as m0032 from './migrations/0032_refund_requests.js';
 
 /**
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '0024_store_fraud': m0024,
   '0025_one_identity': m0025,
   '0029_partitioned_history': m0029,
+  '0031_web_refunds': m0031,
   '0032_refund_requests': m0032,
 };
 

@@ -24,6 +24,7 @@ import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './c
 import { StatusChange } from './status-history.js';
 import { ConsumptionNoticeView } from './consumption/consumption.schemas.js';
 import { RefundAbuseQuery, Refunders } from './refunds/refund-abuse.schemas.js';
+import { WebRefundView } from './refunds/web-refunds.schemas.js';
 import { adminRoute } from '../http/api-route.js';
 
 /** Shared schemas of the orders routes, added once at the root (routes.ts). */
@@ -151,7 +152,14 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
             statusHistory: Type.Array(StatusChange, {
               description: 'Every status the order took, oldest first (empty for orders placed before migration 0009).',
             }),
-            refund: Type.Union([Type.Ref(Order), Type.Null()]),
+            refund: Type.Union([Type.Ref(Order), Type.Null()], { description: 'The (first) refund order.' }),
+            refunds: Type.Array(Type.Ref(Order), {
+              description: 'Every refund order of a payment, oldest first: a web payment may be refunded in parts.',
+            }),
+            refundedAmount: Type.Number({ description: 'How much of a web payment its refunds gave back.' }),
+            webRefunds: Type.Array(WebRefundView, {
+              description: 'The refunds and lost disputes of a web payment at its provider (docs/web-payment.md).',
+            }),
             supplement: Type.Union([Type.Ref(SupplementAdmin), Type.Null()]),
             notifications: Type.Array(Notification),
           }),

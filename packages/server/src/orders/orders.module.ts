@@ -12,6 +12,7 @@ import { ProductService } from './catalogue/products.js';
 import { ProductsRepository } from './catalogue/products.repository.js';
 import { RefundService } from './refunds/refunds.js';
 import { RefundAbuse } from './refunds/refund-abuse.js';
+import { WebRefunds } from './refunds/web-refunds.js';
 import type { PendingSupplement } from './notifications.schemas.js';
 import { OrderSettingsService } from './catalogue/settings.js';
 import { OrderSettingsRepository } from './catalogue/settings.repository.js';
@@ -21,6 +22,8 @@ export interface OrdersDomain {
   products: ProductService;
   orders: OrderService;
   refunds: RefundService;
+  /** Refunds and lost disputes of web payments, from their providers (refunds/web-refunds.ts). */
+  webRefunds: WebRefunds;
   /** The players with the most refunds of an app (refund-abuse.ts). */
   refundAbuse: RefundAbuse;
   consumption: ConsumptionService;
@@ -71,6 +74,7 @@ export function createOrdersDomain(
     products,
     orders,
     refunds,
+    webRefunds: new WebRefunds({ db, dialect, now }, reads),
     // Read-only analytics over the refunds: a moment stale is harmless (Database.reads, the read replica).
     refundAbuse: new RefundAbuse(reads, now),
     consumption: new ConsumptionService(new ConsumptionNoticesStore(db, dialect, named, now, reads)),

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../tables.js';
+import type { Dialect } from '../db/dialect.js';
 import { groupBy } from '../db/group-by.js';
 import { newestFirst, whereGiven, withinWindow } from '../db/list-filter.js';
 import type { OrderItemsTable, OrderStatusChangesTable, OrdersTable, SupplementsTable } from './orders.tables.js';
@@ -67,12 +68,52 @@ export const ordersRepo = {
       .executeTakeFirst();
   },
 
+  /** The (first) refund order of a payment: a store payment's only one, a web payment's oldest. */
   refundOf(db: Kysely<Tables>, trxNo: number): Promise<OrderRow | undefined> {
     return db
       .selectFrom('orders')
       .selectAll()
       .where('original_trx_no', '=', trxNo)
       .where('trx_type', '=', 2)
+      .orderBy('trx_no')
+      .executeTakeFirst();
+  },
+
+  /** Every refund order of a payment, oldest first (a web payment may be refunded in parts). */
+  refundsOf(db: Kysely<Tables>, trxNo: number): Promise<OrderRow[]> {
+    return db
+      .selectFrom('orders')
+      .selectAll()
+      .where('original_trx_no', '=', trxNo)
+      .where('trx_type', '=', 2)
+      .orderBy('trx_no')
+      .execute();
+  },
+
+  /**
+   * The order, its row locked until the caller's transaction ends (PostgreSQL `FOR UPDATE`; SQLite's writing
+   * transactions run one at a time), so what it reads stays true until that transaction's writes.
+   */
+  lockForUpdate(db: Kysely<Tables>, dialect: Pick<Dialect, 'name'>, trxNo: number): Promise<OrderRow | undefined> {
+    const q = db.selectFrom('orders').selectAll().where('trx_no', '=', trxNo);
+    return (dialect.name === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
+  },
+
+  /**
+   * Takes `amountMinor` of a paid payment for a refund: one conditional update, so the check (never more than what
+   * remains) and the change are one step under the row's lock, held until the caller's transaction ends; a
+   * concurrent refund of the same order waits and is checked against what this one left. Undefined: the order is
+   * not a paid payment, or not that much remains.
+   */
+  takeRefund(db: Kysely<Tables>, trxNo: number, amountMinor: number, at: number): Promise<OrderRow | undefined> {
+    return db
+      .updateTable('orders')
+      .set((eb) => ({ refunded_minor: eb('refunded_minor', '+', amountMinor), updated_at: at }))
+      .where('trx_no', '=', trxNo)
+      .where('trx_type', '=', 0)
+      .where('status', '=', 0)
+      .where((eb) => eb(eb('refunded_minor', '+', amountMinor), '<=', eb.ref('total_minor')))
+      .returningAll()
       .executeTakeFirst();
   },
 

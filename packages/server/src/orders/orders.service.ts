@@ -382,6 +382,11 @@ export class OrderService {
     return row ? this.get(row.trx_no) : null;
   }
 
+  /** Every refund order of a payment, oldest first (a web payment may be refunded in parts). */
+  async refundsOf(trxNo: number): Promise<Order[]> {
+    return Promise.all((await ordersRepo.refundsOf(this.db, trxNo)).map((r) => this.get(r.trx_no)));
+  }
+
   /** The statuses the order went through, oldest first. */
   async statusHistory(trxNo: number): Promise<StatusChange[]> {
     return (await ordersRepo.statusChanges(this.db, trxNo)).map(toStatusChange);

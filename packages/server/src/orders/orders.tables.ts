@@ -66,6 +66,8 @@ export interface OrdersTable {
   success_time: number | null;
   /** W3C traceparent of the placement (migration 0023): its notifications join that trace. Null: tracing off. */
   trace_parent: Generated<string | null>;
+  /** A web payment: how much of `total_minor` web refunds gave back (migration 0031); never more than it. */
+  refunded_minor: Generated<number>;
 }
 
 export interface OrderItemsTable {
@@ -176,7 +178,33 @@ export interface PlacementClaimsTable {
   settled_at: number | null;
 }
 
+/**
+ * A refund or lost dispute of a web payment (migration 0031; orders/refunds/web-refunds.ts): one per provider id of
+ * it, each with its refund order (trxType 2).
+ */
+export interface WebRefundsTable {
+  refund_trx_no: number;
+  app_id: number;
+  original_trx_no: number;
+  /** The payment provider (payment-providers PROVIDER_IDS). */
+  provider: string;
+  /** The provider's id of the refund (Stripe re_..., PayPal refund id, Alipay out_request_no/out_biz_no...) or dispute. */
+  provider_refund_id: string;
+  /** refund | dispute_lost */
+  kind: string;
+  amount_minor: number;
+  currency: string;
+  reason: string | null;
+  /** The operator who asked for it (operator refunds); null: made at the provider. */
+  operator: string | null;
+  request_id: string | null;
+  /** When the provider completed it (the refund order's successTime). */
+  refunded_at: number;
+  created_at: number;
+}
+
 export interface OrdersTables {
+  web_refunds: WebRefundsTable;
   placement_claims: PlacementClaimsTable;
   products: ProductsTable;
   orders: OrdersTable;

@@ -19,6 +19,8 @@ export interface ConfirmedRefund {
   reason: string;
   refundedAt: number;
   initiatedBy: string;
+  /** The refund request's id. */
+  requestId: string;
 }
 export type ApplyRefund = (refund: ConfirmedRefund) => Promise<unknown>;
 
@@ -218,6 +220,7 @@ export class ProviderRefunds {
       reason: row.reason,
       refundedAt: at,
       initiatedBy: row.requested_by,
+      requestId: String(row.refund_request_id),
     });
     return (await refundRequestsRepo.move(this.db, id, ['pending'], { state: 'succeeded' }, this.now())) ?? pending;
   }

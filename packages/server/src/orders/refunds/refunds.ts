@@ -11,7 +11,7 @@ import { OrderStatus, SupplyStatus, TrxType, isStoreChannel } from '../enums.js'
 import { pendingSupplement } from '../notifications.js';
 import type { PendingSupplement } from '../notifications.schemas.js';
 import { arrearsBatcher, type ArrearsRead } from './arrears-batch.js';
-import { ordersRepo, type OrderRow, type SupplementRow } from '../orders.repository.js';
+import { ordersRepo, type ItemRow, type OrderRow, type SupplementRow } from '../orders.repository.js';
 import type { OrderService, PlacedOrder } from '../orders.service.js';
 import type { Order } from '../orders.view.js';
 
@@ -94,27 +94,8 @@ export class RefundService {
           })),
         );
         await notifyGame(trx, 'refund', refund, items, now);
-        if (await granted(trx, original)) {
-          await ordersRepo.insertSupplement(trx, {
-            refund_trx_no: refund.trx_no,
-            app_id: refund.app_id,
-            user_id: refund.user_id,
-            original_trx_no: original.trx_no,
-            product_id: items[0]!.channel_sku_code,
-            currency: refund.currency,
-            out_trade_no: `S${crypto.randomUUID().replaceAll('-', '')}`,
-            bank_trade_no: original.bank_trx_no,
-            refund_minor: refund.total_minor,
-            // One merchant account per channel: the channel id is the channel (docs/decisions.md).
-            channel_id: refund.channel,
-            channel_type: refund.channel,
-            platform: refund.platform,
-            supply_status: SupplyStatus.PENDING,
-            paying_trx_no: null,
-            created_at: now,
-            supplied_at: null,
-          });
-        }
+        if (await granted(trx, original))
+          await ordersRepo.insertSupplement(trx, supplementOf(refund, original, items, now));
         return refund.trx_no;
       });
     } catch (err) {
@@ -234,13 +215,40 @@ function toAdmin(s: SupplementRow): PendingSupplementAdmin {
   };
 }
 
+/**
+ * The pending supplement (supplyStatus 1, 2.6) a refund of granted items leaves: the refunded amount, owed by the
+ * player (3, 4.5).
+ */
+export function supplementOf(refund: OrderRow, original: OrderRow, items: ItemRow[], now: number): SupplementRow {
+  return {
+    refund_trx_no: refund.trx_no,
+    app_id: refund.app_id,
+    user_id: refund.user_id,
+    original_trx_no: original.trx_no,
+    // A web order's lines have no store SKU: its product code stands in.
+    product_id: items[0]!.channel_sku_code || items[0]!.product_code,
+    currency: refund.currency,
+    out_trade_no: `S${crypto.randomUUID().replaceAll('-', '')}`,
+    bank_trade_no: original.bank_trx_no,
+    refund_minor: refund.total_minor,
+    // One merchant account per channel: the channel id is the channel (docs/decisions.md).
+    channel_id: refund.channel,
+    channel_type: refund.channel,
+    platform: refund.platform,
+    supply_status: SupplyStatus.PENDING,
+    paying_trx_no: null,
+    created_at: now,
+    supplied_at: null,
+  };
+}
+
 /** Whether the game granted the items: it accepted the payment notification (4.7: 200 or 204). */
-async function granted(db: Kysely<Tables>, original: OrderRow): Promise<boolean> {
+export async function granted(db: Kysely<Tables>, original: OrderRow): Promise<boolean> {
   return original.notify_event_id !== null && (await eventDelivered(db, original.notify_event_id));
 }
 
 /** The columns a refund or supplement order takes over from the order it follows. */
-function copyOf(o: OrderRow) {
+export function copyOf(o: OrderRow) {
   return {
     app_id: o.app_id,
     user_id: o.user_id,
