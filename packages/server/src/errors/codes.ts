@@ -65,6 +65,12 @@ export const ErrorCodes = {
     msg: 'The name, password or second factor is not right.',
   },
   OPERATOR_FORBIDDEN: { code: 40303, http: 403, grpc: 7, msg: "The operator's role does not allow this." },
+  PORTAL_FORBIDDEN: {
+    code: 40319,
+    http: 403,
+    grpc: 7,
+    msg: "The studio developer's access to this app does not allow this.",
+  },
   CSRF_REFUSED: {
     code: 40304,
     http: 403,

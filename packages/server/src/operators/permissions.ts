@@ -13,6 +13,12 @@ export type Role = (typeof ROLES)[number];
  */
 export const STUDIO_ROLE = 'developer';
 
+/**
+ * A second studio role on an app, beside STUDIO_ROLE: the developer may also refund the app's web orders through the
+ * portal (docs/portal.md "Refunds"). Given by an operator per app (`refundAppIds`), never implied.
+ */
+export const STUDIO_REFUND_ROLE = 'refunds';
+
 export const PERMISSIONS = [
   'apps.read',
   'apps.write',

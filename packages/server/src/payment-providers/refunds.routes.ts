@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import { AppError } from '../errors/app-error.js';
 import { QueryId } from '../http/admin-query.js';
 import { adminRoute, portalRoute } from '../http/api-route.js';
 import { principalOf } from '../operators/admin-access.routes.js';
@@ -77,15 +78,19 @@ export function refundPortalRoutes(services: Services): FastifyPluginAsyncTypebo
         body: RefundBody,
         response: { 200: RefundRequestView, 201: RefundRequestView },
       }),
-      async (request, reply) =>
-        answer(reply, refunds, {
+      async (request, reply) => {
+        // The app is the developer's (else 404, portal-access.routes.ts); refunding it is a grant of its own.
+        if (!studioOf(request).refundAppIds.includes(appIdOf(request)))
+          throw new AppError('PORTAL_FORBIDDEN', `refunds of app ${appIdOf(request)} are not among your access`);
+        return answer(reply, refunds, {
           trxNo: Number(request.params.trxNo),
           appId: appIdOf(request),
           ...(request.body.amount !== undefined ? { amount: request.body.amount } : {}),
           reason: request.body.reason,
           idempotencyKey: request.body.idempotencyKey ?? null,
           requestedBy: studioActor(studioOf(request).name),
-        }),
+        });
+      },
     );
 
     app.get(

@@ -13,7 +13,12 @@ import { studioOverviewSourcesOf } from '../overview/overview.module.js';
 import { parseOverviewQuery, readOverview } from '../overview/overview.service.js';
 import { portalRoute } from '../http/api-route.js';
 
-const sessionView = (p: StudioPrincipal) => ({ name: p.name, appIds: p.appIds, csrfToken: p.csrfToken });
+const sessionView = (p: StudioPrincipal) => ({
+  name: p.name,
+  appIds: p.appIds,
+  refundAppIds: p.refundAppIds,
+  csrfToken: p.csrfToken,
+});
 
 /**
  * The studio portal API, mounted under /portal/v1 behind portal-access.routes.ts (docs/portal.md): sign-in, the
