@@ -11,8 +11,11 @@ import {
   show,
   time,
   useAction,
+  useApi,
+  usePermission,
   useRecord,
 } from '/console/ui.js';
+import { REFUND_COLUMNS, RefundForm } from '/console/kit/refund-form.js';
 
 const CANCELLABLE = new Set([1, 2]); // created, awaiting payment
 
@@ -91,6 +94,8 @@ function OrderDetail({ trxNo }) {
   const { data, reload, placeholder } = useRecord(path, {}, [trxNo], page);
   const body = { reason: 'cancelled in the operator console' };
   const cancel = useAction(() => api('POST', `${path}/cancel`, { body }), reload);
+  const refunds = useApi('GET', `${path}/refunds`, {}, [trxNo]);
+  const mayRefund = usePermission('orders.refund');
   if (placeholder) return placeholder;
   const { order: o, refund, supplement, notifications } = data;
   return html`<section>
@@ -141,6 +146,27 @@ function OrderDetail({ trxNo }) {
       ]}
     />
     <${StatusHistory} history=${data.statusHistory} />
+    ${refunds.data?.webOrder
+      ? html`<section class="refunds">
+          <h2>Refunds through ${refunds.data.provider}</h2>
+          <${Table}
+            rowKey=${(r) => r.refundRequestId}
+            rows=${refunds.data.refunds}
+            empty="No refunds asked."
+            columns=${REFUND_COLUMNS}
+          />
+          ${mayRefund && o.trxType === 0 && o.status === 0
+            ? html`<${RefundForm}
+                call=${(b) => api('POST', `${path}/refunds`, { body: b })}
+                currency=${o.currency}
+                onDone=${() => {
+                  refunds.reload();
+                  reload();
+                }}
+              />`
+            : null}
+        </section>`
+      : null}
     <h2>Notifications to the game</h2>
     <${Table}
       rowKey=${(n) => n.notifyId}

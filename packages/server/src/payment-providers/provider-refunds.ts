@@ -118,12 +118,20 @@ export class ProviderRefunds {
 
   /** Whether the order was paid through a provider (refunded here, not through a store or the sandbox). */
   async isWebOrder(trxNo: number): Promise<boolean> {
-    return (await providersRepo.payment(this.db, trxNo)) !== undefined;
+    return (await providersRepo.payment(this.db, trxNo))?.state === 'paid';
   }
 
-  /** The refund requests of an order, oldest first. */
-  ofOrder(trxNo: number): Promise<RefundRequestRow[]> {
-    return refundRequestsRepo.ofOrder(this.db, trxNo);
+  /**
+   * The refund requests of an order, oldest first, and its provider when it was paid through one; `appId` (the
+   * portal's): an order of another app is as if unknown.
+   */
+  async ofOrder(trxNo: number, appId?: number): Promise<{ provider: string | null; refunds: RefundRequestRow[] }> {
+    const payment = await providersRepo.payment(this.db, trxNo);
+    if (!payment || (appId !== undefined && Number(payment.app_id) !== appId)) return { provider: null, refunds: [] };
+    return {
+      provider: payment.state === 'paid' ? payment.provider : null,
+      refunds: await refundRequestsRepo.ofOrder(this.db, trxNo),
+    };
   }
 
   /**

@@ -61,7 +61,11 @@ export const RefundRequestView = Type.Object(
   { title: 'RefundRequest' },
 );
 
-export const RefundRequestList = Type.Object({ refunds: Type.Array(RefundRequestView) });
+export const RefundRequestList = Type.Object({
+  webOrder: Type.Boolean({ description: 'Whether the order was paid through a provider (refundable here).' }),
+  provider: Type.Union([Type.String(), Type.Null()]),
+  refunds: Type.Array(RefundRequestView),
+});
 
 export function refundRequestView(r: RefundRequestRow) {
   return {

@@ -30,6 +30,12 @@ async function answer(reply: FastifyReply, refunds: ProviderRefunds, input: Refu
   return reply.code(created ? 201 : 200).send(refundRequestView(refund));
 }
 
+const listOf = ({ provider, refunds }: Awaited<ReturnType<ProviderRefunds['ofOrder']>>) => ({
+  webOrder: provider !== null,
+  provider,
+  refunds: refunds.map(refundRequestView),
+});
+
 /** Operators' refunds of web orders (mounted under /admin/v1; permission `orders.refund`). */
 export function refundAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { refunds } = services.paymentProviders;
@@ -60,7 +66,7 @@ export function refundAdminRoutes(services: Services): FastifyPluginAsyncTypebox
         params: TrxNoParams,
         response: { 200: RefundRequestList },
       }),
-      async (request) => ({ refunds: (await refunds.ofOrder(Number(request.params.trxNo))).map(refundRequestView) }),
+      async (request) => listOf(await refunds.ofOrder(Number(request.params.trxNo))),
     );
   };
 }
@@ -100,10 +106,7 @@ export function refundPortalRoutes(services: Services): FastifyPluginAsyncTypebo
         params: PortalTrxNoParams,
         response: { 200: RefundRequestList },
       }),
-      async (request) => {
-        const rows = (await refunds.ofOrder(Number(request.params.trxNo))).filter((r) => Number(r.app_id) === appIdOf(request));
-        return { refunds: rows.map(refundRequestView) };
-      },
+      async (request) => listOf(await refunds.ofOrder(Number(request.params.trxNo), appIdOf(request))),
     );
   };
 }
