@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../tables.js';
 import type { RefundRequestsTable, RefundRequestState } from './payment-providers.tables.js';
+import { providersRepo } from './payment-providers.repository.js';
 
 export type RefundRequestRow = Selectable<RefundRequestsTable>;
 export type NewRefundRequest = Omit<Insertable<RefundRequestsTable>, 'refund_request_id' | 'amount_minor'> & {
@@ -51,13 +52,7 @@ export const refundRequestsRepo = {
   ): Promise<InsertOutcome> {
     try {
       return await db.transaction().execute(async (trx) => {
-        const locked = await trx
-          .updateTable('provider_payments')
-          .set((eb) => ({ lease_until: eb.ref('lease_until') }))
-          .where('trx_no', '=', row.trx_no)
-          .where('state', '=', 'paid')
-          .returning(['amount_minor'])
-          .executeTakeFirst();
+        const locked = await providersRepo.lockPaid(trx, Number(row.trx_no));
         if (!locked) return { kind: 'not_paid' as const };
         const existing = await refundRequestsRepo.byKey(trx, Number(row.trx_no), row.idempotency_key);
         if (existing) return { kind: 'exists' as const, row: existing };
