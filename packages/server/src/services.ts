@@ -295,19 +295,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     orders: orders.orders,
     now,
     reads: database.reads,
-    applyRefund: (r) =>
-      orders.webRefunds.apply({
-        appId: r.appId,
-        trxNo: r.trxNo,
-        provider: r.provider,
-        providerRefundId: r.providerRefundId,
-        amountMinor: r.amountMinor,
-        currency: r.currency,
-        kind: 'refund',
-        reason: r.reason,
-        refundedAt: r.refundedAt,
-        initiatedBy: { operator: r.initiatedBy, requestId: r.requestId },
-      }),
+    applyRefund: (refund) => orders.webRefunds.apply(refund),
   });
   const storePayments = createStorePayments({
     db: database.db,

@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { Value } from '@sinclair/typebox/value';
-import { refusalOf } from '../payment-providers/provider-refunds.js';
+import { refusalOf } from '../payment-providers/refund-requests.js';
 import { RefundBody, refundRequestView } from '../payment-providers/refund-requests.schemas.js';
 import type { CliContext } from '../cli/context.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';

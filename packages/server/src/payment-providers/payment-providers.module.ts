@@ -12,7 +12,8 @@ import { ProviderPayments } from './provider-payments.js';
 import { ProviderSettingsService } from './provider-settings.service.js';
 import { createProviders, ProviderRegistry } from './providers.js';
 import { ProviderReconciliation } from './reconcile.js';
-import { ProviderRefunds, type ApplyRefund } from './provider-refunds.js';
+import { RefundRequests } from './refund-requests.js';
+import type { ApplyRefund } from './provider-refunds.js';
 import { ProviderWebhooks } from './webhooks.js';
 
 /** The web payment providers as services.ts holds them. */
@@ -23,7 +24,7 @@ export interface PaymentProvidersDomain {
   webhooks: ProviderWebhooks;
   reconciliation: ProviderReconciliation;
   /** Operators' refunds of web orders through their provider (provider-refunds.ts). */
-  refunds: ProviderRefunds;
+  refunds: RefundRequests;
   messages(filter: ProviderMessageFilter): Promise<ProviderMessageRow[]>;
   /** Where background failures (queries, reconciliation) are logged: the HTTP service's logger (routes.ts). */
   useLogger(log: { warn(obj: Record<string, unknown>, msg: string): void }): void;
@@ -80,7 +81,7 @@ export function createPaymentProviders(deps: {
   const { db, config, settings, now } = deps;
   let log: { warn(obj: Record<string, unknown>, msg: string): void } = { warn: () => {} };
   const payments = new ProviderPayments(db, deps.orders, (e) => deps.dialect.isUniqueViolation(e), now);
-  const refunds = new ProviderRefunds(db, settings, deps.applyRefund, (e) => deps.dialect.isUniqueViolation(e), now);
+  const refunds = new RefundRequests(db, settings, deps.applyRefund, (e) => deps.dialect.isUniqueViolation(e), now);
   return {
     registry: settings.registry,
     settings,

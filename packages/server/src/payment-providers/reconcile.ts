@@ -4,7 +4,7 @@ import { providersRepo, type ProviderPaymentRow } from './payment-providers.repo
 import type { ProviderPayments } from './provider-payments.js';
 import type { ProviderSettingsService } from './provider-settings.service.js';
 import { OneRunAtATime } from '../jobs/periodic.js';
-import type { ProviderRefunds } from './provider-refunds.js';
+import type { RefundRequests } from './refund-requests.js';
 import { refundRequestsRepo, type RefundRequestRow } from './refund-requests.repository.js';
 
 export interface ReconcileOptions {
@@ -56,7 +56,7 @@ export class ProviderReconciliation {
     private readonly onError: (err: unknown, payment: ProviderPaymentRow) => void,
     private readonly now: () => number = Date.now,
     /** Operators' refunds (provider-refunds.ts): their unsettled requests are looked at in the same run. */
-    private readonly refunds: ProviderRefunds | null = null,
+    private readonly refunds: RefundRequests | null = null,
     private readonly onRefundError: (err: unknown, refund: RefundRequestRow) => void = () => {},
   ) {}
 

@@ -8,7 +8,7 @@ import { principalOf } from '../operators/admin-access.routes.js';
 import { appIdOf, studioOf } from '../portal/portal-access.routes.js';
 import { studioActor } from '../portal/studio-developers.service.js';
 import type { Services } from '../services.js';
-import { refusalOf, type ProviderRefunds, type RefundInput } from './provider-refunds.js';
+import { refusalOf, type RefundRequests, type RefundInput } from './refund-requests.js';
 import { RefundBody, RefundRequestList, RefundRequestView, refundRequestView } from './refund-requests.schemas.js';
 
 const TrxNoParams = Type.Object({ trxNo: QueryId });
@@ -23,14 +23,14 @@ const DESCRIPTION =
   '(the order stays paid); more than remains unrefunded 409 REFUND_EXCEEDS_PAID.';
 
 /** Answers a request: its refusal as the error, else 201 (new) or 200 (the same one again). */
-async function answer(reply: FastifyReply, refunds: ProviderRefunds, input: RefundInput) {
+async function answer(reply: FastifyReply, refunds: RefundRequests, input: RefundInput) {
   const { created, refund } = await refunds.request(input);
   const refused = refusalOf(refund);
   if (refused) throw refused;
   return reply.code(created ? 201 : 200).send(refundRequestView(refund));
 }
 
-const listOf = ({ provider, refunds }: Awaited<ReturnType<ProviderRefunds['ofOrder']>>) => ({
+const listOf = ({ provider, refunds }: Awaited<ReturnType<RefundRequests['ofOrder']>>) => ({
   webOrder: provider !== null,
   provider,
   refunds: refunds.map(refundRequestView),

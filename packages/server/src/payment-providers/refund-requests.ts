@@ -7,22 +7,7 @@ import { providersRepo, type ProviderPaymentRow } from './payment-providers.repo
 import { ProviderError, type RefundCall, type RefundFinding } from './provider.js';
 import type { ProviderSettingsService } from './provider-settings.service.js';
 import { refundRequestsRepo, type RefundRequestRow } from './refund-requests.repository.js';
-
-/** What the core that applies a provider's refund to the order once is handed (orders/refunds/web-refunds.ts). */
-export interface ConfirmedRefund {
-  appId: number;
-  trxNo: number;
-  provider: string;
-  providerRefundId: string;
-  amountMinor: number;
-  currency: string;
-  reason: string;
-  refundedAt: number;
-  initiatedBy: string;
-  /** The refund request's id. */
-  requestId: string;
-}
-export type ApplyRefund = (refund: ConfirmedRefund) => Promise<unknown>;
+import type { ApplyRefund } from './provider-refunds.js';
 
 /** An operator's or a studio's refund of a web order. */
 export interface RefundInput {
@@ -54,7 +39,7 @@ export const providerKeyOf = (row: Pick<RefundRequestRow, 'app_id' | 'trx_no' | 
  * webhook or the reconciliation's query tells), or refused (the order stays paid; the caller gets
  * PROVIDER_REFUND_REFUSED). No answer leaves the row `requested`: the reconciliation sends it again under its key.
  */
-export class ProviderRefunds {
+export class RefundRequests {
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly settings: ProviderSettingsService,
@@ -218,6 +203,7 @@ export class ProviderRefunds {
       at,
     );
     if (finding.state === 'pending' || !pending) return pending ?? row;
+    // The core applies it once by the provider's id, whoever confirms it first (this answer, a query, the webhook).
     await this.apply({
       appId: Number(row.app_id),
       trxNo: Number(row.trx_no),
@@ -225,10 +211,10 @@ export class ProviderRefunds {
       providerRefundId: finding.providerRefundId,
       amountMinor: finding.amountMinor,
       currency: finding.currency,
+      kind: 'refund',
       reason: row.reason,
       refundedAt: at,
-      initiatedBy: row.requested_by,
-      requestId: String(row.refund_request_id),
+      initiatedBy: { operator: row.requested_by, requestId: String(row.refund_request_id) },
     });
     return (await refundRequestsRepo.move(this.db, id, ['pending'], { state: 'succeeded' }, this.now())) ?? pending;
   }
