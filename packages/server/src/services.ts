@@ -293,9 +293,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     config,
     settings: providerSettings,
     orders: orders.orders,
+    applyRefund: (refund) => orders.webRefunds.apply(refund),
     now,
     reads: database.reads,
-    applyRefund: (refund) => orders.webRefunds.apply(refund),
   });
   const storePayments = createStorePayments({
     db: database.db,

@@ -9,11 +9,11 @@ import type { ProductService } from '../orders/catalogue/products.js';
 import { providersRepo, type ProviderMessageFilter, type ProviderMessageRow } from './payment-providers.repository.js';
 import { ProviderChannel } from './provider-channel.js';
 import { ProviderPayments } from './provider-payments.js';
+import type { ApplyRefund } from './provider-refunds.js';
 import { ProviderSettingsService } from './provider-settings.service.js';
 import { createProviders, ProviderRegistry } from './providers.js';
 import { ProviderReconciliation } from './reconcile.js';
 import { RefundRequests } from './refund-requests.js';
-import type { ApplyRefund } from './provider-refunds.js';
 import { ProviderWebhooks } from './webhooks.js';
 
 /** The web payment providers as services.ts holds them. */
@@ -23,7 +23,7 @@ export interface PaymentProvidersDomain {
   payments: ProviderPayments;
   webhooks: ProviderWebhooks;
   reconciliation: ProviderReconciliation;
-  /** Operators' refunds of web orders through their provider (provider-refunds.ts). */
+  /** Operators' refunds of web orders through their provider (refund-requests.ts). */
   refunds: RefundRequests;
   messages(filter: ProviderMessageFilter): Promise<ProviderMessageRow[]>;
   /** Where background failures (queries, reconciliation) are logged: the HTTP service's logger (routes.ts). */
@@ -66,22 +66,39 @@ export function providerChannel(deps: {
   );
 }
 
+/** Without the orders' core (a test's partial wiring): a refund the provider made cannot be applied. */
+const refundsOff: ApplyRefund = async () => {
+  throw new Error('payment providers built without applyRefund');
+};
+
 export function createPaymentProviders(deps: {
   db: Kysely<Tables>;
   dialect: Dialect;
   config: Config;
   settings: ProviderSettingsService;
   orders: Pick<OrderService, 'applyChannelEvent' | 'cancel'>;
+  /** Applies a provider's refund or lost dispute to its order (OrdersDomain.webRefunds). */
+  applyRefund?: ApplyRefund;
   now: () => number;
   /** Database.reads: the operator's message list reads the replica (the reconciliation leases, so reads the primary). */
   reads?: Kysely<Tables>;
-  /** The core that applies a provider's refund to its order once (orders/refunds/web-refunds.ts). */
-  applyRefund: ApplyRefund;
 }): PaymentProvidersDomain {
   const { db, config, settings, now } = deps;
   let log: { warn(obj: Record<string, unknown>, msg: string): void } = { warn: () => {} };
-  const payments = new ProviderPayments(db, deps.orders, (e) => deps.dialect.isUniqueViolation(e), now);
-  const refunds = new RefundRequests(db, settings, deps.applyRefund, (e) => deps.dialect.isUniqueViolation(e), now);
+  const payments = new ProviderPayments(
+    db,
+    deps.orders,
+    (e) => deps.dialect.isUniqueViolation(e),
+    now,
+    deps.applyRefund ?? null,
+  );
+  const refunds = new RefundRequests(
+    db,
+    settings,
+    deps.applyRefund ?? refundsOff,
+    (e) => deps.dialect.isUniqueViolation(e),
+    now,
+  );
   return {
     registry: settings.registry,
     settings,

@@ -129,3 +129,58 @@ export async function assertNoHorizontalScroll(page: Page): Promise<void> {
   });
   assert.ok(fits, 'no horizontal scrolling');
 }
+
+/** The refund (2.5) notifications the game received for the payment `trxNo`, each with its 5.3 verification. */
+export function refundNotificationsOf(f: WebPayFixture, trxNo: number): Array<{ body: any; verified: boolean }> {
+  return f.game.requests
+    .filter((r) => r.url === '/cb')
+    .map((r) => ({ body: JSON.parse(r.body), verified: r.verified }))
+    .filter((n) => n.body.trxType === 2 && n.body.originalTrxNo === trxNo);
+}
+
+/**
+ * The payment `trxNo` was refunded exactly as `expected` says (kind and amount of each web refund, oldest first):
+ * one refund order and one outbox 2.5 each, and the game got each once, signed (5.3), naming the payment
+ * (originalTrxNo) with its attach and products. Answers the order's admin view.
+ */
+export async function assertRefunded(
+  f: WebPayFixture,
+  trxNo: number,
+  expected: Array<{ kind: 'refund' | 'dispute_lost'; amount: number }>,
+): Promise<any> {
+  await f.game.waitFor(() => refundNotificationsOf(f, trxNo).length >= expected.length, 10_000, `2.5 of ${trxNo}`);
+  const d = (await f.svc.admin('GET', `/orders/${trxNo}`)).body;
+  assert.equal(d.order.status, 0, 'the payment stays succeeded');
+  assert.deepEqual(
+    d.webRefunds.map((w: any) => [w.kind, w.amount]),
+    expected.map((e) => [e.kind, e.amount]),
+  );
+  assert.equal(d.refunds.length, expected.length, 'one refund order each');
+  assert.equal(d.notifications.filter((n: any) => n.type === 'refund').length, expected.length, 'one 2.5 each');
+  const sum = expected.reduce((a, e) => a + Math.round(e.amount * 100), 0) / 100;
+  assert.equal(d.refundedAmount, sum);
+  const notes = refundNotificationsOf(f, trxNo);
+  assert.deepEqual(
+    notes.map((n) => [n.body.trxNo, n.body.totalAmount, n.verified]),
+    d.refunds.map((r: any) => [r.trxNo, r.totalAmount, true]),
+    'the game got each 2.5 once, signed',
+  );
+  for (const { body } of notes) {
+    assert.deepEqual(body.attach, d.order.attach, '2.5 rule 2');
+    assert.deepEqual(body.products, d.order.products);
+    assert.equal(body.channel, d.order.channel);
+    assert.equal(body.currency, d.order.currency);
+  }
+  return d;
+}
+
+/** Waits until the game accepted the payment's 2.4 (the items count as granted: a lost dispute owes a supplement). */
+export async function waitGranted(f: WebPayFixture, trxNo: number): Promise<void> {
+  await f.game.waitFor(() => notificationsOf(f, trxNo).length > 0, 10_000, `2.4 of ${trxNo}`);
+  for (let i = 0; i < 100; i++) {
+    const d = (await f.svc.admin('GET', `/orders/${trxNo}`)).body;
+    if (d.notifications.some((n: any) => n.type === 'payment' && n.state === 'delivered')) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the 2.4 of ${trxNo} was not delivered`);
+}

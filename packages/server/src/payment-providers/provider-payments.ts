@@ -7,6 +7,7 @@ import type { OrderService } from '../orders/orders.service.js';
 import { providersRepo, type ProviderPaymentRow } from './payment-providers.repository.js';
 import type { ProviderMessageOutcome, ProviderMessagesTable } from './payment-providers.tables.js';
 import { ProviderError, type ProviderFinding, type VerifiedNotification } from './provider.js';
+import { applyRefundFinding, type ApplyRefund } from './provider-refunds.js';
 import { safeText } from './safe-text.js';
 
 /** What a provider's message or a query find did: answered to the provider and recorded for operators. */
@@ -27,7 +28,7 @@ const EXCERPT_MAX = 500;
  * a provider's finding pays its order exactly once, amount and currency checked against the order, the provider's
  * transaction id as bankTrxNo; a finding for an unknown or another app's order, another amount or currency, a closed
  * order, a transaction that paid before, or a replayed message pays nothing and is recorded; refunds and disputes are
- * recorded for operators (no 2.5: spec 6). Every message and find is counted by provider and outcome.
+ * applied to the order once each, a 2.5 to the game (provider-refunds.ts). Every message and find is counted by provider and outcome.
  */
 export class ProviderPayments {
   readonly counter = counter(
@@ -41,6 +42,8 @@ export class ProviderPayments {
     private readonly orders: Pick<OrderService, 'applyChannelEvent' | 'cancel'>,
     private readonly isUniqueViolation: (err: unknown) => boolean,
     private readonly now: () => number = Date.now,
+    /** Applies refunds and lost disputes to their orders (OrdersDomain.webRefunds); null: recorded only. */
+    private readonly applyRefund: ApplyRefund | null = null,
   ) {}
 
   /** A message whose verification failed: recorded (no dedup key), never applied. */
@@ -125,7 +128,8 @@ export class ProviderPayments {
       const row = await providersRepo.paymentByProviderTrxId(this.db, provider, f.providerTrxId);
       if (!row) return { outcome: 'ignored', reason: 'unknown_transaction', trxNo: null, verified: true };
       if (Number(row.app_id) !== appId) return refuse('other_app_order');
-      // Spec 6: only the stores refund at present; no 2.5 is sent. Operators see it and settle it with the game.
+      // Issue 39: refunds and lost disputes reach the game (2.5), each once (provider-refunds.ts).
+      if (this.applyRefund) return applyRefundFinding(this.applyRefund, provider, row, f, this.now());
       return { outcome: 'recorded', reason: f.kind, trxNo: Number(row.trx_no), verified: true };
     }
     const row =

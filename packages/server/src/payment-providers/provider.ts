@@ -195,27 +195,51 @@ export type ProviderFinding =
   | { kind: 'closed'; ref: string | null; trxNo: number | null }
   /** The payment failed for good (an asynchronous method declined). */
   | { kind: 'failed'; ref: string | null; trxNo: number | null; reason: string }
-  /** A refund or a dispute of a paid payment: recorded for operators, no 2.5 (spec 6: only stores refund). */
+  /**
+   * A refund of a paid payment (made at the provider, or an operator's through it): each refund the message reports
+   * completed is applied once by its id (orders/refunds/web-refunds.ts: a refund order and its 2.5); one still
+   * pending or failed is recorded for operators.
+   */
   | {
       kind: 'refund';
       providerTrxId: string;
-      /** The provider's id of the refund. */
+      /** The provider's id of the refund (of the charge, when the message lists several). */
       id: string;
       amountMinor: number | null;
       currency: string | null;
       reason: string | null;
+      /** The refunds this message reports completed (money back with the player); empty: nothing to apply. */
+      completed: CompletedRefund[];
     }
+  /**
+   * A dispute (chargeback) or a reversal. Open, won or closed otherwise: recorded for operators. Lost: the amount
+   * taken back is applied once by the dispute's id, as a refund (web-refunds.ts, kind dispute_lost).
+   */
   | {
       kind: 'dispute';
       providerTrxId: string;
-      /** The provider's id of the dispute. */
+      /** The provider's id of the dispute (or of the reversal). */
       id: string;
       amountMinor: number | null;
       currency: string | null;
       reason: string | null;
+      status: 'open' | 'lost' | 'won' | 'closed';
+      /** When it was decided (ms); null: unknown, the time it is received. */
+      at: number | null;
     }
   /** Verified, but nothing to do (an event type we do not handle, a payment not finished yet). */
   | { kind: 'ignored'; reason: string };
+
+/** One refund a provider completed: applied once by its id (the provider's, unique per provider). */
+export interface CompletedRefund {
+  id: string;
+  /** Minor units of the finding's currency. */
+  amountMinor: number;
+  /** `total_refunded`: the provider's running total of what it refunded of the payment (Alipay's refund_fee). */
+  amountIs?: 'this_refund' | 'total_refunded';
+  /** When the provider completed it (ms); null: unknown, the time it is received. */
+  at: number | null;
+}
 
 export interface VerifiedNotification {
   /** The provider's id of this message: a replay carries the same (the dedup key). */

@@ -186,6 +186,35 @@ export class AlipayFake {
     return this.holdNotifies || !trade.notifyUrl ? null : this.notify(trade);
   }
 
+  /** What was refunded of each trade (by trade_no), in fen. */
+  readonly #refunded = new Map<string, number>();
+
+  /**
+   * A refund of a paid trade (the merchant's, in Alipay's console or by alipay.trade.refund) of `amount` yuan
+   * (default what remains) and the notify Alipay sends for it: trade_status_sync with `refund_fee` the trade's
+   * refunded total so far, `out_biz_no` the refund request's number and `gmt_refund`; TRADE_CLOSED once all of it is
+   * refunded. Sent unless `send` is false; answers the signed notify's parameters (to send again).
+   */
+  async refund(trade: FakeTrade, amount?: string, opts: { send?: boolean; outBizNo?: string } = {}) {
+    const fen = (yuan: string) => Math.round(Number(yuan) * 100);
+    const total = fen(trade.totalAmount);
+    const before = this.#refunded.get(trade.tradeNo) ?? 0;
+    const minor = amount === undefined ? total - before : fen(amount);
+    if (minor <= 0 || before + minor > total) throw new Error(`refund of ${minor} fen exceeds trade ${trade.tradeNo}`);
+    this.#refunded.set(trade.tradeNo, before + minor);
+    if (before + minor === total) trade.status = 'TRADE_CLOSED';
+    const params = this.signNotify(
+      this.notifyOf(trade, {
+        trade_status: trade.status,
+        refund_fee: ((before + minor) / 100).toFixed(2),
+        out_biz_no: opts.outBizNo ?? `RF${crypto.randomBytes(8).toString('hex')}`,
+        gmt_refund: `${beijing(Date.now())}.${String(Date.now() % 1000).padStart(3, '0')}`,
+      }),
+    );
+    const delivery = opts.send === false ? null : await this.post(trade.notifyUrl!, params);
+    return { params, delivery };
+  }
+
   /** The trade of our out_trade_no (the order's trxNo). */
   trade(outTradeNo: string | number): FakeTrade {
     const t = [...this.trades.values()].find((x) => x.outTradeNo === String(outTradeNo));
@@ -282,7 +311,7 @@ export class AlipayFake {
       trade.status = 'TRADE_CLOSED';
       return answer(200, { code: '10000', msg: 'Success', trade_no: trade.tradeNo, out_trade_no: trade.outTradeNo });
     }
-    if (method === 'alipay.trade.refund') return this.refund(account, trade, biz, answer, fail);
+    if (method === 'alipay.trade.refund') return this.apiRefund(account, trade, biz, answer, fail);
     if (method === 'alipay.trade.fastpay.refund.query') {
       if (!trade) return notExist();
       const kept = this.refunds.get(`${account.appId}:${trade.outTradeNo}:${biz?.out_request_no}`);
@@ -306,7 +335,7 @@ export class AlipayFake {
    * alipay.trade.refund (统一收单交易退款接口): refunds a paid trade, in part or whole, at most what remains; the same
    * out_request_no again is the same refund (answered fund_change N, nothing moves twice).
    */
-  private refund(
+  private apiRefund(
     account: AlipayAccount,
     trade: FakeTrade | undefined,
     biz: any,
@@ -318,11 +347,8 @@ export class AlipayFake {
     const amount = typeof biz?.refund_amount === 'string' ? biz.refund_amount : '';
     if (!/^[0-9]{1,9}(\.[0-9]{1,2})?$/.test(amount) || Math.round(Number(amount) * 100) < 1)
       return fail('40002', 'Invalid Arguments', 'isv.invalid-parameter', 'refund_amount 参数无效');
-    if (trade.status !== 'TRADE_SUCCESS') return fail('40004', 'Business Failed', 'ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
     const key = `${account.appId}:${trade.outTradeNo}:${outRequestNo}`;
     const cents = Math.round(Number(amount) * 100);
-    const refunded = () =>
-      [...this.refunds.values()].filter((r) => r.outTradeNo === trade.outTradeNo).reduce((sum, r) => sum + r.cents, 0);
     const done = (fundChange: 'Y' | 'N') =>
       answer(200, {
         code: '10000',
@@ -331,7 +357,7 @@ export class AlipayFake {
         out_trade_no: trade.outTradeNo,
         buyer_logon_id: trade.buyerLogonId ?? '',
         fund_change: fundChange,
-        refund_fee: (refunded() / 100).toFixed(2),
+        refund_fee: ((this.#refunded.get(trade.tradeNo) ?? 0) / 100).toFixed(2),
         gmt_refund_pay: beijing(Date.now()),
       });
     const kept = this.refunds.get(key);
@@ -339,13 +365,24 @@ export class AlipayFake {
       if (kept.cents !== cents) return fail('40004', 'Business Failed', 'ACQ.REQUEST_AMOUNT_EXCEED', '请求退款金额超过交易金额');
       return done('N');
     }
+    if (trade.status !== 'TRADE_SUCCESS') return fail('40004', 'Business Failed', 'ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
     if (this.refuseRefunds) return fail('40004', 'Business Failed', this.refuseRefunds, '退款失败');
     const total = Math.round(Number(trade.totalAmount) * 100);
-    if (cents > total - refunded())
+    if (cents > total - (this.#refunded.get(trade.tradeNo) ?? 0))
       return fail('40004', 'Business Failed', 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', '退款金额超限');
     this.refunds.set(key, { outTradeNo: trade.outTradeNo, outRequestNo, cents, reason: String(biz?.refund_reason ?? '') });
+    // On the trade as a console refund is (its running total, TRADE_CLOSED when all of it), and its notify (out_biz_no:
+    // the out_request_no) after the answer, as Alipay sends it, unless notifies are held.
+    void this.refund(trade, (cents / 100).toFixed(2), { send: false, outBizNo: outRequestNo }).then(({ params }) => {
+      this.refundNotifies.set(outRequestNo, params);
+      if (!this.holdNotifies && trade.notifyUrl)
+        setTimeout(() => void this.post(trade.notifyUrl!, params).catch(() => undefined), 20);
+    });
     done('Y');
   }
+
+  /** The notify Alipay sent (or would have) for each API refund, by out_request_no. */
+  readonly refundNotifies = new Map<string, Record<string, string>>();
 
   /** The cashier's trade of a page.pay / wap.pay request (as Alipay checks it), or what is wrong with it. */
   private open(account: AlipayAccount, method: string, params: Record<string, string>, biz: any): FakeTrade | string {

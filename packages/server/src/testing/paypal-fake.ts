@@ -220,21 +220,56 @@ export class PaypalFake {
     });
   }
 
-  /** A refund of a captured order (the studio refunded it in PayPal) and its PAYMENT.CAPTURE.REFUNDED event. */
-  refundEvent(id: string, type = 'PAYMENT.CAPTURE.REFUNDED') {
+  /** What was refunded of each capture (by capture id), in minor units. */
+  readonly #refunded = new Map<string, number>();
+
+  /**
+   * A refund of a captured order (the studio refunded it in PayPal) and its PAYMENT.CAPTURE.REFUNDED event, or a
+   * reversal (PAYMENT.CAPTURE.REVERSED: a chargeback PayPal took back): the Refund resource, its `up` link naming
+   * the capture. `value`: a partial refund's amount (PayPal's decimal), default what remains.
+   */
+  refundEvent(id: string, type = 'PAYMENT.CAPTURE.REFUNDED', value?: string) {
     const capture = this.captureOf(id);
-    capture.status = 'REFUNDED';
+    const exponent = capture.amount.value.includes('.') ? capture.amount.value.split('.')[1].length : 0;
+    const toMinor = (v: string) => Math.round(Number(v) * 10 ** exponent);
+    const refunded = this.#refunded.get(capture.id) ?? 0;
+    const minor = value === undefined ? toMinor(capture.amount.value) - refunded : toMinor(value);
+    if (minor <= 0 || refunded + minor > toMinor(capture.amount.value)) throw new Error('more than the capture');
+    this.#refunded.set(capture.id, refunded + minor);
+    capture.status = refunded + minor === toMinor(capture.amount.value) ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
     const refundId = paypalId();
     return PaypalFake.event(type, {
       id: refundId,
       status: 'COMPLETED',
-      amount: capture.amount,
+      amount: { currency_code: capture.amount.currency_code, value: (minor / 10 ** exponent).toFixed(exponent) },
       custom_id: capture.custom_id,
       create_time: now(),
+      update_time: now(),
       links: [
         { href: `${this.url}/v2/payments/refunds/${refundId}`, rel: 'self', method: 'GET' },
         { href: `${this.url}/v2/payments/captures/${capture.id}`, rel: 'up', method: 'GET' },
       ],
+    });
+  }
+
+  /**
+   * A dispute of a captured order's capture, as PayPal's Disputes webhooks carry it: CUSTOMER.DISPUTE.CREATED, or
+   * CUSTOMER.DISPUTE.RESOLVED with its outcome (the money itself moves by PAYMENT.CAPTURE.REVERSED).
+   */
+  disputeEvent(
+    id: string,
+    type = 'CUSTOMER.DISPUTE.CREATED',
+    outcome?: 'RESOLVED_BUYER_FAVOUR' | 'RESOLVED_SELLER_FAVOUR',
+  ) {
+    const capture = this.captureOf(id);
+    return PaypalFake.event(type, {
+      dispute_id: `PP-D-${Math.floor(Math.random() * 1e6)}`,
+      reason: 'UNAUTHORISED',
+      status: outcome ? 'RESOLVED' : 'OPEN',
+      dispute_amount: capture.amount,
+      disputed_transactions: [{ seller_transaction_id: capture.id }],
+      ...(outcome ? { dispute_outcome: { outcome_code: outcome } } : {}),
+      create_time: now(),
     });
   }
 

@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
  *   `Idempotency-Key`, errors as `{error: {type, message}}`);
  * - a hosted checkout page (`/c/pay/{id}`) a browser fills and submits: the session completes, a PaymentIntent is
  *   made, and the browser is sent to the session's success_url;
+ * - refunds and disputes made at the Dashboard (`refund`, `dispute`): `refund.created`, `charge.refunded`,
+ *   `charge.dispute.created` and `charge.dispute.closed`, as Stripe sends them;
  * - webhooks: `checkout.session.completed` and `payment_intent.succeeded` (and `checkout.session.expired`) posted to
  *   the account's endpoints, signed as Stripe signs them (`Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of
  *   "t.payload" with the endpoint's whsec_ secret>`), unless the test holds them back.
@@ -47,6 +49,18 @@ export interface FakeRefund {
   status: 'pending' | 'succeeded' | 'failed' | 'canceled';
   failure_reason: string | null;
   created: number;
+}
+
+export interface FakeCharge {
+  id: string;
+  object: 'charge';
+  amount: number;
+  amount_refunded: number;
+  currency: string;
+  payment_intent: string;
+  refunded: boolean;
+  status: 'succeeded';
+  refunds: { object: 'list'; data: any[]; has_more: boolean };
 }
 
 export interface FakeDelivery {
@@ -194,6 +208,94 @@ export class StripeFake {
     return session;
   }
 
+  /** The charge of each paid session (by session id): its refunds, as the Dashboard or the API make them. */
+  readonly charges = new Map<string, FakeCharge>();
+
+  /** The Charge of a paid session (made on first use: the PaymentIntent's one charge). */
+  chargeOf(sessionId: string): FakeCharge {
+    const session = this.sessions.get(sessionId)!;
+    if (session.payment_intent === null) throw new Error(`session ${sessionId} is not paid`);
+    let charge = this.charges.get(sessionId);
+    if (!charge) {
+      charge = {
+        id: `ch_${crypto.randomBytes(12).toString('hex')}`,
+        object: 'charge',
+        amount: session.amount_total,
+        amount_refunded: 0,
+        currency: session.currency,
+        payment_intent: session.payment_intent,
+        refunded: false,
+        status: 'succeeded',
+        refunds: { object: 'list', data: [], has_more: false },
+      };
+      this.charges.set(sessionId, charge);
+    }
+    return charge;
+  }
+
+  /**
+   * Refunds `amount` (Stripe's units; default what remains) of a paid session's charge as the Dashboard does, and
+   * answers the events Stripe sends for it: `refund.created` (the Refund, succeeded) and `charge.refunded` (the
+   * Charge, listing its refunds newest first), sent to the account's endpoints unless `send` is false.
+   */
+  async refund(sessionId: string, amount?: number, opts: { send?: boolean; reason?: string } = {}) {
+    const charge = this.chargeOf(sessionId);
+    const refund = {
+      id: `re_${crypto.randomBytes(12).toString('hex')}`,
+      object: 'refund',
+      amount: amount ?? charge.amount - charge.amount_refunded,
+      currency: charge.currency,
+      charge: charge.id,
+      payment_intent: charge.payment_intent,
+      status: 'succeeded',
+      reason: opts.reason ?? 'requested_by_customer',
+      created: Math.floor(Date.now() / 1000),
+      metadata: {},
+    };
+    if (refund.amount <= 0 || charge.amount_refunded + refund.amount > charge.amount)
+      throw new Error(`refund of ${refund.amount} exceeds what remains of ${charge.id}`);
+    charge.amount_refunded += refund.amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    charge.refunds.data.unshift(refund);
+    const events = [
+      StripeFake.event('refund.created', { ...refund }),
+      StripeFake.event('charge.refunded', structuredClone(charge)),
+    ];
+    if (opts.send !== false) for (const e of events) await this.send(this.#keyOf(this.sessions.get(sessionId)!), e);
+    return { refund, events };
+  }
+
+  /**
+   * A dispute of a paid session's charge (the cardholder's bank): `charge.dispute.created`, then, when `outcome` is
+   * given, `charge.dispute.closed` with status lost or won; sent unless `send` is false. Answers the events.
+   */
+  async dispute(sessionId: string, outcome: 'lost' | 'won' | null, opts: { send?: boolean; amount?: number } = {}) {
+    const charge = this.chargeOf(sessionId);
+    const dispute = {
+      id: `dp_${crypto.randomBytes(12).toString('hex')}`,
+      object: 'dispute',
+      amount: opts.amount ?? charge.amount - charge.amount_refunded,
+      currency: charge.currency,
+      charge: charge.id,
+      payment_intent: charge.payment_intent,
+      reason: 'fraudulent',
+      status: 'needs_response',
+      created: Math.floor(Date.now() / 1000),
+      is_charge_refundable: false,
+    };
+    const events = [StripeFake.event('charge.dispute.created', { ...dispute })];
+    if (outcome) events.push(StripeFake.event('charge.dispute.closed', { ...dispute, status: outcome }));
+    if (opts.send !== false) for (const e of events) await this.send(this.#keyOf(this.sessions.get(sessionId)!), e);
+    return { dispute, events };
+  }
+
+  /** Sends events again, as Stripe retries them (the same ids and bodies, signed anew). */
+  async resend(sessionId: string, events: unknown[]): Promise<FakeDelivery[]> {
+    const out: FakeDelivery[] = [];
+    for (const e of events) out.push(...(await this.send(this.#keyOf(this.sessions.get(sessionId)!), e)));
+    return out;
+  }
+
   #owner = new Map<string, string>();
   #keyOf(session: FakeSession): string {
     return this.#owner.get(session.id)!;
@@ -287,30 +389,37 @@ export class StripeFake {
 
   #refundOwner = new Map<string, string>();
 
-  /** POST /v1/refunds of a PaymentIntent: at most what remains unrefunded of it (API reference: Create a refund). */
+  /**
+   * POST /v1/refunds of a PaymentIntent (API reference: Create a refund): at most what remains of its charge (Dashboard
+   * refunds and pending ones count). A succeeded one is on the charge at once, and its `refund.created` and
+   * `charge.refunded` follow the answer, as Stripe sends them, unless webhooks are held.
+   */
   private createRefund(form: any, secretKey: string): FakeRefund | { error: string; code?: string } {
     const session = [...this.sessions.values()].find(
       (s) => s.payment_intent !== null && s.payment_intent === form.payment_intent && this.#owner.get(s.id) === secretKey,
     );
     if (!session) return { error: `No such payment_intent: '${form.payment_intent}'`, code: 'resource_missing' };
     if (this.refuseRefunds) return { error: 'The refund was refused.', code: this.refuseRefunds };
-    const refunded = [...this.refunds.values()]
-      .filter((r) => r.payment_intent === session.payment_intent && r.status !== 'failed' && r.status !== 'canceled')
+    const charge = this.chargeOf(session.id);
+    const pending = [...this.refunds.values()]
+      .filter((r) => r.payment_intent === session.payment_intent && r.status === 'pending')
       .reduce((sum, r) => sum + r.amount, 0);
-    const amount = form.amount === undefined ? session.amount_total - refunded : Number(form.amount);
+    const remaining = charge.amount - charge.amount_refunded - pending;
+    const amount = form.amount === undefined ? remaining : Number(form.amount);
     if (!Number.isSafeInteger(amount) || amount < 1) return { error: 'Invalid integer: amount', code: 'parameter_invalid_integer' };
-    if (refunded >= session.amount_total)
-      return { error: `Charge for ${session.payment_intent} has already been refunded.`, code: 'charge_already_refunded' };
-    if (amount > session.amount_total - refunded)
+    if (remaining <= 0)
+      return { error: `Charge ${charge.id} has already been refunded.`, code: 'charge_already_refunded' };
+    if (amount > remaining)
       return {
-        error: `Refund amount (${amount}) is greater than unrefunded amount on charge (${session.amount_total - refunded})`,
+        error: `Refund amount (${amount}) is greater than unrefunded amount on charge (${remaining})`,
         code: 'amount_too_large',
       };
-    const refund: FakeRefund = {
+    const refund: FakeRefund & { charge: string } = {
       id: `re_${crypto.randomBytes(12).toString('hex')}`,
       object: 'refund',
       amount,
       currency: session.currency,
+      charge: charge.id,
       payment_intent: session.payment_intent!,
       reason: form.reason ?? null,
       metadata: form.metadata ?? {},
@@ -320,14 +429,37 @@ export class StripeFake {
     };
     this.refunds.set(refund.id, refund);
     this.#refundOwner.set(refund.id, secretKey);
+    if (refund.status === 'succeeded') this.#onCharge(session, refund);
     return refund;
   }
+
+  /** A succeeded API refund on its charge, and its events after the answer (unless held). */
+  #onCharge(session: FakeSession, refund: FakeRefund): void {
+    const charge = this.chargeOf(session.id);
+    charge.amount_refunded += refund.amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    charge.refunds.data.unshift({ ...refund });
+    const events = [
+      StripeFake.event('refund.created', { ...refund }),
+      StripeFake.event('charge.refunded', structuredClone(charge)),
+    ];
+    this.refundEvents.set(refund.id, events);
+    if (this.holdWebhooks) return;
+    setTimeout(() => {
+      void this.resend(session.id, events).catch(() => undefined);
+    }, 20);
+  }
+
+  /** The events Stripe sent (or would have sent) for each API refund that succeeded, by refund id. */
+  readonly refundEvents = new Map<string, unknown[]>();
 
   /** A pending refund finishes (succeeded, or failed with `failure_reason`), as the bank answers later. */
   settleRefund(id: string, failureReason?: string): FakeRefund {
     const r = this.refunds.get(id)!;
     r.status = failureReason ? 'failed' : 'succeeded';
     r.failure_reason = failureReason ?? null;
+    const session = [...this.sessions.values()].find((s) => s.payment_intent === r.payment_intent)!;
+    if (r.status === 'succeeded') this.#onCharge(session, r);
     return r;
   }
 

@@ -247,6 +247,39 @@ export class WechatpayFake {
     );
   }
 
+  /** What was refunded of each transaction (by out_trade_no), in fen. */
+  readonly #refunded = new Map<string, number>();
+
+  /**
+   * A refund of a paid transaction (the merchant's, in the merchant platform or by the refunds API) of `fen`
+   * (default what remains), and its REFUND.SUCCESS notification (退款结果通知: the refund resource encrypted like a
+   * payment's), sent to the transaction's notify_url unless `send` is false. Answers the resource and the event.
+   */
+  async refund(outTradeNo: string, fen?: number, opts: { send?: boolean } = {}) {
+    const t = this.transactions.get(outTradeNo)!;
+    if (!t.transaction_id) throw new Error(`transaction ${outTradeNo} is not paid`);
+    const before = this.#refunded.get(outTradeNo) ?? 0;
+    const refund = fen ?? t.amount.total - before;
+    if (refund <= 0 || before + refund > t.amount.total) throw new Error(`refund of ${refund} exceeds ${outTradeNo}`);
+    this.#refunded.set(outTradeNo, before + refund);
+    t.trade_state = 'REFUND';
+    const resource = {
+      mchid: t.mchid,
+      out_trade_no: t.out_trade_no,
+      transaction_id: t.transaction_id,
+      out_refund_no: `R${crypto.randomBytes(8).toString('hex')}`,
+      // 29 digits, as WeChat Pay's refund ids are.
+      refund_id: `5030${Array.from({ length: 25 }, () => crypto.randomInt(10)).join('')}`,
+      refund_status: 'SUCCESS',
+      success_time: new Date().toISOString().replace(/\.\d+Z$/, '+00:00'),
+      user_received_account: '支付用户零钱',
+      amount: { total: t.amount.total, refund, payer_total: t.amount.total, payer_refund: refund },
+    };
+    const event = WechatpayFake.notification(this.merchantOf(t.mchid).apiV3Key, 'REFUND.SUCCESS', resource);
+    const delivery = opts.send === false ? null : await this.send(t.notify_url, event);
+    return { resource, event, delivery };
+  }
+
   private answer(res: http.ServerResponse, status: number, body: unknown): void {
     const text = body === null ? '' : JSON.stringify(body);
     res.writeHead(status, {
@@ -303,7 +336,7 @@ export class WechatpayFake {
       }
     }
     if (req.method === 'POST' && url.pathname === '/v3/refund/domestic/refunds')
-      return this.refund(res, merchant, safeParse(body));
+      return this.apiRefund(res, merchant, safeParse(body));
     const refundNo = /^\/v3\/refund\/domestic\/refunds\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && refundNo) {
       const r = this.refunds.get(`${merchant.mchId}:${decodeURIComponent(refundNo[1]!)}`);
@@ -317,7 +350,7 @@ export class WechatpayFake {
    * POST /v3/refund/domestic/refunds (申请退款): a paid transaction by out_trade_no or transaction_id, amount.refund at
    * most what remains of amount.total; the same out_refund_no again answers the same refund.
    */
-  private refund(res: http.ServerResponse, m: WechatpayMerchant, b: any): void {
+  private apiRefund(res: http.ServerResponse, m: WechatpayMerchant, b: any): void {
     const bad = (message: string) => this.answer(res, 400, { code: 'PARAM_ERROR', message });
     const key = `${m.mchId}:${b?.out_refund_no}`;
     if (typeof b?.out_refund_no !== 'string' || !/^[0-9A-Za-z_\-|*@]{1,64}$/.test(b.out_refund_no))
@@ -334,9 +367,10 @@ export class WechatpayFake {
     if (t.trade_state !== 'SUCCESS' && t.trade_state !== 'REFUND')
       return this.answer(res, 400, { code: 'INVALID_REQUEST', message: '订单状态不允许退款' });
     if (this.refuseRefunds) return this.answer(res, 403, { code: this.refuseRefunds, message: '退款被拒绝' });
-    const refunded = [...this.refunds.values()]
-      .filter((r) => r.out_trade_no === t.out_trade_no && r.status !== 'CLOSED' && r.status !== 'ABNORMAL')
+    const processing = [...this.refunds.values()]
+      .filter((r) => r.out_trade_no === t.out_trade_no && r.status === 'PROCESSING')
       .reduce((sum, r) => sum + r.amount.refund, 0);
+    const refunded = (this.#refunded.get(t.out_trade_no) ?? 0) + processing;
     if (refund > t.amount.total - refunded)
       return this.answer(res, 400, { code: 'INVALID_REQUEST', message: '申请退款金额超过订单可退金额' });
     const made = {
@@ -354,13 +388,41 @@ export class WechatpayFake {
     };
     this.refunds.set(key, made);
     t.trade_state = 'REFUND';
-    return this.answer(res, 200, made);
+    this.answer(res, 200, made);
+    if (made.status === 'SUCCESS') this.#refundDone(made);
   }
+
+  /**
+   * A refund of the API that succeeded: on its transaction, and its REFUND.SUCCESS notification after the answer, as
+   * WeChat Pay sends it, unless notifications are held.
+   */
+  #refundDone(r: any): void {
+    const t = this.transactions.get(r.out_trade_no)!;
+    this.#refunded.set(t.out_trade_no, (this.#refunded.get(t.out_trade_no) ?? 0) + r.amount.refund);
+    const resource = {
+      mchid: t.mchid,
+      out_trade_no: t.out_trade_no,
+      transaction_id: t.transaction_id,
+      out_refund_no: r.out_refund_no,
+      refund_id: r.refund_id,
+      refund_status: 'SUCCESS',
+      success_time: new Date().toISOString().replace(/\.\d+Z$/, '+00:00'),
+      user_received_account: r.user_received_account,
+      amount: { total: t.amount.total, refund: r.amount.refund, payer_total: t.amount.total, payer_refund: r.amount.refund },
+    };
+    const event = WechatpayFake.notification(this.merchantOf(t.mchid).apiV3Key, 'REFUND.SUCCESS', resource);
+    this.refundEvents.set(r.out_refund_no, event);
+    if (!this.holdNotifications) setTimeout(() => void this.send(t.notify_url, event).catch(() => undefined), 20);
+  }
+
+  /** The REFUND.SUCCESS notification WeChat Pay sent (or would have) for each API refund, by out_refund_no. */
+  readonly refundEvents = new Map<string, unknown>();
 
   /** A PROCESSING refund finishes: SUCCESS, or ABNORMAL (the payer's card was closed...). */
   settleRefund(mchId: string, outRefundNo: string, abnormal = false): any {
     const r = this.refunds.get(`${mchId}:${outRefundNo}`)!;
     r.status = abnormal ? 'ABNORMAL' : 'SUCCESS';
+    if (!abnormal) this.#refundDone(r);
     return r;
   }
 

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { isCurrency, minorToText, toMinor } from '../../orders/money.js';
 import { ProviderError, type ProviderFinding, type VerifiedNotification } from '../provider.js';
 import { read } from '../stripe/stripe-events.js';
+import { beijingTime } from '../provider-times.js';
 
 /**
  * The fields of Alipay's asynchronous notify (异步通知, `notify_type=trade_status_sync`) and of its trade query
@@ -73,7 +74,7 @@ function tradeFinding(t: {
 /**
  * A verified notify as what it reports (docs/web-payment.md, "Alipay"): TRADE_SUCCESS and TRADE_FINISHED pay (the
  * second, sent when the refund window ends, finds the order paid already), TRADE_CLOSED closes an unpaid trade, a
- * notify with refund_fee reports a refund (recorded; no 2.5), WAIT_BUYER_PAY is ignored.
+ * notify with refund_fee reports a refund (applied once: provider-refunds.ts), WAIT_BUYER_PAY is ignored.
  */
 export function notificationOf(raw: unknown): VerifiedNotification {
   const n: AlipayNotify = read(AlipayNotify, raw, 'notify');
@@ -89,15 +90,20 @@ export function notificationOf(raw: unknown): VerifiedNotification {
   const base = { eventId: n.notify_id, type: `${n.notify_type}:${n.trade_status ?? 'none'}`, excerpt };
   if (n.refund_fee !== undefined) {
     // Alipay notifies a refund on the paid trade: TRADE_SUCCESS with refund_fee (partial), TRADE_CLOSED (full).
+    // refund_fee is the trade's refunded total so far; out_biz_no the refund request's number, unique per trade.
     const refunded = money(n.refund_fee, n.trans_currency ?? 'CNY', 'refund_fee');
+    const id = `${n.trade_no}:${n.out_biz_no ?? `total-${refunded.amountMinor}`}`;
+    const at = n.gmt_refund === undefined ? null : beijingTime(n.gmt_refund, 'gmt_refund');
     return {
       ...base,
       finding: {
         kind: 'refund',
         providerTrxId: n.trade_no,
-        id: n.out_biz_no ?? n.notify_id,
+        id,
         ...refunded,
         reason: null,
+        completed:
+          refunded.amountMinor > 0 ? [{ id, amountMinor: refunded.amountMinor, amountIs: 'total_refunded', at }] : [],
       },
     };
   }

@@ -3,6 +3,7 @@ import type { Order } from '@paypal/paypal-server-sdk';
 import { ProviderError, type ProviderFinding, type VerifiedNotification } from '../provider.js';
 import { read } from '../stripe/stripe-events.js';
 import { fromPaypalMoney } from './amounts.js';
+import { rfc3339 } from '../provider-times.js';
 
 /**
  * The fields of PayPal's webhook events and Orders v2 answers that we read, checked after the signature verified (a
@@ -39,14 +40,21 @@ type Capture = Static<typeof Capture>;
 const Refund = Type.Object({
   id: PaypalId,
   amount: Type.Optional(Money),
+  /** COMPLETED, PENDING, CANCELLED, FAILED. */
+  status: Type.Optional(Word),
+  /** RFC 3339 (2025-01-01T10:00:00Z). */
+  create_time: Type.Optional(Type.String({ maxLength: 40 })),
+  note_to_payer: Type.Optional(Type.String({ maxLength: 255 })),
   links: Type.Array(Link, { maxItems: 20 }),
 });
 
 const Dispute = Type.Object({
   dispute_id: Type.String({ pattern: '^[A-Z0-9-]{1,64}$' }),
   reason: Type.Optional(Word),
+  status: Type.Optional(Word),
   dispute_amount: Type.Optional(Money),
   disputed_transactions: Type.Array(Type.Object({ seller_transaction_id: PaypalId }), { minItems: 1, maxItems: 50 }),
+  dispute_outcome: Type.Optional(Type.Object({ outcome_code: Type.Optional(Word) })),
 });
 
 /** The order's trxNo as we put it in `custom_id`; null when it is not one (a payment of something else). */
@@ -121,33 +129,68 @@ export function notificationOf(raw: unknown): VerifiedNotification {
     case 'PAYMENT.CAPTURE.REVERSED': {
       const r = read(Refund, resource, 'resource');
       const capture = capturedBy(r.links, 'resource');
-      const amount = r.amount ? money(r.amount, 'resource.amount') : { amountMinor: null, currency: null };
-      const reversed = event.event_type === 'PAYMENT.CAPTURE.REVERSED';
+      if (!r.amount) throw new ProviderError('malformed', 'resource.amount: a refund without its amount');
+      const amount = money(r.amount, 'resource.amount');
+      const at = r.create_time === undefined ? null : rfc3339(r.create_time, 'resource.create_time');
+      const done = r.status === undefined || r.status === 'COMPLETED';
       return {
         ...base,
-        // A reversal is money taken back without the merchant (a chargeback or PayPal's decision): a dispute.
-        finding: reversed
-          ? { kind: 'dispute', providerTrxId: capture, id: r.id, ...amount, reason: 'reversed' }
-          : { kind: 'refund', providerTrxId: capture, id: r.id, ...amount, reason: null },
+        // A reversal is money taken back without the merchant (a chargeback, PayPal's decision): a dispute lost.
+        finding:
+          event.event_type === 'PAYMENT.CAPTURE.REVERSED'
+            ? {
+                kind: 'dispute',
+                providerTrxId: capture,
+                id: r.id,
+                ...amount,
+                reason: 'reversed',
+                status: done ? 'lost' : 'open',
+                at,
+              }
+            : {
+                kind: 'refund',
+                providerTrxId: capture,
+                id: r.id,
+                ...amount,
+                reason: r.note_to_payer ?? null,
+                completed: done ? [{ id: r.id, amountMinor: amount.amountMinor, at }] : [],
+              },
         excerpt: {
           ...excerpt,
           refund: r.id,
           capture,
-          amount: r.amount?.value ?? null,
-          currency: r.amount?.currency_code ?? null,
+          amount: r.amount.value,
+          currency: r.amount.currency_code,
+          status: r.status ?? null,
         },
       };
     }
-    case 'CUSTOMER.DISPUTE.CREATED': {
+    // The money of a dispute moves by PAYMENT.CAPTURE.REVERSED (and REFUNDED): the dispute itself is recorded.
+    case 'CUSTOMER.DISPUTE.CREATED':
+    case 'CUSTOMER.DISPUTE.RESOLVED': {
       const d = read(Dispute, resource, 'resource');
       const capture = d.disputed_transactions[0]!.seller_transaction_id;
       const amount = d.dispute_amount
         ? money(d.dispute_amount, 'resource.dispute_amount')
         : { amountMinor: null, currency: null };
+      const outcome = d.dispute_outcome?.outcome_code ?? null;
       return {
         ...base,
-        finding: { kind: 'dispute', providerTrxId: capture, id: d.dispute_id, ...amount, reason: d.reason ?? null },
-        excerpt: { ...excerpt, dispute: d.dispute_id, capture, reason: d.reason ?? null },
+        finding: {
+          kind: 'dispute',
+          providerTrxId: capture,
+          id: d.dispute_id,
+          ...amount,
+          reason: d.reason ?? null,
+          status:
+            event.event_type === 'CUSTOMER.DISPUTE.CREATED'
+              ? 'open'
+              : outcome === 'RESOLVED_SELLER_FAVOUR'
+                ? 'won'
+                : 'closed',
+          at: null,
+        },
+        excerpt: { ...excerpt, dispute: d.dispute_id, capture, reason: d.reason ?? null, outcome },
       };
     }
     default:

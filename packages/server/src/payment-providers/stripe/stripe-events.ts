@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { isCurrency } from '../../orders/money.js';
-import { ProviderError, type ProviderFinding, type VerifiedNotification } from '../provider.js';
+import { ProviderError, type CompletedRefund, type ProviderFinding, type VerifiedNotification } from '../provider.js';
 import { fromStripeAmount } from './amounts.js';
 
 /**
@@ -39,11 +39,26 @@ const PaymentIntent = Type.Object({
   currency: Currency,
   metadata: Metadata,
 });
+/** Unix seconds (Stripe's `created`), up to the year 5138. */
+const Seconds = Type.Integer({ minimum: 0, maximum: 99_999_999_999 });
+/** A Refund (refund.created, refund.updated, and the list of a charge that includes it). */
+const Refund = Type.Object({
+  id: Type.String({ pattern: '^(re|pyr)_[A-Za-z0-9_]{1,250}$' }),
+  amount: Amount,
+  currency: Currency,
+  status: Type.Union([Word, Type.Null()]),
+  created: Seconds,
+  payment_intent: Type.Optional(Type.Union([StripeId('pi'), Type.Null()])),
+  reason: Type.Optional(Type.Union([Word, Type.Null()])),
+});
+type Refund = Static<typeof Refund>;
 const Charge = Type.Object({
   id: StripeId('ch'),
   payment_intent: StripeId('pi'),
   amount_refunded: Amount,
   currency: Currency,
+  /** Listed when the webhook's API version includes it (it is expandable since 2022-11-15): the refunds, newest first. */
+  refunds: Type.Optional(Type.Object({ data: Type.Array(Refund, { maxItems: 100 }) })),
 });
 const Dispute = Type.Object({
   id: Type.String({ pattern: '^(dp|du)_[A-Za-z0-9_]{1,250}$' }),
@@ -51,6 +66,7 @@ const Dispute = Type.Object({
   amount: Amount,
   currency: Currency,
   reason: Type.Union([Word, Type.Null()]),
+  status: Word,
 });
 
 /** `value` as `schema` says, or ProviderError('malformed') naming the first field that is not. */
@@ -139,6 +155,7 @@ export function notificationOf(raw: unknown): VerifiedNotification {
     }
     case 'charge.refunded': {
       const c = read(Charge, object, 'data.object');
+      const listed = c.refunds?.data ?? [];
       return {
         ...base,
         finding: {
@@ -147,6 +164,7 @@ export function notificationOf(raw: unknown): VerifiedNotification {
           id: c.id,
           ...money(c.amount_refunded, c.currency, 'data.object.amount_refunded'),
           reason: null,
+          completed: listed.flatMap((r, i) => completed(r, `data.object.refunds.data.${i}`, c.currency)),
         },
         excerpt: {
           id: event.id,
@@ -155,10 +173,40 @@ export function notificationOf(raw: unknown): VerifiedNotification {
           paymentIntent: c.payment_intent,
           amountRefunded: c.amount_refunded,
           currency: c.currency,
+          refunds: listed.map((r) => r.id).join(' ') || null,
         },
       };
     }
-    case 'charge.dispute.created': {
+    // A refund as it is made and as it completes (a card refund usually succeeds at once).
+    case 'refund.created':
+    case 'refund.updated':
+    case 'charge.refund.updated': {
+      const r = read(Refund, object, 'data.object');
+      const excerpt = {
+        id: event.id,
+        type: event.type,
+        refund: r.id,
+        paymentIntent: r.payment_intent ?? null,
+        amount: r.amount,
+        currency: r.currency,
+        status: r.status,
+      };
+      if (!r.payment_intent) return { ...base, finding: { kind: 'ignored', reason: 'no_payment_intent' }, excerpt };
+      return {
+        ...base,
+        finding: {
+          kind: 'refund',
+          providerTrxId: r.payment_intent,
+          id: r.id,
+          ...money(r.amount, r.currency, 'data.object.amount'),
+          reason: r.reason ?? null,
+          completed: completed(r, 'data.object'),
+        },
+        excerpt,
+      };
+    }
+    case 'charge.dispute.created':
+    case 'charge.dispute.closed': {
       const d = read(Dispute, object, 'data.object');
       return {
         ...base,
@@ -168,6 +216,16 @@ export function notificationOf(raw: unknown): VerifiedNotification {
           id: d.id,
           ...money(d.amount, d.currency, 'data.object.amount'),
           reason: d.reason,
+          // A dispute is open until closed; closed lost: the amount went back to the cardholder.
+          status:
+            event.type === 'charge.dispute.created'
+              ? 'open'
+              : d.status === 'lost'
+                ? 'lost'
+                : d.status === 'won'
+                  ? 'won'
+                  : 'closed',
+          at: null,
         },
         excerpt: {
           id: event.id,
@@ -177,6 +235,7 @@ export function notificationOf(raw: unknown): VerifiedNotification {
           amount: d.amount,
           currency: d.currency,
           reason: d.reason,
+          status: d.status,
         },
       };
     }
@@ -187,6 +246,13 @@ export function notificationOf(raw: unknown): VerifiedNotification {
         excerpt: { id: event.id, type: event.type },
       };
   }
+}
+
+/** A refund that succeeded, as one to apply (its amount in our minor units); none while pending or failed. */
+function completed(r: Refund, what: string, currency = r.currency): CompletedRefund[] {
+  if (r.currency !== currency) throw new ProviderError('malformed', `${what}.currency: not the charge's ${currency}`);
+  if (r.status !== 'succeeded') return [];
+  return [{ id: r.id, amountMinor: money(r.amount, r.currency, `${what}.amount`).amountMinor, at: r.created * 1000 }];
 }
 
 function sessionExcerpt(event: { id: string; type: string }, s: StripeSession) {

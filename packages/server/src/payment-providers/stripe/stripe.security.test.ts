@@ -200,7 +200,7 @@ describe('Stripe webhook: refusals', () => {
     await assertUnpaid(trxNo);
   });
 
-  it('records a refund and a dispute Stripe reports, sending no refund notification (spec 6)', async () => {
+  it('records a charge.refunded that lists no refunds (API versions since 2022-11-15) and an open dispute: no 2.5 for either', async () => {
     const { trxNo, session } = await openOrder('refund');
     const paid = completed(session);
     assert.equal((await deliver(paid)).status, 200);
@@ -214,7 +214,8 @@ describe('Stripe webhook: refusals', () => {
         currency: 'usd',
       }),
     );
-    assert.deepEqual([refund.status, refund.body.data], [200, { outcome: 'recorded', reason: 'refund' }]);
+    // The refund itself comes as refund.created / refund.updated (stripe.refunds.test.ts).
+    assert.deepEqual([refund.status, refund.body.data], [200, { outcome: 'recorded', reason: 'refund_not_completed' }]);
     const dispute = await deliver(
       StripeFake.event('charge.dispute.created', {
         id: 'dp_disputed1',
@@ -223,14 +224,15 @@ describe('Stripe webhook: refusals', () => {
         amount: session.amount_total,
         currency: 'usd',
         reason: 'fraudulent',
+        status: 'needs_response',
       }),
     );
-    assert.deepEqual(dispute.body.data, { outcome: 'recorded', reason: 'dispute' });
+    assert.deepEqual(dispute.body.data, { outcome: 'recorded', reason: 'dispute_open' });
     await f.game.waitFor(() => notificationsOf(f, trxNo).length > 0);
     assert.deepEqual(
       notificationsOf(f, trxNo).map((n) => n.trxType),
       [0],
-      'only the payment: no 2.5 for a provider refund',
+      'only the payment: no 2.5 for a refund not listed, nor for an open dispute',
     );
     assert.equal((await f.svc.admin('GET', `/orders/${trxNo}`)).body.order.status, 0);
     const recorded = (await f.svc.admin('GET', `/apps/${f.overseas.appId}/provider-messages?outcome=recorded`)).body

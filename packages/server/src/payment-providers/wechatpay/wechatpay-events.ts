@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ProviderError, type ProviderFinding, type VerifiedNotification } from '../provider.js';
 import { read } from '../stripe/stripe-events.js';
+import { rfc3339 } from '../provider-times.js';
 
 /**
  * The fields of WeChat Pay's notifications and transaction answers that we read, checked after the signature verified
@@ -51,6 +52,8 @@ const Refund = Type.Object({
   out_refund_no: Id(64),
   refund_id: Id(32),
   refund_status: Type.String({ pattern: '^[A-Z_]{1,32}$' }),
+  /** RFC 3339, when the refund succeeded (REFUND.SUCCESS). */
+  success_time: Type.Optional(Type.String({ maxLength: 40 })),
   amount: Type.Object({ total: Fen, refund: Fen, payer_total: Type.Optional(Fen), payer_refund: Type.Optional(Fen) }),
 });
 
@@ -146,9 +149,10 @@ export function notificationOf(
       refund_status: r.refund_status,
       refund: r.amount.refund,
     };
-    // Spec 6: only the stores refund; a refund made in WeChat Pay's merchant platform is recorded for operators.
+    // A refund that succeeded (in the merchant platform, or an operator's): applied once by WeChat Pay's refund_id.
     if (r.refund_status !== 'SUCCESS')
       return { ...base, finding: { kind: 'ignored', reason: `refund_${r.refund_status.toLowerCase()}` }, excerpt };
+    const at = r.success_time === undefined ? null : rfc3339(r.success_time, 'resource.success_time');
     return {
       ...base,
       finding: {
@@ -158,6 +162,7 @@ export function notificationOf(
         amountMinor: r.amount.refund,
         currency: 'CNY',
         reason: null,
+        completed: [{ id: r.refund_id, amountMinor: r.amount.refund, at }],
       },
       excerpt,
     };

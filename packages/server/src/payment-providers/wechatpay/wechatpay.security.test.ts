@@ -228,35 +228,4 @@ describe('WeChat Pay notification: refusals', () => {
     assert.deepEqual([nested.status, nested.body.code], [400, 40000]);
     await assertUnpaid(o.trxNo);
   });
-
-  it('records a refund WeChat Pay reports, sending no refund notification (spec 6)', async () => {
-    const o = await openOrder('refund');
-    const tx = await f.wechat.pay(o.outTradeNo);
-    await f.game.waitFor(() => notificationsOf(f, o.trxNo).length > 0);
-    const refund = WechatpayFake.notification(f.merchant.apiV3Key, 'REFUND.SUCCESS', {
-      mchid: f.merchant.mchId,
-      out_trade_no: o.outTradeNo,
-      transaction_id: tx.transaction_id,
-      out_refund_no: 'R-1',
-      refund_id: '50000000382019052709732678859',
-      refund_status: 'SUCCESS',
-      success_time: new Date().toISOString(),
-      amount: { total: 600, refund: 600, payer_total: 600, payer_refund: 600 },
-      user_received_account: '支付用户零钱',
-    });
-    const res = await deliver(null, { event: refund });
-    assert.deepEqual([res.status, res.body.data], [200, { outcome: 'recorded', reason: 'refund' }]);
-    assert.deepEqual(
-      notificationsOf(f, o.trxNo).map((n) => n.trxType),
-      [0],
-      'only the payment: no 2.5 for a provider refund',
-    );
-    assert.equal((await f.svc.admin('GET', `/orders/${o.trxNo}`)).body.order.status, 0);
-    const recorded = (await f.svc.admin('GET', `/apps/${f.mainland.appId}/provider-messages?outcome=recorded`)).body
-      .messages;
-    assert.deepEqual(
-      recorded.map((m: any) => [m.type, m.trxNo, m.amount]),
-      [['REFUND.SUCCESS', o.trxNo, 6]],
-    );
-  });
 });
