@@ -25,6 +25,8 @@ export interface RefundCase {
   pending(on: boolean): void;
   /** Every pending refund at the fake finishes successfully. */
   settle(): void;
+  /** Sends again every refund webhook the fake sent for the API's refunds (a provider's retry): their HTTP statuses. */
+  replayRefundWebhooks(): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,12 @@ export async function startCase(provider: RefundCase['provider']): Promise<Refun
         settle: () => {
           for (const r of f.stripe.refunds.values()) if (r.status === 'pending') f.stripe.settleRefund(r.id);
         },
+        async replayRefundWebhooks() {
+          const out: number[] = [];
+          for (const events of f.stripe.refundEvents.values())
+            for (const e of events) for (const d of await f.stripe.send(f.keys.secretKey, e)) out.push(d.status);
+          return out;
+        },
         close: () => f.close(),
       };
     }
@@ -89,6 +97,8 @@ export async function startCase(provider: RefundCase['provider']): Promise<Refun
         settle: () => {
           for (const [id, r] of f.paypal.refunds) if (r.refund.status === 'PENDING') f.paypal.settleRefund(id);
         },
+        // The fake's API refunds send no webhook (its Dashboard refunds do: paypal.refunds.test.ts).
+        replayRefundWebhooks: async () => [],
         close: () => f.close(),
       };
     }
@@ -114,6 +124,14 @@ export async function startCase(provider: RefundCase['provider']): Promise<Refun
         // Alipay answers a refund at once (fund_change), or refuses it: it has no pending state to hold.
         pending: () => {},
         settle: () => {},
+        async replayRefundWebhooks() {
+          const out: number[] = [];
+          for (const [no, params] of f.alipay.refundNotifies) {
+            const trade = [...f.alipay.trades.values()].find((t) => [...f.alipay.refunds.values()].some((r) => r.outRequestNo === no && r.outTradeNo === t.outTradeNo))!;
+            out.push((await f.alipay.post(trade.notifyUrl!, params)).status);
+          }
+          return out;
+        },
         close: () => f.close(),
       };
     }
@@ -140,6 +158,14 @@ export async function startCase(provider: RefundCase['provider']): Promise<Refun
         settle: () => {
           for (const r of f.wechat.refunds.values())
             if (r.status === 'PROCESSING') f.wechat.settleRefund(f.merchant.mchId, r.out_refund_no);
+        },
+        async replayRefundWebhooks() {
+          const out: number[] = [];
+          for (const r of f.wechat.refunds.values()) {
+            const event = f.wechat.refundEvents.get(r.out_refund_no);
+            if (event) out.push((await f.wechat.send(f.wechat.transactions.get(r.out_trade_no)!.notify_url, event)).status);
+          }
+          return out;
         },
         close: () => f.close(),
       };
