@@ -47,6 +47,9 @@ for (const provider of ['stripe', 'paypal', 'alipay', 'wechatpay'] as const) {
       assert.equal(c.refundCalls().length, 1);
       // The provider's own refund webhook came after its answer, and comes again (a retry): nothing more is applied.
       await new Promise((r) => setTimeout(r, 200));
+      // It names the refund as the answer did: whichever comes first applies it, the other finds it applied.
+      const named = (await c.f.svc.admin('GET', `/orders/${trxNo}/refunds`)).body.refunds[0].providerRefundId;
+      if (provider !== 'paypal') assert.ok(c.webhookRefundIds().includes(named), `${named} in ${c.webhookRefundIds()}`);
       for (const status of await c.replayRefundWebhooks()) assert.ok(status < 300, `a replay is taken: ${status}`);
       // The reconciliation finds nothing left to settle; the game still has one 2.5.
       const report = await c.f.svc.services.paymentProviders.reconciliation.reconcileRefunds();

@@ -27,6 +27,8 @@ export interface RefundCase {
   settle(): void;
   /** Sends again every refund webhook the fake sent for the API's refunds (a provider's retry): their HTTP statuses. */
   replayRefundWebhooks(): Promise<number[]>;
+  /** The refund ids the provider's refund webhooks name (as the webhook route reads them), for the API's refunds. */
+  webhookRefundIds(): string[];
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startCase(provider: RefundCase['provider']): Promise<Refun
         settle: () => {
           for (const r of f.stripe.refunds.values()) if (r.status === 'pending') f.stripe.settleRefund(r.id);
         },
+        webhookRefundIds: () => [...f.stripe.refundEvents.keys()],
         async replayRefundWebhooks() {
           const out: number[] = [];
           for (const events of f.stripe.refundEvents.values())
@@ -99,6 +102,7 @@ export async function startCase(provider: RefundCase['provider']): Promise<Refun
         },
         // The fake's API refunds send no webhook (its Dashboard refunds do: paypal.refunds.test.ts).
         replayRefundWebhooks: async () => [],
+        webhookRefundIds: () => [],
         close: () => f.close(),
       };
     }
@@ -124,6 +128,7 @@ export async function startCase(provider: RefundCase['provider']): Promise<Refun
         // Alipay answers a refund at once (fund_change), or refuses it: it has no pending state to hold.
         pending: () => {},
         settle: () => {},
+        webhookRefundIds: () => [...f.alipay.refundNotifies.values()].map((p) => `${p.trade_no}:${p.out_biz_no}`),
         async replayRefundWebhooks() {
           const out: number[] = [];
           for (const [no, params] of f.alipay.refundNotifies) {
@@ -159,6 +164,8 @@ export async function startCase(provider: RefundCase['provider']): Promise<Refun
           for (const r of f.wechat.refunds.values())
             if (r.status === 'PROCESSING') f.wechat.settleRefund(f.merchant.mchId, r.out_refund_no);
         },
+        webhookRefundIds: () =>
+          [...f.wechat.refunds.values()].filter((r) => f.wechat.refundEvents.has(r.out_refund_no)).map((r) => r.refund_id),
         async replayRefundWebhooks() {
           const out: number[] = [];
           for (const r of f.wechat.refunds.values()) {

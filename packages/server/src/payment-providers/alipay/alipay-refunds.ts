@@ -9,7 +9,8 @@ const REASON_MAX = 256;
 /**
  * alipay.trade.refund (统一收单交易退款接口) of the order's trade by out_trade_no, refund_amount in yuan, under
  * out_request_no (the refund's key: Alipay refunds once per out_request_no). Alipay has no refund id of its own: the
- * refund is named by its out_request_no (its refund notify's `out_biz_no`). `fund_change: N` is the answer to a
+ * refund is named `trade_no:out_request_no`, as its refund notify names it (`trade_no:out_biz_no`, alipay-notify.ts),
+ * so the notify and this answer apply it once between them. `fund_change: N` is the answer to a
  * request Alipay had already taken (or has not moved money for yet): the refund query decides.
  */
 export async function alipayRefund(
@@ -27,7 +28,8 @@ export async function alipayRefund(
       refund_reason: [...r.reason].slice(0, REASON_MAX).join(''),
       out_request_no: r.key,
     });
-    if (answer.fund_change === 'Y') return { state: 'succeeded', providerRefundId: r.key, amountMinor: r.amountMinor, currency: 'CNY' };
+    if (answer.fund_change === 'Y')
+      return { state: 'succeeded', providerRefundId: refundIdOf(payment, r), amountMinor: r.amountMinor, currency: 'CNY' };
     return alipayRefundQuery(api, creds, payment, r);
   } catch (e) {
     if (e instanceof AlipayRefusal)
@@ -59,7 +61,10 @@ export async function alipayRefundQuery(
   }
   if (answer.out_request_no !== r.key || typeof answer.refund_amount !== 'string') return { state: 'unknown' };
   if (answer.refund_status !== undefined && answer.refund_status !== 'REFUND_SUCCESS')
-    return { state: 'pending', providerRefundId: r.key };
-  if (answer.refund_amount !== toYuan(r.amountMinor)) return { state: 'pending', providerRefundId: r.key };
-  return { state: 'succeeded', providerRefundId: r.key, amountMinor: r.amountMinor, currency: 'CNY' };
+    return { state: 'pending', providerRefundId: refundIdOf(payment, r) };
+  if (answer.refund_amount !== toYuan(r.amountMinor)) return { state: 'pending', providerRefundId: refundIdOf(payment, r) };
+  return { state: 'succeeded', providerRefundId: refundIdOf(payment, r), amountMinor: r.amountMinor, currency: 'CNY' };
 }
+
+/** The refund's name: the trade's trade_no (the payment's provider transaction id) and the request's number. */
+const refundIdOf = (payment: ProviderPaymentRow, r: RefundCall) => `${payment.provider_trx_id}:${r.key}`;
