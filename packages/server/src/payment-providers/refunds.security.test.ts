@@ -96,3 +96,47 @@ describe('refunds: permissions, studio scoping, audit', () => {
     assert.equal(noCsrf.status, 403);
   });
 });
+
+/**
+ * Races closed in the database: many refunds of one order at once never take more than was paid (the payment row's
+ * lock, then the sum), and many copies of one refund (one key) reach the provider once (the unique key).
+ */
+describe('refunds: concurrent requests', () => {
+  let c: RefundCase;
+  before(async () => {
+    c = await startCase('stripe');
+  });
+  after(async () => {
+    await c?.close();
+  });
+
+  it('8 refunds of 2.00 of a 9.98 order at once: 4 taken, 4 refused, each taken once at the provider (10 rounds)', async () => {
+    for (let round = 0; round < 10; round++) {
+      const { trxNo } = await c.paidOrder(`race-${round}`, 2);
+      const calls = c.refundCalls().length;
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          c.f.svc.admin('POST', `/orders/${trxNo}/refunds`, {
+            amount: '2.00',
+            reason: 'race',
+            idempotencyKey: `race-${round}-key-${i}`,
+          }),
+        ),
+      );
+      const statuses = answers.map((a) => a.status).sort();
+      assert.deepEqual(statuses, [201, 201, 201, 201, 409, 409, 409, 409], JSON.stringify(answers.map((a) => a.body)));
+      assert.ok(answers.filter((a) => a.status === 409).every((a) => a.body.code === 40957));
+      assert.equal(c.refundCalls().length, calls + 4);
+      // One key clicked 8 times at once: one row, one call.
+      const { trxNo: other } = await c.paidOrder(`race-click-${round}`, 1);
+      const clicks = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          c.f.svc.admin('POST', `/orders/${other}/refunds`, { reason: 'double click', idempotencyKey: `click-${round}-0001` }),
+        ),
+      );
+      assert.equal(clicks.filter((a) => a.status === 201).length, 1, JSON.stringify(clicks.map((a) => a.body)));
+      assert.equal(clicks.filter((a) => a.status === 200).length, 7);
+      assert.equal(c.refundCalls().length, calls + 5);
+    }
+  });
+});
