@@ -15,8 +15,8 @@ const playerHref = (appId, userId) => `#/apps/${appId}/player-orders${queryStrin
 const refunders = (appId) => ({
   sectionClass: 'refunders',
   intro: html`<p class="muted">
-    The players of this app with the most store refunds in the window (default: the last 30 days), most refunds first,
-    then the larger amount. Pending supplements are what each player owes now (4.5).
+    The players of this app with the most refunds (store and web) in the window (default: the last 30 days), most
+    refunds first, then the larger amount. Pending supplements are what each player owes now (4.5).
   </p>`,
   path: `/apps/${appId}/refund-abuse`,
   ...REFUNDER_ROWS,
@@ -38,6 +38,7 @@ const refunders = (appId) => ({
       render: (r) => html`<a class="player-orders" href=${playerHref(appId, r.userId)}>${r.userId}</a>`,
     },
     { label: 'Refunds', render: (r) => String(r.refunds) },
+    { label: 'Web refunds / disputes lost', render: (r) => `${r.webRefunds} / ${r.disputesLost}` },
     { label: 'Refunded', render: (r) => r.refunded.map((a) => money(a.amount, a.currency)).join(' + ') },
     { label: 'Pending supplements', render: (r) => String(r.pendingSupplements) },
     { label: 'Last refund', render: (r) => when(r.lastRefundAt) },

@@ -115,7 +115,11 @@ const OWNERS: Record<string, string[]> = {
     // 4.5's batch statement: the arrears read with the requests' nonces (the nonce ledger's CTE).
     'orders/refunds/arrears-batch.ts',
   ],
-  web_refunds: ['orders/refunds/web-refunds.store.ts'],
+  web_refunds: [
+    'orders/refunds/web-refunds.store.ts',
+    'orders/overview.queries.ts',
+    'orders/refunds/refund-abuse.queries.ts',
+  ],
   placement_claims: ['orders/placement/placement-claims.ts'],
   products: ['orders/catalogue/products.repository.ts'],
   order_settings: ['orders/catalogue/settings.repository.ts'],

@@ -1,4 +1,4 @@
-// pages/orders.js - orders: search list with paging, detail (status history, refund, supplement, notifications) with cancel; supplements list.
+// pages/orders.js - orders: search list with paging, detail (status history, refunds, supplement, notifications) with cancel; supplements list.
 import { api } from '/console/api.js';
 import {
   ActionStatus,
@@ -97,7 +97,7 @@ function OrderDetail({ trxNo }) {
   const refunds = useApi('GET', `${path}/refunds`, {}, [trxNo]);
   const mayRefund = usePermission('orders.refund');
   if (placeholder) return placeholder;
-  const { order: o, refund, supplement, notifications } = data;
+  const { order: o, refund, supplement, notifications, refunds = [], webRefunds = [], refundedAmount = 0 } = data;
   return html`<section>
     <h1>Order ${o.trxNo} <span class=${`order-${o.statusName}`}>${o.statusName}</span></h1>
     <${ActionStatus} action=${cancel} done=${() => 'Order cancelled.'} />
@@ -133,10 +133,22 @@ function OrderDetail({ trxNo }) {
         ['Failure', show(o.failureReason)],
         [
           'Refund',
-          refund
-            ? html`<a href=${href(`/orders/${refund.trxNo}`)}>${refund.trxNo}</a> (${refund.statusName})`
-            : show(null),
+          refunds.length > 1 || webRefunds.length > 0
+            ? html`<ul class="refunds">
+                ${refunds.map((r) => {
+                  const web = webRefunds.find((w) => w.refundTrxNo === r.trxNo);
+                  return html`<li>
+                    <a href=${href(`/orders/${r.trxNo}`)}>${r.trxNo}</a> ${money(r.totalAmount, r.currency)}${
+                      web ? ` (${web.kind === 'dispute_lost' ? 'dispute lost' : 'refund'} at ${web.provider})` : ''
+                    }
+                  </li>`;
+                })}
+              </ul>`
+            : refund
+              ? html`<a href=${href(`/orders/${refund.trxNo}`)}>${refund.trxNo}</a> (${refund.statusName})`
+              : show(null),
         ],
+        ['Refunded at the provider', refundedAmount > 0 ? money(refundedAmount, o.currency) : show(null)],
         [
           'Supplement',
           supplement

@@ -98,12 +98,14 @@ export function OverviewCharts({ data, links }) {
     <${Chart}
       id="commerce"
       kind="lines"
-      title="Orders, payments, refunds and pending supplements per day"
+      title="Orders, payments, refunds (of them web refunds and disputes lost) and pending supplements per day"
       ...${byDay}
       series=${[
         figuresOf(days, 'orders', 'Orders', ordersOn({ trxType: 0 })),
         figuresOf(days, 'payments', 'Payments', ordersOn({ trxType: 0, status: 0 })),
         figuresOf(days, 'refunds', 'Refunds', ordersOn({ trxType: 2 })),
+        figuresOf(days, 'webRefunds', 'Web refunds', null),
+        figuresOf(days, 'disputesLost', 'Disputes lost', null),
         figuresOf(days, 'pendingSupplements', 'Pending supplements', pendingSupplements),
       ]}
     />

@@ -15,8 +15,9 @@ function refunders(appId) {
     sectionClass: 'refunders',
     intro: html`${head.intro}
       <p class="muted">
-        The players of this app with the most store refunds in the window (default: the last 30 days), most refunds
-        first, then the larger amount. Pending supplements are what each owes the app now (4.5). The app's order
+        The players of this app with the most refunds in the window (default: the last 30 days), store and web, most
+        refunds first, then the larger amount. Of them, web refunds were made at a payment provider and disputes lost
+        are chargebacks of web payments. Pending supplements are what each owes the app now (4.5). The app's order
         settings can refuse new store orders of a player who owes a supplement.
       </p>`,
     ...REFUNDER_ROWS,
@@ -42,6 +43,7 @@ function refunders(appId) {
             >${String(r.refunds)}</a
           >`,
       },
+      { label: 'Web refunds / disputes lost', render: (r) => `${r.webRefunds} / ${r.disputesLost}` },
       { label: 'Refunded', render: (r) => amounts(r.refunded) },
       {
         label: 'Pending supplements',

@@ -185,6 +185,8 @@ export interface PlacementClaimsTable {
 export interface WebRefundsTable {
   refund_trx_no: number;
   app_id: number;
+  /** The paying player (the refund abuse view counts by player). */
+  user_id: string;
   original_trx_no: number;
   /** The payment provider (payment-providers PROVIDER_IDS). */
   provider: string;

@@ -9,12 +9,16 @@ export interface DailyCommerce {
   orders: number;
   payments: number;
   refunds: number;
+  /** Of `refunds`: refunds made at a web payment provider, and disputes of web payments lost (migration 0031). */
+  webRefunds: number;
+  disputesLost: number;
   pendingSupplements: number;
 }
 
 /**
- * Orders, payments, refunds and pending supplements created in the window, by UTC day: two grouped range scans
- * (orders_created and supplements_created, migration 0019). Each figure is the rows of a list route's filter:
+ * Orders, payments, refunds (of them: web refunds and lost disputes) and pending supplements created in the window,
+ * by UTC day: three grouped range scans (orders_created and supplements_created, migration 0019; web_refunds_app or
+ * web_refunds_created, 0031). Each figure is the rows of a list route's filter:
  * orders = trxType 0, payments = trxType 0 and status 0 (succeeded), refunds = trxType 2, by created_at.
  */
 export async function commerceByDay(db: Kysely<Tables>, w: TimeWindow): Promise<DailyCommerce[]> {
@@ -39,19 +43,39 @@ export async function commerceByDay(db: Kysely<Tables>, w: TimeWindow): Promise<
     .where('created_at', '<', w.to)
     .where('supply_status', '=', SupplyStatus.PENDING);
   if (w.appId !== undefined) supplements = supplements.where('app_id', '=', w.appId);
-  const [orderRows, supplementRows] = await Promise.all([
+  let web = db
+    .selectFrom('web_refunds')
+    .select([
+      day.as('bucket'),
+      sql<number>`sum(case when kind = 'dispute_lost' then 0 else 1 end)`.as('refunds'),
+      sql<number>`sum(case when kind = 'dispute_lost' then 1 else 0 end)`.as('disputes'),
+    ])
+    .where('created_at', '>=', w.from)
+    .where('created_at', '<', w.to);
+  if (w.appId !== undefined) web = web.where('app_id', '=', w.appId);
+  const [orderRows, supplementRows, webRows] = await Promise.all([
     orders.groupBy(day).execute(),
     supplements.groupBy(day).execute(),
+    web.groupBy(day).execute(),
   ]);
   const days = new Map<number, DailyCommerce>();
   const at = (bucket: unknown) => {
     const d = num(bucket) * DAY_MS;
-    const entry = days.get(d) ?? { day: d, orders: 0, payments: 0, refunds: 0, pendingSupplements: 0 };
+    const entry = days.get(d) ?? {
+      day: d,
+      orders: 0,
+      payments: 0,
+      refunds: 0,
+      webRefunds: 0,
+      disputesLost: 0,
+      pendingSupplements: 0,
+    };
     days.set(d, entry);
     return entry;
   };
   for (const r of orderRows)
     Object.assign(at(r.bucket), { orders: num(r.orders), payments: num(r.payments), refunds: num(r.refunds) });
   for (const r of supplementRows) at(r.bucket).pendingSupplements = num(r.n);
+  for (const r of webRows) Object.assign(at(r.bucket), { webRefunds: num(r.refunds), disputesLost: num(r.disputes) });
   return [...days.values()].sort((a, b) => a.day - b.day);
 }

@@ -55,11 +55,16 @@ export const Overview = Type.Object(
         orders: Count,
         payments: Count,
         refunds: Count,
+        webRefunds: Type.Integer({
+          minimum: 0,
+          description: 'Of refunds: those made at a web payment provider (issue 39).',
+        }),
+        disputesLost: Type.Integer({ minimum: 0, description: 'Of refunds: disputes of web payments lost.' }),
         pendingSupplements: Count,
       }),
       {
         description:
-          'Per UTC day, by created_at: payment orders, of those succeeded, refund orders, supplements still pending.',
+          'Per UTC day, by created_at: payment orders, of those succeeded, refund orders (stores and web), supplements still pending.',
       },
     ),
     gameCallFailures: Type.Array(

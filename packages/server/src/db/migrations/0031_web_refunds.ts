@@ -15,6 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('web_refunds')
     .addColumn('refund_trx_no', 'bigint', (c) => c.primaryKey().references('orders.trx_no'))
     .addColumn('app_id', 'bigint', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.notNull())
     .addColumn('original_trx_no', 'bigint', (c) => c.notNull())
     .addColumn('provider', 'text', (c) => c.notNull())
     .addColumn('provider_refund_id', 'text', (c) => c.notNull())
@@ -29,8 +30,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('web_refunds_provider_id', ['provider', 'provider_refund_id'])
     .execute();
   await db.schema.createIndex('web_refunds_original').on('web_refunds').column('original_trx_no').execute();
-  // The refund abuse view and the overview count them by app and time.
-  await db.schema.createIndex('web_refunds_app').on('web_refunds').columns(['app_id', 'created_at']).execute();
+  // The refund abuse view and the overview count them by app and time, player and kind, from the index alone.
+  await db.schema
+    .createIndex('web_refunds_app')
+    .on('web_refunds')
+    .columns(['app_id', 'created_at', 'user_id', 'kind'])
+    .execute();
+  // The overview across every app: by time.
+  await db.schema.createIndex('web_refunds_created').on('web_refunds').columns(['created_at', 'kind']).execute();
 
   await db.schema
     .alterTable('orders')

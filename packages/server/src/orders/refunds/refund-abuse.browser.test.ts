@@ -66,9 +66,9 @@ describe('refund abuse (browser)', () => {
     await page.click('main a:has-text("Refund abuse")');
     await waitForRoute(page, `/apps/${w.app.appId}/refunders`);
     const rows = await waitForRowCount(page, 3);
-    assert.match(rows[0]!, /^8001\t3\t1\.25 KWD \+ 20\.97 USD\t3\t\S/);
-    assert.match(rows[1]!, /^8002\t2\t34\.95 USD\t2\t\S/);
-    assert.ok(rows[2]!.startsWith(`${hostile}\t1\t6.99 USD\t0\t`), rows[2]);
+    assert.match(rows[0]!, /^8001\t3\t0 \/ 0\t1\.25 KWD \+ 20\.97 USD\t3\t\S/);
+    assert.match(rows[1]!, /^8002\t2\t0 \/ 0\t34\.95 USD\t2\t\S/);
+    assert.ok(rows[2]!.startsWith(`${hostile}\t1\t0 / 0\t6.99 USD\t0\t`), rows[2]);
     assert.equal(await page.locator('main img').count(), 0, 'the markup of a player id is text');
     assert.deepEqual(dialogs, []);
     assert.doesNotMatch(await page.locator('main').innerText(), /Stranger|8003/);
@@ -139,7 +139,7 @@ describe('refund abuse (browser)', () => {
     await page.click('form.filters button[type=submit]');
     await waitForText(page, 'main .window', /in KWD/);
     await waitForRowCount(page, 1);
-    assert.match(await page.locator('main tbody tr').first().innerText(), /^8001\t1\t1\.25 KWD\t3\t/);
+    assert.match(await page.locator('main tbody tr').first().innerText(), /^8001\t1\t0 \/ 0\t1\.25 KWD\t3\t/);
 
     await page.fill('#f-currency', 'kwd');
     await page.click('form.filters button[type=submit]');
@@ -211,9 +211,9 @@ describe('refund abuse (browser)', () => {
     await page.locator('table.refunders tbody tr').first().waitFor();
     const rows = await page.locator('table.refunders tbody tr').allInnerTexts();
     assert.equal(rows.length, 3);
-    assert.match(rows[0]!, /^8001\t3\t1\.25 KWD \+ 20\.97 USD\t3\t\S/);
-    assert.match(rows[1]!, /^8002\t2\t34\.95 USD\t2\t/);
-    assert.ok(rows[2]!.startsWith(`${hostile}\t1\t6.99 USD\t0\t`), rows[2]);
+    assert.match(rows[0]!, /^8001\t3\t0 \/ 0\t1\.25 KWD \+ 20\.97 USD\t3\t\S/);
+    assert.match(rows[1]!, /^8002\t2\t0 \/ 0\t34\.95 USD\t2\t/);
+    assert.ok(rows[2]!.startsWith(`${hostile}\t1\t0 / 0\t6.99 USD\t0\t`), rows[2]);
     assert.equal(await page.locator('main img').count(), 0);
     assert.deepEqual(dialogs, []);
 
@@ -265,8 +265,8 @@ describe('refund abuse (browser)', () => {
     await page.locator('table.refunders tbody tr').first().waitFor();
     const rows = await page.locator('table.refunders tbody tr').allInnerTexts();
     assert.deepEqual(
-      rows.map((r) => r.split('\t').slice(0, 3).join(' ')),
-      ['8001 1 1 USD', '8003 1 1 USD'],
+      rows.map((r) => r.split('\t').slice(0, 4).join(' ')),
+      ['8001 1 0 / 0 1 USD', '8003 1 0 / 0 1 USD'],
     );
     assert.deepEqual(errors, []);
     await page.close();

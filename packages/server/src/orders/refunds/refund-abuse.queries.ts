@@ -103,6 +103,33 @@ export async function pendingSupplementCounts(
   return new Map(rows.map((r) => [r.user_id, num(r.n)]));
 }
 
+/** Of these players' refunds in the window, those made at a web payment provider and the disputes the merchant lost. */
+export interface WebRefundCounts {
+  webRefunds: number;
+  disputesLost: number;
+}
+
+/**
+ * The web refunds and lost disputes (migration 0031) of these players in the window, from web_refunds_app (app_id,
+ * created_at, user_id, kind) alone. Their refund orders are among the player's refunds already: these say which.
+ */
+export async function webRefundCounts(
+  db: Kysely<Tables>,
+  w: RefundWindow,
+  userIds: string[],
+): Promise<Map<string, WebRefundCounts>> {
+  const out = new Map<string, WebRefundCounts>();
+  if (userIds.length === 0) return out;
+  const rows = await refundersQueries.web(db, w, userIds).execute();
+  for (const r of rows) {
+    const c = out.get(r.user_id) ?? { webRefunds: 0, disputesLost: 0 };
+    if (r.kind === 'dispute_lost') c.disputesLost += num(r.n);
+    else c.webRefunds += num(r.n);
+    out.set(r.user_id, c);
+  }
+  return out;
+}
+
 /** The statements themselves, unexecuted: the functions above run them, the tests explain their plans. */
 export const refundersQueries = {
   top(db: Kysely<Tables>, w: RefundWindow, after: RefunderCursor | undefined, limit: number) {
@@ -135,6 +162,18 @@ export const refundersQueries = {
       .groupBy(['user_id', 'currency'])
       .orderBy('user_id')
       .orderBy('currency');
+  },
+
+  web(db: Kysely<Tables>, w: RefundWindow, userIds: string[]) {
+    let q = db
+      .selectFrom('web_refunds')
+      .select(['user_id', 'kind', sql<number>`count(*)`.as('n')])
+      .where('app_id', '=', w.appId)
+      .where('created_at', '>=', w.from)
+      .where('created_at', '<', w.to)
+      .where('user_id', 'in', userIds);
+    if (w.currency !== undefined) q = q.where('currency', '=', w.currency);
+    return q.groupBy(['user_id', 'kind']);
   },
 
   pending(db: Kysely<Tables>, appId: number, userIds: string[]) {

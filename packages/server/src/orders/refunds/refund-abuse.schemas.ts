@@ -23,7 +23,13 @@ const DateTime = Type.String({ format: 'date-time' });
 
 export const Refunder = Type.Object({
   userId: Type.String({ description: 'The platform user id of the player.' }),
-  refunds: Type.Integer({ description: 'Refund orders (trxType 2) of the player in the window.' }),
+  refunds: Type.Integer({ description: 'Refund orders (trxType 2) of the player in the window: stores and web.' }),
+  webRefunds: Type.Integer({
+    description: 'Of `refunds`, those made at a web payment provider (its dashboard, or an operator through it).',
+  }),
+  disputesLost: Type.Integer({
+    description: 'Of `refunds`, web payments the player disputed (chargebacks) and the merchant lost.',
+  }),
   refunded: Type.Array(
     Type.Object({
       currency: Type.String(),

@@ -9,6 +9,7 @@ import {
   pendingSupplementCounts,
   refundedByCurrency,
   topRefunders,
+  webRefundCounts,
   type RefunderCursor,
   type RefundWindow,
 } from './refund-abuse.queries.js';
@@ -78,9 +79,10 @@ export class RefundAbuse {
     const appId = window.appId;
     const top = await topRefunders(this.db, window, after, limit);
     const users = top.map((r) => r.userId);
-    const [amounts, pending] = await Promise.all([
+    const [amounts, pending, web] = await Promise.all([
       refundedByCurrency(this.db, window, users),
       pendingSupplementCounts(this.db, appId, users),
+      webRefundCounts(this.db, window, users),
     ]);
     const byUser = groupBy(amounts, (a) => a.userId);
     const last = top.at(-1);
@@ -92,6 +94,8 @@ export class RefundAbuse {
       refunders: top.map((r) => ({
         userId: r.userId,
         refunds: r.refunds,
+        webRefunds: web.get(r.userId)?.webRefunds ?? 0,
+        disputesLost: web.get(r.userId)?.disputesLost ?? 0,
         refunded: (byUser.get(r.userId) ?? []).map((a) => ({
           currency: a.currency,
           amount: minorToNumber(a.minor, a.currency),

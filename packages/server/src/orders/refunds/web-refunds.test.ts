@@ -170,4 +170,30 @@ describe('web refunds: applyProviderRefund', () => {
       assert.equal(after.outbox - before.outbox, 5);
     }
   });
+
+  it('the refund abuse view and the overview count web refunds and lost disputes beside the store refunds', async () => {
+    const other = await appWithProducts(svc);
+    const order = await placeOk(svc, webOrder(other.appId, { userId: 'web-refunder' }));
+    await payOk(svc, order.trxNo);
+    const mine = (extra: Partial<ProviderRefund>) => refund(order.trxNo, { appId: other.appId, ...extra });
+    assert.equal((await apply(mine({ amountMinor: 100 }))).outcome, 'applied');
+    assert.equal((await apply(mine({ amountMinor: 200 }))).outcome, 'applied');
+    assert.equal((await apply(mine({ amountMinor: 300, kind: 'dispute_lost' }))).outcome, 'applied');
+    const store = await placeOk(svc, storeOrder(other.appId, { userId: 'web-refunder' }));
+    await payOk(svc, store.trxNo);
+    assert.equal((await svc.admin('POST', `/sandbox/orders/${store.trxNo}/refund`, {})).status, 201);
+
+    const abuse = await svc.admin('GET', `/apps/${other.appId}/refund-abuse`);
+    assert.equal(abuse.status, 200, JSON.stringify(abuse.body));
+    const [row] = abuse.body.refunders;
+    assert.deepEqual(
+      [row.userId, row.refunds, row.webRefunds, row.disputesLost],
+      ['web-refunder', 4, 2, 1],
+      'four refund orders: a store refund, two web refunds and a lost dispute',
+    );
+    const overview = await svc.admin('GET', `/overview?appId=${other.appId}`);
+    assert.equal(overview.status, 200, JSON.stringify(overview.body));
+    const sum = (k: string) => overview.body.commerce.reduce((n: number, d: any) => n + d[k], 0);
+    assert.deepEqual([sum('refunds'), sum('webRefunds'), sum('disputesLost')], [4, 2, 1]);
+  });
 });

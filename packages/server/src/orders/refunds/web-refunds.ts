@@ -135,6 +135,7 @@ export async function applyProviderRefund(deps: WebRefundDeps, refund: ProviderR
       await webRefundsStore.insert(trx, {
         refund_trx_no: row.trx_no,
         app_id: paid.app_id,
+        user_id: paid.user_id,
         original_trx_no: paid.trx_no,
         provider: refund.provider,
         provider_refund_id: refund.providerRefundId,
