@@ -94,7 +94,7 @@ function OrderDetail({ trxNo }) {
   const { data, reload, placeholder } = useRecord(path, {}, [trxNo], page);
   const body = { reason: 'cancelled in the operator console' };
   const cancel = useAction(() => api('POST', `${path}/cancel`, { body }), reload);
-  const refunds = useApi('GET', `${path}/refunds`, {}, [trxNo]);
+  const asked = useApi('GET', `${path}/refunds`, {}, [trxNo]);
   const mayRefund = usePermission('orders.refund');
   if (placeholder) return placeholder;
   const { order: o, refund, supplement, notifications, refunds = [], webRefunds = [], refundedAmount = 0 } = data;
@@ -158,12 +158,12 @@ function OrderDetail({ trxNo }) {
       ]}
     />
     <${StatusHistory} history=${data.statusHistory} />
-    ${refunds.data?.webOrder
-      ? html`<section class="refunds">
-          <h2>Refunds through ${refunds.data.provider}</h2>
+    ${asked.data?.webOrder
+      ? html`<section class="refund-requests">
+          <h2>Refunds through ${asked.data.provider}</h2>
           <${Table}
             rowKey=${(r) => r.refundRequestId}
-            rows=${refunds.data.refunds}
+            rows=${asked.data.refunds}
             empty="No refunds asked."
             columns=${REFUND_COLUMNS}
           />
@@ -172,7 +172,7 @@ function OrderDetail({ trxNo }) {
                 call=${(b) => api('POST', `${path}/refunds`, { body: b })}
                 currency=${o.currency}
                 onDone=${() => {
-                  refunds.reload();
+                  asked.reload();
                   reload();
                 }}
               />`

@@ -26,7 +26,7 @@ describe('refunds (browser)', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await signIn(c.f.svc, page);
     await go(c.f.svc, page, `/orders/${trxNo}`);
-    await waitForText(page, 'main .refunds h2', /Refunds through stripe/);
+    await waitForText(page, 'main .refund-requests h2', /Refunds through stripe/);
     await page.fill('.refund-form #f-amount', '2.00');
     await page.fill('.refund-form #f-reason', 'one item never arrived');
     await page.dblclick('#refund-submit');
@@ -35,8 +35,8 @@ describe('refunds (browser)', () => {
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(c.refundCalls().length, 1, 'one call at the provider');
     assert.equal(refundNotesOf(c.f, trxNo).length, 1, 'one 2.5');
-    await waitForText(page, 'main .refunds table', /one item never arrived/);
-    assert.equal(await page.locator('main .refunds tbody tr').count(), 1);
+    await waitForText(page, 'main .refund-requests table', /one item never arrived/);
+    assert.equal(await page.locator('main .refund-requests tbody tr').count(), 1);
 
     c.refuse('charge_disputed');
     try {
