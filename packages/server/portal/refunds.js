@@ -92,19 +92,21 @@ export function Refunders({ appId, query }) {
 export function PlayerOrders({ appId, userId, before }) {
   const [refunding, setRefunding] = useState(null);
   const [shown, setShown] = useState(0);
-  return html`${refunding
-      ? html`<section class="refund" data-trx=${String(refunding.trxNo)}>
-          <p>
-            Order ${refunding.trxNo}: ${money(refunding.totalAmount, refunding.currency)}
-            <button type="button" class="refund-close" onClick=${() => setRefunding(null)}>Close</button>
-          </p>
-          <${RefundForm}
-            call=${(body) => api('POST', `/apps/${appId}/orders/${refunding.trxNo}/refunds`, { body })}
-            currency=${refunding.currency}
-            onDone=${() => setShown(shown + 1)}
-          />
-        </section>`
-      : null}
+  return html`${
+      refunding
+        ? html`<section class="refund" data-trx=${String(refunding.trxNo)}>
+            <p>
+              Order ${refunding.trxNo}: ${money(refunding.totalAmount, refunding.currency)}
+              <button type="button" class="refund-close" onClick=${() => setRefunding(null)}>Close</button>
+            </p>
+            <${RefundForm}
+              call=${(body) => api('POST', `/apps/${appId}/orders/${refunding.trxNo}/refunds`, { body })}
+              currency=${refunding.currency}
+              onDone=${() => setShown(shown + 1)}
+            />
+          </section>`
+        : null
+    }
     <${ListPage}
       key=${shown}
       spec=${playerOrders(appId, userId, setRefunding)}

@@ -158,27 +158,31 @@ function OrderDetail({ trxNo }) {
       ]}
     />
     <${StatusHistory} history=${data.statusHistory} />
-    ${asked.data?.webOrder
-      ? html`<section class="refund-requests">
-          <h2>Refunds through ${asked.data.provider}</h2>
-          <${Table}
-            rowKey=${(r) => r.refundRequestId}
-            rows=${asked.data.refunds}
-            empty="No refunds asked."
-            columns=${REFUND_COLUMNS}
-          />
-          ${mayRefund && o.trxType === 0 && o.status === 0
-            ? html`<${RefundForm}
-                call=${(b) => api('POST', `${path}/refunds`, { body: b })}
-                currency=${o.currency}
-                onDone=${() => {
-                  asked.reload();
-                  reload();
-                }}
-              />`
-            : null}
-        </section>`
-      : null}
+    ${
+      asked.data?.webOrder
+        ? html`<section class="refund-requests">
+            <h2>Refunds through ${asked.data.provider}</h2>
+            <${Table}
+              rowKey=${(r) => r.refundRequestId}
+              rows=${asked.data.refunds}
+              empty="No refunds asked."
+              columns=${REFUND_COLUMNS}
+            />
+            ${
+              mayRefund && o.trxType === 0 && o.status === 0
+                ? html`<${RefundForm}
+                    call=${(b) => api('POST', `${path}/refunds`, { body: b })}
+                    currency=${o.currency}
+                    onDone=${() => {
+                      asked.reload();
+                      reload();
+                    }}
+                  />`
+                : null
+            }
+          </section>`
+        : null
+    }
     <h2>Notifications to the game</h2>
     <${Table}
       rowKey=${(n) => n.notifyId}

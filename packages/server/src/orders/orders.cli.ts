@@ -103,7 +103,7 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
       'refund a web order through the provider that took it (--reason required; --amount for part of it), or a paid store order through the sandbox channel (SANDBOX_PAYMENTS only)',
     )
     .option('--reason <text>', 'why (required for a web order): kept with the refund')
-    .option('--amount <decimal>', "part of a web order, in its currency (default: all that remains)")
+    .option('--amount <decimal>', 'part of a web order, in its currency (default: all that remains)')
     .option('--key <idempotencyKey>', 'the same key again is the same refund (default: the amount and reason)')
     .option('--bank-refund-no <no>', 'the store refund number (sandbox)')
     .action(async (trxNo: string, o) => {

@@ -122,7 +122,12 @@ export function createPaymentProviders(deps: {
       refunds,
       (err, refund) =>
         log.warn(
-          { err, trxNo: Number(refund.trx_no), provider: refund.provider, refundRequestId: Number(refund.refund_request_id) },
+          {
+            err,
+            trxNo: Number(refund.trx_no),
+            provider: refund.provider,
+            refundRequestId: Number(refund.refund_request_id),
+          },
           'payment provider refund call failed; the reconciliation tries again',
         ),
     ),

@@ -54,9 +54,13 @@ export interface PaymentProvider<Config = Record<string, string>, Secrets = Reco
    * `refund.key`: the same key sent again is the same refund. Answers what the provider said: succeeded, pending, or
    * refused (a business no: the order stays paid). Throws ProviderError('unreachable') when there is no answer.
    */
-  refund(settings: ProviderSettings<Config, Secrets>, payment: ProviderPaymentRow, refund: RefundCall): Promise<RefundFinding>;
+  refund(
+    settings: ProviderSettings<Config, Secrets>,
+    payment: ProviderPaymentRow,
+    refund: RefundCall,
+  ): Promise<RefundFinding>;
   /**
-   * The provider's view of a refund asked before (by its id when the provider gave one, else by `refund.key`); 
+   * The provider's view of a refund asked before (by its id when the provider gave one, else by `refund.key`);
    * `unknown` when the provider has no refund under that key (the request never reached it: send it again).
    */
   queryRefund(

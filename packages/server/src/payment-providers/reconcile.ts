@@ -110,7 +110,13 @@ export class ProviderReconciliation {
     const report: RefundReconcileReport = { looked: 0, succeeded: 0, refused: 0, failed: 0 };
     if (!this.refunds) return report;
     const now = this.now();
-    const due = await refundRequestsRepo.leaseUnsettled(this.db, now, now - this.options.queryAfterMs, now + LEASE_MS, BATCH);
+    const due = await refundRequestsRepo.leaseUnsettled(
+      this.db,
+      now,
+      now - this.options.queryAfterMs,
+      now + LEASE_MS,
+      BATCH,
+    );
     for (const row of due) {
       report.looked++;
       try {

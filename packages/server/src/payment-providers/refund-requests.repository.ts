@@ -85,7 +85,9 @@ export const refundRequestsRepo = {
     db: Kysely<Tables>,
     id: number,
     from: RefundRequestState[],
-    set: Partial<Pick<RefundRequestRow, 'state' | 'provider_refund_id' | 'error_code' | 'error_message' | 'lease_until'>>,
+    set: Partial<
+      Pick<RefundRequestRow, 'state' | 'provider_refund_id' | 'error_code' | 'error_message' | 'lease_until'>
+    >,
     at: number,
   ): Promise<RefundRequestRow | undefined> {
     return db

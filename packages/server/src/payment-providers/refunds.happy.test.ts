@@ -82,7 +82,11 @@ for (const provider of ['stripe', 'paypal', 'alipay', 'wechatpay'] as const) {
       );
       // The order stays paid (2.7 has no refunded status); what remains is checked in the database.
       await waitForStatus(c.f, trxNo, 0);
-      const tooMuch = await refund(trxNo, { amount: String(total), reason: 'all of it', idempotencyKey: 'too-much-0001' });
+      const tooMuch = await refund(trxNo, {
+        amount: String(total),
+        reason: 'all of it',
+        idempotencyKey: 'too-much-0001',
+      });
       assert.equal(tooMuch.status, 409, JSON.stringify(tooMuch.body));
       assert.equal(tooMuch.body.code, 40957);
       assert.equal(tooMuch.body.data.remainingMinor, Math.round(total * 100) - 300);
@@ -91,7 +95,15 @@ for (const provider of ['stripe', 'paypal', 'alipay', 'wechatpay'] as const) {
     it('a refund the provider refuses leaves the order paid with a clear error, remembered for a second click', async () => {
       const { trxNo } = await c.paidOrder('refuse-1', 1);
       const calls = c.refundCalls().length;
-      c.refuse(provider === 'alipay' ? 'ACQ.SELLER_BALANCE_NOT_ENOUGH' : provider === 'wechatpay' ? 'NOT_ENOUGH' : provider === 'paypal' ? 'REFUND_TIME_LIMIT_EXCEEDED' : 'charge_disputed');
+      c.refuse(
+        provider === 'alipay'
+          ? 'ACQ.SELLER_BALANCE_NOT_ENOUGH'
+          : provider === 'wechatpay'
+            ? 'NOT_ENOUGH'
+            : provider === 'paypal'
+              ? 'REFUND_TIME_LIMIT_EXCEEDED'
+              : 'charge_disputed',
+      );
       try {
         const res = await refund(trxNo, { reason: 'goodwill' });
         assert.equal(res.status, 409, JSON.stringify(res.body));
@@ -122,7 +134,11 @@ for (const provider of ['stripe', 'paypal', 'alipay', 'wechatpay'] as const) {
         assert.equal(res.body.state, 'pending');
         assert.ok(res.body.providerRefundId);
         const db = c.f.svc.services.database.db;
-        await db.updateTable('refund_requests').set({ requested_at: Date.now() - 3_600_000 }).where('trx_no', '=', trxNo).execute();
+        await db
+          .updateTable('refund_requests')
+          .set({ requested_at: Date.now() - 3_600_000 })
+          .where('trx_no', '=', trxNo)
+          .execute();
         const reconciliation = c.f.svc.services.paymentProviders.reconciliation;
         assert.deepEqual(await reconciliation.reconcileRefunds(), { looked: 1, succeeded: 0, refused: 0, failed: 0 });
         assert.equal(refundNotesOf(c.f, trxNo).length, 0, 'not finished: nothing told');

@@ -62,7 +62,8 @@ export function refundAdminRoutes(services: Services): FastifyPluginAsyncTypebox
     app.get(
       '/orders/:trxNo/refunds',
       adminRoute({
-        summary: 'The refunds operators and studios asked of a web order, oldest first, with what the provider answered',
+        summary:
+          'The refunds operators and studios asked of a web order, oldest first, with what the provider answered',
         params: TrxNoParams,
         response: { 200: RefundRequestList },
       }),

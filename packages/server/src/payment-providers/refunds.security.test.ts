@@ -25,7 +25,7 @@ describe('refunds: permissions, studio scoping, audit', () => {
     const refused = await adminAs(c.f.svc, viewer, 'POST', `/orders/${trxNo}/refunds`, { reason: 'please' });
     assert.equal(refused.status, 403, JSON.stringify(refused.body));
     assert.equal(refused.body.code, 40303);
-    assert.equal((await refundRows(c.f)), 0);
+    assert.equal(await refundRows(c.f), 0);
     assert.equal(c.refundCalls().length, 0);
     // Reading the refunds is a read.
     assert.equal((await adminAs(c.f.svc, viewer, 'GET', `/orders/${trxNo}/refunds`)).status, 200);
@@ -49,8 +49,17 @@ describe('refunds: permissions, studio scoping, audit', () => {
   it("a studio developer refunds its own app's order only with the grant; another studio's order is 404", async () => {
     const mine = await c.paidOrder('studio-1', 1);
     // Another studio's app, with Stripe too, and a paid order of it.
-    const other = await c.f.svc.createApp({ name: 'Other Studio', region: 'overseas', callbackUrls: { default: `${c.f.game.url}/cb` } });
-    await setUpStripe(c.f as any, (c.f as any).stripe, other.appId, `${c.f.svc.url}/notify/v1/providers/stripe/${other.appId}`);
+    const other = await c.f.svc.createApp({
+      name: 'Other Studio',
+      region: 'overseas',
+      callbackUrls: { default: `${c.f.game.url}/cb` },
+    });
+    await setUpStripe(
+      c.f as any,
+      (c.f as any).stripe,
+      other.appId,
+      `${c.f.svc.url}/notify/v1/providers/stripe/${other.appId}`,
+    );
 
     const dev = await createDeveloper(c.f.svc, 'studio-dev', [c.appId]);
     let s = await portalSessionOf(c.f.svc, dev);
@@ -131,7 +140,10 @@ describe('refunds: concurrent requests', () => {
       const { trxNo: other } = await c.paidOrder(`race-click-${round}`, 1);
       const clicks = await Promise.all(
         Array.from({ length: 8 }, () =>
-          c.f.svc.admin('POST', `/orders/${other}/refunds`, { reason: 'double click', idempotencyKey: `click-${round}-0001` }),
+          c.f.svc.admin('POST', `/orders/${other}/refunds`, {
+            reason: 'double click',
+            idempotencyKey: `click-${round}-0001`,
+          }),
         ),
       );
       assert.equal(clicks.filter((a) => a.status === 201).length, 1, JSON.stringify(clicks.map((a) => a.body)));

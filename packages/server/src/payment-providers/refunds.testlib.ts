@@ -132,7 +132,9 @@ export async function startCase(provider: RefundCase['provider']): Promise<Refun
         async replayRefundWebhooks() {
           const out: number[] = [];
           for (const [no, params] of f.alipay.refundNotifies) {
-            const trade = [...f.alipay.trades.values()].find((t) => [...f.alipay.refunds.values()].some((r) => r.outRequestNo === no && r.outTradeNo === t.outTradeNo))!;
+            const trade = [...f.alipay.trades.values()].find((t) =>
+              [...f.alipay.refunds.values()].some((r) => r.outRequestNo === no && r.outTradeNo === t.outTradeNo),
+            )!;
             out.push((await f.alipay.post(trade.notifyUrl!, params)).status);
           }
           return out;
@@ -165,12 +167,15 @@ export async function startCase(provider: RefundCase['provider']): Promise<Refun
             if (r.status === 'PROCESSING') f.wechat.settleRefund(f.merchant.mchId, r.out_refund_no);
         },
         webhookRefundIds: () =>
-          [...f.wechat.refunds.values()].filter((r) => f.wechat.refundEvents.has(r.out_refund_no)).map((r) => r.refund_id),
+          [...f.wechat.refunds.values()]
+            .filter((r) => f.wechat.refundEvents.has(r.out_refund_no))
+            .map((r) => r.refund_id),
         async replayRefundWebhooks() {
           const out: number[] = [];
           for (const r of f.wechat.refunds.values()) {
             const event = f.wechat.refundEvents.get(r.out_refund_no);
-            if (event) out.push((await f.wechat.send(f.wechat.transactions.get(r.out_trade_no)!.notify_url, event)).status);
+            if (event)
+              out.push((await f.wechat.send(f.wechat.transactions.get(r.out_trade_no)!.notify_url, event)).status);
           }
           return out;
         },

@@ -37,7 +37,12 @@ describe('studio portal (happy paths)', () => {
     const dev = await createDeveloper(svc, 'leaving-dev', [app.appId]);
     const mine = await portalSessionOf(svc, dev);
     const me = await portalAs(svc, mine, 'GET', '/session');
-    assert.deepEqual(me.body, { name: 'leaving-dev', appIds: [app.appId], refundAppIds: [], csrfToken: mine.csrfToken });
+    assert.deepEqual(me.body, {
+      name: 'leaving-dev',
+      appIds: [app.appId],
+      refundAppIds: [],
+      csrfToken: mine.csrfToken,
+    });
     const out = await portalAs(svc, mine, 'DELETE', '/session');
     assert.equal(out.status, 204);
     assert.match(out.headers.get('set-cookie')!, /^gp_studio_session=; Path=\/portal\/v1; Max-Age=0/);

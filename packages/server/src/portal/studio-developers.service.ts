@@ -111,7 +111,12 @@ export class StudioDeveloperService extends Accounts<DeveloperView> {
       if (before.some((id) => !after.includes(id)) || refundsBefore.some((id) => !refunds.includes(id)))
         await this.people.repo.deleteSessionsOf(row.person_id);
       if (patch.appIds !== undefined)
-        await this.people.audit('studio-developer-apps', actor, ctx, `${name}: ${before.join(',')} -> ${after.join(',')}`);
+        await this.people.audit(
+          'studio-developer-apps',
+          actor,
+          ctx,
+          `${name}: ${before.join(',')} -> ${after.join(',')}`,
+        );
       if (refunds.join(',') !== refundsBefore.join(','))
         await this.people.audit(
           'studio-developer-refunds',

@@ -362,15 +362,22 @@ export class AlipayFake {
       });
     const kept = this.refunds.get(key);
     if (kept) {
-      if (kept.cents !== cents) return fail('40004', 'Business Failed', 'ACQ.REQUEST_AMOUNT_EXCEED', '请求退款金额超过交易金额');
+      if (kept.cents !== cents)
+        return fail('40004', 'Business Failed', 'ACQ.REQUEST_AMOUNT_EXCEED', '请求退款金额超过交易金额');
       return done('N');
     }
-    if (trade.status !== 'TRADE_SUCCESS') return fail('40004', 'Business Failed', 'ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
+    if (trade.status !== 'TRADE_SUCCESS')
+      return fail('40004', 'Business Failed', 'ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
     if (this.refuseRefunds) return fail('40004', 'Business Failed', this.refuseRefunds, '退款失败');
     const total = Math.round(Number(trade.totalAmount) * 100);
     if (cents > total - (this.#refunded.get(trade.tradeNo) ?? 0))
       return fail('40004', 'Business Failed', 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', '退款金额超限');
-    this.refunds.set(key, { outTradeNo: trade.outTradeNo, outRequestNo, cents, reason: String(biz?.refund_reason ?? '') });
+    this.refunds.set(key, {
+      outTradeNo: trade.outTradeNo,
+      outRequestNo,
+      cents,
+      reason: String(biz?.refund_reason ?? ''),
+    });
     // On the trade as a console refund is (its running total, TRADE_CLOSED when all of it), and its notify (out_biz_no:
     // the out_request_no) after the answer, as Alipay sends it, unless notifies are held.
     void this.refund(trade, (cents / 100).toFixed(2), { send: false, outBizNo: outRequestNo }).then(({ params }) => {

@@ -406,7 +406,10 @@ export class PaypalFake {
       .filter((x) => x.captureId === captureId && x.refund.status !== 'FAILED' && x.refund.status !== 'CANCELLED')
       .reduce((sum, x) => sum + cents(x.refund.amount.value), 0);
     const total = cents(capture.amount.value);
-    const amount = body?.amount ?? { currency_code: capture.amount.currency_code, value: ((total - refunded) / 100).toFixed(2) };
+    const amount = body?.amount ?? {
+      currency_code: capture.amount.currency_code,
+      value: ((total - refunded) / 100).toFixed(2),
+    };
     if (amount.currency_code !== capture.amount.currency_code)
       return { status: 422, name: 'UNPROCESSABLE_ENTITY', issue: 'REFUND_CAPTURE_CURRENCY_MISMATCH' };
     if (!/^[0-9]{1,10}(\.[0-9]{1,2})?$/.test(String(amount.value)) || cents(amount.value) < 1)

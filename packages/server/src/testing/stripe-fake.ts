@@ -396,7 +396,8 @@ export class StripeFake {
    */
   private createRefund(form: any, secretKey: string): FakeRefund | { error: string; code?: string } {
     const session = [...this.sessions.values()].find(
-      (s) => s.payment_intent !== null && s.payment_intent === form.payment_intent && this.#owner.get(s.id) === secretKey,
+      (s) =>
+        s.payment_intent !== null && s.payment_intent === form.payment_intent && this.#owner.get(s.id) === secretKey,
     );
     if (!session) return { error: `No such payment_intent: '${form.payment_intent}'`, code: 'resource_missing' };
     if (this.refuseRefunds) return { error: 'The refund was refused.', code: this.refuseRefunds };
@@ -406,7 +407,8 @@ export class StripeFake {
       .reduce((sum, r) => sum + r.amount, 0);
     const remaining = charge.amount - charge.amount_refunded - pending;
     const amount = form.amount === undefined ? remaining : Number(form.amount);
-    if (!Number.isSafeInteger(amount) || amount < 1) return { error: 'Invalid integer: amount', code: 'parameter_invalid_integer' };
+    if (!Number.isSafeInteger(amount) || amount < 1)
+      return { error: 'Invalid integer: amount', code: 'parameter_invalid_integer' };
     if (remaining <= 0)
       return { error: `Charge ${charge.id} has already been refunded.`, code: 'charge_already_refunded' };
     if (amount > remaining)

@@ -356,7 +356,9 @@ export class WechatpayFake {
     if (typeof b?.out_refund_no !== 'string' || !/^[0-9A-Za-z_\-|*@]{1,64}$/.test(b.out_refund_no))
       return bad('out_refund_no');
     const t = [...this.transactions.values()].find(
-      (x) => x.mchid === m.mchId && (x.out_trade_no === b.out_trade_no || (x.transaction_id && x.transaction_id === b.transaction_id)),
+      (x) =>
+        x.mchid === m.mchId &&
+        (x.out_trade_no === b.out_trade_no || (x.transaction_id && x.transaction_id === b.transaction_id)),
     );
     if (!t) return this.answer(res, 404, { code: 'RESOURCE_NOT_EXISTS', message: '订单不存在' });
     const kept = this.refunds.get(key);
@@ -408,7 +410,12 @@ export class WechatpayFake {
       refund_status: 'SUCCESS',
       success_time: new Date().toISOString().replace(/\.\d+Z$/, '+00:00'),
       user_received_account: r.user_received_account,
-      amount: { total: t.amount.total, refund: r.amount.refund, payer_total: t.amount.total, payer_refund: r.amount.refund },
+      amount: {
+        total: t.amount.total,
+        refund: r.amount.refund,
+        payer_total: t.amount.total,
+        payer_refund: r.amount.refund,
+      },
     };
     const event = WechatpayFake.notification(this.merchantOf(t.mchid).apiV3Key, 'REFUND.SUCCESS', resource);
     this.refundEvents.set(r.out_refund_no, event);

@@ -29,7 +29,12 @@ export async function alipayRefund(
       out_request_no: r.key,
     });
     if (answer.fund_change === 'Y')
-      return { state: 'succeeded', providerRefundId: refundIdOf(payment, r), amountMinor: r.amountMinor, currency: 'CNY' };
+      return {
+        state: 'succeeded',
+        providerRefundId: refundIdOf(payment, r),
+        amountMinor: r.amountMinor,
+        currency: 'CNY',
+      };
     return alipayRefundQuery(api, creds, payment, r);
   } catch (e) {
     if (e instanceof AlipayRefusal)
@@ -62,7 +67,8 @@ export async function alipayRefundQuery(
   if (answer.out_request_no !== r.key || typeof answer.refund_amount !== 'string') return { state: 'unknown' };
   if (answer.refund_status !== undefined && answer.refund_status !== 'REFUND_SUCCESS')
     return { state: 'pending', providerRefundId: refundIdOf(payment, r) };
-  if (answer.refund_amount !== toYuan(r.amountMinor)) return { state: 'pending', providerRefundId: refundIdOf(payment, r) };
+  if (answer.refund_amount !== toYuan(r.amountMinor))
+    return { state: 'pending', providerRefundId: refundIdOf(payment, r) };
   return { state: 'succeeded', providerRefundId: refundIdOf(payment, r), amountMinor: r.amountMinor, currency: 'CNY' };
 }
 

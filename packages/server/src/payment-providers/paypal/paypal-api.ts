@@ -81,7 +81,10 @@ export class PaypalApi {
     return this.callPayments(creds, (payments) => payments.getRefund({ refundId }));
   }
 
-  private async callPayments<T>(creds: PaypalCredentials, fn: (payments: PaymentsController) => Promise<{ result: T }>) {
+  private async callPayments<T>(
+    creds: PaypalCredentials,
+    fn: (payments: PaymentsController) => Promise<{ result: T }>,
+  ) {
     const { PaymentsController } = await loadSdk();
     return this.run(creds, async (client) => (await fn(new PaymentsController(client))).result);
   }

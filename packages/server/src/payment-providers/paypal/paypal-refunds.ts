@@ -19,7 +19,12 @@ export async function refundCapture(
 ): Promise<RefundFinding> {
   const value = toPaypalValue(r.amountMinor, r.currency);
   if (value === null || !payment.provider_trx_id)
-    return { state: 'refused', providerRefundId: null, code: 'AMOUNT_INVALID', message: 'PayPal cannot take this amount' };
+    return {
+      state: 'refused',
+      providerRefundId: null,
+      code: 'AMOUNT_INVALID',
+      message: 'PayPal cannot take this amount',
+    };
   try {
     const refund = await api.refundCapture(
       creds,
@@ -55,7 +60,12 @@ function refundFinding(refund: Refund): RefundFinding {
   const id = typeof refund.id === 'string' && PAYPAL_ID.test(refund.id) ? refund.id : null;
   if (id === null) return { state: 'pending', providerRefundId: null };
   if (refund.status === 'FAILED' || refund.status === 'CANCELLED')
-    return { state: 'refused', providerRefundId: id, code: refund.status, message: `PayPal: the refund ${refund.status}` };
+    return {
+      state: 'refused',
+      providerRefundId: id,
+      code: refund.status,
+      message: `PayPal: the refund ${refund.status}`,
+    };
   if (refund.status !== 'COMPLETED') return { state: 'pending', providerRefundId: id };
   const money = refund.amount ? fromPaypalMoney(refund.amount.value, refund.amount.currencyCode) : null;
   if (money === null) return { state: 'pending', providerRefundId: id };

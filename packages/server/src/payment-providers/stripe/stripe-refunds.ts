@@ -25,6 +25,7 @@ export function refundFinding(r: StripeRefund): RefundFinding {
   if (r.status !== 'succeeded') return { state: 'pending', providerRefundId: r.id };
   const currency = r.currency.toUpperCase();
   const amountMinor = isCurrency(currency) ? fromStripeAmount(r.amount, currency) : null;
-  if (amountMinor === null) throw new ProviderError('malformed', `refund: ${r.amount} ${r.currency} is not an amount we know`);
+  if (amountMinor === null)
+    throw new ProviderError('malformed', `refund: ${r.amount} ${r.currency} is not an amount we know`);
   return { state: 'succeeded', providerRefundId: r.id, amountMinor, currency };
 }

@@ -197,7 +197,12 @@ export class StripeProvider implements PaymentProvider<Record<string, string>, S
   async refund(settings: Settings, payment: ProviderPaymentRow, r: RefundCall): Promise<RefundFinding> {
     const amount = toStripeAmount(r.amountMinor, r.currency);
     if (amount === null || !payment.provider_trx_id)
-      return { state: 'refused', providerRefundId: null, code: 'amount_invalid', message: 'Stripe cannot take this amount' };
+      return {
+        state: 'refused',
+        providerRefundId: null,
+        code: 'amount_invalid',
+        message: 'Stripe cannot take this amount',
+      };
     try {
       const refund = await this.call(() =>
         this.client(settings).refunds.create(
@@ -212,7 +217,8 @@ export class StripeProvider implements PaymentProvider<Record<string, string>, S
       );
       return refundFinding(read(StripeRefund, refund, 'refund'));
     } catch (e) {
-      if (e instanceof StripeRefusal) return { state: 'refused', providerRefundId: null, code: e.stripeCode, message: e.message };
+      if (e instanceof StripeRefusal)
+        return { state: 'refused', providerRefundId: null, code: e.stripeCode, message: e.message };
       throw e;
     }
   }
@@ -238,7 +244,8 @@ export class StripeProvider implements PaymentProvider<Record<string, string>, S
       const err = e as { type?: string; message?: string; statusCode?: number; code?: string };
       const refused = err.type === 'StripeInvalidRequestError' || err.type === 'StripeCardError';
       const message = `Stripe: ${err.message ?? String(e)}`.slice(0, 500);
-      if (refused) throw new StripeRefusal(/^[a-z_]{1,64}$/.test(err.code ?? '') ? err.code! : 'invalid_request', message);
+      if (refused)
+        throw new StripeRefusal(/^[a-z_]{1,64}$/.test(err.code ?? '') ? err.code! : 'invalid_request', message);
       throw new ProviderError('unreachable', message);
     }
   }

@@ -47,7 +47,11 @@ export async function wechatRefund(
 }
 
 /** GET /v3/refund/domestic/refunds/{out_refund_no} (查询单笔退款); RESOURCE_NOT_EXISTS is `unknown`. */
-export async function wechatRefundQuery(api: WechatpayApi, m: WechatpayMerchant, r: RefundCall): Promise<RefundFinding> {
+export async function wechatRefundQuery(
+  api: WechatpayApi,
+  m: WechatpayMerchant,
+  r: RefundCall,
+): Promise<RefundFinding> {
   try {
     return refundFinding(await api.refundQuery(m, r.key), r);
   } catch (e) {
@@ -61,7 +65,12 @@ function refundFinding(answer: unknown, r: RefundCall): RefundFinding {
   const refund = read(WechatRefund, answer, 'refund');
   if (refund.out_refund_no !== r.key) return { state: 'pending', providerRefundId: refund.refund_id };
   if (refund.status === 'SUCCESS')
-    return { state: 'succeeded', providerRefundId: refund.refund_id, amountMinor: refund.amount.refund, currency: 'CNY' };
+    return {
+      state: 'succeeded',
+      providerRefundId: refund.refund_id,
+      amountMinor: refund.amount.refund,
+      currency: 'CNY',
+    };
   if (refund.status === 'CLOSED' || refund.status === 'ABNORMAL')
     return {
       state: 'refused',
