@@ -62,10 +62,16 @@ describe('refunds (browser)', () => {
     const { trxNo } = await c.paidOrder('portal-1', 1);
     const order = (await c.f.svc.admin('GET', `/orders/${trxNo}`)).body.order;
     const dev = await createDeveloper(c.f.svc, 'refund.dev', [c.appId]);
-    assert.equal(
-      (await c.f.svc.admin('PATCH', '/studio-developers/refund.dev', { refundAppIds: [c.appId] })).status,
-      200,
-    );
+    // An operator grants the developer refunds of the app on its console page.
+    const consoleTab = await browser.newPage();
+    await signIn(c.f.svc, consoleTab.page);
+    await go(c.f.svc, consoleTab.page, '/people/developers/refund.dev');
+    await consoleTab.page.fill('#f-developerRefundAppIds', String(c.appId));
+    await consoleTab.page.click('button.save-apps');
+    await waitForText(consoleTab.page, '.developer-detail .details', new RegExp(`refunds: ${c.appId}`));
+    assert.deepEqual((await c.f.svc.admin('GET', '/studio-developers/refund.dev')).body.refundAppIds, [c.appId]);
+    assert.deepEqual(consoleTab.errors, []);
+    await consoleTab.page.close();
     const { page, errors, dialogs } = await browser.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${c.f.svc.url}/portal`);
