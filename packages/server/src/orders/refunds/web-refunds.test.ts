@@ -97,6 +97,7 @@ describe('web refunds: applyProviderRefund', () => {
     );
     assert.deepEqual(refunds[0].attach, d.order.attach, '2.5 rule 2: the attach of the payment');
     assert.deepEqual(refunds[0].products, d.order.products);
+    assert.deepEqual(await svc.services.orders.webRefunds.remaining(trxNo), { remainingMinor: 0, currency: 'USD' });
     const nothing = await apply(refund(trxNo, { amountMinor: 1 }));
     assert.deepEqual(nothing, { outcome: 'exceeds_remaining', remainingMinor: 0 });
   });

@@ -224,4 +224,11 @@ export class WebRefunds {
   ofOrder(trxNo: number): Promise<WebRefundRow[]> {
     return webRefundsOf(this.reads, trxNo);
   }
+
+  /** What remains unrefunded of a paid web payment (minor units of its currency); null: not a paid web payment. */
+  async remaining(trxNo: number): Promise<{ remainingMinor: number; currency: string } | null> {
+    const o = await ordersRepo.byTrxNo(this.deps.db, trxNo);
+    if (!o || !isWebPayment(o) || o.status !== OrderStatus.SUCCEEDED) return null;
+    return { remainingMinor: o.total_minor - o.refunded_minor, currency: o.currency };
+  }
 }

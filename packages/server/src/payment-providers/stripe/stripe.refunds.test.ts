@@ -96,6 +96,20 @@ describe('Stripe: refunds and disputes made at Stripe', () => {
     ]);
   });
 
+  it('a refund pending at first: refund.created is recorded, refund.updated succeeded applies it, a failed one nothing', async () => {
+    const { trxNo, sessionId } = await paidOrder(1);
+    const { refund } = await f.stripe.refund(sessionId, 199, { send: false });
+    const pending = StripeFake.event('refund.created', { ...refund, status: 'pending' });
+    const [created] = await f.stripe.resend(sessionId, [pending]);
+    assert.deepEqual(JSON.parse(created!.body).data, { outcome: 'recorded', reason: 'refund_not_completed' });
+    assert.equal(refundNotificationsOf(f, trxNo).length, 0, 'no 2.5 while the refund is pending');
+    const [updated] = await f.stripe.resend(sessionId, [StripeFake.event('refund.updated', refund)]);
+    assert.deepEqual(JSON.parse(updated!.body).data, { outcome: 'applied', reason: 'refunded' });
+    const failed = StripeFake.event('refund.updated', { ...refund, id: 're_failed_one', status: 'failed' });
+    assert.equal(JSON.parse((await f.stripe.resend(sessionId, [failed]))[0]!.body).data.outcome, 'recorded');
+    await assertRefunded(f, trxNo, [{ kind: 'refund', amount: 1.99 }]);
+  });
+
   it('a dispute: open is recorded with no 2.5; lost is a 2.5 and a pending supplement; won changes nothing', async () => {
     const { trxNo, sessionId } = await paidOrder(1);
     const opened = await f.stripe.dispute(sessionId, null);
