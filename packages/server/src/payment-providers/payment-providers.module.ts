@@ -79,6 +79,8 @@ export function createPaymentProviders(deps: {
   orders: Pick<OrderService, 'applyChannelEvent' | 'cancel'>;
   /** Applies a provider's refund or lost dispute to its order (OrdersDomain.webRefunds). */
   applyRefund?: ApplyRefund;
+  /** What remains unrefunded of a paid web order, by the orders' core (OrdersDomain.webRefunds.remaining). */
+  refundRemaining?: (trxNo: number) => Promise<{ remainingMinor: number } | null>;
   now: () => number;
   /** Database.reads: the operator's message list reads the replica (the reconciliation leases, so reads the primary). */
   reads?: Kysely<Tables>;
@@ -98,6 +100,7 @@ export function createPaymentProviders(deps: {
     deps.applyRefund ?? refundsOff,
     (e) => deps.dialect.isUniqueViolation(e),
     now,
+    deps.refundRemaining,
   );
   return {
     registry: settings.registry,

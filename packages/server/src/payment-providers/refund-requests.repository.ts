@@ -49,6 +49,11 @@ export const refundRequestsRepo = {
     db: Kysely<Tables>,
     row: NewRefundRequest,
     isUniqueViolation: (e: unknown) => boolean,
+    /**
+     * What the orders' core says remains of the payment (its refunds applied, the provider's own included), read just
+     * before: less the requests not yet applied, it caps the amount too. null: no cap beyond this table's.
+     */
+    applied: number | null = null,
   ): Promise<InsertOutcome> {
     try {
       return await db.transaction().execute(async (trx) => {
@@ -62,7 +67,16 @@ export const refundRequestsRepo = {
           .where('trx_no', '=', row.trx_no)
           .where('state', '!=', 'refused')
           .executeTakeFirstOrThrow();
-        const remaining = Number(locked.amount_minor) - Number(taken.total);
+        let remaining = Number(locked.amount_minor) - Number(taken.total);
+        if (applied !== null) {
+          const unsettled = await trx
+            .selectFrom('refund_requests')
+            .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_minor'), eb.lit(0)).as('total'))
+            .where('trx_no', '=', row.trx_no)
+            .where('state', 'in', ['requested', 'pending'])
+            .executeTakeFirstOrThrow();
+          remaining = Math.min(remaining, applied - Number(unsettled.total));
+        }
         const amount = row.amount_minor ?? remaining;
         if (amount < 1 || amount > remaining) return { kind: 'exceeds' as const, remaining };
         const created = await trx

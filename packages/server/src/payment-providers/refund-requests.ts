@@ -46,6 +46,8 @@ export class RefundRequests {
     private readonly apply: ApplyRefund,
     private readonly isUniqueViolation: (e: unknown) => boolean,
     private readonly now: () => number = Date.now,
+    /** What the orders' core says remains unrefunded of a paid web order (WebRefunds.remaining); null: not paid. */
+    private readonly remaining: (trxNo: number) => Promise<{ remainingMinor: number } | null> = async () => null,
   ) {}
 
   /** Takes a refund and asks the provider once; `created` false: the same request again (its row as it is now). */
@@ -58,6 +60,8 @@ export class RefundRequests {
     if (amountMinor === 0) throw invalidParameter('amount', 'must be more than 0');
     const key = input.idempotencyKey ?? derivedKey(amountMinor, input.reason);
     const at = this.now();
+    // A refund made at the provider's dashboard (applied from its webhook) leaves less to refund here.
+    const applied = (await this.remaining(input.trxNo))?.remainingMinor ?? null;
     const outcome = await refundRequestsRepo.insertWithin(
       this.db,
       {
@@ -78,6 +82,7 @@ export class RefundRequests {
         lease_until: at + CALL_LEASE_MS,
       },
       this.isUniqueViolation,
+      applied,
     );
     switch (outcome.kind) {
       case 'not_paid':

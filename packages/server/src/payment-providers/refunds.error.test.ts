@@ -104,4 +104,27 @@ describe('refunds: hostile input', () => {
     assert.equal(await refundRows(c.f), 1);
     assert.equal(c.refundCalls().length, 1);
   });
+
+  it("a refund made at the provider's dashboard leaves less to refund here: past it 409, nothing sent", async () => {
+    const { trxNo } = await c.paidOrder('dashboard-1', 2);
+    const stripe = (c.f as any).stripe as import('../testing/stripe-fake.js').StripeFake;
+    const session = [...stripe.sessions.values()].find((s) => s.client_reference_id === String(trxNo))!;
+    await stripe.refund(session.id, 500);
+    // Its webhook applied it (web-refunds.ts): 4.98 of 9.98 remains.
+    for (let i = 0; i < 100; i++) {
+      const order = (await c.f.svc.admin('GET', `/orders/${trxNo}`)).body;
+      if ((order.webRefunds ?? order.refunds ?? []).length > 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const calls = c.refundCalls().length;
+    const tooMuch = await c.f.svc.admin('POST', `/orders/${trxNo}/refunds`, { reason: 'rest', amount: '5.00' });
+    assert.equal(tooMuch.status, 409, JSON.stringify(tooMuch.body));
+    assert.equal(tooMuch.body.code, 40957);
+    assert.equal(tooMuch.body.data.remainingMinor, 498);
+    assert.equal(c.refundCalls().length, calls);
+    const rest = await c.f.svc.admin('POST', `/orders/${trxNo}/refunds`, { reason: 'rest' });
+    assert.equal(rest.status, 201, JSON.stringify(rest.body));
+    assert.equal(rest.body.amount, 4.98);
+    assert.equal(rest.body.state, 'succeeded');
+  });
 });
