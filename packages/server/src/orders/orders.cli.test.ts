@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { runCli } from '../testing/child.js';
 import { TEST_DATABASE_URL } from '../testing/database.js';
 import { startTestService, type TestService } from '../testing/service.js';
-import { SANDBOX, payOk, placeOk, storeOrder } from './orders.testlib.js';
+import { SANDBOX, appWithProducts, payOk, placeOk, storeOrder, webOrder } from './orders.testlib.js';
 
 describe('orders CLI', () => {
   let svc: TestService;
@@ -96,5 +96,30 @@ describe('orders CLI', () => {
     );
     const off = await runCli({ ...env, SANDBOX_PAYMENTS: 'false' }, ['order', 'refund', String(order.trxNo)]);
     assert.match(off.stderr, /SANDBOX_PAYMENTS/);
+  });
+
+  it("shows a web payment's refunds, each with its kind and provider, and the status history naming them", async () => {
+    const app = await appWithProducts(svc);
+    const order = await placeOk(svc, webOrder(app.appId));
+    await payOk(svc, order.trxNo);
+    const base = { appId: app.appId, trxNo: order.trxNo, provider: 'paypal', currency: 'USD', refundedAt: Date.now() };
+    await svc.services.orders.webRefunds.apply({ ...base, providerRefundId: 'RF1', amountMinor: 100, kind: 'refund' });
+    await svc.services.orders.webRefunds.apply({
+      ...base,
+      providerRefundId: 'RV2',
+      amountMinor: 200,
+      kind: 'dispute_lost',
+    });
+    const res = await runCli(env, ['order', 'show', String(order.trxNo)]);
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, /0 -> 0 \(succeeded\)  partly refunded: 1\.00 USD at paypal \(RF1\)/);
+    assert.match(res.stdout, /0 -> 0 \(succeeded\)  dispute lost: 2\.00 USD at paypal \(RV2\)/);
+    assert.match(res.stdout, /refund: .*  refund at paypal \(RF1\)/);
+    assert.match(res.stdout, /refund: .*  dispute_lost at paypal \(RV2\)/);
+    const json = await cli('order', 'show', String(order.trxNo));
+    assert.deepEqual(
+      [json.refundedAmount, json.refunds.length, json.webRefunds.map((w: any) => w.providerRefundId)],
+      [3, 2, ['RF1', 'RV2']],
+    );
   });
 });

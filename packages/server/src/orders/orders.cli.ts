@@ -73,7 +73,7 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
   order
     .command('show')
     .argument('<trxNo>')
-    .description('an order with its status history, refund, supplement and notifications')
+    .description('an order with its status history, refunds, supplement and notifications')
     .action((trxNo: string) =>
       ctx.print(
         (s) => orderDetails({ ...s.orders, delivery: s.delivery }, num('trxNo', trxNo)),
@@ -84,7 +84,11 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
               (h) =>
                 `  ${h.at}  ${h.fromStatus === null ? 'new' : h.fromStatus} -> ${h.status} (${h.statusName})${h.reason ? `  ${h.reason}` : ''}`,
             ),
-            d.refund ? `refund: ${line(d.refund)}` : '',
+            // Every refund order (a web payment may be refunded in parts), a web one with its kind and provider.
+            ...d.refunds.map((r) => {
+              const web = d.webRefunds.find((w) => w.refundTrxNo === r.trxNo);
+              return `refund: ${line(r)}${web ? `  ${web.kind} at ${web.provider} (${web.providerRefundId})` : ''}`;
+            }),
             d.supplement ? `supplement: ${supplementLine(d.supplement)}` : '',
             ...d.notifications.map(
               (n) =>

@@ -27,8 +27,9 @@ const EXCERPT_MAX = 500;
  * The provider-independent rules of a payment, written once (docs/web-payment.md, "What every provider gets"):
  * a provider's finding pays its order exactly once, amount and currency checked against the order, the provider's
  * transaction id as bankTrxNo; a finding for an unknown or another app's order, another amount or currency, a closed
- * order, a transaction that paid before, or a replayed message pays nothing and is recorded; refunds and disputes are
- * applied to the order once each, a 2.5 to the game (provider-refunds.ts). Every message and find is counted by provider and outcome.
+ * order, a transaction that paid before, or a replayed message pays nothing and is recorded; refunds and lost disputes
+ * are applied to their order once each, a 2.5 to the game (provider-refunds.ts). Every message and find is counted by
+ * provider and outcome.
  */
 export class ProviderPayments {
   readonly counter = counter(

@@ -127,12 +127,22 @@ describe('web refunds: applyProviderRefund', () => {
       'a store payment refunds through its store',
     );
     assert.equal((await apply(refund(trxNo, { appId: app.appId + 1000 }))).outcome, 'unknown_order');
+    // A provider id another app's refund took: nothing about this app's orders, not even that it exists.
+    const taken = await apply(refund(trxNo, { amountMinor: 1, providerRefundId: 're_taken' }));
+    assert.equal(taken.outcome, 'applied');
+    const other = await apply(refund(trxNo, { appId: app.appId + 1000, providerRefundId: 're_taken' }));
+    assert.deepEqual(other, { outcome: 'unknown_order' });
     assert.equal((await apply(refund(987654321))).outcome, 'unknown_order');
     assert.equal((await apply(refund(trxNo, { currency: 'EUR' }))).outcome, 'currency_mismatch');
     for (const amountMinor of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 2, Number.NaN])
       assert.equal((await apply(refund(trxNo, { amountMinor }))).outcome, 'invalid_amount', String(amountMinor));
-    assert.deepEqual(await counts(svc), before);
-    assert.equal((await details(svc, trxNo)).refundedAmount, 0);
+    const after = await counts(svc);
+    assert.deepEqual(
+      [after.orders - before.orders, after.outbox - before.outbox, after.supplements - before.supplements],
+      [1, 1, 0],
+      'only the one refund applied',
+    );
+    assert.equal((await details(svc, trxNo)).refundedAmount, 0.01);
   });
 
   it('concurrent copies of one refund apply it once; concurrent refunds never give back more than the payment', async () => {

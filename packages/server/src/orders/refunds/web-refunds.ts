@@ -90,7 +90,9 @@ export async function applyProviderRefund(deps: WebRefundDeps, refund: ProviderR
   if (!Number.isSafeInteger(refund.amountMinor) || refund.amountMinor <= 0 || refund.amountMinor > MAX_MINOR)
     return { outcome: 'invalid_amount' };
   const earlier = await webRefundsStore.byProviderId(deps.db, refund.provider, refund.providerRefundId);
-  if (earlier) return duplicate(deps.db, earlier);
+  // Another app's refund of that id says nothing about this app's orders.
+  if (earlier)
+    return Number(earlier.app_id) === refund.appId ? duplicate(deps.db, earlier) : { outcome: 'unknown_order' };
   const original = await ordersRepo.byTrxNo(deps.db, refund.trxNo);
   if (!original || original.app_id !== refund.appId || !isWebPayment(original)) return { outcome: 'unknown_order' };
   if (original.currency !== refund.currency) return { outcome: 'currency_mismatch' };
@@ -172,7 +174,8 @@ export async function applyProviderRefund(deps: WebRefundDeps, refund: ProviderR
   } catch (e) {
     // A concurrent copy of the same provider refund committed first (its unique key), or took the remainder first.
     const same = await webRefundsStore.byProviderId(deps.db, refund.provider, refund.providerRefundId);
-    if (same && (e instanceof NotApplied || deps.dialect.isUniqueViolation(e))) return duplicate(deps.db, same);
+    if (same && (e instanceof NotApplied || deps.dialect.isUniqueViolation(e)))
+      return Number(same.app_id) === refund.appId ? duplicate(deps.db, same) : { outcome: 'unknown_order' };
     if (e instanceof NotApplied) return e.result;
     throw e;
   }
