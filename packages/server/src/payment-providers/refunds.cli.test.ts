@@ -50,4 +50,17 @@ describe('refunds from the CLI', () => {
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(refundNotesOf(c.f, trxNo).length, 1);
   });
+
+  it('grants a studio developer refunds of its apps from the CLI (set-refunds), never of an app it does not see', async () => {
+    const made = await c.f.svc.admin('POST', '/studio-developers', { name: 'cli-refunds.dev', appIds: [c.appId] });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const set = await runCli(env, ['--json', 'studio-developer', 'set-refunds', 'cli-refunds.dev', String(c.appId)]);
+    assert.equal(set.code, 0, set.stderr);
+    assert.deepEqual(JSON.parse(set.stdout).refundAppIds, [c.appId]);
+    const outside = await runCli(env, ['studio-developer', 'set-refunds', 'cli-refunds.dev', '999999']);
+    assert.notEqual(outside.code, 0);
+    assert.match(outside.stderr, /refundAppIds/);
+    const none = await runCli(env, ['--json', 'studio-developer', 'set-refunds', 'cli-refunds.dev', 'none']);
+    assert.deepEqual(JSON.parse(none.stdout).refundAppIds, []);
+  });
 });
