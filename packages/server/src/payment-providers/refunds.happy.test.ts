@@ -151,5 +151,44 @@ for (const provider of ['stripe', 'paypal', 'alipay', 'wechatpay'] as const) {
         await new Promise((r) => setTimeout(r, 200));
         assert.equal(refundNotesOf(c.f, trxNo).length, 1);
       });
+
+    if (provider === 'alipay')
+      it("an answer lost on the way back: the reconciliation sends the refund again under its key, Alipay's refund is applied once", async () => {
+        const { trxNo } = await c.paidOrder('lost-answer-1', 1);
+        const f = c.f as any;
+        f.alipay.answers = 'down';
+        let res;
+        try {
+          res = await c.f.svc.admin('POST', `/orders/${trxNo}/refunds`, { reason: 'answer lost' });
+        } finally {
+          f.alipay.answers = 'genuine';
+        }
+        // Taken (the refund is durable) but not answered: 201, `requested`, the failure noted; the order stays paid.
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        assert.equal(res.body.state, 'requested');
+        assert.equal(res.body.error.code, 'unreachable');
+        const key = `gpr-${c.appId}-${trxNo}-${res.body.refundRequestId}`;
+        const db = c.f.svc.services.database.db;
+        await db
+          .updateTable('refund_requests')
+          .set({ requested_at: Date.now() - 3_600_000 })
+          .where('trx_no', '=', trxNo)
+          .execute();
+        const report = await c.f.svc.services.paymentProviders.reconciliation.reconcileRefunds();
+        assert.deepEqual(report, { looked: 1, succeeded: 1, refused: 0, failed: 0 });
+        assert.deepEqual(
+          c.refundCalls().filter((x) => x.key === key),
+          [{ key }, { key }],
+          'sent twice under one out_request_no',
+        );
+        assert.equal(
+          [...f.alipay.refunds.values()].filter((r: any) => r.outRequestNo === key).length,
+          1,
+          'refunded once',
+        );
+        await c.f.game.waitFor(() => refundNotesOf(c.f, trxNo).length > 0);
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal(refundNotesOf(c.f, trxNo).length, 1);
+      });
   });
 }
