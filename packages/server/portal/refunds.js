@@ -4,7 +4,7 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { REFUNDER_ROWS } from '/console/kit/refunders.js';
 import { RefundForm } from '/console/kit/refund-form.js';
-import { api, queryString } from '/portal/api.js';
+import { api, queryString, session } from '/portal/api.js';
 import { ListPage, html, when } from '/portal/ui.js';
 
 const TRX_TYPES = ['payment', 'supplement', 'refund'];
@@ -45,7 +45,10 @@ const refunders = (appId) => ({
   ],
 });
 
-/** A player's orders of the app, declared for the kit's ListPage; `onRefund(order)` opens the refund form. */
+/**
+ * A player's orders of the app, declared for the kit's ListPage; `onRefund(order)` opens the refund form (null: the
+ * developer may not refund this app's orders, and no button is shown).
+ */
 const playerOrders = (appId, userId, onRefund) => ({
   sectionClass: 'player-orders',
   intro: html`<p><a href=${`#/apps/${appId}/refunds`}>Back to refund abuse</a></p>`,
@@ -73,7 +76,7 @@ const playerOrders = (appId, userId, onRefund) => ({
       label: '',
       // A paid payment may be refunded through its provider when the developer's access allows (else 403, shown).
       render: (o) =>
-        o.trxType === 0 && o.status === 0
+        onRefund && o.trxType === 0 && o.status === 0
           ? html`<button type="button" class="refund-open" onClick=${() => onRefund(o)}>Refund…</button>`
           : '',
     },
@@ -109,7 +112,7 @@ export function PlayerOrders({ appId, userId, before }) {
     }
     <${ListPage}
       key=${shown}
-      spec=${playerOrders(appId, userId, setRefunding)}
+      spec=${playerOrders(appId, userId, session.refundAppIds().includes(Number(appId)) ? setRefunding : null)}
       query=${{ userId, before }}
       onQuery=${(next) => (location.hash = `#/apps/${appId}/player-orders${queryString(next)}`)}
     />`;

@@ -62,6 +62,25 @@ describe('refunds (browser)', () => {
     const { trxNo } = await c.paidOrder('portal-1', 1);
     const order = (await c.f.svc.admin('GET', `/orders/${trxNo}`)).body.order;
     const dev = await createDeveloper(c.f.svc, 'refund.dev', [c.appId]);
+    const ordersUrl = `${c.f.svc.url}/portal#/apps/${c.appId}/player-orders?userId=${encodeURIComponent(order.userId)}`;
+    const portalTab = async () => {
+      const tab = await browser.newPage();
+      await tab.page.setViewportSize({ width: 1280, height: 900 });
+      await tab.page.goto(`${c.f.svc.url}/portal`);
+      await tab.page.fill('#f-name', dev.name);
+      await tab.page.fill('#f-password', dev.password);
+      await tab.page.fill('#f-totp', dev.recoveryCodes.shift()!);
+      await tab.page.click('form.portal-signin button[type=submit]');
+      await waitForText(tab.page, 'header', /as refund\.dev/);
+      await tab.page.goto(ordersUrl);
+      await tab.page.locator(`table.orders tbody tr[data-trx="${trxNo}"]`).waitFor();
+      return tab;
+    };
+    // Without the grant: the order, no refund button.
+    const before = await portalTab();
+    assert.equal(await before.page.locator('button.refund-open').count(), 0);
+    await before.page.close();
+
     // An operator grants the developer refunds of the app on its console page.
     const consoleTab = await browser.newPage();
     await signIn(c.f.svc, consoleTab.page);
@@ -72,15 +91,7 @@ describe('refunds (browser)', () => {
     assert.deepEqual((await c.f.svc.admin('GET', '/studio-developers/refund.dev')).body.refundAppIds, [c.appId]);
     assert.deepEqual(consoleTab.errors, []);
     await consoleTab.page.close();
-    const { page, errors, dialogs } = await browser.newPage();
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${c.f.svc.url}/portal`);
-    await page.fill('#f-name', dev.name);
-    await page.fill('#f-password', dev.password);
-    await page.fill('#f-totp', dev.recoveryCodes.shift()!);
-    await page.click('form.portal-signin button[type=submit]');
-    await waitForText(page, 'header', /as refund\.dev/);
-    await page.goto(`${c.f.svc.url}/portal#/apps/${c.appId}/player-orders?userId=${encodeURIComponent(order.userId)}`);
+    const { page, errors, dialogs } = await portalTab();
     const row = page.locator(`table.orders tbody tr[data-trx="${trxNo}"]`);
     await row.waitFor();
     const calls = c.refundCalls().length;
