@@ -23,6 +23,9 @@ export interface RefundInput {
   requestedBy: string;
 }
 
+/** What the core answers when the order has (now or before) taken the refund. */
+const TAKEN = new Set(['applied', 'duplicate', 'already_covered']);
+
 /** How long the first caller holds a new request while it asks the provider (the reconciliation waits that long). */
 const CALL_LEASE_MS = 2 * 60_000;
 
@@ -209,7 +212,7 @@ export class RefundRequests {
     );
     if (finding.state === 'pending' || !pending) return pending ?? row;
     // The core applies it once by the provider's id, whoever confirms it first (this answer, a query, the webhook).
-    await this.apply({
+    const applied = await this.apply({
       appId: Number(row.app_id),
       trxNo: Number(row.trx_no),
       provider: row.provider,
@@ -221,7 +224,22 @@ export class RefundRequests {
       refundedAt: at,
       initiatedBy: { operator: row.requested_by, requestId: String(row.refund_request_id) },
     });
-    return (await refundRequestsRepo.move(this.db, id, ['pending'], { state: 'succeeded' }, this.now())) ?? pending;
+    // The money went back whatever the order says; an order that could not take it (another currency, more than
+    // it shows remaining) is left for operators to see on the request, never hidden.
+    const taken = TAKEN.has(applied.outcome);
+    return (
+      (await refundRequestsRepo.move(
+        this.db,
+        id,
+        ['pending'],
+        {
+          state: 'succeeded',
+          error_code: taken ? null : `not_applied:${applied.outcome}`,
+          error_message: taken ? null : 'the provider refunded, but the order could not take the refund',
+        },
+        this.now(),
+      )) ?? pending
+    );
   }
 }
 
