@@ -7,18 +7,23 @@ export { queryString };
 
 const CSRF_KEY = 'portal.csrf';
 const NAME_KEY = 'portal.name';
+const REFUNDS_KEY = 'portal.refundAppIds';
 
 export const session = {
   csrf: () => sessionStorage.getItem(CSRF_KEY),
   name: () => sessionStorage.getItem(NAME_KEY),
   signedIn: () => Boolean(sessionStorage.getItem(CSRF_KEY)),
-  signIn({ name, csrfToken }) {
+  /** The apps whose web orders the developer may refund (its grant; the API decides anyway). */
+  refundAppIds: () => JSON.parse(sessionStorage.getItem(REFUNDS_KEY) ?? '[]'),
+  signIn({ name, csrfToken, refundAppIds = [] }) {
     sessionStorage.setItem(CSRF_KEY, csrfToken);
     sessionStorage.setItem(NAME_KEY, name);
+    sessionStorage.setItem(REFUNDS_KEY, JSON.stringify(refundAppIds));
   },
   signOut() {
     sessionStorage.removeItem(CSRF_KEY);
     sessionStorage.removeItem(NAME_KEY);
+    sessionStorage.removeItem(REFUNDS_KEY);
   },
 };
 

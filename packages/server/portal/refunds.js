@@ -1,8 +1,10 @@
 // refunds.js - refund abuse in sight for a studio (docs/portal.md): its app's players with the most store refunds in
 // a window (count, amount per currency, supplements owed now, last refund), each linking to that player's orders of
 // the app, a read-only list. Everything shown comes from the API as text.
+import { useState } from '/console/vendor/hooks.module.js';
 import { REFUNDER_ROWS } from '/console/kit/refunders.js';
-import { queryString } from '/portal/api.js';
+import { RefundForm } from '/console/kit/refund-form.js';
+import { api, queryString, session } from '/portal/api.js';
 import { ListPage, html, time } from '/portal/ui.js';
 
 const TRX_TYPES = ['payment', 'supplement', 'refund'];
@@ -43,8 +45,11 @@ const refunders = (appId) => ({
   ],
 });
 
-/** A player's orders of the app, declared for the kit's ListPage. */
-const playerOrders = (appId, userId) => ({
+/**
+ * A player's orders of the app, declared for the kit's ListPage; `onRefund(order)` opens the refund form (null: the
+ * developer may not refund this app's orders, and no button is shown).
+ */
+const playerOrders = (appId, userId, onRefund) => ({
   sectionClass: 'player-orders',
   intro: html`<p><a href=${`#/apps/${appId}/refunds`}>Back to refund abuse</a></p>`,
   // The heading comes with the rows, so that a page showing it shows them too.
@@ -67,6 +72,14 @@ const playerOrders = (appId, userId) => ({
     { label: 'Original trxNo', render: (o) => (o.originalTrxNo === null ? '—' : String(o.originalTrxNo)) },
     { label: 'outTrxNo', render: (o) => o.outTrxNo ?? '—' },
     { label: 'Created', render: (o) => time(o.createdAt) },
+    {
+      label: '',
+      // A paid payment may be refunded through its provider when the developer's access allows (else 403, shown).
+      render: (o) =>
+        onRefund && o.trxType === 0 && o.status === 0
+          ? html`<button type="button" class="refund-open" onClick=${() => onRefund(o)}>Refund…</button>`
+          : '',
+    },
   ],
 });
 
@@ -80,9 +93,27 @@ export function Refunders({ appId, query }) {
 }
 
 export function PlayerOrders({ appId, userId, before }) {
-  return html`<${ListPage}
-    spec=${playerOrders(appId, userId)}
-    query=${{ userId, before }}
-    onQuery=${(next) => (location.hash = `#/apps/${appId}/player-orders${queryString(next)}`)}
-  />`;
+  const [refunding, setRefunding] = useState(null);
+  const [shown, setShown] = useState(0);
+  return html`${
+      refunding
+        ? html`<section class="refund" data-trx=${String(refunding.trxNo)}>
+            <p>
+              Order ${refunding.trxNo}: ${money(refunding.totalAmount, refunding.currency)}
+              <button type="button" class="refund-close" onClick=${() => setRefunding(null)}>Close</button>
+            </p>
+            <${RefundForm}
+              call=${(body) => api('POST', `/apps/${appId}/orders/${refunding.trxNo}/refunds`, { body })}
+              currency=${refunding.currency}
+              onDone=${() => setShown(shown + 1)}
+            />
+          </section>`
+        : null
+    }
+    <${ListPage}
+      key=${shown}
+      spec=${playerOrders(appId, userId, session.refundAppIds().includes(Number(appId)) ? setRefunding : null)}
+      query=${{ userId, before }}
+      onQuery=${(next) => (location.hash = `#/apps/${appId}/player-orders${queryString(next)}`)}
+    />`;
 }

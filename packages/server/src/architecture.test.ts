@@ -69,6 +69,7 @@ const OWNERS: Record<string, string[]> = {
   order_consumption: ['store-payments/consumption.repository.ts'],
   payment_provider_settings: ['payment-providers/payment-providers.repository.ts'],
   provider_payments: ['payment-providers/payment-providers.repository.ts'],
+  refund_requests: ['payment-providers/refund-requests.repository.ts'],
   provider_messages: ['payment-providers/payment-providers.repository.ts'],
   platform_keys: ['platform-keys/keys.repository.ts'],
   nonces: ['auth/nonce-ledger.ts'],

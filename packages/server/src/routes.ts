@@ -40,6 +40,7 @@ import { webPayApiRoutes } from './web-pay/web-pay.routes.js';
 import { webPayPageRoutes } from './web-pay/web-pay.page.routes.js';
 import { webPayAdminRoutes } from './web-pay/web-pay.admin.routes.js';
 import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.routes.js';
+import { refundAdminRoutes, refundPortalRoutes } from './payment-providers/refunds.routes.js';
 import {
   storeConsumptionAdminRoutes,
   storeConsumptionRoutes,
@@ -98,6 +99,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
         sandboxRoutes,
         webPayAdminRoutes,
         providerAdminRoutes,
+        refundAdminRoutes,
         studioDeveloperRoutes,
         overviewRoutes,
       ];
@@ -114,7 +116,7 @@ export async function registerRoutes(app: FastifyInstance, services: Services): 
         operator: studioActor(studioOf(request).name),
         operatorId: null,
       }));
-      for (const routes of [portalRoutes, portalDeliveryRoutes, portalOrderRoutes])
+      for (const routes of [portalRoutes, portalDeliveryRoutes, portalOrderRoutes, refundPortalRoutes])
         await portal.register(routes(services));
     },
     { prefix: '/portal/v1' },

@@ -299,6 +299,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     settings: providerSettings,
     orders: orders.orders,
     applyRefund: (refund) => orders.webRefunds.apply(refund),
+    refundRemaining: (trxNo) => orders.webRefunds.remaining(trxNo),
     now,
     reads: database.reads,
   });

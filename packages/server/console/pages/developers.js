@@ -115,21 +115,36 @@ function DeveloperDetail({ name }) {
   const { data: dev, reload, placeholder } = useRecord(devPath(name), {}, [name], accountRecord('developer', name));
   const canWrite = usePermission('operators.write');
   const [appIds, setAppIds] = useState(undefined);
+  const [refundIds, setRefundIds] = useState(undefined);
   const actions = useAccountActions(devPath(name), reload);
   const saveApps = useAction(() =>
-    actions.after(api('PATCH', devPath(name), { body: { appIds: parseAppIds(appIds ?? '') } })),
+    actions.after(
+      api('PATCH', devPath(name), {
+        body: {
+          ...(appIds !== undefined ? { appIds: parseAppIds(appIds) } : {}),
+          ...(refundIds !== undefined ? { refundAppIds: refundIds.trim() ? parseAppIds(refundIds) : [] } : {}),
+        },
+      }),
+    ),
   );
   if (placeholder) return placeholder;
   const save = {
-    row: ['Apps', appLinks(dev.appIds)],
+    row: ['Apps', html`${appLinks(dev.appIds)} (refunds: ${dev.refundAppIds.join(', ') || 'none'})`],
     field: html`<${Field}
-      label="App ids"
-      name="developerAppIds"
-      value=${appIds ?? dev.appIds.join(', ')}
-      onInput=${setAppIds}
-    />`,
+        label="App ids"
+        name="developerAppIds"
+        value=${appIds ?? dev.appIds.join(', ')}
+        onInput=${setAppIds}
+      />
+      <${Field}
+        label="May refund web orders of (app ids)"
+        name="developerRefundAppIds"
+        value=${refundIds ?? dev.refundAppIds.join(', ')}
+        onInput=${setRefundIds}
+        hint="Among its apps; empty: none (docs/portal.md, Refunds)."
+      />`,
     action: saveApps,
-    disabled: saveApps.busy || appIds === undefined,
+    disabled: saveApps.busy || (appIds === undefined && refundIds === undefined),
     onSave: saveApps.run,
   };
   return html`<${AccountPage} kind="developer" account=${dev} actions=${actions} canWrite=${canWrite} save=${save} />`;

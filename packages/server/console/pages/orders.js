@@ -11,8 +11,11 @@ import {
   show,
   time,
   useAction,
+  useApi,
+  usePermission,
   useRecord,
 } from '/console/ui.js';
+import { REFUND_COLUMNS, RefundForm } from '/console/kit/refund-form.js';
 
 const CANCELLABLE = new Set([1, 2]); // created, awaiting payment
 
@@ -91,6 +94,8 @@ function OrderDetail({ trxNo }) {
   const { data, reload, placeholder } = useRecord(path, {}, [trxNo], page);
   const body = { reason: 'cancelled in the operator console' };
   const cancel = useAction(() => api('POST', `${path}/cancel`, { body }), reload);
+  const asked = useApi('GET', `${path}/refunds`, {}, [trxNo]);
+  const mayRefund = usePermission('orders.refund');
   if (placeholder) return placeholder;
   const { order: o, refund, supplement, notifications, refunds = [], webRefunds = [], refundedAmount = 0 } = data;
   return html`<section>
@@ -153,6 +158,31 @@ function OrderDetail({ trxNo }) {
       ]}
     />
     <${StatusHistory} history=${data.statusHistory} />
+    ${
+      asked.data?.webOrder
+        ? html`<section class="refund-requests">
+            <h2>Refunds through ${asked.data.provider}</h2>
+            <${Table}
+              rowKey=${(r) => r.refundRequestId}
+              rows=${asked.data.refunds}
+              empty="No refunds asked."
+              columns=${REFUND_COLUMNS}
+            />
+            ${
+              mayRefund && o.trxType === 0 && o.status === 0
+                ? html`<${RefundForm}
+                    call=${(b) => api('POST', `${path}/refunds`, { body: b })}
+                    currency=${o.currency}
+                    onDone=${() => {
+                      asked.reload();
+                      reload();
+                    }}
+                  />`
+                : null
+            }
+          </section>`
+        : null
+    }
     <h2>Notifications to the game</h2>
     <${Table}
       rowKey=${(n) => n.notifyId}

@@ -27,6 +27,7 @@ import * as m0025 from './migrations/0025_one_identity.js';
 import * as m0029 from './migrations/0029_partitioned_history.js';
 import * as m0030 from './migrations/0030_store_key_locks.js';
 import * as m0031 from './migrations/0031_web_refunds.js';
+import * as m0032 from './migrations/0032_refund_requests.js';
 import * as m0033 from './migrations/0033_invitations_passkeys.js';
 import * as m0034 from './migrations/0034_app_traceparent.js';
 
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   '0029_partitioned_history': m0029,
   '0030_store_key_locks': m0030,
   '0031_web_refunds': m0031,
+  '0032_refund_requests': m0032,
   '0033_invitations_passkeys': m0033,
   '0034_app_traceparent': m0034,
 };

@@ -65,6 +65,12 @@ export const ErrorCodes = {
     msg: 'The name, password or second factor is not right.',
   },
   OPERATOR_FORBIDDEN: { code: 40303, http: 403, grpc: 7, msg: "The operator's role does not allow this." },
+  PORTAL_FORBIDDEN: {
+    code: 40319,
+    http: 403,
+    grpc: 7,
+    msg: "The studio developer's access to this app does not allow this.",
+  },
   CSRF_REFUSED: {
     code: 40304,
     http: 403,
@@ -167,6 +173,18 @@ export const ErrorCodes = {
     http: 409,
     grpc: 9,
     msg: 'This payment does not pay the order it names; nothing was paid.',
+  },
+  PROVIDER_REFUND_REFUSED: {
+    code: 40956,
+    http: 409,
+    grpc: 9,
+    msg: 'The payment provider refused this refund; the order stays paid.',
+  },
+  REFUND_EXCEEDS_PAID: {
+    code: 40957,
+    http: 409,
+    grpc: 9,
+    msg: 'The refund is more than what remains unrefunded of the order.',
   },
   PROVIDER_UNAVAILABLE: {
     code: 50250,

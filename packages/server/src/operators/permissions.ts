@@ -13,6 +13,12 @@ export type Role = (typeof ROLES)[number];
  */
 export const STUDIO_ROLE = 'developer';
 
+/**
+ * A second studio role on an app, beside STUDIO_ROLE: the developer may also refund the app's web orders through the
+ * portal (docs/portal.md "Refunds"). Given by an operator per app (`refundAppIds`), never implied.
+ */
+export const STUDIO_REFUND_ROLE = 'refunds';
+
 export const PERMISSIONS = [
   'apps.read',
   'apps.write',
@@ -23,6 +29,7 @@ export const PERMISSIONS = [
   'users.moderate',
   'orders.read',
   'orders.write',
+  'orders.refund',
   'delivery.read',
   'delivery.write',
   'game-calls.read',
@@ -111,6 +118,8 @@ export const ROUTE_PERMISSIONS: Record<string, RouteAccess> = {
   'GET /admin/v1/orders': 'orders.read',
   'GET /admin/v1/orders/:trxNo': 'orders.read',
   'POST /admin/v1/orders/:trxNo/cancel': 'orders.write',
+  'POST /admin/v1/orders/:trxNo/refunds': 'orders.refund',
+  'GET /admin/v1/orders/:trxNo/refunds': 'orders.read',
   'GET /admin/v1/supplements': 'orders.read',
   'GET /admin/v1/consumption-notices': 'orders.read',
   'POST /admin/v1/sandbox/orders': 'sandbox.use',

@@ -1,4 +1,8 @@
+import { userInfo } from 'node:os';
 import type { Command } from 'commander';
+import { Value } from '@sinclair/typebox/value';
+import { refusalOf } from '../payment-providers/refund-requests.js';
+import { RefundBody, refundRequestView } from '../payment-providers/refund-requests.schemas.js';
 import type { CliContext } from '../cli/context.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { addListOptions, windowAndPage } from '../cli/list-options.js';
@@ -8,6 +12,13 @@ import type { Order } from './orders.view.js';
 import type { PendingSupplementAdmin } from './refunds/refunds.js';
 
 const ID = /^[0-9]{1,15}$/;
+
+/** A refund's reason, as the admin API takes it (1-500 characters, no control characters). */
+function checkReason(reason: unknown): string {
+  if (typeof reason !== 'string' || !Value.Check(RefundBody.properties.reason, reason))
+    throw invalidParameter('--reason', 'is required: 1-500 characters, no control characters');
+  return reason;
+}
 
 function num(field: string, value: string): number {
   if (!ID.test(value)) throw invalidParameter(field, 'must be a number');
@@ -92,10 +103,34 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
   order
     .command('refund')
     .argument('<trxNo>')
-    .description('refund a paid store order through the sandbox channel (SANDBOX_PAYMENTS only)')
-    .option('--bank-refund-no <no>', 'the store refund number')
+    .description(
+      'refund a web order through the provider that took it (--reason required; --amount for part of it), or a paid store order through the sandbox channel (SANDBOX_PAYMENTS only)',
+    )
+    .option('--reason <text>', 'why (required for a web order): kept with the refund')
+    .option('--amount <decimal>', 'part of a web order, in its currency (default: all that remains)')
+    .option('--key <idempotencyKey>', 'the same key again is the same refund (default: the amount and reason)')
+    .option('--bank-refund-no <no>', 'the store refund number (sandbox)')
     .action(async (trxNo: string, o) => {
       await ctx.withServices(async (s) => {
+        const no = num('trxNo', trxNo);
+        if (await s.paymentProviders.refunds.isWebOrder(no)) {
+          const { refund } = await s.paymentProviders.refunds.request({
+            trxNo: no,
+            ...(o.amount !== undefined ? { amount: o.amount } : {}),
+            reason: checkReason(o.reason),
+            idempotencyKey: o.key ?? null,
+            requestedBy: `cli:${userInfo().username}`,
+          });
+          const refused = refusalOf(refund);
+          if (refused) throw refused;
+          const view = refundRequestView(refund);
+          ctx.output(
+            view,
+            () =>
+              `refund ${view.refundRequestId}  ${view.state}  ${view.amount} ${view.currency}  ${view.provider}${view.providerRefundId ? ` ${view.providerRefundId}` : ''}`,
+          );
+          return;
+        }
         if (!s.orders.sandboxEnabled)
           throw new AppError(
             'SANDBOX_DISABLED',
@@ -103,7 +138,7 @@ export function registerOrderCommands(program: Command, ctx: CliContext): void {
           );
         const refund = await s.orders.orders.applyChannelEvent({
           kind: 'refunded',
-          trxNo: num('trxNo', trxNo),
+          trxNo: no,
           bankRefundNo: o.bankRefundNo ?? null,
         });
         ctx.output(refund, () => `refunded: ${line(refund)}`);

@@ -13,6 +13,7 @@ import type { ApplyRefund } from './provider-refunds.js';
 import { ProviderSettingsService } from './provider-settings.service.js';
 import { createProviders, ProviderRegistry } from './providers.js';
 import { ProviderReconciliation } from './reconcile.js';
+import { RefundRequests } from './refund-requests.js';
 import { ProviderWebhooks } from './webhooks.js';
 
 /** The web payment providers as services.ts holds them. */
@@ -22,6 +23,8 @@ export interface PaymentProvidersDomain {
   payments: ProviderPayments;
   webhooks: ProviderWebhooks;
   reconciliation: ProviderReconciliation;
+  /** Operators' refunds of web orders through their provider (refund-requests.ts). */
+  refunds: RefundRequests;
   messages(filter: ProviderMessageFilter): Promise<ProviderMessageRow[]>;
   /** Where background failures (queries, reconciliation) are logged: the HTTP service's logger (routes.ts). */
   useLogger(log: { warn(obj: Record<string, unknown>, msg: string): void }): void;
@@ -63,6 +66,11 @@ export function providerChannel(deps: {
   );
 }
 
+/** Without the orders' core (a test's partial wiring): a refund the provider made cannot be applied. */
+const refundsOff: ApplyRefund = async () => {
+  throw new Error('payment providers built without applyRefund');
+};
+
 export function createPaymentProviders(deps: {
   db: Kysely<Tables>;
   dialect: Dialect;
@@ -71,6 +79,8 @@ export function createPaymentProviders(deps: {
   orders: Pick<OrderService, 'applyChannelEvent' | 'cancel'>;
   /** Applies a provider's refund or lost dispute to its order (OrdersDomain.webRefunds). */
   applyRefund?: ApplyRefund;
+  /** What remains unrefunded of a paid web order, by the orders' core (OrdersDomain.webRefunds.remaining). */
+  refundRemaining?: (trxNo: number) => Promise<{ remainingMinor: number } | null>;
   now: () => number;
   /** Database.reads: the operator's message list reads the replica (the reconciliation leases, so reads the primary). */
   reads?: Kysely<Tables>;
@@ -83,6 +93,14 @@ export function createPaymentProviders(deps: {
     (e) => deps.dialect.isUniqueViolation(e),
     now,
     deps.applyRefund ?? null,
+  );
+  const refunds = new RefundRequests(
+    db,
+    settings,
+    deps.applyRefund ?? refundsOff,
+    (e) => deps.dialect.isUniqueViolation(e),
+    now,
+    deps.refundRemaining,
   );
   return {
     registry: settings.registry,
@@ -104,7 +122,19 @@ export function createPaymentProviders(deps: {
           'payment provider query failed; the reconciliation tries again',
         ),
       now,
+      refunds,
+      (err, refund) =>
+        log.warn(
+          {
+            err,
+            trxNo: Number(refund.trx_no),
+            provider: refund.provider,
+            refundRequestId: Number(refund.refund_request_id),
+          },
+          'payment provider refund call failed; the reconciliation tries again',
+        ),
     ),
+    refunds,
     messages: (filter) => providersRepo.listMessages(deps.reads ?? db, filter),
     useLogger: (l) => {
       log = l;

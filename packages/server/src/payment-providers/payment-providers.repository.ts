@@ -108,6 +108,20 @@ export const providersRepo = {
     return Number(res.numUpdatedRows) === 1;
   },
 
+  /**
+   * Locks a paid payment's row for the rest of the transaction (a no-op update: PostgreSQL's row lock, SQLite's one
+   * writer) and answers its amount; undefined when it is not paid. Operators' refunds of it are counted under it.
+   */
+  lockPaid(db: Kysely<Tables>, trxNo: number): Promise<{ amount_minor: number } | undefined> {
+    return db
+      .updateTable('provider_payments')
+      .set((eb) => ({ lease_until: eb.ref('lease_until') }))
+      .where('trx_no', '=', trxNo)
+      .where('state', '=', 'paid')
+      .returning(['amount_minor'])
+      .executeTakeFirst();
+  },
+
   /** open -> closed; false when it was not open. */
   async markClosed(db: Kysely<Tables>, trxNo: number, at: number): Promise<boolean> {
     const res = await db

@@ -68,8 +68,39 @@ export interface ProviderMessagesTable {
   excerpt: string | null;
 }
 
+/**
+ * requested: taken, not yet answered by the provider (or the provider could not be reached: the reconciliation sends
+ * it again under the same key); pending: the provider took it and has not finished; succeeded: the provider refunded
+ * (applied to the order); refused: the provider said no (the order stays paid).
+ */
+export type RefundRequestState = 'requested' | 'pending' | 'succeeded' | 'refused';
+
+/** One operator's or studio's refund of a web order (migration 0032): one row per (order, idempotency key). */
+export interface RefundRequestsTable {
+  refund_request_id: Generated<number>;
+  app_id: number;
+  trx_no: number;
+  provider: string;
+  idempotency_key: string;
+  amount_minor: number;
+  currency: string;
+  reason: string;
+  /** The operator (`operator:<name>`), studio developer (`studio:<name>`) or `cli` that asked. */
+  requested_by: string;
+  state: RefundRequestState;
+  provider_refund_id: string | null;
+  /** The provider's refusal (or its last failure while still `requested`). */
+  error_code: string | null;
+  error_message: string | null;
+  requested_at: number;
+  updated_at: number;
+  /** The reconciliation's lease (and the first caller's, while it asks the provider). */
+  lease_until: number;
+}
+
 export interface PaymentProvidersTables {
   payment_provider_settings: PaymentProviderSettingsTable;
   provider_payments: ProviderPaymentsTable;
   provider_messages: ProviderMessagesTable;
+  refund_requests: RefundRequestsTable;
 }

@@ -49,7 +49,48 @@ export interface PaymentProvider<Config = Record<string, string>, Secrets = Reco
    * paid in the meantime (the provider refused to close a paid payment).
    */
   close(settings: ProviderSettings<Config, Secrets>, payment: ProviderPaymentRow): Promise<ProviderFinding>;
+  /**
+   * Refunds a paid payment, whole or in part, at the provider (its refunds API), under the provider's idempotency key
+   * `refund.key`: the same key sent again is the same refund. Answers what the provider said: succeeded, pending, or
+   * refused (a business no: the order stays paid). Throws ProviderError('unreachable') when there is no answer.
+   */
+  refund(
+    settings: ProviderSettings<Config, Secrets>,
+    payment: ProviderPaymentRow,
+    refund: RefundCall,
+  ): Promise<RefundFinding>;
+  /**
+   * The provider's view of a refund asked before (by its id when the provider gave one, else by `refund.key`);
+   * `unknown` when the provider has no refund under that key (the request never reached it: send it again).
+   */
+  queryRefund(
+    settings: ProviderSettings<Config, Secrets>,
+    payment: ProviderPaymentRow,
+    refund: RefundCall,
+    providerRefundId: string | null,
+  ): Promise<RefundFinding>;
 }
+
+/** An operator's refund as an adapter is handed it (payment-providers/provider-refunds.ts). */
+export interface RefundCall {
+  /** The provider's idempotency key, derived from the refund request's row (at most 64 of [A-Za-z0-9_-]). */
+  key: string;
+  /** Minor units of the ISO exponent, in the payment's currency; at most what remains unrefunded. */
+  amountMinor: number;
+  currency: string;
+  /** The operator's reason (providers that take one show it to the payer or keep it with the refund). */
+  reason: string;
+}
+
+/** What a provider says of a refund. */
+export type RefundFinding =
+  | { state: 'succeeded'; providerRefundId: string; amountMinor: number; currency: string }
+  /** Taken, not finished (Stripe `pending`, PayPal `PENDING`, WeChat Pay `PROCESSING`): its webhook or a query tells. */
+  | { state: 'pending'; providerRefundId: string | null }
+  /** The provider refused or failed the refund for good (`code` its own word): the order stays paid. */
+  | { state: 'refused'; providerRefundId: string | null; code: string; message: string }
+  /** Query only: the provider has no refund under this key. */
+  | { state: 'unknown' };
 
 /** An adapter of any provider (its own settings types), as the registry holds them. */
 export type AnyProvider = PaymentProvider<any, any>;

@@ -4,6 +4,8 @@ import { providersRepo, type ProviderPaymentRow } from './payment-providers.repo
 import type { ProviderPayments } from './provider-payments.js';
 import type { ProviderSettingsService } from './provider-settings.service.js';
 import { OneRunAtATime } from '../jobs/periodic.js';
+import type { RefundRequests } from './refund-requests.js';
+import { refundRequestsRepo, type RefundRequestRow } from './refund-requests.repository.js';
 
 export interface ReconcileOptions {
   /** PROVIDER_RECONCILE_INTERVAL_MS; 0: no periodic run. */
@@ -18,6 +20,14 @@ export interface ReconcileReport {
   queried: number;
   paid: number;
   closed: number;
+  failed: number;
+}
+
+/** What one run's look at the unsettled refund requests did. */
+export interface RefundReconcileReport {
+  looked: number;
+  succeeded: number;
+  refused: number;
   failed: number;
 }
 
@@ -45,6 +55,9 @@ export class ProviderReconciliation {
     private readonly options: ReconcileOptions,
     private readonly onError: (err: unknown, payment: ProviderPaymentRow) => void,
     private readonly now: () => number = Date.now,
+    /** Operators' refunds (provider-refunds.ts): their unsettled requests are looked at in the same run. */
+    private readonly refunds: RefundRequests | null = null,
+    private readonly onRefundError: (err: unknown, refund: RefundRequestRow) => void = () => {},
   ) {}
 
   /**
@@ -82,6 +95,37 @@ export class ProviderReconciliation {
       } catch (e) {
         report.failed++;
         this.onError(e, payment);
+      }
+    }
+    await this.reconcileRefunds();
+    return report;
+  }
+
+  /**
+   * Refund requests the provider has not settled (lost webhooks, a provider that could not be reached) and older than
+   * PROVIDER_QUERY_AFTER_SECONDS: `requested` ones are sent again under their key, `pending` ones queried; a success
+   * is applied to the order once (provider-refunds.ts). Leased per request, as the payments.
+   */
+  async reconcileRefunds(): Promise<RefundReconcileReport> {
+    const report: RefundReconcileReport = { looked: 0, succeeded: 0, refused: 0, failed: 0 };
+    if (!this.refunds) return report;
+    const now = this.now();
+    const due = await refundRequestsRepo.leaseUnsettled(
+      this.db,
+      now,
+      now - this.options.queryAfterMs,
+      now + LEASE_MS,
+      BATCH,
+    );
+    for (const row of due) {
+      report.looked++;
+      try {
+        const after = await this.refunds.settle(row);
+        if (after.state === 'succeeded') report.succeeded++;
+        if (after.state === 'refused') report.refused++;
+      } catch (e) {
+        report.failed++;
+        this.onRefundError(e, row);
       }
     }
     return report;

@@ -1,12 +1,14 @@
 import type { Entry, PasskeyCheck, SignIn } from '../identity/sign-in.js';
 import type { AuditContext } from '../identity/people.service.js';
-import { appsOf } from './studio-developers.service.js';
+import { appsOf, refundAppsOf } from './studio-developers.service.js';
 
 /** Who is calling the portal API: a studio developer's session, and the apps it may see. */
 export interface StudioPrincipal {
   developerId: number;
   name: string;
   appIds: number[];
+  /** The apps whose web orders it may refund (STUDIO_REFUND_ROLE grants). */
+  refundAppIds: number[];
   sessionHash: string;
   csrfToken: string;
 }
@@ -50,6 +52,7 @@ function principalOf(e: Entry): StudioPrincipal {
     developerId: e.person.person_id,
     name: e.person.name,
     appIds: appsOf(e.grants),
+    refundAppIds: refundAppsOf(e.grants),
     sessionHash: e.sessionHash,
     csrfToken: e.csrfToken,
   };

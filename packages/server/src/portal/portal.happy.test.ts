@@ -41,6 +41,7 @@ describe('studio portal (happy paths)', () => {
     assert.deepEqual(me.body, {
       name: 'leaving-dev',
       appIds: [app.appId],
+      refundAppIds: [],
       csrfToken: mine.csrfToken,
       sandbox: { payments: false, login: false },
     });

@@ -24,6 +24,7 @@ import { studioActor } from './studio-developers.service.js';
 const sessionView = (p: StudioPrincipal, sandbox: Static<typeof SandboxFlags>) => ({
   name: p.name,
   appIds: p.appIds,
+  refundAppIds: p.refundAppIds,
   csrfToken: p.csrfToken,
   sandbox,
 });

@@ -17,22 +17,32 @@ const AppIds = Type.Array(SafeInteger({ minimum: 1 }), {
   description: 'The apps the developer sees in the portal (all of its scope).',
 });
 
+const RefundAppIds = Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), {
+  maxItems: 100,
+  description:
+    'The apps (among appIds) whose web orders the developer may refund in the portal (docs/portal.md "Refunds"); default none.',
+});
+
 export const StudioDeveloper = accountSchema(
-  { appIds: Type.Array(Type.Integer()) },
+  { appIds: Type.Array(Type.Integer()), refundAppIds: Type.Array(Type.Integer()) },
   { $id: 'StudioDeveloper', title: 'Studio developer account' },
 );
 
-export const DeveloperCreateBody = accountCreateBody({ appIds: AppIds });
+export const DeveloperCreateBody = accountCreateBody({ appIds: AppIds, refundAppIds: Type.Optional(RefundAppIds) });
 
 export const DeveloperCreated = accountCreated('developer', StudioDeveloper);
 
-export const DeveloperPatchBody = accountPatchBody({ appIds: Type.Optional(AppIds) });
+export const DeveloperPatchBody = accountPatchBody({
+  appIds: Type.Optional(AppIds),
+  refundAppIds: Type.Optional(RefundAppIds),
+});
 
 export const DeveloperNameParams = AccountNameParams;
 
 export const PortalSession = Type.Object({
   name: Type.String(),
   appIds: Type.Array(Type.Integer()),
+  refundAppIds: Type.Array(Type.Integer(), { description: 'The apps whose web orders the developer may refund.' }),
   csrfToken: Type.String({ description: 'Send it as X-CSRF-Token on every request that changes something.' }),
   sandbox: SandboxFlags,
 });

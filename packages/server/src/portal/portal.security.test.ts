@@ -76,7 +76,8 @@ describe('studio portal (security)', () => {
       const path = r.url
         .replace('/portal/v1', '')
         .replace(':appId', String(appA.appId))
-        .replace(':eventId', String(eventA));
+        .replace(':eventId', String(eventA))
+        .replace(':trxNo', '1');
       const res = await portalAs(svc, sessionB, r.method, path + validQuery(r.url), validBody(r.method, r.url));
       if (res.status !== 404 || res.body?.code !== 40400) wrong.push(`${r.method} ${r.url}: ${res.status}`);
     }

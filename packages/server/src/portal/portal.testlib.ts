@@ -94,6 +94,7 @@ export function validBody(method: string, url: string): unknown {
   if (url.endsWith('/events/resend')) return { eventIds: [1] };
   if (url.endsWith('/events/recover')) return { since: new Date(0).toISOString() };
   if (url.endsWith('/test-events')) return { type: 'payment' };
+  if (url.endsWith('/refunds')) return { reason: 'a refund of another studio' };
   if (url.endsWith('/session')) return { name: 'x', password: 'y', totp: '000000' };
   if (method === 'PATCH') return { roleQueryUrl: null };
   return undefined;

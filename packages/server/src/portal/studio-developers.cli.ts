@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
-import { registerAccountCommands, stateText } from '../identity/people.cli.js';
+import { registerAccountCommands, SHELL_ACTOR, stateText } from '../identity/people.cli.js';
 import type { DeveloperView } from './studio-developers.service.js';
 
-const describe = (d: DeveloperView) => `${d.name}  apps ${d.appIds.join(',') || '(none)'}${stateText(d)}`;
+const describe = (d: DeveloperView) =>
+  `${d.name}  apps ${d.appIds.join(',') || '(none)'}  refunds ${d.refundAppIds.join(',') || '(none)'}${stateText(d)}`;
 
 function parseApps(value: string): number[] {
   if (!/^[0-9]{1,15}(,[0-9]{1,15})*$/.test(value)) throw invalidParameter('apps', 'a comma-separated list of app ids');
@@ -31,4 +32,16 @@ export function registerStudioDeveloperCommands(program: Command, ctx: CliContex
       parse: (ids) => ({ appIds: parseApps(ids) }),
     },
   });
+  dev
+    .command('set-refunds')
+    .argument('<name>')
+    .argument('<ids>', 'app ids among its apps, comma-separated, or "none"')
+    .description('the apps whose web orders the developer may refund in the portal (docs/portal.md, Refunds)')
+    .action((name: string, ids: string) =>
+      ctx.print(
+        (s) =>
+          s.studioDevelopers.update(name, { refundAppIds: ids === 'none' ? [] : parseApps(ids) }, SHELL_ACTOR, null),
+        describe,
+      ),
+    );
 }

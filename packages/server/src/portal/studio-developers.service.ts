@@ -1,7 +1,8 @@
 import type { Grant, PersonRow } from '../identity/people.repository.js';
 import { Accounts, type AuditContext, type PeopleService, type PersonView } from '../identity/people.service.js';
 import type { InvitationService } from '../identity/invitations.service.js';
-import { STUDIO_ROLE } from '../operators/permissions.js';
+import { invalidParameter } from '../errors/app-error.js';
+import { STUDIO_REFUND_ROLE, STUDIO_ROLE } from '../operators/permissions.js';
 
 /**
  * Studio developer accounts (docs/portal.md): people of the studio realm (identity/), made by an operator (admin
@@ -11,6 +12,8 @@ import { STUDIO_ROLE } from '../operators/permissions.js';
 
 export interface DeveloperView extends PersonView {
   appIds: number[];
+  /** The apps whose web orders it may refund in the portal (a subset of appIds). */
+  refundAppIds: number[];
 }
 
 /** How a developer is named in the audit trail: never mistakable for an operator account. */
@@ -20,7 +23,23 @@ export const studioActor = (name: string) => `studio:${name}`;
 export const appsOf = (grants: Grant[]): number[] =>
   grants.filter((g) => g.appId !== null && g.role === STUDIO_ROLE).map((g) => g.appId!);
 
-const grantsFor = (appIds: number[]): Grant[] => appIds.map((appId) => ({ appId, role: STUDIO_ROLE }));
+/** The apps of a developer's grants where it may also refund web orders (docs/portal.md "Refunds"). */
+export const refundAppsOf = (grants: Grant[]): number[] => {
+  const apps = appsOf(grants);
+  return grants.filter((g) => g.role === STUDIO_REFUND_ROLE && apps.includes(g.appId!)).map((g) => g.appId!);
+};
+
+const grantsFor = (appIds: number[], refundAppIds: number[] = []): Grant[] => [
+  ...appIds.map((appId) => ({ appId, role: STUDIO_ROLE })),
+  ...refundAppIds.filter((id) => appIds.includes(id)).map((appId) => ({ appId, role: STUDIO_REFUND_ROLE })),
+];
+
+/** refundAppIds must be apps the developer sees. */
+function checkRefundApps(appIds: number[], refundAppIds: number[]): number[] {
+  const unique = [...new Set(refundAppIds)].sort((a, b) => a - b);
+  if (unique.some((id) => !appIds.includes(id))) throw invalidParameter('refundAppIds', 'must be among appIds');
+  return unique;
+}
 
 export class StudioDeveloperService extends Accounts<DeveloperView> {
   constructor(
@@ -38,7 +57,8 @@ export class StudioDeveloperService extends Accounts<DeveloperView> {
 
   async view(row: PersonRow): Promise<DeveloperView> {
     const { name, ...rest } = this.people.view(row);
-    return { name, appIds: await this.appIdsOf(row), ...rest };
+    const grants = await this.people.repo.grantsOf(row.person_id);
+    return { name, appIds: appsOf(grants), refundAppIds: refundAppsOf(grants), ...rest };
   }
 
   private async checkApps(appIds: number[]): Promise<number[]> {
@@ -49,16 +69,17 @@ export class StudioDeveloperService extends Accounts<DeveloperView> {
 
   /** The invitation: a new developer for `appIds`, who sets its own password and second factor with the link. */
   async create(
-    input: { name: string; appIds: number[]; password?: string; email?: string },
+    input: { name: string; appIds: number[]; refundAppIds?: number[]; password?: string; email?: string },
     actor: string,
     ctx: AuditContext | null,
     origin: string,
   ) {
     this.people.checkNew(input);
     const appIds = await this.checkApps(input.appIds);
+    const refundAppIds = checkRefundApps(appIds, input.refundAppIds ?? []);
     const { row, ...made } = await this.createAccount(
       input,
-      grantsFor(appIds),
+      grantsFor(appIds, refundAppIds),
       actor,
       ctx,
       `${input.name} for apps ${appIds.join(',')}`,
@@ -70,22 +91,38 @@ export class StudioDeveloperService extends Accounts<DeveloperView> {
   /** Its apps and disabled flag. Disabling, or taking apps away, ends its sessions at once. */
   async update(
     name: string,
-    patch: { appIds?: number[]; disabled?: boolean },
+    patch: { appIds?: number[]; refundAppIds?: number[]; disabled?: boolean },
     actor: string,
     ctx: AuditContext | null,
   ): Promise<DeveloperView> {
     const row = await this.people.require(name);
-    if (patch.appIds !== undefined) {
-      const before = await this.appIdsOf(row);
-      const after = await this.checkApps(patch.appIds);
-      await this.people.repo.setGrants(row.person_id, grantsFor(after));
-      if (before.some((id) => !after.includes(id))) await this.people.repo.deleteSessionsOf(row.person_id);
-      await this.people.audit(
-        'studio-developer-apps',
-        actor,
-        ctx,
-        `${name}: ${before.join(',')} -> ${after.join(',')}`,
-      );
+    if (patch.appIds !== undefined || patch.refundAppIds !== undefined) {
+      const grants = await this.people.repo.grantsOf(row.person_id);
+      const before = appsOf(grants);
+      const after = patch.appIds !== undefined ? await this.checkApps(patch.appIds) : before;
+      const refundsBefore = refundAppsOf(grants);
+      const refunds =
+        patch.refundAppIds !== undefined
+          ? checkRefundApps(after, patch.refundAppIds)
+          : refundsBefore.filter((id) => after.includes(id));
+      await this.people.repo.setGrants(row.person_id, grantsFor(after, refunds));
+      // Taking an app or its refunds away ends the developer's sessions at once (their principal holds both).
+      if (before.some((id) => !after.includes(id)) || refundsBefore.some((id) => !refunds.includes(id)))
+        await this.people.repo.deleteSessionsOf(row.person_id);
+      if (patch.appIds !== undefined)
+        await this.people.audit(
+          'studio-developer-apps',
+          actor,
+          ctx,
+          `${name}: ${before.join(',')} -> ${after.join(',')}`,
+        );
+      if (refunds.join(',') !== refundsBefore.join(','))
+        await this.people.audit(
+          'studio-developer-refunds',
+          actor,
+          ctx,
+          `${name}: refunds ${refundsBefore.join(',')} -> ${refunds.join(',')}`,
+        );
     }
     if (patch.disabled !== undefined) await this.people.setDisabled(row, patch.disabled, actor, ctx);
     return this.get(name);

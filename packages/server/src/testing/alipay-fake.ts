@@ -12,7 +12,7 @@ import { readBody } from './stripe-fake.js';
  *   browser clicks through (Alipay account, Pay); the trade becomes TRADE_SUCCESS, the asynchronous notify is POSTed
  *   to notify_url (a form, signed RSA2 with the app's Alipay key pair, which the fake makes: its public half is the
  *   "Alipay public key" the studio pastes), and the browser is sent to return_url with the synchronous parameters;
- * - `alipay.trade.query` and `alipay.trade.close` (POST), answered `{"<method>_response": {...}, "sign": "..."}` with
+ * - `alipay.trade.query`, `alipay.trade.close`, `alipay.trade.refund` and `alipay.trade.fastpay.refund.query` (POST), answered `{"<method>_response": {...}, "sign": "..."}` with
  *   the answer's JSON signed by the Alipay key, errors as code 40004 with Alipay's sub_codes.
  */
 export interface FakeTrade {
@@ -58,6 +58,10 @@ export class AlipayFake {
   readonly requests: Array<{ method: string; params: Record<string, string>; biz: any; signed: boolean }> = [];
   /** true: payments send no notify (the notification that never comes). */
   holdNotifies = false;
+  /** Refunds by `appId:out_trade_no:out_request_no` (alipay.trade.refund), amounts in yuan cents. */
+  readonly refunds = new Map<string, { outTradeNo: string; outRequestNo: string; cents: number; reason: string }>();
+  /** Set: refunds are refused with this sub_code (e.g. ACQ.SELLER_BALANCE_NOT_ENOUGH), as Alipay refuses them. */
+  refuseRefunds: string | null = null;
   /** The next OpenAPI answers: `down` a 502 (Alipay unreachable), `forged` signed with another key (a man in the middle). */
   answers: 'genuine' | 'down' | 'forged' = 'genuine';
   url = '';
@@ -308,8 +312,85 @@ export class AlipayFake {
       trade.status = 'TRADE_CLOSED';
       return answer(200, { code: '10000', msg: 'Success', trade_no: trade.tradeNo, out_trade_no: trade.outTradeNo });
     }
+    if (method === 'alipay.trade.refund') return this.apiRefund(account, trade, biz, answer, fail);
+    if (method === 'alipay.trade.fastpay.refund.query') {
+      if (!trade) return notExist();
+      const kept = this.refunds.get(`${account.appId}:${trade.outTradeNo}:${biz?.out_request_no}`);
+      // Alipay answers 10000 without refund fields when no refund has that out_request_no.
+      if (!kept) return answer(200, { code: '10000', msg: 'Success', out_trade_no: trade.outTradeNo });
+      return answer(200, {
+        code: '10000',
+        msg: 'Success',
+        trade_no: trade.tradeNo,
+        out_trade_no: trade.outTradeNo,
+        out_request_no: kept.outRequestNo,
+        total_amount: trade.totalAmount,
+        refund_amount: (kept.cents / 100).toFixed(2),
+        refund_status: 'REFUND_SUCCESS',
+      });
+    }
     fail('40004', 'Business Failed', 'isv.invalid-method', `不存在的方法名 ${method.slice(0, 50)}`);
   }
+
+  /**
+   * alipay.trade.refund (统一收单交易退款接口): refunds a paid trade, in part or whole, at most what remains; the same
+   * out_request_no again is the same refund (answered fund_change N, nothing moves twice).
+   */
+  private apiRefund(
+    account: AlipayAccount,
+    trade: FakeTrade | undefined,
+    biz: any,
+    answer: (status: number, body: Record<string, unknown>) => void,
+    fail: (code: string, msg: string, subCode: string, subMsg: string) => void,
+  ): void {
+    if (!trade) return fail('40004', 'Business Failed', 'ACQ.TRADE_NOT_EXIST', '交易不存在');
+    const outRequestNo = typeof biz?.out_request_no === 'string' ? biz.out_request_no : trade.outTradeNo;
+    const amount = typeof biz?.refund_amount === 'string' ? biz.refund_amount : '';
+    if (!/^[0-9]{1,9}(\.[0-9]{1,2})?$/.test(amount) || Math.round(Number(amount) * 100) < 1)
+      return fail('40002', 'Invalid Arguments', 'isv.invalid-parameter', 'refund_amount 参数无效');
+    const key = `${account.appId}:${trade.outTradeNo}:${outRequestNo}`;
+    const cents = Math.round(Number(amount) * 100);
+    const done = (fundChange: 'Y' | 'N') =>
+      answer(200, {
+        code: '10000',
+        msg: 'Success',
+        trade_no: trade.tradeNo,
+        out_trade_no: trade.outTradeNo,
+        buyer_logon_id: trade.buyerLogonId ?? '',
+        fund_change: fundChange,
+        refund_fee: ((this.#refunded.get(trade.tradeNo) ?? 0) / 100).toFixed(2),
+        gmt_refund_pay: beijing(Date.now()),
+      });
+    const kept = this.refunds.get(key);
+    if (kept) {
+      if (kept.cents !== cents)
+        return fail('40004', 'Business Failed', 'ACQ.REQUEST_AMOUNT_EXCEED', '请求退款金额超过交易金额');
+      return done('N');
+    }
+    if (trade.status !== 'TRADE_SUCCESS')
+      return fail('40004', 'Business Failed', 'ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
+    if (this.refuseRefunds) return fail('40004', 'Business Failed', this.refuseRefunds, '退款失败');
+    const total = Math.round(Number(trade.totalAmount) * 100);
+    if (cents > total - (this.#refunded.get(trade.tradeNo) ?? 0))
+      return fail('40004', 'Business Failed', 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', '退款金额超限');
+    this.refunds.set(key, {
+      outTradeNo: trade.outTradeNo,
+      outRequestNo,
+      cents,
+      reason: String(biz?.refund_reason ?? ''),
+    });
+    // On the trade as a console refund is (its running total, TRADE_CLOSED when all of it), and its notify (out_biz_no:
+    // the out_request_no) after the answer, as Alipay sends it, unless notifies are held.
+    void this.refund(trade, (cents / 100).toFixed(2), { send: false, outBizNo: outRequestNo }).then(({ params }) => {
+      this.refundNotifies.set(outRequestNo, params);
+      if (!this.holdNotifies && trade.notifyUrl)
+        setTimeout(() => void this.post(trade.notifyUrl!, params).catch(() => undefined), 20);
+    });
+    done('Y');
+  }
+
+  /** The notify Alipay sent (or would have) for each API refund, by out_request_no. */
+  readonly refundNotifies = new Map<string, Record<string, string>>();
 
   /** The cashier's trade of a page.pay / wap.pay request (as Alipay checks it), or what is wrong with it. */
   private open(account: AlipayAccount, method: string, params: Record<string, string>, biz: any): FakeTrade | string {

@@ -67,6 +67,12 @@ export class PaypalFake {
   holdWebhooks = false;
   /** The next capture is refused with this issue (e.g. INSTRUMENT_DECLINED), once. */
   refuseNextCapture: string | null = null;
+  /** Refunds made through the API (POST /v2/payments/captures/{id}/refund), by id, with their capture. */
+  readonly refunds = new Map<string, { refund: any; captureId: string; clientId: string }>();
+  /** Set: refunds are refused (422) with this issue (e.g. REFUND_TIME_LIMIT_EXCEEDED), as PayPal refuses them. */
+  refuseRefunds: string | null = null;
+  /** true: refunds are answered PENDING until `settleRefund` (an eCheck payer, a held balance). */
+  refundsPending = false;
   /** Where the root of the signing chain is written (PAYPAL_CERT_ROOTS_FILE). */
   rootFile = '';
   certUrl = '';
@@ -371,7 +377,72 @@ export class PaypalFake {
       if (!this.holdWebhooks) await this.send(account.clientId, this.completedEvent(order!.id));
       return;
     }
+    const r = /^\/v2\/payments\/captures\/([A-Z0-9]+)\/refund$/.exec(url.pathname);
+    if (r && req.method === 'POST') {
+      const made = this.refundCapture(r[1]!, body, account.clientId);
+      if ('issue' in made) return keep(error(made.status, made.name, made.issue));
+      return keep(json(201, made));
+    }
+    const g = /^\/v2\/payments\/refunds\/([A-Z0-9]+)$/.exec(url.pathname);
+    if (g && req.method === 'GET') {
+      const kept = this.refunds.get(g[1]!);
+      if (!kept || kept.clientId !== account.clientId)
+        return void error(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist.');
+      return void json(200, kept.refund);
+    }
     error(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID');
+  }
+
+  /** POST /v2/payments/captures/{id}/refund (Payments v2): at most what remains of the capture, in its currency. */
+  private refundCapture(captureId: string, body: any, clientId: string): any {
+    const order = [...this.orders.values()].find(
+      (o) => o.clientId === clientId && o.purchase_units[0].payments?.captures?.[0]?.id === captureId,
+    );
+    if (!order) return { status: 404, name: 'RESOURCE_NOT_FOUND', issue: 'INVALID_RESOURCE_ID' };
+    const capture = order.purchase_units[0].payments.captures[0];
+    if (this.refuseRefunds) return { status: 422, name: 'UNPROCESSABLE_ENTITY', issue: this.refuseRefunds };
+    const cents = (v: string) => Math.round(Number(v) * 100);
+    const refunded = [...this.refunds.values()]
+      .filter((x) => x.captureId === captureId && x.refund.status !== 'FAILED' && x.refund.status !== 'CANCELLED')
+      .reduce((sum, x) => sum + cents(x.refund.amount.value), 0);
+    const total = cents(capture.amount.value);
+    const amount = body?.amount ?? {
+      currency_code: capture.amount.currency_code,
+      value: ((total - refunded) / 100).toFixed(2),
+    };
+    if (amount.currency_code !== capture.amount.currency_code)
+      return { status: 422, name: 'UNPROCESSABLE_ENTITY', issue: 'REFUND_CAPTURE_CURRENCY_MISMATCH' };
+    if (!/^[0-9]{1,10}(\.[0-9]{1,2})?$/.test(String(amount.value)) || cents(amount.value) < 1)
+      return { status: 400, name: 'INVALID_REQUEST', issue: 'INVALID_PARAMETER_VALUE' };
+    if (refunded >= total) return { status: 422, name: 'UNPROCESSABLE_ENTITY', issue: 'CAPTURE_FULLY_REFUNDED' };
+    if (cents(amount.value) > total - refunded)
+      return { status: 422, name: 'UNPROCESSABLE_ENTITY', issue: 'REFUND_AMOUNT_EXCEEDED' };
+    const id = paypalId();
+    const refund = {
+      id,
+      status: this.refundsPending ? 'PENDING' : 'COMPLETED',
+      amount: { currency_code: amount.currency_code, value: String(amount.value) },
+      ...(body?.note_to_payer !== undefined ? { note_to_payer: body.note_to_payer } : {}),
+      ...(capture.custom_id !== undefined ? { custom_id: capture.custom_id } : {}),
+      create_time: now(),
+      update_time: now(),
+      links: [
+        { href: `${this.url}/v2/payments/refunds/${id}`, rel: 'self', method: 'GET' },
+        { href: `${this.url}/v2/payments/captures/${captureId}`, rel: 'up', method: 'GET' },
+      ],
+    };
+    this.refunds.set(id, { refund, captureId, clientId });
+    if (refunded + cents(amount.value) >= total) capture.status = 'REFUNDED';
+    else capture.status = 'PARTIALLY_REFUNDED';
+    return refund;
+  }
+
+  /** A PENDING refund finishes: COMPLETED, or FAILED. */
+  settleRefund(id: string, failed = false): any {
+    const kept = this.refunds.get(id)!;
+    kept.refund.status = failed ? 'FAILED' : 'COMPLETED';
+    kept.refund.update_time = now();
+    return kept.refund;
   }
 
   /** POST /v2/checkout/orders: what the Orders v2 reference requires of an order with items and a breakdown. */

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A fake Stripe on loopback, built from Stripe's public API reference (Checkout Sessions: create, retrieve, expire;
- * Events; webhook signatures), for tests and the demo. It serves:
+ * Refunds: create, retrieve; Events; webhook signatures), for tests and the demo. It serves:
  * - the API (`/v1/checkout/sessions[...]`, form-encoded bodies with bracket notation, `Authorization: Bearer sk_...`,
  *   `Idempotency-Key`, errors as `{error: {type, message}}`);
  * - a hosted checkout page (`/c/pay/{id}`) a browser fills and submits: the session completes, a PaymentIntent is
@@ -36,6 +36,19 @@ export interface FakeSession {
   locale: string | null;
   line_items: Array<{ name: string; quantity: number; unit_amount: number }>;
   payment_intent_metadata: Record<string, string>;
+}
+
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  reason: string | null;
+  metadata: Record<string, string>;
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled';
+  failure_reason: string | null;
+  created: number;
 }
 
 export interface FakeCharge {
@@ -71,6 +84,12 @@ export class StripeFake {
   readonly requests: Array<{ method: string; path: string; form: any; idempotencyKey: string | null }> = [];
   /** true: completed payments send no webhook (the notification that never comes). */
   holdWebhooks = false;
+  /** Refunds made through the API (POST /v1/refunds), by id. */
+  readonly refunds = new Map<string, FakeRefund>();
+  /** Set: the next refunds are refused with this error code (e.g. `charge_disputed`), as Stripe refuses them. */
+  refuseRefunds: string | null = null;
+  /** true: refunds are answered `pending` until `settleRefund` (a bank that takes its time). */
+  refundsPending = false;
   readonly #accounts: Account[] = [];
   readonly #idempotent = new Map<string, { status: number; body: string }>();
   #server!: http.Server;
@@ -294,8 +313,8 @@ export class StripeFake {
       res.end(JSON.stringify(value));
       return { status, body: JSON.stringify(value) };
     };
-    const error = (status: number, message: string, type = 'invalid_request_error') =>
-      json(status, { error: { type, message } });
+    const error = (status: number, message: string, type = 'invalid_request_error', code?: string) =>
+      json(status, { error: { type, message, ...(code ? { code } : {}) } });
 
     // The hosted checkout page and its form.
     let m = /^\/c\/pay\/(cs_[A-Za-z0-9_]+)$/.exec(url.pathname);
@@ -355,7 +374,96 @@ export class StripeFake {
         await this.send(account.secretKey, StripeFake.event('checkout.session.expired', publicSession(s)));
       return;
     }
+    if (url.pathname === '/v1/refunds' && req.method === 'POST') {
+      const made = this.createRefund(form, account.secretKey);
+      if ('error' in made) return keep(error(400, made.error, 'invalid_request_error', made.code));
+      return keep(json(200, made));
+    }
+    m = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname);
+    if (m && req.method === 'GET') {
+      const r = this.refunds.get(m[1]!);
+      if (!r || this.#refundOwner.get(r.id) !== account.secretKey) return void error(404, `No such refund: '${m[1]}'`);
+      return void json(200, r);
+    }
     error(404, 'Unrecognized request URL');
+  }
+
+  #refundOwner = new Map<string, string>();
+
+  /**
+   * POST /v1/refunds of a PaymentIntent (API reference: Create a refund): at most what remains of its charge (Dashboard
+   * refunds and pending ones count). A succeeded one is on the charge at once, and its `refund.created` and
+   * `charge.refunded` follow the answer, as Stripe sends them, unless webhooks are held.
+   */
+  private createRefund(form: any, secretKey: string): FakeRefund | { error: string; code?: string } {
+    const session = [...this.sessions.values()].find(
+      (s) =>
+        s.payment_intent !== null && s.payment_intent === form.payment_intent && this.#owner.get(s.id) === secretKey,
+    );
+    if (!session) return { error: `No such payment_intent: '${form.payment_intent}'`, code: 'resource_missing' };
+    if (this.refuseRefunds) return { error: 'The refund was refused.', code: this.refuseRefunds };
+    const charge = this.chargeOf(session.id);
+    const pending = [...this.refunds.values()]
+      .filter((r) => r.payment_intent === session.payment_intent && r.status === 'pending')
+      .reduce((sum, r) => sum + r.amount, 0);
+    const remaining = charge.amount - charge.amount_refunded - pending;
+    const amount = form.amount === undefined ? remaining : Number(form.amount);
+    if (!Number.isSafeInteger(amount) || amount < 1)
+      return { error: 'Invalid integer: amount', code: 'parameter_invalid_integer' };
+    if (remaining <= 0)
+      return { error: `Charge ${charge.id} has already been refunded.`, code: 'charge_already_refunded' };
+    if (amount > remaining)
+      return {
+        error: `Refund amount (${amount}) is greater than unrefunded amount on charge (${remaining})`,
+        code: 'amount_too_large',
+      };
+    const refund: FakeRefund & { charge: string } = {
+      id: `re_${crypto.randomBytes(12).toString('hex')}`,
+      object: 'refund',
+      amount,
+      currency: session.currency,
+      charge: charge.id,
+      payment_intent: session.payment_intent!,
+      reason: form.reason ?? null,
+      metadata: form.metadata ?? {},
+      status: this.refundsPending ? 'pending' : 'succeeded',
+      failure_reason: null,
+      created: Math.floor(Date.now() / 1000),
+    };
+    this.refunds.set(refund.id, refund);
+    this.#refundOwner.set(refund.id, secretKey);
+    if (refund.status === 'succeeded') this.#onCharge(session, refund);
+    return refund;
+  }
+
+  /** A succeeded API refund on its charge, and its events after the answer (unless held). */
+  #onCharge(session: FakeSession, refund: FakeRefund): void {
+    const charge = this.chargeOf(session.id);
+    charge.amount_refunded += refund.amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    charge.refunds.data.unshift({ ...refund });
+    const events = [
+      StripeFake.event('refund.created', { ...refund }),
+      StripeFake.event('charge.refunded', structuredClone(charge)),
+    ];
+    this.refundEvents.set(refund.id, events);
+    if (this.holdWebhooks) return;
+    setTimeout(() => {
+      void this.resend(session.id, events).catch(() => undefined);
+    }, 20);
+  }
+
+  /** The events Stripe sent (or would have sent) for each API refund that succeeded, by refund id. */
+  readonly refundEvents = new Map<string, unknown[]>();
+
+  /** A pending refund finishes (succeeded, or failed with `failure_reason`), as the bank answers later. */
+  settleRefund(id: string, failureReason?: string): FakeRefund {
+    const r = this.refunds.get(id)!;
+    r.status = failureReason ? 'failed' : 'succeeded';
+    r.failure_reason = failureReason ?? null;
+    const session = [...this.sessions.values()].find((s) => s.payment_intent === r.payment_intent)!;
+    if (r.status === 'succeeded') this.#onCharge(session, r);
+    return r;
   }
 
   /** POST /v1/checkout/sessions: what the API reference requires of a payment-mode session with price_data. */

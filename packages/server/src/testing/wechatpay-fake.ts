@@ -67,6 +67,12 @@ export class WechatpayFake {
   readonly requests: Array<{ method: string; path: string; body: any }> = [];
   /** true: payments send no notification (the notification that never comes). */
   holdNotifications = false;
+  /** Refunds by `mchid:out_refund_no` (POST /v3/refund/domestic/refunds), as the refunds API answers them. */
+  readonly refunds = new Map<string, any>();
+  /** Set: refunds are refused with this code (e.g. NOT_ENOUGH, 403), as WeChat Pay refuses them. */
+  refuseRefunds: string | null = null;
+  /** true: refunds are answered PROCESSING until `settleRefund`. */
+  refundsPending = false;
   /** Set: the API's answers are signed with this key instead of the platform's (a forger between us and WeChat Pay). */
   answerKey: KeyObject | null = null;
   url = '';
@@ -329,7 +335,102 @@ export class WechatpayFake {
         return this.answer(res, 204, null);
       }
     }
+    if (req.method === 'POST' && url.pathname === '/v3/refund/domestic/refunds')
+      return this.apiRefund(res, merchant, safeParse(body));
+    const refundNo = /^\/v3\/refund\/domestic\/refunds\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && refundNo) {
+      const r = this.refunds.get(`${merchant.mchId}:${decodeURIComponent(refundNo[1]!)}`);
+      if (!r) return this.answer(res, 404, { code: 'RESOURCE_NOT_EXISTS', message: '退款单不存在' });
+      return this.answer(res, 200, r);
+    }
     return this.answer(res, 404, { code: 'NOT_FOUND', message: 'no such API' });
+  }
+
+  /**
+   * POST /v3/refund/domestic/refunds (申请退款): a paid transaction by out_trade_no or transaction_id, amount.refund at
+   * most what remains of amount.total; the same out_refund_no again answers the same refund.
+   */
+  private apiRefund(res: http.ServerResponse, m: WechatpayMerchant, b: any): void {
+    const bad = (message: string) => this.answer(res, 400, { code: 'PARAM_ERROR', message });
+    const key = `${m.mchId}:${b?.out_refund_no}`;
+    if (typeof b?.out_refund_no !== 'string' || !/^[0-9A-Za-z_\-|*@]{1,64}$/.test(b.out_refund_no))
+      return bad('out_refund_no');
+    const t = [...this.transactions.values()].find(
+      (x) =>
+        x.mchid === m.mchId &&
+        (x.out_trade_no === b.out_trade_no || (x.transaction_id && x.transaction_id === b.transaction_id)),
+    );
+    if (!t) return this.answer(res, 404, { code: 'RESOURCE_NOT_EXISTS', message: '订单不存在' });
+    const kept = this.refunds.get(key);
+    if (kept) return this.answer(res, 200, kept);
+    const refund = Number(b?.amount?.refund);
+    if (!Number.isSafeInteger(refund) || refund < 1) return bad('amount.refund');
+    if (b.amount.total !== t.amount.total || b.amount.currency !== 'CNY') return bad('amount.total');
+    if (t.trade_state !== 'SUCCESS' && t.trade_state !== 'REFUND')
+      return this.answer(res, 400, { code: 'INVALID_REQUEST', message: '订单状态不允许退款' });
+    if (this.refuseRefunds) return this.answer(res, 403, { code: this.refuseRefunds, message: '退款被拒绝' });
+    const processing = [...this.refunds.values()]
+      .filter((r) => r.out_trade_no === t.out_trade_no && r.status === 'PROCESSING')
+      .reduce((sum, r) => sum + r.amount.refund, 0);
+    const refunded = (this.#refunded.get(t.out_trade_no) ?? 0) + processing;
+    if (refund > t.amount.total - refunded)
+      return this.answer(res, 400, { code: 'INVALID_REQUEST', message: '申请退款金额超过订单可退金额' });
+    const made = {
+      refund_id: `50${crypto.randomInt(10 ** 9, 10 ** 10 - 1)}${crypto.randomInt(10 ** 9, 10 ** 10 - 1)}`,
+      out_refund_no: b.out_refund_no,
+      transaction_id: t.transaction_id,
+      out_trade_no: t.out_trade_no,
+      channel: 'ORIGINAL',
+      user_received_account: '支付用户零钱',
+      create_time: new Date().toISOString().slice(0, 19) + '+08:00',
+      ...(this.refundsPending ? {} : { success_time: new Date().toISOString().slice(0, 19) + '+08:00' }),
+      status: this.refundsPending ? 'PROCESSING' : 'SUCCESS',
+      funds_account: 'AVAILABLE',
+      amount: { total: t.amount.total, refund, payer_total: t.amount.total, payer_refund: refund, currency: 'CNY' },
+    };
+    this.refunds.set(key, made);
+    t.trade_state = 'REFUND';
+    this.answer(res, 200, made);
+    if (made.status === 'SUCCESS') this.#refundDone(made);
+  }
+
+  /**
+   * A refund of the API that succeeded: on its transaction, and its REFUND.SUCCESS notification after the answer, as
+   * WeChat Pay sends it, unless notifications are held.
+   */
+  #refundDone(r: any): void {
+    const t = this.transactions.get(r.out_trade_no)!;
+    this.#refunded.set(t.out_trade_no, (this.#refunded.get(t.out_trade_no) ?? 0) + r.amount.refund);
+    const resource = {
+      mchid: t.mchid,
+      out_trade_no: t.out_trade_no,
+      transaction_id: t.transaction_id,
+      out_refund_no: r.out_refund_no,
+      refund_id: r.refund_id,
+      refund_status: 'SUCCESS',
+      success_time: new Date().toISOString().replace(/\.\d+Z$/, '+00:00'),
+      user_received_account: r.user_received_account,
+      amount: {
+        total: t.amount.total,
+        refund: r.amount.refund,
+        payer_total: t.amount.total,
+        payer_refund: r.amount.refund,
+      },
+    };
+    const event = WechatpayFake.notification(this.merchantOf(t.mchid).apiV3Key, 'REFUND.SUCCESS', resource);
+    this.refundEvents.set(r.out_refund_no, event);
+    if (!this.holdNotifications) setTimeout(() => void this.send(t.notify_url, event).catch(() => undefined), 20);
+  }
+
+  /** The REFUND.SUCCESS notification WeChat Pay sent (or would have) for each API refund, by out_refund_no. */
+  readonly refundEvents = new Map<string, unknown>();
+
+  /** A PROCESSING refund finishes: SUCCESS, or ABNORMAL (the payer's card was closed...). */
+  settleRefund(mchId: string, outRefundNo: string, abnormal = false): any {
+    const r = this.refunds.get(`${mchId}:${outRefundNo}`)!;
+    r.status = abnormal ? 'ABNORMAL' : 'SUCCESS';
+    if (!abnormal) this.#refundDone(r);
+    return r;
   }
 
   private open(res: http.ServerResponse, m: WechatpayMerchant, kind: 'native' | 'h5', b: any): void {

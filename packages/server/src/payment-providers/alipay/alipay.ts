@@ -11,9 +11,12 @@ import {
   type PaymentProvider,
   type ProviderFinding,
   type ProviderSettings,
+  type RefundCall,
+  type RefundFinding,
   type VerifiedNotification,
   type WebhookRequest,
 } from '../provider.js';
+import { alipayRefund, alipayRefundQuery } from './alipay-refunds.js';
 import { AlipayApi, AlipayRefusal, rsaPrivateKey, rsaPublicKey, type AlipayCredentials } from './alipay-api.js';
 import { notificationOf, queryFinding, toYuan } from './alipay-notify.js';
 
@@ -184,6 +187,14 @@ export class AlipayProvider implements PaymentProvider<AlipayConfig, AlipaySecre
     // ACQ.TRADE_STATUS_ERROR and the like: the trade is paid, finished or closed already; Alipay's query says which.
     const found = await this.query(settings, payment);
     return found.kind === 'open' ? closed : found;
+  }
+
+  refund(settings: Settings, payment: ProviderPaymentRow, r: RefundCall): Promise<RefundFinding> {
+    return alipayRefund(this.api, credentials(settings), payment, r);
+  }
+
+  queryRefund(settings: Settings, payment: ProviderPaymentRow, r: RefundCall): Promise<RefundFinding> {
+    return alipayRefundQuery(this.api, credentials(settings), payment, r);
   }
 }
 

@@ -1,5 +1,14 @@
 import crypto from 'node:crypto';
-import type { ApiError, Client, Order, OrderRequest, OrdersController } from '@paypal/paypal-server-sdk';
+import type {
+  ApiError,
+  Client,
+  Order,
+  OrderRequest,
+  OrdersController,
+  PaymentsController,
+  Refund,
+  RefundRequest,
+} from '@paypal/paypal-server-sdk';
 import { ProviderError } from '../provider.js';
 
 type Sdk = typeof import('@paypal/paypal-server-sdk');
@@ -60,16 +69,41 @@ export class PaypalApi {
     );
   }
 
+  /** POST /v2/payments/captures/{id}/refund under its PayPal-Request-Id (the same id: the same refund). */
+  refundCapture(creds: PaypalCredentials, captureId: string, body: RefundRequest, requestId: string): Promise<Refund> {
+    return this.callPayments(creds, (payments) =>
+      payments.refundCapturedPayment({ captureId, body, paypalRequestId: requestId, prefer: 'return=representation' }),
+    );
+  }
+
+  /** GET /v2/payments/refunds/{id}. */
+  getRefund(creds: PaypalCredentials, refundId: string): Promise<Refund> {
+    return this.callPayments(creds, (payments) => payments.getRefund({ refundId }));
+  }
+
+  private async callPayments<T>(
+    creds: PaypalCredentials,
+    fn: (payments: PaymentsController) => Promise<{ result: T }>,
+  ) {
+    const { PaymentsController } = await loadSdk();
+    return this.run(creds, async (client) => (await fn(new PaymentsController(client))).result);
+  }
+
+  private async call(creds: PaypalCredentials, fn: (orders: OrdersController) => Promise<{ result: Order }>) {
+    const { OrdersController } = await loadSdk();
+    return this.run(creds, async (client) => (await fn(new OrdersController(client))).result);
+  }
+
   /**
-   * One Orders call. PayPal's refusal (4xx) becomes ProviderError('refused') carrying what PayPal said
+   * One call. PayPal's refusal (4xx) becomes ProviderError('refused') carrying what PayPal said
    * (`failureOf`); anything else (no answer, a 5xx, a timeout) 'unreachable', and the client is dropped so the next
    * call starts afresh (the SDK keeps a failed token fetch for good).
    */
-  private async call(creds: PaypalCredentials, fn: (orders: OrdersController) => Promise<{ result: Order }>) {
+  private async run<T>(creds: PaypalCredentials, fn: (client: Client) => Promise<T>): Promise<T> {
     const key = clientKey(creds);
-    const { ApiError, OrdersController } = await loadSdk();
+    const { ApiError } = await loadSdk();
     try {
-      return (await fn(new OrdersController(await this.client(key, creds)))).result;
+      return await fn(await this.client(key, creds));
     } catch (e) {
       const status = e instanceof ApiError ? e.statusCode : 0;
       if (status === 0 || status >= 500 || status === 401) this.#clients.delete(key);

@@ -18,12 +18,15 @@ import {
   type PaymentProvider,
   type ProviderFinding,
   type ProviderSettings,
+  type RefundCall,
+  type RefundFinding,
   type VerifiedNotification,
   type WebhookRequest,
 } from '../provider.js';
 import { toPaypalValue } from './amounts.js';
 import { orderFinding, notificationOf } from './paypal-events.js';
 import { PaypalApi, PaypalRefusal, type PaypalCredentials } from './paypal-api.js';
+import { queryRefund, refundCapture } from './paypal-refunds.js';
 import { PAYPAL_CERT_ORIGINS, PaypalSignatureVerifier, paypalCertRoots } from './paypal-signature.js';
 
 /** PayPal: channel 5, the international online wallet of 2.7. */
@@ -186,6 +189,19 @@ export class PaypalProvider implements PaymentProvider<PaypalConfig, PaypalSecre
     if (found && (found.kind === 'paid' || found.kind === 'failed')) return found;
     if (found?.kind === 'open' && order?.status === 'COMPLETED') return found;
     return { kind: 'closed', ref: payment.ref, trxNo: Number(payment.trx_no) };
+  }
+
+  refund(settings: Settings, payment: ProviderPaymentRow, r: RefundCall): Promise<RefundFinding> {
+    return refundCapture(this.api, credentials(settings), payment, r);
+  }
+
+  queryRefund(
+    settings: Settings,
+    _payment: ProviderPaymentRow,
+    _r: RefundCall,
+    providerRefundId: string | null,
+  ): Promise<RefundFinding> {
+    return queryRefund(this.api, credentials(settings), providerRefundId);
   }
 
   /** GET the order; null when PayPal no longer knows it (an order never approved expires and is gone). */

@@ -10,11 +10,24 @@ import {
   type PaymentProvider,
   type ProviderFinding,
   type ProviderSettings,
+  type RefundCall,
+  type RefundFinding,
   type VerifiedNotification,
   type WebhookRequest,
 } from '../provider.js';
 import { toStripeAmount } from './amounts.js';
 import { notificationOf, read, sessionFinding, StripeSession } from './stripe-events.js';
+import { refundFinding, StripeRefund } from './stripe-refunds.js';
+
+/** Stripe's refusal of a call (an invalid request or a card error) and its error `code`. */
+class StripeRefusal extends ProviderError {
+  constructor(
+    readonly stripeCode: string,
+    message: string,
+  ) {
+    super('refused', message);
+  }
+}
 
 /** Cards through Stripe Checkout: channel 6, the first third-party provider number of 2.7 (6-14, 16-17). */
 export const STRIPE_CHANNEL = 6;
@@ -176,15 +189,64 @@ export class StripeProvider implements PaymentProvider<Record<string, string>, S
     }
   }
 
+  /**
+   * POST /v1/refunds of the PaymentIntent that paid, with the request's Idempotency-Key (Stripe answers a retry with
+   * the first answer). Stripe's `reason` takes three words only: `requested_by_customer`, the operator's text in
+   * metadata. An invalid request (more than remains, already refunded, disputed) is Stripe's refusal.
+   */
+  async refund(settings: Settings, payment: ProviderPaymentRow, r: RefundCall): Promise<RefundFinding> {
+    const amount = toStripeAmount(r.amountMinor, r.currency);
+    if (amount === null || !payment.provider_trx_id)
+      return {
+        state: 'refused',
+        providerRefundId: null,
+        code: 'amount_invalid',
+        message: 'Stripe cannot take this amount',
+      };
+    try {
+      const refund = await this.call(() =>
+        this.client(settings).refunds.create(
+          {
+            payment_intent: payment.provider_trx_id!,
+            amount,
+            reason: 'requested_by_customer',
+            metadata: { trxNo: String(payment.trx_no), refundKey: r.key, note: r.reason.slice(0, 500) },
+          },
+          { idempotencyKey: r.key },
+        ),
+      );
+      return refundFinding(read(StripeRefund, refund, 'refund'));
+    } catch (e) {
+      if (e instanceof StripeRefusal)
+        return { state: 'refused', providerRefundId: null, code: e.stripeCode, message: e.message };
+      throw e;
+    }
+  }
+
+  /** GET /v1/refunds/{id}; without an id Stripe never answered, so the request is sent again under its key. */
+  async queryRefund(
+    settings: Settings,
+    _payment: ProviderPaymentRow,
+    _r: RefundCall,
+    providerRefundId: string | null,
+  ): Promise<RefundFinding> {
+    if (providerRefundId === null) return { state: 'unknown' };
+    const refund = await this.call(() => this.client(settings).refunds.retrieve(providerRefundId));
+    return refundFinding(read(StripeRefund, refund, 'refund'));
+  }
+
   /** A Stripe call; an answer that is not a success becomes a ProviderError (unreachable: retry later). */
   private async call<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (e) {
       if (e instanceof ProviderError) throw e;
-      const err = e as { type?: string; message?: string; statusCode?: number };
+      const err = e as { type?: string; message?: string; statusCode?: number; code?: string };
       const refused = err.type === 'StripeInvalidRequestError' || err.type === 'StripeCardError';
-      throw new ProviderError(refused ? 'refused' : 'unreachable', `Stripe: ${err.message ?? String(e)}`);
+      const message = `Stripe: ${err.message ?? String(e)}`.slice(0, 500);
+      if (refused)
+        throw new StripeRefusal(/^[a-z_]{1,64}$/.test(err.code ?? '') ? err.code! : 'invalid_request', message);
+      throw new ProviderError('unreachable', message);
     }
   }
 }

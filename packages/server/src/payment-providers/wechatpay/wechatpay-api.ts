@@ -58,6 +58,16 @@ export class WechatpayApi {
     });
   }
 
+  /** POST /v3/refund/domestic/refunds: the refund as WeChat Pay took it. */
+  refund(m: WechatpayMerchant, body: object): Promise<unknown> {
+    return this.call(m, 'POST', '/v3/refund/domestic/refunds', body);
+  }
+
+  /** GET /v3/refund/domestic/refunds/{out_refund_no}: the refund now. */
+  refundQuery(m: WechatpayMerchant, outRefundNo: string): Promise<unknown> {
+    return this.call(m, 'GET', `/v3/refund/domestic/refunds/${encodeURIComponent(outRefundNo)}`, null);
+  }
+
   private async call(m: WechatpayMerchant, method: string, path: string, body: object | null): Promise<unknown> {
     const base = (this.options.apiBaseUrl || WECHATPAY_API).replace(/\/+$/, '');
     const url = new URL(base + path);

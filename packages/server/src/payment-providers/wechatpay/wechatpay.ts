@@ -14,10 +14,13 @@ import {
   type PaymentProvider,
   type ProviderFinding,
   type ProviderSettings,
+  type RefundCall,
+  type RefundFinding,
   type VerifiedNotification,
   type WebhookRequest,
 } from '../provider.js';
 import { read } from '../stripe/stripe-events.js';
+import { wechatRefund, wechatRefundQuery } from './wechatpay-refunds.js';
 import { WechatpayApi, WechatpayRefusal, type WechatpayMerchant } from './wechatpay-api.js';
 import { decryptResource, pem, platformPublicKey, verifySigned } from './wechatpay-crypto.js';
 import {
@@ -234,6 +237,14 @@ export class WechatpayProvider implements PaymentProvider<WechatpayConfig, Wecha
     const found = await this.query(settings, payment);
     if (found.kind === 'paid' || found.kind === 'failed') return found;
     return { kind: 'closed', ref: payment.ref, trxNo: Number(payment.trx_no) };
+  }
+
+  refund(settings: Settings, payment: ProviderPaymentRow, r: RefundCall): Promise<RefundFinding> {
+    return wechatRefund(this.api, merchant(settings), payment, r);
+  }
+
+  queryRefund(settings: Settings, _payment: ProviderPaymentRow, r: RefundCall): Promise<RefundFinding> {
+    return wechatRefundQuery(this.api, merchant(settings), r);
   }
 }
 

@@ -1,0 +1,113 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../errors/app-error.js';
+import { QueryId } from '../http/admin-query.js';
+import { adminRoute, portalRoute } from '../http/api-route.js';
+import { principalOf } from '../operators/admin-access.routes.js';
+import { appIdOf, studioOf } from '../portal/portal-access.routes.js';
+import { studioActor } from '../portal/studio-developers.service.js';
+import type { Services } from '../services.js';
+import { refusalOf, type RefundRequests, type RefundInput } from './refund-requests.js';
+import { RefundBody, RefundRequestList, RefundRequestView, refundRequestView } from './refund-requests.schemas.js';
+
+const TrxNoParams = Type.Object({ trxNo: QueryId });
+const PortalTrxNoParams = Type.Object({ appId: QueryId, trxNo: QueryId });
+
+const SUMMARY =
+  'Refund a web order, whole or in part, through the provider that took it (Stripe, PayPal, Alipay, WeChat Pay); a reason is required';
+const DESCRIPTION =
+  'Idempotent: the same `idempotencyKey` (or, without one, the same amount and reason) is the same refund, which reaches the provider once. ' +
+  '201: a new refund, 200: the same one again; its `state` says what the provider answered (`succeeded`: applied, the game is sent its 2.5; ' +
+  '`pending`/`requested`: the webhook or the reconciliation settles it). The provider refusing answers 409 PROVIDER_REFUND_REFUSED ' +
+  '(the order stays paid); more than remains unrefunded 409 REFUND_EXCEEDS_PAID.';
+
+/** Answers a request: its refusal as the error, else 201 (new) or 200 (the same one again). */
+async function answer(reply: FastifyReply, refunds: RefundRequests, input: RefundInput) {
+  const { created, refund } = await refunds.request(input);
+  const refused = refusalOf(refund);
+  if (refused) throw refused;
+  return reply.code(created ? 201 : 200).send(refundRequestView(refund));
+}
+
+const listOf = ({ provider, refunds }: Awaited<ReturnType<RefundRequests['ofOrder']>>) => ({
+  webOrder: provider !== null,
+  provider,
+  refunds: refunds.map(refundRequestView),
+});
+
+/** Operators' refunds of web orders (mounted under /admin/v1; permission `orders.refund`). */
+export function refundAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { refunds } = services.paymentProviders;
+  return async (app) => {
+    app.post(
+      '/orders/:trxNo/refunds',
+      adminRoute({
+        summary: SUMMARY,
+        description: DESCRIPTION,
+        params: TrxNoParams,
+        body: RefundBody,
+        response: { 200: RefundRequestView, 201: RefundRequestView },
+      }),
+      async (request, reply) =>
+        answer(reply, refunds, {
+          trxNo: Number(request.params.trxNo),
+          ...(request.body.amount !== undefined ? { amount: request.body.amount } : {}),
+          reason: request.body.reason,
+          idempotencyKey: request.body.idempotencyKey ?? null,
+          requestedBy: `operator:${principalOf(request).name}`,
+        }),
+    );
+
+    app.get(
+      '/orders/:trxNo/refunds',
+      adminRoute({
+        summary:
+          'The refunds operators and studios asked of a web order, oldest first, with what the provider answered',
+        params: TrxNoParams,
+        response: { 200: RefundRequestList },
+      }),
+      async (request) => listOf(await refunds.ofOrder(Number(request.params.trxNo))),
+    );
+  };
+}
+
+/** A studio developer's refunds of its own apps' web orders (mounted under /portal/v1; another app's order is 404). */
+export function refundPortalRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { refunds } = services.paymentProviders;
+  return async (app) => {
+    app.post(
+      '/apps/:appId/orders/:trxNo/refunds',
+      portalRoute({
+        summary: SUMMARY,
+        description: DESCRIPTION,
+        params: PortalTrxNoParams,
+        body: RefundBody,
+        response: { 200: RefundRequestView, 201: RefundRequestView },
+      }),
+      async (request, reply) => {
+        // The app is the developer's (else 404, portal-access.routes.ts); refunding it is a grant of its own.
+        if (!studioOf(request).refundAppIds.includes(appIdOf(request)))
+          throw new AppError('PORTAL_FORBIDDEN', `refunds of app ${appIdOf(request)} are not among your access`);
+        return answer(reply, refunds, {
+          trxNo: Number(request.params.trxNo),
+          appId: appIdOf(request),
+          ...(request.body.amount !== undefined ? { amount: request.body.amount } : {}),
+          reason: request.body.reason,
+          idempotencyKey: request.body.idempotencyKey ?? null,
+          requestedBy: studioActor(studioOf(request).name),
+        });
+      },
+    );
+
+    app.get(
+      '/apps/:appId/orders/:trxNo/refunds',
+      portalRoute({
+        summary: 'The refunds asked of a web order of the app, oldest first',
+        params: PortalTrxNoParams,
+        response: { 200: RefundRequestList },
+      }),
+      async (request) => listOf(await refunds.ofOrder(Number(request.params.trxNo), appIdOf(request))),
+    );
+  };
+}
