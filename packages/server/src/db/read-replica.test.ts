@@ -133,7 +133,12 @@ describe(
         currency: 'USD',
       });
       assert.equal(product.status, 201, JSON.stringify(product.body));
-      svc = { admin, fetch: (p: string, init?: RequestInit) => fetch(child.url + p, init) } as unknown as TestService;
+      // What the portal's test helpers use of a TestService: its admin API, fetch and clock (invitations, TOTP).
+      svc = {
+        admin,
+        fetch: (p: string, init?: RequestInit) => fetch(child.url + p, init),
+        now: () => Date.now(),
+      } as unknown as TestService;
       studio = await portalSessionOf(svc, await createDeveloper(svc, 'replica-studio', [appId]));
     });
 

@@ -31,11 +31,12 @@ describe('master-key CLI (embedded mode)', () => {
   });
   const mk = async (...args: string[]) =>
     JSON.parse((await run(process.execPath, [cli, '--json', 'master-key', ...args], { env: env() })).stdout);
-  const fails = (args: string[], extra: Record<string, string>, message: RegExp) =>
+  // Exit 2 for a configuration that cannot load, 1 for a refusal (docs/operations.md, the CLI's exit codes).
+  const fails = (args: string[], extra: Record<string, string>, message: RegExp, exitCode = 1) =>
     assert.rejects(
       run(process.execPath, [cli, 'master-key', ...args], { env: env(extra) }),
       (err: { stderr: string; code: number }) => {
-        assert.equal(err.code, 1);
+        assert.equal(err.code, exitCode);
         assert.match(err.stderr, message);
         return true;
       },
@@ -122,6 +123,7 @@ describe('master-key CLI (embedded mode)', () => {
       ['status'],
       { MASTER_KEY_PREVIOUS: 'not-a-key-of-32-bytes-aaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
       /MASTER_KEY_PREVIOUS \(entry 1\): must be the base64/,
+      2,
     );
   });
 

@@ -74,7 +74,7 @@ export function createOrdersDomain(
     products,
     orders,
     refunds,
-    webRefunds: new WebRefunds({ db, dialect, now }, reads),
+    webRefunds: new WebRefunds({ db, dialect, now }),
     // Read-only analytics over the refunds: a moment stale is harmless (Database.reads, the read replica).
     refundAbuse: new RefundAbuse(reads, now),
     consumption: new ConsumptionService(new ConsumptionNoticesStore(db, dialect, named, now, reads)),

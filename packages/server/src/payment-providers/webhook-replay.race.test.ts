@@ -35,7 +35,7 @@ interface Round {
 
 /** provider_notifications_total of a provider by outcome, as /metrics shows it. */
 async function counts(svc: TestService, provider: string): Promise<Record<string, number>> {
-  const text = await (await svc.fetch('/metrics')).text();
+  const text = await svc.metrics();
   const out: Record<string, number> = {};
   const line = new RegExp(`^provider_notifications_total\\{provider="${provider}",outcome="(\\w+)"\\} (\\d+)$`, 'gm');
   for (const m of text.matchAll(line)) out[m[1]!] = Number(m[2]);

@@ -17,8 +17,15 @@ describe('web payment page CLI', () => {
   let dataDir: string;
   let appId: number;
   const env = () => ({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' });
-  const app = async (...args: string[]) =>
-    JSON.parse((await run(process.execPath, [cli, '--json', 'app', ...args], { env: env() })).stdout);
+  // Under --json a refusal is a JSON error on stdout (docs/operations.md): rejected with its text, to match on.
+  const app = async (...args: string[]) => {
+    try {
+      return JSON.parse((await run(process.execPath, [cli, '--json', 'app', ...args], { env: env() })).stdout);
+    } catch (err) {
+      const { stdout, code } = err as { stdout?: string; code?: number };
+      throw new Error(`exit ${code}: ${stdout}`);
+    }
+  };
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-webpay-cli-'));

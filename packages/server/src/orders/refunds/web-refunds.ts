@@ -214,18 +214,15 @@ function historyReason(r: ProviderRefund, amount: number, currency: string, refu
 
 /** The web refunds as the orders domain holds them (orders.module.ts): the provider webhooks and operator refunds. */
 export class WebRefunds {
-  constructor(
-    private readonly deps: WebRefundDeps,
-    /** Where the order's admin view reads (Database.reads). */
-    private readonly reads: Kysely<Tables> = deps.db,
-  ) {}
+  constructor(private readonly deps: WebRefundDeps) {}
 
   apply(refund: ProviderRefund): Promise<WebRefundResult> {
     return applyProviderRefund(this.deps, refund);
   }
 
+  /** An order's web refunds, from the primary: the order's view reads what was just written (docs/scaling.md). */
   ofOrder(trxNo: number): Promise<WebRefundRow[]> {
-    return webRefundsOf(this.reads, trxNo);
+    return webRefundsOf(this.deps.db, trxNo);
   }
 
   /** What remains unrefunded of a paid web payment (minor units of its currency); null: not a paid web payment. */
