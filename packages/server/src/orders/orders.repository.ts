@@ -30,6 +30,10 @@ export interface OrderFilter {
  * placement-writes.ts and placement-claims.ts hold its batched statements of order placement. Every function takes
  * the executor so it can run in a caller's transaction.
  */
+/** A payment's refund orders (trxType 2, 2.5), oldest first. */
+const refundOrdersOf = (db: Kysely<Tables>, trxNo: number) =>
+  db.selectFrom('orders').selectAll().where('original_trx_no', '=', trxNo).where('trx_type', '=', 2).orderBy('trx_no');
+
 export const ordersRepo = {
   /** History rows, written with the change they record (same transaction). */
   async recordStatusChanges(db: Kysely<Tables>, changes: StatusChangeRow[]): Promise<void> {
@@ -70,24 +74,12 @@ export const ordersRepo = {
 
   /** The (first) refund order of a payment: a store payment's only one, a web payment's oldest. */
   refundOf(db: Kysely<Tables>, trxNo: number): Promise<OrderRow | undefined> {
-    return db
-      .selectFrom('orders')
-      .selectAll()
-      .where('original_trx_no', '=', trxNo)
-      .where('trx_type', '=', 2)
-      .orderBy('trx_no')
-      .executeTakeFirst();
+    return refundOrdersOf(db, trxNo).executeTakeFirst();
   },
 
   /** Every refund order of a payment, oldest first (a web payment may be refunded in parts). */
   refundsOf(db: Kysely<Tables>, trxNo: number): Promise<OrderRow[]> {
-    return db
-      .selectFrom('orders')
-      .selectAll()
-      .where('original_trx_no', '=', trxNo)
-      .where('trx_type', '=', 2)
-      .orderBy('trx_no')
-      .execute();
+    return refundOrdersOf(db, trxNo).execute();
   },
 
   /**
