@@ -10,4 +10,4 @@ if (problem) {
   console.error(problem);
   process.exit(1);
 }
-await import('./cli/program.js');
+await import('./commands.js');

@@ -4,7 +4,7 @@ import { noCacheBus, type CacheBus } from './cache/cache-bus.js';
 import { pgCacheBus, type PgCacheBus } from './cache/pg-cache-bus.js';
 import type { Config } from './config/config.js';
 import { currentSchema, openDatabase, type Database } from './db/database.js';
-import type { Tables } from './tables.js';
+import type { Tables } from './db/tables.js';
 import { migrateToLatest } from './db/migrate.js';
 import { SecretBox, randomToken, readOrCreateSecretFile } from './crypto/secret-box.js';
 import { loadMasterKeys } from './crypto/master-keys.js';

@@ -3,7 +3,7 @@ import type { CacheBus } from '../cache/cache-bus.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { Dialect } from '../db/dialect.js';
 import { AccountService } from './accounts.service.js';
 import { CancellationService } from './cancellation.service.js';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppRecord, AppService } from '../apps/apps.service.js';
 import type { Config } from '../config/config.js';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { Dialect } from '../db/dialect.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { IpAllowList } from '../http/ip-ranges.js';

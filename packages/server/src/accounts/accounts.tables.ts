@@ -83,3 +83,8 @@ export interface AccountsTables {
   user_apps: UserAppsTable;
   user_bans: UserBansTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends AccountsTables {}
+}

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { Ban } from './accounts.schemas.js';
 import { toBan } from './accounts.format.js';

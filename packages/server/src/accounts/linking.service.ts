@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { Dialect } from '../db/dialect.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { isLoginType, providerName } from './login-types.js';

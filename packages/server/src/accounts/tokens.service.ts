@@ -3,7 +3,7 @@ import type { CacheBus } from '../cache/cache-bus.js';
 import type { Kysely } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { MacToken } from '../auth/mac.js';
 import { TokensRepository, type TokenLookupRow } from './tokens.repository.js';
 import { TtlCache } from '../cache/ttl-cache.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { UserDetail, UserFindQuery, UserSummary } from './accounts.schemas.js';
 import { iso, isoOrNull, toBan } from './accounts.format.js';

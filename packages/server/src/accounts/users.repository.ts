@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { UserBansTable, UsersTable } from './accounts.tables.js';
 
 export type UserRow = Selectable<UsersTable>;

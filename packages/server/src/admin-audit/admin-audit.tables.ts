@@ -31,3 +31,8 @@ export interface AdminActionsTable {
 export interface AdminAuditTables {
   admin_actions: AdminActionsTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends AdminAuditTables {}
+}

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import type { Config } from '../config/config.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { AppleSettingsView, GoogleSettingsView } from './store-settings.schemas.js';
@@ -45,7 +45,7 @@ const describeGoogle = (g: GoogleSettingsView | null) =>
     : 'google  not set';
 
 /** `app store-settings show|set-apple|set-google|delete`: the per-app store settings; secrets are read from files. */
-export function registerStoreSettingsCommands(app: Command, ctx: CliContext): void {
+export function registerStoreSettingsCommands(app: Command, ctx: CliContext<LegacyServices>): void {
   const settings = app.command('store-settings').description('per-app App Store and Google Play settings');
 
   settings

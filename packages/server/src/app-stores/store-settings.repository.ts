@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { AppStoreSettingsTable } from './store-settings.tables.js';
 import { rowByKey } from '../db/by-key.js';
 

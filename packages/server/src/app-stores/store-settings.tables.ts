@@ -29,3 +29,8 @@ export interface AppStoreSettingsTable {
 export interface StoreSettingsTables {
   app_store_settings: AppStoreSettingsTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends StoreSettingsTables {}
+}

@@ -1,15 +1,7 @@
 import { Command } from 'commander';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { App } from './apps.schemas.js';
-import { registerStoreSettingsCommands } from '../app-stores/store-settings.cli.js';
-import { registerWebPayCommands } from '../web-pay/web-pay.cli.js';
-import {
-  registerConsumptionRequestCommands,
-  registerStoreMessageCommands,
-} from '../store-payments/store-payments.cli.js';
-import { registerAppOrderCommands } from '../orders/catalogue/app-orders.cli.js';
-import { registerPaymentProviderCommands } from '../payment-providers/payment-providers.cli.js';
 import { onOff } from '../cli/switch-option.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -41,7 +33,8 @@ const describe = (a: App) =>
     .filter(Boolean)
     .join('\n');
 
-export function registerAppCommands(program: Command, ctx: CliContext): void {
+/** `app ...`; returns the `app` command, under which other domains add theirs (the program, commands.ts). */
+export function registerAppCommands(program: Command, ctx: CliContext<LegacyServices>): Command {
   const app = program.command('app').description('the app registry');
 
   app
@@ -112,10 +105,5 @@ export function registerAppCommands(program: Command, ctx: CliContext): void {
       });
     });
 
-  registerStoreSettingsCommands(app, ctx);
-  registerWebPayCommands(app, ctx);
-  registerStoreMessageCommands(app, ctx);
-  registerConsumptionRequestCommands(app, ctx);
-  registerAppOrderCommands(app, ctx);
-  registerPaymentProviderCommands(app, ctx);
+  return app;
 }

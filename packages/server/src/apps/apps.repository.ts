@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { NamedQuery } from '../db/database.js';
 import { keyRead } from '../db/key-read.js';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { AppsTable } from './apps.tables.js';
 
 export type AppRow = Selectable<AppsTable>;

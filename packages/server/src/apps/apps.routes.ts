@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.js';
-import { App, AppCreateBody, AppIdParams, AppList, AppPatchBody, AppWithSecret } from './apps.schemas.js';
+import { App, AppCreateBody, AppList, AppPatchBody, AppWithSecret } from './apps.schemas.js';
+import { AppIdParams } from '../http/route-params.js';
 import { adminRoute } from '../http/api-route.js';
 
 /** Admin API of the app registry, mounted under /admin/v1. */
@@ -31,7 +32,7 @@ export function appRoutes(services: Services): FastifyPluginAsyncTypebox {
         params: AppIdParams,
         response: { 200: Type.Ref(App) },
       }),
-      async (request) => services.apps.get(Number(request.params.appId)),
+      async (request) => services.apps.get(request.params.appId),
     );
 
     app.patch(
@@ -42,7 +43,7 @@ export function appRoutes(services: Services): FastifyPluginAsyncTypebox {
         body: AppPatchBody,
         response: { 200: Type.Ref(App) },
       }),
-      async (request) => services.apps.update(Number(request.params.appId), request.body),
+      async (request) => services.apps.update(request.params.appId, request.body),
     );
 
     app.post(
@@ -53,7 +54,7 @@ export function appRoutes(services: Services): FastifyPluginAsyncTypebox {
         response: { 200: AppWithSecret },
       }),
       async (request) => {
-        const { app: rotated, secret } = await services.apps.rotateSecret(Number(request.params.appId));
+        const { app: rotated, secret } = await services.apps.rotateSecret(request.params.appId);
         return { ...rotated, secret };
       },
     );

@@ -100,5 +100,3 @@ export const AppWithSecret = Type.Object(
 export type AppWithSecret = Static<typeof AppWithSecret>;
 
 export const AppList = Type.Object({ apps: Type.Array(Type.Ref(App)) });
-
-export const AppIdParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,15}$' }) });

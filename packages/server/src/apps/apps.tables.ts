@@ -28,3 +28,8 @@ export interface AppsTable {
 export interface AppsTables {
   apps: AppsTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends AppsTables {}
+}

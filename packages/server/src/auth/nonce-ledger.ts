@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { Batcher } from '../db/batcher.js';
 import type { Database } from '../db/database.js';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 
 /**
  * The nonce ledger: the one module with SQL on the `nonces` table. One-time

@@ -1,19 +1,28 @@
 import type { Command } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
-import { createServices, type Services } from '../services.js';
 import { printCliFailure } from './cli-error.js';
 
-/** What every operator command needs: the config, the services, and how to print. */
-export interface CliContext {
+/**
+ * What every operator command needs: the config, the services, and how to print. `S` is what a domain's commands
+ * use (the composition root hands over its whole service container, which has it); a domain CLI names only that.
+ */
+export interface CliContext<S> {
   config(): Config;
-  withServices<T>(fn: (services: Services) => Promise<T>): Promise<T>;
+  withServices<T>(fn: (services: S) => Promise<T>): Promise<T>;
   /** JSON with --json, otherwise the text form. */
   output(value: unknown, text: () => string): void;
   /** What a command reads (or does) with the services, printed: JSON with --json, otherwise its text form. */
-  print<T>(read: (services: Services) => Promise<T>, text: (value: T) => string): Promise<void>;
+  print<T>(read: (services: S) => Promise<T>, text: (value: T) => string): Promise<void>;
 }
 
-export function cliContext(program: Command): CliContext {
+/** TRANSITIONAL (issue 43): the whole container, until each domain CLI names what it uses. */
+export type LegacyServices = import('../services.js').Services;
+
+/** The context over `open`, which builds the services from the config (the composition root's createServices). */
+export function cliContext<S extends { close(): Promise<void> }>(
+  program: Command,
+  open: (config: Config) => Promise<S>,
+): CliContext<S> {
   const config = (): Config => {
     try {
       return loadConfig();
@@ -22,15 +31,15 @@ export function cliContext(program: Command): CliContext {
       throw err;
     }
   };
-  const withServices: CliContext['withServices'] = async (fn) => {
-    const services = await createServices(config());
+  const withServices: CliContext<S>['withServices'] = async (fn) => {
+    const services = await open(config());
     try {
       return await fn(services);
     } finally {
       await services.close();
     }
   };
-  const output: CliContext['output'] = (value, text) => {
+  const output: CliContext<S>['output'] = (value, text) => {
     console.log(program.opts().json ? JSON.stringify(value, null, 2) : text());
   };
   return {

@@ -1,4 +1,4 @@
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 
 /**
  * A column that holds values sealed by the SecretBox: its table, primary key,

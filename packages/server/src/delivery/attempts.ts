@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { DeliveryAttemptsTable } from './outbox.tables.js';
 
 export type AttemptOutcome = 'delivered' | 'http_status' | 'timeout' | 'network' | 'refused' | 'no_url';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import { addListOptions } from '../cli/list-options.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { PAGE_DEFAULT, PAGE_MAX, parseId, parseLimit, parseTime } from '../http/admin-query.js';
@@ -13,7 +13,7 @@ const line = (e: DeliveryEvent) =>
  * Operator commands of the delivery engine. They work on the database; a
  * running service picks resent and recovered events up at its next poll.
  */
-export function registerDeliveryCommands(program: Command, ctx: CliContext): void {
+export function registerDeliveryCommands(program: Command, ctx: CliContext<LegacyServices>): void {
   const events = program.command('events').description('game events in the outbox: list, show, resend, recover, test');
 
   addListOptions(

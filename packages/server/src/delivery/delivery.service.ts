@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type client from 'prom-client';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { Dialect } from '../db/dialect.js';
 import type { AppService } from '../apps/apps.service.js';
 import type { PlatformKeyService } from '../platform-keys/keys.service.js';

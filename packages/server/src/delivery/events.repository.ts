@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { newestFirst, whereGiven, withinWindow } from '../db/list-filter.js';
 import type { DeliveryAttemptsTable, OutboxTable } from './outbox.tables.js';
 

@@ -1,7 +1,7 @@
 import client from 'prom-client';
 import { attachOnce, counter, gauge, histogram } from '../http/unattached-metrics.js';
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 
 /**
  * The delivery engine's Prometheus metrics. The engine lives in the services,

@@ -61,3 +61,8 @@ export interface OutboxTables {
   outbox: OutboxTable;
   delivery_attempts: DeliveryAttemptsTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends OutboxTables {}
+}

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import { caseById } from '../db/batcher.js';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { currentTraceparent } from '../tracing/tracing.js';
 
 export type EventType = 'payment' | 'refund' | 'cancellation' | 'consumption' | 'test' | 'store_consumption';

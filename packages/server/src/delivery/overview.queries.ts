@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { HOUR_MS, bucketOf, num, type TimeWindow } from '../db/time-buckets.js';
 
 /** Events of one hour (by created_at) by their state now: delivered, pending (retrying) or dead. */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { groupBy } from '../db/group-by.js';
 
 /** Why an event was handed back without an attempt: its host's limit, its app's rate, or none (stopping). */

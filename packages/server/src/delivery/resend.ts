@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 
 /**
  * Operator resend: the event is due now, whatever its state. Same notifyId

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import mime from 'mime-types';
 import type { Insertable, Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { EmbeddedEvidenceStorage } from './embedded-storage.js';
 import type { EvidenceRepository, UploadRow } from './evidence.repository.js';

@@ -35,3 +35,8 @@ export interface EvidenceUploadsTable {
 export interface EvidenceTables {
   evidence_uploads: EvidenceUploadsTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends EvidenceTables {}
+}

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import { addListOptions, windowAndPage } from '../cli/list-options.js';
 import { parseId } from '../http/admin-query.js';
 import { GAME_CALL_KINDS, GAME_CALL_OUTCOMES, parseGameCallQuery, type GameCall } from './call-log.schemas.js';
@@ -13,7 +13,7 @@ const line = (c: GameCall) =>
   `#${c.callId}  ${c.startedAt}  ${c.kind}${subjectText(c)} try ${c.tryNo}  ${c.outcome}${c.httpStatus !== null ? ` HTTP ${c.httpStatus}` : ''}  ${c.latencyMs} ms  ${c.url ?? '-'}${c.error ? `  ${c.error}` : ''}`;
 
 /** `game-calls list`: the role query, role list and pre-order check log of an app (4.8-4.10). */
-export function registerCallLogCommands(program: Command, ctx: CliContext): void {
+export function registerCallLogCommands(program: Command, ctx: CliContext<LegacyServices>): void {
   const calls = program
     .command('game-calls')
     .description('calls to the game (role query, role list, pre-order check) with their outcomes');

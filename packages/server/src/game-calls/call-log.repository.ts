@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { newestFirst, whereGiven, withinWindow } from '../db/list-filter.js';
 import { Batcher } from '../db/batcher.js';
 import { deleteOldest } from '../db/delete-oldest.js';

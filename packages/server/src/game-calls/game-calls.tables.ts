@@ -24,3 +24,8 @@ export interface GameCallsTable {
 export interface GameCallsTables {
   game_calls: GameCallsTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends GameCallsTables {}
+}

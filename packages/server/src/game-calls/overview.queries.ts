@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { num, type TimeWindow } from '../db/time-buckets.js';
 
 /** Tries of one kind of game call (4.8-4.10) of one app in the window, and how many failed (outcome not ok). */

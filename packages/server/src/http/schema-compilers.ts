@@ -1,4 +1,6 @@
 import AjvCompiler from '@fastify/ajv-compiler';
+import type { TSchema } from '@sinclair/typebox';
+import { integerParams, toIntegers } from './route-params.js';
 import { SerializerSelector, type Serializer, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 
 type ValidatorFactory = AjvCompiler.BuildCompilerFromPool;
@@ -56,11 +58,16 @@ function lazyValidators(pending: Array<() => unknown>): ValidatorFactory {
     const compile = build(externalSchemas, options);
     return (route) => {
       const compiled = onFirstUse(pending, () => compile(route));
+      // Path ids the handler reads as numbers (route-params.ts): converted once they are known to be digits.
+      // (Fastify hands { schema, method, url, httpPart }; the compiler's typings call it a schema.)
+      const part = route as unknown as { schema: TSchema; httpPart?: string };
+      const integers = part.httpPart === 'params' ? integerParams(part.schema) : [];
       // Fastify reads a failed validation's `errors` off the function it was handed.
       const validate = ((data: unknown) => {
         const real = compiled();
         const valid = real(data);
         validate.errors = real.errors;
+        if (valid === true && integers.length > 0) toIntegers(data as Record<string, unknown>, integers);
         return valid;
       }) as Validate;
       return validate;

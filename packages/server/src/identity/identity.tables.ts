@@ -108,3 +108,8 @@ export interface IdentityTables {
   person_sessions: PersonSessionsTable;
   person_tokens: PersonTokensTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends IdentityTables {}
+}

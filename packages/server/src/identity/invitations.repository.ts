@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { PeopleTable, PersonInvitationsTable, PersonPasskeysTable } from './identity.tables.js';
 import type { Realm } from './people.repository.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import type { Services } from '../services.js';
 import type { PersonView, SecondFactor } from './people.service.js';
 import type { InvitationIssued } from './invitations.service.js';
@@ -70,7 +70,11 @@ export interface AccountCommands<V> {
  * disable, enable, reset-totp, reset-password. Like every CLI command they work on the database directly, so they are
  * the way in when no admin can sign in.
  */
-export function registerAccountCommands<V>(command: Command, ctx: CliContext, spec: AccountCommands<V>): void {
+export function registerAccountCommands<V>(
+  command: Command,
+  ctx: CliContext<LegacyServices>,
+  spec: AccountCommands<V>,
+): void {
   const { grants } = spec;
   command
     .command('create')

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Command } from 'commander';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import { loadMasterKeys, writeMasterKeyFile } from '../crypto/master-keys.js';
 import { masterKeyId } from '../crypto/secret-box.js';
 import { countSealed, resealAll, type SealedColumnCount } from './reseal.js';
@@ -24,7 +24,7 @@ const countsText = (counts: SealedColumnCount[]) =>
  * `reseal` moves every sealed value to the current key, `retire` drops the
  * previous keys once nothing is sealed under them.
  */
-export function registerMasterKeyCommands(program: Command, ctx: CliContext): void {
+export function registerMasterKeyCommands(program: Command, ctx: CliContext<LegacyServices>): void {
   const cmd = program.command('master-key').description('the master key that seals secrets at rest, and its rotation');
 
   cmd

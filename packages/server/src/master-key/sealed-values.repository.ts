@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
 
 export interface SealedValue {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { OperatorView, Principal } from './operators.service.js';
 import type { TokenView } from './operator-tokens.service.js';
@@ -22,7 +22,7 @@ function parseDays(value: string | undefined): number | undefined {
  * `operator ...` and `operator token ...`: operator accounts and their API tokens from the host (docs/operators.md).
  * Like every CLI command it works on the database directly, so it is the way in when no admin can sign in.
  */
-export function registerOperatorCommands(program: Command, ctx: CliContext): void {
+export function registerOperatorCommands(program: Command, ctx: CliContext<LegacyServices>): void {
   const op = program.command('operator').description('operator accounts of the console and the admin API');
 
   registerAccountCommands(op, ctx, {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { enqueueEvent } from '../delivery/outbox.js';
 import { ordersRepo, type ItemRow, type OrderRow } from './orders.repository.js';
 import { paymentNotification, refundNotification } from './notifications.js';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { Value } from '@sinclair/typebox/value';
 import { refusalOf } from '../payment-providers/refund-requests.js';
 import { RefundBody, refundRequestView } from '../payment-providers/refund-requests.schemas.js';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { addListOptions, windowAndPage } from '../cli/list-options.js';
 import { orderDetails } from './order-details.js';
@@ -35,7 +35,7 @@ const supplementLine = (s: PendingSupplementAdmin) =>
   `productId ${s.productId}  original ${s.originalTrxNo}`;
 
 /** Operator commands of the orders domain: find, show, refund (sandbox), supplements, products. */
-export function registerOrderCommands(program: Command, ctx: CliContext): void {
+export function registerOrderCommands(program: Command, ctx: CliContext<LegacyServices>): void {
   const order = program.command('order').description('orders, refunds and supplements (2.4-2.7)');
 
   addListOptions(

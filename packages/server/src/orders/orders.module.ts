@@ -1,4 +1,4 @@
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { CacheBus } from '../cache/cache-bus.js';
 import type { Database } from '../db/database.js';
 import type { Config } from '../config/config.js';

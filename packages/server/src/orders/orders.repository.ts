@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { Dialect } from '../db/dialect.js';
 import { groupBy } from '../db/group-by.js';
 import { newestFirst, whereGiven, withinWindow } from '../db/list-filter.js';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { Dialect } from '../db/dialect.js';
 import type { RelaxedWriter } from '../db/database.js';
 import type { OrdersTable } from './orders.tables.js';

@@ -217,3 +217,8 @@ export interface OrdersTables {
   order_settings: OrderSettingsTable;
   order_consumption: OrderConsumptionTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends OrdersTables {}
+}

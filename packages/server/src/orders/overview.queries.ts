@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { DAY_MS, bucketOf, num, type TimeWindow } from '../db/time-buckets.js';
 import { OrderStatus, SupplyStatus, TrxType } from './enums.js';
 

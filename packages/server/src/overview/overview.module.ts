@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { eventsByHour, failureReasons, latencyByDestination } from '../delivery/overview.queries.js';
 import { commerceByDay } from '../orders/overview.queries.js';
 import { gameCallFailures } from '../game-calls/overview.queries.js';

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { HOUR_MS } from '../db/time-buckets.js';
 
 /** A whole hour some hours before `now`: a window start whose buckets are whole and no live traffic touches. */

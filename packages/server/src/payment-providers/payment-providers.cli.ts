@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import { addListOptions } from '../cli/list-options.js';
 import type { Config } from '../config/config.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
@@ -56,7 +56,7 @@ const line = (m: ProviderMessage) =>
  * `app payment-providers show|set|delete` and `app provider-messages`: per-app web payment providers. Secrets are
  * read from files (`--secret-file name=path`), never from the command line.
  */
-export function registerPaymentProviderCommands(app: Command, ctx: CliContext): void {
+export function registerPaymentProviderCommands(app: Command, ctx: CliContext<LegacyServices>): void {
   const providers = app.command('payment-providers').description('per-app web payment providers (cards, PayPal, ...)');
 
   providers

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CacheBus } from '../cache/cache-bus.js';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';

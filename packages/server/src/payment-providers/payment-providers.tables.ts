@@ -104,3 +104,8 @@ export interface PaymentProvidersTables {
   provider_messages: ProviderMessagesTable;
   refund_requests: RefundRequestsTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends PaymentProvidersTables {}
+}

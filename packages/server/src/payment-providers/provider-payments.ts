@@ -1,7 +1,7 @@
 import client from 'prom-client';
 import { attachOnce, counter } from '../http/unattached-metrics.js';
 import type { Insertable, Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { AppError } from '../errors/app-error.js';
 import type { OrderService } from '../orders/orders.service.js';
 import { providersRepo, type ProviderPaymentRow } from './payment-providers.repository.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';

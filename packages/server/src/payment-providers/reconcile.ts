@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { providersRepo, type ProviderPaymentRow } from './payment-providers.repository.js';
 import type { ProviderPayments } from './provider-payments.js';
 import type { ProviderSettingsService } from './provider-settings.service.js';

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { RefundRequestsTable, RefundRequestState } from './payment-providers.tables.js';
 import { providersRepo } from './payment-providers.repository.js';
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { toMinor } from '../orders/money.js';
 import { providersRepo, type ProviderPaymentRow } from './payment-providers.repository.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 
-export function registerKeyCommands(program: Command, ctx: CliContext): void {
+export function registerKeyCommands(program: Command, ctx: CliContext<LegacyServices>): void {
   const keys = program.command('keys').description('the platform key pairs that sign calls to games (5.3)');
 
   keys.command('list').action(async () => {

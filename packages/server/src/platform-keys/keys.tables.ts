@@ -12,3 +12,8 @@ export interface PlatformKeysTable {
 export interface PlatformKeysTables {
   platform_keys: PlatformKeysTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends PlatformKeysTables {}
+}

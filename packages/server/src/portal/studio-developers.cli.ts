@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { registerAccountCommands, SHELL_ACTOR, stateText } from '../identity/people.cli.js';
 import type { DeveloperView } from './studio-developers.service.js';
@@ -13,7 +13,7 @@ function parseApps(value: string): number[] {
 }
 
 /** `studio-developer ...`: the studio portal's developer accounts from the host (docs/portal.md). */
-export function registerStudioDeveloperCommands(program: Command, ctx: CliContext): void {
+export function registerStudioDeveloperCommands(program: Command, ctx: CliContext<LegacyServices>): void {
   const dev = program
     .command('studio-developer')
     .description("studio developer accounts of the portal (/portal), each scoped to its studio's apps");

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { whereGiven, withinWindow } from '../db/list-filter.js';
 import type {
   ModerationActionsTable,

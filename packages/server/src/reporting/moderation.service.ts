@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { BanService } from '../accounts/bans.service.js';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { groupBy } from '../db/group-by.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { PAGE_DEFAULT, decodeCursor, encodeCursor, parseLimit, parseTime } from '../http/admin-query.js';

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { num } from '../db/time-buckets.js';
 
 /** The open report queue of one app now: how many wait for a moderator, and since when the oldest. */

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import os from 'node:os';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { REPORT_STATUSES, type ReportStatus } from './report.service.js';
 import type { ReportView } from './moderation.schemas.js';
@@ -49,7 +49,7 @@ function windowAndPage(o: { status?: string; from?: string; to?: string; limit?:
 }
 
 /** `report ...`: the moderation queue from the command line (same database as the service). */
-export function registerReportCommands(program: Command, ctx: CliContext): void {
+export function registerReportCommands(program: Command, ctx: CliContext<LegacyServices>): void {
   const report = program.command('report').description('the moderation queue of player reports');
 
   report

@@ -78,3 +78,8 @@ export interface ReportingTables {
   report_dedupe: ReportDedupeTable;
   moderation_actions: ModerationActionsTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends ReportingTables {}
+}

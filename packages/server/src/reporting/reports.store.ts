@@ -1,5 +1,5 @@
 import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { Dialect } from '../db/dialect.js';
 import { Batcher } from '../db/batcher.js';
 import type { UploadRecord } from '../evidence/evidence.service.js';

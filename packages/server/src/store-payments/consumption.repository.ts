@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { StoreConsumptionRequestsTable } from './store-payments.tables.js';
 
 /** Every statement on order_consumption and store_consumption_requests (migration 0024). */

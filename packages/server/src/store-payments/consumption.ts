@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import type { StoreNotification } from '../app-stores/index.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { OrderRow } from '../orders/orders.repository.js';

@@ -1,7 +1,7 @@
 import client from 'prom-client';
 import { attachOnce, counter } from '../http/unattached-metrics.js';
 import type { Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { AppError } from '../errors/app-error.js';
 import { StoreVerificationError } from '../app-stores/errors.js';
 import type { StoreName, StoreNotification } from '../app-stores/index.js';

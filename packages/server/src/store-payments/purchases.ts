@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { storeAccountToken } from '@game-platform/sdk';
 import type { Kysely } from 'kysely';
 import type { AccountBinding } from '../orders/catalogue/settings.js';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { StoreVerificationError } from '../app-stores/errors.js';
 import type { StorePurchase, StoreName } from '../app-stores/index.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { isStoreError } from '../app-stores/errors.js';
 import type { StoreName, StoreRefund } from '../app-stores/index.js';
 import { storePaymentsRepo } from './store-payments.repository.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import { addListOptions } from '../cli/list-options.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import {
@@ -14,7 +14,7 @@ const line = (m: StoreMessage) =>
   `#${m.messageId}  ${m.receivedAt}  ${m.store} ${m.source}  ${m.type ?? '-'}  ${m.outcome}${m.errorCode ? ` (${m.errorCode})` : ''}  trxNo ${m.trxNo ?? '-'}  ${m.notificationId ?? ''}`;
 
 /** `app store-messages <appId>`: what the stores sent for an app (and the reconciliation found), with outcomes. */
-export function registerStoreMessageCommands(app: Command, ctx: CliContext): void {
+export function registerStoreMessageCommands(app: Command, ctx: CliContext<LegacyServices>): void {
   addListOptions(
     app
       .command('store-messages')
@@ -48,7 +48,7 @@ const requestLine = (r: ConsumptionRequestView) =>
   `${r.lastError ? `  last error: ${r.lastError}` : ''}`;
 
 /** `app store-consumption-requests <appId>`: Apple's consumption requests and what was sent (docs/stores.md). */
-export function registerConsumptionRequestCommands(app: Command, ctx: CliContext): void {
+export function registerConsumptionRequestCommands(app: Command, ctx: CliContext<LegacyServices>): void {
   app
     .command('store-consumption-requests')
     .description("an app's App Store consumption requests, newest first, with what was sent to Apple and its delivery")

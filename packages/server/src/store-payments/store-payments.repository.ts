@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { newestFirst } from '../db/list-filter.js';
 import type { StoreMessagesTable, StoreRevocationsTable, StoreTransactionsTable } from './store-payments.tables.js';
 

@@ -98,3 +98,8 @@ export interface StorePaymentsTables {
   store_messages: StoreMessagesTable;
   store_cursors: StoreCursorsTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends StorePaymentsTables {}
+}

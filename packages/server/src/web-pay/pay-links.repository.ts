@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Tables } from '../tables.js';
+import type { Tables } from '../db/tables.js';
 import { deleteOldest } from '../db/delete-oldest.js';
 import type { PayLinksTable } from './web-pay.tables.js';
 

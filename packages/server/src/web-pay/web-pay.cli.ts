@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Value } from '@sinclair/typebox/value';
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, LegacyServices } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { LangTag, PayServer } from './web-pay-settings.js';
 
@@ -19,7 +19,7 @@ function parseLang(value: string): string {
  * list|set|delete`: what the official web payment page offers, who may frame it, where payments may return, and the
  * game's texts of its custom pre-order check codes (section 7; built-in codes are refused).
  */
-export function registerWebPayCommands(app: Command, ctx: CliContext): void {
+export function registerWebPayCommands(app: Command, ctx: CliContext<LegacyServices>): void {
   const web = app.command('web-pay').description('the official web payment page of an app (docs/web-payment.md)');
   web
     .command('servers')

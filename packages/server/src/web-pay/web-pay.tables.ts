@@ -39,3 +39,8 @@ export interface WebPayTables {
   web_pay_settings: WebPaySettingsTable;
   precheck_messages: PrecheckMessagesTable;
 }
+
+// Adds this domain's tables to the one row type db/ works with (db/tables.ts).
+declare module '../db/tables.js' {
+  interface Tables extends WebPayTables {}
+}

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliContext } from '../../cli/context.js';
+import type { CliContext, LegacyServices } from '../../cli/context.js';
 import { invalidParameter } from '../../errors/app-error.js';
 import { parseId } from '../../http/admin-query.js';
 import {
@@ -46,7 +46,7 @@ const describeRefunders = (r: Refunders) =>
  * `app order-settings show|set` and `app refunders`: an app's order settings (web region lock, refusing store
  * orders of players in arrears) and its players with the most refunds (docs/orders.md "Refund abuse").
  */
-export function registerAppOrderCommands(app: Command, ctx: CliContext): void {
+export function registerAppOrderCommands(app: Command, ctx: CliContext<LegacyServices>): void {
   const settings = app.command('order-settings').description("an app's order settings");
   settings
     .command('show')

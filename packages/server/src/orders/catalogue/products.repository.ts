@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Tables } from '../../tables.js';
+import type { Tables } from '../../db/tables.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { ProductsTable } from '../orders.tables.js';
 import { rowByKey } from '../../db/by-key.js';

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Tables } from '../../tables.js';
+import type { Tables } from '../../db/tables.js';
 import type { OrderSettingsTable } from '../orders.tables.js';
 
 /** Every statement on `order_settings` (migrations 0006, 0021, 0024): one row per app that changed the defaults. */

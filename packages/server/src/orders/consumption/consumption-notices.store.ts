@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Tables } from '../../tables.js';
+import type { Tables } from '../../db/tables.js';
 import { Batcher, caseById } from '../../db/batcher.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { NamedQuery } from '../../db/database.js';

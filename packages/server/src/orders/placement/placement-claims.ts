@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Tables } from '../../tables.js';
+import type { Tables } from '../../db/tables.js';
 import { Batcher } from '../../db/batcher.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { RelaxedWriter } from '../../db/database.js';

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { Tables } from '../../tables.js';
+import type { Tables } from '../../db/tables.js';
 import { groupBy } from '../../db/group-by.js';
 import { Batcher, caseById } from '../../db/batcher.js';
 import type { Dialect } from '../../db/dialect.js';

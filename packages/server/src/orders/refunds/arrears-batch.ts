@@ -2,7 +2,7 @@ import { firstOfEachNonce, freshNoncesCte, recordNonces, type NonceUse } from '.
 import { Batcher } from '../../db/batcher.js';
 import type { Database } from '../../db/database.js';
 import { groupBy } from '../../db/group-by.js';
-import type { Tables } from '../../tables.js';
+import type { Tables } from '../../db/tables.js';
 import { ordersRepo, type SupplementRow } from '../orders.repository.js';
 
 /** One 4.5 request: whose arrears to read, and the request's nonce (5.2) to record. */

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
-import type { Tables } from '../../tables.js';
+import type { Tables } from '../../db/tables.js';
 import { startTestService, type TestService } from '../../testing/service.js';
 import { refundersQueries, type RefundWindow } from './refund-abuse.queries.js';
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Tables } from '../../tables.js';
+import type { Tables } from '../../db/tables.js';
 import { num } from '../../db/time-buckets.js';
 import { SupplyStatus, TrxType } from '../enums.js';
 import { currenciesWithExponent } from '../money.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Tables } from '../../tables.js';
+import type { Tables } from '../../db/tables.js';
 import { DAY_MS } from '../../db/time-buckets.js';
 import { groupBy } from '../../db/group-by.js';
 import { invalidParameter } from '../../errors/app-error.js';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Tables } from '../../tables.js';
+import type { Tables } from '../../db/tables.js';
 import { Batcher } from '../../db/batcher.js';
 import type { Database } from '../../db/database.js';
 import type { Dialect } from '../../db/dialect.js';

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Tables } from '../../tables.js';
+import type { Tables } from '../../db/tables.js';
 import type { WebRefundsTable } from '../orders.tables.js';
 
 export type WebRefundRow = Selectable<WebRefundsTable>;

@@ -1,19 +1,28 @@
 import { Command, CommanderError, Option } from 'commander';
-import { serveUntilSignal } from '../boot.js';
-import { cliContext } from './context.js';
-import { printCliFailure } from './cli-error.js';
-import { registerAppCommands } from '../apps/apps.cli.js';
-import { registerKeyCommands } from '../platform-keys/keys.cli.js';
-import { registerOrderCommands } from '../orders/orders.cli.js';
-import { registerAccountCommands } from '../accounts/accounts.cli.js';
-import { registerDeliveryCommands } from '../delivery/delivery.cli.js';
-import { registerReportCommands } from '../reporting/reporting.cli.js';
-import { registerCallLogCommands } from '../game-calls/call-log.cli.js';
-import { registerMasterKeyCommands } from '../master-key/master-key.cli.js';
-import { registerAdminAuditCommands } from '../admin-audit/admin-audit.cli.js';
-import { registerBackupCommands } from '../backup/backup.cli.js';
-import { registerOperatorCommands } from '../operators/operators.cli.js';
-import { registerStudioDeveloperCommands } from '../portal/studio-developers.cli.js';
+import { serveUntilSignal } from './boot.js';
+import { cliContext } from './cli/context.js';
+import { createServices } from './services.js';
+import { printCliFailure } from './cli/cli-error.js';
+import { registerAppCommands } from './apps/apps.cli.js';
+import { registerStoreSettingsCommands } from './app-stores/store-settings.cli.js';
+import { registerWebPayCommands } from './web-pay/web-pay.cli.js';
+import {
+  registerConsumptionRequestCommands,
+  registerStoreMessageCommands,
+} from './store-payments/store-payments.cli.js';
+import { registerAppOrderCommands } from './orders/catalogue/app-orders.cli.js';
+import { registerPaymentProviderCommands } from './payment-providers/payment-providers.cli.js';
+import { registerKeyCommands } from './platform-keys/keys.cli.js';
+import { registerOrderCommands } from './orders/orders.cli.js';
+import { registerAccountCommands } from './accounts/accounts.cli.js';
+import { registerDeliveryCommands } from './delivery/delivery.cli.js';
+import { registerReportCommands } from './reporting/reporting.cli.js';
+import { registerCallLogCommands } from './game-calls/call-log.cli.js';
+import { registerMasterKeyCommands } from './master-key/master-key.cli.js';
+import { registerAdminAuditCommands } from './admin-audit/admin-audit.cli.js';
+import { registerBackupCommands } from './backup/backup.cli.js';
+import { registerOperatorCommands } from './operators/operators.cli.js';
+import { registerStudioDeveloperCommands } from './portal/studio-developers.cli.js';
 
 /**
  * The service's command line: `serve` (what `npm start` runs), `migrate`, and
@@ -26,7 +35,7 @@ const json = () => program.opts().json === true || process.argv.includes('--json
 // Commander's own refusals (unknown option, missing argument) come to the catch below, printed as every other error
 // (JSON under --json); set before the commands are added, which inherit it.
 program.exitOverride().configureOutput({ writeErr: (text) => (json() ? undefined : process.stderr.write(text)) });
-const ctx = cliContext(program);
+const ctx = cliContext(program, (config) => createServices(config));
 
 program
   .command('serve')
@@ -48,7 +57,14 @@ program
     );
   });
 
-registerAppCommands(program, ctx);
+// `app ...` and what other domains keep under it, in the order `app --help` lists them.
+const app = registerAppCommands(program, ctx);
+registerStoreSettingsCommands(app, ctx);
+registerWebPayCommands(app, ctx);
+registerStoreMessageCommands(app, ctx);
+registerConsumptionRequestCommands(app, ctx);
+registerAppOrderCommands(app, ctx);
+registerPaymentProviderCommands(app, ctx);
 registerKeyCommands(program, ctx);
 registerOrderCommands(program, ctx);
 registerAccountCommands(program, ctx);
