@@ -14,13 +14,13 @@ import './check-node.mjs'; // stops at once on any Node.js but the pinned one
 import { execSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildMacAuthorization, PlatformClient } from '@game-platform/sdk';
 import { StripeFake } from '../packages/server/dist/testing/stripe-fake.js';
 import { AlipayFake } from '../packages/server/dist/testing/alipay-fake.js';
+import { freePort, waitFor as waitUntil } from './lib/net.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { values: options } = parseArgs({
@@ -80,17 +80,6 @@ function check(condition, message) {
 
 // ---------- processes ----------
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** Starts a node process; its output goes to a log file (and, for `echo`, to the screen, prefixed). */
 function startProcess(name, args, env, echo) {
   const logFile = path.join(tmp, `${name}.log`);
@@ -122,20 +111,12 @@ function startProcess(name, args, env, echo) {
   return proc;
 }
 
-async function waitFor(what, probe, timeoutMs = 15_000, proc) {
-  const until = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    if (proc?.exited) throw new DemoError(`${proc.name} exited (${proc.code}) while waiting for ${what}`);
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until) throw new DemoError(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Waits as scripts/lib/net.mjs does, giving up at once when `proc` has exited. */
+function waitFor(what, probe, timeoutMs = 15_000, proc) {
+  return waitUntil(what, probe, timeoutMs, {
+    gone: () => (proc?.exited ? `${proc.name} exited (${proc.code})` : null),
+    error: (message) => new DemoError(message),
+  });
 }
 
 /** Headless Chromium (Debian's) with a tab at phone width, for the web payment page steps. */
