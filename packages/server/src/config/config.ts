@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import path from 'node:path';
-import { isValidIpRange } from '../http/ip-ranges.js';
+import { isValidIpRange } from './ip-ranges.js';
 
 /**
  * Every environment variable the service reads, with its default. The table of
