@@ -14,7 +14,7 @@ import {
 
 const tags = ['reporting'];
 
-/** The game-facing reporting endpoints (4.1, 4.2). Errors answer rpcStatus (errors/handler.ts). */
+/** The game-facing reporting endpoints (4.1, 4.2). Errors answer rpcStatus (http/error-handler.ts). */
 export function reportingRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
     // The md5 hook records 4.1's nonce in the batch that stores the report (one round trip, not two).
