@@ -1,3 +1,4 @@
+// @ts-check
 // api.js - the console's only way to the service: fetch to /admin/v1, signed in either as an operator account (the
 // HttpOnly session cookie, plus the session's CSRF token on every change) or with a bearer token (the break-glass
 // ADMIN_TOKEN or an operator API token) kept in sessionStorage.
@@ -42,7 +43,11 @@ export function onUnauthorized(fn) {
   return () => unauthorizedListeners.delete(fn);
 }
 
-/** The headers that sign a request in: the bearer token, or (an account's session) the CSRF token on a change. */
+/**
+ * The headers that sign a request in: the bearer token, or (an account's session) the CSRF token on a change.
+ * @param {string} method
+ * @returns {Record<string, string>}
+ */
 function authHeaders(method) {
   const token = session.token();
   // With a token, X-Operator notes the name given at sign-in (percent-encoded: a header value is ASCII); the audit
@@ -52,12 +57,18 @@ function authHeaders(method) {
   return csrf && method !== 'GET' ? { 'x-csrf-token': csrf } : {};
 }
 
-/** Calls the admin API; answers the parsed JSON body or throws an ApiError. */
+/** Calls the admin API; answers the parsed JSON body or throws an ApiError.
+ * @param {string} method
+ * @param {string} path under the API's prefix
+ * @param {import('/console/kit/fetch-json.js').ApiOptions} [opts]
+ * @returns {Promise<any>} the answer's JSON: the page names its shape (page-types)
+ */
 export async function api(method, path, { query, body, signingIn = false } = {}) {
   try {
     // The session cookie (HttpOnly, SameSite=Strict, path /admin/v1) goes only to this origin.
     return await fetchJson(`/admin/v1${path}${queryString(query)}`, method, signingIn ? {} : authHeaders(method), body);
-  } catch (error) {
+  } catch (caught) {
+    const error = /** @type {import('/console/kit/fetch-json.js').ApiError & { viaToken?: boolean }} */ (caught);
     if (error.status === 401 && !signingIn) {
       error.viaToken = session.token() !== null;
       session.signOut();

@@ -1,3 +1,4 @@
+// @ts-check
 // app.js - the console shell: sign-in screen, nav bar and the hash router that picks a page.
 import { render } from '/console/vendor/preact.module.js';
 import { useEffect, useState } from '/console/vendor/hooks.module.js';
@@ -187,7 +188,7 @@ function Shell() {
   // The people pages are for the roles that may read operators (admin, support); the API refuses the others anyway.
   const mayReadPeople = usePermission('operators.read') !== false;
   // "Your account" (passkeys) is an account session's; a token has no person behind it.
-  const shown = ([key]) => (key !== 'people' || mayReadPeople) && (key !== 'account' || Boolean(session.csrf()));
+  const shown = (/** @type {string[]} */ [key]) => (key !== 'people' || mayReadPeople) && (key !== 'account' || Boolean(session.csrf()));
   const links = NAV.filter(shown).map(([key, label]) => [`#/${key}`, label, key === section]);
   const signOut = async () => {
     // An account's session ends on the service too (the cookie is cleared there).
@@ -245,4 +246,4 @@ function SignedInConsole() {
   return signedIn ? html`<${Shell} />` : html`<${SignIn} message=${message} />`;
 }
 
-render(html`<${Console} />`, document.getElementById('root'));
+render(html`<${Console} />`, /** @type {HTMLElement} */ (document.getElementById('root')));

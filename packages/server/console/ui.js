@@ -1,3 +1,4 @@
+// @ts-check
 // ui.js - the console's pieces: the kit (kit/ui.js, shared with the studio portal) bound to the admin API, and the
 // permission hook.
 import { api } from '/console/api.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // api.js - the portal's only way to the service: fetch to /portal/v1 with the HttpOnly portal session cookie
 // (path /portal/v1, SameSite=Strict) and the session's CSRF token on every change.
 
@@ -34,13 +35,20 @@ export function onUnauthorized(fn) {
   return () => unauthorizedListeners.delete(fn);
 }
 
-/** Calls the portal API; answers the parsed JSON body or throws an ApiError. */
+/** Calls the portal API; answers the parsed JSON body or throws an ApiError.
+ * @param {string} method
+ * @param {string} path under the API's prefix
+ * @param {import('/console/kit/fetch-json.js').ApiOptions} [opts]
+ * @returns {Promise<any>} the answer's JSON: the page names its shape (page-types)
+ */
 export async function api(method, path, { query, body, signingIn = false } = {}) {
   const csrf = session.csrf();
+  /** @type {Record<string, string>} */
   const headers = !signingIn && csrf && method !== 'GET' ? { 'x-csrf-token': csrf } : {};
   try {
     return await fetchJson(`/portal/v1${path}${queryString(query)}`, method, headers, body);
-  } catch (error) {
+  } catch (caught) {
+    const error = /** @type {import('/console/kit/fetch-json.js').ApiError & { viaToken?: boolean }} */ (caught);
     if (error.status === 401 && !signingIn) {
       session.signOut();
       for (const fn of unauthorizedListeners) fn(error);

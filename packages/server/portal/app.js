@@ -1,3 +1,4 @@
+// @ts-check
 // app.js - the portal shell: sign-in, top bar and the hash router (#/apps, #/apps/<id>/<tab>, #/keys).
 import { render } from '/console/vendor/preact.module.js';
 import { api, onUnauthorized, session } from '/portal/api.js';
@@ -127,4 +128,4 @@ function SignedInPortal() {
   return signedIn ? html`<${Shell} />` : html`<${SignIn} message=${message} />`;
 }
 
-render(html`<${Root} />`, document.getElementById('root'));
+render(html`<${Root} />`, /** @type {HTMLElement} */ (document.getElementById('root')));

@@ -1,9 +1,11 @@
+// @ts-check
 // events.js - an app's notification events: the list (resend several), one event with every attempt (resend it),
 // recovering dead events since a time, and test events.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/portal/api.js';
 import { ErrorBox, Field, ListPage, boundFields, html, useAction, useApi, time } from '/portal/ui.js';
 
+/** @param {{ appId: number | string, eventId?: string, filters?: { from?: string, to?: string, state?: string } }} props */
 export function Events({ appId, eventId, filters = {} }) {
   const { from, to } = filters;
   const [query, setQuery] = useState({ state: filters.state ?? '', from, to });

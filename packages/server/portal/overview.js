@@ -1,3 +1,4 @@
+// @ts-check
 // overview.js - the portal's opening view of one app: the console's overview charts (the same module files, served
 // once under /console/) over GET /portal/v1/apps/<id>/overview, each figure linking to the portal's own list of
 // those rows (events, game calls) or to nothing where the portal has no such list (orders, supplements).

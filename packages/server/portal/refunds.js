@@ -1,3 +1,4 @@
+// @ts-check
 // refunds.js - refund abuse in sight for a studio (docs/portal.md): its app's players with the most store refunds in
 // a window (count, amount per currency, supplements owed now, last refund), each linking to that player's orders of
 // the app, a read-only list. Everything shown comes from the API as text.
@@ -93,7 +94,9 @@ export function Refunders({ appId, query }) {
 }
 
 export function PlayerOrders({ appId, userId, before }) {
-  const [refunding, setRefunding] = useState(null);
+  const [refunding, setRefunding] = useState(
+    /** @type {import('page-types').Answer<'/portal/v1/apps/{appId}/orders'>['orders'][number] | null} */ (null),
+  );
   const [shown, setShown] = useState(0);
   return html`${
       refunding

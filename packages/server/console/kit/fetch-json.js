@@ -1,5 +1,11 @@
+// @ts-check
 // fetch-json.js - the request the console and the studio portal make to their API: same origin (the HttpOnly session
 // cookie goes along), never cached, no referrer, JSON in and out, and every failure as an ApiError.
+
+/**
+ * What a call of the console's or the portal's `api(method, path, opts)` takes besides its method and path.
+ * @typedef {{ query?: Record<string, unknown>, body?: unknown, signingIn?: boolean }} ApiOptions
+ */
 
 /** An error answered by the API (the {code,msg,detail} envelope) or a network failure (status 0). */
 export class ApiError extends Error {
@@ -12,7 +18,10 @@ export class ApiError extends Error {
   }
 }
 
-/** The query string of the defined, non-empty entries of `query`. */
+/**
+ * The query string of the defined, non-empty entries of `query`.
+ * @param {Record<string, unknown>} [query]
+ */
 export function queryString(query = {}) {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
@@ -20,7 +29,14 @@ export function queryString(query = {}) {
   return s ? `?${s}` : '';
 }
 
-/** Sends `body` (when given) as JSON; answers the parsed answer, or throws an ApiError from its envelope. */
+/**
+ * Sends `body` (when given) as JSON; answers the parsed answer, or throws an ApiError from its envelope.
+ * @param {string} url
+ * @param {string} method
+ * @param {Record<string, string>} headers
+ * @param {unknown} [body]
+ * @returns {Promise<any>} the answer's JSON: the caller names its shape (page-types)
+ */
 export async function fetchJson(url, method, headers, body) {
   let res;
   try {
@@ -33,7 +49,7 @@ export async function fetchJson(url, method, headers, body) {
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   } catch (err) {
-    throw new ApiError(0, 'NETWORK', 'the service could not be reached', String((err && err.message) || err));
+    throw new ApiError(0, 'NETWORK', 'the service could not be reached', String((err && /** @type {Error} */ (err).message) || err));
   }
   const text = await res.text();
   let json;

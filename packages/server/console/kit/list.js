@@ -1,3 +1,4 @@
+// @ts-check
 // kit/list.js - a list page declared as data: what to read, its columns, filters, row link and actions, rendered by
 // one component with its filter form, pager, loading, empty and error states. The console and the studio portal bind
 // it to their own API client (listPage(useRead) in their ui.js).

@@ -1,3 +1,4 @@
+// @ts-check
 // kit/refunders.js - the refund-abuse list (GET .../apps/{appId}/refund-abuse) as both the console and the studio
 // portal read it: a row per player, paged by cursor with the answer's window held while paging.
 export const REFUNDER_ROWS = {

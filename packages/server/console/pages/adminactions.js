@@ -1,3 +1,4 @@
+// @ts-check
 // pages/adminactions.js - the admin API's audit trail: every request that changed something, who sent it (the
 // signed-in operator; ADMIN_TOKEN for the break-glass token), sign-ins and account changes, newest first, filtered
 // and paged.

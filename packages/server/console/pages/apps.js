@@ -1,3 +1,4 @@
+// @ts-check
 // pages/apps.js - apps: list, create (secret shown once), the app's page in tabs (apptabs.js), and the per-app products,
 // game-call log, store messages, provider messages and refund abuse.
 import { api } from '/console/api.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/apptools.js - panels of the app's page: order settings (view, edit: web region lock, store orders in arrears;
 // view: store account binding, Apple consumption information) and recovering dead events (the delivery tab).
 import { useState } from '/console/vendor/hooks.module.js';

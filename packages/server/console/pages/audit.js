@@ -1,3 +1,4 @@
+// @ts-check
 // pages/audit.js - the moderation audit log: moderator actions (decisions, evidence views, bans, lifted bans), newest first, filtered and cursor-paged.
 import { ListPage, href, html, show } from '/console/ui.js';
 

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/consumption.js - in-game consumption notices (4.6) the games sent, newest first, by app and user, each with its forward to the partner URL.
 import { ListPage, href, html, show, time } from '/console/ui.js';
 

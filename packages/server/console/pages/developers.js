@@ -1,3 +1,4 @@
+// @ts-check
 // pages/developers.js - studio developers (issue 34, docs/portal.md): the accounts of the studio portal with their
 // apps, the invitations not taken up yet (never signed in), inviting one (password, TOTP QR code and recovery codes
 // shown once), and changing its apps, disabling it, resetting it. All through the admin API, so in the audit trail.
@@ -114,8 +115,8 @@ function DeveloperInvite() {
 function DeveloperDetail({ name }) {
   const { data: dev, reload, placeholder } = useRecord(devPath(name), {}, [name], accountRecord('developer', name));
   const canWrite = usePermission('operators.write');
-  const [appIds, setAppIds] = useState(undefined);
-  const [refundIds, setRefundIds] = useState(undefined);
+  const [appIds, setAppIds] = useState(/** @type {string | undefined} */ (undefined));
+  const [refundIds, setRefundIds] = useState(/** @type {string | undefined} */ (undefined));
   const actions = useAccountActions(devPath(name), reload);
   const saveApps = useAction(() =>
     actions.after(

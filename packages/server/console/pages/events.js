@@ -1,3 +1,4 @@
+// @ts-check
 // pages/events.js - delivery: outbox events filtered by app, state and type, and an event's detail with its attempts and resend.
 import { api } from '/console/api.js';
 import {

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/firstrun.js - a newcomer's path on the overview (issue 34): signed in with the break-glass token on a service
 // with no operator, create the first admin (its TOTP QR code and recovery codes shown once); then a getting-started
 // checklist until each step is done, each step ticked from what the admin API answers, never from this tab's memory.
@@ -116,8 +117,8 @@ const POLL_MS = 2000;
 
 /** The getting-started checklist, shown on the overview until every step is done. */
 function GettingStarted({ permissions }) {
-  const [state, setState] = useState(undefined);
-  const [error, setError] = useState(undefined);
+  const [state, setState] = useState(/** @type {any} */ (undefined));
+  const [error, setError] = useState(/** @type {any} */ (undefined));
   useEffect(() => {
     let live = true;
     let timer;

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/keys.js - the platform key pairs that sign calls to games (5.3): key id, created, status; rotate, and retire an old key.
 import { api } from '/console/api.js';
 import { useState } from '/console/vendor/hooks.module.js';

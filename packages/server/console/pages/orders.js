@@ -1,3 +1,4 @@
+// @ts-check
 // pages/orders.js - orders: search list with paging, detail (status history, refunds, supplement, notifications) with cancel; supplements list.
 import { api } from '/console/api.js';
 import {

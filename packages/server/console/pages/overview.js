@@ -1,3 +1,4 @@
+// @ts-check
 // pages/overview.js - the console's opening page ("look, don't read"): delivery, latency, failures, orders, game
 // calls and the report queue of a window and an app, each figure a link to the list of the rows behind it.
 import { Chart } from '/console/chart.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/people.js - the people of the service (issue 34), for the roles that hold operators.read: operator accounts
 // (create, role, disable, reset, unlock), their API tokens, studio developers and pending invitations. Every change
 // goes through the admin API, which records it in the audit trail; without operators.write the pages only read.

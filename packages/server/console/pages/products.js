@@ -1,3 +1,4 @@
+// @ts-check
 // pages/products.js - the products of an app: list, create, detail with edit, disable and enable.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';

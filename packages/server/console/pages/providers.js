@@ -1,3 +1,4 @@
+// @ts-check
 // pages/providers.js - panel of the app detail page: the app's web payment providers (docs/web-payment.md, "Setting up
 // the providers"): for each provider its webhook URL to paste into the provider, whether it is enabled and for which
 // payer regions, its public fields, and which secrets are stored. The forms are made from the fields the API lists,

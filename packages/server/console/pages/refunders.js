@@ -1,3 +1,4 @@
+// @ts-check
 // pages/refunders.js - refund abuse in sight (docs/console.md): an app's players with the most refunds in a window,
 // each with what they had refunded per currency, the supplements they owe now (4.5) and their last refund, linking
 // to their orders; paged by cursor, the window pinned while paging.

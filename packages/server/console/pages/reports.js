@@ -1,3 +1,4 @@
+// @ts-check
 // pages/reports.js - the moderation queue: filtered report list with cursor paging, reportee counts, the audit log (pages/audit.js), report detail with evidence, history and the decision form.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api, session } from '/console/api.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/storemessages.js - one app's store messages (docs/stores.md#operators): every notification the App Store and
 // Google Play sent, verified or not, and every refund the reconciliation found, with its outcome; filtered by store
 // and outcome, paged. The excerpt comes from a store (or a forger): it is shown as text.

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/stores.js - panel of the app detail page: the app's App Store and Google Play settings (docs/stores.md), the
 // notification URLs to paste into App Store Connect and the Play Console, and forms to set, enable, disable and delete
 // them. Secrets (.p8 key, service account JSON) are write-only: the API answers only whether one is stored, an empty

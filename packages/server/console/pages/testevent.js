@@ -1,3 +1,4 @@
+// @ts-check
 // pages/testevent.js - the delivery tab's first panel: send a test event and watch it arrive in place. The app's last
 // test event is shown on opening; after a send, the new one. Its state and last attempts (status, latency, the game's
 // answer) are read again (GET /admin/v1/events/{eventId}) until it is delivered or dead.

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/users.js - users: search by user id, user code, open id or email; detail with login methods, sessions and bans; revoke tokens, ban, unban.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api, session } from '/console/api.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/webpay.js - panels of the app detail page for the web payment page (docs/web-payment.md): its settings
 // (servers, origins that may frame it, return URLs) and the game's texts of its custom pre-order check codes
 // (section 7), shown per language. Built-in codes 101-115 and bad origins are refused by the API.
