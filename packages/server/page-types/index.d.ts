@@ -21,3 +21,6 @@ export type Query<P extends keyof paths> = paths[P] extends { get: { parameters:
 /** The `data` of the web page API's success envelope ({code: 200, msg, data}) of `method` on `path`. */
 export type PayData<P extends keyof paths, M extends keyof paths[P] = 'get' & keyof paths[P]> =
   Answer<P, M> extends { data: infer D } ? D : never;
+
+/** A row of the array at `key` of the answer of `GET path` (a list page's rows). */
+export type ListRow<P extends keyof paths, K extends string> = Answer<P> extends { [k in K]: (infer R)[] } ? R : never;

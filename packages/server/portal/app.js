@@ -39,6 +39,7 @@ function SignIn({ message }) {
 }
 
 /** The studio's apps, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/portal/v1/apps', 'apps'>} */
 const APP_LIST = {
   title: 'Your apps',
   path: '/apps',

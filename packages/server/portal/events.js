@@ -2,6 +2,7 @@
 // events.js - an app's notification events: the list (resend several), one event with every attempt (resend it),
 // recovering dead events since a time, and test events.
 import { useState } from '/console/vendor/hooks.module.js';
+import { EVENT_STATES, TEST_EVENT_TYPES } from '/console/kit/event-types.js';
 import { api } from '/portal/api.js';
 import { ErrorBox, Field, ListPage, boundFields, html, useAction, useApi, time } from '/portal/ui.js';
 
@@ -16,6 +17,7 @@ export function Events({ appId, eventId, filters = {} }) {
   });
   // The detail's resend reloads the list through this tick (the list page owns its read).
   const [tick, setTick] = useState(0);
+  /** @type {import('/console/kit/list.js').ListSpec<'/portal/v1/apps/{appId}/events', 'events'>} */
   const spec = {
     path: `/apps/${appId}/events`,
     rows: 'events',
@@ -31,7 +33,7 @@ export function Events({ appId, eventId, filters = {} }) {
     what: 'events',
     empty: 'No events match.',
     intro: from || to ? html`<p class="muted window">Created from ${from ?? '…'} to ${to ?? '…'}</p>` : null,
-    filters: [{ name: 'state', label: 'State', as: 'select', options: ['', 'pending', 'delivered', 'dead'] }],
+    filters: [{ name: 'state', label: 'State', as: 'select', options: ['', ...EVENT_STATES] }],
     actions: ({ selected, clear, reload }) =>
       html`<button type="button" class="refresh" onClick=${reload}>Refresh</button>
         <button
@@ -166,13 +168,12 @@ function Recover({ appId, onDone }) {
 function TestEvent({ appId, onDone }) {
   const [type, setType] = useState('payment');
   const send = useAction(() => api('POST', `/apps/${appId}/test-events`, { body: { type } }), onDone);
-  const options = ['payment', 'refund', 'cancellation'];
   return html`<${ActionLine}
     className="test-event"
     action=${send}
     label="Send test event"
     done=${(r) => `Test event ${r.eventId} queued.`}
   >
-    <${Field} label="Test event" name="test-type" as="select" value=${type} onInput=${setType} options=${options} />
+    <${Field} label="Test event" name="test-type" as="select" value=${type} onInput=${setType} options=${TEST_EVENT_TYPES} />
   <//>`;
 }

@@ -10,6 +10,7 @@ const dash = (v) => v ?? '—';
 export function GameCalls({ appId, filters = {} }) {
   const { kind, from, to } = filters;
   const [query, setQuery] = useState({ failed: filters.failed ?? '', kind, from, to });
+  /** @type {import('/console/kit/list.js').ListSpec<'/portal/v1/apps/{appId}/game-calls', 'calls'>} */
   const spec = {
     path: `/apps/${appId}/game-calls`,
     rows: 'calls',
@@ -40,6 +41,7 @@ export function GameCalls({ appId, filters = {} }) {
 }
 
 export function Notices({ appId }) {
+  /** @type {import('/console/kit/list.js').ListSpec<'/portal/v1/apps/{appId}/consumption-notices', 'notices'>} */
   const spec = {
     path: `/apps/${appId}/consumption-notices`,
     rows: 'notices',

@@ -13,6 +13,7 @@ const money = (amount, currency) => `${amount} ${currency}`;
 const playerHref = (appId, userId) => `#/apps/${appId}/player-orders${queryString({ userId })}`;
 
 /** The app's refunders, declared for the kit's ListPage; the filters and the cursor live in the hash. */
+/** @type {(appId: number | string) => import('/console/kit/list.js').ListSpec<'/portal/v1/apps/{appId}/refund-abuse', 'refunders'>} */
 const refunders = (appId) => ({
   sectionClass: 'refunders',
   intro: html`<p class="muted">
@@ -50,6 +51,7 @@ const refunders = (appId) => ({
  * A player's orders of the app, declared for the kit's ListPage; `onRefund(order)` opens the refund form (null: the
  * developer may not refund this app's orders, and no button is shown).
  */
+/** @type {(appId: number | string, userId: string | undefined, onRefund: ((order: import('page-types').ListRow<'/portal/v1/apps/{appId}/orders', 'orders'>) => void) | null) => import('/console/kit/list.js').ListSpec<'/portal/v1/apps/{appId}/orders', 'orders'>} */
 const playerOrders = (appId, userId, onRefund) => ({
   sectionClass: 'player-orders',
   intro: html`<p><a href=${`#/apps/${appId}/refunds`}>Back to refund abuse</a></p>`,

@@ -9,6 +9,7 @@ const gameTime = (s) =>
     : show(s);
 
 /** The consumption notices, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/consumption-notices', 'notices'>} */
 const NOTICES = {
   title: 'Consumption notices',
   intro: html`<p class="muted">

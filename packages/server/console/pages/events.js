@@ -14,11 +14,14 @@ import {
   useAction,
   useRecord,
 } from '/console/ui.js';
+import { EVENT_STATES, EVENT_TYPES } from '/console/kit/event-types.js';
 
-const STATES = ['', 'pending', 'delivered', 'dead'];
-const TYPES = ['', 'payment', 'refund', 'cancellation', 'consumption', 'test'];
+// '' first: any state, any type.
+const STATES = ['', ...EVENT_STATES];
+const TYPES = ['', ...EVENT_TYPES];
 
 /** The delivery list, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/events', 'events'>} */
 const EVENT_LIST = {
   title: 'Delivery events',
   path: '/events',

@@ -18,6 +18,7 @@ const OUTCOMES = [
 ];
 
 /** One app's game-call log, declared for the kit's ListPage. */
+/** @type {(appId: number | string) => import('/console/kit/list.js').ListSpec<'/admin/v1/apps/{appId}/game-calls', 'calls'>} */
 const gameCalls = (appId) => ({
   ...appListHead(appId, 'Game-call log', 'game-calls', 'delivery'),
   rows: 'calls',

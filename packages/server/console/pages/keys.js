@@ -18,6 +18,7 @@ function RetireButton({ k, onConfirm }) {
 }
 
 /** The key pairs, declared for the kit's ListPage; `retire(kid)` is the row's action. */
+/** @type {(retire: (kid: string) => unknown) => import('/console/kit/list.js').ListSpec<'/admin/v1/platform-keys', 'keys'>} */
 const keyList = (retire) => ({
   path: '/platform-keys',
   rows: 'keys',

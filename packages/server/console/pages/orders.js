@@ -52,6 +52,7 @@ function StatusHistory({ history }) {
 const money = (amount, currency) => `${amount} ${currency}`;
 
 /** The order search, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/orders', 'orders'>} */
 const ORDER_LIST = {
   title: 'Orders',
   path: '/orders',
@@ -203,6 +204,7 @@ function OrderDetail({ trxNo }) {
 }
 
 /** The supplement orders, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/supplements', 'supplements'>} */
 const SUPPLEMENT_LIST = {
   title: 'Supplement orders',
   path: '/supplements',

@@ -24,6 +24,7 @@ import { ErrorBox, Field, ListPage, href, html, useAction, usePermission, useRec
 const opPath = (name) => `/operators/${encodeURIComponent(name)}`;
 
 /** The operators, declared for the kit's ListPage. */
+/** @type {(canWrite: boolean | undefined) => import('/console/kit/list.js').ListSpec<'/admin/v1/operators', 'operators'>} */
 const operatorList = (canWrite) => ({
   title: 'Operators',
   sectionClass: 'operators',

@@ -114,6 +114,7 @@ function ProductForm({ product, editing, submitLabel, onSubmit, busy }) {
 }
 
 /** One app's products, declared for the kit's ListPage. */
+/** @type {(appId: number | string) => import('/console/kit/list.js').ListSpec<'/admin/v1/apps/{appId}/products', 'products'>} */
 const productList = (appId) => ({
   title: html`Products <span class="muted">app ${appId}</span>`,
   intro: html`<p class="links"><a href=${href(`/apps/${appId}/orders`)}>Back to the app</a></p>

@@ -162,6 +162,7 @@ const OUTCOMES = ['', 'applied', 'duplicate', 'recorded', 'ignored', 'refused'];
 const OUTCOME_CLASS = { applied: 'ok', refused: 'bad' };
 
 /** One app's provider messages: every webhook and query find, verified or not, with its outcome. Shown as text. */
+/** @type {(appId: number | string) => import('/console/kit/list.js').ListSpec<'/admin/v1/apps/{appId}/provider-messages', 'messages'>} */
 const providerMessages = (appId) => ({
   title: html`Provider messages <span class="muted">app ${appId}</span>`,
   intro: html`<p><a href=${href(`/apps/${appId}/web`)}>Back to the app</a></p>`,

@@ -8,7 +8,11 @@ import { ListPage, href, html, show, time } from '/console/ui.js';
 
 const amounts = (refunded) => refunded.map((a) => `${a.amount} ${a.currency}`).join(' + ');
 
-/** One app's refunders, declared for the kit's ListPage. */
+/**
+ * One app's refunders, declared for the kit's ListPage.
+ * @param {number | string} appId
+ * @returns {import('/console/kit/list.js').ListSpec<'/admin/v1/apps/{appId}/refund-abuse', 'refunders'>}
+ */
 function refunders(appId) {
   const head = appListHead(appId, 'Refund abuse', 'refund-abuse', 'orders');
   return {

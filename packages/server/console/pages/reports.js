@@ -36,6 +36,7 @@ function Tabs({ current }) {
 }
 
 /** The report queue, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/reports', 'reports'>} */
 const REPORT_LIST = {
   title: 'Reports',
   intro: html`<${Tabs} current="list" />`,
@@ -67,6 +68,7 @@ const REPORT_LIST = {
 };
 
 /** The most reported players, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/reports/reportees', 'reportees'>} */
 const REPORTEES = {
   title: 'Most reported players',
   intro: html`<${Tabs} current="reportees" />`,

@@ -10,6 +10,7 @@ const OUTCOMES = ['', 'applied', 'duplicate', 'ignored', 'refused'];
 const OUTCOME_CLASS = { applied: 'ok', refused: 'bad' };
 
 /** One app's store messages, declared for the kit's ListPage. */
+/** @type {(appId: number | string) => import('/console/kit/list.js').ListSpec<'/admin/v1/apps/{appId}/store-messages', 'messages'>} */
 const storeMessages = (appId) => ({
   ...appListHead(appId, 'Store messages', 'store-messages', 'stores'),
   rows: 'messages',

@@ -6,6 +6,7 @@ import { useEffect, useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import { Details, ErrorBox, Field, Table, href, html, show, time, useAction } from '/console/ui.js';
 import { RunButton } from '/console/pages/apptools.js';
+import { TEST_EVENT_TYPES } from '/console/kit/event-types.js';
 
 /** How often a pending test event is read again: its first attempt is made within a moment of the send. */
 const POLL_MS = 1000;
@@ -140,7 +141,7 @@ export function TestEventPanel({ appId, round = 0 }) {
         label="Type"
         name="testType"
         as="select"
-        options=${['payment', 'refund', 'cancellation']}
+        options=${TEST_EVENT_TYPES}
         value=${type}
         onInput=${setType}
       />

@@ -51,6 +51,7 @@ function UserSearch({ query }) {
 }
 
 /** The users matching one key, declared for the kit's ListPage (the search form above picks the key). */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/users', 'users'>} */
 const USER_LIST = {
   path: '/users',
   rows: 'users',
