@@ -188,7 +188,8 @@ function Shell() {
   // The people pages are for the roles that may read operators (admin, support); the API refuses the others anyway.
   const mayReadPeople = usePermission('operators.read') !== false;
   // "Your account" (passkeys) is an account session's; a token has no person behind it.
-  const shown = (/** @type {string[]} */ [key]) => (key !== 'people' || mayReadPeople) && (key !== 'account' || Boolean(session.csrf()));
+  const shown = (/** @type {string[]} */ [key]) =>
+    (key !== 'people' || mayReadPeople) && (key !== 'account' || Boolean(session.csrf()));
   const links = NAV.filter(shown).map(([key, label]) => [`#/${key}`, label, key === section]);
   const signOut = async () => {
     // An account's session ends on the service too (the cookie is cleared there).

@@ -174,6 +174,13 @@ function TestEvent({ appId, onDone }) {
     label="Send test event"
     done=${(r) => `Test event ${r.eventId} queued.`}
   >
-    <${Field} label="Test event" name="test-type" as="select" value=${type} onInput=${setType} options=${TEST_EVENT_TYPES} />
+    <${Field}
+      label="Test event"
+      name="test-type"
+      as="select"
+      value=${type}
+      onInput=${setType}
+      options=${TEST_EVENT_TYPES}
+    />
   <//>`;
 }

@@ -75,7 +75,9 @@ function App() {
   const [ctx, setCtx] = useState(/** @type {Context | null} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
   const [chosen, setChosen] = useState(savedLang());
-  const [step, setStep] = useState(/** @type {Step} */ (returned ? { name: 'returned', trxNo: returned } : { name: 'shop' }));
+  const [step, setStep] = useState(
+    /** @type {Step} */ (returned ? { name: 'returned', trxNo: returned } : { name: 'shop' }),
+  );
   const [tick, setTick] = useState(0);
   const lang = normLang(chosen || ctx?.lang || navigator.language);
   const setLang = (code) => {
@@ -141,7 +143,11 @@ function App() {
   if (ctx.blocked) body = html`<${Notice} id="blocked" text=${t(lang, `blocked_${ctx.blocked}`)} />`;
   else if (!ctx.role) body = null;
   else if (step.name === 'shop')
-    body = html`<${Shop} lang=${lang} ctx=${ctx} onOrder=${(/** @type {Placed} */ placed) => setStep(nextStep(placed))} />`;
+    body = html`<${Shop}
+      lang=${lang}
+      ctx=${ctx}
+      onOrder=${(/** @type {Placed} */ placed) => setStep(nextStep(placed))}
+    />`;
   else if (step.name === 'returned')
     body = html`<${Returned} lang=${lang} trxNo=${step.trxNo} onOrder=${showResult} />`;
   else if (step.name === 'redirecting')

@@ -49,7 +49,12 @@ export async function fetchJson(url, method, headers, body) {
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   } catch (err) {
-    throw new ApiError(0, 'NETWORK', 'the service could not be reached', String((err && /** @type {Error} */ (err).message) || err));
+    throw new ApiError(
+      0,
+      'NETWORK',
+      'the service could not be reached',
+      String((err && /** @type {Error} */ (err).message) || err),
+    );
   }
   const text = await res.text();
   let json;

@@ -4,8 +4,10 @@
 import { useEffect, useState } from '/console/vendor/hooks.module.js';
 import { html } from '/console/kit/ui.js';
 
-/** The session answer's `sandbox` (the console's and the portal's GET /session answer it alike). */
-/** @typedef {import('page-types').Answer<'/admin/v1/session'>['sandbox']} Sandbox */
+/**
+ * The session answer's `sandbox` (the console's and the portal's GET /session answer it alike).
+ * @typedef {import('page-types').Answer<'/admin/v1/session'>['sandbox']} Sandbox
+ */
 
 /**
  * `loadSession` answers GET /session of the page's API; nothing is shown until it does, nor when no sandbox is on.

@@ -137,14 +137,7 @@ export function TestEventPanel({ appId, round = 0 }) {
     </p>
     <${ErrorBox} error=${send.error} />
     <div class="inline-fields">
-      <${Field}
-        label="Type"
-        name="testType"
-        as="select"
-        options=${TEST_EVENT_TYPES}
-        value=${type}
-        onInput=${setType}
-      />
+      <${Field} label="Type" name="testType" as="select" options=${TEST_EVENT_TYPES} value=${type} onInput=${setType} />
       <${Field}
         label="Server id (callback URL map; empty: default)"
         name="testServerId"

@@ -120,7 +120,9 @@ async function allTokens() {
 export function TokensPage() {
   const canWrite = usePermission('operators.write');
   const [tick, setTick] = useState(0);
-  const [state, setState] = useState(/** @type {{ tokens?: any[], error?: any }} */ ({ tokens: undefined, error: undefined }));
+  const [state, setState] = useState(
+    /** @type {{ tokens?: any[], error?: any }} */ ({ tokens: undefined, error: undefined }),
+  );
   useEffect(() => {
     let live = true;
     allTokens().then(
