@@ -36,7 +36,27 @@ async function openApiDocument() {
   }
 }
 
-const text = HEADER + astToString(await openapiTS(await openApiDocument()));
+/**
+ * The part of the document the pages read: the console's, the portal's and the web page's paths, each operation with
+ * its success answers only (a failure is the one error envelope, ApiError in the pages' API clients).
+ */
+function pagesPart(doc) {
+  const PAGE_PATHS = ['/admin/v1/', '/portal/v1/', '/pay/api/'];
+  const paths = Object.entries(doc.paths)
+    .filter(([p]) => PAGE_PATHS.some((prefix) => p.startsWith(prefix)))
+    .map(([p, item]) => [
+      p,
+      Object.fromEntries(
+        Object.entries(item).map(([method, op]) => [
+          method,
+          { ...op, responses: Object.fromEntries(Object.entries(op.responses ?? {}).filter(([s]) => /^2/.test(s))) },
+        ]),
+      ),
+    ]);
+  return { ...doc, paths: Object.fromEntries(paths) };
+}
+
+const text = HEADER + astToString(await openapiTS(pagesPart(await openApiDocument())));
 if (process.argv.includes('--check')) {
   const committed = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
   if (committed !== text) {

@@ -168,19 +168,13 @@ function Recover({ appId, onDone }) {
 function TestEvent({ appId, onDone }) {
   const [type, setType] = useState('payment');
   const send = useAction(() => api('POST', `/apps/${appId}/test-events`, { body: { type } }), onDone);
+  const types = TEST_EVENT_TYPES;
   return html`<${ActionLine}
     className="test-event"
     action=${send}
     label="Send test event"
     done=${(r) => `Test event ${r.eventId} queued.`}
   >
-    <${Field}
-      label="Test event"
-      name="test-type"
-      as="select"
-      value=${type}
-      onInput=${setType}
-      options=${TEST_EVENT_TYPES}
-    />
+    <${Field} label="Test event" name="test-type" as="select" value=${type} onInput=${setType} options=${types} />
   <//>`;
 }
