@@ -24,3 +24,10 @@ export type PayData<P extends keyof paths, M extends keyof paths[P] = 'get' & ke
 
 /** A row of the array at `key` of the answer of `GET path` (a list page's rows). */
 export type ListRow<P extends keyof paths, K extends string> = Answer<P> extends { [k in K]: (infer R)[] } ? R : never;
+
+/** What a detail page's useRecord (console/kit/record.js) answers for `GET path`: the record once placeholder is unset. */
+export interface RecordOf<P extends keyof paths> {
+  data: Answer<P>;
+  reload: () => void;
+  placeholder: unknown;
+}

@@ -113,6 +113,7 @@ function DeveloperInvite() {
 }
 
 function DeveloperDetail({ name }) {
+  /** @type {import('page-types').RecordOf<'/admin/v1/studio-developers/{name}'>} */
   const { data: dev, reload, placeholder } = useRecord(devPath(name), {}, [name], accountRecord('developer', name));
   const canWrite = usePermission('operators.write');
   const [appIds, setAppIds] = useState(/** @type {string | undefined} */ (undefined));

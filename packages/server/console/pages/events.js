@@ -51,6 +51,7 @@ const EVENT_LIST = {
 function EventDetail({ eventId }) {
   const path = `/events/${encodeURIComponent(eventId)}`;
   const page = { what: 'event', title: `Event ${eventId}`, back: '#/events', backLabel: 'All events' };
+  /** @type {import('page-types').RecordOf<'/admin/v1/events/{eventId}'>} */
   const { data: e, reload, placeholder } = useRecord(path, {}, [eventId], page);
   const resend = useAction(() => api('POST', `${path}/resend`), reload);
   if (placeholder) return placeholder;

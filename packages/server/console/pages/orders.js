@@ -93,6 +93,7 @@ const ORDER_LIST = {
 function OrderDetail({ trxNo }) {
   const path = `/orders/${encodeURIComponent(trxNo)}`;
   const page = { what: 'order', title: `Order ${trxNo}`, back: '#/orders', backLabel: 'All orders' };
+  /** @type {import('page-types').RecordOf<'/admin/v1/orders/{trxNo}'>} */
   const { data, reload, placeholder } = useRecord(path, {}, [trxNo], page);
   const body = { reason: 'cancelled in the operator console' };
   const cancel = useAction(() => api('POST', `${path}/cancel`, { body }), reload);

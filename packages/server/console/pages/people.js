@@ -77,6 +77,7 @@ function OperatorCreate() {
 }
 
 function OperatorDetail({ name }) {
+  /** @type {import('page-types').RecordOf<'/admin/v1/operators/{name}'>} */
   const { data: op, reload, placeholder } = useRecord(opPath(name), {}, [name], accountRecord('operator', name));
   const canWrite = usePermission('operators.write');
   const [role, setRole] = useState(undefined);

@@ -153,6 +153,7 @@ function ProductDetail({ appId, code }) {
   const path = productPath(appId, code);
   const all = href(`/apps/${appId}/products`);
   const page = { what: 'product', title: `Product ${code}`, back: all, backLabel: 'All products of the app' };
+  /** @type {import('page-types').RecordOf<'/admin/v1/apps/{appId}/products/{productCode}'>} */
   const { data: p, reload, placeholder } = useRecord(path, {}, [appId, code], page);
   const [editing, setEditing] = useState(false);
   const save = useAction(async (body) => {

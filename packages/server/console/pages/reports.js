@@ -176,6 +176,7 @@ function ReportDetail({ reportId }) {
   const path = `/reports/${encodeURIComponent(reportId)}`;
   const page = { what: 'report', title: `Report ${reportId}`, back: '#/reports', backLabel: 'All reports' };
   const opts = { query: { moderator: session.moderator() } };
+  /** @type {import('page-types').RecordOf<'/admin/v1/reports/{reportId}'>} */
   const { data: r, reload, placeholder } = useRecord(path, opts, [reportId], page);
   if (placeholder) return placeholder;
   return html`<section>

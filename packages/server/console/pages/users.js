@@ -123,6 +123,7 @@ const BANS = [
 function UserDetail({ userId }) {
   const path = `/users/${encodeURIComponent(userId)}`;
   const page = { what: 'user', title: `User ${userId}`, back: '#/users', backLabel: 'Search users' };
+  /** @type {import('page-types').RecordOf<'/admin/v1/users/{userId}'>} */
   const { data: u, reload, placeholder } = useRecord(path, {}, [userId], page);
   const revoke = useAction(() => api('POST', `${path}/revoke-tokens`), reload);
   const unban = useAction(() => api('POST', `${path}/unban`, { query: { actor: session.moderator() } }), reload);
