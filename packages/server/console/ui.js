@@ -24,6 +24,7 @@ export const useRecord = recordHook(useApi);
  * undefined while unknown. Pages hide what the role may not do; the API refuses it anyway (403 OPERATOR_FORBIDDEN).
  */
 export function usePermission(permission) {
+  /** @type {import('page-types').ReadOf<'/admin/v1/session'>} */
   const { data, error } = useApi('GET', '/session', {}, []);
   if (error) return true; // unknown: offer it and let the API decide
   return data ? data.permissions.includes(permission) : undefined;

@@ -31,3 +31,11 @@ export interface RecordOf<P extends keyof paths> {
   reload: () => void;
   placeholder: unknown;
 }
+
+/** What a read hook (console/kit/hooks.js useApi) answers for `GET path`: `data` once the answer is there. */
+export interface ReadOf<P extends keyof paths> {
+  data: Answer<P> | undefined;
+  error: any;
+  loading: boolean;
+  reload: () => void;
+}

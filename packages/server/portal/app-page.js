@@ -19,6 +19,7 @@ const TABS = [
 ];
 
 export function AppPage({ appId, tab, query }) {
+  /** @type {import('page-types').ReadOf<'/portal/v1/apps/{appId}'>} */
   const app = useApi(`/apps/${encodeURIComponent(appId)}`, {}, [appId]);
   if (app.error)
     return html`<section class="refused">

@@ -52,6 +52,7 @@ const APP_LIST = {
 };
 
 function KeysPage() {
+  /** @type {import('page-types').ReadOf<'/portal/v1/platform-keys'>} */
   const { data, error } = useApi('/platform-keys', {}, []);
   return html`<section>
     <h1>Platform public keys</h1>

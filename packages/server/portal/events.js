@@ -68,6 +68,7 @@ export function Events({ appId, eventId, filters = {} }) {
 }
 
 function EventDetail({ appId, eventId, onChange }) {
+  /** @type {import('page-types').ReadOf<'/portal/v1/apps/{appId}/events/{eventId}'>} */
   const detail = useApi(`/apps/${appId}/events/${encodeURIComponent(eventId)}`, {}, [appId, eventId]);
   const resend = useAction(() => api('POST', `/apps/${appId}/events/${encodeURIComponent(eventId)}/resend`), onChange);
   const e = detail.data;

@@ -16,6 +16,7 @@ const portalLinks = (appId) => ({
 
 export function Overview({ appId, query }) {
   const q = overviewQuery({ range: query.range, from: query.from, to: query.to });
+  /** @type {import('page-types').ReadOf<'/portal/v1/apps/{appId}/overview'>} */
   const { data, error, loading } = useApi(`/apps/${appId}/overview`, q, [appId, JSON.stringify(q)]);
   return html`<div class="portal-overview">
     <p class="tabs ranges">

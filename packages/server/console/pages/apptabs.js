@@ -222,6 +222,8 @@ function AppTabBar({ appId, tab }) {
 }
 
 export function AppDetail({ appId, tab, query }) {
+  // Once neither loading nor failed, the app is there.
+  /** @type {import('page-types').ReadOf<'/admin/v1/apps/{appId}'> & { data: import('page-types').Answer<'/admin/v1/apps/{appId}'> }} */
   const { data: app, error, loading, reload } = useApi('GET', `/apps/${encodeURIComponent(appId)}`, {}, [appId]);
   const Body = TAB_BODIES[tab];
   useFocus(query.focus, Boolean(app && Body));

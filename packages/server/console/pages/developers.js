@@ -58,6 +58,7 @@ function DeveloperTable({ rows, empty }) {
 }
 
 function DeveloperList() {
+  /** @type {import('page-types').ReadOf<'/admin/v1/studio-developers'>} */
   const { data, error, loading } = useApi('GET', '/studio-developers', {}, []);
   const canWrite = usePermission('operators.write');
   // An invitation is pending until the developer first signs in to the portal.
@@ -88,6 +89,7 @@ function DeveloperInvite() {
   const [name, setName] = useState('');
   const [appIds, setAppIds] = useState('');
   const [email, setEmail] = useState('');
+  /** @type {import('page-types').ReadOf<'/admin/v1/apps'>} */
   const apps = useApi('GET', '/apps', {}, []);
   const invite = useAction(() =>
     api('POST', '/studio-developers', {

@@ -11,6 +11,7 @@ import { appTab } from '/console/pages/apptabs.js';
 
 /** Offered only to the break-glass token, and only while the service has no operator account at all. */
 function FirstAdmin({ onDone }) {
+  /** @type {import('page-types').ReadOf<'/admin/v1/operators'>} */
   const operators = useApi('GET', '/operators', {}, []);
   const [name, setName] = useState('');
   const create = useAction(() => api('POST', '/operators', { body: { name: name.trim(), role: 'admin' } }));
@@ -161,6 +162,7 @@ function GettingStarted({ permissions }) {
 
 /** The top of the overview: the first admin while there is none, then the checklist. */
 export function FirstRun() {
+  /** @type {import('page-types').ReadOf<'/admin/v1/session'>} */
   const me = useApi('GET', '/session', {}, []);
   const [dismissed, setDismissed] = useState(false);
   if (!me.data) return null;

@@ -97,6 +97,7 @@ function OrderDetail({ trxNo }) {
   const { data, reload, placeholder } = useRecord(path, {}, [trxNo], page);
   const body = { reason: 'cancelled in the operator console' };
   const cancel = useAction(() => api('POST', `${path}/cancel`, { body }), reload);
+  /** @type {import('page-types').ReadOf<'/admin/v1/orders/{trxNo}/refunds'>} */
   const asked = useApi('GET', `${path}/refunds`, {}, [trxNo]);
   const mayRefund = usePermission('orders.refund');
   if (placeholder) return placeholder;

@@ -163,6 +163,7 @@ function windowOf(v, applied) {
 export function OverviewPage({ route }) {
   const q = route.query;
   const query = overviewQuery(q);
+  /** @type {import('page-types').ReadOf<'/admin/v1/overview'>} */
   const { data, error, loading } = useApi('GET', '/overview', { query }, [JSON.stringify(query)]);
   return html`<section>
     <h1>Overview</h1>

@@ -142,6 +142,7 @@ function ProviderSection({ appId, entry, canWrite, reload }) {
 }
 
 export function PaymentProvidersPanel({ appId }) {
+  /** @type {import('page-types').ReadOf<'/admin/v1/apps/{appId}/payment-providers'>} */
   const { data, error, loading, reload } = useApi('GET', base(appId), {}, [appId]);
   const canWrite = usePermission('apps.write');
   return html`<div class="panel payment-providers">

@@ -110,6 +110,7 @@ function StoreSection({ appId, kind, settings, canWrite, reload }) {
 }
 
 export function StoreSettingsPanel({ appId }) {
+  /** @type {import('page-types').ReadOf<'/admin/v1/apps/{appId}/store-settings'>} */
   const { data, error, loading, reload } = useApi('GET', base(appId), {}, [appId]);
   const canWrite = usePermission('apps.write');
   return html`<div class="panel app-stores">

@@ -76,6 +76,7 @@ const RevokeStatus = ({ revoke }) =>
 
 /** One operator's tokens, and (with operators.write) minting and revoking. */
 export function TokensPanel({ operator, ownerRole, canWrite }) {
+  /** @type {import('page-types').ReadOf<'/admin/v1/operator-tokens'>} */
   const { data, error, loading, reload } = useApi('GET', '/operator-tokens', { query: { operator } }, [operator]);
   const [form, setForm] = useState({ tokenName: '', tokenRole: ownerRole, tokenDays: '90' });
   const field = boundFields(form, setForm);
