@@ -67,3 +67,53 @@ export async function fetchJson(url, method, headers, body) {
   const e = json && typeof json === 'object' ? json : {};
   throw new ApiError(res.status, e.code ?? res.status, e.msg ?? res.statusText ?? 'error', e.detail ?? '');
 }
+
+/**
+ * The CSRF header of a session's change (every method but GET), when the tab has the session's token.
+ * @param {string | null} csrf
+ * @param {string} method
+ * @returns {Record<string, string>}
+ */
+export const csrfHeaders = (csrf, method) => (csrf && method !== 'GET' ? { 'x-csrf-token': csrf } : {});
+
+/**
+ * The API client of a page signed in to a session the service may end (the console's, the portal's): api(method,
+ * path, opts) calls `prefix + path` with `signIn(method)`'s headers (none while signing in); a 401 outside a sign-in
+ * first runs `ended(error)` (the page forgets its session), then tells every listener of onUnauthorized(fn).
+ * @param {string} prefix
+ * @param {(method: string) => Record<string, string>} signIn
+ * @param {(error: ApiError & { viaToken?: boolean }) => void} ended
+ */
+export function sessionClient(prefix, signIn, ended) {
+  /** @type {Set<(error: ApiError) => void>} */
+  const listeners = new Set();
+  return {
+    /**
+     * Calls the API; answers the parsed JSON body or throws an ApiError.
+     * @param {string} method
+     * @param {string} path under the API's prefix
+     * @param {ApiOptions} [opts]
+     * @returns {Promise<any>} the answer's JSON: the page names its shape (page-types)
+     */
+    async api(method, path, { query, body, signingIn = false } = {}) {
+      try {
+        return await fetchJson(`${prefix}${path}${queryString(query)}`, method, signingIn ? {} : signIn(method), body);
+      } catch (caught) {
+        const error = /** @type {ApiError & { viaToken?: boolean }} */ (caught);
+        if (error.status === 401 && !signingIn) {
+          ended(error);
+          for (const fn of listeners) fn(error);
+        }
+        throw error;
+      }
+    },
+    /**
+     * Registers `fn`, told when the API says the session has ended (401): the page goes back to its sign-in form.
+     * @param {(error: ApiError & { viaToken?: boolean }) => void} fn
+     */
+    onUnauthorized(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+  };
+}
