@@ -1,8 +1,9 @@
+// @ts-check
 // api.js - the console's only way to the service: fetch to /admin/v1, signed in either as an operator account (the
 // HttpOnly session cookie, plus the session's CSRF token on every change) or with a bearer token (the break-glass
 // ADMIN_TOKEN or an operator API token) kept in sessionStorage.
 
-import { fetchJson, queryString } from '/console/kit/fetch-json.js';
+import { csrfHeaders, sessionClient } from '/console/kit/fetch-json.js';
 
 const TOKEN_KEY = 'console.adminToken';
 const MODERATOR_KEY = 'console.moderator';
@@ -35,34 +36,25 @@ export const session = {
   },
 };
 
-/** Listeners told when the API refuses the token (401): the app goes back to the sign-in screen. */
-const unauthorizedListeners = new Set();
-export function onUnauthorized(fn) {
-  unauthorizedListeners.add(fn);
-  return () => unauthorizedListeners.delete(fn);
-}
-
-/** The headers that sign a request in: the bearer token, or (an account's session) the CSRF token on a change. */
+/**
+ * The headers that sign a request in: the bearer token, or (an account's session) the CSRF token on a change.
+ * @param {string} method
+ * @returns {Record<string, string>}
+ */
 function authHeaders(method) {
   const token = session.token();
   // With a token, X-Operator notes the name given at sign-in (percent-encoded: a header value is ASCII); the audit
   // trail records it as a note only. An account's session is recorded under the account's name.
   if (token) return { authorization: `Bearer ${token}`, 'x-operator': encodeURIComponent(session.moderator()) };
-  const csrf = session.csrf();
-  return csrf && method !== 'GET' ? { 'x-csrf-token': csrf } : {};
+  return csrfHeaders(session.csrf(), method);
 }
 
-/** Calls the admin API; answers the parsed JSON body or throws an ApiError. */
-export async function api(method, path, { query, body, signingIn = false } = {}) {
-  try {
-    // The session cookie (HttpOnly, SameSite=Strict, path /admin/v1) goes only to this origin.
-    return await fetchJson(`/admin/v1${path}${queryString(query)}`, method, signingIn ? {} : authHeaders(method), body);
-  } catch (error) {
-    if (error.status === 401 && !signingIn) {
-      error.viaToken = session.token() !== null;
-      session.signOut();
-      for (const fn of unauthorizedListeners) fn(error);
-    }
-    throw error;
-  }
-}
+/**
+ * Calls the admin API; answers the parsed JSON body or throws an ApiError. A 401 outside a sign-in ends the tab's
+ * session (noting whether a token was refused) and tells the onUnauthorized listeners: the app goes back to its
+ * sign-in screen. The session cookie (HttpOnly, SameSite=Strict, path /admin/v1) goes only to this origin.
+ */
+export const { api, onUnauthorized } = sessionClient('/admin/v1', authHeaders, (error) => {
+  error.viaToken = session.token() !== null;
+  session.signOut();
+});

@@ -1,17 +1,12 @@
+// @ts-check
 // app.js - the console shell: sign-in screen, nav bar and the hash router that picks a page.
 import { render } from '/console/vendor/preact.module.js';
 import { useEffect, useState } from '/console/vendor/hooks.module.js';
 import { api, onUnauthorized, session } from '/console/api.js';
 import { ErrorBox, html, useAction, usePermission } from '/console/ui.js';
 import { Fields, SubmitForm, useForm } from '/console/kit/form.js';
-import {
-  PasswordSignIn,
-  TopBar,
-  announceSignIn,
-  announceSignOut,
-  useHashRoute,
-  useSignedIn,
-} from '/console/kit/shell.js';
+import { PasswordSignIn, TopBar, announceSignIn, announceSignOut, useHashRoute } from '/console/kit/shell.js';
+import { pageRoot } from '/console/kit/root.js';
 import { SandboxBanner } from '/console/kit/sandbox-banner.js';
 import { AppsPage } from '/console/pages/apps.js';
 import { ReportsPage } from '/console/pages/reports.js';
@@ -23,7 +18,7 @@ import { ConsumptionPage } from '/console/pages/consumption.js';
 import { AdminActionsPage } from '/console/pages/adminactions.js';
 import { OverviewPage } from '/console/pages/overview.js';
 import { PeoplePage } from '/console/pages/people.js';
-import { InvitationPage, PasskeySignIn, PasskeysPanel } from '/console/kit/passkeys.js';
+import { PasskeySignIn, PasskeysPanel } from '/console/kit/passkeys.js';
 
 const NAV = [
   ['overview', 'Overview'],
@@ -187,7 +182,8 @@ function Shell() {
   // The people pages are for the roles that may read operators (admin, support); the API refuses the others anyway.
   const mayReadPeople = usePermission('operators.read') !== false;
   // "Your account" (passkeys) is an account session's; a token has no person behind it.
-  const shown = ([key]) => (key !== 'people' || mayReadPeople) && (key !== 'account' || Boolean(session.csrf()));
+  const shown = (/** @type {string[]} */ [key]) =>
+    (key !== 'people' || mayReadPeople) && (key !== 'account' || Boolean(session.csrf()));
   const links = NAV.filter(shown).map(([key, label]) => [`#/${key}`, label, key === section]);
   const signOut = async () => {
     // An account's session ends on the service too (the cookie is cleared there).
@@ -207,42 +203,30 @@ function Shell() {
   </div>`;
 }
 
-/** The token of an invitation or reset link (#/invitation/<token>), opened without a session. */
-const INVITATION = /^#\/invitation\/([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
+const Console = pageRoot({
+  name: 'console',
+  title: 'Operator console',
+  call: publicCall,
+  session,
+  onUnauthorized,
+  ended: (err) =>
+    `The service ${err.viaToken ? 'refused the admin token' : 'ended the session'} (${err.code}: ${err.msg}). Sign in again.`,
+  Shell,
+  SignIn,
+  useOnStart: () =>
+    useEffect(() => {
+      // Back from the OpenID Connect sign-in with a session cookie this tab does not know yet: take it up.
+      if (session.signedIn() || !OIDC_SIGNED_IN) return;
+      api('GET', '/session', { signingIn: true }).then(
+        (me) => {
+          if (me.via !== 'session' || !me.csrfToken) return;
+          session.signInAccount(me);
+          history.replaceState(null, '', '/console#/');
+          announceSignIn('console');
+        },
+        () => undefined,
+      );
+    }, []),
+});
 
-function Console() {
-  if (INVITATION)
-    return html`<${InvitationPage}
-      token=${INVITATION}
-      call=${publicCall}
-      title="Operator console"
-      signInHref="/console"
-    />`;
-  return html`<${SignedInConsole} />`;
-}
-
-function SignedInConsole() {
-  const { signedIn, message } = useSignedIn({
-    name: 'console',
-    initial: session.signedIn(),
-    onUnauthorized,
-    ended: (err) =>
-      `The service ${err.viaToken ? 'refused the admin token' : 'ended the session'} (${err.code}: ${err.msg}). Sign in again.`,
-  });
-  useEffect(() => {
-    // Back from the OpenID Connect sign-in with a session cookie this tab does not know yet: take it up.
-    if (session.signedIn() || !OIDC_SIGNED_IN) return;
-    api('GET', '/session', { signingIn: true }).then(
-      (me) => {
-        if (me.via !== 'session' || !me.csrfToken) return;
-        session.signInAccount(me);
-        history.replaceState(null, '', '/console#/');
-        announceSignIn('console');
-      },
-      () => undefined,
-    );
-  }, []);
-  return signedIn ? html`<${Shell} />` : html`<${SignIn} message=${message} />`;
-}
-
-render(html`<${Console} />`, document.getElementById('root'));
+render(html`<${Console} />`, /** @type {HTMLElement} */ (document.getElementById('root')));

@@ -1,3 +1,4 @@
+// @ts-check
 // chart.js - one overview chart: a uPlot canvas for the eye, and behind a "Show data" toggle beside it (a <details>,
 // so no script and nothing lost to a screen reader) an accessible table of the same figures, each a link to the rows
 // behind it. The figures carry data attributes (data-chart, data-series, data-x) so tests
@@ -53,7 +54,7 @@ export function Chart({
     const xs = labels.map((_, i) => i);
     // Bars of several series overlap at one x: the caller orders them largest first (p99 before p50, all tries
     // before failures), so each stays visible in front of the one before.
-    const bars = kind === 'bars' ? uPlot.paths.bars({ size: [0.6, 60], align: 0 }) : undefined;
+    const bars = kind === 'bars' ? uPlot.paths.bars?.({ size: [0.6, 60], align: 0 }) : undefined;
     let focused = 1;
     const plot = new uPlot(
       {

@@ -1,3 +1,4 @@
+// @ts-check
 // qr.js - a QR code drawn by the page: uqr (served from /console/vendor, never a CDN) encodes the text, and each dark
 // module becomes an SVG rectangle made through Preact, so no markup string is ever parsed.
 import { encode } from '/console/vendor/uqr.mjs';

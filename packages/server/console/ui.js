@@ -1,3 +1,4 @@
+// @ts-check
 // ui.js - the console's pieces: the kit (kit/ui.js, shared with the studio portal) bound to the admin API, and the
 // permission hook.
 import { api } from '/console/api.js';
@@ -23,6 +24,7 @@ export const useRecord = recordHook(useApi);
  * undefined while unknown. Pages hide what the role may not do; the API refuses it anyway (403 OPERATOR_FORBIDDEN).
  */
 export function usePermission(permission) {
+  /** @type {import('page-types').ReadOf<'/admin/v1/session'>} */
   const { data, error } = useApi('GET', '/session', {}, []);
   if (error) return true; // unknown: offer it and let the API decide
   return data ? data.permissions.includes(permission) : undefined;

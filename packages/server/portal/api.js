@@ -1,7 +1,8 @@
+// @ts-check
 // api.js - the portal's only way to the service: fetch to /portal/v1 with the HttpOnly portal session cookie
 // (path /portal/v1, SameSite=Strict) and the session's CSRF token on every change.
 
-import { fetchJson, queryString } from '/console/kit/fetch-json.js';
+import { csrfHeaders, queryString, sessionClient } from '/console/kit/fetch-json.js';
 
 export { queryString };
 
@@ -27,24 +28,12 @@ export const session = {
   },
 };
 
-const unauthorizedListeners = new Set();
-/** Told when the API says the session has ended (401): the page goes back to the sign-in form. */
-export function onUnauthorized(fn) {
-  unauthorizedListeners.add(fn);
-  return () => unauthorizedListeners.delete(fn);
-}
-
-/** Calls the portal API; answers the parsed JSON body or throws an ApiError. */
-export async function api(method, path, { query, body, signingIn = false } = {}) {
-  const csrf = session.csrf();
-  const headers = !signingIn && csrf && method !== 'GET' ? { 'x-csrf-token': csrf } : {};
-  try {
-    return await fetchJson(`/portal/v1${path}${queryString(query)}`, method, headers, body);
-  } catch (error) {
-    if (error.status === 401 && !signingIn) {
-      session.signOut();
-      for (const fn of unauthorizedListeners) fn(error);
-    }
-    throw error;
-  }
-}
+/**
+ * Calls the portal API; answers the parsed JSON body or throws an ApiError. A 401 outside a sign-in ends the tab's
+ * session and tells the onUnauthorized listeners: the page goes back to the sign-in form.
+ */
+export const { api, onUnauthorized } = sessionClient(
+  '/portal/v1',
+  (method) => csrfHeaders(session.csrf(), method),
+  () => session.signOut(),
+);

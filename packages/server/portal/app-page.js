@@ -1,3 +1,4 @@
+// @ts-check
 // app-page.js - one of the studio's apps, in tabs: its overview (overview.js), its notification events and their attempts (events.js), its
 // game-call log (4.8-4.10) and consumption notices (4.6) (logs.js), its players with the most refunds and a player's
 // orders (refunds.js), and its settings (settings.js).
@@ -18,6 +19,7 @@ const TABS = [
 ];
 
 export function AppPage({ appId, tab, query }) {
+  /** @type {import('page-types').ReadOf<'/portal/v1/apps/{appId}'>} */
   const app = useApi(`/apps/${encodeURIComponent(appId)}`, {}, [appId]);
   if (app.error)
     return html`<section class="refused">

@@ -1,18 +1,13 @@
+// @ts-check
 // app.js - the portal shell: sign-in, top bar and the hash router (#/apps, #/apps/<id>/<tab>, #/keys).
 import { render } from '/console/vendor/preact.module.js';
 import { api, onUnauthorized, session } from '/portal/api.js';
 import { ErrorBox, ListPage, html, useApi, time } from '/portal/ui.js';
-import {
-  PasswordSignIn,
-  TopBar,
-  announceSignIn,
-  announceSignOut,
-  useHashRoute,
-  useSignedIn,
-} from '/console/kit/shell.js';
+import { PasswordSignIn, TopBar, announceSignIn, announceSignOut, useHashRoute } from '/console/kit/shell.js';
+import { pageRoot } from '/console/kit/root.js';
 import { SandboxBanner } from '/console/kit/sandbox-banner.js';
 import { AppPage } from '/portal/app-page.js';
-import { InvitationPage, PasskeySignIn, PasskeysPanel } from '/console/kit/passkeys.js';
+import { PasskeySignIn, PasskeysPanel } from '/console/kit/passkeys.js';
 
 /** The portal API without a session (the sign-ins, an invitation's page) and with it. */
 const publicCall = (method, path, body) => api(method, path, { body, signingIn: true });
@@ -38,6 +33,7 @@ function SignIn({ message }) {
 }
 
 /** The studio's apps, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/portal/v1/apps', 'apps'>} */
 const APP_LIST = {
   title: 'Your apps',
   path: '/apps',
@@ -56,6 +52,7 @@ const APP_LIST = {
 };
 
 function KeysPage() {
+  /** @type {import('page-types').ReadOf<'/portal/v1/platform-keys'>} */
   const { data, error } = useApi('/platform-keys', {}, []);
   return html`<section>
     <h1>Platform public keys</h1>
@@ -103,28 +100,15 @@ function Shell() {
   </div>`;
 }
 
-/** The token of an invitation or reset link (#/invitation/<token>), opened without a session. */
-const INVITATION = /^#\/invitation\/([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
+const Root = pageRoot({
+  name: 'portal',
+  title: 'Studio portal',
+  call: publicCall,
+  session,
+  onUnauthorized,
+  ended: () => 'Your portal session has ended: sign in again.',
+  Shell,
+  SignIn,
+});
 
-function Root() {
-  if (INVITATION)
-    return html`<${InvitationPage}
-      token=${INVITATION}
-      call=${publicCall}
-      title="Studio portal"
-      signInHref="/portal"
-    />`;
-  return html`<${SignedInPortal} />`;
-}
-
-function SignedInPortal() {
-  const { signedIn, message } = useSignedIn({
-    name: 'portal',
-    initial: session.signedIn(),
-    onUnauthorized,
-    ended: () => 'Your portal session has ended: sign in again.',
-  });
-  return signedIn ? html`<${Shell} />` : html`<${SignIn} message=${message} />`;
-}
-
-render(html`<${Root} />`, document.getElementById('root'));
+render(html`<${Root} />`, /** @type {HTMLElement} */ (document.getElementById('root')));

@@ -1,9 +1,12 @@
+// @ts-check
 // events.js - an app's notification events: the list (resend several), one event with every attempt (resend it),
 // recovering dead events since a time, and test events.
 import { useState } from '/console/vendor/hooks.module.js';
+import { EVENT_STATES, TEST_EVENT_TYPES } from '/console/kit/event-types.js';
 import { api } from '/portal/api.js';
 import { ErrorBox, Field, ListPage, boundFields, html, useAction, useApi, time } from '/portal/ui.js';
 
+/** @param {{ appId: number | string, eventId?: string, filters?: { from?: string, to?: string, state?: string } }} props */
 export function Events({ appId, eventId, filters = {} }) {
   const { from, to } = filters;
   const [query, setQuery] = useState({ state: filters.state ?? '', from, to });
@@ -14,6 +17,7 @@ export function Events({ appId, eventId, filters = {} }) {
   });
   // The detail's resend reloads the list through this tick (the list page owns its read).
   const [tick, setTick] = useState(0);
+  /** @type {import('/console/kit/list.js').ListSpec<'/portal/v1/apps/{appId}/events', 'events'>} */
   const spec = {
     path: `/apps/${appId}/events`,
     rows: 'events',
@@ -29,7 +33,7 @@ export function Events({ appId, eventId, filters = {} }) {
     what: 'events',
     empty: 'No events match.',
     intro: from || to ? html`<p class="muted window">Created from ${from ?? '…'} to ${to ?? '…'}</p>` : null,
-    filters: [{ name: 'state', label: 'State', as: 'select', options: ['', 'pending', 'delivered', 'dead'] }],
+    filters: [{ name: 'state', label: 'State', as: 'select', options: ['', ...EVENT_STATES] }],
     actions: ({ selected, clear, reload }) =>
       html`<button type="button" class="refresh" onClick=${reload}>Refresh</button>
         <button
@@ -64,6 +68,7 @@ export function Events({ appId, eventId, filters = {} }) {
 }
 
 function EventDetail({ appId, eventId, onChange }) {
+  /** @type {import('page-types').ReadOf<'/portal/v1/apps/{appId}/events/{eventId}'>} */
   const detail = useApi(`/apps/${appId}/events/${encodeURIComponent(eventId)}`, {}, [appId, eventId]);
   const resend = useAction(() => api('POST', `/apps/${appId}/events/${encodeURIComponent(eventId)}/resend`), onChange);
   const e = detail.data;
@@ -164,13 +169,13 @@ function Recover({ appId, onDone }) {
 function TestEvent({ appId, onDone }) {
   const [type, setType] = useState('payment');
   const send = useAction(() => api('POST', `/apps/${appId}/test-events`, { body: { type } }), onDone);
-  const options = ['payment', 'refund', 'cancellation'];
+  const types = TEST_EVENT_TYPES;
   return html`<${ActionLine}
     className="test-event"
     action=${send}
     label="Send test event"
     done=${(r) => `Test event ${r.eventId} queued.`}
   >
-    <${Field} label="Test event" name="test-type" as="select" value=${type} onInput=${setType} options=${options} />
+    <${Field} label="Test event" name="test-type" as="select" value=${type} onInput=${setType} options=${types} />
   <//>`;
 }

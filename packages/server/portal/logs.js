@@ -1,3 +1,4 @@
+// @ts-check
 // logs.js - an app's game-call log (4.8-4.10, with why each call failed) and its consumption notices (4.6), declared
 // for the kit's ListPage.
 import { useState } from '/console/vendor/hooks.module.js';
@@ -5,9 +6,11 @@ import { ListPage, html, time } from '/portal/ui.js';
 
 const dash = (v) => v ?? '—';
 
+/** @param {{ appId: number | string, filters?: { kind?: string, from?: string, to?: string, failed?: string } }} props */
 export function GameCalls({ appId, filters = {} }) {
   const { kind, from, to } = filters;
   const [query, setQuery] = useState({ failed: filters.failed ?? '', kind, from, to });
+  /** @type {import('/console/kit/list.js').ListSpec<'/portal/v1/apps/{appId}/game-calls', 'calls'>} */
   const spec = {
     path: `/apps/${appId}/game-calls`,
     rows: 'calls',
@@ -38,6 +41,7 @@ export function GameCalls({ appId, filters = {} }) {
 }
 
 export function Notices({ appId }) {
+  /** @type {import('/console/kit/list.js').ListSpec<'/portal/v1/apps/{appId}/consumption-notices', 'notices'>} */
   const spec = {
     path: `/apps/${appId}/consumption-notices`,
     rows: 'notices',

@@ -1,3 +1,4 @@
+// @ts-check
 // overview.js - the portal's opening view of one app: the console's overview charts (the same module files, served
 // once under /console/) over GET /portal/v1/apps/<id>/overview, each figure linking to the portal's own list of
 // those rows (events, game calls) or to nothing where the portal has no such list (orders, supplements).
@@ -15,6 +16,7 @@ const portalLinks = (appId) => ({
 
 export function Overview({ appId, query }) {
   const q = overviewQuery({ range: query.range, from: query.from, to: query.to });
+  /** @type {import('page-types').ReadOf<'/portal/v1/apps/{appId}/overview'>} */
   const { data, error, loading } = useApi(`/apps/${appId}/overview`, q, [appId, JSON.stringify(q)]);
   return html`<div class="portal-overview">
     <p class="tabs ranges">

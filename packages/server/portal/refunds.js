@@ -1,3 +1,4 @@
+// @ts-check
 // refunds.js - refund abuse in sight for a studio (docs/portal.md): its app's players with the most store refunds in
 // a window (count, amount per currency, supplements owed now, last refund), each linking to that player's orders of
 // the app, a read-only list. Everything shown comes from the API as text.
@@ -12,6 +13,7 @@ const money = (amount, currency) => `${amount} ${currency}`;
 const playerHref = (appId, userId) => `#/apps/${appId}/player-orders${queryString({ userId })}`;
 
 /** The app's refunders, declared for the kit's ListPage; the filters and the cursor live in the hash. */
+/** @type {(appId: number | string) => import('/console/kit/list.js').ListSpec<'/portal/v1/apps/{appId}/refund-abuse', 'refunders'>} */
 const refunders = (appId) => ({
   sectionClass: 'refunders',
   intro: html`<p class="muted">
@@ -49,6 +51,7 @@ const refunders = (appId) => ({
  * A player's orders of the app, declared for the kit's ListPage; `onRefund(order)` opens the refund form (null: the
  * developer may not refund this app's orders, and no button is shown).
  */
+/** @type {(appId: number | string, userId: string | undefined, onRefund: ((order: import('page-types').ListRow<'/portal/v1/apps/{appId}/orders', 'orders'>) => void) | null) => import('/console/kit/list.js').ListSpec<'/portal/v1/apps/{appId}/orders', 'orders'>} */
 const playerOrders = (appId, userId, onRefund) => ({
   sectionClass: 'player-orders',
   intro: html`<p><a href=${`#/apps/${appId}/refunds`}>Back to refund abuse</a></p>`,
@@ -93,7 +96,9 @@ export function Refunders({ appId, query }) {
 }
 
 export function PlayerOrders({ appId, userId, before }) {
-  const [refunding, setRefunding] = useState(null);
+  const [refunding, setRefunding] = useState(
+    /** @type {import('page-types').Answer<'/portal/v1/apps/{appId}/orders'>['orders'][number] | null} */ (null),
+  );
   const [shown, setShown] = useState(0);
   return html`${
       refunding

@@ -1,3 +1,4 @@
+// @ts-check
 // settings.js - an app's callback and game URLs (checked by the service as in the admin API) and its md5 secret
 // rotation (the new secret shown once; the previous one accepted for the grace period).
 import { useState } from '/console/vendor/hooks.module.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // ui.js - the portal's pieces: the kit (/console/kit/ui.js, shared with the operator console) bound to the portal API.
 import { api } from '/portal/api.js';
 import { readHook, useAction } from '/console/kit/hooks.js';

@@ -1,5 +1,13 @@
+// @ts-check
 // api.js - the page's only way to the service: fetch to /pay/api/{clientId} with the session cookie and, on POST,
 // the session's CSRF token.
+
+// The answers the page reads, as the service's schemas give them (page-types, generated from the OpenAPI document).
+/** @typedef {import('page-types').PayData<'/pay/api/{clientId}/context'>} Context */
+/** @typedef {import('page-types').PayData<'/pay/api/{clientId}/orders', 'post'>} Placed */
+/** @typedef {Placed['order']} Order */
+/** @typedef {import('page-types').PayData<'/pay/api/{clientId}/quote', 'post'>} Quote */
+/** @typedef {import('page-types').PayData<'/pay/api/{clientId}/roles'>['roles']} Roles */
 
 /** An error answered by the page API (the 2.3 envelope {code,msg,detail,data}) or a network failure. */
 export class ApiError extends Error {

@@ -1,3 +1,4 @@
+// @ts-check
 // app.js - the web payment page's shell: loads the context (app, session, products), the language switch, and
 // the steps: role (web view: given; official: overseas or mainland), shop, payment, result.
 import { render } from '/pay/assets/vendor/preact.module.js';
@@ -7,6 +8,14 @@ import { LANGS, errorText, normLang, t } from '/pay/assets/i18n.js';
 import { Notice, RoleCard, html } from '/pay/assets/ui.js';
 import { MainlandRole, OverseasRole } from '/pay/assets/role.js';
 import { QrStep, Result, Returned, SandboxStep, Shop } from '/pay/assets/shop.js';
+
+/** @typedef {import('/pay/assets/api.js').Context} Context */
+/** @typedef {import('/pay/assets/api.js').Placed} Placed */
+/** @typedef {import('/pay/assets/api.js').Order} Order */
+/**
+ * Where the page is: shop, returned (from a provider's page, by trxNo), redirecting, qr, sandbox or result.
+ * @typedef {{ name: string, trxNo?: number, order?: Order, payment?: Placed['payment'] }} Step
+ */
 
 const LANG_KEY = 'pay.lang';
 // Local storage may be denied (a framed page where the browser blocks third-party storage): the choice then lasts
@@ -47,10 +56,14 @@ function LangSwitch({ lang, setLang }) {
   </nav>`;
 }
 
-/** The step after placing: a provider-hosted page (the browser leaves), the hosted sandbox step, or the result. */
+/**
+ * The step after placing: a provider-hosted page (the browser leaves), the hosted sandbox step, or the result.
+ * @param {Placed} placed
+ * @returns {Step}
+ */
 function nextStep({ order, payment }) {
   if (payment.kind === 'redirect') {
-    location.assign(payment.url);
+    location.assign(/** @type {string} */ (payment.url));
     return { name: 'redirecting', order };
   }
   if (payment.kind === 'hosted' && payment.channel === 'sandbox') return { name: 'sandbox', order };
@@ -59,10 +72,12 @@ function nextStep({ order, payment }) {
 }
 
 function App() {
-  const [ctx, setCtx] = useState(null);
-  const [error, setError] = useState(null);
+  const [ctx, setCtx] = useState(/** @type {Context | null} */ (null));
+  const [error, setError] = useState(/** @type {any} */ (null));
   const [chosen, setChosen] = useState(savedLang());
-  const [step, setStep] = useState(returned ? { name: 'returned', trxNo: returned } : { name: 'shop' });
+  const [step, setStep] = useState(
+    /** @type {Step} */ (returned ? { name: 'returned', trxNo: returned } : { name: 'shop' }),
+  );
   const [tick, setTick] = useState(0);
   const lang = normLang(chosen || ctx?.lang || navigator.language);
   const setLang = (code) => {
@@ -128,7 +143,11 @@ function App() {
   if (ctx.blocked) body = html`<${Notice} id="blocked" text=${t(lang, `blocked_${ctx.blocked}`)} />`;
   else if (!ctx.role) body = null;
   else if (step.name === 'shop')
-    body = html`<${Shop} lang=${lang} ctx=${ctx} onOrder=${(placed) => setStep(nextStep(placed))} />`;
+    body = html`<${Shop}
+      lang=${lang}
+      ctx=${ctx}
+      onOrder=${(/** @type {Placed} */ placed) => setStep(nextStep(placed))}
+    />`;
   else if (step.name === 'returned')
     body = html`<${Returned} lang=${lang} trxNo=${step.trxNo} onOrder=${showResult} />`;
   else if (step.name === 'redirecting')
@@ -138,7 +157,7 @@ function App() {
       lang=${lang}
       order=${step.order}
       payment=${step.payment}
-      method=${ctx.methods.find((m) => m.provider === step.payment.channel)?.method}
+      method=${ctx.methods.find((m) => m.provider === step.payment?.channel)?.method}
       onDone=${showResult}
     />`;
   else if (step.name === 'sandbox')
@@ -150,4 +169,4 @@ function App() {
     <main>${roleStep}${body}</main>`;
 }
 
-if (clientId) render(html`<${App} />`, document.getElementById('root'));
+if (clientId) render(html`<${App} />`, /** @type {HTMLElement} */ (document.getElementById('root')));

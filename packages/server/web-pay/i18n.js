@@ -1,3 +1,4 @@
+// @ts-check
 // i18n.js - the page's texts and the built-in pre-order check codes (section 7) in English and Simplified Chinese.
 
 export const LANGS = [

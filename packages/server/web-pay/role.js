@@ -1,3 +1,4 @@
+// @ts-check
 // role.js - the official page's role step: overseas (server + typed role id, 4.8) and mainland (login, server,
 // role list 4.9).
 import { useState } from '/pay/assets/vendor/hooks.module.js';
@@ -21,11 +22,12 @@ function ServerField({ lang, ctx, value, onInput }) {
 }
 
 /** Overseas: the player picks a server and types a role id; the role query checks it. */
+/** @param {{ lang: string, ctx: import('/pay/assets/api.js').Context, onRole: (role: import('/pay/assets/api.js').Context['role']) => void }} props */
 export function OverseasRole({ lang, ctx, onRole }) {
   const [serverId, setServerId] = useState('');
   const [roleId, setRoleId] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(/** @type {any} */ (null));
   const submit = async (e) => {
     e.preventDefault();
     setBusy(true);
@@ -59,12 +61,13 @@ export function OverseasRole({ lang, ctx, onRole }) {
 }
 
 /** Mainland: log in, pick a server, pick one of the roles the game lists (4.9). */
+/** @param {{ lang: string, ctx: import('/pay/assets/api.js').Context, onLogin: () => void, onRole: (role: import('/pay/assets/api.js').Context['role']) => void }} props */
 export function MainlandRole({ lang, ctx, onLogin, onRole }) {
   const [credential, setCredential] = useState('');
   const [serverId, setServerId] = useState('');
-  const [roles, setRoles] = useState(null);
+  const [roles, setRoles] = useState(/** @type {import('/pay/assets/api.js').Roles | null} */ (null));
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(/** @type {any} */ (null));
   // Kept as answered, put into words at render (follows the language switch).
   const shown = (err) => (!err ? null : err.code === 40411 ? t(lang, 'noRole') : errorText(lang, err));
   const run = async (fn) => {

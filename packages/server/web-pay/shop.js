@@ -1,3 +1,4 @@
+// @ts-check
 // shop.js - products and quantities (several lines, 2.4 rule 6), the service's totals, region (2.4 rule 8), the
 // order with its pre-order check (4.10), the sandbox's hosted payment step and the result that follows the order.
 import { useEffect, useState } from '/pay/assets/vendor/hooks.module.js';
@@ -8,17 +9,18 @@ import { Notice, html } from '/pay/assets/ui.js';
 const REGIONS = ['US', 'GB', 'DE', 'FR', 'JP', 'KR', 'CN', 'HK', 'TW', 'SG', 'BR', 'IN', 'AU', 'CA'];
 const FINAL = new Set([0, 3, 4]);
 
+/** @param {{ lang: string, ctx: import('/pay/assets/api.js').Context, onOrder: (placed: import('/pay/assets/api.js').Placed) => void }} props */
 export function Shop({ lang, ctx, onOrder }) {
   // Every box starts at 0 (a number, never empty): the player raises the ones they want.
   const [qty, setQty] = useState(() => Object.fromEntries(ctx.products.map((p) => [p.productCode, '0'])));
-  const [quote, setQuote] = useState(null);
+  const [quote, setQuote] = useState(/** @type {import('/pay/assets/api.js').Quote | null} */ (null));
   const [region, setRegion] = useState(ctx.region.value === 'DF' ? '' : ctx.region.value);
   // The methods the app offers the payer's region (docs/web-payment.md); the first is chosen until the player picks.
   const [method, setMethod] = useState(ctx.methods[0]?.provider ?? null);
   const [busy, setBusy] = useState(false);
   // Errors and blocks are kept as the API answered them and put into words at render: they follow the language switch.
-  const [error, setError] = useState(null);
-  const [block, setBlock] = useState(null);
+  const [error, setError] = useState(/** @type {any} */ (null));
+  const [block, setBlock] = useState(/** @type {any} */ (null));
   const lines = ctx.products
     .map((p) => ({ productCode: p.productCode, quantity: Number(qty[p.productCode] || 0) }))
     .filter((l) => Number.isInteger(l.quantity) && l.quantity > 0);
@@ -143,9 +145,10 @@ export function Shop({ lang, ctx, onOrder }) {
 export const shownError = (lang, err) => (err.text ? t(lang, err.text) : errorText(lang, err));
 
 /** The sandbox channel's hosted step (SANDBOX_PAYMENTS): pay, fail or cancel. */
+/** @param {{ lang: string, order: import('/pay/assets/api.js').Order, onDone: (order: import('/pay/assets/api.js').Order) => void }} props */
 export function SandboxStep({ lang, order, onDone }) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(/** @type {any} */ (null));
   const step = async (outcome) => {
     setBusy(true);
     try {
@@ -179,7 +182,7 @@ export function SandboxStep({ lang, order, onDone }) {
  * markup), and the order followed until it is paid or ends; then the result.
  */
 export function QrStep({ lang, order, payment, method, onDone }) {
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(/** @type {any} */ (null));
   const [tries, setTries] = useState(0);
   useEffect(() => {
     if (error) return undefined;
@@ -217,7 +220,7 @@ export function QrStep({ lang, order, payment, method, onDone }) {
 
 /** Back from a provider's page: loads the order, then the result follows it. */
 export function Returned({ lang, trxNo, onOrder }) {
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(/** @type {any} */ (null));
   useEffect(() => {
     api('GET', `/orders/${trxNo}`).then(onOrder, setError);
   }, [trxNo]);
@@ -227,9 +230,10 @@ export function Returned({ lang, trxNo, onOrder }) {
 }
 
 /** The result: follows the order until it succeeded, failed or was cancelled. */
+/** @param {{ lang: string, ctx: import('/pay/assets/api.js').Context, order: import('/pay/assets/api.js').Order, onAgain: () => void }} props */
 export function Result({ lang, ctx, order: first, onAgain }) {
   const [order, setOrder] = useState(first);
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(/** @type {any} */ (null));
   const [tries, setTries] = useState(0);
   useEffect(() => {
     if (FINAL.has(order.status) || error) return undefined;

@@ -1,3 +1,4 @@
+// @ts-check
 // ui.js - shared pieces: the html tag (Preact through htm: text is always escaped, there is no raw-HTML path).
 import { h } from '/pay/assets/vendor/preact.module.js';
 import htm from '/pay/assets/vendor/htm.module.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // kit/app-list.js - the head of a console list of one app's records (its game calls, store messages, refunders):
 // a title naming the app, a way back to the app, and the API path under the app.
 import { href, html } from '/console/kit/ui.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // kit/form.js - the pieces of the settings forms of the console and the studio portal: a form's state, its fields
 // declared as data, a form that submits without leaving the page, an edit form with save and cancel, a write-only
 // secret field, the edit button and the "saved" line.

@@ -1,3 +1,4 @@
+// @ts-check
 // kit/list.js - a list page declared as data: what to read, its columns, filters, row link and actions, rendered by
 // one component with its filter form, pager, loading, empty and error states. The console and the studio portal bind
 // it to their own API client (listPage(useRead) in their ui.js).
@@ -24,6 +25,48 @@ import { ErrorBox, FilterForm, Loading, Pager, Table, html, navigate } from '/co
  * props: spec, query (the applied filters, e.g. the hash's), onQuery(next query) or `at` (the hash path the list lives
  * at: a new query goes there), refresh (a change reads again).
  */
+/**
+ * A column of a table (kit/ui.js Table) of rows of type `Row`: a row's value at `key`, or what render(row) draws.
+ * @template Row
+ * @typedef {{ label: string, key?: keyof Row & string, as?: 'time', render?: (row: Row) => unknown, cellClass?: (row: Row) => string | undefined }} Column
+ */
+
+/**
+ * A filter's form field: `name` is a key of the API's query (kit/ui.js Field for the rest).
+ * @template {string} Name
+ * @typedef {{ name: Name, label: string, as?: string, options?: unknown[], size?: number, placeholder?: string, type?: string, maxlength?: string | number, inputmode?: string }} Filter
+ */
+
+/**
+ * The declaration of a list page reading `GET path` (P, as the OpenAPI document spells it) whose answer holds its rows
+ * at `rows` (K): the columns name the rows' fields and the filters the query's keys, checked by tsc against the schemas.
+ * @template {keyof import('page-types').paths} P
+ * @template {string} K
+ * @typedef {object} ListSpec
+ * @property {unknown} [title]
+ * @property {string} path
+ * @property {Record<string, unknown>} [fixed]
+ * @property {K} rows
+ * @property {(row: import('page-types').ListRow<P, K>) => string | number} rowKey
+ * @property {Column<import('page-types').ListRow<P, K>>[]} columns
+ * @property {(row: import('page-types').ListRow<P, K>) => string} [rowLink]
+ * @property {Filter<keyof import('page-types').Query<P> & string>[]} [filters]
+ * @property {boolean} [live]
+ * @property {{ next: keyof import('page-types').Answer<P> & string, param: keyof import('page-types').Query<P> & string, pin?: (answer: import('page-types').Answer<P>) => Record<string, unknown> }} [cursor]
+ * @property {(answer: import('page-types').Answer<P>) => unknown} [summary]
+ * @property {(row: import('page-types').ListRow<P, K>) => string | number} [select]
+ * @property {(row: import('page-types').ListRow<P, K>) => string} [selectLabel]
+ * @property {(list: { rows: import('page-types').ListRow<P, K>[], selected: Set<string | number>, clear: () => void, reload: () => void }) => unknown} [actions]
+ * @property {string} [what]
+ * @property {string} [empty]
+ * @property {string} [className]
+ * @property {(row: import('page-types').ListRow<P, K>) => Record<string, unknown>} [rowAttrs]
+ * @property {string[]} [keep]
+ * @property {string} [sectionClass]
+ * @property {unknown} [intro]
+ * @property {(list: { reload: () => void }) => unknown} [footer]
+ */
+
 const NO_QUERY = {};
 
 export function listPage(useRead) {

@@ -1,3 +1,4 @@
+// @ts-check
 // kit/panel.js - the pieces of the console's settings panels of the app page (App stores, Payment providers): the
 // links to the messages of what they set up, the notice to a role that may only read them, and the actions on one
 // stored record.

@@ -1,3 +1,4 @@
+// @ts-check
 // kit/passkeys.js - passkeys and invitations, the same in the console and the studio portal (issue 42): the
 // invitation page a new person (or one whose account is reset) completes, "Sign in with a passkey", and a person's
 // own passkeys. Each page hands `call(method, path, body)`, its API client without a session (console: /admin/v1,

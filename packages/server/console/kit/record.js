@@ -1,3 +1,4 @@
+// @ts-check
 // kit/record.js - the record a detail page shows: read by id, and until it is there the loading line or, when it
 // did not load, the failure ("... was not found" for a 404) with a way back.
 import { LoadFailed, Loading, html } from '/console/kit/ui.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // kit/refund-form.js - refunding a web order through the provider that took it (docs/web-payment.md "Refunds"),
 // shared by the console's order page and the portal's player orders: an amount (empty: all that remains) and a
 // required reason. One idempotency key per form: a double click or a retry is the same refund and reaches the

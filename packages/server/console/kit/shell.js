@@ -1,3 +1,4 @@
+// @ts-check
 // kit/shell.js - the shell the console and the studio portal share: the hash route, the signed-in state (sign-in and
 // sign-out told as window events, a 401 from the API ending the session), the password sign-in form and the top bar.
 // Each page gives its own API client, session store, names and links.

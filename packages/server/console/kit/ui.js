@@ -1,3 +1,4 @@
+// @ts-check
 // kit/ui.js - the pieces every page of the console and the studio portal is made of: the html tag (text always
 // escaped, no raw-HTML path), hash routing, table, form field (and fields bound to a form's state), filter form,
 // pager, error box, an action's status, loading and empty states, confirm button, copy button. Served once under

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/adminactions.js - the admin API's audit trail: every request that changed something, who sent it (the
 // signed-in operator; ADMIN_TOKEN for the break-glass token), sign-ins and account changes, newest first, filtered
 // and paged.
@@ -6,6 +7,7 @@ import { ListPage, html, show } from '/console/ui.js';
 const METHODS = ['', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** The audit trail, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/admin-actions', 'actions'>} */
 const ADMIN_ACTIONS = {
   title: 'Admin audit trail',
   intro: html`<p class="muted">

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/appform.js - the app form (create and edit): name, region, payment callback URLs as "serverId = URL" lines,
 // the game's other URLs, allowed IPs and unionId; and the fields shown on the app's pages.
 import { html } from '/console/ui.js';

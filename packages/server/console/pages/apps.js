@@ -1,3 +1,4 @@
+// @ts-check
 // pages/apps.js - apps: list, create (secret shown once), the app's page in tabs (apptabs.js), and the per-app products,
 // game-call log, store messages, provider messages and refund abuse.
 import { api } from '/console/api.js';
@@ -11,6 +12,7 @@ import { RefundersPage } from '/console/pages/refunders.js';
 import { ProviderMessagesPage } from '/console/pages/providers.js';
 
 /** The apps, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/apps', 'apps'>} */
 const APP_LIST = {
   title: 'Apps',
   intro: html`<p><a class="button" href="#/apps/new">New app</a></p>`,

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/apptabs.js - one app's page in tabs, each with its own address (#/apps/{appId}/{tab}): overview, delivery
 // (the test event first), orders and payments, stores, web page and providers, settings. A tab's `?focus=` names the
 // control the getting-started checklist sends the operator to (focused once the tab is shown).
@@ -201,10 +202,10 @@ const TAB_BODIES = {
 /** The tab bar: a link per tab, the current one marked (aria-current). */
 function AppTabBar({ appId, tab }) {
   // On a phone the bar scrolls sideways: the current tab is brought into view.
-  const bar = useRef(null);
+  const bar = useRef(/** @type {HTMLElement | null} */ (null));
   useEffect(() => {
-    const active = bar.current?.querySelector('a.active');
-    if (active) bar.current.scrollLeft = active.offsetLeft - bar.current.offsetLeft - 12;
+    const active = /** @type {HTMLElement | null | undefined} */ (bar.current?.querySelector('a.active'));
+    if (active && bar.current) bar.current.scrollLeft = active.offsetLeft - bar.current.offsetLeft - 12;
   }, [tab]);
   return html`<nav class="tabs app-tabs" aria-label="App sections" ref=${bar}>
     ${APP_TABS.map(
@@ -221,6 +222,8 @@ function AppTabBar({ appId, tab }) {
 }
 
 export function AppDetail({ appId, tab, query }) {
+  // Once neither loading nor failed, the app is there.
+  /** @type {import('page-types').ReadOf<'/admin/v1/apps/{appId}'> & { data: import('page-types').Answer<'/admin/v1/apps/{appId}'> }} */
   const { data: app, error, loading, reload } = useApi('GET', `/apps/${encodeURIComponent(appId)}`, {}, [appId]);
   const Body = TAB_BODIES[tab];
   useFocus(query.focus, Boolean(app && Body));

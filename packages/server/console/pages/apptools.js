@@ -1,3 +1,4 @@
+// @ts-check
 // pages/apptools.js - panels of the app's page: order settings (view, edit: web region lock, store orders in arrears;
 // view: store account binding, Apple consumption information) and recovering dead events (the delivery tab).
 import { useState } from '/console/vendor/hooks.module.js';
@@ -38,6 +39,7 @@ const ORDER_SETTINGS_FIELDS = [
 
 /** The app's order settings (2.4 rule 8: web region lock; refusing store orders of players in arrears, 4.5), with an edit form. */
 export function OrderSettingsPanel({ appId }) {
+  /** @type {import('page-types').ReadOf<'/admin/v1/apps/{appId}/order-settings'>} */
   const { data, error, loading, reload } = useApi('GET', `${appPath(appId)}/order-settings`, {}, [appId]);
   const [editing, setEditing] = useState(false);
   const [form, set, setForm] = useForm({ webRegionLock: false, refuseStoreOrdersInArrears: false });

@@ -1,9 +1,11 @@
+// @ts-check
 // pages/audit.js - the moderation audit log: moderator actions (decisions, evidence views, bans, lifted bans), newest first, filtered and cursor-paged.
 import { ListPage, href, html, show } from '/console/ui.js';
 
 const ACTIONS = ['', 'set_status', 'view_evidence', 'ban_account', 'lift_ban'];
 
 /** The moderation audit log, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/moderation/audit', 'actions'>} */
 const AUDIT_LOG = {
   title: 'Moderation audit log',
   path: '/moderation/audit',

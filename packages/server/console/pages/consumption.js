@@ -1,3 +1,4 @@
+// @ts-check
 // pages/consumption.js - in-game consumption notices (4.6) the games sent, newest first, by app and user, each with its forward to the partner URL.
 import { ListPage, href, html, show, time } from '/console/ui.js';
 
@@ -8,6 +9,7 @@ const gameTime = (s) =>
     : show(s);
 
 /** The consumption notices, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/consumption-notices', 'notices'>} */
 const NOTICES = {
   title: 'Consumption notices',
   intro: html`<p class="muted">

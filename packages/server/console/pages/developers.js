@@ -1,3 +1,4 @@
+// @ts-check
 // pages/developers.js - studio developers (issue 34, docs/portal.md): the accounts of the studio portal with their
 // apps, the invitations not taken up yet (never signed in), inviting one (password, TOTP QR code and recovery codes
 // shown once), and changing its apps, disabling it, resetting it. All through the admin API, so in the audit trail.
@@ -57,6 +58,7 @@ function DeveloperTable({ rows, empty }) {
 }
 
 function DeveloperList() {
+  /** @type {import('page-types').ReadOf<'/admin/v1/studio-developers'>} */
   const { data, error, loading } = useApi('GET', '/studio-developers', {}, []);
   const canWrite = usePermission('operators.write');
   // An invitation is pending until the developer first signs in to the portal.
@@ -87,6 +89,7 @@ function DeveloperInvite() {
   const [name, setName] = useState('');
   const [appIds, setAppIds] = useState('');
   const [email, setEmail] = useState('');
+  /** @type {import('page-types').ReadOf<'/admin/v1/apps'>} */
   const apps = useApi('GET', '/apps', {}, []);
   const invite = useAction(() =>
     api('POST', '/studio-developers', {
@@ -112,10 +115,11 @@ function DeveloperInvite() {
 }
 
 function DeveloperDetail({ name }) {
+  /** @type {import('page-types').RecordOf<'/admin/v1/studio-developers/{name}'>} */
   const { data: dev, reload, placeholder } = useRecord(devPath(name), {}, [name], accountRecord('developer', name));
   const canWrite = usePermission('operators.write');
-  const [appIds, setAppIds] = useState(undefined);
-  const [refundIds, setRefundIds] = useState(undefined);
+  const [appIds, setAppIds] = useState(/** @type {string | undefined} */ (undefined));
+  const [refundIds, setRefundIds] = useState(/** @type {string | undefined} */ (undefined));
   const actions = useAccountActions(devPath(name), reload);
   const saveApps = useAction(() =>
     actions.after(

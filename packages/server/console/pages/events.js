@@ -1,3 +1,4 @@
+// @ts-check
 // pages/events.js - delivery: outbox events filtered by app, state and type, and an event's detail with its attempts and resend.
 import { api } from '/console/api.js';
 import {
@@ -13,11 +14,14 @@ import {
   useAction,
   useRecord,
 } from '/console/ui.js';
+import { EVENT_STATES, EVENT_TYPES } from '/console/kit/event-types.js';
 
-const STATES = ['', 'pending', 'delivered', 'dead'];
-const TYPES = ['', 'payment', 'refund', 'cancellation', 'consumption', 'test'];
+// '' first: any state, any type.
+const STATES = ['', ...EVENT_STATES];
+const TYPES = ['', ...EVENT_TYPES];
 
 /** The delivery list, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/events', 'events'>} */
 const EVENT_LIST = {
   title: 'Delivery events',
   path: '/events',
@@ -47,6 +51,7 @@ const EVENT_LIST = {
 function EventDetail({ eventId }) {
   const path = `/events/${encodeURIComponent(eventId)}`;
   const page = { what: 'event', title: `Event ${eventId}`, back: '#/events', backLabel: 'All events' };
+  /** @type {import('page-types').RecordOf<'/admin/v1/events/{eventId}'>} */
   const { data: e, reload, placeholder } = useRecord(path, {}, [eventId], page);
   const resend = useAction(() => api('POST', `${path}/resend`), reload);
   if (placeholder) return placeholder;

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/firstrun.js - a newcomer's path on the overview (issue 34): signed in with the break-glass token on a service
 // with no operator, create the first admin (its TOTP QR code and recovery codes shown once); then a getting-started
 // checklist until each step is done, each step ticked from what the admin API answers, never from this tab's memory.
@@ -10,6 +11,7 @@ import { appTab } from '/console/pages/apptabs.js';
 
 /** Offered only to the break-glass token, and only while the service has no operator account at all. */
 function FirstAdmin({ onDone }) {
+  /** @type {import('page-types').ReadOf<'/admin/v1/operators'>} */
   const operators = useApi('GET', '/operators', {}, []);
   const [name, setName] = useState('');
   const create = useAction(() => api('POST', '/operators', { body: { name: name.trim(), role: 'admin' } }));
@@ -116,8 +118,8 @@ const POLL_MS = 2000;
 
 /** The getting-started checklist, shown on the overview until every step is done. */
 function GettingStarted({ permissions }) {
-  const [state, setState] = useState(undefined);
-  const [error, setError] = useState(undefined);
+  const [state, setState] = useState(/** @type {any} */ (undefined));
+  const [error, setError] = useState(/** @type {any} */ (undefined));
   useEffect(() => {
     let live = true;
     let timer;
@@ -160,6 +162,7 @@ function GettingStarted({ permissions }) {
 
 /** The top of the overview: the first admin while there is none, then the checklist. */
 export function FirstRun() {
+  /** @type {import('page-types').ReadOf<'/admin/v1/session'>} */
   const me = useApi('GET', '/session', {}, []);
   const [dismissed, setDismissed] = useState(false);
   if (!me.data) return null;

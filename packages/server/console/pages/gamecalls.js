@@ -1,3 +1,4 @@
+// @ts-check
 // pages/gamecalls.js - one app's log of role query, role list and pre-order check calls (4.8-4.10): by kind, outcome, failure, or one player's role, user or server.
 import { appListHead } from '/console/kit/app-list.js';
 import { ListPage, html } from '/console/ui.js';
@@ -17,6 +18,7 @@ const OUTCOMES = [
 ];
 
 /** One app's game-call log, declared for the kit's ListPage. */
+/** @type {(appId: number | string) => import('/console/kit/list.js').ListSpec<'/admin/v1/apps/{appId}/game-calls', 'calls'>} */
 const gameCalls = (appId) => ({
   ...appListHead(appId, 'Game-call log', 'game-calls', 'delivery'),
   rows: 'calls',

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/invitations.js - the invitation and reset links of operators and studio developers (issue 42): their states
 // (pending, accepted, expired, revoked), never a link already made; resend (a new link, the old one dies) and revoke.
 import { api } from '/console/api.js';

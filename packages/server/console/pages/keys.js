@@ -1,3 +1,4 @@
+// @ts-check
 // pages/keys.js - the platform key pairs that sign calls to games (5.3): key id, created, status; rotate, and retire an old key.
 import { api } from '/console/api.js';
 import { useState } from '/console/vendor/hooks.module.js';
@@ -17,6 +18,7 @@ function RetireButton({ k, onConfirm }) {
 }
 
 /** The key pairs, declared for the kit's ListPage; `retire(kid)` is the row's action. */
+/** @type {(retire: (kid: string) => unknown) => import('/console/kit/list.js').ListSpec<'/admin/v1/platform-keys', 'keys'>} */
 const keyList = (retire) => ({
   path: '/platform-keys',
   rows: 'keys',

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/orders.js - orders: search list with paging, detail (status history, refunds, supplement, notifications) with cancel; supplements list.
 import { api } from '/console/api.js';
 import {
@@ -51,6 +52,7 @@ function StatusHistory({ history }) {
 const money = (amount, currency) => `${amount} ${currency}`;
 
 /** The order search, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/orders', 'orders'>} */
 const ORDER_LIST = {
   title: 'Orders',
   path: '/orders',
@@ -91,9 +93,11 @@ const ORDER_LIST = {
 function OrderDetail({ trxNo }) {
   const path = `/orders/${encodeURIComponent(trxNo)}`;
   const page = { what: 'order', title: `Order ${trxNo}`, back: '#/orders', backLabel: 'All orders' };
+  /** @type {import('page-types').RecordOf<'/admin/v1/orders/{trxNo}'>} */
   const { data, reload, placeholder } = useRecord(path, {}, [trxNo], page);
   const body = { reason: 'cancelled in the operator console' };
   const cancel = useAction(() => api('POST', `${path}/cancel`, { body }), reload);
+  /** @type {import('page-types').ReadOf<'/admin/v1/orders/{trxNo}/refunds'>} */
   const asked = useApi('GET', `${path}/refunds`, {}, [trxNo]);
   const mayRefund = usePermission('orders.refund');
   if (placeholder) return placeholder;
@@ -202,6 +206,7 @@ function OrderDetail({ trxNo }) {
 }
 
 /** The supplement orders, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/supplements', 'supplements'>} */
 const SUPPLEMENT_LIST = {
   title: 'Supplement orders',
   path: '/supplements',

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/overview.js - the console's opening page ("look, don't read"): delivery, latency, failures, orders, game
 // calls and the report queue of a window and an app, each figure a link to the list of the rows behind it.
 import { Chart } from '/console/chart.js';
@@ -162,6 +163,7 @@ function windowOf(v, applied) {
 export function OverviewPage({ route }) {
   const q = route.query;
   const query = overviewQuery(q);
+  /** @type {import('page-types').ReadOf<'/admin/v1/overview'>} */
   const { data, error, loading } = useApi('GET', '/overview', { query }, [JSON.stringify(query)]);
   return html`<section>
     <h1>Overview</h1>

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/people.js - the people of the service (issue 34), for the roles that hold operators.read: operator accounts
 // (create, role, disable, reset, unlock), their API tokens, studio developers and pending invitations. Every change
 // goes through the admin API, which records it in the audit trail; without operators.write the pages only read.
@@ -23,6 +24,7 @@ import { ErrorBox, Field, ListPage, href, html, useAction, usePermission, useRec
 const opPath = (name) => `/operators/${encodeURIComponent(name)}`;
 
 /** The operators, declared for the kit's ListPage. */
+/** @type {(canWrite: boolean | undefined) => import('/console/kit/list.js').ListSpec<'/admin/v1/operators', 'operators'>} */
 const operatorList = (canWrite) => ({
   title: 'Operators',
   sectionClass: 'operators',
@@ -75,6 +77,7 @@ function OperatorCreate() {
 }
 
 function OperatorDetail({ name }) {
+  /** @type {import('page-types').RecordOf<'/admin/v1/operators/{name}'>} */
   const { data: op, reload, placeholder } = useRecord(opPath(name), {}, [name], accountRecord('operator', name));
   const canWrite = usePermission('operators.write');
   const [role, setRole] = useState(undefined);

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/peoplecommon.js - pieces shared by the people pages (one identity model, src/identity): their tabs, the roles,
 // an account's status, its page, and the actions on an account (disable, reset password, reset authenticator) with
 // their one-time secrets, the same for an operator and a studio developer.

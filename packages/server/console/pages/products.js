@@ -1,3 +1,4 @@
+// @ts-check
 // pages/products.js - the products of an app: list, create, detail with edit, disable and enable.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
@@ -113,6 +114,7 @@ function ProductForm({ product, editing, submitLabel, onSubmit, busy }) {
 }
 
 /** One app's products, declared for the kit's ListPage. */
+/** @type {(appId: number | string) => import('/console/kit/list.js').ListSpec<'/admin/v1/apps/{appId}/products', 'products'>} */
 const productList = (appId) => ({
   title: html`Products <span class="muted">app ${appId}</span>`,
   intro: html`<p class="links"><a href=${href(`/apps/${appId}/orders`)}>Back to the app</a></p>
@@ -151,6 +153,7 @@ function ProductDetail({ appId, code }) {
   const path = productPath(appId, code);
   const all = href(`/apps/${appId}/products`);
   const page = { what: 'product', title: `Product ${code}`, back: all, backLabel: 'All products of the app' };
+  /** @type {import('page-types').RecordOf<'/admin/v1/apps/{appId}/products/{productCode}'>} */
   const { data: p, reload, placeholder } = useRecord(path, {}, [appId, code], page);
   const [editing, setEditing] = useState(false);
   const save = useAction(async (body) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/providers.js - panel of the app detail page: the app's web payment providers (docs/web-payment.md, "Setting up
 // the providers"): for each provider its webhook URL to paste into the provider, whether it is enabled and for which
 // payer regions, its public fields, and which secrets are stored. The forms are made from the fields the API lists,
@@ -141,6 +142,7 @@ function ProviderSection({ appId, entry, canWrite, reload }) {
 }
 
 export function PaymentProvidersPanel({ appId }) {
+  /** @type {import('page-types').ReadOf<'/admin/v1/apps/{appId}/payment-providers'>} */
   const { data, error, loading, reload } = useApi('GET', base(appId), {}, [appId]);
   const canWrite = usePermission('apps.write');
   return html`<div class="panel payment-providers">
@@ -161,6 +163,7 @@ const OUTCOMES = ['', 'applied', 'duplicate', 'recorded', 'ignored', 'refused'];
 const OUTCOME_CLASS = { applied: 'ok', refused: 'bad' };
 
 /** One app's provider messages: every webhook and query find, verified or not, with its outcome. Shown as text. */
+/** @type {(appId: number | string) => import('/console/kit/list.js').ListSpec<'/admin/v1/apps/{appId}/provider-messages', 'messages'>} */
 const providerMessages = (appId) => ({
   title: html`Provider messages <span class="muted">app ${appId}</span>`,
   intro: html`<p><a href=${href(`/apps/${appId}/web`)}>Back to the app</a></p>`,

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/refunders.js - refund abuse in sight (docs/console.md): an app's players with the most refunds in a window,
 // each with what they had refunded per currency, the supplements they owe now (4.5) and their last refund, linking
 // to their orders; paged by cursor, the window pinned while paging.
@@ -7,7 +8,11 @@ import { ListPage, href, html, show, time } from '/console/ui.js';
 
 const amounts = (refunded) => refunded.map((a) => `${a.amount} ${a.currency}`).join(' + ');
 
-/** One app's refunders, declared for the kit's ListPage. */
+/**
+ * One app's refunders, declared for the kit's ListPage.
+ * @param {number | string} appId
+ * @returns {import('/console/kit/list.js').ListSpec<'/admin/v1/apps/{appId}/refund-abuse', 'refunders'>}
+ */
 function refunders(appId) {
   const head = appListHead(appId, 'Refund abuse', 'refund-abuse', 'orders');
   return {

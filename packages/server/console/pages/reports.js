@@ -1,3 +1,4 @@
+// @ts-check
 // pages/reports.js - the moderation queue: filtered report list with cursor paging, reportee counts, the audit log (pages/audit.js), report detail with evidence, history and the decision form.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api, session } from '/console/api.js';
@@ -35,6 +36,7 @@ function Tabs({ current }) {
 }
 
 /** The report queue, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/reports', 'reports'>} */
 const REPORT_LIST = {
   title: 'Reports',
   intro: html`<${Tabs} current="list" />`,
@@ -66,6 +68,7 @@ const REPORT_LIST = {
 };
 
 /** The most reported players, declared for the kit's ListPage. */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/reports/reportees', 'reportees'>} */
 const REPORTEES = {
   title: 'Most reported players',
   intro: html`<${Tabs} current="reportees" />`,
@@ -173,6 +176,7 @@ function ReportDetail({ reportId }) {
   const path = `/reports/${encodeURIComponent(reportId)}`;
   const page = { what: 'report', title: `Report ${reportId}`, back: '#/reports', backLabel: 'All reports' };
   const opts = { query: { moderator: session.moderator() } };
+  /** @type {import('page-types').RecordOf<'/admin/v1/reports/{reportId}'>} */
   const { data: r, reload, placeholder } = useRecord(path, opts, [reportId], page);
   if (placeholder) return placeholder;
   return html`<section>

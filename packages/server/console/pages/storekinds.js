@@ -1,3 +1,4 @@
+// @ts-check
 // pages/storekinds.js - what the App stores panel (pages/stores.js) knows of each store: its form's fields (declared
 // for the kit's Fields), the PUT body made from them (docs/stores.md#per-app-store-settings) and the rows showing the
 // settings the API answered. The secret (.p8 key, service account JSON) is never in a form's initial values: empty keeps the stored one, "remove" sends null.

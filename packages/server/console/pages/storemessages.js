@@ -1,3 +1,4 @@
+// @ts-check
 // pages/storemessages.js - one app's store messages (docs/stores.md#operators): every notification the App Store and
 // Google Play sent, verified or not, and every refund the reconciliation found, with its outcome; filtered by store
 // and outcome, paged. The excerpt comes from a store (or a forger): it is shown as text.
@@ -9,6 +10,7 @@ const OUTCOMES = ['', 'applied', 'duplicate', 'ignored', 'refused'];
 const OUTCOME_CLASS = { applied: 'ok', refused: 'bad' };
 
 /** One app's store messages, declared for the kit's ListPage. */
+/** @type {(appId: number | string) => import('/console/kit/list.js').ListSpec<'/admin/v1/apps/{appId}/store-messages', 'messages'>} */
 const storeMessages = (appId) => ({
   ...appListHead(appId, 'Store messages', 'store-messages', 'stores'),
   rows: 'messages',

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/stores.js - panel of the app detail page: the app's App Store and Google Play settings (docs/stores.md), the
 // notification URLs to paste into App Store Connect and the Play Console, and forms to set, enable, disable and delete
 // them. Secrets (.p8 key, service account JSON) are write-only: the API answers only whether one is stored, an empty
@@ -109,6 +110,7 @@ function StoreSection({ appId, kind, settings, canWrite, reload }) {
 }
 
 export function StoreSettingsPanel({ appId }) {
+  /** @type {import('page-types').ReadOf<'/admin/v1/apps/{appId}/store-settings'>} */
   const { data, error, loading, reload } = useApi('GET', base(appId), {}, [appId]);
   const canWrite = usePermission('apps.write');
   return html`<div class="panel app-stores">

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/testevent.js - the delivery tab's first panel: send a test event and watch it arrive in place. The app's last
 // test event is shown on opening; after a send, the new one. Its state and last attempts (status, latency, the game's
 // answer) are read again (GET /admin/v1/events/{eventId}) until it is delivered or dead.
@@ -5,6 +6,7 @@ import { useEffect, useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import { Details, ErrorBox, Field, Table, href, html, show, time, useAction } from '/console/ui.js';
 import { RunButton } from '/console/pages/apptools.js';
+import { TEST_EVENT_TYPES } from '/console/kit/event-types.js';
 
 /** How often a pending test event is read again: its first attempt is made within a moment of the send. */
 const POLL_MS = 1000;
@@ -135,14 +137,7 @@ export function TestEventPanel({ appId, round = 0 }) {
     </p>
     <${ErrorBox} error=${send.error} />
     <div class="inline-fields">
-      <${Field}
-        label="Type"
-        name="testType"
-        as="select"
-        options=${['payment', 'refund', 'cancellation']}
-        value=${type}
-        onInput=${setType}
-      />
+      <${Field} label="Type" name="testType" as="select" options=${TEST_EVENT_TYPES} value=${type} onInput=${setType} />
       <${Field}
         label="Server id (callback URL map; empty: default)"
         name="testServerId"

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/tokens.js - operator API tokens (issue 34): an operator's tokens with their expiry and last use, minting one
 // (its value shown once) and revoking one; and every operator's tokens on one page. Never a token's value on a read.
 import { useEffect, useState } from '/console/vendor/hooks.module.js';
@@ -75,6 +76,7 @@ const RevokeStatus = ({ revoke }) =>
 
 /** One operator's tokens, and (with operators.write) minting and revoking. */
 export function TokensPanel({ operator, ownerRole, canWrite }) {
+  /** @type {import('page-types').ReadOf<'/admin/v1/operator-tokens'>} */
   const { data, error, loading, reload } = useApi('GET', '/operator-tokens', { query: { operator } }, [operator]);
   const [form, setForm] = useState({ tokenName: '', tokenRole: ownerRole, tokenDays: '90' });
   const field = boundFields(form, setForm);
@@ -119,7 +121,9 @@ async function allTokens() {
 export function TokensPage() {
   const canWrite = usePermission('operators.write');
   const [tick, setTick] = useState(0);
-  const [state, setState] = useState({ tokens: undefined, error: undefined });
+  const [state, setState] = useState(
+    /** @type {{ tokens?: any[], error?: any }} */ ({ tokens: undefined, error: undefined }),
+  );
   useEffect(() => {
     let live = true;
     allTokens().then(

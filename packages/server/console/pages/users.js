@@ -1,3 +1,4 @@
+// @ts-check
 // pages/users.js - users: search by user id, user code, open id or email; detail with login methods, sessions and bans; revoke tokens, ban, unban.
 import { useState } from '/console/vendor/hooks.module.js';
 import { api, session } from '/console/api.js';
@@ -50,6 +51,7 @@ function UserSearch({ query }) {
 }
 
 /** The users matching one key, declared for the kit's ListPage (the search form above picks the key). */
+/** @type {import('/console/kit/list.js').ListSpec<'/admin/v1/users', 'users'>} */
 const USER_LIST = {
   path: '/users',
   rows: 'users',
@@ -121,6 +123,7 @@ const BANS = [
 function UserDetail({ userId }) {
   const path = `/users/${encodeURIComponent(userId)}`;
   const page = { what: 'user', title: `User ${userId}`, back: '#/users', backLabel: 'Search users' };
+  /** @type {import('page-types').RecordOf<'/admin/v1/users/{userId}'>} */
   const { data: u, reload, placeholder } = useRecord(path, {}, [userId], page);
   const revoke = useAction(() => api('POST', `${path}/revoke-tokens`), reload);
   const unban = useAction(() => api('POST', `${path}/unban`, { query: { actor: session.moderator() } }), reload);

@@ -1,3 +1,4 @@
+// @ts-check
 // pages/webpay.js - panels of the app detail page for the web payment page (docs/web-payment.md): its settings
 // (servers, origins that may frame it, return URLs) and the game's texts of its custom pre-order check codes
 // (section 7), shown per language. Built-in codes 101-115 and bad origins are refused by the API.
@@ -27,6 +28,7 @@ const WEB_PAY_FIELDS = [
 /** Servers (serverId=name per line), frame ancestors and return URLs (one per line); saved together. */
 export function WebPaySettingsPanel({ appId }) {
   const path = `/apps/${encodeURIComponent(appId)}/web-pay`;
+  /** @type {import('page-types').ReadOf<'/admin/v1/apps/{appId}/web-pay'>} */
   const { data, error, loading, reload } = useApi('GET', path, {}, [appId]);
   const [form, set, setForm] = useForm(null);
   useEffect(() => {
@@ -77,6 +79,7 @@ const PRECHECK_FIELDS = [
 
 /** The game's texts of its custom pre-order check codes, per language: listed, deleted one by one, set by the form. */
 export function PrecheckTextsPanel({ appId }) {
+  /** @type {import('page-types').ReadOf<'/admin/v1/apps/{appId}/precheck-messages'>} */
   const { data, error, loading, reload } = useApi('GET', base(appId), {}, [appId]);
   const [form, set, setForm] = useForm({ code: '', lang: 'en', text: '' });
   const save = useWrite(

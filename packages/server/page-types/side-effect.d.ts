@@ -1,0 +1,2 @@
+// A vendored script imported for its side effect only (pages.tsconfig.json maps it here): it exports nothing.
+export {};
