@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { platformErrorResponses } from '../http/schemas.js';
-import type { Services } from '../services.js';
+import type { Config } from '../config/config.js';
+import type { PasskeyService } from '../identity/passkeys.service.js';
+import type { OperatorTokenService } from './operator-tokens.service.js';
+import type { SignInService } from './sign-in.service.js';
 import { SESSION_COOKIE, principalOf, setSessionCookie } from './admin-access.routes.js';
 import { auditContext, cookieValue } from '../identity/session-access.routes.js';
 import { ROLE_PERMISSIONS } from './permissions.js';
@@ -18,7 +21,7 @@ import {
   TokenIdParams,
   TokenQuery,
 } from './operators.schemas.js';
-import type { Principal } from './operators.service.js';
+import type { OperatorService, Principal } from './operators.service.js';
 import { AppError } from '../errors/app-error.js';
 import { publicOrigin, relyingParty } from '../identity/public-origin.routes.js';
 import { registerPasskeyRoutes } from '../identity/passkeys.routes.js';
@@ -42,10 +45,19 @@ const sessionView = (p: Principal, sandbox: SandboxFlagsView) => ({
 });
 
 /** Sign-in, operator accounts and their API tokens, mounted under /admin/v1 (docs/operators.md). */
-export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { operators, operatorSignIn, operatorTokens, passkeys } = services;
-  const sandbox = sandboxFlags(services.config);
-  const rp = (request: FastifyRequest) => relyingParty(services.config.PUBLIC_ORIGIN, request, 'Operator console');
+/** What the console's sign-in, accounts and tokens routes use. */
+export interface OperatorRoutesDeps {
+  config: Pick<Config, 'PUBLIC_ORIGIN' | 'OPERATOR_SESSION_SECONDS' | 'SANDBOX_PAYMENTS' | 'SANDBOX_LOGIN'>;
+  operators: OperatorService;
+  operatorSignIn: SignInService;
+  operatorTokens: OperatorTokenService;
+  passkeys: PasskeyService;
+}
+
+export function operatorRoutes(deps: OperatorRoutesDeps): FastifyPluginAsyncTypebox {
+  const { operators, operatorSignIn, operatorTokens, passkeys } = deps;
+  const sandbox = sandboxFlags(deps.config);
+  const rp = (request: FastifyRequest) => relyingParty(deps.config.PUBLIC_ORIGIN, request, 'Operator console');
   const passkeyOf =
     (request: FastifyRequest): PasskeyCheck =>
     (response) =>
@@ -53,7 +65,7 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
   const signedIn =
     (request: FastifyRequest, reply: Parameters<typeof setSessionCookie>[1]) =>
     (r: { session: string; csrfToken: string; operator: { name: string; role: Principal['role'] } }) => {
-      setSessionCookie(request, reply, r.session, services.config.OPERATOR_SESSION_SECONDS);
+      setSessionCookie(request, reply, r.session, deps.config.OPERATOR_SESSION_SECONDS);
       return sessionView(
         {
           kind: 'session',
@@ -160,7 +172,7 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       actor: (request) => principalOf(request).name,
       ctx: auditContext,
-      origin: (request) => publicOrigin(services.config.PUBLIC_ORIGIN, request),
+      origin: (request) => publicOrigin(deps.config.PUBLIC_ORIGIN, request),
     });
 
     registerInvitationAcceptRoutes(app, { invitations: operators.invitations, rp, ctx: auditContext, tags });
@@ -222,8 +234,7 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
           response: { 200: Type.Ref(OperatorToken), ...platformErrorResponses },
         },
       },
-      async (request) =>
-        operatorTokens.revoke(principalOf(request), Number(request.params.tokenId), auditContext(request)),
+      async (request) => operatorTokens.revoke(principalOf(request), request.params.tokenId, auditContext(request)),
     );
   };
 }

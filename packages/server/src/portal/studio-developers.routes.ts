@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../services.js';
+import type { Config } from '../config/config.js';
+import type { StudioDeveloperService } from './studio-developers.service.js';
 import { principalOf } from '../operators/admin-access.routes.js';
 import { auditContext } from '../identity/session-access.routes.js';
 import { registerAccountRoutes } from '../identity/people.routes.js';
@@ -7,7 +8,10 @@ import { publicOrigin } from '../identity/public-origin.routes.js';
 import { DeveloperCreateBody, DeveloperCreated, DeveloperPatchBody, StudioDeveloper } from './portal.schemas.js';
 
 /** Operators invite and manage studio developer accounts, mounted under /admin/v1 (docs/portal.md). */
-export function studioDeveloperRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function studioDeveloperRoutes(services: {
+  config: Pick<Config, 'PUBLIC_ORIGIN'>;
+  studioDevelopers: StudioDeveloperService;
+}): FastifyPluginAsyncTypebox {
   return async (app) =>
     registerAccountRoutes(app, {
       path: '/studio-developers',
