@@ -8,7 +8,7 @@ import type { SignInService } from './sign-in.service.js';
 import { SESSION_COOKIE, principalOf, setSessionCookie } from './admin-access.routes.js';
 import { auditContext, cookieValue } from '../identity/session-access.routes.js';
 import { ROLE_PERMISSIONS } from './permissions.js';
-import { registerAccountRoutes } from '../identity/people.routes.js';
+import { registerAdminAccountRoutes } from './admin-account-routes.js';
 import {
   LoginBody,
   Operator,
@@ -23,11 +23,10 @@ import {
 } from './operators.schemas.js';
 import type { OperatorService, Principal } from './operators.service.js';
 import { AppError } from '../errors/app-error.js';
-import { publicOrigin, relyingParty } from '../identity/public-origin.routes.js';
-import { registerPasskeyRoutes } from '../identity/passkeys.routes.js';
+import { relyingParty } from '../identity/public-origin.routes.js';
+import { passkeyCheckOf, registerPasskeyRoutes } from '../identity/passkeys.routes.js';
 import { registerInvitationAcceptRoutes } from '../identity/invitations.routes.js';
 import { PasskeySignInBody, WebAuthnOptions } from '../identity/passkeys.schemas.js';
-import type { PasskeyCheck } from '../identity/sign-in.js';
 import type { FastifyRequest } from 'fastify';
 import { sandboxFlags, type SandboxFlags } from '../identity/sandbox-flags.js';
 
@@ -58,10 +57,7 @@ export function operatorRoutes(deps: OperatorRoutesDeps): FastifyPluginAsyncType
   const { operators, operatorSignIn, operatorTokens, passkeys } = deps;
   const sandbox = sandboxFlags(deps.config);
   const rp = (request: FastifyRequest) => relyingParty(deps.config.PUBLIC_ORIGIN, request, 'Operator console');
-  const passkeyOf =
-    (request: FastifyRequest): PasskeyCheck =>
-    (response) =>
-      passkeys.verifySignIn('platform', response as never, rp(request), (id) => operators.people.repo.byId(id));
+  const passkeyOf = passkeyCheckOf(passkeys, operators.people, rp);
   const signedIn =
     (request: FastifyRequest, reply: Parameters<typeof setSessionCookie>[1]) =>
     (r: { session: string; csrfToken: string; operator: { name: string; role: Principal['role'] } }) => {
@@ -151,7 +147,7 @@ export function operatorRoutes(deps: OperatorRoutesDeps): FastifyPluginAsyncType
       },
     );
 
-    registerAccountRoutes(app, {
+    registerAdminAccountRoutes(app, deps.config, {
       path: '/operators',
       listKey: 'operators',
       invitationsPath: '/operator-invitations',
@@ -170,9 +166,6 @@ export function operatorRoutes(deps: OperatorRoutesDeps): FastifyPluginAsyncType
         get: 'Show an operator',
         patch: "Change an operator's role or disable it (its sessions end; its tokens stop working)",
       },
-      actor: (request) => principalOf(request).name,
-      ctx: auditContext,
-      origin: (request) => publicOrigin(deps.config.PUBLIC_ORIGIN, request),
     });
 
     registerInvitationAcceptRoutes(app, { invitations: operators.invitations, rp, ctx: auditContext, tags });

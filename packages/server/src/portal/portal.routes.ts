@@ -20,10 +20,9 @@ import { Overview, PortalOverviewQuery } from '../overview/overview.schemas.js';
 import { parseOverviewQuery, readOverview } from '../overview/overview.service.js';
 import { portalRoute } from '../http/api-route.js';
 import { relyingParty } from '../identity/public-origin.routes.js';
-import { registerPasskeyRoutes } from '../identity/passkeys.routes.js';
+import { passkeyCheckOf, registerPasskeyRoutes } from '../identity/passkeys.routes.js';
 import { registerInvitationAcceptRoutes } from '../identity/invitations.routes.js';
 import { PasskeySignInBody, WebAuthnOptions } from '../identity/passkeys.schemas.js';
-import type { PasskeyCheck } from '../identity/sign-in.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { studioActor } from './studio-developers.service.js';
 
@@ -57,10 +56,7 @@ export function portalRoutes(services: PortalRoutesDeps): FastifyPluginAsyncType
   const overviewSources = services.overview.studio;
   const sandbox = sandboxFlags(services.config);
   const rp = (request: FastifyRequest) => relyingParty(services.config.PUBLIC_ORIGIN, request, 'Studio portal');
-  const passkeyOf =
-    (request: FastifyRequest): PasskeyCheck =>
-    (response) =>
-      passkeys.verifySignIn('studio', response as never, rp(request), (id) => studioDevelopers.people.repo.byId(id));
+  const passkeyOf = passkeyCheckOf(passkeys, studioDevelopers.people, rp);
   const signedIn = (
     request: FastifyRequest,
     reply: FastifyReply,
