@@ -75,7 +75,7 @@ export interface AccountCommands<S, V> {
  * disable, enable, reset-totp, reset-password. Like every CLI command they work on the database directly, so they are
  * the way in when no admin can sign in.
  */
-export function registerAccountCommands<S extends RealmCli, V>(
+export function registerRealmAccountCommands<S extends RealmCli, V>(
   command: Command,
   ctx: CliContext<S>,
   spec: AccountCommands<S, V>,

@@ -3,7 +3,7 @@ import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { OperatorService, OperatorView, Principal } from './operators.service.js';
 import type { OperatorTokenService, TokenView } from './operator-tokens.service.js';
-import { registerAccountCommands, stateText, type RealmCli } from '../identity/account-commands.js';
+import { registerRealmAccountCommands, stateText, type RealmCli } from '../identity/account-commands.js';
 
 /** The host's shell: it reaches the database directly, so it acts as an admin (like the rest of the CLI). */
 const SHELL: Principal = { kind: 'break-glass', operatorId: null, name: 'cli', role: 'admin' };
@@ -31,7 +31,7 @@ export interface OperatorsCli extends RealmCli {
 export function registerOperatorCommands(program: Command, ctx: CliContext<OperatorsCli>): void {
   const op = program.command('operator').description('operator accounts of the console and the admin API');
 
-  registerAccountCommands(op, ctx, {
+  registerRealmAccountCommands(op, ctx, {
     accounts: (s) => s.operators,
     describe,
     one: 'operator',

@@ -32,7 +32,10 @@ export function studioOf(request: FastifyRequest): StudioPrincipal {
   return p;
 }
 
-/** The app of a portal route, already checked to be the caller's. */
+/**
+ * The app of a portal route, already checked to be the caller's; for routes whose `appId` is still the digits string
+ * (an IdParam route reads `request.params.appId`, already a number).
+ */
 export const appIdOf = (request: FastifyRequest) => Number((request.params as { appId: string }).appId);
 
 export function setPortalCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
-import { registerAccountCommands, SHELL_ACTOR, stateText, type RealmCli } from '../identity/account-commands.js';
+import { registerRealmAccountCommands, SHELL_ACTOR, stateText, type RealmCli } from '../identity/account-commands.js';
 import type { DeveloperView, StudioDeveloperService } from './studio-developers.service.js';
 
 const describe = (d: DeveloperView) =>
@@ -23,7 +23,7 @@ export function registerStudioDeveloperCommands(program: Command, ctx: CliContex
     .command('studio-developer')
     .description("studio developer accounts of the portal (/portal), each scoped to its studio's apps");
 
-  registerAccountCommands(dev, ctx, {
+  registerRealmAccountCommands(dev, ctx, {
     accounts: (s) => s.studioDevelopers,
     describe,
     one: 'developer',
