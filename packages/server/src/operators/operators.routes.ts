@@ -8,7 +8,7 @@ import type { SignInService } from './sign-in.service.js';
 import { SESSION_COOKIE, principalOf, setSessionCookie } from './admin-access.routes.js';
 import { auditContext, cookieValue } from '../identity/session-access.routes.js';
 import { ROLE_PERMISSIONS } from './permissions.js';
-import { registerAdminAccountRoutes } from './admin-account-routes.js';
+import { registerAdminAccountRoutes } from './admin-accounts.routes.js';
 import {
   LoginBody,
   Operator,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/config.js';
 import type { StudioDeveloperService } from './studio-developers.service.js';
-import { registerAdminAccountRoutes } from '../operators/admin-account-routes.js';
+import { registerAdminAccountRoutes } from '../operators/admin-accounts.routes.js';
 import { DeveloperCreateBody, DeveloperCreated, DeveloperPatchBody, StudioDeveloper } from './portal.schemas.js';
 
 /** Operators invite and manage studio developer accounts, mounted under /admin/v1 (docs/portal.md). */
