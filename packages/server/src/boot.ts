@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { buildApp } from './routes.js';
 import { createServices, type Services } from './services.js';
-import { startAccountSweep } from './accounts/sweep.js';
+import { startAccountSweep } from './accounts/accounts.module.js';
 import { metricsStartupLine } from './http/metrics.js';
 
 /** Housekeeping: used nonces and old placement claims are purged this often. */

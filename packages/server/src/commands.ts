@@ -14,15 +14,15 @@ import { registerAppOrderCommands } from './orders/catalogue/app-orders.cli.js';
 import { registerPaymentProviderCommands } from './payment-providers/payment-providers.cli.js';
 import { registerKeyCommands } from './platform-keys/keys.cli.js';
 import { registerOrderCommands } from './orders/orders.cli.js';
-import { registerAccountCommands } from './accounts/accounts.cli.js';
+import { registerAccountCommands } from './accounts/accounts.module.js';
 import { registerDeliveryCommands } from './delivery/delivery.cli.js';
 import { registerReportCommands } from './reporting/reporting.cli.js';
 import { registerCallLogCommands } from './game-calls/call-log.cli.js';
 import { registerMasterKeyCommands } from './master-key/master-key.cli.js';
-import { registerAdminAuditCommands } from './admin-audit/admin-audit.cli.js';
+import { registerAdminAuditCommands } from './admin-audit/admin-audit.module.js';
 import { registerBackupCommands } from './backup/backup.cli.js';
-import { registerOperatorCommands } from './operators/operators.cli.js';
-import { registerStudioDeveloperCommands } from './portal/studio-developers.cli.js';
+import { registerOperatorCommands } from './operators/operators.module.js';
+import { registerStudioDeveloperCommands } from './portal/portal.module.js';
 
 /**
  * The service's command line: `serve` (what `npm start` runs), `migrate`, and

@@ -4,20 +4,15 @@ import { registerHealthRoutes } from './http/health.js';
 import { attachReplicaMetrics } from './db/replica.metrics.js';
 import { registerHomeRoute } from './http/home.js';
 import { buildServer, type BuildOptions } from './http/server.js';
-import { installAdminAccess, principalOf } from './operators/admin-access.routes.js';
-import { operatorRoutes } from './operators/operators.routes.js';
+import { installAdminAccess, oidcRoutes, operatorRoutes, principalOf } from './operators/operators.module.js';
 import { App } from './apps/apps.schemas.js';
 import { appRoutes } from './apps/apps.routes.js';
 import { storeSettingsRoutes } from './app-stores/store-settings.routes.js';
 import { platformKeyRoutes, publicPlatformKeyRoutes } from './platform-keys/keys.routes.js';
-import { profileRoutes } from './accounts/profile.routes.js';
-import { svcIdRoutes } from './accounts/svc-id.routes.js';
-import { clientRoutes } from './accounts/client.routes.js';
-import { accountAdminRoutes } from './accounts/admin.routes.js';
+import { accountAdminRoutes, clientRoutes, profileRoutes, svcIdRoutes } from './accounts/accounts.module.js';
 import { deliveryRoutes } from './delivery/delivery.routes.js';
 import { callLogRoutes } from './game-calls/call-log.routes.js';
-import { overviewRoutes } from './overview/overview.routes.js';
-import { oidcRoutes } from './operators/oidc.routes.js';
+import { overviewRoutes } from './overview/overview.module.js';
 import { pullRoutes } from './delivery/pull.routes.js';
 import { evidenceRoutes } from './evidence/evidence.routes.js';
 import { ReportView } from './reporting/moderation.schemas.js';
@@ -28,18 +23,21 @@ import { sandboxRoutes } from './orders/payments/sandbox.routes.js';
 import { consumptionRoutes } from './orders/consumption/consumption.routes.js';
 import { orderClientRoutes } from './orders/placement/client.routes.js';
 import { consoleRoutes } from './console/console.routes.js';
-import { installPortalAccess, studioOf } from './portal/portal-access.routes.js';
-import { studioActor } from './portal/studio-developers.service.js';
-import { portalRoutes } from './portal/portal.routes.js';
-import { portalDeliveryRoutes } from './portal/portal-delivery.routes.js';
-import { portalOrderRoutes } from './portal/portal-orders.routes.js';
-import { portalPageRoutes } from './portal/portal.page.routes.js';
-import { studioDeveloperRoutes } from './portal/studio-developers.routes.js';
+import {
+  installPortalAccess,
+  portalDeliveryRoutes,
+  portalOrderRoutes,
+  portalPageRoutes,
+  portalRoutes,
+  studioActor,
+  studioDeveloperRoutes,
+  studioOf,
+} from './portal/portal.module.js';
 import { payLinkRoutes } from './web-pay/pay-links.routes.js';
 import { webPayApiRoutes } from './web-pay/web-pay.routes.js';
 import { webPayPageRoutes } from './web-pay/web-pay.page.routes.js';
 import { webPayAdminRoutes } from './web-pay/web-pay.admin.routes.js';
-import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.routes.js';
+import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.module.js';
 import { refundAdminRoutes, refundPortalRoutes } from './payment-providers/refunds.routes.js';
 import {
   storeConsumptionAdminRoutes,

@@ -8,8 +8,7 @@ import type { Tables } from './db/tables.js';
 import { migrateToLatest } from './db/migrate.js';
 import { SecretBox, randomToken, readOrCreateSecretFile } from './crypto/secret-box.js';
 import { loadMasterKeys } from './crypto/master-keys.js';
-import { AdminActionsRepository } from './admin-audit/admin-actions.repository.js';
-import { AdminAuditService } from './admin-audit/admin-audit.service.js';
+import { createAdminAudit, type AdminAuditService } from './admin-audit/admin-audit.module.js';
 import { AppsRepository } from './apps/apps.repository.js';
 import { AppService, type AppRecord } from './apps/apps.service.js';
 import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
@@ -21,9 +20,7 @@ import { macScheme, type MacScheme } from './auth/mac.js';
 import { ReplayGuard } from './auth/replay.js';
 import { createOrdersDomain, type OrdersDomain } from './orders/orders.module.js';
 import type { PaymentChannelAdapter } from './orders/payments/channels/channel.js';
-import type { AccountService } from './accounts/accounts.service.js';
-import type { TokenSession } from './accounts/tokens.service.js';
-import { createAccounts } from './accounts/accounts.module.js';
+import { createAccounts, type AccountService, type TokenSession } from './accounts/accounts.module.js';
 import { DeliveryService } from './delivery/delivery.service.js';
 import { APPLE_CONSUMPTION_TARGET } from './store-payments/consumption.js';
 import { deliveryOptions, outboundHttp } from './delivery/delivery.config.js';
@@ -42,19 +39,16 @@ import { startTracing, stopTracing } from './tracing/tracing.js';
 import { StoreSettingsRepository } from './app-stores/store-settings.repository.js';
 import { StoreSettingsService } from './app-stores/store-settings.service.js';
 import { purgeAttempts, purgeFinishedEvents } from './delivery/purge.js';
-import type { OperatorService } from './operators/operators.service.js';
-import type { OperatorTokenService } from './operators/operator-tokens.service.js';
-import type { SignInService } from './operators/sign-in.service.js';
-import { createOperators } from './operators/operators.module.js';
-import { PeopleRepository } from './identity/people.repository.js';
-import { InvitationsRepository } from './identity/invitations.repository.js';
-import { PasskeyService } from './identity/passkeys.service.js';
-import { smtpMailer } from './identity/mailer.js';
-import { SignInMetrics } from './identity/sign-in.metrics.js';
-import { createPortal } from './portal/portal.module.js';
-import type { StudioDeveloperService } from './portal/studio-developers.service.js';
-import type { PortalSignInService } from './portal/portal-sign-in.service.js';
-import { OidcSignIn } from './identity/oidc.js';
+import {
+  createOperators,
+  type OidcSignIn,
+  type OperatorService,
+  type OperatorTokenService,
+  type SignInService,
+} from './operators/operators.module.js';
+import { createIdentity, type PasskeyService, type SignInMetrics } from './identity/identity.module.js';
+import { createPortal, type PortalSignInService, type StudioDeveloperService } from './portal/portal.module.js';
+import { createOverview, type OverviewDomain } from './overview/overview.module.js';
 import { createWebPay, type WebPayDomain } from './web-pay/web-pay.module.js';
 import { StoreClients } from './store-payments/store-clients.js';
 import {
@@ -123,6 +117,8 @@ export interface Services {
   portalSignIn: PortalSignInService;
   /** Passkeys (WebAuthn) of operators and studio developers (identity/passkeys.service.ts). */
   passkeys: PasskeyService;
+  /** The overview's series, read from the domains' own stores: the console's and a studio's (overview/). */
+  overview: OverviewDomain;
   /** The official web payment page: launch links, page sessions, its settings (web-pay/, docs/web-payment.md). */
   webPay: WebPayDomain;
   /** App Store and Google Play payments, notifications and reconciliation (store-payments/). */
@@ -318,34 +314,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   delivery.dispatcher.registerSender(APPLE_CONSUMPTION_TARGET, storePayments.consumption.send);
 
   const webPay = createWebPay({ db: database.db, box, apps, gameCalls, orders, providers: paymentProviders, now });
-  const adminActions = new AdminActionsRepository(database.db);
-  const adminAudit = new AdminAuditService(
-    adminActions,
-    now,
-    config.AUDIT_REFUSALS_PER_MINUTE,
-    new AdminActionsRepository(database.reads),
-  );
-  const signInMetrics = new SignInMetrics();
+  const { adminAudit, adminActions } = createAdminAudit({ db: database.db, reads: database.reads, config, now });
   // Operators and studio developers are people of one identity model (identity/), signing in by the same rules;
   // they differ in the grants their doors accept.
-  const identity = {
-    people: new PeopleRepository(database.db),
-    box,
-    issuer: config.PUBLIC_HOST ?? 'game platform',
-    record: (e: Parameters<AdminAuditService['recordEvent']>[0]) => adminAudit.recordEvent(e),
-    signIn: {
-      sessionSeconds: config.OPERATOR_SESSION_SECONDS,
-      maxFailures: config.OPERATOR_LOGIN_MAX_FAILURES,
-      lockSeconds: config.OPERATOR_LOCK_SECONDS,
-      failureDelayMs: config.OPERATOR_LOGIN_DELAY_MS,
-    },
-    signInMetrics,
-    invitations: new InvitationsRepository(database.db),
-    passkeys: new PasskeyService(new InvitationsRepository(database.db), now),
-    mailer: smtpMailer(config.SMTP_URL, config.SMTP_FROM),
-    invitationTtlMs: config.INVITATION_TTL_HOURS * 3_600_000,
-    now,
-  };
+  const identity = createIdentity({ db: database.db, box, config, record: (e) => adminAudit.recordEvent(e), now });
   const db = database.db;
   // PostgreSQL: the history tables partitioned by day (migration 0029); retention drops their old days whole.
   const history =
@@ -425,24 +397,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     moderation,
     orders,
     adminAudit,
-    ...createOperators(identity),
-    operatorOidc: config.OIDC_ISSUER_URL
-      ? new OidcSignIn(
-          {
-            issuerUrl: config.OIDC_ISSUER_URL,
-            clientId: config.OIDC_CLIENT_ID!,
-            clientSecret: config.OIDC_CLIENT_SECRET!,
-            redirectUrl: config.OIDC_REDIRECT_URL!,
-            claim: config.OIDC_OPERATOR_CLAIM,
-            scopes: config.OIDC_SCOPES,
-          },
-          box,
-          now,
-        )
-      : null,
-    signInMetrics,
-    ...createPortal({ ...identity, requireApp: (appId) => apps.get(appId) }),
+    ...createOperators(identity, config),
+    signInMetrics: identity.signInMetrics,
+    ...createPortal(identity, (appId) => apps.get(appId)),
     passkeys: identity.passkeys,
+    overview: createOverview(database.reads),
     storeSettings,
     storePayments,
     paymentProviders,

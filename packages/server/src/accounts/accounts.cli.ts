@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
+import type { AccountService } from './accounts.service.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { Value } from '@sinclair/typebox/value';
 import type { UserDetail, UserSummary } from './accounts.schemas.js';
@@ -31,7 +32,12 @@ const describe = (u: UserDetail) =>
   ].join('\n');
 
 /** Operator commands of accounts: `user find|show|revoke-tokens|ban|unban`, `account process-cancellations|sandbox-assertion`. */
-export function registerAccountCommands(program: Command, ctx: CliContext<LegacyServices>): void {
+/** What the account commands use. */
+export interface AccountsCli {
+  accounts: Pick<AccountService, 'users' | 'bans' | 'cancellation' | 'sandbox'>;
+}
+
+export function registerAccountCommands(program: Command, ctx: CliContext<AccountsCli>): void {
   const user = program.command('user').description('platform accounts');
 
   user

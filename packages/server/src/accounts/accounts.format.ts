@@ -1,9 +1,6 @@
 import type { Ban } from './accounts.schemas.js';
 import type { BanRow } from './users.repository.js';
-
-/** Times of the admin API: ISO 8601 UTC. */
-export const iso = (ms: number) => new Date(ms).toISOString();
-export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+import { iso, isoOrNull } from '../identity/times.js';
 
 /** registTime of 2.2: ISO 8601 with an explicit offset (UTC, `+00:00`). */
 export function isoWithOffset(ms: number): string {

@@ -12,6 +12,25 @@ import { TokenService } from './tokens.service.js';
 import { UserAdminService } from './user-admin.service.js';
 import { LinkingService } from './linking.service.js';
 import { BanService } from './bans.service.js';
+import { LoginMethodsRepository } from './login-methods.repository.js';
+import { TokensRepository } from './tokens.repository.js';
+import { UsersRepository } from './users.repository.js';
+import type { AccountRepositories } from './account-repositories.js';
+
+export { profileRoutes } from './profile.routes.js';
+export { svcIdRoutes } from './svc-id.routes.js';
+export { clientRoutes } from './client.routes.js';
+export { accountAdminRoutes } from './admin.routes.js';
+export { registerAccountCommands } from './accounts.cli.js';
+export { startAccountSweep } from './sweep.js';
+export type { AccountService } from './accounts.service.js';
+export type { TokenSession } from './tokens.service.js';
+
+const repositoriesOver = (db: Kysely<Tables>): AccountRepositories => ({
+  users: new UsersRepository(db),
+  methods: new LoginMethodsRepository(db),
+  tokens: new TokensRepository(db),
+});
 
 /** Builds the accounts domain (services.ts calls this once). */
 export function createAccounts(d: {
@@ -25,7 +44,8 @@ export function createAccounts(d: {
   now: () => number;
   cacheBus?: CacheBus;
 }): AccountService {
-  const tokens = new TokenService(d.db, d.box, {
+  const repos = repositoriesOver(d.db);
+  const tokens = new TokenService(repos.tokens, d.box, {
     ttlSeconds: d.config.ACCESS_TOKEN_TTL_SECONDS,
     perUserApp: d.config.TOKENS_PER_USER_APP,
     cacheSeconds: d.config.TOKEN_CACHE_SECONDS,
@@ -35,19 +55,20 @@ export function createAccounts(d: {
   const { providers, sandbox } = buildProviders(d.config, d.box, d.now);
   return new AccountService({
     db: d.db,
+    repos,
     dialect: d.dialect,
     config: d.config,
     apps: d.apps,
     tokens,
     providers,
     sandbox,
-    cancellation: new CancellationService(d.db, tokens, {
+    cancellation: new CancellationService(d.db, repos.users, tokens, {
       coolingOffSeconds: d.config.CANCELLATION_COOLING_OFF_SECONDS,
       now: d.now,
     }),
-    users: new UserAdminService(d.db, tokens, d.now, d.reads ?? d.db),
-    linking: new LinkingService(d.db, d.dialect, tokens, providers, d.now),
-    bans: new BanService(d.db, tokens, d.now),
+    users: new UserAdminService(repos, tokens, d.now, d.reads ? repositoriesOver(d.reads) : repos),
+    linking: new LinkingService(d.db, repos.methods, d.dialect, tokens, providers, d.now),
+    bans: new BanService(d.db, repos.users, tokens, d.now),
     now: d.now,
   });
 }

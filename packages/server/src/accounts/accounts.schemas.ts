@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { platformSuccess, Text } from '../http/schemas.js';
 import { SVC_ID_LOGIN_TYPES } from './login-types.js';
+import { IdParam } from '../http/route-params.js';
 
 const ClientId = Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -129,7 +130,7 @@ export const OkAnswer = platformSuccess(Type.Boolean());
 
 // --- admin ---
 
-export const UserIdParams = Type.Object({ userId: Type.String({ pattern: '^[0-9]{1,15}$' }) });
+export const UserIdParams = Type.Object({ userId: IdParam() });
 
 export const UserFindQuery = Type.Object(
   {

@@ -17,11 +17,12 @@ import {
   type ProviderIdentity,
   type SandboxProvider,
 } from './providers/index.js';
-import { TokensRepository } from './tokens.repository.js';
 import type { TokenService, TokenSession } from './tokens.service.js';
 import { encodeUserCode } from './user-code.js';
 import { UsersRepository } from './users.repository.js';
-import { iso, isoWithOffset } from './accounts.format.js';
+import type { AccountRepositories } from './account-repositories.js';
+import { isoWithOffset } from './accounts.format.js';
+import { iso } from '../identity/times.js';
 import type { CancellationService } from './cancellation.service.js';
 import type { UserAdminService } from './user-admin.service.js';
 import type { LinkingService } from './linking.service.js';
@@ -69,6 +70,8 @@ export interface LoginResult {
 
 interface AccountDeps {
   db: Kysely<Tables>;
+  /** The repositories over `db` (accounts.module.ts); a transaction makes its own over the `trx`. */
+  repos: AccountRepositories;
   dialect: Dialect;
   config: Config;
   apps: AppService;
@@ -307,7 +310,7 @@ export class AccountService {
   }
 
   async logout(s: TokenSession): Promise<void> {
-    await new TokensRepository(this.deps.db).revoke(s.tokenId, 'logout', this.now());
+    await this.deps.repos.tokens.revoke(s.tokenId, 'logout', this.now());
     this.deps.tokens.evictTokens([s.tokenId]);
   }
 
@@ -330,7 +333,7 @@ export class AccountService {
    */
   async svcId(loginTypeName: string, openId: string): Promise<string> {
     const loginType = AccountService.svcIdLoginType(loginTypeName);
-    const method = await new LoginMethodsRepository(this.deps.db).byOpenId(SVC_ID_LOGIN_TYPES[loginType], openId);
+    const method = await this.deps.repos.methods.byOpenId(SVC_ID_LOGIN_TYPES[loginType], openId);
     if (!method)
       throw new AppError('ILLEGAL_USER_ID', `no user has the ${loginType} open id ${JSON.stringify(openId)}`, {
         data: '',

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Text } from '../http/schemas.js';
-import type { Services } from '../services.js';
+import type { AccountService } from './accounts.service.js';
 import {
   BanBody,
   CancellationRun,
@@ -17,7 +17,12 @@ import { actingName } from '../operators/admin-access.routes.js';
 import { adminRoute } from '../http/api-route.js';
 
 /** Admin API of accounts, mounted under /admin/v1. */
-export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
+/** What the operator's account routes use. */
+export interface AccountAdminRoutesDeps {
+  accounts: AccountService;
+}
+
+export function accountAdminRoutes(deps: AccountAdminRoutesDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/users',
@@ -26,7 +31,7 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
         querystring: UserFindQuery,
         response: { 200: UserList },
       }),
-      async (request) => ({ users: await services.accounts.users.find(request.query) }),
+      async (request) => ({ users: await deps.accounts.users.find(request.query) }),
     );
 
     app.get(
@@ -36,7 +41,7 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
         params: UserIdParams,
         response: { 200: UserDetail },
       }),
-      async (request) => services.accounts.users.detail(Number(request.params.userId)),
+      async (request) => deps.accounts.users.detail(request.params.userId),
     );
 
     app.post(
@@ -46,7 +51,7 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
         params: UserIdParams,
         response: { 200: RevokedAnswer },
       }),
-      async (request) => ({ revoked: await services.accounts.users.revokeTokens(Number(request.params.userId)) }),
+      async (request) => ({ revoked: await deps.accounts.users.revokeTokens(request.params.userId) }),
     );
 
     app.post(
@@ -69,7 +74,7 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
       }),
       async (request, reply) => {
         const { reason, until, actor } = request.body;
-        const ban = await services.accounts.bans.banUser(Number(request.params.userId), {
+        const ban = await deps.accounts.bans.banUser(request.params.userId, {
           reason,
           until: until === null ? null : Date.parse(until),
           actor: actingName(request, actor) ?? 'admin-api',
@@ -87,8 +92,8 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
         response: { 200: LiftedAnswer },
       }),
       async (request) => ({
-        lifted: await services.accounts.bans.liftBan(
-          Number(request.params.userId),
+        lifted: await deps.accounts.bans.liftBan(
+          request.params.userId,
           actingName(request, request.query.actor) ?? 'admin-api',
         ),
       }),
@@ -100,10 +105,10 @@ export function accountAdminRoutes(services: Services): FastifyPluginAsyncTypebo
         summary: 'Cancel now every account whose cooling-off has ended (the periodic job does it too)',
         response: { 200: CancellationRun },
       }),
-      async () => ({ cancelled: (await services.accounts.cancellation.processDue()).map(String) }),
+      async () => ({ cancelled: (await deps.accounts.cancellation.processDue()).map(String) }),
     );
 
-    const sandbox = services.accounts.sandbox;
+    const sandbox = deps.accounts.sandbox;
     if (sandbox) {
       app.post(
         '/sandbox/login-assertions',

@@ -11,6 +11,7 @@ import { UsersRepository } from './users.repository.js';
 export class BanService {
   constructor(
     private readonly db: Kysely<Tables>,
+    private readonly users: UsersRepository,
     private readonly tokens: TokenService,
     private readonly now: () => number,
   ) {}
@@ -50,7 +51,7 @@ export class BanService {
 
   /** Lifts every ban in force on a user; answers how many. */
   async liftBan(userId: number, actor: string, trx?: Transaction<Tables>): Promise<number> {
-    const users = new UsersRepository(trx ?? this.db);
+    const users = trx ? new UsersRepository(trx) : this.users;
     await this.requireUser(users, userId);
     return users.liftBans(userId, this.now(), actor);
   }

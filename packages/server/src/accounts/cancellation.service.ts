@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { enqueueEvent } from '../delivery/outbox.js';
 import { AppError } from '../errors/app-error.js';
-import { iso } from './accounts.format.js';
+import { iso } from '../identity/times.js';
 import { LoginMethodsRepository } from './login-methods.repository.js';
 import type { TokenService, TokenSession } from './tokens.service.js';
 import { encodeUserCode } from './user-code.js';
@@ -38,12 +38,13 @@ const BATCH = 100;
 export class CancellationService {
   constructor(
     private readonly db: Kysely<Tables>,
+    private readonly users: UsersRepository,
     private readonly tokens: TokenService,
     private readonly opts: { coolingOffSeconds: number; now: () => number },
   ) {}
 
   async request(s: TokenSession): Promise<{ status: 'cancelling'; cancelDueAt: string }> {
-    const users = new UsersRepository(this.db);
+    const { users } = this;
     const now = this.opts.now();
     await users.requestCancellation(s.userId, now, now + this.opts.coolingOffSeconds * 1000);
     const user = await users.byId(s.userId);
@@ -53,7 +54,7 @@ export class CancellationService {
   }
 
   async withdraw(s: TokenSession): Promise<{ status: 'active'; cancelDueAt: null }> {
-    const users = new UsersRepository(this.db);
+    const { users } = this;
     if (!(await users.withdrawCancellation(s.userId)))
       throw new AppError('CONFLICT', 'no cancellation of this account is pending');
     return { status: 'active', cancelDueAt: null };
@@ -64,7 +65,7 @@ export class CancellationService {
     const done: number[] = [];
     for (;;) {
       const now = this.opts.now();
-      const due = await new UsersRepository(this.db).dueForCancellation(now, BATCH);
+      const due = await this.users.dueForCancellation(now, BATCH);
       for (const userId of due) if (await this.cancel(userId, now)) done.push(userId);
       if (due.length < BATCH) return done;
     }

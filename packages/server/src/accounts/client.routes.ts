@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { validationError } from '../http/error-handler.js';
 import { apiRoute, type RouteSchema } from '../http/api-route.js';
-import type { Services } from '../services.js';
+import type { AccountMacDeps } from './profile.routes.js';
 import {
   BindBody,
   CancellationAnswer,
@@ -27,9 +27,9 @@ const macRoute = apiRoute({ tags: ['account client'], security: [{ macToken: [] 
  * cancellation. Parameters of MAC-authenticated calls go in the query, which
  * the MAC covers (`uri` of 5.2).
  */
-export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function clientRoutes(deps: AccountMacDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const mac = services.mac.hook({
+    const mac = deps.mac.hook({
       clientId: (request) => (request.query as { clientId: string }).clientId,
       replay: 'await',
     });
@@ -42,10 +42,10 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
     };
     /** A signed-in player's route, authenticated by `player`. */
     const playerRoute = <S extends RouteSchema>(schema: S) => ({ preValidation: player, ...macRoute(schema) });
-    const sessionOf = (request: FastifyRequest) => services.mac.caller(request).token;
+    const sessionOf = (request: FastifyRequest) => deps.mac.caller(request).token;
     const context = (request: FastifyRequest) => ({
       ip: request.ip,
-      country: services.accounts.edgeCountry(request.socket.remoteAddress, request.headers),
+      country: deps.accounts.edgeCountry(request.socket.remoteAddress, request.headers),
     });
 
     app.post(
@@ -56,7 +56,7 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
         response: { 200: LoginAnswer },
       }),
       async (request) =>
-        success(await services.accounts.loginGuest(request.body.clientId, request.body.deviceId, context(request))),
+        success(await deps.accounts.loginGuest(request.body.clientId, request.body.deviceId, context(request))),
     );
 
     app.post(
@@ -68,7 +68,7 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
       }),
       async (request) =>
         success(
-          await services.accounts.loginWithProvider(
+          await deps.accounts.loginWithProvider(
             request.body.clientId,
             request.body.provider,
             request.body.credential,
@@ -86,9 +86,7 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
         response: { 200: LoginMethodsAnswer },
       }),
       async (request) =>
-        success(
-          await services.accounts.linking.bind(sessionOf(request), request.body.provider, request.body.credential),
-        ),
+        success(await deps.accounts.linking.bind(sessionOf(request), request.body.provider, request.body.credential)),
     );
 
     app.post(
@@ -98,7 +96,7 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
         querystring: UnbindQuery,
         response: { 200: LoginMethodsAnswer },
       }),
-      async (request) => success(await services.accounts.linking.unbind(sessionOf(request), request.query.loginType)),
+      async (request) => success(await deps.accounts.linking.unbind(sessionOf(request), request.query.loginType)),
     );
 
     app.post(
@@ -109,7 +107,7 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
         response: { 200: OkAnswer },
       }),
       async (request) => {
-        await services.accounts.logout(sessionOf(request));
+        await deps.accounts.logout(sessionOf(request));
         return success(true);
       },
     );
@@ -121,7 +119,7 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
         querystring: ClientIdQuery,
         response: { 200: CancellationAnswer },
       }),
-      async (request) => success(await services.accounts.cancellation.request(sessionOf(request))),
+      async (request) => success(await deps.accounts.cancellation.request(sessionOf(request))),
     );
 
     app.post(
@@ -131,7 +129,7 @@ export function clientRoutes(services: Services): FastifyPluginAsyncTypebox {
         querystring: ClientIdQuery,
         response: { 200: CancellationAnswer },
       }),
-      async (request) => success(await services.accounts.cancellation.withdraw(sessionOf(request))),
+      async (request) => success(await deps.accounts.cancellation.withdraw(sessionOf(request))),
     );
   };
 }

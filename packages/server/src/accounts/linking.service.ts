@@ -16,6 +16,7 @@ import type { TokenService, TokenSession } from './tokens.service.js';
 export class LinkingService {
   constructor(
     private readonly db: Kysely<Tables>,
+    private readonly methods: LoginMethodsRepository,
     private readonly dialect: Dialect,
     private readonly tokens: TokenService,
     private readonly providers: Map<string, LoginProvider>,
@@ -86,9 +87,7 @@ export class LinkingService {
   }
 
   private async loginMethodsOf(userId: number): Promise<{ loginList: number[]; provider: string[] }> {
-    const types = [
-      ...new Set((await new LoginMethodsRepository(this.db).byUser(userId)).map((m) => m.login_type)),
-    ].sort((a, b) => a - b);
+    const types = [...new Set((await this.methods.byUser(userId)).map((m) => m.login_type))].sort((a, b) => a - b);
     return { loginList: types, provider: types.map(providerName) };
   }
 }

@@ -1,10 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { platformErrorResponses } from '../http/schemas.js';
-import type { Services } from '../services.js';
+import type { MacScheme } from '../auth/mac.js';
+import type { AppRecord } from '../apps/apps.service.js';
+import type { AccountService } from './accounts.service.js';
+import type { TokenSession } from './tokens.service.js';
 import { ClientIdQuery, Profile } from './accounts.schemas.js';
 
 /** 4.3 Login verification: the game server exchanges the client's MAC token for the profile of 2.2. */
-export function profileRoutes(services: Services): FastifyPluginAsyncTypebox {
+/** What the player-facing account routes use: the accounts and the MAC scheme of 5.2 over their tokens. */
+export interface AccountMacDeps {
+  accounts: AccountService;
+  mac: MacScheme<AppRecord, TokenSession>;
+}
+
+export function profileRoutes(deps: AccountMacDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/account/v1/user/profile',
@@ -16,14 +25,14 @@ export function profileRoutes(services: Services): FastifyPluginAsyncTypebox {
           querystring: ClientIdQuery,
           response: { 200: Profile, ...platformErrorResponses },
         },
-        preHandler: services.mac.hook({
+        preHandler: deps.mac.hook({
           clientId: (request) => (request.query as { clientId: string }).clientId,
           replay: 'await',
         }),
       },
       async (request) => {
-        const { app: record, token } = services.mac.caller(request);
-        return services.accounts.profile(record, token);
+        const { app: record, token } = deps.mac.caller(request);
+        return deps.accounts.profile(record, token);
       },
     );
   };

@@ -1,13 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { platformErrorResponses } from '../http/schemas.js';
-import type { Services } from '../services.js';
+import type { AppService } from '../apps/apps.service.js';
 import { SvcIdAnswer, SvcIdQuery } from './accounts.schemas.js';
 import { success } from './envelope.js';
 import { AccountService } from './accounts.service.js';
 import { ipAllowListHook } from '../auth/ip-allow-list.js';
 
 /** 4.4 Platform user id by open id; allow-listed caller IPs only. */
-export function svcIdRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function svcIdRoutes(deps: {
+  accounts: AccountService;
+  apps: Pick<AppService, 'requireActive'>;
+}): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/api/account/v1/svc_id',
@@ -24,14 +27,14 @@ export function svcIdRoutes(services: Services): FastifyPluginAsyncTypebox {
             AccountService.svcIdLoginType((request.query as { loginType: string }).loginType);
           },
           ipAllowListHook(
-            (clientId) => services.apps.requireActive(clientId),
+            (clientId) => deps.apps.requireActive(clientId),
             (request) => (request.query as { clientId: string }).clientId,
           ),
         ],
       },
       async (request) => {
         const { loginType, openId } = request.query;
-        return success({ svcid: await services.accounts.svcId(loginType, openId) });
+        return success({ svcid: await deps.accounts.svcId(loginType, openId) });
       },
     );
   };

@@ -77,7 +77,7 @@ export class TokenService {
   readonly #cache: TtlCache<string, TokenSession | null>;
 
   constructor(
-    private readonly db: Kysely<Tables>,
+    private readonly repo: TokensRepository,
     private readonly box: SecretBox,
     private readonly policy: TokenPolicy,
   ) {
@@ -129,14 +129,14 @@ export class TokenService {
   async lookup(kid: string): Promise<TokenSession | null> {
     return this.#cache.getOrLoad(kid, async () => {
       const hash = kidHash(kid);
-      const found = await new TokensRepository(this.db).lookup(hash);
+      const found = await this.repo.lookup(hash);
       return found ? this.toSession(hash, found.row, found.loginTypes) : null;
     });
   }
 
   /** Deletes tokens that expired before `before`. */
   async purgeExpired(before: number): Promise<number> {
-    return new TokensRepository(this.db).purgeExpired(before);
+    return this.repo.purgeExpired(before);
   }
 
   /** Drops this instance's cached lookups of a user (after a revocation or a change of bound methods commits). */

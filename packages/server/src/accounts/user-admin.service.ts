@@ -1,23 +1,22 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../db/tables.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { UserDetail, UserFindQuery, UserSummary } from './accounts.schemas.js';
-import { iso, isoOrNull, toBan } from './accounts.format.js';
+import { toBan } from './accounts.format.js';
+import { iso, isoOrNull } from '../identity/times.js';
 import { GUEST, isLoginType, LOGIN_TYPE_CODES, providerName } from './login-types.js';
-import { LoginMethodsRepository, type LoginMethodRow } from './login-methods.repository.js';
-import { TokensRepository } from './tokens.repository.js';
+import type { LoginMethodRow } from './login-methods.repository.js';
 import type { TokenService } from './tokens.service.js';
-import { UsersRepository, type UserRow } from './users.repository.js';
+import type { UserRow, UsersRepository } from './users.repository.js';
+import type { AccountRepositories } from './account-repositories.js';
 import { decodeUserCode, encodeUserCode } from './user-code.js';
 
 /** The operator's view of accounts (admin API and CLI): find, show, revoke. */
 export class UserAdminService {
   constructor(
-    private readonly db: Kysely<Tables>,
+    private readonly repos: AccountRepositories,
     private readonly tokens: TokenService,
     private readonly now: () => number,
     /** Where `find` reads (the read replica, Database.reads): a search may be a moment stale; `detail` reads the primary. */
-    private readonly reads: Kysely<Tables> = db,
+    private readonly reads: AccountRepositories = repos,
   ) {}
 
   /** Users by exactly one of: userId, userCode, openId (optionally of one login type), email. */
@@ -26,8 +25,7 @@ export class UserAdminService {
     if (given.length !== 1) throw invalidParameter('query', 'give exactly one of userId, userCode, openId, email');
     if (q.loginType !== undefined && q.openId === undefined)
       throw invalidParameter('loginType', 'only goes with openId');
-    const users = new UsersRepository(this.reads);
-    const methods = new LoginMethodsRepository(this.reads);
+    const { users, methods } = this.reads;
     let ids: number[] = [];
     if (q.userId !== undefined) ids = [Number(q.userId)];
     else if (q.userCode !== undefined) {
@@ -47,22 +45,22 @@ export class UserAdminService {
       ids = (await methods.byEmail(q.email!.trim().toLowerCase())).map((m) => m.user_id);
     }
     const rows = await users.byIds([...new Set(ids)]);
-    return Promise.all(rows.map(async (u) => this.summary(u, await methods.byUser(u.user_id), this.reads)));
+    return Promise.all(rows.map(async (u) => this.summary(u, await methods.byUser(u.user_id), users)));
   }
 
   async detail(userId: number): Promise<UserDetail> {
-    const users = new UsersRepository(this.db);
+    const { users } = this.repos;
     const user = await users.byId(userId);
     if (!user) throw new AppError('NOT_FOUND', `user ${userId} does not exist`);
-    const methods = await new LoginMethodsRepository(this.db).byUser(userId);
+    const methods = await this.repos.methods.byUser(userId);
     const now = this.now();
     const [tokens, apps, bans] = await Promise.all([
-      new TokensRepository(this.db).byUser(userId),
+      this.repos.tokens.byUser(userId),
       users.appsOf(userId),
       users.bansOf(userId),
     ]);
     return {
-      ...(await this.summary(user, methods, this.db)),
+      ...(await this.summary(user, methods, users)),
       methods: methods.map((m) => ({
         loginType: m.login_type,
         provider: providerName(m.login_type),
@@ -99,17 +97,16 @@ export class UserAdminService {
 
   /** Revokes every live token of the user (reason `admin`); answers how many. */
   async revokeTokens(userId: number): Promise<number> {
-    if (!(await new UsersRepository(this.db).byId(userId)))
-      throw new AppError('NOT_FOUND', `user ${userId} does not exist`);
-    const n = await new TokensRepository(this.db).revokeUser(userId, 'admin', this.now());
+    if (!(await this.repos.users.byId(userId))) throw new AppError('NOT_FOUND', `user ${userId} does not exist`);
+    const n = await this.repos.tokens.revokeUser(userId, 'admin', this.now());
     this.tokens.evictUser(userId);
     return n;
   }
 
-  private async summary(u: UserRow, methods: LoginMethodRow[], db: Kysely<Tables>): Promise<UserSummary> {
+  private async summary(u: UserRow, methods: LoginMethodRow[], users: UsersRepository): Promise<UserSummary> {
     const now = this.now();
     const types = [...new Set(methods.map((m) => m.login_type))].sort((a, b) => a - b);
-    const bans = await new UsersRepository(db).activeBans(u.user_id, now);
+    const bans = await users.activeBans(u.user_id, now);
     return {
       userId: String(u.user_id),
       userCode: encodeUserCode(u.user_id),

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
+import type { AdminAuditService } from './admin-audit.service.js';
 import { addListOptions, windowAndPage } from '../cli/list-options.js';
 import { ADMIN_METHODS, parseAdminActionQuery, type AdminAction } from './admin-audit.schemas.js';
 
@@ -7,7 +8,12 @@ const line = (a: AdminAction) =>
   `#${a.actionId}  ${a.at}  ${a.operator ?? '(unnamed)'}  ${a.method} ${a.path}  ${a.status ?? 'no answer'}  ${a.ip}  ${a.requestId}`;
 
 /** `admin-actions list`: the audit trail of the admin API (who changed what through it). */
-export function registerAdminAuditCommands(program: Command, ctx: CliContext<LegacyServices>): void {
+/** What the audit trail's commands use. */
+export interface AdminAuditCli {
+  adminAudit: Pick<AdminAuditService, 'list'>;
+}
+
+export function registerAdminAuditCommands(program: Command, ctx: CliContext<AdminAuditCli>): void {
   const actions = program
     .command('admin-actions')
     .description('the audit trail of the admin API: requests that changed something, and who sent them');

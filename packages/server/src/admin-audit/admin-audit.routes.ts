@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { nextBeforeOf } from '../http/admin-query.js';
-import type { Services } from '../services.js';
 import { AdminAction, AdminActionList, AdminActionQuery, parseAdminActionQuery } from './admin-audit.schemas.js';
 import { operatorOf, type AdminAuditService } from './admin-audit.service.js';
 import { adminRoute } from '../http/api-route.js';
@@ -52,7 +51,7 @@ export function recordAdminActions(scope: FastifyInstance, audit: AdminAuditServ
 }
 
 /** Operator API of the audit trail, mounted under /admin/v1. */
-export function adminAuditRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function adminAuditRoutes(services: { adminAudit: Pick<AdminAuditService, 'list'> }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.addSchema(AdminAction);
     app.get(

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { apiRoute } from '../http/api-route.js';
 import { Invitation, InvitationIdParams, InvitationIssued } from './people.schemas.js';
 import {
@@ -15,7 +15,7 @@ import type { AuditContext } from './people.service.js';
 import type { RelyingParty } from './passkeys.service.js';
 
 const route = apiRoute({ tags: ['admin'] });
-const invitationId = (request: FastifyRequest) => Number((request.params as { invitationId: string }).invitationId);
+const invitationId = (request: FastifyRequest) => (request.params as { invitationId: number }).invitationId;
 
 /**
  * The operator's side of one realm's invitations (`path`: '/operator-invitations', '/studio-developer-invitations'):
@@ -76,33 +76,31 @@ export function registerInvitationAcceptRoutes(
 ): void {
   const open = apiRoute({ tags: r.tags, security: [] });
   const token = (request: FastifyRequest) => (request.body as { token: string }).token;
-  app.post(
-    '/invitation',
-    open({
-      summary: 'What an invitation or reset link is for: the account name, its kind and expiry',
-      body: InvitationTokenBody,
-      response: { 200: InvitationAbout },
-    }),
-    async (request) => r.invitations.describe(token(request)),
-  );
-  app.post(
-    '/invitation/totp',
-    open({
-      summary: 'A TOTP secret for the invitee to enrol (confirmed with a code at /invitation/accept)',
-      body: InvitationTokenBody,
-      response: { 200: InvitationTotp },
-    }),
-    async (request) => r.invitations.startTotp(token(request)),
-  );
-  app.post(
-    '/invitation/passkey-options',
-    open({
-      summary: "The options of the invitee's passkey (navigator.credentials.create); the challenge is good once",
-      body: InvitationTokenBody,
-      response: { 200: WebAuthnOptions },
-    }),
-    async (request) => r.invitations.passkeyOptions(token(request), r.rp(request)),
-  );
+  // The link's token alone, in this order (the OpenAPI document lists the paths as they are registered).
+  const byToken: [path: string, summary: string, answer: TSchema, handle: (request: FastifyRequest) => unknown][] = [
+    [
+      '/invitation',
+      'What an invitation or reset link is for: the account name, its kind and expiry',
+      InvitationAbout,
+      (request) => r.invitations.describe(token(request)),
+    ],
+    [
+      '/invitation/totp',
+      'A TOTP secret for the invitee to enrol (confirmed with a code at /invitation/accept)',
+      InvitationTotp,
+      (request) => r.invitations.startTotp(token(request)),
+    ],
+    [
+      '/invitation/passkey-options',
+      "The options of the invitee's passkey (navigator.credentials.create); the challenge is good once",
+      WebAuthnOptions,
+      (request) => r.invitations.passkeyOptions(token(request), r.rp(request)),
+    ],
+  ];
+  for (const [path, summary, answer, handle] of byToken)
+    app.post(path, open({ summary, body: InvitationTokenBody, response: { 200: answer } }), async (request) =>
+      handle(request),
+    );
   app.post(
     '/invitation/accept',
     open({

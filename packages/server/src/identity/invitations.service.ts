@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import { iso, isoOrNull } from '../accounts/accounts.format.js';
+import { iso, isoOrNull } from './times.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { safeEqual } from '../crypto/secret-box.js';
 import {

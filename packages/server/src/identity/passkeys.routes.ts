@@ -4,6 +4,15 @@ import { apiRoute } from '../http/api-route.js';
 import { Passkey, PasskeyBody, PasskeyIdParams, WebAuthnOptions } from './passkeys.schemas.js';
 import type { PasskeyService, RelyingParty } from './passkeys.service.js';
 import type { PersonRow } from './people.repository.js';
+import type { PeopleService } from './people.service.js';
+import type { PasskeyCheck } from './sign-in.js';
+
+/** A sign-in's passkey check at one realm's door: the passkey must be one of that realm's people's. */
+export const passkeyCheckOf =
+  (passkeys: PasskeyService, people: PeopleService, rp: (request: FastifyRequest) => RelyingParty) =>
+  (request: FastifyRequest): PasskeyCheck =>
+  (response) =>
+    passkeys.verifySignIn(people.realm, response as never, rp(request), (id) => people.repo.byId(id));
 
 /**
  * A signed-in person's own passkeys (console: /admin/v1/passkeys, portal: /portal/v1/passkeys): list, add (options,
@@ -57,7 +66,7 @@ export function registerPasskeyRoutes(
     '/passkeys/:passkeyId',
     route({ summary: 'Removes one of your passkeys', params: PasskeyIdParams, response: { 204: Type.Null() } }),
     async (request, reply) => {
-      const id = Number((request.params as { passkeyId: string }).passkeyId);
+      const id = (request.params as { passkeyId: number }).passkeyId;
       await r.passkeys.remove(await r.person(request), id);
       await r.audit(request, 'passkey-removed', `#${id}`);
       return reply.code(204).send(null);

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { SafeInteger, Text } from '../http/schemas.js';
 import { NullableTime } from './people.schemas.js';
+import { IdParam } from '../http/route-params.js';
 
 /** The wire shapes of passkeys (WebAuthn) and of the invitation's completion (identity/, docs/operators.md). */
 
@@ -83,7 +84,7 @@ export const Passkey = Type.Object(
   { $id: 'Passkey', title: 'Passkey (never its key)' },
 );
 
-export const PasskeyIdParams = Type.Object({ passkeyId: Type.String({ pattern: '^[0-9]{1,15}$' }) });
+export const PasskeyIdParams = Type.Object({ passkeyId: IdParam() });
 
 export const PasskeySignInBody = Type.Object({ response: AuthenticationResponse }, { additionalProperties: false });
 

@@ -9,7 +9,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { AppError } from '../errors/app-error.js';
-import { iso, isoOrNull } from '../accounts/accounts.format.js';
+import { iso, isoOrNull } from './times.js';
 import type { InvitationsRepository, PasskeyRow } from './invitations.repository.js';
 import type { PersonRow, Realm } from './people.repository.js';
 

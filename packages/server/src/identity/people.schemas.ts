@@ -1,5 +1,6 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
+import { IdParam } from '../http/route-params.js';
 
 /** The wire shapes every account has, whatever its grants (operators/operators.schemas.ts, portal/portal.schemas.ts). */
 
@@ -87,7 +88,7 @@ export const InvitationIssued = Type.Object(issuedProperties);
 
 export const ResetBody = Type.Object({ email: Type.Optional(Email) }, { additionalProperties: false });
 
-export const InvitationIdParams = Type.Object({ invitationId: Type.String({ pattern: '^[0-9]{1,15}$' }) });
+export const InvitationIdParams = Type.Object({ invitationId: IdParam() });
 
 export const AccountNameParams = Type.Object({ name: Text({ minLength: 1, maxLength: 64 }) });
 

@@ -3,10 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../errors/app-error.js';
 import { Text, platformErrorResponses } from '../http/schemas.js';
-import type { Services } from '../services.js';
+import type { Config } from '../config/config.js';
+import type { OperatorService } from './operators.service.js';
+import type { SignInService } from './sign-in.service.js';
 import { sessionCookie } from './admin-access.routes.js';
 import { LOOPBACK, auditContext, cookieValue } from '../identity/session-access.routes.js';
-import { OidcRefused, PENDING_SECONDS } from '../identity/oidc.js';
+import { OidcRefused, PENDING_SECONDS, type OidcSignIn } from '../identity/oidc.js';
 
 /** The provider's redirect (OpenID Connect Core 3.1.2.5-6); other parameters a provider adds are let through. */
 const CallbackQuery = Type.Object({
@@ -32,8 +34,14 @@ function pendingCookie(request: FastifyRequest, value: string, maxAge: number): 
  * sign-in and returns to the console. A refusal returns to the console's sign-in screen with `?oidc=refused`; why
  * is in the audit trail only.
  */
-export function oidcRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const oidc = services.operatorOidc;
+export function oidcRoutes(deps: {
+  config: Pick<Config, 'OPERATOR_SESSION_SECONDS'>;
+  operators: OperatorService;
+  operatorSignIn: SignInService;
+  /** Null when OIDC_ISSUER_URL is unset. */
+  operatorOidc: OidcSignIn | null;
+}): FastifyPluginAsyncTypebox {
+  const oidc = deps.operatorOidc;
   const notConfigured = () => new AppError('NOT_FOUND', 'OpenID Connect sign-in is not configured (OIDC_ISSUER_URL)');
   return async (app) => {
     app.get(
@@ -54,7 +62,7 @@ export function oidcRoutes(services: Services): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async () => ({ password: true, oidc: oidc !== null, firstRun: !(await services.operators.people.hasAny()) }),
+      async () => ({ password: true, oidc: oidc !== null, firstRun: !(await deps.operators.people.hasAny()) }),
     );
 
     app.get(
@@ -93,14 +101,14 @@ export function oidcRoutes(services: Services): FastifyPluginAsyncTypebox {
         reply.header('cache-control', 'no-store');
         try {
           const name = await oidc.finish(query, cookieValue(request, PENDING_COOKIE));
-          const { session } = await services.operatorSignIn.loginVerified(name, 'OpenID Connect', ctx);
+          const { session } = await deps.operatorSignIn.loginVerified(name, 'OpenID Connect', ctx);
           reply.header('set-cookie', [
             pendingCookie(request, '', 0),
-            sessionCookie(request, session, services.config.OPERATOR_SESSION_SECONDS),
+            sessionCookie(request, session, deps.config.OPERATOR_SESSION_SECONDS),
           ]);
           return reply.redirect('/console?oidc=signed-in#/', 302);
         } catch (err) {
-          if (err instanceof OidcRefused) await services.operatorSignIn.refuseUnnamed(err.message, ctx).catch(() => {});
+          if (err instanceof OidcRefused) await deps.operatorSignIn.refuseUnnamed(err.message, ctx).catch(() => {});
           else if (!(err instanceof AppError) || err.reason !== 'OPERATOR_LOGIN_FAILED') throw err;
           reply.header('set-cookie', pendingCookie(request, '', 0));
           return reply.redirect('/console?oidc=refused', 302);

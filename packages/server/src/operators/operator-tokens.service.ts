@@ -1,5 +1,5 @@
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import { iso, isoOrNull } from '../accounts/accounts.format.js';
+import { iso, isoOrNull } from '../identity/times.js';
 import { API_TOKEN_PATTERN, newApiToken, sha256 } from '../identity/credentials.js';
 import { isRole, mayGrant, type Role } from './permissions.js';
 import type { PeopleRepository, TokenRow } from '../identity/people.repository.js';

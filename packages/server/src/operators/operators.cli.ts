@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
-import type { OperatorView, Principal } from './operators.service.js';
-import type { TokenView } from './operator-tokens.service.js';
-import { registerAccountCommands, stateText } from '../identity/people.cli.js';
+import type { OperatorService, OperatorView, Principal } from './operators.service.js';
+import type { OperatorTokenService, TokenView } from './operator-tokens.service.js';
+import { registerRealmAccountCommands, stateText, type RealmCli } from '../identity/account-commands.js';
 
 /** The host's shell: it reaches the database directly, so it acts as an admin (like the rest of the CLI). */
 const SHELL: Principal = { kind: 'break-glass', operatorId: null, name: 'cli', role: 'admin' };
@@ -22,10 +22,16 @@ function parseDays(value: string | undefined): number | undefined {
  * `operator ...` and `operator token ...`: operator accounts and their API tokens from the host (docs/operators.md).
  * Like every CLI command it works on the database directly, so it is the way in when no admin can sign in.
  */
-export function registerOperatorCommands(program: Command, ctx: CliContext<LegacyServices>): void {
+/** What the operator commands use. */
+export interface OperatorsCli extends RealmCli {
+  operators: OperatorService;
+  operatorTokens: OperatorTokenService;
+}
+
+export function registerOperatorCommands(program: Command, ctx: CliContext<OperatorsCli>): void {
   const op = program.command('operator').description('operator accounts of the console and the admin API');
 
-  registerAccountCommands(op, ctx, {
+  registerRealmAccountCommands(op, ctx, {
     accounts: (s) => s.operators,
     describe,
     one: 'operator',

@@ -1,15 +1,19 @@
-import type { SecretBox } from '../crypto/secret-box.js';
-import type { PeopleRepository } from '../identity/people.repository.js';
-import { PeopleService, type OperatorEvent } from '../identity/people.service.js';
-import { SignIn, type Door, type SignInSettings } from '../identity/sign-in.js';
-import type { SignInMetrics } from '../identity/sign-in.metrics.js';
-import type { InvitationsRepository } from '../identity/invitations.repository.js';
-import { InvitationService } from '../identity/invitations.service.js';
-import type { PasskeyService } from '../identity/passkeys.service.js';
-import type { Mailer } from '../identity/mailer.js';
+import type { Config } from '../config/config.js';
+import { realmOf, type Identity } from '../identity/identity.module.js';
+import type { Door } from '../identity/sign-in.js';
+import { OidcSignIn } from '../identity/oidc.js';
 import { OperatorService, platformRole } from './operators.service.js';
 import { OperatorTokenService } from './operator-tokens.service.js';
 import { SignInService } from './sign-in.service.js';
+
+export { installAdminAccess, principalOf } from './admin-access.routes.js';
+export { operatorRoutes } from './operators.routes.js';
+export { oidcRoutes } from './oidc.routes.js';
+export { registerOperatorCommands } from './operators.cli.js';
+export type { OperatorService } from './operators.service.js';
+export type { OperatorTokenService } from './operator-tokens.service.js';
+export type { SignInService } from './sign-in.service.js';
+export type { OidcSignIn } from '../identity/oidc.js';
 
 /** The console's door: people of the platform realm holding a platform role. */
 const CONSOLE_DOOR: Door = {
@@ -22,56 +26,54 @@ const CONSOLE_DOOR: Door = {
   refusal: 'OPERATOR_LOGIN_FAILED',
 };
 
-/** Operator accounts, their console sign-in and API tokens (docs/operators.md), on the one identity model. */
-export function createOperators(deps: {
-  people: PeopleRepository;
-  box: SecretBox;
-  issuer: string;
-  record: (e: OperatorEvent) => Promise<void>;
-  signIn: SignInSettings;
-  signInMetrics: SignInMetrics;
-  invitations: InvitationsRepository;
-  passkeys: PasskeyService;
-  mailer: Mailer;
-  invitationTtlMs: number;
-  now: () => number;
-}): {
+export type OperatorsConfig = Pick<
+  Config,
+  | 'OIDC_ISSUER_URL'
+  | 'OIDC_CLIENT_ID'
+  | 'OIDC_CLIENT_SECRET'
+  | 'OIDC_REDIRECT_URL'
+  | 'OIDC_OPERATOR_CLAIM'
+  | 'OIDC_SCOPES'
+>;
+
+/** Operator accounts, their console sign-in (password, OpenID Connect) and API tokens (docs/operators.md). */
+export function createOperators(
+  identity: Identity,
+  config: OperatorsConfig,
+): {
   operators: OperatorService;
   operatorSignIn: SignInService;
   operatorTokens: OperatorTokenService;
+  /** Null when OIDC_ISSUER_URL is unset. */
+  operatorOidc: OidcSignIn | null;
 } {
-  const people = new PeopleService(
-    deps.people,
-    deps.box,
-    {
+  const { people, invitations, door } = realmOf(identity, {
+    terms: {
       realm: 'platform',
       noun: 'operator',
-      events: {
-        created: 'operator-created',
-        disabled: 'operator-disabled',
-        enabled: 'operator-enabled',
-      },
+      events: { created: 'operator-created', disabled: 'operator-disabled', enabled: 'operator-enabled' },
     },
-    deps.issuer,
-    deps.record,
-    deps.now,
-  );
-  const invitations = new InvitationService(
-    deps.invitations,
-    deps.people,
-    deps.box,
-    deps.passkeys,
-    { realm: 'platform', people, page: '/console', actor: (name) => name, title: 'Operator console' },
-    deps.mailer,
-    deps.invitationTtlMs,
-    deps.issuer,
-    deps.now,
-  );
+    invitations: { page: '/console', actor: (name) => name, title: 'Operator console' },
+    door: CONSOLE_DOOR,
+  });
   const operators = new OperatorService(people, invitations);
-  const door = new SignIn(CONSOLE_DOOR, deps.people, deps.box, people, deps.signIn, deps.signInMetrics, deps.now);
   return {
     operators,
     operatorSignIn: new SignInService(door, operators),
-    operatorTokens: new OperatorTokenService(deps.people, operators, deps.now),
+    operatorTokens: new OperatorTokenService(identity.people, operators, identity.now),
+    operatorOidc: config.OIDC_ISSUER_URL
+      ? new OidcSignIn(
+          {
+            issuerUrl: config.OIDC_ISSUER_URL,
+            clientId: config.OIDC_CLIENT_ID!,
+            clientSecret: config.OIDC_CLIENT_SECRET!,
+            redirectUrl: config.OIDC_REDIRECT_URL!,
+            claim: config.OIDC_OPERATOR_CLAIM,
+            scopes: config.OIDC_SCOPES,
+          },
+          identity.box,
+          identity.now,
+        )
+      : null,
   };
 }

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { platformErrorResponses } from '../http/schemas.js';
-import type { Services } from '../services.js';
+import type { Config } from '../config/config.js';
+import type { PasskeyService } from '../identity/passkeys.service.js';
+import type { OperatorTokenService } from './operator-tokens.service.js';
+import type { SignInService } from './sign-in.service.js';
 import { SESSION_COOKIE, principalOf, setSessionCookie } from './admin-access.routes.js';
 import { auditContext, cookieValue } from '../identity/session-access.routes.js';
 import { ROLE_PERMISSIONS } from './permissions.js';
-import { registerAccountRoutes } from '../identity/people.routes.js';
+import { registerAdminAccountRoutes } from './admin-accounts.routes.js';
 import {
   LoginBody,
   Operator,
@@ -18,13 +21,12 @@ import {
   TokenIdParams,
   TokenQuery,
 } from './operators.schemas.js';
-import type { Principal } from './operators.service.js';
+import type { OperatorService, Principal } from './operators.service.js';
 import { AppError } from '../errors/app-error.js';
-import { publicOrigin, relyingParty } from '../identity/public-origin.routes.js';
-import { registerPasskeyRoutes } from '../identity/passkeys.routes.js';
+import { relyingParty } from '../identity/public-origin.routes.js';
+import { passkeyCheckOf, registerPasskeyRoutes } from '../identity/passkeys.routes.js';
 import { registerInvitationAcceptRoutes } from '../identity/invitations.routes.js';
 import { PasskeySignInBody, WebAuthnOptions } from '../identity/passkeys.schemas.js';
-import type { PasskeyCheck } from '../identity/sign-in.js';
 import type { FastifyRequest } from 'fastify';
 import { sandboxFlags, type SandboxFlags } from '../identity/sandbox-flags.js';
 
@@ -42,18 +44,24 @@ const sessionView = (p: Principal, sandbox: SandboxFlagsView) => ({
 });
 
 /** Sign-in, operator accounts and their API tokens, mounted under /admin/v1 (docs/operators.md). */
-export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { operators, operatorSignIn, operatorTokens, passkeys } = services;
-  const sandbox = sandboxFlags(services.config);
-  const rp = (request: FastifyRequest) => relyingParty(services.config.PUBLIC_ORIGIN, request, 'Operator console');
-  const passkeyOf =
-    (request: FastifyRequest): PasskeyCheck =>
-    (response) =>
-      passkeys.verifySignIn('platform', response as never, rp(request), (id) => operators.people.repo.byId(id));
+/** What the console's sign-in, accounts and tokens routes use. */
+export interface OperatorRoutesDeps {
+  config: Pick<Config, 'PUBLIC_ORIGIN' | 'OPERATOR_SESSION_SECONDS' | 'SANDBOX_PAYMENTS' | 'SANDBOX_LOGIN'>;
+  operators: OperatorService;
+  operatorSignIn: SignInService;
+  operatorTokens: OperatorTokenService;
+  passkeys: PasskeyService;
+}
+
+export function operatorRoutes(deps: OperatorRoutesDeps): FastifyPluginAsyncTypebox {
+  const { operators, operatorSignIn, operatorTokens, passkeys } = deps;
+  const sandbox = sandboxFlags(deps.config);
+  const rp = (request: FastifyRequest) => relyingParty(deps.config.PUBLIC_ORIGIN, request, 'Operator console');
+  const passkeyOf = passkeyCheckOf(passkeys, operators.people, rp);
   const signedIn =
     (request: FastifyRequest, reply: Parameters<typeof setSessionCookie>[1]) =>
     (r: { session: string; csrfToken: string; operator: { name: string; role: Principal['role'] } }) => {
-      setSessionCookie(request, reply, r.session, services.config.OPERATOR_SESSION_SECONDS);
+      setSessionCookie(request, reply, r.session, deps.config.OPERATOR_SESSION_SECONDS);
       return sessionView(
         {
           kind: 'session',
@@ -139,7 +147,7 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
     );
 
-    registerAccountRoutes(app, {
+    registerAdminAccountRoutes(app, deps.config, {
       path: '/operators',
       listKey: 'operators',
       invitationsPath: '/operator-invitations',
@@ -158,9 +166,6 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
         get: 'Show an operator',
         patch: "Change an operator's role or disable it (its sessions end; its tokens stop working)",
       },
-      actor: (request) => principalOf(request).name,
-      ctx: auditContext,
-      origin: (request) => publicOrigin(services.config.PUBLIC_ORIGIN, request),
     });
 
     registerInvitationAcceptRoutes(app, { invitations: operators.invitations, rp, ctx: auditContext, tags });
@@ -222,8 +227,7 @@ export function operatorRoutes(services: Services): FastifyPluginAsyncTypebox {
           response: { 200: Type.Ref(OperatorToken), ...platformErrorResponses },
         },
       },
-      async (request) =>
-        operatorTokens.revoke(principalOf(request), Number(request.params.tokenId), auditContext(request)),
+      async (request) => operatorTokens.revoke(principalOf(request), request.params.tokenId, auditContext(request)),
     );
   };
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SafeInteger, Text } from '../http/schemas.js';
+import { IdParam } from '../http/route-params.js';
 import { ROLES } from './permissions.js';
 import { AuthenticationResponse } from '../identity/passkeys.schemas.js';
 import { SandboxFlags } from '../identity/sandbox-flags.js';
@@ -80,4 +81,4 @@ export const TokenQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const TokenIdParams = Type.Object({ tokenId: Type.String({ pattern: '^[0-9]{1,15}$' }) });
+export const TokenIdParams = Type.Object({ tokenId: IdParam() });

@@ -1,6 +1,7 @@
 import { invalidParameter } from '../errors/app-error.js';
 import type { Grant, PersonRow } from '../identity/people.repository.js';
-import { Accounts, type AuditContext, type PersonView } from '../identity/people.service.js';
+import type { AuditContext, PersonView } from '../identity/people.service.js';
+import { Accounts } from '../identity/realm-accounts.js';
 import { isRole, type Role } from './permissions.js';
 
 export type { AuditContext, OperatorEvent, SecondFactor } from '../identity/people.service.js';
@@ -45,7 +46,7 @@ export class OperatorService extends Accounts<OperatorView> {
 
   /**
    * A new operator: invited (a link with which it sets its own password and second factor), except the very first,
-   * whose password and second factor are answered once (identity/people.service.ts Accounts.createAccount).
+   * whose password and second factor are answered once (identity/realm-accounts.ts Accounts.createAccount).
    */
   async create(
     input: { name: string; role: string; password?: string; email?: string },

@@ -6,20 +6,30 @@ import { gameCallFailures } from '../game-calls/overview.queries.js';
 import { openReportsByApp } from '../reporting/overview.queries.js';
 import type { OverviewSources } from './overview.service.js';
 
-/** Every overview series of the platform, read from the domains' own stores (the operator console's set). */
-export function overviewSourcesOf(db: Kysely<Tables>): OverviewSources {
-  return {
-    eventsByHour: (w) => eventsByHour(db, w),
-    latencyByDestination: (w) => latencyByDestination(db, w),
-    failureReasons: (w) => failureReasons(db, w),
-    commerceByDay: (w) => commerceByDay(db, w),
-    gameCallFailures: (w) => gameCallFailures(db, w),
-    openReports: (appId) => openReportsByApp(db, appId),
-  };
+export { overviewRoutes } from './overview.routes.js';
+export type { OverviewSources } from './overview.service.js';
+
+/**
+ * The overview reads every domain's own series and writes nothing: it sits above the domains whose queries it
+ * joins (delivery, orders, game calls, reporting), and nothing below imports it. The portal reads the studio's set.
+ */
+export interface OverviewDomain {
+  /** Every series of the platform (the operator console's set). */
+  platform: OverviewSources;
+  /** A studio's overview (the portal): every series but the open report queue, which is the moderators' business. */
+  studio: OverviewSources;
 }
 
-/** A studio's overview (the portal): every series but the open report queue, which is the moderators' business. */
-export function studioOverviewSourcesOf(db: Kysely<Tables>): OverviewSources {
-  const { openReports: _operatorsOnly, ...sources } = overviewSourcesOf(db);
-  return sources;
+/** Builds the overview's sources over `reads` (Database.reads: the replica when there is one). */
+export function createOverview(reads: Kysely<Tables>): OverviewDomain {
+  const platform: OverviewSources = {
+    eventsByHour: (w) => eventsByHour(reads, w),
+    latencyByDestination: (w) => latencyByDestination(reads, w),
+    failureReasons: (w) => failureReasons(reads, w),
+    commerceByDay: (w) => commerceByDay(reads, w),
+    gameCallFailures: (w) => gameCallFailures(reads, w),
+    openReports: (appId) => openReportsByApp(reads, appId),
+  };
+  const { openReports: _operatorsOnly, ...studio } = platform;
+  return { platform, studio };
 }

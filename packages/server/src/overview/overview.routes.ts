@@ -1,14 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../services.js';
-import { overviewSourcesOf } from './overview.module.js';
+import type { OverviewSources } from './overview.service.js';
 import { Overview, OverviewQuery } from './overview.schemas.js';
 import { parseOverviewQuery, readOverview } from './overview.service.js';
 import { adminRoute } from '../http/api-route.js';
 
 /** GET /admin/v1/overview: the console's opening page, every series of one window (docs/console.md, "Overview"). */
-export function overviewRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const sources = overviewSourcesOf(services.database.reads);
+export function overviewRoutes(deps: { overview: { platform: OverviewSources } }): FastifyPluginAsyncTypebox {
+  const sources = deps.overview.platform;
   return async (app) => {
     app.addSchema(Overview);
     app.get(

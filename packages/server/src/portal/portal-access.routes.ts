@@ -32,7 +32,10 @@ export function studioOf(request: FastifyRequest): StudioPrincipal {
   return p;
 }
 
-/** The app of a portal route, already checked to be the caller's. */
+/**
+ * The app of a portal route, already checked to be the caller's; for routes whose `appId` is still the digits string
+ * (an IdParam route reads `request.params.appId`, already a number).
+ */
 export const appIdOf = (request: FastifyRequest) => Number((request.params as { appId: string }).appId);
 
 export function setPortalCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
@@ -109,9 +112,10 @@ export function installPortalAccess(scope: FastifyInstance, deps: PortalAccessDe
   // After validation (bad input is 400 wherever it is sent, and validation does not depend on the app), before
   // any handler: an app that is not the developer's is "not found".
   scope.addHook('preHandler', async (request) => {
-    const appId = (request.params as { appId?: string } | undefined)?.appId;
+    // A number on routes whose params are IdParam (converted at validation), the digits string elsewhere.
+    const appId = (request.params as { appId?: string | number } | undefined)?.appId;
     const principal = principals.get(request);
-    if (appId !== undefined && !principal?.appIds.some((id) => String(id) === appId))
+    if (appId !== undefined && !principal?.appIds.some((id) => String(id) === String(appId)))
       // Answered as if the app did not exist, but recorded: a developer trying other studios' apps shows.
       throw await refused(
         request,

@@ -3,19 +3,15 @@ import { Type } from '@sinclair/typebox';
 import { NextBefore, nextBeforeOf, parseTime } from '../http/admin-query.js';
 import { parsePage } from '../http/list-query.js';
 import { eventFilter } from '../delivery/delivery.routes.js';
-import type { Services } from '../services.js';
+import type { DeliveryService } from '../delivery/delivery.service.js';
+import type { CallLogService } from '../game-calls/call-log.service.js';
+import type { OrdersDomain } from '../orders/orders.module.js';
+import { AppIdParams, IdParam } from '../http/route-params.js';
 import { DeliveryAttempt, DeliveryEvent, EventList, RecoverBody, TestEventBody } from '../delivery/delivery.schemas.js';
 import { GameCall, GameCallList, GameCallListQuery, parseGameCallQuery } from '../game-calls/call-log.schemas.js';
 import { ConsumptionNoticeView } from '../orders/consumption/consumption.schemas.js';
-import { appIdOf } from './portal-access.routes.js';
 import { eventOfApp, resendOfApp } from './portal-events.js';
-import {
-  ConsumptionNoticePortalQuery,
-  PortalAppParams,
-  PortalEventParams,
-  PortalEventQuery,
-  ResendManyBody,
-} from './portal.schemas.js';
+import { ConsumptionNoticePortalQuery, PortalEventQuery, ResendManyBody } from './portal.schemas.js';
 import { portalRoute } from '../http/api-route.js';
 
 /**
@@ -23,7 +19,14 @@ import { portalRoute } from '../http/api-route.js';
  * their attempts, resending and recovering them, test events, the game-call log (4.8-4.10) and the consumption
  * notices (4.6). The same domain functions as the admin API; the app is already checked to be the developer's.
  */
-export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
+/** An event of one of the studio's apps. */
+const PortalEventParams = Type.Object({ appId: IdParam(), eventId: IdParam() });
+
+export function portalDeliveryRoutes(services: {
+  delivery: DeliveryService;
+  callLog: Pick<CallLogService, 'list'>;
+  orders: Pick<OrdersDomain, 'consumption'>;
+}): FastifyPluginAsyncTypebox {
   const { delivery } = services;
   return async (app) => {
     // The admin scope's shared schemas are not visible here (each scope has its own).
@@ -34,13 +37,13 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
       '/apps/:appId/events',
       portalRoute({
         summary: "The app's notification events, newest first, by state, type and creation time",
-        params: PortalAppParams,
+        params: AppIdParams,
         querystring: PortalEventQuery,
         response: { 200: EventList },
       }),
       async (request) => {
         const filter = eventFilter(request.query);
-        const events = await delivery.list({ appId: appIdOf(request), ...filter });
+        const events = await delivery.list({ appId: request.params.appId, ...filter });
         return { events, nextBefore: nextBeforeOf(events, filter.limit, (e) => e.eventId) };
       },
     );
@@ -57,7 +60,7 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
           ]),
         },
       }),
-      async (request) => eventOfApp(delivery, appIdOf(request), Number(request.params.eventId)),
+      async (request) => eventOfApp(delivery, request.params.appId, request.params.eventId),
     );
 
     app.post(
@@ -68,8 +71,8 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
         response: { 200: Type.Ref(DeliveryEvent) },
       }),
       async (request) => {
-        const eventId = Number(request.params.eventId);
-        await eventOfApp(delivery, appIdOf(request), eventId);
+        const eventId = request.params.eventId;
+        await eventOfApp(delivery, request.params.appId, eventId);
         return delivery.resend(eventId);
       },
     );
@@ -78,23 +81,23 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
       '/apps/:appId/events/resend',
       portalRoute({
         summary: "Deliver several of the app's events again now (all must be the app's, else none is resent)",
-        params: PortalAppParams,
+        params: AppIdParams,
         body: ResendManyBody,
         response: { 200: Type.Object({ resent: Type.Array(Type.Integer()) }) },
       }),
-      async (request) => ({ resent: await resendOfApp(delivery, appIdOf(request), request.body.eventIds) }),
+      async (request) => ({ resent: await resendOfApp(delivery, request.params.appId, request.body.eventIds) }),
     );
 
     app.post(
       '/apps/:appId/events/recover',
       portalRoute({
         summary: 'Deliver again every dead event of the app that died since a time (after an outage)',
-        params: PortalAppParams,
+        params: AppIdParams,
         body: RecoverBody,
         response: { 200: Type.Object({ recovered: Type.Integer() }) },
       }),
       async (request) => ({
-        recovered: await delivery.recover(appIdOf(request), parseTime('since', request.body.since)),
+        recovered: await delivery.recover(request.params.appId, parseTime('since', request.body.since)),
       }),
     );
 
@@ -102,13 +105,13 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
       '/apps/:appId/test-events',
       portalRoute({
         summary: 'Send a test event, signed and delivered exactly like a real one',
-        params: PortalAppParams,
+        params: AppIdParams,
         body: TestEventBody,
         response: { 201: Type.Object({ eventId: Type.Integer() }) },
       }),
       async (request, reply) => {
         const eventId = await delivery.sendTestEvent(
-          appIdOf(request),
+          request.params.appId,
           request.body.type,
           request.body.serverId ?? null,
         );
@@ -120,12 +123,12 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
       '/apps/:appId/game-calls',
       portalRoute({
         summary: 'The role query, role list and pre-order check calls to the game (4.8-4.10), with why each failed',
-        params: PortalAppParams,
+        params: AppIdParams,
         querystring: GameCallListQuery,
         response: { 200: GameCallList },
       }),
       async (request) => {
-        const filter = parseGameCallQuery(appIdOf(request), request.query);
+        const filter = parseGameCallQuery(request.params.appId, request.query);
         const calls = await services.callLog.list(filter);
         return { calls, nextBefore: nextBeforeOf(calls, filter.limit, (c) => c.callId) };
       },
@@ -135,7 +138,7 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
       '/apps/:appId/consumption-notices',
       portalRoute({
         summary: "The app's in-game consumption notices (4.6), newest first",
-        params: PortalAppParams,
+        params: AppIdParams,
         querystring: ConsumptionNoticePortalQuery,
         response: {
           200: Type.Object({ notices: Type.Array(ConsumptionNoticeView), nextBefore: NextBefore }),
@@ -145,7 +148,7 @@ export function portalDeliveryRoutes(services: Services): FastifyPluginAsyncType
         const { userId } = request.query;
         const page = parsePage(request.query);
         const notices = await services.orders.consumption.list({
-          appId: appIdOf(request),
+          appId: request.params.appId,
           ...(userId !== undefined ? { userId } : {}),
           ...page,
         });

@@ -3,11 +3,10 @@ import { Type } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
 import { NextBefore, nextBeforeOf, pageQuery } from '../http/admin-query.js';
 import { parsePage } from '../http/list-query.js';
-import type { Services } from '../services.js';
+import type { OrdersDomain } from '../orders/orders.module.js';
 import { Order, type Order as OrderView } from '../orders/orders.view.js';
 import { RefundAbuseQuery, Refunders } from '../orders/refunds/refund-abuse.schemas.js';
-import { appIdOf } from './portal-access.routes.js';
-import { PortalAppParams } from './portal.schemas.js';
+import { AppIdParams } from '../http/route-params.js';
 import { portalRoute } from '../http/api-route.js';
 
 /**
@@ -31,7 +30,9 @@ const PortalPlayerOrdersQuery = Type.Object(
  * Refund abuse in sight for a studio (docs/portal.md): its app's players with the most refunds, and one player's
  * orders of the app, read-only. The app is already checked to be the developer's (portal-access.routes.ts).
  */
-export function portalOrderRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function portalOrderRoutes(services: {
+  orders: Pick<OrdersDomain, 'refundAbuse' | 'orders'>;
+}): FastifyPluginAsyncTypebox {
   const { orders: domain } = services;
   return async (app) => {
     app.get(
@@ -39,18 +40,18 @@ export function portalOrderRoutes(services: Services): FastifyPluginAsyncTypebox
       portalRoute({
         summary:
           "The app's players with the most refunds in a window: count, amount per currency, pending supplements (4.5), last refund",
-        params: PortalAppParams,
+        params: AppIdParams,
         querystring: RefundAbuseQuery,
         response: { 200: Refunders },
       }),
-      async (request) => domain.refundAbuse.refunders(domain.refundAbuse.parse(appIdOf(request), request.query)),
+      async (request) => domain.refundAbuse.refunders(domain.refundAbuse.parse(request.params.appId, request.query)),
     );
 
     app.get(
       '/apps/:appId/orders',
       portalRoute({
         summary: "One player's orders of the app (payments, supplement payments, refunds), newest first, read-only",
-        params: PortalAppParams,
+        params: AppIdParams,
         querystring: PortalPlayerOrdersQuery,
         response: {
           200: Type.Object({ orders: Type.Array(PortalOrder), nextBefore: NextBefore }),
@@ -58,7 +59,7 @@ export function portalOrderRoutes(services: Services): FastifyPluginAsyncTypebox
       }),
       async (request) => {
         const page = parsePage(request.query);
-        const orders = await domain.orders.find({ appId: appIdOf(request), userId: request.query.userId, ...page });
+        const orders = await domain.orders.find({ appId: request.params.appId, userId: request.query.userId, ...page });
         return { orders: orders.map(portalOrder), nextBefore: nextBeforeOf(orders, page.limit, (o) => o.trxNo) };
       },
     );

@@ -1,14 +1,18 @@
-import type { SecretBox } from '../crypto/secret-box.js';
-import type { PeopleRepository } from '../identity/people.repository.js';
-import { PeopleService, type OperatorEvent } from '../identity/people.service.js';
-import { SignIn, type Door, type SignInSettings } from '../identity/sign-in.js';
-import type { SignInMetrics } from '../identity/sign-in.metrics.js';
-import type { InvitationsRepository } from '../identity/invitations.repository.js';
-import { InvitationService } from '../identity/invitations.service.js';
-import type { PasskeyService } from '../identity/passkeys.service.js';
-import type { Mailer } from '../identity/mailer.js';
+import { realmOf, type Identity } from '../identity/identity.module.js';
+import type { Door } from '../identity/sign-in.js';
 import { PortalSignInService } from './portal-sign-in.service.js';
 import { StudioDeveloperService, studioActor } from './studio-developers.service.js';
+
+export { installPortalAccess, studioOf } from './portal-access.routes.js';
+export { studioActor } from './studio-developers.service.js';
+export { portalRoutes } from './portal.routes.js';
+export { portalDeliveryRoutes } from './portal-delivery.routes.js';
+export { portalOrderRoutes } from './portal-orders.routes.js';
+export { portalPageRoutes } from './portal.page.routes.js';
+export { studioDeveloperRoutes } from './studio-developers.routes.js';
+export { registerStudioDeveloperCommands } from './studio-developers.cli.js';
+export type { StudioDeveloperService } from './studio-developers.service.js';
+export type { PortalSignInService } from './portal-sign-in.service.js';
 
 /** The portal's door: people of the studio realm, whose every grant is an app (none: an empty portal). */
 const PORTAL_DOOR: Door = {
@@ -26,25 +30,13 @@ const PORTAL_DOOR: Door = {
   refusal: 'PORTAL_LOGIN_FAILED',
 };
 
-/** The studio portal's accounts and sign-in (docs/portal.md), on the one identity model, wired from plain values. */
-export function createPortal(deps: {
-  people: PeopleRepository;
-  box: SecretBox;
-  issuer: string;
-  requireApp: (appId: number) => Promise<unknown>;
-  record: (e: OperatorEvent) => Promise<void>;
-  signIn: SignInSettings;
-  signInMetrics: SignInMetrics;
-  invitations: InvitationsRepository;
-  passkeys: PasskeyService;
-  mailer: Mailer;
-  invitationTtlMs: number;
-  now: () => number;
-}): { studioDevelopers: StudioDeveloperService; portalSignIn: PortalSignInService } {
-  const people = new PeopleService(
-    deps.people,
-    deps.box,
-    {
+/** The studio portal's accounts and sign-in (docs/portal.md), on the one identity model. */
+export function createPortal(
+  identity: Identity,
+  requireApp: (appId: number) => Promise<unknown>,
+): { studioDevelopers: StudioDeveloperService; portalSignIn: PortalSignInService } {
+  const { people, invitations, door } = realmOf(identity, {
+    terms: {
       realm: 'studio',
       noun: 'studio developer',
       events: {
@@ -53,27 +45,11 @@ export function createPortal(deps: {
         enabled: 'studio-developer-enabled',
       },
     },
-    deps.issuer,
-    deps.record,
-    deps.now,
-  );
-  const door = new SignIn(PORTAL_DOOR, deps.people, deps.box, people, deps.signIn, deps.signInMetrics, deps.now);
+    invitations: { page: '/portal', actor: studioActor, title: 'Studio portal' },
+    door: PORTAL_DOOR,
+  });
   return {
-    studioDevelopers: new StudioDeveloperService(
-      people,
-      new InvitationService(
-        deps.invitations,
-        deps.people,
-        deps.box,
-        deps.passkeys,
-        { realm: 'studio', people, page: '/portal', actor: studioActor, title: 'Studio portal' },
-        deps.mailer,
-        deps.invitationTtlMs,
-        deps.issuer,
-        deps.now,
-      ),
-      deps.requireApp,
-    ),
+    studioDevelopers: new StudioDeveloperService(people, invitations, requireApp),
     portalSignIn: new PortalSignInService(door),
   };
 }

@@ -1,23 +1,28 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { sandboxFlags, SandboxFlags } from '../identity/sandbox-flags.js';
-import type { Services } from '../services.js';
+import type { Config } from '../config/config.js';
+import type { AppService } from '../apps/apps.service.js';
+import type { PlatformKeyService } from '../platform-keys/keys.service.js';
+import type { PasskeyService } from '../identity/passkeys.service.js';
+import type { PortalSignInService } from './portal-sign-in.service.js';
+import type { StudioDeveloperService } from './studio-developers.service.js';
+import type { OverviewSources } from '../overview/overview.service.js';
 import { App, AppList, AppWithSecret } from '../apps/apps.schemas.js';
 import { PublicKey } from '../platform-keys/keys.routes.js';
 import { LoginBody } from '../operators/operators.schemas.js';
 import { auditContext, cookieValue } from '../identity/session-access.routes.js';
-import { PORTAL_COOKIE, appIdOf, setPortalCookie, studioOf } from './portal-access.routes.js';
-import { PortalAppParams, PortalAppPatchBody, PortalSession } from './portal.schemas.js';
+import { PORTAL_COOKIE, setPortalCookie, studioOf } from './portal-access.routes.js';
+import { PortalAppPatchBody, PortalSession } from './portal.schemas.js';
+import { AppIdParams } from '../http/route-params.js';
 import type { StudioPrincipal } from './portal-sign-in.service.js';
 import { Overview, PortalOverviewQuery } from '../overview/overview.schemas.js';
-import { studioOverviewSourcesOf } from '../overview/overview.module.js';
 import { parseOverviewQuery, readOverview } from '../overview/overview.service.js';
 import { portalRoute } from '../http/api-route.js';
 import { relyingParty } from '../identity/public-origin.routes.js';
-import { registerPasskeyRoutes } from '../identity/passkeys.routes.js';
+import { passkeyCheckOf, registerPasskeyRoutes } from '../identity/passkeys.routes.js';
 import { registerInvitationAcceptRoutes } from '../identity/invitations.routes.js';
 import { PasskeySignInBody, WebAuthnOptions } from '../identity/passkeys.schemas.js';
-import type { PasskeyCheck } from '../identity/sign-in.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { studioActor } from './studio-developers.service.js';
 
@@ -34,15 +39,24 @@ const sessionView = (p: StudioPrincipal, sandbox: Static<typeof SandboxFlags>) =
  * developer's apps with their URLs and md5 secret, and the platform public keys. Every app route goes through the
  * same domain functions as the admin API, so the same checks apply.
  */
-export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
+/** What the portal's own routes use. */
+export interface PortalRoutesDeps {
+  config: Pick<Config, 'PUBLIC_ORIGIN' | 'OPERATOR_SESSION_SECONDS' | 'SANDBOX_PAYMENTS' | 'SANDBOX_LOGIN'>;
+  apps: Pick<AppService, 'list' | 'get' | 'update' | 'rotateSecret'>;
+  keys: Pick<PlatformKeyService, 'list'>;
+  portalSignIn: PortalSignInService;
+  passkeys: PasskeyService;
+  studioDevelopers: StudioDeveloperService;
+  /** The studio's overview series (overview.module.ts): no open report queue. */
+  overview: { studio: OverviewSources };
+}
+
+export function portalRoutes(services: PortalRoutesDeps): FastifyPluginAsyncTypebox {
   const { apps, portalSignIn, passkeys, studioDevelopers } = services;
-  const overviewSources = studioOverviewSourcesOf(services.database.reads);
+  const overviewSources = services.overview.studio;
   const sandbox = sandboxFlags(services.config);
   const rp = (request: FastifyRequest) => relyingParty(services.config.PUBLIC_ORIGIN, request, 'Studio portal');
-  const passkeyOf =
-    (request: FastifyRequest): PasskeyCheck =>
-    (response) =>
-      passkeys.verifySignIn('studio', response as never, rp(request), (id) => studioDevelopers.people.repo.byId(id));
+  const passkeyOf = passkeyCheckOf(passkeys, studioDevelopers.people, rp);
   const signedIn = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -132,21 +146,21 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
       '/apps/:appId',
       portalRoute({
         summary: 'Show an app with its callback and game URLs',
-        params: PortalAppParams,
+        params: AppIdParams,
         response: { 200: Type.Ref(App) },
       }),
-      async (request) => apps.get(appIdOf(request)),
+      async (request) => apps.get(request.params.appId),
     );
 
     app.patch(
       '/apps/:appId',
       portalRoute({
         summary: 'Set the callback URLs (4.7) and the game URLs (4.8-4.10, 6, 4.6), checked as the admin API does',
-        params: PortalAppParams,
+        params: AppIdParams,
         body: PortalAppPatchBody,
         response: { 200: Type.Ref(App) },
       }),
-      async (request) => apps.update(appIdOf(request), request.body),
+      async (request) => apps.update(request.params.appId, request.body),
     );
 
     app.get(
@@ -154,23 +168,26 @@ export function portalRoutes(services: Services): FastifyPluginAsyncTypebox {
       portalRoute({
         summary:
           "The app's overview for a window: notifications per hour by outcome, attempt latency, failure reasons, orders per day and game-call failures (no report queue)",
-        params: PortalAppParams,
+        params: AppIdParams,
         querystring: PortalOverviewQuery,
         response: { 200: Type.Ref(Overview) },
       }),
       async (request) =>
-        readOverview(overviewSources, { ...parseOverviewQuery(request.query, Date.now()), appId: appIdOf(request) }),
+        readOverview(overviewSources, {
+          ...parseOverviewQuery(request.query, Date.now()),
+          appId: request.params.appId,
+        }),
     );
 
     app.post(
       '/apps/:appId/rotate-secret',
       portalRoute({
         summary: 'New md5 secret, answered once; the previous one stays valid for SECRET_GRACE_SECONDS',
-        params: PortalAppParams,
+        params: AppIdParams,
         response: { 200: AppWithSecret },
       }),
       async (request) => {
-        const { app: rotated, secret } = await apps.rotateSecret(appIdOf(request));
+        const { app: rotated, secret } = await apps.rotateSecret(request.params.appId);
         return { ...rotated, secret };
       },
     );

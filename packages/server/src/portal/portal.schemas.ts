@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SafeInteger, Text } from '../http/schemas.js';
-import { QueryId, QueryTime, pageQuery } from '../http/admin-query.js';
+import { QueryTime, pageQuery } from '../http/admin-query.js';
 import { AppPatchBody } from '../apps/apps.schemas.js';
 import {
   AccountNameParams,
@@ -53,9 +53,6 @@ export const PortalAppPatchBody = Type.Pick(
   ['callbackUrls', 'roleQueryUrl', 'roleListUrl', 'preOrderCheckUrl', 'cancellationCallbackUrl', 'partnerUrl'],
   { additionalProperties: false, minProperties: 1 },
 );
-
-export const PortalAppParams = Type.Object({ appId: QueryId });
-export const PortalEventParams = Type.Object({ appId: QueryId, eventId: QueryId });
 
 export const PortalEventQuery = Type.Object(
   {

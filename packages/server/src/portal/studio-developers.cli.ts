@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
-import { registerAccountCommands, SHELL_ACTOR, stateText } from '../identity/people.cli.js';
-import type { DeveloperView } from './studio-developers.service.js';
+import { registerRealmAccountCommands, SHELL_ACTOR, stateText, type RealmCli } from '../identity/account-commands.js';
+import type { DeveloperView, StudioDeveloperService } from './studio-developers.service.js';
 
 const describe = (d: DeveloperView) =>
   `${d.name}  apps ${d.appIds.join(',') || '(none)'}  refunds ${d.refundAppIds.join(',') || '(none)'}${stateText(d)}`;
@@ -13,12 +13,17 @@ function parseApps(value: string): number[] {
 }
 
 /** `studio-developer ...`: the studio portal's developer accounts from the host (docs/portal.md). */
-export function registerStudioDeveloperCommands(program: Command, ctx: CliContext<LegacyServices>): void {
+/** What the studio developer commands use. */
+export interface StudioDevelopersCli extends RealmCli {
+  studioDevelopers: StudioDeveloperService;
+}
+
+export function registerStudioDeveloperCommands(program: Command, ctx: CliContext<StudioDevelopersCli>): void {
   const dev = program
     .command('studio-developer')
     .description("studio developer accounts of the portal (/portal), each scoped to its studio's apps");
 
-  registerAccountCommands(dev, ctx, {
+  registerRealmAccountCommands(dev, ctx, {
     accounts: (s) => s.studioDevelopers,
     describe,
     one: 'developer',

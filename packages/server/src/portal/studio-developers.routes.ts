@@ -1,15 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../services.js';
-import { principalOf } from '../operators/admin-access.routes.js';
-import { auditContext } from '../identity/session-access.routes.js';
-import { registerAccountRoutes } from '../identity/people.routes.js';
-import { publicOrigin } from '../identity/public-origin.routes.js';
+import type { Config } from '../config/config.js';
+import type { StudioDeveloperService } from './studio-developers.service.js';
+import { registerAdminAccountRoutes } from '../operators/admin-accounts.routes.js';
 import { DeveloperCreateBody, DeveloperCreated, DeveloperPatchBody, StudioDeveloper } from './portal.schemas.js';
 
 /** Operators invite and manage studio developer accounts, mounted under /admin/v1 (docs/portal.md). */
-export function studioDeveloperRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function studioDeveloperRoutes(services: {
+  config: Pick<Config, 'PUBLIC_ORIGIN'>;
+  studioDevelopers: StudioDeveloperService;
+}): FastifyPluginAsyncTypebox {
   return async (app) =>
-    registerAccountRoutes(app, {
+    registerAdminAccountRoutes(app, services.config, {
       path: '/studio-developers',
       listKey: 'developers',
       invitationsPath: '/studio-developer-invitations',
@@ -28,8 +29,5 @@ export function studioDeveloperRoutes(services: Services): FastifyPluginAsyncTyp
         get: 'Show a studio developer',
         patch: "Change a studio developer's apps or disable it (taking apps away or disabling ends its sessions)",
       },
-      actor: (request) => principalOf(request).name,
-      ctx: auditContext,
-      origin: (request) => publicOrigin(services.config.PUBLIC_ORIGIN, request),
     });
 }

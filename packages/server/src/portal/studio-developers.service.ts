@@ -1,5 +1,6 @@
 import type { Grant, PersonRow } from '../identity/people.repository.js';
-import { Accounts, type AuditContext, type PeopleService, type PersonView } from '../identity/people.service.js';
+import type { AuditContext, PeopleService, PersonView } from '../identity/people.service.js';
+import { Accounts } from '../identity/realm-accounts.js';
 import type { InvitationService } from '../identity/invitations.service.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { STUDIO_REFUND_ROLE, STUDIO_ROLE } from '../operators/permissions.js';

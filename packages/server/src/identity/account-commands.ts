@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
-import type { Services } from '../services.js';
+import type { CliContext } from '../cli/context.js';
+import type { Config } from '../config/config.js';
 import type { PersonView, SecondFactor } from './people.service.js';
 import type { InvitationIssued } from './invitations.service.js';
 
@@ -32,7 +32,7 @@ interface AccountsCli<V> {
 }
 
 /** Where the links point from the host's shell: PUBLIC_ORIGIN, else this host on PORT. */
-const cliOrigin = (s: Services) => s.config.PUBLIC_ORIGIN ?? `http://localhost:${s.config.PORT}`;
+const cliOrigin = (s: RealmCli) => s.config.PUBLIC_ORIGIN ?? `http://localhost:${s.config.PORT}`;
 
 /** An invitation or reset link as the CLI prints it: its state, and the link or where it was mailed. */
 export const issuedText = (r: InvitationIssued) =>
@@ -45,9 +45,14 @@ export const issuedText = (r: InvitationIssued) =>
         : `the mail to ${r.invitation.email} failed: resend it once the mail server answers`,
   ].join('\n');
 
+/** What every realm's account commands use of the services: where the links point. */
+export interface RealmCli {
+  config: Pick<Config, 'PUBLIC_ORIGIN' | 'PORT'>;
+}
+
 /** One realm's account commands: its service, how a line reads, and how its grants are given on the command line. */
-export interface AccountCommands<V> {
-  accounts: (s: Services) => AccountsCli<V>;
+export interface AccountCommands<S, V> {
+  accounts: (s: S) => AccountsCli<V>;
   describe: (v: V) => string;
   /** The key of the account in create's answer and of the list's: 'operator'/'operators'. */
   one: string;
@@ -70,10 +75,10 @@ export interface AccountCommands<V> {
  * disable, enable, reset-totp, reset-password. Like every CLI command they work on the database directly, so they are
  * the way in when no admin can sign in.
  */
-export function registerAccountCommands<V>(
+export function registerRealmAccountCommands<S extends RealmCli, V>(
   command: Command,
-  ctx: CliContext<LegacyServices>,
-  spec: AccountCommands<V>,
+  ctx: CliContext<S>,
+  spec: AccountCommands<S, V>,
 ): void {
   const { grants } = spec;
   command
