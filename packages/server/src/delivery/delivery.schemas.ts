@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NextBefore, QueryId as Id, QueryTime as Time, pageQuery } from '../http/admin-query.js';
 import { timeWindowQuery } from '../http/list-query.js';
+import { IdParam } from '../http/route-params.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -61,8 +62,7 @@ export const EventList = Type.Object({
   nextBefore: NextBefore,
 });
 
-export const EventIdParams = Type.Object({ eventId: Id });
-export const AppIdParams = Type.Object({ appId: Id });
+export const EventIdParams = Type.Object({ eventId: IdParam() });
 
 export const RecoverBody = Type.Object(
   {

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
 import { Cursor } from '../http/admin-query.js';
+import { IdParam } from '../http/route-params.js';
 
 // --- the operator side: moderation queue under /admin/v1 ---
 
@@ -88,7 +89,7 @@ export const ReportList = Type.Object({
   nextCursor: Nullable(Type.String()),
 });
 
-export const ReportIdParams = Type.Object({ reportId: Type.String({ pattern: '^[0-9]{1,15}$' }) });
+export const ReportIdParams = Type.Object({ reportId: IdParam() });
 
 export const ShowReportQuery = Type.Object(
   {

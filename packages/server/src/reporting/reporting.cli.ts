@@ -1,9 +1,15 @@
 import { Command } from 'commander';
 import os from 'node:os';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { REPORT_STATUSES, type ReportStatus } from './report.service.js';
 import type { ReportView } from './moderation.schemas.js';
+import type { ModerationService } from './moderation.service.js';
+
+/** What the `report` commands use. */
+export interface ReportCommandServices {
+  moderation: ModerationService;
+}
 
 function parseReportId(value: string): number {
   if (!/^[0-9]{1,15}$/.test(value)) throw invalidParameter('reportId', 'must be a number');
@@ -49,7 +55,7 @@ function windowAndPage(o: { status?: string; from?: string; to?: string; limit?:
 }
 
 /** `report ...`: the moderation queue from the command line (same database as the service). */
-export function registerReportCommands(program: Command, ctx: CliContext<LegacyServices>): void {
+export function registerReportCommands(program: Command, ctx: CliContext<ReportCommandServices>): void {
   const report = program.command('report').description('the moderation queue of player reports');
 
   report
