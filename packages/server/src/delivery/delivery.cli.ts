@@ -4,7 +4,7 @@ import { addListOptions } from '../cli/list-options.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { PAGE_DEFAULT, PAGE_MAX, parseId, parseLimit, parseTime } from '../http/admin-query.js';
 import type { DeliveryEvent } from './delivery.schemas.js';
-import type { TestEventKind } from './sample-events.js';
+import { TEST_EVENT_KINDS, type TestEventKind } from './event-types.js';
 import type { DeliveryService } from './delivery.service.js';
 
 /** What the `events` commands use. */
@@ -91,7 +91,7 @@ export function registerDeliveryCommands(program: Command, ctx: CliContext<Deliv
     .option('--server-id <serverId>')
     .description('send a test event, signed and delivered like a real one')
     .action(async (o) => {
-      if (!['payment', 'refund', 'cancellation'].includes(o.type))
+      if (!(TEST_EVENT_KINDS as readonly string[]).includes(o.type))
         throw invalidParameter('type', 'must be payment, refund or cancellation');
       await ctx.withServices(async (s) => {
         const eventId = await s.delivery.sendTestEvent(
