@@ -5,6 +5,7 @@ import type { Config } from '../config/config.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { AppleSettingsView, GoogleSettingsView } from './store-settings.schemas.js';
 import type { StoreSettingsService } from './store-settings.service.js';
+import { notificationUrls } from './notification-urls.js';
 
 /** What the `app store-settings` commands use. */
 export interface StoreSettingsCommandServices {
@@ -25,16 +26,11 @@ function readFile(option: string, file: string): string {
   }
 }
 
-/** The notification URLs from PUBLIC_HOST (the admin API answers them from the request's base); paths alone without it. */
-function notificationUrls(
-  config: Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PORT'>,
-  appId: number,
-): { apple: string; google: string } {
-  const base = config.PUBLIC_HOST
+/** The base of the notification URLs from PUBLIC_HOST (the admin API answers them from the request's); none without it. */
+const publicBase = (config: Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PORT'>) =>
+  config.PUBLIC_HOST
     ? `https://${config.PUBLIC_HOST}${config.PUBLIC_PORT === 443 ? '' : `:${config.PUBLIC_PORT}`}`
     : '';
-  return { apple: `${base}/notify/v1/apple/${appId}`, google: `${base}/notify/v1/google/${appId}` };
-}
 
 const describeApple = (a: AppleSettingsView | null) =>
   a
@@ -67,7 +63,7 @@ export function registerStoreSettingsCommands(app: Command, ctx: CliContext<Stor
         const shown = {
           appId,
           ...(await s.storeSettings.show(appId)),
-          notificationUrls: notificationUrls(s.config, appId),
+          notificationUrls: notificationUrls(publicBase(s.config), appId),
         };
         ctx.output(shown, () =>
           [

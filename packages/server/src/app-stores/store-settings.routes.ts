@@ -12,11 +12,7 @@ import {
 import { adminRoute } from '../http/api-route.js';
 import { AppIdParams } from '../http/route-params.js';
 import type { StoreSettingsService } from './store-settings.service.js';
-
-/** The store notification URLs of an app, absolute from the base the operator reached this service at. */
-export function notificationUrls(baseUrl: string, appId: number): { apple: string; google: string } {
-  return { apple: `${baseUrl}/notify/v1/apple/${appId}`, google: `${baseUrl}/notify/v1/google/${appId}` };
-}
+import { notificationUrls } from './notification-urls.js';
 
 /** Admin API of the per-app store settings (App Store, Google Play), mounted under /admin/v1. Secrets are never answered. */
 export function storeSettingsRoutes(services: { storeSettings: StoreSettingsService }): FastifyPluginAsyncTypebox {

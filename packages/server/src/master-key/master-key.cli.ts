@@ -25,6 +25,13 @@ const countsText = (counts: SealedColumnCount[]) =>
     )
     .join('\n');
 
+/** The configured master keys, the current one first, and how many values of each sealed column each one seals. */
+async function sealedStatus(s: MasterKeyCommandServices) {
+  const counts = await countSealed(s.sealedValues, s.box, SEALED_COLUMNS);
+  const [current, ...previous] = s.box.keyIds;
+  return { counts, current: current!, previous };
+}
+
 /**
  * Master key rotation (docs/operations.md): `status` shows which key seals
  * what, `rotate` (embedded mode) adds a new current key to DATA_DIR/master.key,
@@ -39,8 +46,7 @@ export function registerMasterKeyCommands(program: Command, ctx: CliContext<Mast
     .description('the configured master keys and how many stored values each one seals')
     .action(async () => {
       await ctx.withServices(async (s) => {
-        const counts = await countSealed(s.sealedValues, s.box, SEALED_COLUMNS);
-        const [current, ...previous] = s.box.keyIds;
+        const { counts, current, previous } = await sealedStatus(s);
         ctx.output(
           { current, previous, columns: counts },
           () =>
@@ -106,8 +112,7 @@ export function registerMasterKeyCommands(program: Command, ctx: CliContext<Mast
     .description('drop the previous master keys once no stored value is sealed under them')
     .action(async () => {
       await ctx.withServices(async (s) => {
-        const counts = await countSealed(s.sealedValues, s.box, SEALED_COLUMNS);
-        const [current, ...previous] = s.box.keyIds;
+        const { counts, current, previous } = await sealedStatus(s);
         const left = counts.filter((c) => c.unreadable > 0 || Object.keys(c.byKey).some((k) => k !== current));
         if (left.length) {
           throw new Error(
