@@ -17,8 +17,6 @@ export { deliveryRoutes } from './delivery.routes.js';
 export { pullRoutes } from './pull.routes.js';
 export { registerDeliveryCommands, type DeliveryCommandServices } from './delivery.cli.js';
 export type { DeliveryService } from './delivery.service.js';
-export type { OutboundHttp } from './http-client.js';
-export type { DeliveryPurgeRepository } from './purge.js';
 
 /**
  * Builds the delivery engine (4.7, 5.3, 6): the outbox's repositories, its dispatcher and metrics, the operator's

@@ -13,7 +13,6 @@ export { callLogRoutes } from './call-log.routes.js';
 export { registerCallLogCommands, type CallLogCommandServices } from './call-log.cli.js';
 export type { GameCallsClient } from './game-calls.js';
 export type { CallLogService } from './call-log.service.js';
-export type { CallLogRepository } from './call-log.repository.js';
 
 /**
  * Builds the calls to games (4.8-4.10) and their log. It sits above delivery: it sends through delivery's outbound
