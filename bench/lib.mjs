@@ -3,12 +3,12 @@ import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { freePort } from '../scripts/lib/net.mjs';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 /**
@@ -26,14 +26,6 @@ export const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const SERVICE_NODE_FLAGS = JSON.parse(
   fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
 ).config.serviceNodeFlags.split(' ');
-
-async function freePort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The pid of each server process started here, by its URL: load() measures its CPU. */
 const pidByUrl = new Map();

@@ -4,24 +4,16 @@
 // on loopback in headless Chromium, sets an app's store settings through the panel, forges a notification, and writes
 // docs/console/<name>.png.
 import './check-node.mjs';
-import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { dist, docsFolder, launchChromium, root } from './lib/screenshots.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const dist = (p) => path.join(root, 'packages/server/dist', p);
 const { startTestService } = await import(dist('testing/service.js'));
 const { makeApiKey } = await import(dist('testing/apple-fixture.js'));
 const { makeServiceAccount } = await import(dist('testing/google-fixture.js'));
-const out = path.join(root, 'docs/console');
-fs.mkdirSync(out, { recursive: true });
+const out = docsFolder('console');
 
 const svc = await startTestService();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-});
+const browser = await launchChromium();
 
 try {
   const { appId } = await svc.createApp({ name: 'Dragon Saga' });

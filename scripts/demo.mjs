@@ -14,13 +14,13 @@ import './check-node.mjs'; // stops at once on any Node.js but the pinned one
 import { execSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildMacAuthorization, PlatformClient } from '@game-platform/sdk';
 import { StripeFake } from '../packages/server/dist/testing/stripe-fake.js';
 import { AlipayFake } from '../packages/server/dist/testing/alipay-fake.js';
+import { freePort, waitFor as waitUntil } from './lib/net.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { values: options } = parseArgs({
@@ -80,17 +80,6 @@ function check(condition, message) {
 
 // ---------- processes ----------
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** Starts a node process; its output goes to a log file (and, for `echo`, to the screen, prefixed). */
 function startProcess(name, args, env, echo) {
   const logFile = path.join(tmp, `${name}.log`);
@@ -122,20 +111,12 @@ function startProcess(name, args, env, echo) {
   return proc;
 }
 
-async function waitFor(what, probe, timeoutMs = 15_000, proc) {
-  const until = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    if (proc?.exited) throw new DemoError(`${proc.name} exited (${proc.code}) while waiting for ${what}`);
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until) throw new DemoError(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Waits as scripts/lib/net.mjs does, giving up at once when `proc` has exited. */
+function waitFor(what, probe, timeoutMs = 15_000, proc) {
+  return waitUntil(what, probe, timeoutMs, {
+    gone: () => (proc?.exited ? `${proc.name} exited (${proc.code})` : null),
+    error: (message) => new DemoError(message),
+  });
 }
 
 /** Headless Chromium (Debian's) with a tab at phone width, for the web payment page steps. */
@@ -443,6 +424,51 @@ async function main() {
     Object.entries(items)
       .map(([k, v]) => `${v} ${k}`)
       .join(', ') || 'nothing';
+  /** Waits for the game to grant order `trxNo` (its verified 2.4 notification), and returns the items granted. */
+  const grantOf = async (what, trxNo) => {
+    const state = await waitFor(what, async () => {
+      const p = await gamePlayer();
+      return p.payments.find((x) => x.trxNo === trxNo && x.state === 'granted') ? p : undefined;
+    });
+    return state.payments.find((x) => x.trxNo === trxNo).items;
+  };
+  /** A launch link of the player's role for the web payment page (4.8). */
+  const launchLink = async (extra = {}) =>
+    expectStatus(
+      await asPlayer('POST', `/order/v1/client/pay-links?clientId=${app.clientId}`, {
+        game_role_id: roleId,
+        game_server_id: serverId,
+        ...extra,
+        lang: 'en',
+      }),
+      200,
+      'launch link',
+    ).data;
+  /**
+   * Buys one `code` on the web payment page with a provider's `method`: the page sends the browser to the provider
+   * (a URL matching `away`), `pay(page)` pays there, and the provider sends it back (`back`) to the result view,
+   * which waits for the verified notification. Returns the order's trxNo.
+   */
+  const payWithProvider = async ({ code, total, method, away, pay, back }) => {
+    const link = await launchLink();
+    const { browser, page } = await phoneBrowser();
+    try {
+      await page.goto(link.url);
+      await page.locator('#role-name').waitFor();
+      await page.fill(`.product[data-code="${code}"] input`, '1');
+      await page.locator('#quote-total', { hasText: total }).waitFor();
+      await page.check(`input[name="method"][value="${method}"]`);
+      await page.click('#btn-pay');
+      await page.waitForURL(away);
+      await pay(page);
+      await page.waitForURL(back);
+      const trxNo = Number(new URL(page.url()).searchParams.get('trxNo'));
+      await page.locator('#result-status[data-status="0"]').waitFor();
+      return trxNo;
+    } finally {
+      await browser.close();
+    }
+  };
 
   await step('Set up the catalog (admin API): products with their Android store SKUs', async () => {
     for (const p of [
@@ -513,17 +539,12 @@ async function main() {
       'sandbox pay',
     );
     ok(`store reports the payment: status ${paid.status} (${paid.statusName}), notification ${paid.notifyId} queued`);
-    const state = await waitFor('the grant', async () => {
-      const p = await gamePlayer();
-      return p.payments.find((x) => x.trxNo === order.trxNo && x.state === 'granted') ? p : undefined;
-    });
+    const granted = await grantOf('the grant', order.trxNo);
     await waitFor('the platform to record the delivery', async () => {
       const d = expectStatus(await admin('GET', `/orders/${order.trxNo}`), 200, 'order details');
       return d.notifications.some((n) => n.state === 'delivered');
     });
-    ok(
-      `the game verified the signature and granted ${fmt(state.payments.find((x) => x.trxNo === order.trxNo).items)} to ${roleId}; the platform marks it delivered`,
-    );
+    ok(`the game verified the signature and granted ${fmt(granted)} to ${roleId}; the platform marks it delivered`);
   });
 
   await step('A second starter pack: the pre-order check answers 105 (purchase limit)', async () => {
@@ -632,16 +653,7 @@ async function main() {
   await step(
     'The player buys in the web payment page, in a headless browser (launch link, 4.8, 4.10, 2.4)',
     async () => {
-      const link = expectStatus(
-        await asPlayer('POST', `/order/v1/client/pay-links?clientId=${app.clientId}`, {
-          game_role_id: roleId,
-          game_server_id: serverId,
-          game_ext: 'from=web-view',
-          lang: 'en',
-        }),
-        200,
-        'launch link',
-      ).data;
+      const link = await launchLink({ game_ext: 'from=web-view' });
       ok(`launch link for the web view (single-use, until ${link.expiresAt})`);
       const { browser, page } = await phoneBrowser();
       let trxNo;
@@ -660,13 +672,8 @@ async function main() {
       } finally {
         await browser.close();
       }
-      const state = await waitFor('the grant of the web order', async () => {
-        const p = await gamePlayer();
-        return p.payments.find((x) => x.trxNo === trxNo && x.state === 'granted') ? p : undefined;
-      });
-      ok(
-        `the game verified the 2.4 notification and granted ${fmt(state.payments.find((x) => x.trxNo === trxNo).items)} to ${roleId}`,
-      );
+      const granted = await grantOf('the grant of the web order', trxNo);
+      ok(`the game verified the 2.4 notification and granted ${fmt(granted)} to ${roleId}`);
     },
   );
 
@@ -686,46 +693,25 @@ async function main() {
         `Stripe enabled for ${set.regions.join(', ')} players; secrets stored: ${set.secretsSet.join(', ')} (never shown)`,
       );
       say(`webhook URL pasted into Stripe: ${webhookUrl}`);
-      const link = expectStatus(
-        await asPlayer('POST', `/order/v1/client/pay-links?clientId=${app.clientId}`, {
-          game_role_id: roleId,
-          game_server_id: serverId,
-          lang: 'en',
-        }),
-        200,
-        'launch link',
-      ).data;
-      const { browser, page } = await phoneBrowser();
-      let trxNo;
-      try {
-        await page.goto(link.url);
-        await page.locator('#role-name').waitFor();
-        await page.fill('.product[data-code="gems_100"] input', '1');
-        await page.locator('#quote-total', { hasText: /\d\.\d\d/ }).waitFor();
-        await page.check('input[name="method"][value="stripe"]');
-        await page.click('#btn-pay');
-        await page.waitForURL(/\/c\/pay\/cs_test_/);
-        ok(`the page sent the browser to Stripe's hosted checkout: ${new URL(page.url()).pathname}`);
-        await page.fill('#cardNumber', '4242 4242 4242 4242');
-        await page.click('#submit');
-        await page.waitForURL(/\?trxNo=\d+$/);
-        trxNo = Number(new URL(page.url()).searchParams.get('trxNo'));
-        await page.locator('#result-status[data-status="0"]').waitFor();
-        ok(`back on the page: order ${trxNo} paid (the result view waited for the verified webhook)`);
-      } finally {
-        await browser.close();
-      }
+      const trxNo = await payWithProvider({
+        code: 'gems_100',
+        total: /\d\.\d\d/,
+        method: 'stripe',
+        away: /\/c\/pay\/cs_test_/,
+        pay: async (page) => {
+          ok(`the page sent the browser to Stripe's hosted checkout: ${new URL(page.url()).pathname}`);
+          await page.fill('#cardNumber', '4242 4242 4242 4242');
+          await page.click('#submit');
+        },
+        back: /\?trxNo=\d+$/,
+      });
+      ok(`back on the page: order ${trxNo} paid (the result view waited for the verified webhook)`);
       const delivered = stripe.deliveries.filter((d) => d.url === webhookUrl).map((d) => `${d.event.type} ${d.status}`);
       say(`Stripe's signed webhooks: ${delivered.join(', ')}`);
       const order = expectStatus(await admin('GET', `/orders/${trxNo}`), 200, 'the order').order;
       check(order.channel === 6 && /^pi_/.test(order.bankTrxNo ?? ''), `order ${JSON.stringify(order)}`);
-      const state = await waitFor('the grant of the card order', async () => {
-        const p = await gamePlayer();
-        return p.payments.find((x) => x.trxNo === trxNo && x.state === 'granted') ? p : undefined;
-      });
-      ok(
-        `the game verified one 2.4 (channel 6, bankTrxNo ${order.bankTrxNo}) and granted ${fmt(state.payments.find((x) => x.trxNo === trxNo).items)}`,
-      );
+      const granted = await grantOf('the grant of the card order', trxNo);
+      ok(`the game verified one 2.4 (channel 6, bankTrxNo ${order.bankTrxNo}) and granted ${fmt(granted)}`);
     },
   );
 
@@ -756,45 +742,24 @@ async function main() {
       );
       ok(`Alipay enabled for ${set.regions.join(', ')} players; secrets stored: ${set.secretsSet.join(', ')}`);
       say(`notify URL (sent with each payment): ${base}/notify/v1/providers/alipay/${app.appId}`);
-      const link = expectStatus(
-        await asPlayer('POST', `/order/v1/client/pay-links?clientId=${app.clientId}`, {
-          game_role_id: roleId,
-          game_server_id: serverId,
-          lang: 'en',
-        }),
-        200,
-        'launch link',
-      ).data;
-      const { browser, page } = await phoneBrowser();
-      let trxNo;
-      try {
-        await page.goto(link.url);
-        await page.locator('#role-name').waitFor();
-        await page.fill('.product[data-code="gems_500"] input', '1');
-        await page.locator('#quote-total', { hasText: /30\.00/ }).waitFor();
-        await page.check('input[name="method"][value="alipay"]');
-        await page.click('#btn-pay');
-        await page.waitForURL(/\/gateway\.do\?/);
-        ok(`the page sent the browser to Alipay's cashier (${new URL(page.url()).searchParams.get('method')})`);
-        await page.fill('#account', 'player@example.com');
-        await page.click('#btn-alipay-pay');
-        await page.waitForURL(/\?trxNo=\d+&/);
-        trxNo = Number(new URL(page.url()).searchParams.get('trxNo'));
-        await page.locator('#result-status[data-status="0"]').waitFor();
-        ok(`back on the page: order ${trxNo} paid (the result view waited for the verified notify)`);
-      } finally {
-        await browser.close();
-      }
+      const trxNo = await payWithProvider({
+        code: 'gems_500',
+        total: /30\.00/,
+        method: 'alipay',
+        away: /\/gateway\.do\?/,
+        pay: async (page) => {
+          ok(`the page sent the browser to Alipay's cashier (${new URL(page.url()).searchParams.get('method')})`);
+          await page.fill('#account', 'player@example.com');
+          await page.click('#btn-alipay-pay');
+        },
+        back: /\?trxNo=\d+&/,
+      });
+      ok(`back on the page: order ${trxNo} paid (the result view waited for the verified notify)`);
       say(`Alipay's signed notifies answered: ${alipay.notifies.map((n) => `${n.status} ${n.body}`).join(', ')}`);
       const order = expectStatus(await admin('GET', `/orders/${trxNo}`), 200, 'the order').order;
       check(order.channel === 4 && /^\d{28}$/.test(order.bankTrxNo ?? ''), `order ${JSON.stringify(order)}`);
-      const state = await waitFor('the grant of the Alipay order', async () => {
-        const p = await gamePlayer();
-        return p.payments.find((x) => x.trxNo === trxNo && x.state === 'granted') ? p : undefined;
-      });
-      ok(
-        `the game verified one 2.4 (channel 4, bankTrxNo ${order.bankTrxNo}) and granted ${fmt(state.payments.find((x) => x.trxNo === trxNo).items)}`,
-      );
+      const granted = await grantOf('the grant of the Alipay order', trxNo);
+      ok(`the game verified one 2.4 (channel 4, bankTrxNo ${order.bankTrxNo}) and granted ${fmt(granted)}`);
     },
   );
 

@@ -5,17 +5,14 @@
 import './check-node.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { dist, docsFolder, launchChromium, pageAt } from './lib/screenshots.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const dist = (p) => path.join(root, 'packages/server/dist', p);
 const { startTestService } = await import(dist('testing/service.js'));
 const { platformPublicKeys, startGameServer } = await import(dist('testing/game-server.js'));
 const { appWithProducts, payOk, placeOk, storeOrder } = await import(dist('orders/orders.testlib.js'));
 const { waitForEvent } = await import(dist('delivery/delivery.testlib.js'));
 const { createDeveloper } = await import(dist('portal/portal.testlib.js'));
-const out = path.join(root, 'docs/portal');
-fs.mkdirSync(out, { recursive: true });
+const out = docsFolder('portal');
 
 const svc = await startTestService({
   DELIVERY_SCHEDULE: '0,100ms,100ms',
@@ -28,11 +25,7 @@ const game = await startGameServer(await platformPublicKeys(svc.services), () =>
   status,
   body: status === 200 ? 'ok' : 'bad gateway',
 }));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-});
+const browser = await launchChromium();
 
 try {
   const app = await appWithProducts(svc, {
@@ -47,12 +40,7 @@ try {
   const eventId = (await svc.admin('GET', `/events?appId=${app.appId}&type=payment`)).body.events[0].eventId;
   await waitForEvent(svc, eventId, (e) => e.state === 'dead');
 
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  page.setDefaultTimeout(10_000);
-  const shot = async (name) => {
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: true });
-  };
+  const { page, shot } = await pageAt(browser, 1280, (name) => path.join(out, `${name}.png`));
   await page.goto(`${svc.url}/portal`);
   await page.fill('#f-name', dev.name);
   await shot('01-sign-in');

@@ -4,17 +4,13 @@
 // and the tests' fixture game on loopback (packages/server/dist/web-pay/web-pay.testlib.js) in headless Chromium and
 // writes docs/web-payment/<step>-<width>.png.
 import './check-node.mjs';
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { dist, docsFolder, launchChromium, pageAt, root } from './lib/screenshots.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const dist = (p) => path.join(root, 'packages/server/dist', p);
 const { startWebPay, launchLink } = await import(dist('web-pay/web-pay.testlib.js'));
 const { mintSandbox } = await import(dist('accounts/accounts.testlib.js'));
-const out = path.join(root, 'docs/web-payment');
-fs.mkdirSync(out, { recursive: true });
+const out = docsFolder('web-payment');
 
 const f = await startWebPay();
 // A game's own web page on another loopback site that frames the payment page (docs/web-payment.md, "Embedding").
@@ -30,11 +26,7 @@ const parent = http.createServer((req, res) => {
 });
 await new Promise((resolve) => parent.listen(0, '127.0.0.2', resolve));
 const parentOrigin = `http://127.0.0.2:${parent.address().port}`;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-});
+const browser = await launchChromium();
 
 try {
   await f.svc.admin('PUT', `/apps/${f.overseas.appId}/web-pay`, {
@@ -50,14 +42,9 @@ try {
     ],
   });
   for (const width of [360, 1280]) {
-    const context = await browser.newContext({ viewport: { width, height: width === 360 ? 740 : 800 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    const shot = async (name) => {
-      await page.waitForTimeout(150);
-      await page.screenshot({ path: path.join(out, `${name}-${width}.png`), fullPage: true });
-    };
-    const text = (selector, re) => page.locator(selector, { hasText: re }).first().waitFor();
+    const { context, page, shot, text } = await pageAt(browser, width, (name) =>
+      path.join(out, `${name}-${width}.png`),
+    );
 
     // In the game's web view: the role, two products, the service's total.
     const link = await launchLink(f, f.overseas, { roleId: `hero-${width}`, serverId: 's1', lang: 'en' });

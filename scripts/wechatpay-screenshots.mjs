@@ -5,34 +5,21 @@
 // WeChat Pay on loopback (packages/server/dist/payment-providers/wechatpay/wechatpay.testlib.js), in headless
 // Chromium. Writes docs/web-payment/wechat-<step>-<width>.png.
 import './check-node.mjs';
-import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { dist, docsFolder, launchChromium, pageAt, root } from './lib/screenshots.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const dist = (p) => path.join(root, 'packages/server/dist', p);
 const { startWechatpay } = await import(dist('payment-providers/wechatpay/wechatpay.testlib.js'));
 const { launchLink } = await import(dist('web-pay/web-pay.testlib.js'));
-const out = path.join(root, 'docs/web-payment');
-fs.mkdirSync(out, { recursive: true });
+const out = docsFolder('web-payment');
 
 const f = await startWechatpay();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-});
+const browser = await launchChromium();
 
 try {
   for (const width of [360, 1280]) {
-    const context = await browser.newContext({ viewport: { width, height: width === 360 ? 740 : 800 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    const shot = async (name) => {
-      await page.waitForTimeout(150);
-      await page.screenshot({ path: path.join(out, `wechat-${name}-${width}.png`), fullPage: true });
-    };
-    const text = (selector, re) => page.locator(selector, { hasText: re }).first().waitFor();
+    const { context, page, shot, text } = await pageAt(browser, width, (name) =>
+      path.join(out, `wechat-${name}-${width}.png`),
+    );
     const link = await launchLink(f, f.mainland, { roleId: `wx-${width}`, serverId: 'm1', lang: 'zh-CN' });
     f.state.roles.set(`m1/wx-${width}`, { userId: link.login.userId, name: '弓箭手', roleLv: 12 });
     await page.goto(link.url);

@@ -3,7 +3,7 @@
 // SDK's md5Verify), then one write per batch of concurrent reports (group
 // commit, one in flight, committed before the answer; PostgreSQL: one
 // statement; SQLite: one synchronous=FULL transaction, as ours) that does all
-// issue 4 and docs/decisions.md require of storing one:
+// issue 4 and the docs' Decisions require of storing one:
 //   - the request's nonce recorded (insert-if-absent); a used nonce goes no further;
 //   - the duplicate guard: same app, reporter, reportee and set of reason ids
 //     within 24 h is answered 200 and stored once, through a unique key row

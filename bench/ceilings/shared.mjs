@@ -7,7 +7,7 @@
 // A ceiling is the least work any correct implementation of its route must
 // do on this machine (docs/benchmarks.md, "Ceilings"): no logs, metrics,
 // request ids, rate limit or schemas; keys in Maps instead of database
-// lookups. What the spec and docs/decisions.md require is done, the same
+// lookups. What the spec and the docs' Decisions require is done, the same
 // way our service does it where there is a choice (table shapes, pragmas,
 // pool sizes, one statement per batch).
 //

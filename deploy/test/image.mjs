@@ -8,10 +8,10 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { PlatformClient, acceptNotification, nodeCallbackHandler } from '@game-platform/sdk';
+import { freePort, waitFor } from '../../scripts/lib/net.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const docker = process.env.DOCKER ?? 'docker';
@@ -30,31 +30,6 @@ function check(condition, message) {
 }
 const run = (...args) => execFileSync(docker, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(what, probe, timeoutMs) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 async function request(method, url, body, headers = {}) {
   const res = await fetch(url, {

@@ -7,15 +7,16 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The layering, checked on the sources (cheap, either backend):
- * - domain logic never sees the Services container nor Fastify: routes,
- *   modules and CLIs wire it, and hand services plain values;
- * - the shared infrastructure (db, auth, http, errors, crypto, config, cache, tracing, jobs)
- *   knows no domain and no Services container: it is handed functions and
- *   values (e.g. auth's ResolveApp);
+ * - the root (ROOT: services.ts, routes.ts, commands.ts, boot.ts, cli.ts) assembles the domains, and imports a
+ *   domain only through its module `<domain>/<domain>.module.ts`; no other file imports services.ts;
+ * - domain logic never sees the Services container nor Fastify: routes, modules and CLIs wire it, and hand services
+ *   plain values; it imports another domain's module for types only;
+ * - the shared infrastructure (INFRASTRUCTURE) knows no domain and no root file: it is handed functions and values
+ *   (e.g. auth's ResolveApp), and it is a stack: each folder imports only the folders listed before it;
  * - SQL for a table stands only in the store that owns it (OWNERS);
- * - routes and CLIs are wiring: only the composition root (routes.ts, cli/) and other wiring import them, and
- *   routes.ts only boot.ts and the test harness;
- * - the domains' logic builds one way: no cycle between domain folders through their logic and storage;
+ * - routes and CLIs are wiring: only the root and other wiring import them, routes.ts only boot.ts and the test
+ *   harness; no domain's CLI imports another domain's CLI (commands.ts lists them all);
+ * - no cycle between the top-level folders of src (tests left out), and the domains' logic builds one way;
  * - orders' rooms (ORDERS_ROOMS) share through the orders core (the top of orders/), never through each other.
  * docs/architecture.md states these rules; scripts/architecture-graph.mjs draws the picture.
  */
@@ -40,8 +41,12 @@ const DOMAINS = [
   'store-payments',
   'overview',
   'payment-providers',
+  'console',
 ];
-const INFRASTRUCTURE = ['db', 'auth', 'http', 'errors', 'crypto', 'config', 'cache', 'tracing', 'jobs'];
+/** The infrastructure as a stack, lowest first: a folder imports only those before it. */
+const INFRASTRUCTURE = ['errors', 'tracing', 'jobs', 'db', 'config', 'crypto', 'auth', 'cache', 'http', 'cli'];
+/** The composition root: the only files that import services.ts, and a domain only through its module. */
+const ROOT = ['services.ts', 'routes.ts', 'commands.ts', 'boot.ts', 'cli.ts'];
 /** The rooms of src/orders/ by flow (docs/architecture.md, "Orders in rooms"); orders' top-level files are its core. */
 const ORDERS_ROOMS = ['placement', 'payments', 'refunds', 'consumption', 'catalogue'];
 /** Files that wire a domain (or test it) rather than being its logic. */
@@ -183,9 +188,20 @@ function sources(): string[] {
   return out;
 }
 
-function importsOf(file: string): string[] {
+/** Each import of a file: what it names, and whether it imports types only (`import type`, every name `type X`). */
+function importStatementsOf(file: string): { spec: string; typeOnly: boolean }[] {
   const text = fs.readFileSync(path.join(root, file), 'utf8');
-  return [...text.matchAll(IMPORT)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+  return [...text.matchAll(IMPORT)].map((m) => {
+    const names = /^(?:import|export)\s+\{([^}]*)\}/.exec(m[0])?.[1];
+    const typeOnly =
+      /^(?:import|export)\s+type\s/.test(m[0]) ||
+      (names !== undefined && names.split(',').every((n) => n.trim() === '' || n.trim().startsWith('type ')));
+    return { spec: (m[1] ?? m[2] ?? m[3])!, typeOnly };
+  });
+}
+
+function importsOf(file: string): string[] {
+  return importStatementsOf(file).map((i) => i.spec);
 }
 
 /** The source file or folder an import names, relative to src ('' for a package). */
@@ -193,39 +209,141 @@ function target(file: string, spec: string): string {
   return spec.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)) : '';
 }
 
+const isTest = (file: string) => /\.(test|testlib)\.ts$/.test(file) || file.startsWith('testing/');
+/** The top-level folder (or root file) of a source path, `.js` of an import read as its `.ts`. */
+const top = (file: string) => file.split('/')[0]!.replace(/\.js$/, '.ts');
+const isRootFile = (to: string) => !to.includes('/') && ROOT.includes(top(to));
+/** `<domain>/<domain>.module.js`: the one file of a domain the root imports. */
+const moduleOf = (domain: string) => `${domain}/${domain}.module.js`;
+
 function violations(): string[] {
   const found: string[] = [];
   for (const file of sources()) {
-    const area = file.split('/')[0]!;
+    if (isTest(file)) continue;
+    const area = top(file);
     const name = path.posix.basename(file);
-    for (const spec of importsOf(file)) {
+    for (const { spec, typeOnly } of importStatementsOf(file)) {
       const to = target(file, spec);
-      const isServices = to === 'services.js';
+      const toArea = top(to);
       if (DOMAINS.includes(area) && !WIRING.test(name)) {
-        if (isServices || spec === 'fastify' || spec.startsWith('fastify/') || spec.startsWith('@fastify/'))
+        if (isRootFile(to) || spec === 'fastify' || spec.startsWith('fastify/') || spec.startsWith('@fastify/'))
+          found.push(`${file} -> ${spec}`);
+        // Another domain's module is its wiring: logic and storage may name its types, not call into it.
+        else if (toArea !== area && DOMAINS.includes(toArea) && to === moduleOf(toArea) && !typeOnly)
           found.push(`${file} -> ${spec}`);
       }
-      if (INFRASTRUCTURE.includes(area) && !/\.(test|testlib)\.ts$/.test(name)) {
-        if (isServices || DOMAINS.includes(to.split('/')[0]!)) found.push(`${file} -> ${spec}`);
-      }
+      if (INFRASTRUCTURE.includes(area) && (isRootFile(to) || DOMAINS.includes(toArea)))
+        found.push(`${file} -> ${spec}`);
     }
   }
   return found;
 }
 
-const isTest = (file: string) => /\.(test|testlib)\.ts$/.test(file) || file.startsWith('testing/');
+/** Imports of services.ts from outside the root (tests and the test harness build the container too). */
+function servicesImports(): string[] {
+  return sources()
+    .filter((file) => !ROOT.includes(file) && !isTest(file))
+    .flatMap((file) => importsOf(file).map((spec) => ({ file, spec })))
+    .filter(({ file, spec }) => target(file, spec) === 'services.js')
+    .map(({ file, spec }) => `${file} -> ${spec}`);
+}
 
-/** Imports of wiring from outside the composition root and other wiring (a routes file, a CLI, routes.ts). */
+/** The root's imports of a domain other than through `<domain>/<domain>.module.ts`. */
+function rootReachesPastModules(): string[] {
+  return ROOT.flatMap((file) =>
+    importsOf(file)
+      .map((spec) => target(file, spec))
+      .filter((to) => DOMAINS.includes(top(to)) && to !== moduleOf(top(to)))
+      .map((to) => `${file} -> ${to}`),
+  );
+}
+
+/** A domain's `*.cli.ts` importing another domain's `*.cli.ts`: commands.ts lists every domain's commands. */
+function cliCrossImports(): string[] {
+  const found: string[] = [];
+  for (const file of sources()) {
+    if (!file.endsWith('.cli.ts') || !DOMAINS.includes(top(file))) continue;
+    for (const spec of importsOf(file)) {
+      const to = target(file, spec);
+      if (to.endsWith('.cli.js') && top(to) !== top(file)) found.push(`${file} -> ${spec}`);
+    }
+  }
+  return found;
+}
+
+/** An infrastructure folder importing one at or above it in INFRASTRUCTURE's order. */
+function infrastructureUpward(): string[] {
+  const found: string[] = [];
+  for (const file of sources()) {
+    const level = INFRASTRUCTURE.indexOf(top(file));
+    if (level < 0 || isTest(file)) continue;
+    for (const spec of importsOf(file)) {
+      const to = top(target(file, spec));
+      if (to !== top(file) && INFRASTRUCTURE.indexOf(to) >= level) found.push(`${file} -> ${spec}`);
+    }
+  }
+  return found;
+}
+
+/**
+ * The strongly connected components (Tarjan) of more than one node in the graph of src's top-level folders and
+ * root files, over the imports of product files (tests, the test harness and the migrations left out).
+ */
+function folderCycles(): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sources()) {
+    if (isTest(file) || file.startsWith('db/migrations/')) continue;
+    const from = top(file);
+    for (const spec of importsOf(file)) {
+      const to = target(file, spec);
+      if (!to || to.startsWith('testing/') || to.startsWith('..') || top(to) === from) continue;
+      graph.set(from, (graph.get(from) ?? new Set()).add(top(to)));
+    }
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component = stack.splice(stack.indexOf(node));
+      if (component.length > 1) components.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return components;
+}
+
+/** Files naming the transitional `LegacyServices` of cli/context.ts (issue 43: each domain CLI names what it uses). */
+function legacyServicesUses(): string[] {
+  return sources().filter(
+    (file) =>
+      file !== 'cli/context.ts' &&
+      file !== 'architecture.test.ts' &&
+      /\bLegacyServices\b/.test(fs.readFileSync(path.join(root, file), 'utf8')),
+  );
+}
+
+/** Imports of wiring from outside the root and other wiring (a routes file, a CLI, routes.ts). */
 function wiringViolations(): string[] {
   const found: string[] = [];
   for (const file of sources()) {
     if (isTest(file)) continue;
     const name = path.posix.basename(file);
-    const composition = !file.includes('/') || file.startsWith('cli/');
     for (const spec of importsOf(file)) {
       const to = target(file, spec);
       if (to === 'routes.js' && file !== 'boot.ts') found.push(`${file} -> ${spec}`);
-      else if (/\.(routes|cli)\.js$/.test(to) && !composition && !WIRING.test(name)) found.push(`${file} -> ${spec}`);
+      else if (/\.(routes|cli)\.js$/.test(to) && !ROOT.includes(file) && !WIRING.test(name))
+        found.push(`${file} -> ${spec}`);
     }
   }
   return found;
@@ -287,13 +405,13 @@ function domainCycles(): string[][] {
 }
 
 describe('architecture', () => {
-  it('keeps Services and Fastify out of domain logic, and domains out of the infrastructure', () => {
+  it('keeps the root and Fastify out of domain logic, and domains and the root out of the infrastructure', () => {
     const found = violations();
     assert.ok(found.length > 0 || sources().length > 50, 'the sources were found');
     assert.deepEqual(
       found.filter((v) => !ALLOWED.has(v)),
       [],
-      'domain logic takes plain values (routes extract them); auth/http/... are handed functions, not domains',
+      "domain logic takes plain values and no root file (routes extract them), another domain's module for types only; auth/http/... are handed functions, not domains",
     );
   });
 
@@ -306,8 +424,54 @@ describe('architecture', () => {
     );
   });
 
-  it('keeps routes and CLIs as wiring: registered by the composition root, never imported by domain logic', () => {
+  it('keeps routes and CLIs as wiring: registered by the root, never imported by domain logic', () => {
     assert.deepEqual(wiringViolations(), [], 'logic imports no *.routes.ts, *.cli.ts nor routes.ts');
+  });
+
+  it('files every folder of src as a domain or infrastructure, and every top-level file as the root', () => {
+    const folders = fs.readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory());
+    assert.deepEqual(
+      folders.map((e) => e.name).filter((n) => n !== 'testing' && !DOMAINS.includes(n) && !INFRASTRUCTURE.includes(n)),
+      [],
+      'add the folder to DOMAINS or INFRASTRUCTURE (docs/architecture.md says which)',
+    );
+    assert.deepEqual(
+      sources().filter((f) => !f.includes('/') && !isTest(f) && !ROOT.includes(f)),
+      [],
+      'a file at the top of src is the root (ROOT); anything else goes in a folder',
+    );
+  });
+
+  it('imports services.ts only from the root', () => {
+    assert.deepEqual(servicesImports(), [], 'take a narrow deps object typed by what is used, not Services');
+  });
+
+  it('has the root import each domain through its module alone', () => {
+    assert.deepEqual(
+      rootReachesPastModules(),
+      [],
+      'export it from <domain>/<domain>.module.ts (types too) and import it from there',
+    );
+  });
+
+  it("keeps each domain's CLI to itself: no domain CLI imports another's", () => {
+    assert.deepEqual(
+      cliCrossImports(),
+      [],
+      "commands.ts lists every domain's commands; move the command or share logic",
+    );
+  });
+
+  it('names LegacyServices nowhere: each domain CLI names what its commands use', () => {
+    assert.deepEqual(legacyServicesUses(), [], 'declare a narrow interface in the CLI file or the module');
+  });
+
+  it('keeps the infrastructure a stack: each folder imports only those below it', () => {
+    assert.deepEqual(infrastructureUpward(), [], `the order, lowest first: ${INFRASTRUCTURE.join(', ')}`);
+  });
+
+  it('has no cycle between the top-level folders of src', () => {
+    assert.deepEqual(folderCycles(), [], 'folders that import each other, directly or around a circle');
   });
 
   it("keeps orders' rooms apart: each shares through the orders core, never through another room", () => {

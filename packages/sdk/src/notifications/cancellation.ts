@@ -1,6 +1,6 @@
 /**
  * The account cancellation callback (6; signed per 5.3, body "not shown" by the spec).
- * The platform's body is defined in docs/decisions.md; this parser requires only the
+ * The platform's body is defined in docs/accounts.md; this parser requires only the
  * fields every version carries and keeps the rest in `raw`.
  */
 import { Fields, PayloadParseError, toObject, type JsonObject } from './fields.js';

@@ -5,7 +5,7 @@ import type { Config } from '../config/config.js';
 import type { Tables } from '../db/tables.js';
 import type { Dialect } from '../db/dialect.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import { IpAllowList } from '../http/ip-ranges.js';
+import { IpAllowList } from '../config/ip-ranges.js';
 import type { Profile } from './accounts.schemas.js';
 import { countryOrDefault } from './country.js';
 import { autoBindTarget, refuseUnverifiedStoreEmail } from './email-binding.js';

@@ -11,7 +11,7 @@ import { UsersRepository } from './users.repository.js';
 
 /**
  * Body of the account cancellation event (section 6 leaves it open; defined
- * in docs/decisions.md). Sent signed per 5.3 to the app's
+ * in docs/accounts.md). Sent signed per 5.3 to the app's
  * cancellationCallbackUrl by the delivery engine.
  */
 export interface CancellationEventBody {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { validationError } from '../errors/handler.js';
+import { validationError } from '../http/error-handler.js';
 import { apiRoute, type RouteSchema } from '../http/api-route.js';
 import type { Services } from '../services.js';
 import {

@@ -5,7 +5,7 @@ import type { LoginMethodRow, LoginMethodsRepository } from './login-methods.rep
 import type { ProviderIdentity } from './providers/index.js';
 
 /**
- * The auto-binding rule (section 7, docs/decisions.md): a first login whose
+ * The auto-binding rule (section 7, docs/accounts.md): a first login whose
  * provider vouches for the email joins the one account that holds the same
  * verified email through another login type. 40902 when an account holds
  * it through this very login type; 40901 when several accounts hold it.

@@ -70,7 +70,7 @@ export const TOKEN_SEALED_COLUMNS: SealedColumn[] = [
  * random bits each; the database keeps only SHA-256 of the kid and the MAC
  * key sealed under the master key. Lookups are cached per instance for
  * TOKEN_CACHE_SECONDS: a revocation evicts this instance's cache at once and
- * takes effect on other instances within that bound (docs/decisions.md).
+ * takes effect on other instances within that bound (docs/accounts.md).
  */
 export class TokenService {
   /** Lookups by kid (the kid itself, so a hit costs no hash; the cache already holds MAC keys in the clear). */

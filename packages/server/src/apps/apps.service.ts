@@ -3,7 +3,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
 import { randomToken } from '../crypto/secret-box.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import { IpAllowList, isValidIpRange } from '../http/ip-ranges.js';
+import { IpAllowList, isValidIpRange } from '../config/ip-ranges.js';
 import type { AppRow, AppsRepository } from './apps.repository.js';
 import type { App, AppCreateBody, AppPatchBody } from './apps.schemas.js';
 import { checkCallbackUrl } from './callback-url.js';

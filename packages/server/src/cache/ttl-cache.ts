@@ -6,7 +6,7 @@ import type { CacheBus, CacheKey } from './cache-bus.js';
  * is told to the other instances too, which drop theirs within milliseconds
  * (PostgreSQL LISTEN/NOTIFY: pg-cache-bus.ts). Without one, or while the bus
  * is down, a change on another instance may leave an entry stale for at most
- * `ttlMs` (the bounds are in docs/decisions.md).
+ * `ttlMs` (the bounds are in docs/scaling.md).
  * Misses are cached too (a null value). Bounded: past `maxEntries` it starts
  * afresh rather than tracking recency.
  */

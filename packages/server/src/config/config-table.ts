@@ -1,6 +1,6 @@
 import { describeEnv } from './config.js';
 
-/** The README's configuration table, generated from the Env schema (scripts/config-table.mjs writes it). */
+/** The configuration table of docs/configuration.md, generated from the Env schema (scripts/config-table.mjs writes it). */
 export function configTableMarkdown(): string {
   const rows = describeEnv().map(
     ({ name, default: def, description }) =>

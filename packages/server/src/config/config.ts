@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import path from 'node:path';
-import { isValidIpRange } from '../http/ip-ranges.js';
+import { isValidIpRange } from './ip-ranges.js';
 
 /**
- * Every environment variable the service reads, with its default. The README's
- * configuration table mirrors this schema; a test keeps the two in step.
+ * Every environment variable the service reads, with its default. The table of
+ * docs/configuration.md mirrors this schema; a test keeps the two in step.
  */
 const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on.' }),
@@ -685,7 +685,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Environment variables described for the README table (name, default, description). */
+/** Environment variables described for the docs/configuration.md table (name, default, description). */
 export function describeEnv(): Array<{ name: string; default: unknown; description: string }> {
   return Object.entries(Env.properties).map(([name, schema]) => ({
     name,

@@ -89,7 +89,7 @@ export function isUniqueViolation(err: unknown): boolean {
 
 /**
  * The database cannot answer now, though the request was fine: the server is restarting, failing over or out of
- * disk, or the connection broke. Such a request is answered 503 UNAVAILABLE (errors/handler.ts) and may be retried;
+ * disk, or the connection broke. Such a request is answered 503 UNAVAILABLE (http/error-handler.ts) and may be retried;
  * nothing of it was committed. Any other database error is a bug (500).
  */
 export function isDatabaseUnavailable(err: unknown): boolean {

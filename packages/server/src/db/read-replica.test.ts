@@ -16,7 +16,7 @@ import { createDeveloper, portalAs, portalSessionOf, type PortalSession } from '
  * primary of this test's own and a streaming standby made from it with pg_basebackup. With the standby's replay
  * paused, writes through the admin API are answered and read back (the primary), while the console's lists and the
  * overview do not show them until replay resumes (the replica); the lag is in /metrics. With the standby stopped the
- * lists answer 503 UNAVAILABLE (no fallback to the primary, docs/decisions.md) and payments and admin writes go on.
+ * lists answer 503 UNAVAILABLE (no fallback to the primary, docs/scaling.md) and payments and admin writes go on.
  */
 describe(
   'a read replica serves the lists and the overview',

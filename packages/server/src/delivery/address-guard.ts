@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { IpAllowList } from '../http/ip-ranges.js';
+import { IpAllowList } from '../config/ip-ranges.js';
 
 /** Thrown (as a socket error) when a game URL resolves to an address we must not call. */
 export class AddressRefusedError extends Error {

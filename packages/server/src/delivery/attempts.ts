@@ -11,7 +11,7 @@ export const RESPONSE_KEEP_BYTES = 1024;
 
 /**
  * A game's answer as kept with the attempt: the decoder already made invalid UTF-8 U+FFFD, and a NUL becomes
- * U+FFFD too, since PostgreSQL text cannot hold it (docs/decisions.md, "Text"). A diagnostic excerpt, so lossy.
+ * U+FFFD too, since PostgreSQL text cannot hold it (docs/errors.md, "Text"). A diagnostic excerpt, so lossy.
  */
 export function answerExcerpt(body: string): string {
   return body.includes('\0') ? body.replaceAll('\0', '\ufffd') : body;

@@ -4,7 +4,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { CallbackVerificationError, verifyCallback } from '@game-platform/sdk';
 import { startTestService, signMd5, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer, type GameRequest } from '../testing/game-server.js';
-import { IpAllowList } from '../http/ip-ranges.js';
+import { IpAllowList } from '../config/ip-ranges.js';
 import { AddressGuard } from './address-guard.js';
 import { appFor, FAST, waitForEvent } from './delivery.testlib.js';
 

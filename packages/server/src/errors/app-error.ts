@@ -1,7 +1,7 @@
 import { ErrorCodes, type ErrorReason } from './codes.js';
 
 /**
- * The one error type that domain code throws. The handler (errors/handler.ts)
+ * The one error type that domain code throws. The handler (http/error-handler.ts)
  * maps it to the envelope of the route: 2.3 or rpcStatus.
  */
 export class AppError extends Error {

@@ -3,11 +3,11 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors/app-error.js';
-import { envelopeOfPath, errorBody, toAppError } from '../errors/handler.js';
+import { envelopeOfPath, errorBody, toAppError } from './error-handler.js';
 
 /**
  * Answers of refusals that Node's HTTP server makes before Fastify has a
- * request to route, in the same envelopes (errors/handler.ts errorBody) as
+ * request to route, in the same envelopes (error-handler.ts errorBody) as
  * every other error, instead of Node's or Fastify's own bodies.
  */
 

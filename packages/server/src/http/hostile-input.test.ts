@@ -20,7 +20,7 @@ import { WechatpayFake } from '../testing/wechatpay-fake.js';
  * signed (md5 of 5.1, MAC of 5.2) so that the hostile values get past authentication into the domain and the
  * database. Properties: no 5xx; every refusal in its envelope (2.3, or rpcStatus under /svc/reporting/) with the
  * HTTP status its code names; a refusal writes nothing; NUL and unpaired surrogates are refused wherever a
- * request can carry a string (docs/decisions.md, "Text").
+ * request can carry a string (docs/errors.md, "Text").
  *
  * A failure prints the fast-check seed and path; replay with FC_SEED=<seed> FC_PATH=<path>. FC_RUNS sets the
  * number of random requests.
@@ -64,7 +64,7 @@ interface Draft {
 const PLACEHOLDER = '\u0001hostile\u0001';
 const FRESH_NONCE = 'fresh-nonce-placeholder';
 const SIGN_PLACEHOLDER = 'feedfacefeedfacefeedfacefeedface';
-/** Tables a refused request may write to by design: the admin audit trail (docs/decisions.md), one-time nonces, the game-call log. */
+/** Tables a refused request may write to by design: the admin audit trail (docs/operators.md), one-time nonces, the game-call log. */
 // store_messages, provider_messages: a store or payment provider notification refused is recorded for operators
 // (docs/stores.md, docs/web-payment.md).
 const WRITTEN_ON_REFUSAL = new Set(['admin_actions', 'nonces', 'game_calls', 'store_messages', 'provider_messages']);

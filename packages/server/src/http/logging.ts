@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions, FastifyRequest } from 'fastify';
-import { refusalOf } from '../errors/handler.js';
+import { refusalOf } from './error-handler.js';
 import { isQuiet } from './quiet-routes.js';
 import type { IncomingMessage } from 'node:http';
 import { activeTraceIds, tracingOn } from '../tracing/tracing.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { openSpan, serverAddress, tracingOn, type Attributes, type OpenSpan } from '../tracing/tracing.js';
-import { IpAllowList } from './ip-ranges.js';
+import { IpAllowList } from '../config/ip-ranges.js';
 import { redactUrl } from './logging.js';
 import { isQuiet } from './quiet-routes.js';
 

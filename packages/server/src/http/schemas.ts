@@ -45,7 +45,7 @@ export const RpcStatus = Type.Object(
  * without an unpaired UTF-16 surrogate (it has no UTF-8: better-sqlite3 would store U+FFFD, so two different
  * strings would become one). Emoji and other astral characters are surrogate pairs and pass. The pattern means
  * the same whether it is compiled with the `u` flag (Ajv: a pair is one code point, outside the first class) or
- * without (TypeBox's Value, the CLI: a pair matches the second alternative). docs/decisions.md, "Text".
+ * without (TypeBox's Value, the CLI: a pair matches the second alternative). docs/errors.md, "Text".
  */
 export const TEXT_PATTERN = '^(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$';
 

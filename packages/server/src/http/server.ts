@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
-import { MAX_PARAM_LENGTH, installErrorHandling, sendError } from '../errors/handler.js';
+import { MAX_PARAM_LENGTH, installErrorHandling, sendError } from './error-handler.js';
 import { answerClientError, answerUnmetExpectation } from './client-error.js';
 import { genReqId, installRequestLog, loggerOptions } from './logging.js';
 import { installMetrics } from './metrics.js';
@@ -120,7 +120,7 @@ export async function buildServer(
     );
   });
 
-  // JSON only; any other content type on a body is 415 (see errors/handler.ts).
+  // JSON only; any other content type on a body is 415 (see http/error-handler.ts).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '../errors/app-error.js';
-import { sendError } from '../errors/handler.js';
+import { sendError } from './error-handler.js';
 import { loadEsmVendor, vendorType } from './esm-vendor.js';
 import { quietRoutes } from './quiet-routes.js';
 

@@ -4,7 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import { invalidParameter } from '../errors/app-error.js';
 
 /**
- * The secrets an operator signs in with (docs/operators.md, docs/decisions.md "Operator accounts"):
+ * The secrets an operator signs in with (docs/operators.md, docs/operators.md "Operator accounts"):
  * - passwords: argon2id through @node-rs/argon2 (N-API prebuilt binaries, no install script) with its defaults
  *   (19 MiB, 2 passes, OWASP's minimum for argon2id);
  * - TOTP (RFC 6238, SHA-1, 6 digits, 30 s, as every authenticator app reads) through otpauth;

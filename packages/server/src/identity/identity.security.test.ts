@@ -6,7 +6,7 @@ import { sessionOf, withCookie } from '../operators/operators.testlib.js';
 import { createDeveloper, portalAs, portalSessionOf } from '../portal/portal.testlib.js';
 
 /**
- * The one identity model keeps the two doors apart (docs/decisions.md "One identity model"): sessions of both live
+ * The one identity model keeps the two doors apart (docs/operators.md "One identity model"): sessions of both live
  * in one table, so a session opened at one door must be nothing at the other, whatever cookie name carries it, and
  * the same name in both realms is two people.
  */

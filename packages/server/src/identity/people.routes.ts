@@ -36,7 +36,7 @@ export interface AccountRoutes {
 
 /**
  * The admin API's routes of one realm's accounts, written once for operators and studio developers (the one identity
- * model, docs/decisions.md): list, create (an invitation), show, change (grants, disabled), the reset link, and the
+ * model, docs/operators.md): list, create (an invitation), show, change (grants, disabled), the reset link, and the
  * invitations with their states.
  */
 export function registerAccountRoutes(app: FastifyInstance, r: AccountRoutes): void {

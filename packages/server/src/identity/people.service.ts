@@ -82,7 +82,7 @@ export interface RealmTerms {
 }
 
 /**
- * The accounts of one realm (docs/decisions.md "One identity model"): creation with a second factor, disabling,
+ * The accounts of one realm (docs/operators.md "One identity model"): creation with a second factor, disabling,
  * second factor and password resets, and the audit events of them all. What a person may do (its grants) is the
  * caller's: operators/operators.service.ts (a platform role), portal/studio-developers.service.ts (apps). The CLI
  * comes through here too (ctx null: the host's shell, not audited).

@@ -9,7 +9,7 @@ export type Role = (typeof ROLES)[number];
 
 /**
  * The studio role a studio developer holds on each of its apps (a grant with an app, identity/): the whole of the
- * portal API for that app, and nothing of the admin API (docs/decisions.md "One identity model").
+ * portal API for that app, and nothing of the admin API (docs/operators.md "One identity model").
  */
 export const STUDIO_ROLE = 'developer';
 

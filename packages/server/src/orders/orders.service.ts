@@ -146,7 +146,7 @@ export class OrderService {
   /**
    * A store order (channel 1 or 2) of a player who owes a pending supplement (4.5) is refused when the app asks for
    * it (refuseStoreOrdersInArrears): the player is told to complete the supplement first. Web orders are not
-   * (docs/decisions.md, "Refund abuse in sight").
+   * (docs/orders.md, "Refund abuse in sight").
    */
   private async refuseInArrears(input: PlaceOrderInput): Promise<void> {
     if (!isStoreChannel(input.channel) || !this.opts.arrearsBlocking) return;

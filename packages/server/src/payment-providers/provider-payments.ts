@@ -61,7 +61,7 @@ export class ProviderPayments {
    * A verified notification: deduplicated by its event id, applied, recorded. The delivery whose change took effect
    * (the payment, the close) is recorded `applied` in the change's own transaction, holding the event id, so copies
    * of it racing one another are its duplicates and never the other way round. A refused message holds no key: each
-   * try is refused and recorded again (docs/decisions.md), never answered as a harmless duplicate.
+   * try is refused and recorded again (docs/web-payment.md), never answered as a harmless duplicate.
    */
   async notified(provider: string, appId: number, n: VerifiedNotification): Promise<FindingResult> {
     const message = { eventId: n.eventId, type: n.type, excerpt: JSON.stringify(n.excerpt) };

@@ -1,6 +1,6 @@
 /**
  * Text from a provider (or a forger) made storable and short: NUL and unpaired UTF-16 surrogates, which neither
- * database stores as sent (docs/decisions.md, "Text"), become U+FFFD; past `max` characters it is cut.
+ * database stores as sent (docs/errors.md, "Text"), become U+FFFD; past `max` characters it is cut.
  */
 export function safeText(text: string, max: number): string {
   const clean = text.replace(/\u0000/g, '\ufffd').replace(/[\uD800-\uDFFF]/gu, '\ufffd');

@@ -56,7 +56,7 @@ const MAX_DEPTH = 32;
 
 /**
  * Refuses NUL and unpaired surrogates anywhere in a provider's body (keys and values), naming where, as every other
- * body is refused (docs/decisions.md, "Text"); a provider's body is open-ended, so its schema cannot say it.
+ * body is refused (docs/errors.md, "Text"); a provider's body is open-ended, so its schema cannot say it.
  */
 export function refuseUnstorable(value: unknown, path: string[] = []): void {
   const bad = (s: string) => s.includes('\u0000') || /[\uD800-\uDFFF]/u.test(s);

@@ -9,7 +9,7 @@ import { studioActor, type StudioDeveloperService } from './studio-developers.se
  * 1. authenticates the portal session cookie (its own cookie, sent to /portal/v1 only; an operator's cookie or token
  *    means nothing here, and a portal cookie means nothing on /admin/v1), with its X-CSRF-Token on every change;
  * 2. on a route with `:appId`, answers 404 NOT_FOUND unless the app is one of the developer's: another studio's app
- *    looks exactly like an app that does not exist (docs/decisions.md "Studio portal").
+ *    looks exactly like an app that does not exist (docs/portal.md "Decisions").
  */
 
 export const PORTAL_COOKIE = { name: 'gp_studio_session', path: '/portal/v1' };

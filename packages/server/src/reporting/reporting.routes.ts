@@ -16,7 +16,7 @@ import {
 
 const tags = ['reporting'];
 
-/** The game-facing reporting endpoints (4.1, 4.2). Errors answer rpcStatus (errors/handler.ts). */
+/** The game-facing reporting endpoints (4.1, 4.2). Errors answer rpcStatus (http/error-handler.ts). */
 export function reportingRoutes(services: {
   md5: Md5Scheme<AppRecord>;
   reports: ReportService;

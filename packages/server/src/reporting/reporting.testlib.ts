@@ -93,7 +93,7 @@ export function randomBytes(n: number): Buffer {
   return crypto.randomBytes(n);
 }
 
-/** The rpcStatus shape (errors/handler.ts) with the expected google.rpc code and a message matching `message`. */
+/** The rpcStatus shape (http/error-handler.ts) with the expected google.rpc code and a message matching `message`. */
 export function rpcError(
   res: RpcAnswer,
   status: number,

@@ -49,7 +49,7 @@ const PushText = (maxLength: number) => Type.Optional(Text({ maxLength }));
 
 /**
  * Pub/Sub's push body (wrapped, not "payload unwrapping"), every documented field; `message.data` is decoded and
- * checked by the verifier. Unknown fields are refused like everywhere (docs/decisions.md).
+ * checked by the verifier. Unknown fields are refused like everywhere (docs/stores.md).
  */
 export const GooglePushBody = Type.Object(
   {

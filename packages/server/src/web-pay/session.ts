@@ -45,7 +45,7 @@ export const PaySession = Type.Object({
   loggedIn: Type.Boolean(),
   /**
    * The orders this session placed (newest last, at most MAX_PLACED): all a session that is not logged in may read or
-   * act on (docs/decisions.md, "Whose orders a page session sees").
+   * act on (docs/web-payment.md, "Whose orders a page session sees").
    */
   placed: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: MAX_PLACED }),
   /** Why payment is blocked (web view: the role query failed or named another user); null: not blocked. */
@@ -108,7 +108,7 @@ export class PaySessions {
 
   /**
    * The Set-Cookie value that stores `session` (null: clears it) for a page served at `hostname`; `framed`: the app
-   * lets other sites frame the page (docs/decisions.md, "Web payment page", "Framing").
+   * lets other sites frame the page (docs/web-payment.md, "Web payment page", "Framing").
    */
   setCookie(session: PaySession | null, hostname: string, framed = false): string {
     return sessionCookie(session ? this.seal(session) : '', {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { addAutoIdColumn, dialectOf } from '../dialect.js';
 
-// 0025: one identity model (identity/, docs/decisions.md "One identity model", issue 29). Operators (0016) and studio
+// 0025: one identity model (identity/, docs/operators.md "One identity model", issue 29). Operators (0016) and studio
 // developers (0018) were two tables of the same person: a name, an argon2id password hash, a sealed TOTP secret,
 // recovery codes, a lock, sessions. They become `people`, and what a person may do becomes a grant: a platform role
 // (`person_grants.app_id` null) for an operator, an app with the studio role `developer` for a studio developer.

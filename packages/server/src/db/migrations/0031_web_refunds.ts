@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // 0031: refunds and lost disputes made at a web payment provider reach the game (issue 39; docs/web-payment.md
-// "Refunds and disputes", docs/decisions.md "Web refunds").
+// "Refunds and disputes", docs/web-payment.md "Web refunds").
 // - web_refunds: one row per refund or lost dispute a provider reported (or an operator made through one), keyed by
 //   the provider's own id of it (unique per provider), so the same refund seen through two events or a replay is
 //   applied once; each points at its refund order (trxType 2) and the payment it refunds.

@@ -231,7 +231,7 @@ export function supplementOf(refund: OrderRow, original: OrderRow, items: ItemRo
     out_trade_no: `S${crypto.randomUUID().replaceAll('-', '')}`,
     bank_trade_no: original.bank_trx_no,
     refund_minor: refund.total_minor,
-    // One merchant account per channel: the channel id is the channel (docs/decisions.md).
+    // One merchant account per channel: the channel id is the channel (docs/orders.md).
     channel_id: refund.channel,
     channel_type: refund.channel,
     platform: refund.platform,

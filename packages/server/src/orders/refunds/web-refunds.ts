@@ -9,7 +9,7 @@ import { copyOf, granted, supplementOf } from './refunds.js';
 import { webRefundsStore, type WebRefundRow } from './web-refunds.store.js';
 
 /**
- * Refunds of web payments (issue 39; docs/web-payment.md "Refunds and disputes", docs/decisions.md "Web refunds"):
+ * Refunds of web payments (issue 39; docs/web-payment.md "Refunds and disputes", docs/web-payment.md "Web refunds"):
  * a refund made at the payment provider (its dashboard, or an operator through the provider's API) or a dispute
  * (chargeback) the merchant lost. Each is applied to its paid order exactly once, keyed by the provider's own id of
  * it, whole or in part, and reaches the game as a 2.5 refund notification, as a store refund does (refunds.ts):

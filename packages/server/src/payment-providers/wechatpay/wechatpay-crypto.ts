@@ -2,7 +2,7 @@ import crypto, { type KeyObject } from 'node:crypto';
 import { ProviderError } from '../provider.js';
 
 /**
- * WeChat Pay API v3's signatures and encryption, with node:crypto (docs/decisions.md, "WeChat Pay without an SDK"),
+ * WeChat Pay API v3's signatures and encryption, with node:crypto (docs/web-payment.md, "WeChat Pay without an SDK"),
  * from WeChat Pay's API v3 reference ("签名生成", "签名验证", "回调报文解密"):
  * - a request is signed by the merchant: SHA256withRSA (PKCS#1 v1.5) of `METHOD\nURL\ntimestamp\nnonce\nbody\n`
  *   under the merchant API certificate's private key, sent as `Authorization: WECHATPAY2-SHA256-RSA2048 mchid=...,

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from './app-error.js';
-import { ErrorCodes, GrpcCodeNames, type ErrorReason } from './codes.js';
+import { AppError } from '../errors/app-error.js';
+import { ErrorCodes, GrpcCodeNames, type ErrorReason } from '../errors/codes.js';
 import { isDatabaseUnavailable } from '../db/dialect.js';
-import { TEXT_PATTERN } from '../http/schemas.js';
+import { TEXT_PATTERN } from './schemas.js';
 
 /** Which envelope a route answers errors in. Set per route as `config.envelope`. */
 export type Envelope = 'platform' | 'rpc';
