@@ -3,8 +3,8 @@ import { serveUntilSignal } from './boot.js';
 import { cliContext } from './cli/context.js';
 import { createServices } from './services.js';
 import { printCliFailure } from './cli/cli-error.js';
-import { registerAppCommands } from './apps/apps.cli.js';
-import { registerStoreSettingsCommands } from './app-stores/store-settings.cli.js';
+import { registerAppCommands } from './apps/apps.module.js';
+import { registerStoreSettingsCommands } from './app-stores/app-stores.module.js';
 import { registerWebPayCommands } from './web-pay/web-pay.cli.js';
 import {
   registerConsumptionRequestCommands,
@@ -12,15 +12,15 @@ import {
 } from './store-payments/store-payments.cli.js';
 import { registerAppOrderCommands } from './orders/catalogue/app-orders.cli.js';
 import { registerPaymentProviderCommands } from './payment-providers/payment-providers.cli.js';
-import { registerKeyCommands } from './platform-keys/keys.cli.js';
+import { registerKeyCommands } from './platform-keys/platform-keys.module.js';
 import { registerOrderCommands } from './orders/orders.cli.js';
 import { registerAccountCommands } from './accounts/accounts.module.js';
-import { registerDeliveryCommands } from './delivery/delivery.cli.js';
-import { registerReportCommands } from './reporting/reporting.cli.js';
-import { registerCallLogCommands } from './game-calls/call-log.cli.js';
-import { registerMasterKeyCommands } from './master-key/master-key.cli.js';
+import { registerDeliveryCommands } from './delivery/delivery.module.js';
+import { registerReportCommands } from './reporting/reporting.module.js';
+import { registerCallLogCommands } from './game-calls/game-calls.module.js';
+import { registerMasterKeyCommands } from './master-key/master-key.module.js';
 import { registerAdminAuditCommands } from './admin-audit/admin-audit.module.js';
-import { registerBackupCommands } from './backup/backup.cli.js';
+import { registerBackupCommands } from './backup/backup.module.js';
 import { registerOperatorCommands } from './operators/operators.module.js';
 import { registerStudioDeveloperCommands } from './portal/portal.module.js';
 

@@ -5,24 +5,20 @@ import { attachReplicaMetrics } from './db/replica.metrics.js';
 import { registerHomeRoute } from './http/home.js';
 import { buildServer, type BuildOptions } from './http/server.js';
 import { installAdminAccess, oidcRoutes, operatorRoutes, principalOf } from './operators/operators.module.js';
-import { App } from './apps/apps.schemas.js';
-import { appRoutes } from './apps/apps.routes.js';
-import { storeSettingsRoutes } from './app-stores/store-settings.routes.js';
-import { platformKeyRoutes, publicPlatformKeyRoutes } from './platform-keys/keys.routes.js';
+import { App, appRoutes } from './apps/apps.module.js';
+import { storeSettingsRoutes } from './app-stores/app-stores.module.js';
+import { platformKeyRoutes, publicPlatformKeyRoutes } from './platform-keys/platform-keys.module.js';
 import { accountAdminRoutes, clientRoutes, profileRoutes, svcIdRoutes } from './accounts/accounts.module.js';
-import { deliveryRoutes } from './delivery/delivery.routes.js';
-import { callLogRoutes } from './game-calls/call-log.routes.js';
+import { deliveryRoutes, pullRoutes } from './delivery/delivery.module.js';
+import { callLogRoutes } from './game-calls/game-calls.module.js';
 import { overviewRoutes } from './overview/overview.module.js';
-import { pullRoutes } from './delivery/pull.routes.js';
-import { evidenceRoutes } from './evidence/evidence.routes.js';
-import { ReportView } from './reporting/moderation.schemas.js';
-import { moderationRoutes } from './reporting/moderation.routes.js';
-import { reportingRoutes } from './reporting/reporting.routes.js';
+import { evidenceRoutes } from './evidence/evidence.module.js';
+import { moderationRoutes, reportingRoutes, ReportView } from './reporting/reporting.module.js';
 import { addOrderSchemas, orderAdminRoutes } from './orders/admin.routes.js';
 import { sandboxRoutes } from './orders/payments/sandbox.routes.js';
 import { consumptionRoutes } from './orders/consumption/consumption.routes.js';
 import { orderClientRoutes } from './orders/placement/client.routes.js';
-import { consoleRoutes } from './console/console.routes.js';
+import { consoleRoutes } from './console/console.module.js';
 import {
   installPortalAccess,
   portalDeliveryRoutes,

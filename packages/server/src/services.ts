@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { createPartitionsAhead, dropPartitionsBefore } from './db/partitions.js';
 import { noCacheBus, type CacheBus } from './cache/cache-bus.js';
 import { pgCacheBus, type PgCacheBus } from './cache/pg-cache-bus.js';
 import type { Config } from './config/config.js';
@@ -9,11 +8,8 @@ import { migrateToLatest } from './db/migrate.js';
 import { SecretBox, randomToken, readOrCreateSecretFile } from './crypto/secret-box.js';
 import { loadMasterKeys } from './crypto/master-keys.js';
 import { createAdminAudit, type AdminAuditService } from './admin-audit/admin-audit.module.js';
-import { AppsRepository } from './apps/apps.repository.js';
-import { AppService, type AppRecord } from './apps/apps.service.js';
-import { PlatformKeysRepository } from './platform-keys/keys.repository.js';
-import { PlatformKeyService } from './platform-keys/keys.service.js';
-import { SignPool } from './platform-keys/sign-pool.js';
+import { createApps, type AppRecord, type AppService } from './apps/apps.module.js';
+import { createPlatformKeys, type PlatformKeyService } from './platform-keys/platform-keys.module.js';
 import { NonceLedger } from './auth/nonce-ledger.js';
 import { md5Scheme, type Md5Scheme } from './auth/md5.js';
 import { macScheme, type MacScheme } from './auth/mac.js';
@@ -21,24 +17,15 @@ import { ReplayGuard } from './auth/replay.js';
 import { createOrdersDomain, type OrdersDomain } from './orders/orders.module.js';
 import type { PaymentChannelAdapter } from './orders/payments/channels/channel.js';
 import { createAccounts, type AccountService, type TokenSession } from './accounts/accounts.module.js';
-import { DeliveryService } from './delivery/delivery.service.js';
+import { createDelivery, outboundHttp, type DeliveryService } from './delivery/delivery.module.js';
 import { APPLE_CONSUMPTION_TARGET } from './store-payments/consumption.js';
-import { deliveryOptions, outboundHttp } from './delivery/delivery.config.js';
-import { GameCallsClient } from './game-calls/game-calls.js';
-import { CallLogRepository } from './game-calls/call-log.repository.js';
-import { CallLogService } from './game-calls/call-log.service.js';
-import { createEvidenceStorage, evidenceLimits } from './evidence/create-storage.js';
-import { EvidenceRepository } from './evidence/evidence.repository.js';
-import { EvidenceService } from './evidence/evidence.service.js';
-import { ModerationRepository } from './reporting/moderation.repository.js';
-import { ModerationService } from './reporting/moderation.service.js';
-import { ReportsStore } from './reporting/reports.store.js';
-import { ReportService } from './reporting/report.service.js';
-import { Retention } from './retention/retention.js';
+import { createGameCalls, type CallLogService, type GameCallsClient } from './game-calls/game-calls.module.js';
+import { createEvidence, type EvidenceService } from './evidence/evidence.module.js';
+import { createReporting, type ModerationService, type ReportService } from './reporting/reporting.module.js';
+import { createRetention, type Retention } from './retention/retention.module.js';
+import { createMasterKey, type SealedValuesRepository } from './master-key/master-key.module.js';
 import { startTracing, stopTracing } from './tracing/tracing.js';
-import { StoreSettingsRepository } from './app-stores/store-settings.repository.js';
-import { StoreSettingsService } from './app-stores/store-settings.service.js';
-import { purgeAttempts, purgeFinishedEvents } from './delivery/purge.js';
+import { createStoreSettings, type StoreSettingsService } from './app-stores/app-stores.module.js';
 import {
   createOperators,
   type OidcSignIn,
@@ -125,6 +112,8 @@ export interface Services {
   storePayments: StorePaymentsDomain;
   /** Web payment providers: settings, webhooks, payments, reconciliation (payment-providers/). */
   paymentProviders: PaymentProvidersDomain;
+  /** The sealed columns' values of every domain, for the master key's rotation (master-key/). */
+  sealedValues: SealedValuesRepository;
   /** Deletes traffic records past their retention (docs/operations.md, "Retention"); started by startService. */
   retention: Retention;
   /** Notes for the operator printed at start (where generated secrets were written). */
@@ -184,17 +173,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const now = overrides.now ?? Date.now;
   const box = new SecretBox(masterKeys.current, masterKeys.previous);
   const nonces = new NonceLedger(database);
-  const apps = new AppService(new AppsRepository(database.db, database.named), box, {
-    defaultRegion: config.REGION,
-    secretGraceSeconds: config.SECRET_GRACE_SECONDS,
+  const apps = createApps({ db: database.db, named: database.named, box, config, now, cacheBus: caches });
+  const { keys, signPool } = await createPlatformKeys({
+    db: database.db,
+    box,
     now,
+    signWorkers: config.SIGN_WORKERS,
     cacheBus: caches,
   });
-  const signPool = new SignPool(config.SIGN_WORKERS);
-  const keys = new PlatformKeyService(new PlatformKeysRepository(database.db), box, now, signPool, caches);
-  await keys.ensureKey();
-  // Opens the signing key now: a master key that does not open what is stored stops the start, naming the key it needs.
-  await keys.signer();
   const replay = new ReplayGuard(nonces, config.SIGN_WINDOW_SECONDS, now);
   const accounts = createAccounts({
     db: database.db,
@@ -217,62 +203,44 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     publicPort: config.PUBLIC_PORT,
   });
   const http = outboundHttp(config);
-  const delivery = new DeliveryService(
-    database.db,
-    database.dialect,
+  const { delivery, purge: deliveryPurge } = createDelivery({
+    db: database.db,
+    reads: database.reads,
+    dialect: database.dialect,
+    config,
     apps,
     keys,
     http,
-    deliveryOptions(config),
     now,
-    database.reads,
-  );
-  const callLog = new CallLogRepository(database.db, database.dialect);
-  const gameCalls = new GameCallsClient(callLog, keys, http, { timeoutMs: config.GAME_CALL_TIMEOUT_MS }, now);
-  const evidence = new EvidenceService(
-    new EvidenceRepository(database.db),
-    await createEvidenceStorage(config, masterKeys, now),
-    evidenceLimits(config),
+  });
+  const { gameCalls, callLog, calls } = createGameCalls({
+    db: database.db,
+    reads: database.reads,
+    dialect: database.dialect,
+    config,
+    apps,
+    keys,
+    http,
     now,
-  );
-  const reportLimits = {
-    maxReasons: config.REPORT_MAX_REASONS,
-    descriptionMaxChars: config.REPORT_DESCRIPTION_MAX_CHARS,
-    extrasMaxChars: config.REPORT_EXTRAS_MAX_CHARS,
-    duplicateWindowSeconds: config.REPORT_DUPLICATE_WINDOW_SECONDS,
-    dailyCapPerReporter: config.REPORT_DAILY_CAP_PER_REPORTER,
-    openCapPerReportee: config.REPORT_OPEN_CAP_PER_REPORTEE,
-  };
-  const reportsStore = new ReportsStore(
-    database.db,
-    database.dialect,
-    // The rules of a batch, at its time.
-    () => ({
-      now: now(),
-      duplicateWindowMs: reportLimits.duplicateWindowSeconds * 1000,
-      dailyCap: reportLimits.dailyCapPerReporter,
-      openCap: reportLimits.openCapPerReportee,
-    }),
-    (trx, rows) => evidence.recordUploads(trx, rows),
-  );
-  const reports = new ReportService(reportsStore, evidence, reportLimits);
-  const moderation = new ModerationService(
-    database.db,
-    new ModerationRepository(database.db),
+  });
+  const evidence = await createEvidence({ db: database.db, config, masterKeys, now });
+  const { reports, moderation } = createReporting({
+    db: database.db,
+    reads: database.reads,
+    dialect: database.dialect,
+    config,
     evidence,
-    database.dialect.name === 'postgres',
-    accounts.bans,
+    bans: accounts.bans,
     now,
-    new ModerationRepository(database.reads),
-  );
+  });
 
-  const storeSettings = new StoreSettingsService(
-    new StoreSettingsRepository(database.db),
+  const storeSettings = createStoreSettings({
+    db: database.db,
     box,
-    async (appId) => (await apps.resolveByAppId(appId)) !== null,
+    appExists: async (appId) => (await apps.resolveByAppId(appId)) !== null,
     now,
-    caches,
-  );
+    cacheBus: caches,
+  });
   const storeClients = new StoreClients(storeSettings, storeEndpoints(config));
   const appExists = async (appId: number) => (await apps.resolveByAppId(appId)) !== null;
   const providerSettings = createProviderSettings({ db: database.db, box, config, appExists, now, cacheBus: caches });
@@ -318,62 +286,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Operators and studio developers are people of one identity model (identity/), signing in by the same rules;
   // they differ in the grants their doors accept.
   const identity = createIdentity({ db: database.db, box, config, record: (e) => adminAudit.recordEvent(e), now });
-  const db = database.db;
-  // PostgreSQL: the history tables partitioned by day (migration 0029); retention drops their old days whole.
-  const history =
-    database.dialect.name === 'postgres'
-      ? {
-          delivery_attempts: { table: 'delivery_attempts', column: 'started_at' },
-          game_calls: { table: 'game_calls', column: 'started_at' },
-        }
-      : null;
-  const retention = new Retention(
-    [
-      {
-        kind: 'delivery_events',
-        days: config.RETENTION_DELIVERY_DAYS,
-        // The attempts deleted with their events count as delivery_attempts.
-        purgeBatch: async (cutoff, limit) => {
-          const r = await purgeFinishedEvents(db, cutoff, limit);
-          return { rows: r.events, also: { delivery_attempts: r.attempts } };
-        },
-      },
-      {
-        kind: 'delivery_attempts',
-        days: config.RETENTION_DELIVERY_DAYS,
-        purgeBatch: (cutoff, limit) => purgeAttempts(db, cutoff, limit),
-        ...(history && { dropBefore: (cutoff) => dropPartitionsBefore(db, history.delivery_attempts, cutoff) }),
-      },
-      {
-        kind: 'game_calls',
-        days: config.RETENTION_GAME_CALLS_DAYS,
-        purgeBatch: (cutoff, limit) => callLog.purgeBefore(cutoff, limit),
-        ...(history && { dropBefore: (cutoff) => dropPartitionsBefore(db, history.game_calls, cutoff) }),
-      },
-      {
-        // Launch links are dead once expired (minutes); kept a day for an operator's question, then deleted.
-        kind: 'pay_links',
-        days: 1,
-        purgeBatch: (cutoff, limit) => webPay.links.purgeBefore(cutoff, limit),
-      },
-      {
-        kind: 'admin_actions',
-        days: config.RETENTION_ADMIN_ACTIONS_DAYS,
-        purgeBatch: (cutoff, limit) => adminActions.purgeBefore(cutoff, limit),
-      },
-    ],
-    {
-      batch: config.RETENTION_BATCH,
-      budgetMs: config.RETENTION_SWEEP_BUDGET_MS,
-      intervalMs: config.RETENTION_SWEEP_SECONDS * 1000,
-      ...(history && {
-        prepare: async () => {
-          for (const t of Object.values(history)) await createPartitionsAhead(db, t, now());
-        },
-      }),
-    },
+  const retention = createRetention({
+    db: database.db,
+    postgres: database.dialect.name === 'postgres',
+    config,
     now,
-  );
+    purge: {
+      deliveryEvents: (cutoff, limit) => deliveryPurge.finishedEvents(cutoff, limit),
+      deliveryAttempts: (cutoff, limit) => deliveryPurge.attempts(cutoff, limit),
+      gameCalls: (cutoff, limit) => calls.purgeBefore(cutoff, limit),
+      payLinks: (cutoff, limit) => webPay.links.purgeBefore(cutoff, limit),
+      adminActions: (cutoff, limit) => adminActions.purgeBefore(cutoff, limit),
+    },
+  });
 
   return {
     config,
@@ -390,7 +315,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     accounts,
     delivery,
     gameCalls,
-    callLog: new CallLogService(new CallLogRepository(database.reads, database.dialect), apps),
+    callLog,
     webPay,
     evidence,
     reports,
@@ -405,6 +330,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     storeSettings,
     storePayments,
     paymentProviders,
+    ...createMasterKey({ db: database.db }),
     retention,
     startupNotes,
     cacheBus,

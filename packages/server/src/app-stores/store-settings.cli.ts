@@ -1,9 +1,17 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
 import type { Config } from '../config/config.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { AppleSettingsView, GoogleSettingsView } from './store-settings.schemas.js';
+import type { StoreSettingsService } from './store-settings.service.js';
+import { notificationUrls } from './notification-urls.js';
+
+/** What the `app store-settings` commands use. */
+export interface StoreSettingsCommandServices {
+  storeSettings: StoreSettingsService;
+  config: Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PORT'>;
+}
 
 function parseAppId(value: string): number {
   if (!/^[0-9]{1,15}$/.test(value)) throw invalidParameter('appId', 'must be a number');
@@ -18,13 +26,11 @@ function readFile(option: string, file: string): string {
   }
 }
 
-/** The notification URLs from PUBLIC_HOST (the admin API answers them from the request's base); paths alone without it. */
-function notificationUrls(config: Config, appId: number): { apple: string; google: string } {
-  const base = config.PUBLIC_HOST
+/** The base of the notification URLs from PUBLIC_HOST (the admin API answers them from the request's); none without it. */
+const publicBase = (config: Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PORT'>) =>
+  config.PUBLIC_HOST
     ? `https://${config.PUBLIC_HOST}${config.PUBLIC_PORT === 443 ? '' : `:${config.PUBLIC_PORT}`}`
     : '';
-  return { apple: `${base}/notify/v1/apple/${appId}`, google: `${base}/notify/v1/google/${appId}` };
-}
 
 const describeApple = (a: AppleSettingsView | null) =>
   a
@@ -45,7 +51,7 @@ const describeGoogle = (g: GoogleSettingsView | null) =>
     : 'google  not set';
 
 /** `app store-settings show|set-apple|set-google|delete`: the per-app store settings; secrets are read from files. */
-export function registerStoreSettingsCommands(app: Command, ctx: CliContext<LegacyServices>): void {
+export function registerStoreSettingsCommands(app: Command, ctx: CliContext<StoreSettingsCommandServices>): void {
   const settings = app.command('store-settings').description('per-app App Store and Google Play settings');
 
   settings
@@ -57,7 +63,7 @@ export function registerStoreSettingsCommands(app: Command, ctx: CliContext<Lega
         const shown = {
           appId,
           ...(await s.storeSettings.show(appId)),
-          notificationUrls: notificationUrls(s.config, appId),
+          notificationUrls: notificationUrls(publicBase(s.config), appId),
         };
         ctx.output(shown, () =>
           [

@@ -1,35 +1,31 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requestBaseUrl } from '../http/request-base-url.js';
-import type { Services } from '../services.js';
 import {
   AppleSettingsBody,
   AppleSettingsView,
   GoogleSettingsBody,
   GoogleSettingsView,
   StoreParams,
-  StoreSettingsParams,
   StoreSettingsView,
 } from './store-settings.schemas.js';
 import { adminRoute } from '../http/api-route.js';
-
-/** The store notification URLs of an app, absolute from the base the operator reached this service at. */
-export function notificationUrls(baseUrl: string, appId: number): { apple: string; google: string } {
-  return { apple: `${baseUrl}/notify/v1/apple/${appId}`, google: `${baseUrl}/notify/v1/google/${appId}` };
-}
+import { AppIdParams } from '../http/route-params.js';
+import type { StoreSettingsService } from './store-settings.service.js';
+import { notificationUrls } from './notification-urls.js';
 
 /** Admin API of the per-app store settings (App Store, Google Play), mounted under /admin/v1. Secrets are never answered. */
-export function storeSettingsRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function storeSettingsRoutes(services: { storeSettings: StoreSettingsService }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/apps/:appId/store-settings',
       adminRoute({
         summary: "Show an app's store settings (no secret) and the notification URLs to paste into the stores",
-        params: StoreSettingsParams,
+        params: AppIdParams,
         response: { 200: StoreSettingsView },
       }),
       async (request) => {
-        const appId = Number(request.params.appId);
+        const { appId } = request.params;
         const shown = await services.storeSettings.show(appId);
         return { appId, ...shown, notificationUrls: notificationUrls(requestBaseUrl(request), appId) };
       },
@@ -39,22 +35,22 @@ export function storeSettingsRoutes(services: Services): FastifyPluginAsyncTypeb
       '/apps/:appId/store-settings/apple',
       adminRoute({
         summary: "Replace an app's App Store settings; an omitted apiPrivateKey keeps the stored one",
-        params: StoreSettingsParams,
+        params: AppIdParams,
         body: AppleSettingsBody,
         response: { 200: AppleSettingsView },
       }),
-      async (request) => services.storeSettings.putApple(Number(request.params.appId), request.body),
+      async (request) => services.storeSettings.putApple(request.params.appId, request.body),
     );
 
     app.put(
       '/apps/:appId/store-settings/google',
       adminRoute({
         summary: "Replace an app's Google Play settings; an omitted serviceAccountJson keeps the stored one",
-        params: StoreSettingsParams,
+        params: AppIdParams,
         body: GoogleSettingsBody,
         response: { 200: GoogleSettingsView },
       }),
-      async (request) => services.storeSettings.putGoogle(Number(request.params.appId), request.body),
+      async (request) => services.storeSettings.putGoogle(request.params.appId, request.body),
     );
 
     app.delete(
@@ -65,7 +61,7 @@ export function storeSettingsRoutes(services: Services): FastifyPluginAsyncTypeb
         response: { 204: Type.Null() },
       }),
       async (request, reply) => {
-        await services.storeSettings.remove(Number(request.params.appId), request.params.store);
+        await services.storeSettings.remove(request.params.appId, request.params.store);
         return reply.code(204).send(null);
       },
     );

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
+import { IdParam } from '../http/route-params.js';
 
-export const StoreSettingsParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,15}$' }) });
 export const StoreParams = Type.Object({
-  appId: Type.String({ pattern: '^[0-9]{1,15}$' }),
+  appId: IdParam(),
   store: Type.Union([Type.Literal('apple'), Type.Literal('google')]),
 });
 

@@ -236,7 +236,7 @@ describe('admin API: per-app store settings', () => {
   });
 
   it('master key reseal covers the sealed store settings columns', async () => {
-    const counts = await countSealed(svc.services.database.db, svc.services.box, STORE_SETTINGS_SEALED_COLUMNS);
+    const counts = await countSealed(svc.services.sealedValues, svc.services.box, STORE_SETTINGS_SEALED_COLUMNS);
     assert.deepEqual(
       counts.map((c) => [c.column, Object.values(c.byKey).reduce((a, b) => a + b, 0), c.unreadable]),
       [
@@ -244,7 +244,7 @@ describe('admin API: per-app store settings', () => {
         ['app_store_settings.service_account_enc', 1, 0],
       ],
     );
-    const results = await resealAll(svc.services.database.db, svc.services.box, STORE_SETTINGS_SEALED_COLUMNS);
+    const results = await resealAll(svc.services.sealedValues, svc.services.box, STORE_SETTINGS_SEALED_COLUMNS);
     assert.deepEqual(
       results.map((r) => [r.column, r.scanned, r.resealed, r.unreadable]),
       [

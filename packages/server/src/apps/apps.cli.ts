@@ -1,7 +1,8 @@
 import { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { App } from './apps.schemas.js';
+import type { AppService } from './apps.service.js';
 import { onOff } from '../cli/switch-option.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -33,8 +34,13 @@ const describe = (a: App) =>
     .filter(Boolean)
     .join('\n');
 
+/** What the `app` commands use. */
+export interface AppCommandServices {
+  apps: AppService;
+}
+
 /** `app ...`; returns the `app` command, under which other domains add theirs (the program, commands.ts). */
-export function registerAppCommands(program: Command, ctx: CliContext<LegacyServices>): Command {
+export function registerAppCommands(program: Command, ctx: CliContext<AppCommandServices>): Command {
   const app = program.command('app').description('the app registry');
 
   app

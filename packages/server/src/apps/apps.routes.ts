@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../services.js';
 import { App, AppCreateBody, AppList, AppPatchBody, AppWithSecret } from './apps.schemas.js';
 import { AppIdParams } from '../http/route-params.js';
 import { adminRoute } from '../http/api-route.js';
+import type { AppService } from './apps.service.js';
 
 /** Admin API of the app registry, mounted under /admin/v1. */
-export function appRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function appRoutes(services: { apps: AppService }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/apps',

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
 import { BackupError, backupDataDir, restoreDataDir } from './backup.js';
 
 /**
  * `backup <folder>` and `restore <folder>` for the embedded default (docs/operations.md#backups). With
  * PostgreSQL, back up the database with its own tools and keep MASTER_KEY with it.
  */
-export function registerBackupCommands(program: Command, ctx: CliContext<LegacyServices>): void {
+export function registerBackupCommands(program: Command, ctx: CliContext<unknown>): void {
   const embeddedOnly = () => {
     const config = ctx.config();
     if (config.DATABASE_URL) {

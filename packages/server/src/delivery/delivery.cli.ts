@@ -1,10 +1,16 @@
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
 import { addListOptions } from '../cli/list-options.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { PAGE_DEFAULT, PAGE_MAX, parseId, parseLimit, parseTime } from '../http/admin-query.js';
 import type { DeliveryEvent } from './delivery.schemas.js';
-import type { TestEventKind } from './sample-events.js';
+import { TEST_EVENT_KINDS, type TestEventKind } from './event-types.js';
+import type { DeliveryService } from './delivery.service.js';
+
+/** What the `events` commands use. */
+export interface DeliveryCommandServices {
+  delivery: DeliveryService;
+}
 
 const line = (e: DeliveryEvent) =>
   `#${e.eventId}  app ${e.appId}  ${e.type}->${e.target}${e.serverId ? `[${e.serverId}]` : ''}  ${e.state}  attempts ${e.attempts}  created ${e.createdAt}${e.lastError ? `  last error: ${e.lastError}` : ''}`;
@@ -13,7 +19,7 @@ const line = (e: DeliveryEvent) =>
  * Operator commands of the delivery engine. They work on the database; a
  * running service picks resent and recovered events up at its next poll.
  */
-export function registerDeliveryCommands(program: Command, ctx: CliContext<LegacyServices>): void {
+export function registerDeliveryCommands(program: Command, ctx: CliContext<DeliveryCommandServices>): void {
   const events = program.command('events').description('game events in the outbox: list, show, resend, recover, test');
 
   addListOptions(
@@ -85,7 +91,7 @@ export function registerDeliveryCommands(program: Command, ctx: CliContext<Legac
     .option('--server-id <serverId>')
     .description('send a test event, signed and delivered like a real one')
     .action(async (o) => {
-      if (!['payment', 'refund', 'cancellation'].includes(o.type))
+      if (!(TEST_EVENT_KINDS as readonly string[]).includes(o.type))
         throw invalidParameter('type', 'must be payment, refund or cancellation');
       await ctx.withServices(async (s) => {
         const eventId = await s.delivery.sendTestEvent(

@@ -1,8 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../services.js';
 import {
-  AppIdParams,
   DeliveryAttempt,
   DeliveryEvent,
   EventIdParams,
@@ -14,6 +12,8 @@ import {
 import { nextBeforeOf, parseTime } from '../http/admin-query.js';
 import { parsePage } from '../http/list-query.js';
 import { adminRoute } from '../http/api-route.js';
+import { AppIdParams } from '../http/route-params.js';
+import type { DeliveryService } from './delivery.service.js';
 
 /** The filter of an event list query but its app (the admin API's and the portal's). */
 export function eventFilter(q: Omit<Static<typeof EventListQuery>, 'appId'>) {
@@ -27,7 +27,7 @@ export function eventFilter(q: Omit<Static<typeof EventListQuery>, 'appId'>) {
 }
 
 /** Operator API of the delivery engine, mounted under /admin/v1. */
-export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function deliveryRoutes(services: { delivery: DeliveryService }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.addSchema(DeliveryEvent);
     app.addSchema(DeliveryAttempt);
@@ -62,7 +62,7 @@ export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
           ]),
         },
       }),
-      async (request) => services.delivery.get(Number(request.params.eventId)),
+      async (request) => services.delivery.get(request.params.eventId),
     );
 
     app.post(
@@ -72,7 +72,7 @@ export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
         params: EventIdParams,
         response: { 200: Type.Ref(DeliveryEvent) },
       }),
-      async (request) => services.delivery.resend(Number(request.params.eventId)),
+      async (request) => services.delivery.resend(request.params.eventId),
     );
 
     app.post(
@@ -84,10 +84,7 @@ export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
         response: { 200: Type.Object({ recovered: Type.Integer() }) },
       }),
       async (request) => ({
-        recovered: await services.delivery.recover(
-          Number(request.params.appId),
-          parseTime('since', request.body.since),
-        ),
+        recovered: await services.delivery.recover(request.params.appId, parseTime('since', request.body.since)),
       }),
     );
 
@@ -101,7 +98,7 @@ export function deliveryRoutes(services: Services): FastifyPluginAsyncTypebox {
       }),
       async (request, reply) => {
         const eventId = await services.delivery.sendTestEvent(
-          Number(request.params.appId),
+          request.params.appId,
           request.body.type,
           request.body.serverId ?? null,
         );

@@ -1,20 +1,23 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NextBefore, QueryId as Id, QueryTime as Time, pageQuery } from '../http/admin-query.js';
 import { timeWindowQuery } from '../http/list-query.js';
+import { IdParam } from '../http/route-params.js';
+import { GAME_EVENT_TYPES, TEST_EVENT_KINDS } from './event-types.js';
+
+export { EVENT_TYPES, GAME_EVENT_TYPES } from './event-types.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 export const EventState = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead')]);
-export const EventType = Type.Union(
-  ['payment', 'refund', 'cancellation', 'consumption', 'test'].map((t) => Type.Literal(t)),
-);
+/** The event list's type filter: the games' event types of the outbox (event-types.ts), one literal each, in its order. */
+export const EventType = Type.Union(GAME_EVENT_TYPES.map((t) => Type.Literal(t)));
 
 export const DeliveryEvent = Type.Object(
   {
     eventId: Type.Integer({ description: 'Also the notifyId of the body.' }),
     appId: Type.Integer(),
-    type: Type.String({ description: 'payment | refund | cancellation | consumption | test' }),
+    type: Type.String({ description: GAME_EVENT_TYPES.join(' | ') }),
     target: Type.String({ description: 'callback (4.7 map by serverId) | cancellation | partner' }),
     serverId: Nullable(Type.String()),
     state: Type.String({ description: 'pending | delivered | dead' }),
@@ -61,8 +64,7 @@ export const EventList = Type.Object({
   nextBefore: NextBefore,
 });
 
-export const EventIdParams = Type.Object({ eventId: Id });
-export const AppIdParams = Type.Object({ appId: Id });
+export const EventIdParams = Type.Object({ eventId: IdParam() });
 
 export const RecoverBody = Type.Object(
   {
@@ -73,7 +75,7 @@ export const RecoverBody = Type.Object(
 
 export const TestEventBody = Type.Object(
   {
-    type: Type.Union([Type.Literal('payment'), Type.Literal('refund'), Type.Literal('cancellation')]),
+    type: Type.Union(TEST_EVENT_KINDS.map((t) => Type.Literal(t))),
     serverId: Type.Optional(
       Type.String({
         pattern: '^[A-Za-z0-9_.:-]{1,64}$',

@@ -1,17 +1,12 @@
 import type { Kysely } from 'kysely';
 import type client from 'prom-client';
 import type { Tables } from '../db/tables.js';
-import type { Dialect } from '../db/dialect.js';
 import type { AppService } from '../apps/apps.service.js';
-import type { PlatformKeyService } from '../platform-keys/keys.service.js';
 import { AppError } from '../errors/app-error.js';
 import { enqueueEvent } from './outbox.js';
-import { resendEvent } from './resend.js';
-import { recoverDeadEvents } from './recover.js';
-import { EventsRepository, type AttemptRow, type EventFilter, type EventRow } from './events.repository.js';
-import { Dispatcher, type DispatchLogger, type DispatcherOptions } from './dispatcher.js';
-import type { OutboundHttp } from './http-client.js';
-import { DeliveryMetrics } from './metrics.js';
+import type { AttemptRow, EventFilter, EventRow, EventsRepository } from './events.repository.js';
+import type { Dispatcher, DispatchLogger } from './dispatcher.js';
+import type { DeliveryMetrics } from './metrics.js';
 import { testEventBody, type TestEventKind } from './sample-events.js';
 import type { DeliveryAttempt, DeliveryEvent } from './delivery.schemas.js';
 
@@ -26,20 +21,28 @@ export class DeliveryService {
   /** The event list's reads: Database.reads (the read replica), a moment stale at most; `get` reads the primary. */
   readonly #listed: EventsRepository;
 
-  constructor(
-    private readonly db: Kysely<Tables>,
-    dialect: Dialect,
-    private readonly apps: AppService,
-    keys: PlatformKeyService,
-    http: OutboundHttp,
-    opts: DispatcherOptions,
-    private readonly now: () => number,
-    reads: Kysely<Tables> = db,
-  ) {
-    this.metrics = new DeliveryMetrics(db, now);
-    this.events = new EventsRepository(db);
-    this.#listed = new EventsRepository(reads);
-    this.dispatcher = new Dispatcher(db, dialect, apps, keys, http, this.metrics, opts, now);
+  readonly #db: Kysely<Tables>;
+  readonly #apps: Pick<AppService, 'get'>;
+  readonly #now: () => number;
+
+  /** Built by delivery.module.ts. */
+  constructor(d: {
+    /** The primary: a test event's enqueue transaction. */
+    db: Kysely<Tables>;
+    events: EventsRepository;
+    listed: EventsRepository;
+    apps: Pick<AppService, 'get'>;
+    dispatcher: Dispatcher;
+    metrics: DeliveryMetrics;
+    now: () => number;
+  }) {
+    this.#db = d.db;
+    this.events = d.events;
+    this.#listed = d.listed;
+    this.#apps = d.apps;
+    this.dispatcher = d.dispatcher;
+    this.metrics = d.metrics;
+    this.#now = d.now;
   }
 
   start(log?: DispatchLogger): void {
@@ -65,25 +68,25 @@ export class DeliveryService {
   }
 
   async resend(eventId: number): Promise<DeliveryEvent> {
-    if (!(await resendEvent(this.db, eventId, this.now())))
+    if (!(await this.events.resend(eventId, this.#now())))
       throw new AppError('NOT_FOUND', `event ${eventId} does not exist`);
     this.dispatcher.wake();
     return toEvent((await this.events.get(eventId))!);
   }
 
   async recover(appId: number, since: number): Promise<number> {
-    await this.apps.get(appId); // 404 for an unknown app
-    const count = await recoverDeadEvents(this.db, appId, since, this.now());
+    await this.#apps.get(appId); // 404 for an unknown app
+    const count = await this.events.recoverDead(appId, since, this.#now());
     if (count > 0) this.dispatcher.wake();
     return count;
   }
 
   /** A test event through the same outbox, schedule and attempt log as a real one. */
   async sendTestEvent(appId: number, kind: TestEventKind, serverId: string | null): Promise<number> {
-    await this.apps.get(appId);
-    const now = this.now();
+    await this.#apps.get(appId);
+    const now = this.#now();
     // In a transaction like every enqueue: the row and its body commit together.
-    const { eventId } = await this.db.transaction().execute((trx) =>
+    const { eventId } = await this.#db.transaction().execute((trx) =>
       enqueueEvent(
         trx,
         {

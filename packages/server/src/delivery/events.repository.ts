@@ -19,7 +19,10 @@ export interface EventFilter {
   limit: number;
 }
 
-/** Reads of the outbox and the attempt log for the operator and the pull endpoint. */
+/**
+ * The outbox and its attempt log as the operator and the pull endpoint see them: reads, and the operator's resend and
+ * recover (an event due again at once).
+ */
 export class EventsRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
@@ -60,5 +63,41 @@ export class EventsRepository {
       .where('event_id', '=', eventId)
       .orderBy('attempt_id')
       .execute();
+  }
+  /**
+   * Operator resend: the event is due now, whatever its state. Same notifyId
+   * and body; fresh Timestamp, Nonce and Signature. A dead event gets one more
+   * attempt; a pending one keeps its place in the schedule. False: no such event.
+   */
+  async resend(eventId: number, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('outbox')
+      .set({
+        state: 'pending',
+        next_attempt_at: now,
+        due_at: now,
+        held_reason: null,
+        claim_token: null,
+        dead_at: null,
+        delivered_at: null,
+      })
+      .where('event_id', '=', eventId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * After an outage: every dead event of an app that died at or after `since`
+   * is due again now (one more attempt each). Returns how many.
+   */
+  async recoverDead(appId: number, since: number, now: number): Promise<number> {
+    const result = await this.db
+      .updateTable('outbox')
+      .set({ state: 'pending', next_attempt_at: now, due_at: now, held_reason: null, claim_token: null, dead_at: null })
+      .where('app_id', '=', appId)
+      .where('state', '=', 'dead')
+      .where('dead_at', '>=', since)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 }

@@ -3,8 +3,10 @@ import type { Kysely } from 'kysely';
 import { caseById } from '../db/batcher.js';
 import type { Tables } from '../db/tables.js';
 import { currentTraceparent } from '../tracing/tracing.js';
+import type { EventType } from './event-types.js';
 
-export type EventType = 'payment' | 'refund' | 'cancellation' | 'consumption' | 'test' | 'store_consumption';
+/** The outbox's event types (event-types.ts, the one list). */
+export { EVENT_TYPES, type EventType } from './event-types.js';
 /** apple_consumption: Apple's Send Consumption Information, sent by the store-payments sender (issue 27). */
 export type EventTarget = 'callback' | 'cancellation' | 'partner' | 'apple_consumption';
 

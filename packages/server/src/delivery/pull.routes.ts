@@ -2,7 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidParameter } from '../errors/app-error.js';
 import { platformErrorResponses, platformSuccess, Text } from '../http/schemas.js';
-import type { Services } from '../services.js';
+import type { AppRecord } from '../apps/apps.service.js';
+import type { Md5Scheme } from '../auth/md5.js';
+import type { DeliveryService } from './delivery.service.js';
 import { parseLimit } from '../http/admin-query.js';
 
 const Digits = (description: string) => Type.String({ pattern: '^[0-9]{1,15}$', description });
@@ -37,7 +39,10 @@ const Notification = Type.Object({
  * delivery state, to catch up without waiting for retries. Signed with the
  * md5 scheme of 5.1 over the query parameters; answers the 2.3 envelope.
  */
-export function pullRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function pullRoutes(services: {
+  md5: Md5Scheme<AppRecord>;
+  delivery: DeliveryService;
+}): FastifyPluginAsyncTypebox {
   const md5 = services.md5.hook({ from: 'query', clientId: (query) => query.clientId, recordNonce: 'hook' });
   return async (app) => {
     app.get(

@@ -1,10 +1,13 @@
+import type { TestEventKind } from './event-types.js';
+
+export type { TestEventKind } from './event-types.js';
+
 /**
  * Bodies of operator test events (`stripe trigger` style): shaped like the
  * real notifications of 2.4 and 2.5 and like the cancellation callback, with
  * sample values a game can recognise: trxNo in the 9e12 range, outTrxNo,
  * userId and role prefixed `test-`. Signed and delivered exactly like real ones.
  */
-export type TestEventKind = 'payment' | 'refund' | 'cancellation';
 
 /** Test trxNo = TEST_TRX_BASE + event id, far above real order numbers. */
 export const TEST_TRX_BASE = 9_000_000_000_000;

@@ -2,13 +2,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Readable } from 'node:stream';
 import { rpcErrorResponses } from '../http/schemas.js';
-import type { Services } from '../services.js';
+import { IdParam } from '../http/route-params.js';
+import type { EvidenceService } from './evidence.service.js';
 import { EMBEDDED_ROUTE_PREFIX } from './embedded-storage.js';
 
 const tags = ['reporting'];
 
 const ObjectParams = Type.Object({
-  appId: Type.String({ pattern: '^[0-9]{1,15}$' }),
+  appId: IdParam(),
   // 64 hex: a self-authenticating id (object-id.ts); 32 hex: an id issued before those.
   file: Type.String({
     pattern: '^(?:[0-9a-f]{32}|[0-9a-f]{64})\\.[a-z0-9]{1,16}$',
@@ -24,7 +25,7 @@ const Signature = Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'HM
  * the GET behind moderators' download links. Binary bodies are accepted only
  * in this plugin's scope, up to EVIDENCE_MAX_FILE_BYTES.
  */
-export function evidenceRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function evidenceRoutes(services: { evidence: EvidenceService }): FastifyPluginAsyncTypebox {
   const { evidence } = services;
   return async (app) => {
     // Any content type; the body stays a stream, written to disk as it arrives (evidence.service.ts counts the bytes).
@@ -58,7 +59,7 @@ export function evidenceRoutes(services: Services): FastifyPluginAsyncTypebox {
         const contentLength = header !== undefined && /^[0-9]{1,15}$/.test(header) ? Number(header) : undefined;
         const body = (request.body ?? request.raw) as Readable;
         const { etag } = await evidence.acceptUpload({
-          appId: Number(request.params.appId),
+          appId: request.params.appId,
           file: request.params.file,
           ...request.query,
           contentLength,
@@ -80,7 +81,7 @@ export function evidenceRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const file = await evidence.openDownload({
-          appId: Number(request.params.appId),
+          appId: request.params.appId,
           file: request.params.file,
           ...request.query,
         });

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
 import { addListOptions, windowAndPage } from '../cli/list-options.js';
 import { parseId } from '../http/admin-query.js';
+import type { CallLogService } from './call-log.service.js';
 import { GAME_CALL_KINDS, GAME_CALL_OUTCOMES, parseGameCallQuery, type GameCall } from './call-log.schemas.js';
 
 const subjectText = (c: GameCall) =>
@@ -12,8 +13,13 @@ const subjectText = (c: GameCall) =>
 const line = (c: GameCall) =>
   `#${c.callId}  ${c.startedAt}  ${c.kind}${subjectText(c)} try ${c.tryNo}  ${c.outcome}${c.httpStatus !== null ? ` HTTP ${c.httpStatus}` : ''}  ${c.latencyMs} ms  ${c.url ?? '-'}${c.error ? `  ${c.error}` : ''}`;
 
+/** What the `game-calls` commands use. */
+export interface CallLogCommandServices {
+  callLog: CallLogService;
+}
+
 /** `game-calls list`: the role query, role list and pre-order check log of an app (4.8-4.10). */
-export function registerCallLogCommands(program: Command, ctx: CliContext<LegacyServices>): void {
+export function registerCallLogCommands(program: Command, ctx: CliContext<CallLogCommandServices>): void {
   const calls = program
     .command('game-calls')
     .description('calls to the game (role query, role list, pre-order check) with their outcomes');

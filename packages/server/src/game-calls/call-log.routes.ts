@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { nextBeforeOf } from '../http/admin-query.js';
-import type { Services } from '../services.js';
-import { AppIdParams, GameCall, GameCallList, GameCallListQuery, parseGameCallQuery } from './call-log.schemas.js';
+import { AppIdParams } from '../http/route-params.js';
+import type { CallLogService } from './call-log.service.js';
+import { GameCall, GameCallList, GameCallListQuery, parseGameCallQuery } from './call-log.schemas.js';
 import { adminRoute } from '../http/api-route.js';
 
 /** Operator API of the game-call log, mounted under /admin/v1. */
-export function callLogRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function callLogRoutes(services: { callLog: CallLogService }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.addSchema(GameCall);
 
@@ -19,7 +20,7 @@ export function callLogRoutes(services: Services): FastifyPluginAsyncTypebox {
         response: { 200: GameCallList },
       }),
       async (request) => {
-        const filter = parseGameCallQuery(Number(request.params.appId), request.query);
+        const filter = parseGameCallQuery(request.params.appId, request.query);
         const calls = await services.callLog.list(filter);
         return { calls, nextBefore: nextBeforeOf(calls, filter.limit, (c) => c.callId) };
       },

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
 import { invalidParameter } from '../errors/app-error.js';
-import { NextBefore, QueryId, pageQuery } from '../http/admin-query.js';
+import { NextBefore, pageQuery } from '../http/admin-query.js';
 import { parsePage, parseTimeWindow, timeWindowQuery } from '../http/list-query.js';
 import type { GameCallFilter } from './call-log.repository.js';
 
@@ -76,8 +76,6 @@ export const GameCallList = Type.Object({
   calls: Type.Array(Type.Ref(GameCall)),
   nextBefore: NextBefore,
 });
-
-export const AppIdParams = Type.Object({ appId: QueryId });
 
 /** An app's call-log query (admin route and `game-calls list`) as a repository filter. */
 export function parseGameCallQuery(appId: number, q: Static<typeof GameCallListQuery>): GameCallFilter {

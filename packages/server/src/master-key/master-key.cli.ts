@@ -1,10 +1,17 @@
 import crypto from 'node:crypto';
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
 import { loadMasterKeys, writeMasterKeyFile } from '../crypto/master-keys.js';
-import { masterKeyId } from '../crypto/secret-box.js';
+import { masterKeyId, type SecretBox } from '../crypto/secret-box.js';
 import { countSealed, resealAll, type SealedColumnCount } from './reseal.js';
 import { SEALED_COLUMNS } from './sealed-columns.js';
+import type { SealedValuesRepository } from './sealed-values.repository.js';
+
+/** What the `master-key` commands use. */
+export interface MasterKeyCommandServices {
+  box: SecretBox;
+  sealedValues: SealedValuesRepository;
+}
 
 const countsText = (counts: SealedColumnCount[]) =>
   counts
@@ -18,13 +25,20 @@ const countsText = (counts: SealedColumnCount[]) =>
     )
     .join('\n');
 
+/** The configured master keys, the current one first, and how many values of each sealed column each one seals. */
+async function sealedStatus(s: MasterKeyCommandServices) {
+  const counts = await countSealed(s.sealedValues, s.box, SEALED_COLUMNS);
+  const [current, ...previous] = s.box.keyIds;
+  return { counts, current: current!, previous };
+}
+
 /**
  * Master key rotation (docs/operations.md): `status` shows which key seals
  * what, `rotate` (embedded mode) adds a new current key to DATA_DIR/master.key,
  * `reseal` moves every sealed value to the current key, `retire` drops the
  * previous keys once nothing is sealed under them.
  */
-export function registerMasterKeyCommands(program: Command, ctx: CliContext<LegacyServices>): void {
+export function registerMasterKeyCommands(program: Command, ctx: CliContext<MasterKeyCommandServices>): void {
   const cmd = program.command('master-key').description('the master key that seals secrets at rest, and its rotation');
 
   cmd
@@ -32,8 +46,7 @@ export function registerMasterKeyCommands(program: Command, ctx: CliContext<Lega
     .description('the configured master keys and how many stored values each one seals')
     .action(async () => {
       await ctx.withServices(async (s) => {
-        const counts = await countSealed(s.database.db, s.box, SEALED_COLUMNS);
-        const [current, ...previous] = s.box.keyIds;
+        const { counts, current, previous } = await sealedStatus(s);
         ctx.output(
           { current, previous, columns: counts },
           () =>
@@ -80,7 +93,7 @@ export function registerMasterKeyCommands(program: Command, ctx: CliContext<Lega
     .description('seal every stored secret that is not under the current master key anew under it')
     .action(async () => {
       await ctx.withServices(async (s) => {
-        const results = await resealAll(s.database.db, s.box, SEALED_COLUMNS);
+        const results = await resealAll(s.sealedValues, s.box, SEALED_COLUMNS);
         ctx.output({ current: s.box.currentKeyId, columns: results }, () =>
           [
             `resealed under ${s.box.currentKeyId}:`,
@@ -99,8 +112,7 @@ export function registerMasterKeyCommands(program: Command, ctx: CliContext<Lega
     .description('drop the previous master keys once no stored value is sealed under them')
     .action(async () => {
       await ctx.withServices(async (s) => {
-        const counts = await countSealed(s.database.db, s.box, SEALED_COLUMNS);
-        const [current, ...previous] = s.box.keyIds;
+        const { counts, current, previous } = await sealedStatus(s);
         const left = counts.filter((c) => c.unreadable > 0 || Object.keys(c.byKey).some((k) => k !== current));
         if (left.length) {
           throw new Error(

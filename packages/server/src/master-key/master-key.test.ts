@@ -49,7 +49,7 @@ describe('master key rotation', () => {
     startTestService(env, { storage: { database: reopenDatabase(fresh), dataDir: fresh.dataDir }, dispatcher: false });
   const counts = async (svc: TestService) =>
     Object.fromEntries(
-      (await countSealed(svc.services.database.db, svc.services.box, SEALED_COLUMNS)).map((c) => [
+      (await countSealed(svc.services.sealedValues, svc.services.box, SEALED_COLUMNS)).map((c) => [
         c.column,
         { ...c.byKey, ...(c.unreadable ? { unreadable: c.unreadable } : {}) },
       ]),
@@ -156,7 +156,7 @@ describe('master key rotation', () => {
       assert.equal((await profile(svc, game.clientId, second)).status, 200);
       assert.deepEqual((await counts(svc))['tokens.mac_key_enc'], { [idA]: 1, [idB]: 1 });
 
-      const results = await resealAll(svc.services.database.db, svc.services.box, SEALED_COLUMNS);
+      const results = await resealAll(svc.services.sealedValues, svc.services.box, SEALED_COLUMNS);
       assert.deepEqual(
         results.map((r) => [r.column, r.scanned, r.resealed, r.unreadable]),
         [
@@ -183,7 +183,7 @@ describe('master key rotation', () => {
         'payment_provider_settings.secrets_enc': { [idB]: 1 },
       });
       assert.ok(
-        (await resealAll(svc.services.database.db, svc.services.box, SEALED_COLUMNS)).every((r) => r.resealed === 0),
+        (await resealAll(svc.services.sealedValues, svc.services.box, SEALED_COLUMNS)).every((r) => r.resealed === 0),
         'idempotent',
       );
       await works(svc);

@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../db/tables.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
-import { SealedValuesRepository, type SealedValue } from './sealed-values.repository.js';
+import type { SealedValuesRepository, SealedValue } from './sealed-values.repository.js';
 
 export interface SealedColumnCount {
   column: string;
@@ -36,11 +34,10 @@ async function* sealedRows(values: SealedValuesRepository, c: SealedColumn): Asy
 
 /** How many values of each column are sealed under each master key. */
 export async function countSealed(
-  db: Kysely<Tables>,
+  values: SealedValuesRepository,
   box: SecretBox,
   columns: SealedColumn[],
 ): Promise<SealedColumnCount[]> {
-  const values = new SealedValuesRepository(db);
   const out: SealedColumnCount[] = [];
   for (const c of columns) {
     const count: SealedColumnCount = { column: `${c.table}.${c.column}`, byKey: {}, unreadable: 0 };
@@ -66,8 +63,11 @@ export async function countSealed(
  * meanwhile is left as the service wrote it. Idempotent: run it again after
  * an interruption. Values no configured key opens are counted and left alone.
  */
-export async function resealAll(db: Kysely<Tables>, box: SecretBox, columns: SealedColumn[]): Promise<ResealResult[]> {
-  const values = new SealedValuesRepository(db);
+export async function resealAll(
+  values: SealedValuesRepository,
+  box: SecretBox,
+  columns: SealedColumn[],
+): Promise<ResealResult[]> {
   const out: ResealResult[] = [];
   for (const c of columns) {
     const result: ResealResult = {

@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
+import type { PlatformKeyService } from './keys.service.js';
 
-export function registerKeyCommands(program: Command, ctx: CliContext<LegacyServices>): void {
+/** What the `keys` commands use. */
+export interface KeyCommandServices {
+  keys: PlatformKeyService;
+}
+
+export function registerKeyCommands(program: Command, ctx: CliContext<KeyCommandServices>): void {
   const keys = program.command('keys').description('the platform key pairs that sign calls to games (5.3)');
 
   keys.command('list').action(async () => {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Text } from '../http/schemas.js';
-import type { Services } from '../services.js';
+import type { PlatformKeyService } from './keys.service.js';
 import { adminRoute } from '../http/api-route.js';
 
 export const PublicKey = Type.Object(
@@ -16,7 +16,7 @@ export const PublicKey = Type.Object(
 );
 
 /** The platform public keys (5.3) that games verify our calls with. */
-export function platformKeyRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function platformKeyRoutes(services: { keys: PlatformKeyService }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.addSchema(PublicKey);
     app.get(
@@ -67,7 +67,7 @@ const KEYS_MAX_AGE_SECONDS = 300;
  * secret; issue 41), so a game server's SDK fetches them by key id (PlatformKeySet) instead of a PEM copied by hand.
  * Retired keys are left out: a game stops trusting them.
  */
-export function publicPlatformKeyRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function publicPlatformKeyRoutes(services: { keys: PlatformKeyService }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/v1/platform-keys',

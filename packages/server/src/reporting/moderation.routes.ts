@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../services.js';
 import {
   AuditLog,
   AuditQuery,
@@ -16,11 +15,12 @@ import {
 import { requestBaseUrl } from '../http/request-base-url.js';
 import { actingName } from '../operators/admin-access.routes.js';
 import { adminSecurity, apiRoute } from '../http/api-route.js';
+import type { ModerationService } from './moderation.service.js';
 
 const moderationRoute = apiRoute({ tags: ['moderation'], security: adminSecurity });
 
 /** The moderation queue, mounted under /admin/v1 (admin bearer token). */
-export function moderationRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function moderationRoutes(services: { moderation: ModerationService }): FastifyPluginAsyncTypebox {
   const { moderation } = services;
   return async (app) => {
     app.get(
@@ -52,7 +52,7 @@ export function moderationRoutes(services: Services): FastifyPluginAsyncTypebox 
         response: { 200: Type.Ref(ReportView) },
       }),
       async (request) =>
-        moderation.show(Number(request.params.reportId), {
+        moderation.show(request.params.reportId, {
           moderator: actingName(request, request.query.moderator),
           requestBaseUrl: requestBaseUrl(request),
         }),
@@ -68,7 +68,7 @@ export function moderationRoutes(services: Services): FastifyPluginAsyncTypebox 
         response: { 200: Type.Ref(ReportView) },
       }),
       async (request) =>
-        moderation.decide(Number(request.params.reportId), {
+        moderation.decide(request.params.reportId, {
           ...request.body,
           moderator: actingName(request, request.body.moderator)!,
         }),

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
 import { Cursor } from '../http/admin-query.js';
+import { IdParam } from '../http/route-params.js';
 
 // --- the operator side: moderation queue under /admin/v1 ---
 
@@ -13,17 +14,22 @@ const Time = (description: string) =>
   });
 const Limit = Type.String({ pattern: '^[0-9]{1,3}$', description: 'Page size, 1-200 (default 50).' });
 
+/** The filters the report list and the reportee counts share: status, creation window (`what` created ...), page. */
+const statusWindowPage = (what: string) => ({
+  status: Type.Optional(ReportStatus),
+  from: Type.Optional(Time(`${what} created at or after.`)),
+  to: Type.Optional(Time(`${what} created before.`)),
+  limit: Type.Optional(Limit),
+  cursor: Type.Optional(Cursor),
+});
+
 export const ReportListQuery = Type.Object(
   {
     appId: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
     reportee: Type.Optional(Text({ minLength: 1, maxLength: 64, description: 'Reportee svcid or role_id.' })),
     reporter: Type.Optional(Text({ minLength: 1, maxLength: 64, description: 'Reporter svcid or role_id.' })),
     reasonId: Type.Optional(Type.String({ pattern: '^-?[0-9]{1,19}$', description: 'Reports citing this reason id.' })),
-    status: Type.Optional(ReportStatus),
-    from: Type.Optional(Time('Reports created at or after.')),
-    to: Type.Optional(Time('Reports created before.')),
-    limit: Type.Optional(Limit),
-    cursor: Type.Optional(Cursor),
+    ...statusWindowPage('Reports'),
   },
   { additionalProperties: false },
 );
@@ -88,7 +94,7 @@ export const ReportList = Type.Object({
   nextCursor: Nullable(Type.String()),
 });
 
-export const ReportIdParams = Type.Object({ reportId: Type.String({ pattern: '^[0-9]{1,15}$' }) });
+export const ReportIdParams = Type.Object({ reportId: IdParam() });
 
 export const ShowReportQuery = Type.Object(
   {
@@ -145,11 +151,7 @@ export type ModerationBody = Static<typeof ModerationBody>;
 export const ReporteeCountsQuery = Type.Object(
   {
     appId: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
-    status: Type.Optional(ReportStatus),
-    from: Type.Optional(Time('Count reports created at or after.')),
-    to: Type.Optional(Time('Count reports created before.')),
-    limit: Type.Optional(Limit),
-    cursor: Type.Optional(Cursor),
+    ...statusWindowPage('Count reports'),
   },
   { additionalProperties: false },
 );

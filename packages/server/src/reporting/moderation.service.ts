@@ -1,5 +1,4 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { BanService } from '../accounts/bans.service.js';
 import type { Tables } from '../db/tables.js';
 import { groupBy } from '../db/group-by.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
@@ -74,8 +73,19 @@ function historyEntry(a: ActionRow) {
   };
 }
 
-/** What moderation needs of the accounts domain: bans of platform accounts. */
-export type AccountBans = Pick<BanService, 'banUser' | 'liftBan'>;
+/**
+ * What moderation needs of the accounts domain: bans of platform accounts, written in moderation's transaction.
+ * Declared here, by what it uses, so that reporting imports nothing of accounts (services.ts hands accounts' BanService).
+ */
+export interface AccountBans {
+  banUser(
+    userId: number,
+    ban: { reason: string; until: number | null; actor: string },
+    trx?: Transaction<Tables>,
+  ): Promise<{ banId: number; reason: string; until: string | null }>;
+  /** Answers how many bans it lifted. */
+  liftBan(userId: number, actor: string, trx?: Transaction<Tables>): Promise<number>;
+}
 
 /**
  * The moderation queue (operator side): list and filter reports, show one

@@ -1,9 +1,15 @@
 import { Command } from 'commander';
 import os from 'node:os';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { REPORT_STATUSES, type ReportStatus } from './report.service.js';
 import type { ReportView } from './moderation.schemas.js';
+import type { ModerationService } from './moderation.service.js';
+
+/** What the `report` commands use. */
+export interface ReportCommandServices {
+  moderation: ModerationService;
+}
 
 function parseReportId(value: string): number {
   if (!/^[0-9]{1,15}$/.test(value)) throw invalidParameter('reportId', 'must be a number');
@@ -48,11 +54,18 @@ function windowAndPage(o: { status?: string; from?: string; to?: string; limit?:
   };
 }
 
+/** `--limit` and `--cursor`, the page options of `report list`, `reportees` and `audit`. */
+const paged = (command: Command) =>
+  command.option('--limit <n>', 'page size (1-200)', '50').option('--cursor <cursor>');
+
+/** A list printed one line an item, or `none` when it is empty. */
+const lines = <T>(items: T[], line: (item: T) => string, none: string) => items.map(line).join('\n') || none;
+
 /** `report ...`: the moderation queue from the command line (same database as the service). */
-export function registerReportCommands(program: Command, ctx: CliContext<LegacyServices>): void {
+export function registerReportCommands(program: Command, ctx: CliContext<ReportCommandServices>): void {
   const report = program.command('report').description('the moderation queue of player reports');
 
-  report
+  const list = report
     .command('list')
     .option('--app <appId>')
     .option('--reportee <svcid|role_id>')
@@ -60,25 +73,23 @@ export function registerReportCommands(program: Command, ctx: CliContext<LegacyS
     .option('--reason <id>')
     .option('--status <status>', REPORT_STATUSES.join(' | '))
     .option('--from <time>', 'ISO date/time or Unix ms')
-    .option('--to <time>')
-    .option('--limit <n>', 'page size (1-200)', '50')
-    .option('--cursor <cursor>')
-    .action((o) =>
-      ctx.print(
-        (s) =>
-          s.moderation.list({
-            appId: o.app,
-            reportee: o.reportee,
-            reporter: o.reporter,
-            reasonId: o.reason,
-            ...windowAndPage(o),
-          }),
-        (page) =>
-          [...page.reports.map(summary), page.nextCursor ? `next page: --cursor ${page.nextCursor}` : '']
-            .filter(Boolean)
-            .join('\n') || 'no reports',
-      ),
-    );
+    .option('--to <time>');
+  paged(list).action((o) =>
+    ctx.print(
+      (s) =>
+        s.moderation.list({
+          appId: o.app,
+          reportee: o.reportee,
+          reporter: o.reporter,
+          reasonId: o.reason,
+          ...windowAndPage(o),
+        }),
+      (page) =>
+        [...page.reports.map(summary), page.nextCursor ? `next page: --cursor ${page.nextCursor}` : '']
+          .filter(Boolean)
+          .join('\n') || 'no reports',
+    ),
+  );
 
   report
     .command('show')
@@ -117,57 +128,53 @@ export function registerReportCommands(program: Command, ctx: CliContext<LegacyS
       ),
     );
 
-  report
+  const reportees = report
     .command('reportees')
     .description('reports per reportee, most reported first')
     .option('--app <appId>')
     .option('--status <status>')
     .option('--from <time>')
-    .option('--to <time>')
-    .option('--limit <n>', 'page size (1-200)', '50')
-    .option('--cursor <cursor>')
-    .action((o) =>
-      ctx.print(
-        (s) =>
-          s.moderation.reporteeCounts({
-            appId: o.app,
-            ...windowAndPage(o),
-          }),
-        (page) =>
-          page.reportees
-            .map(
-              (r) =>
-                `app ${r.appId}  ${r.reportee.key}  ${r.reports} reports (${r.openReports} open) by ${r.reporters} reporters, last ${r.lastReportedAt}`,
-            )
-            .join('\n') || 'no reports',
-      ),
-    );
+    .option('--to <time>');
+  paged(reportees).action((o) =>
+    ctx.print(
+      (s) =>
+        s.moderation.reporteeCounts({
+          appId: o.app,
+          ...windowAndPage(o),
+        }),
+      (page) =>
+        lines(
+          page.reportees,
+          (r) =>
+            `app ${r.appId}  ${r.reportee.key}  ${r.reports} reports (${r.openReports} open) by ${r.reporters} reporters, last ${r.lastReportedAt}`,
+          'no reports',
+        ),
+    ),
+  );
 
-  report
+  const audit = report
     .command('audit')
     .description('moderator actions, newest first')
     .option('--report <reportId>')
     .option('--moderator <name>')
-    .option('--action <action>')
-    .option('--limit <n>', 'page size (1-200)', '50')
-    .option('--cursor <cursor>')
-    .action((o) =>
-      ctx.print(
-        (s) =>
-          s.moderation.audit({
-            reportId: o.report,
-            moderator: o.moderator,
-            action: o.action,
-            limit: o.limit,
-            cursor: o.cursor,
-          }),
-        (page) =>
-          page.actions
-            .map(
-              (a) =>
-                `${a.at}  ${a.moderator ?? '?'}  ${a.action}  report ${a.reportId ?? '-'}  ${a.fromStatus ?? ''}${a.toStatus ? ` -> ${a.toStatus}` : ''}  ${a.note ?? ''}`,
-            )
-            .join('\n') || 'no actions',
-      ),
-    );
+    .option('--action <action>');
+  paged(audit).action((o) =>
+    ctx.print(
+      (s) =>
+        s.moderation.audit({
+          reportId: o.report,
+          moderator: o.moderator,
+          action: o.action,
+          limit: o.limit,
+          cursor: o.cursor,
+        }),
+      (page) =>
+        lines(
+          page.actions,
+          (a) =>
+            `${a.at}  ${a.moderator ?? '?'}  ${a.action}  report ${a.reportId ?? '-'}  ${a.fromStatus ?? ''}${a.toStatus ? ` -> ${a.toStatus}` : ''}  ${a.note ?? ''}`,
+          'no actions',
+        ),
+    ),
+  );
 }

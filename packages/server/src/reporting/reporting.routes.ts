@@ -3,8 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import { invalidParameter } from '../errors/app-error.js';
 import { rpcErrorResponses } from '../http/schemas.js';
 import { requestBaseUrl } from '../http/request-base-url.js';
-import type { Services } from '../services.js';
-import type { PreparedReport } from './report.service.js';
+import type { AppRecord } from '../apps/apps.service.js';
+import type { Md5Scheme } from '../auth/md5.js';
+import type { EvidenceService } from '../evidence/evidence.service.js';
+import type { PreparedReport, ReportService } from './report.service.js';
 import {
   CreateReportLogReq,
   CreateReportLogResp,
@@ -15,7 +17,11 @@ import {
 const tags = ['reporting'];
 
 /** The game-facing reporting endpoints (4.1, 4.2). Errors answer rpcStatus (http/error-handler.ts). */
-export function reportingRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function reportingRoutes(services: {
+  md5: Md5Scheme<AppRecord>;
+  reports: ReportService;
+  evidence: EvidenceService;
+}): FastifyPluginAsyncTypebox {
   return async (app) => {
     // The md5 hook records 4.1's nonce in the batch that stores the report (one round trip, not two).
     const md5Report = services.md5.hook({

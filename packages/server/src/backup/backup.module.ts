@@ -1,0 +1,1 @@
+export { registerBackupCommands } from './backup.cli.js';
