@@ -23,10 +23,13 @@ import { evidenceRoutes } from './evidence/evidence.routes.js';
 import { ReportView } from './reporting/moderation.schemas.js';
 import { moderationRoutes } from './reporting/moderation.routes.js';
 import { reportingRoutes } from './reporting/reporting.routes.js';
-import { addOrderSchemas, orderAdminRoutes } from './orders/admin.routes.js';
-import { sandboxRoutes } from './orders/payments/sandbox.routes.js';
-import { consumptionRoutes } from './orders/consumption/consumption.routes.js';
-import { orderClientRoutes } from './orders/placement/client.routes.js';
+import {
+  addOrderSchemas,
+  consumptionRoutes,
+  orderAdminRoutes,
+  orderClientRoutes,
+  sandboxRoutes,
+} from './orders/orders.module.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { installPortalAccess, studioOf } from './portal/portal-access.routes.js';
 import { studioActor } from './portal/studio-developers.service.js';
@@ -35,20 +38,21 @@ import { portalDeliveryRoutes } from './portal/portal-delivery.routes.js';
 import { portalOrderRoutes } from './portal/portal-orders.routes.js';
 import { portalPageRoutes } from './portal/portal.page.routes.js';
 import { studioDeveloperRoutes } from './portal/studio-developers.routes.js';
-import { payLinkRoutes } from './web-pay/pay-links.routes.js';
-import { webPayApiRoutes } from './web-pay/web-pay.routes.js';
-import { webPayPageRoutes } from './web-pay/web-pay.page.routes.js';
-import { webPayAdminRoutes } from './web-pay/web-pay.admin.routes.js';
+import { payLinkRoutes, webPayAdminRoutes, webPayApiRoutes, webPayPageRoutes } from './web-pay/web-pay.module.js';
 import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.routes.js';
-import { refundAdminRoutes, refundPortalRoutes } from './payment-providers/refunds.routes.js';
 import {
   storeConsumptionAdminRoutes,
   storeConsumptionRoutes,
   storeMessageRoutes,
   storeNotifyRoutes,
   storePurchaseRoutes,
-} from './store-payments/store-payments.routes.js';
-import { providerAdminRoutes, providerWebhookRoutes } from './payment-providers/payment-providers.routes.js';
+} from './store-payments/store-payments.module.js';
+import {
+  providerAdminRoutes,
+  providerWebhookRoutes,
+  refundAdminRoutes,
+  refundPortalRoutes,
+} from './payment-providers/payment-providers.module.js';
 
 /** The HTTP service (http/server.ts) with every route of these services. */
 export function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -19,13 +19,11 @@ import { NonceLedger } from './auth/nonce-ledger.js';
 import { md5Scheme, type Md5Scheme } from './auth/md5.js';
 import { macScheme, type MacScheme } from './auth/mac.js';
 import { ReplayGuard } from './auth/replay.js';
-import { createOrdersDomain, type OrdersDomain } from './orders/orders.module.js';
-import type { PaymentChannelAdapter } from './orders/payments/channels/channel.js';
+import { createOrdersDomain, type OrdersDomain, type PaymentChannelAdapter } from './orders/orders.module.js';
 import type { AccountService } from './accounts/accounts.service.js';
 import type { TokenSession } from './accounts/tokens.service.js';
 import { createAccounts } from './accounts/accounts.module.js';
 import { DeliveryService } from './delivery/delivery.service.js';
-import { APPLE_CONSUMPTION_TARGET } from './store-payments/consumption.js';
 import { deliveryOptions, outboundHttp } from './delivery/delivery.config.js';
 import { GameCallsClient } from './game-calls/game-calls.js';
 import { CallLogRepository } from './game-calls/call-log.repository.js';
@@ -56,7 +54,6 @@ import type { StudioDeveloperService } from './portal/studio-developers.service.
 import type { PortalSignInService } from './portal/portal-sign-in.service.js';
 import { OidcSignIn } from './identity/oidc.js';
 import { createWebPay, type WebPayDomain } from './web-pay/web-pay.module.js';
-import { StoreClients } from './store-payments/store-clients.js';
 import {
   createPaymentProviders,
   createProviderSettings,
@@ -64,9 +61,10 @@ import {
   type PaymentProvidersDomain,
 } from './payment-providers/payment-providers.module.js';
 import {
+  APPLE_CONSUMPTION_TARGET,
+  createStoreClients,
   createStorePayments,
   storeChannel,
-  storeEndpoints,
   type StorePaymentsDomain,
 } from './store-payments/store-payments.module.js';
 
@@ -277,7 +275,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
     caches,
   );
-  const storeClients = new StoreClients(storeSettings, storeEndpoints(config));
+  const storeClients = createStoreClients(storeSettings, config);
   const appExists = async (appId: number) => (await apps.resolveByAppId(appId)) !== null;
   const providerSettings = createProviderSettings({ db: database.db, box, config, appExists, now, cacheBus: caches });
   const orders: OrdersDomain = createOrdersDomain(

@@ -17,6 +17,14 @@ import type { PendingSupplement } from './notifications.schemas.js';
 import { OrderSettingsService } from './catalogue/settings.js';
 import { OrderSettingsRepository } from './catalogue/settings.repository.js';
 
+export { addOrderSchemas, orderAdminRoutes } from './admin.routes.js';
+export { sandboxRoutes } from './payments/sandbox.routes.js';
+export { consumptionRoutes } from './consumption/consumption.routes.js';
+export { orderClientRoutes } from './placement/client.routes.js';
+export { registerOrderCommands } from './orders.cli.js';
+export { registerAppOrderCommands } from './catalogue/app-orders.cli.js';
+export type { PaymentChannelAdapter } from './payments/channels/channel.js';
+
 /** The orders domain as services.ts holds it. */
 export interface OrdersDomain {
   products: ProductService;

@@ -16,6 +16,11 @@ import { ProviderReconciliation } from './reconcile.js';
 import { RefundRequests } from './refund-requests.js';
 import { ProviderWebhooks } from './webhooks.js';
 
+export { providerAdminRoutes, providerWebhookRoutes } from './payment-providers.routes.js';
+export { refundAdminRoutes, refundPortalRoutes } from './refunds.routes.js';
+export { registerPaymentProviderCommands } from './payment-providers.cli.js';
+export { registerOrderRefundCommand } from './refunds.cli.js';
+
 /** The web payment providers as services.ts holds them. */
 export interface PaymentProvidersDomain {
   registry: ProviderRegistry;

@@ -2,17 +2,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../errors/app-error.js';
-import { QueryId } from '../http/admin-query.js';
+import { IdParam } from '../http/route-params.js';
 import { adminRoute, portalRoute } from '../http/api-route.js';
 import { principalOf } from '../operators/admin-access.routes.js';
 import { appIdOf, studioOf } from '../portal/portal-access.routes.js';
 import { studioActor } from '../portal/studio-developers.service.js';
-import type { Services } from '../services.js';
 import { refusalOf, type RefundRequests, type RefundInput } from './refund-requests.js';
 import { RefundBody, RefundRequestList, RefundRequestView, refundRequestView } from './refund-requests.schemas.js';
 
-const TrxNoParams = Type.Object({ trxNo: QueryId });
-const PortalTrxNoParams = Type.Object({ appId: QueryId, trxNo: QueryId });
+const TrxNoParams = Type.Object({ trxNo: IdParam() });
+const PortalTrxNoParams = Type.Object({ appId: IdParam(), trxNo: IdParam() });
+
+/** What the refund routes use. */
+export interface RefundRoutesDeps {
+  paymentProviders: { refunds: RefundRequests };
+}
 
 const SUMMARY =
   'Refund a web order, whole or in part, through the provider that took it (Stripe, PayPal, Alipay, WeChat Pay); a reason is required';
@@ -37,7 +41,7 @@ const listOf = ({ provider, refunds }: Awaited<ReturnType<RefundRequests['ofOrde
 });
 
 /** Operators' refunds of web orders (mounted under /admin/v1; permission `orders.refund`). */
-export function refundAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function refundAdminRoutes(services: RefundRoutesDeps): FastifyPluginAsyncTypebox {
   const { refunds } = services.paymentProviders;
   return async (app) => {
     app.post(
@@ -51,7 +55,7 @@ export function refundAdminRoutes(services: Services): FastifyPluginAsyncTypebox
       }),
       async (request, reply) =>
         answer(reply, refunds, {
-          trxNo: Number(request.params.trxNo),
+          trxNo: request.params.trxNo,
           ...(request.body.amount !== undefined ? { amount: request.body.amount } : {}),
           reason: request.body.reason,
           idempotencyKey: request.body.idempotencyKey ?? null,
@@ -67,13 +71,13 @@ export function refundAdminRoutes(services: Services): FastifyPluginAsyncTypebox
         params: TrxNoParams,
         response: { 200: RefundRequestList },
       }),
-      async (request) => listOf(await refunds.ofOrder(Number(request.params.trxNo))),
+      async (request) => listOf(await refunds.ofOrder(request.params.trxNo)),
     );
   };
 }
 
 /** A studio developer's refunds of its own apps' web orders (mounted under /portal/v1; another app's order is 404). */
-export function refundPortalRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function refundPortalRoutes(services: RefundRoutesDeps): FastifyPluginAsyncTypebox {
   const { refunds } = services.paymentProviders;
   return async (app) => {
     app.post(
@@ -90,7 +94,7 @@ export function refundPortalRoutes(services: Services): FastifyPluginAsyncTypebo
         if (!studioOf(request).refundAppIds.includes(appIdOf(request)))
           throw new AppError('PORTAL_FORBIDDEN', `refunds of app ${appIdOf(request)} are not among your access`);
         return answer(reply, refunds, {
-          trxNo: Number(request.params.trxNo),
+          trxNo: request.params.trxNo,
           appId: appIdOf(request),
           ...(request.body.amount !== undefined ? { amount: request.body.amount } : {}),
           reason: request.body.reason,
@@ -107,7 +111,7 @@ export function refundPortalRoutes(services: Services): FastifyPluginAsyncTypebo
         params: PortalTrxNoParams,
         response: { 200: RefundRequestList },
       }),
-      async (request) => listOf(await refunds.ofOrder(Number(request.params.trxNo), appIdOf(request))),
+      async (request) => listOf(await refunds.ofOrder(request.params.trxNo, appIdOf(request))),
     );
   };
 }

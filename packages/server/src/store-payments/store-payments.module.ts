@@ -12,6 +12,16 @@ import { StoreConsumption, type EventView } from './consumption.js';
 import { StorePurchases } from './purchases.js';
 import { StoreReconciliation } from './reconcile.js';
 
+export {
+  storeConsumptionAdminRoutes,
+  storeConsumptionRoutes,
+  storeMessageRoutes,
+  storeNotifyRoutes,
+  storePurchaseRoutes,
+} from './store-payments.routes.js';
+export { registerConsumptionRequestCommands, registerStoreMessageCommands } from './store-payments.cli.js';
+export { APPLE_CONSUMPTION_TARGET } from './consumption.js';
+
 /** The real stores wired into orders, as services.ts holds them. */
 export interface StorePaymentsDomain {
   clients: StoreClients;
@@ -37,6 +47,11 @@ export function storeEndpoints(config: Config): StoreEndpoints {
     googleTokenUrl: config.GOOGLE_TOKEN_URL,
     googleCertsUrl: config.GOOGLE_CERTS_URL,
   };
+}
+
+/** The stores' API clients over the apps' store settings: built before the orders domain, whose channel asks them. */
+export function createStoreClients(settings: SettingsSource, config: Config): StoreClients {
+  return new StoreClients(settings, storeEndpoints(config));
 }
 
 /** The store channel adapter (channels 1 and 2 of apps with enabled store settings), for the orders domain. */
