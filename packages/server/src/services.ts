@@ -285,7 +285,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
     [
       ...(overrides.channelAdapters ?? []),
-      providerChannel({ db: database.db, settings: providerSettings, config, products: () => orders.products, now }),
+      providerChannel({ settings: providerSettings, config, products: () => orders.products, now }),
       storeChannel(storeClients),
     ],
     caches,
@@ -297,7 +297,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     settings: providerSettings,
     orders: orders.orders,
     applyRefund: (refund) => orders.webRefunds.apply(refund),
-    refundRemaining: (trxNo) => orders.webRefunds.remaining(trxNo),
+    lockOrder: (trx, trxNo) => orders.webRefunds.lockRemaining(trx, trxNo),
     now,
     reads: database.reads,
   });

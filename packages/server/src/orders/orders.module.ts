@@ -13,6 +13,8 @@ import { ProductsRepository } from './catalogue/products.repository.js';
 import { RefundService } from './refunds/refunds.js';
 import { RefundAbuse } from './refunds/refund-abuse.js';
 import { WebRefunds } from './refunds/web-refunds.js';
+import { WebRefundsRepository } from './refunds/web-refunds.store.js';
+import { OrdersRepository } from './orders.repository.js';
 import type { PendingSupplement } from './notifications.schemas.js';
 import { OrderSettingsService } from './catalogue/settings.js';
 import { OrderSettingsRepository } from './catalogue/settings.repository.js';
@@ -59,6 +61,9 @@ export function createOrdersDomain(
   const sandboxEnabled = config.SANDBOX_PAYMENTS && !config.production;
   // The sandbox stands in for every channel no real adapter takes, when enabled.
   const adapters: PaymentChannelAdapter[] = [...channelAdapters, ...(sandboxEnabled ? [new SandboxChannel()] : [])];
+  // The orders' SQL, over the primary and over the read replica (Database.reads); a transaction makes its own.
+  const repo = new OrdersRepository(db);
+  const readsRepo = new OrdersRepository(reads);
   const products = new ProductService(new ProductsRepository(db, dialect), apps, now, cacheBus);
   const settings = new OrderSettingsService(new OrderSettingsRepository(db), apps, now, cacheBus);
   const orders: OrderService = new OrderService(
@@ -72,17 +77,18 @@ export function createOrdersDomain(
         (await settings.cached(appId)).refuseStoreOrdersInArrears ? refunds.arrears(appId, userId) : [],
       gameCallTimeoutMs: config.GAME_CALL_TIMEOUT_MS,
       relaxed,
-      reads,
+      repo,
+      readsRepo,
     },
     now,
   );
-  const refunds: RefundService = new RefundService(db, dialect, orders, now, relaxed, reads);
+  const refunds: RefundService = new RefundService(db, dialect, orders, now, relaxed, repo, readsRepo);
   orders.onRefund = (event) => refunds.refund(event.trxNo, event.bankRefundNo);
   return {
     products,
     orders,
     refunds,
-    webRefunds: new WebRefunds({ db, dialect, now }),
+    webRefunds: new WebRefunds({ db, dialect, now, orders: repo, store: new WebRefundsRepository(db) }),
     // Read-only analytics over the refunds: a moment stale is harmless (Database.reads, the read replica).
     refundAbuse: new RefundAbuse(reads, now),
     consumption: new ConsumptionService(new ConsumptionNoticesStore(db, dialect, named, now, reads)),

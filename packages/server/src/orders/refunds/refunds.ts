@@ -11,7 +11,7 @@ import { OrderStatus, SupplyStatus, TrxType, isStoreChannel } from '../enums.js'
 import { pendingSupplement } from '../notifications.js';
 import type { PendingSupplement } from '../notifications.schemas.js';
 import { arrearsBatcher, type ArrearsRead } from './arrears-batch.js';
-import { ordersRepo, type ItemRow, type OrderRow, type SupplementRow } from '../orders.repository.js';
+import { OrdersRepository, type ItemRow, type OrderRow, type SupplementRow } from '../orders.repository.js';
 import type { OrderService, PlacedOrder } from '../orders.service.js';
 import type { Order } from '../orders.view.js';
 
@@ -35,11 +35,13 @@ export class RefundService {
     private readonly now: () => number,
     /** The nonces' connection (Database.relaxed), for 4.5's one statement a batch. */
     relaxed: Database<Tables>['relaxed'],
-    /** Where the operator's list reads: Database.reads (the read replica), a moment stale at most. */
-    private readonly reads: Kysely<Tables> = db,
+    /** The orders' SQL over db (the module builds it once). */
+    private readonly repo: OrdersRepository,
+    /** Where the operator's list reads: over Database.reads (the read replica), a moment stale at most. */
+    private readonly readsRepo: OrdersRepository = repo,
   ) {
     this.#arrearsWithNonces = arrearsBatcher({ dialect, relaxed });
-    this.#arrears = new Batcher((keys) => ordersRepo.pendingSupplementsOf(this.db, keys), {
+    this.#arrears = new Batcher((keys) => this.repo.pendingSupplementsOf(keys), {
       maxBatch: 500,
       maxInFlight: dialect.batchesInFlight(),
     });
@@ -69,9 +71,8 @@ export class RefundService {
     let refundTrxNo: number;
     try {
       refundTrxNo = await this.db.transaction().execute(async (trx) => {
-        const items = await ordersRepo.items(trx, original.trx_no);
-        const refund = await ordersRepo.insertOrder(
-          trx,
+        const items = await new OrdersRepository(trx).items(original.trx_no);
+        const refund = await new OrdersRepository(trx).insertOrder(
           {
             ...copyOf(original),
             trx_type: TrxType.REFUND,
@@ -95,12 +96,12 @@ export class RefundService {
         );
         await notifyGame(trx, 'refund', refund, items, now);
         if (await granted(trx, original))
-          await ordersRepo.insertSupplement(trx, supplementOf(refund, original, items, now));
+          await new OrdersRepository(trx).insertSupplement(supplementOf(refund, original, items, now));
         return refund.trx_no;
       });
     } catch (err) {
       if (!this.dialect.isUniqueViolation(err)) throw err;
-      const earlier = await ordersRepo.refundOf(this.db, trxNo);
+      const earlier = await this.repo.refundOf(trxNo);
       throw new AppError(
         'REFUND_NOT_ALLOWED',
         `order ${trxNo} was already refunded (refund order ${earlier?.trx_no ?? '?'})`,
@@ -129,7 +130,7 @@ export class RefundService {
    * (2.5 rule 3). Asking again while one is open answers that one.
    */
   async startSupplementPayment(appId: number, userId: string, tradeNo: number): Promise<PlacedOrder> {
-    const supplement = await ordersRepo.supplement(this.db, tradeNo);
+    const supplement = await this.repo.supplement(tradeNo);
     if (!supplement || supplement.app_id !== appId || supplement.user_id !== userId) {
       throw new AppError('NOT_FOUND', `tradeNo ${tradeNo} is not a supplement order of this player`);
     }
@@ -148,9 +149,8 @@ export class RefundService {
     await this.orders.requireChannel(refund.channel, refund.app_id);
     const now = this.now();
     const row = await this.db.transaction().execute(async (trx) => {
-      const items = await ordersRepo.items(trx, tradeNo);
-      const order = await ordersRepo.insertOrder(
-        trx,
+      const items = await new OrdersRepository(trx).items(tradeNo);
+      const order = await new OrdersRepository(trx).insertOrder(
         {
           ...copyOf(refund),
           trx_type: TrxType.SUPPLEMENT,
@@ -173,7 +173,7 @@ export class RefundService {
         })),
       );
       // Compare-and-set, so two requests at once cannot both open a payment.
-      if (!(await ordersRepo.claimSupplementPayment(trx, tradeNo, supplement.paying_trx_no, order.trx_no))) {
+      if (!(await new OrdersRepository(trx).claimSupplementPayment(tradeNo, supplement.paying_trx_no, order.trx_no))) {
         throw new AppError('CONFLICT', `a payment of supplement ${tradeNo} was opened at the same time; ask again`);
       }
       return order;
@@ -181,13 +181,13 @@ export class RefundService {
     return { ...(await this.orders.openPayment(row)), created: true };
   }
 
-  async listSupplements(q: Parameters<typeof ordersRepo.listSupplements>[1]): Promise<Array<PendingSupplementAdmin>> {
-    return (await ordersRepo.listSupplements(this.reads, q)).map(toAdmin);
+  async listSupplements(q: Parameters<OrdersRepository['listSupplements']>[0]): Promise<Array<PendingSupplementAdmin>> {
+    return (await this.readsRepo.listSupplements(q)).map(toAdmin);
   }
 
   /** The supplement as the operator sees it: 2.6 plus owner, state and times. */
   async supplementOf(tradeNo: number): Promise<PendingSupplementAdmin | null> {
-    const s = await ordersRepo.supplement(this.db, tradeNo);
+    const s = await this.repo.supplement(tradeNo);
     return s ? toAdmin(s) : null;
   }
 }
