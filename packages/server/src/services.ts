@@ -278,18 +278,18 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const storeClients = createStoreClients(storeSettings, config);
   const appExists = async (appId: number) => (await apps.resolveByAppId(appId)) !== null;
   const providerSettings = createProviderSettings({ db: database.db, box, config, appExists, now, cacheBus: caches });
-  const orders: OrdersDomain = createOrdersDomain(
+  const orders: OrdersDomain = createOrdersDomain({
     database,
     config,
     apps,
     now,
-    [
+    channelAdapters: [
       ...(overrides.channelAdapters ?? []),
       providerChannel({ settings: providerSettings, config, products: () => orders.products, now }),
       storeChannel(storeClients),
     ],
-    caches,
-  );
+    cacheBus: caches,
+  });
   const paymentProviders = createPaymentProviders({
     db: database.db,
     dialect: database.dialect,

@@ -42,22 +42,23 @@ export interface OrdersDomain {
   sandboxEnabled: boolean;
 }
 
-export function createOrdersDomain(
-  {
-    db,
-    dialect,
-    relaxed,
-    named,
-    reads = db,
-  }: Pick<Database<Tables>, 'db' | 'dialect' | 'relaxed' | 'named'> & Partial<Pick<Database<Tables>, 'reads'>>,
-  config: Config,
-  apps: AppService,
-  now: () => number,
+export function createOrdersDomain({
+  database: { db, dialect, relaxed, named, reads = db },
+  config,
+  apps,
+  now,
+  channelAdapters = [],
+  cacheBus,
+}: {
+  database: Pick<Database<Tables>, 'db' | 'dialect' | 'relaxed' | 'named'> & Partial<Pick<Database<Tables>, 'reads'>>;
+  config: Config;
+  apps: AppService;
+  now: () => number;
   /** Real channel adapters (the stores' for apps that enabled them), asked before the sandbox. */
-  channelAdapters: PaymentChannelAdapter[] = [],
+  channelAdapters?: PaymentChannelAdapter[];
   /** Tells the other instances of product and settings changes at once. */
-  cacheBus?: CacheBus,
-): OrdersDomain {
+  cacheBus?: CacheBus;
+}): OrdersDomain {
   const sandboxEnabled = config.SANDBOX_PAYMENTS && !config.production;
   // The sandbox stands in for every channel no real adapter takes, when enabled.
   const adapters: PaymentChannelAdapter[] = [...channelAdapters, ...(sandboxEnabled ? [new SandboxChannel()] : [])];

@@ -25,15 +25,15 @@ export interface OrderFilter {
   before?: number;
 }
 
-/**
- * The orders store: SQL of orders, their items, their status history (status-history.ts) and supplements;
- * placement-writes.ts and placement-claims.ts hold its batched statements of order placement. Every function takes
- * the executor so it can run in a caller's transaction.
- */
 /** A payment's refund orders (trxType 2, 2.5), oldest first. */
 const refundOrdersOf = (db: Kysely<Tables>, trxNo: number) =>
   db.selectFrom('orders').selectAll().where('original_trx_no', '=', trxNo).where('trx_type', '=', 2).orderBy('trx_no');
 
+/**
+ * The orders store: SQL of orders, their items, their status history (status-history.ts) and supplements;
+ * placement-writes.ts and placement-claims.ts hold its batched statements of order placement. One over `db` (or the
+ * read replica) is built by the module; one over a transaction (`new OrdersRepository(trx)`) runs in it.
+ */
 export class OrdersRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
@@ -89,12 +89,19 @@ export class OrdersRepository {
   }
 
   /**
-   * The order, its row locked until the caller's transaction ends (PostgreSQL `FOR UPDATE`; SQLite's writing
-   * transactions run one at a time), so what it reads stays true until that transaction's writes.
+   * The order, its row locked until the caller's transaction ends, so what it reads stays true until that
+   * transaction's writes: PostgreSQL `FOR UPDATE`; SQLite a no-op update, which takes the one writer's lock first (a
+   * transaction that read before writing could not take it while another process, the CLI or the service, wrote).
    */
   lockForUpdate(dialect: Pick<Dialect, 'name'>, trxNo: number): Promise<OrderRow | undefined> {
-    const q = this.db.selectFrom('orders').selectAll().where('trx_no', '=', trxNo);
-    return (dialect.name === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
+    if (dialect.name === 'postgres')
+      return this.db.selectFrom('orders').selectAll().where('trx_no', '=', trxNo).forUpdate().executeTakeFirst();
+    return this.db
+      .updateTable('orders')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('trx_no', '=', trxNo)
+      .returningAll()
+      .executeTakeFirst();
   }
 
   /**

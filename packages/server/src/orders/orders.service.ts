@@ -336,7 +336,8 @@ export class OrderService {
     await this.db.transaction().execute(async (trx) => {
       const now = this.now();
       const client = event.client;
-      const paid = await new OrdersRepository(trx).setStatus(order.trx_no, OrderStatus.AWAITING_PAYMENT, {
+      const orders = new OrdersRepository(trx);
+      const paid = await orders.setStatus(order.trx_no, OrderStatus.AWAITING_PAYMENT, {
         status: OrderStatus.SUCCEEDED,
         success_time: now,
         updated_at: now,
@@ -347,20 +348,16 @@ export class OrderService {
         ...(event.mergedReceipts ? { merged_receipts: 1 } : {}),
       });
       if (!paid) {
-        assertTransition(
-          order.trx_no,
-          (await new OrdersRepository(trx).byTrxNo(order.trx_no))!.status,
-          OrderStatus.SUCCEEDED,
-        );
+        assertTransition(order.trx_no, (await orders.byTrxNo(order.trx_no))!.status, OrderStatus.SUCCEEDED);
         return;
       }
       await event.alsoWrite?.(trx);
       if (paid.trx_type === TrxType.SUPPLEMENT) {
         // 2.5 rule 3: a paid supplement is recorded, and no payment notification is sent.
-        await new OrdersRepository(trx).markSupplemented(paid.trx_no, now);
+        await orders.markSupplemented(paid.trx_no, now);
         return;
       }
-      const items = await new OrdersRepository(trx).items(paid.trx_no);
+      const items = await orders.items(paid.trx_no);
       await notifyGame(trx, 'payment', paid, items, now);
     });
     return this.get(order.trx_no);

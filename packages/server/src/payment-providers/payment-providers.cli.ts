@@ -5,7 +5,7 @@ import type { AppService } from '../apps/apps.service.js';
 import { parseId } from '../http/admin-query.js';
 import { addListOptions } from '../cli/list-options.js';
 import type { Config } from '../config/config.js';
-import { AppError, invalidParameter } from '../errors/app-error.js';
+import { invalidParameter } from '../errors/app-error.js';
 import { PAYER_REGIONS, type PayerRegion } from './provider.js';
 import type { ProvidersView } from './provider-settings.schemas.js';
 import type { ProviderSettingsService } from './provider-settings.service.js';
@@ -20,7 +20,7 @@ export interface PaymentProviderCliServices {
     settings: ProviderSettingsService;
     messages(filter: ProviderMessageFilter): Promise<ProviderMessageRow[]>;
   };
-  apps: Pick<AppService, 'resolveByAppId'>;
+  apps: Pick<AppService, 'get'>;
   config: Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PORT'>;
 }
 
@@ -158,7 +158,7 @@ export function registerPaymentProviderCommands(app: Command, ctx: CliContext<Pa
       limit: o.limit,
     });
     await ctx.withServices(async (s) => {
-      if (!(await s.apps.resolveByAppId(appId))) throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+      await s.apps.get(appId);
       const messages = (await s.paymentProviders.messages(filter)).map(toProviderMessage);
       ctx.output({ messages }, () => messages.map(line).join('\n') || 'no provider messages');
     });

@@ -4,7 +4,6 @@ import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import { requestBaseUrl } from '../http/request-base-url.js';
 import { nextBeforeOf } from '../http/admin-query.js';
 import { parseJsonBody } from '../http/json-body.js';
-import { AppError } from '../errors/app-error.js';
 import type { AppService } from '../apps/apps.service.js';
 import { AppIdParams } from '../http/route-params.js';
 import type { ProviderMessageFilter, ProviderMessageRow } from './payment-providers.repository.js';
@@ -33,7 +32,7 @@ export function providerAdminRoutes(services: {
     settings: ProviderSettingsService;
     messages(filter: ProviderMessageFilter): Promise<ProviderMessageRow[]>;
   };
-  apps: Pick<AppService, 'resolveByAppId'>;
+  apps: Pick<AppService, 'get'>;
 }): FastifyPluginAsyncTypebox {
   const { settings, messages } = services.paymentProviders;
   return async (app) => {
@@ -85,8 +84,7 @@ export function providerAdminRoutes(services: {
       }),
       async (request) => {
         const appId = request.params.appId;
-        if (!(await services.apps.resolveByAppId(appId)))
-          throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+        await services.apps.get(appId);
         const filter = parseProviderMessagesQuery(appId, request.query);
         const rows = (await messages(filter)).map(toProviderMessage);
         return { messages: rows, nextBefore: nextBeforeOf(rows, filter.limit, (m) => m.messageId) };

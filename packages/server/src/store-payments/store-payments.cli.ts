@@ -5,7 +5,7 @@ import { parseId } from '../http/admin-query.js';
 import type { StoreMessages } from './notifications.js';
 import type { StoreConsumption } from './consumption.js';
 import { addListOptions } from '../cli/list-options.js';
-import { AppError, invalidParameter } from '../errors/app-error.js';
+import { invalidParameter } from '../errors/app-error.js';
 import {
   parseStoreMessagesQuery,
   toConsumptionRequest,
@@ -17,7 +17,7 @@ import {
 /** What the store payments' commands use. */
 export interface StorePaymentsCliServices {
   storePayments: { messages: Pick<StoreMessages, 'list'>; consumption: Pick<StoreConsumption, 'list'> };
-  apps: Pick<AppService, 'resolveByAppId'>;
+  apps: Pick<AppService, 'get'>;
 }
 
 const line = (m: StoreMessage) =>
@@ -44,7 +44,7 @@ export function registerStoreMessageCommands(app: Command, ctx: CliContext<Store
       limit: o.limit,
     });
     await ctx.withServices(async (s) => {
-      if (!(await s.apps.resolveByAppId(appId))) throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+      await s.apps.get(appId);
       const messages = (await s.storePayments.messages.list(filter)).map(toMessage);
       ctx.output({ messages }, () => messages.map(line).join('\n') || 'no store messages');
     });
@@ -69,7 +69,7 @@ export function registerConsumptionRequestCommands(app: Command, ctx: CliContext
       if (!/^[0-9]{1,3}$/.test(String(o.limit)) || limit < 1 || limit > 200)
         throw invalidParameter('limit', 'must be 1 to 200');
       await ctx.withServices(async (s) => {
-        if (!(await s.apps.resolveByAppId(appId))) throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+        await s.apps.get(appId);
         const requests = (await s.storePayments.consumption.list(appId, limit)).map(toConsumptionRequest);
         ctx.output({ requests }, () => requests.map(requestLine).join('\n') || 'no consumption requests');
       });

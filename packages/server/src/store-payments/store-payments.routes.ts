@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { platformErrorResponses, platformSuccess, Text } from '../http/schemas.js';
+import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import { nextBeforeOf } from '../http/admin-query.js';
 import { playerAuth } from '../accounts/accounts.service.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
@@ -33,10 +32,9 @@ import {
 } from './store-payments.schemas.js';
 import { adminRoute } from '../http/api-route.js';
 import { appIdBodyMd5 } from '../http/app-id-md5.js';
+import { ClientIdQuery } from '../accounts/accounts.schemas.js';
+import { clientMac } from '../orders/placement/client-mac.js';
 
-const ClientIdQuery = Type.Object({
-  clientId: Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }),
-});
 /** The store payments' services, as the routes use them. */
 interface StorePayments {
   purchases: StorePurchases;
@@ -44,7 +42,7 @@ interface StorePayments {
   messages: Pick<StoreMessages, 'list'>;
   consumption: Pick<StoreConsumption, 'report' | 'list'>;
 }
-type Apps = Pick<AppService, 'resolveByAppId'>;
+type Apps = Pick<AppService, 'get' | 'resolveByAppId'>;
 
 const ok = <T>(data: T, detail = '') => ({ code: 200 as const, msg: 'success', detail, data });
 
@@ -54,8 +52,7 @@ export function storePurchaseRoutes(services: {
   mac: MacScheme<AppRecord, TokenSession>;
 }): FastifyPluginAsyncTypebox {
   const { purchases } = services.storePayments;
-  const clientId = (request: FastifyRequest) => (request.query as { clientId: string }).clientId;
-  const mac = services.mac.hook({ clientId, replay: 'await' });
+  const mac = clientMac(services.mac, 'await');
   const common = { tags: ['orders'], security: [{ macToken: [] }], querystring: ClientIdQuery, params: TrxNoParams };
   return async (app) => {
     app.post(
@@ -170,8 +167,7 @@ export function storeMessageRoutes(services: {
       }),
       async (request) => {
         const appId = request.params.appId;
-        if (!(await services.apps.resolveByAppId(appId)))
-          throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+        await services.apps.get(appId);
         const filter = parseStoreMessagesQuery(appId, request.query);
         const rows = await services.storePayments.messages.list(filter);
         const messages = rows.map(toMessage);
@@ -233,8 +229,7 @@ export function storeConsumptionAdminRoutes(services: {
       }),
       async (request) => {
         const appId = request.params.appId;
-        if (!(await services.apps.resolveByAppId(appId)))
-          throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+        await services.apps.get(appId);
         const rows = await services.storePayments.consumption.list(appId, 200);
         return { requests: rows.map(toConsumptionRequest) };
       },

@@ -81,31 +81,15 @@ export function webPayAdminRoutes(services: {
         settings.putMessage(request.params.appId, Number(request.params.code), request.params.lang, request.body.text),
     );
 
-    app.delete(
-      '/apps/:appId/precheck-messages/:code',
-      adminRoute({
-        summary: 'Delete every language of a custom code',
-        params: CodeParams,
-        response: { 204: Type.Null() },
-      }),
-      async (request, reply) => {
-        await settings.deleteMessages(request.params.appId, Number(request.params.code));
-        return reply.code(204).send(null);
-      },
-    );
-
-    app.delete(
-      '/apps/:appId/precheck-messages/:code/:lang',
-      adminRoute({
-        summary: 'Delete one language of a custom code',
-        params: CodeLangParams,
-        response: { 204: Type.Null() },
-      }),
-      async (request, reply) => {
+    // Every language of a code, or one: the same delete.
+    for (const [path, summary, params] of [
+      ['/apps/:appId/precheck-messages/:code', 'Delete every language of a custom code', CodeParams],
+      ['/apps/:appId/precheck-messages/:code/:lang', 'Delete one language of a custom code', CodeLangParams],
+    ] as const)
+      app.delete(path, adminRoute({ summary, params, response: { 204: Type.Null() } }), async (request, reply) => {
         const p = request.params;
-        await settings.deleteMessages(p.appId, Number(p.code), p.lang);
+        await settings.deleteMessages(p.appId, Number(p.code), 'lang' in p ? p.lang : undefined);
         return reply.code(204).send(null);
-      },
-    );
+      });
   };
 }

@@ -22,7 +22,7 @@ const security = [{ adminBearer: [] }];
 /** What the sandbox routes use. */
 export interface SandboxDeps {
   orders: { orders: Pick<OrderService, 'place' | 'applyChannelEvent'>; sandboxEnabled: boolean };
-  apps: Pick<AppService, 'resolveByAppId'>;
+  apps: Pick<AppService, 'get'>;
 }
 
 /**
@@ -63,8 +63,7 @@ export function sandboxRoutes(services: SandboxDeps): FastifyPluginAsyncTypebox 
       },
       async (request, reply) => {
         const b = request.body;
-        if (!(await services.apps.resolveByAppId(b.appId)))
-          throw new AppError('NOT_FOUND', `app ${b.appId} does not exist`);
+        await services.apps.get(b.appId);
         const placed = await domain.orders.place({
           appId: b.appId,
           userId: b.userId,

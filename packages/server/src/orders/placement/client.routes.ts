@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { platformErrorResponses, platformSuccess, Text } from '../../http/schemas.js';
+import { platformErrorResponses, platformSuccess } from '../../http/schemas.js';
 import type { AppRecord } from '../../apps/apps.service.js';
 import type { TokenSession } from '../../accounts/tokens.service.js';
 import { IdParam } from '../../http/route-params.js';
@@ -15,10 +15,9 @@ import { checkWithGame } from './game-checks.js';
 import { PendingSupplement } from '../notifications.schemas.js';
 import { PaymentStepSchema, PlaceOrderBody } from '../orders.schemas.js';
 import { Order } from '../orders.view.js';
+import { ClientIdQuery } from '../../accounts/accounts.schemas.js';
+import { clientMac } from './client-mac.js';
 
-const ClientIdQuery = Type.Object({
-  clientId: Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }),
-});
 const TradeNoParams = Type.Object({ tradeNo: IdParam() });
 const security = [{ macToken: [] }];
 
@@ -49,10 +48,9 @@ export interface OrderClientDeps {
 /** The player's order API (MAC token of 5.2): order placement, arrears (4.5) and supplement payment. */
 export function orderClientRoutes(services: OrderClientDeps): FastifyPluginAsyncTypebox {
   const { orders: domain } = services;
-  const clientId = (request: FastifyRequest) => (request.query as { clientId: string }).clientId;
-  const mac = services.mac.hook({ clientId, replay: 'await' });
+  const mac = clientMac(services.mac, 'await');
   // 4.5 only reads: its store records the nonce in the statement that reads (orders/refunds/arrears-batch.ts).
-  const macRecordedByRead = services.mac.hook({ clientId, replay: 'store' });
+  const macRecordedByRead = clientMac(services.mac, 'store');
   return async (app) => {
     app.post(
       '/order/v1/client/orders',

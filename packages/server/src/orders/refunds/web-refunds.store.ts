@@ -4,7 +4,7 @@ import type { WebRefundsTable } from '../orders.tables.js';
 
 export type WebRefundRow = Selectable<WebRefundsTable>;
 
-/** The store of web refunds (migration 0031): one row per provider refund or lost dispute. Takes the executor. */
+/** The store of web refunds (migration 0031): one row per provider refund or lost dispute. */
 export class WebRefundsRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 

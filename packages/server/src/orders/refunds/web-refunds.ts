@@ -5,7 +5,7 @@ import { OrderStatus, TrxType, isStoreChannel } from '../enums.js';
 import { MAX_MINOR, minorToText } from '../money.js';
 import { notifyGame } from '../notify-game.js';
 import { OrdersRepository, type OrderRow } from '../orders.repository.js';
-import { copyOf, granted, supplementOf } from './refunds.js';
+import { granted, insertFollowing, supplementOf } from './refunds.js';
 import { WebRefundsRepository, type WebRefundRow } from './web-refunds.store.js';
 
 /**
@@ -115,29 +115,17 @@ export async function applyProviderRefund(deps: WebRefundDeps, refund: ProviderR
       const taken = await orders.takeRefund(paid.trx_no, amount, now);
       if (!taken) throw new NotApplied({ outcome: 'exceeds_remaining', remainingMinor: remaining });
       const items = await orders.items(paid.trx_no);
-      const row = await orders.insertOrder(
-        {
-          ...copyOf(paid),
-          trx_type: TrxType.REFUND,
-          out_trx_no: null,
-          original_trx_no: paid.trx_no,
-          status: OrderStatus.SUCCEEDED,
-          total_minor: amount,
-          region: null,
-          bank_trx_no: refund.providerRefundId,
-          origin: 'refund',
-          request_digest: null,
-          created_at: now,
-          updated_at: now,
-          success_time: refund.refundedAt,
-        },
-        items.map(({ product_code, quantity, unit_price_minor, channel_sku_code }) => ({
-          product_code,
-          quantity,
-          unit_price_minor,
-          channel_sku_code,
-        })),
-      );
+      const row = await insertFollowing(orders, paid, items, {
+        trx_type: TrxType.REFUND,
+        out_trx_no: null,
+        original_trx_no: paid.trx_no,
+        status: OrderStatus.SUCCEEDED,
+        total_minor: amount,
+        bank_trx_no: refund.providerRefundId,
+        origin: 'refund',
+        created_at: now,
+        success_time: refund.refundedAt,
+      });
       await new WebRefundsRepository(trx).insert({
         refund_trx_no: row.trx_no,
         app_id: paid.app_id,
