@@ -9,9 +9,9 @@ import { dist, docsFolder, launchChromium, pageAt } from './lib/screenshots.mjs'
 
 const { startTestService } = await import(dist('testing/service.js'));
 const { platformPublicKeys, startGameServer } = await import(dist('testing/game-server.js'));
-const { appWithProducts, payOk, placeOk, storeOrder } = await import(dist('orders/orders.testlib.js'));
-const { waitForEvent } = await import(dist('delivery/delivery.testlib.js'));
-const { createDeveloper } = await import(dist('portal/portal.testlib.js'));
+const { appWithProducts, payOk, placeOk, storeOrder } = await import(dist('testing/orders/orders.js'));
+const { waitForEvent } = await import(dist('testing/delivery/delivery.js'));
+const { createDeveloper } = await import(dist('testing/portal/portal.js'));
 const out = docsFolder('portal');
 
 const svc = await startTestService({

@@ -43,7 +43,7 @@ function run(label, files, env) {
   return result.status === 0;
 }
 
-// The console and portal tests drive Debian's Chromium (packages/server/src/console/console.testlib.ts). Install it when
+// The console and portal tests drive Debian's Chromium (packages/server/src/testing/console/console.ts). Install it when
 // missing and we can (root with apt-get); otherwise stop with how to install it: never skip those tests.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const serverFiles = testFiles(path.join(root, 'packages/server/dist'));

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // Screenshots of every step of the web payment page at phone (360 px) and desktop (1280 px) width, for
 // docs/web-payment.md (`npm run build && node scripts/web-pay-screenshots.mjs`). It runs the page against a real service
-// and the tests' fixture game on loopback (packages/server/dist/web-pay/web-pay.testlib.js) in headless Chromium and
+// and the tests' fixture game on loopback (packages/server/dist/testing/web-pay/web-pay.js) in headless Chromium and
 // writes docs/web-payment/<step>-<width>.png.
 import './check-node.mjs';
 import http from 'node:http';
 import path from 'node:path';
 import { dist, docsFolder, launchChromium, pageAt, root } from './lib/screenshots.mjs';
 
-const { startWebPay, launchLink } = await import(dist('web-pay/web-pay.testlib.js'));
-const { mintSandbox } = await import(dist('accounts/accounts.testlib.js'));
+const { startWebPay, launchLink } = await import(dist('testing/web-pay/web-pay.js'));
+const { mintSandbox } = await import(dist('testing/accounts/accounts.js'));
 const out = docsFolder('web-payment');
 
 const f = await startWebPay();

@@ -2,14 +2,14 @@
 // Screenshots of WeChat Pay on the web payment page for docs/web-payment.md (`npm run build && node
 // scripts/wechatpay-screenshots.mjs`): the mainland web view with WeChat Pay offered, the Native QR code at 1280 px,
 // the fake's H5 step at 360 px and the paid result, against a real service, the tests' fixture game and the fake
-// WeChat Pay on loopback (packages/server/dist/payment-providers/wechatpay/wechatpay.testlib.js), in headless
+// WeChat Pay on loopback (packages/server/dist/testing/payment-providers/wechatpay.js), in headless
 // Chromium. Writes docs/web-payment/wechat-<step>-<width>.png.
 import './check-node.mjs';
 import path from 'node:path';
 import { dist, docsFolder, launchChromium, pageAt, root } from './lib/screenshots.mjs';
 
-const { startWechatpay } = await import(dist('payment-providers/wechatpay/wechatpay.testlib.js'));
-const { launchLink } = await import(dist('web-pay/web-pay.testlib.js'));
+const { startWechatpay } = await import(dist('testing/payment-providers/wechatpay.js'));
+const { launchLink } = await import(dist('testing/web-pay/web-pay.js'));
 const out = docsFolder('web-payment');
 
 const f = await startWechatpay();

@@ -323,16 +323,6 @@ function folderCycles(): string[][] {
   return components;
 }
 
-/** Files naming the transitional `LegacyServices` of cli/context.ts (issue 43: each domain CLI names what it uses). */
-function legacyServicesUses(): string[] {
-  return sources().filter(
-    (file) =>
-      file !== 'cli/context.ts' &&
-      file !== 'architecture.test.ts' &&
-      /\bLegacyServices\b/.test(fs.readFileSync(path.join(root, file), 'utf8')),
-  );
-}
-
 /** Imports of wiring from outside the root and other wiring (a routes file, a CLI, routes.ts). */
 function wiringViolations(): string[] {
   const found: string[] = [];
@@ -365,14 +355,15 @@ function roomViolations(): string[] {
   for (const file of sources()) {
     const room = ordersRoom(file);
     if (room === null || room === 'core' || isTest(file)) continue;
-    for (const spec of importsOf(file)) {
+    for (const { spec, typeOnly } of importStatementsOf(file)) {
       const to = target(file, spec);
       const toRoom = ordersRoom(to);
       if (toRoom === null || toRoom === room) continue;
+      // A room's wiring may name another room's schemas, and its types (the narrow deps a route or CLI takes).
       const ok =
         toRoom === 'core'
           ? !/\.(module|routes|cli)\.js$/.test(to)
-          : WIRING.test(path.posix.basename(file)) && to.endsWith('.schemas.js');
+          : WIRING.test(path.posix.basename(file)) && (to.endsWith('.schemas.js') || typeOnly);
       if (!ok) found.push(`${file} -> ${spec}`);
     }
   }
@@ -462,12 +453,26 @@ describe('architecture', () => {
     );
   });
 
-  it('names LegacyServices nowhere: each domain CLI names what its commands use', () => {
-    assert.deepEqual(legacyServicesUses(), [], 'declare a narrow interface in the CLI file or the module');
-  });
-
   it('keeps the infrastructure a stack: each folder imports only those below it', () => {
     assert.deepEqual(infrastructureUpward(), [], `the order, lowest first: ${INFRASTRUCTURE.join(', ')}`);
+  });
+
+  it('keeps the test kit on top: test helpers live in testing/, and only tests and testing/ import it', () => {
+    // A domain's test helpers import the harness (testing/service.ts), which imports the root: beside the domain
+    // they would tie it back up to the root. So they live in testing/<domain>/, which stands above the house.
+    const strays = sources().filter((file) => file.endsWith('.testlib.ts') && !file.startsWith('testing/'));
+    const users = sources().flatMap((file) =>
+      /\.test\.ts$/.test(file) || file.startsWith('testing/')
+        ? []
+        : importsOf(file)
+            .filter((spec) => target(file, spec).startsWith('testing/'))
+            .map((spec) => `${file} -> ${spec}`),
+    );
+    assert.deepEqual(
+      [...strays, ...users],
+      [],
+      'move the helper to testing/<domain>/; product code never imports testing/',
+    );
   });
 
   it('has no cycle between the top-level folders of src', () => {

@@ -5,15 +5,17 @@ import { createServices } from './services.js';
 import { printCliFailure } from './cli/cli-error.js';
 import { registerAppCommands } from './apps/apps.module.js';
 import { registerStoreSettingsCommands } from './app-stores/app-stores.module.js';
-import { registerWebPayCommands } from './web-pay/web-pay.cli.js';
+import { registerWebPayCommands } from './web-pay/web-pay.module.js';
 import {
   registerConsumptionRequestCommands,
   registerStoreMessageCommands,
-} from './store-payments/store-payments.cli.js';
-import { registerAppOrderCommands } from './orders/catalogue/app-orders.cli.js';
-import { registerPaymentProviderCommands } from './payment-providers/payment-providers.cli.js';
+} from './store-payments/store-payments.module.js';
+import { registerAppOrderCommands, registerOrderCommands } from './orders/orders.module.js';
+import {
+  registerOrderRefundCommand,
+  registerPaymentProviderCommands,
+} from './payment-providers/payment-providers.module.js';
 import { registerKeyCommands } from './platform-keys/platform-keys.module.js';
-import { registerOrderCommands } from './orders/orders.cli.js';
 import { registerAccountCommands } from './accounts/accounts.module.js';
 import { registerDeliveryCommands } from './delivery/delivery.module.js';
 import { registerReportCommands } from './reporting/reporting.module.js';
@@ -66,7 +68,8 @@ registerConsumptionRequestCommands(app, ctx);
 registerAppOrderCommands(app, ctx);
 registerPaymentProviderCommands(app, ctx);
 registerKeyCommands(program, ctx);
-registerOrderCommands(program, ctx);
+// `order refund` is the refund requests' (payment-providers): orders needs nothing of the providers.
+registerOrderRefundCommand(registerOrderCommands(program, ctx), ctx);
 registerAccountCommands(program, ctx);
 registerDeliveryCommands(program, ctx);
 registerReportCommands(program, ctx);

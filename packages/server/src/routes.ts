@@ -14,10 +14,13 @@ import { callLogRoutes } from './game-calls/game-calls.module.js';
 import { overviewRoutes } from './overview/overview.module.js';
 import { evidenceRoutes } from './evidence/evidence.module.js';
 import { moderationRoutes, reportingRoutes, ReportView } from './reporting/reporting.module.js';
-import { addOrderSchemas, orderAdminRoutes } from './orders/admin.routes.js';
-import { sandboxRoutes } from './orders/payments/sandbox.routes.js';
-import { consumptionRoutes } from './orders/consumption/consumption.routes.js';
-import { orderClientRoutes } from './orders/placement/client.routes.js';
+import {
+  addOrderSchemas,
+  consumptionRoutes,
+  orderAdminRoutes,
+  orderClientRoutes,
+  sandboxRoutes,
+} from './orders/orders.module.js';
 import { consoleRoutes } from './console/console.module.js';
 import {
   installPortalAccess,
@@ -29,20 +32,21 @@ import {
   studioDeveloperRoutes,
   studioOf,
 } from './portal/portal.module.js';
-import { payLinkRoutes } from './web-pay/pay-links.routes.js';
-import { webPayApiRoutes } from './web-pay/web-pay.routes.js';
-import { webPayPageRoutes } from './web-pay/web-pay.page.routes.js';
-import { webPayAdminRoutes } from './web-pay/web-pay.admin.routes.js';
+import { payLinkRoutes, webPayAdminRoutes, webPayApiRoutes, webPayPageRoutes } from './web-pay/web-pay.module.js';
 import { adminAuditRoutes, recordAdminActions } from './admin-audit/admin-audit.module.js';
-import { refundAdminRoutes, refundPortalRoutes } from './payment-providers/refunds.routes.js';
 import {
   storeConsumptionAdminRoutes,
   storeConsumptionRoutes,
   storeMessageRoutes,
   storeNotifyRoutes,
   storePurchaseRoutes,
-} from './store-payments/store-payments.routes.js';
-import { providerAdminRoutes, providerWebhookRoutes } from './payment-providers/payment-providers.routes.js';
+} from './store-payments/store-payments.module.js';
+import {
+  providerAdminRoutes,
+  providerWebhookRoutes,
+  refundAdminRoutes,
+  refundPortalRoutes,
+} from './payment-providers/payment-providers.module.js';
 
 /** The HTTP service (http/server.ts) with every route of these services. */
 export function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -14,11 +14,9 @@ import { NonceLedger } from './auth/nonce-ledger.js';
 import { md5Scheme, type Md5Scheme } from './auth/md5.js';
 import { macScheme, type MacScheme } from './auth/mac.js';
 import { ReplayGuard } from './auth/replay.js';
-import { createOrdersDomain, type OrdersDomain } from './orders/orders.module.js';
-import type { PaymentChannelAdapter } from './orders/payments/channels/channel.js';
+import { createOrdersDomain, type OrdersDomain, type PaymentChannelAdapter } from './orders/orders.module.js';
 import { createAccounts, type AccountService, type TokenSession } from './accounts/accounts.module.js';
 import { createDelivery, outboundHttp, type DeliveryService } from './delivery/delivery.module.js';
-import { APPLE_CONSUMPTION_TARGET } from './store-payments/consumption.js';
 import { createGameCalls, type CallLogService, type GameCallsClient } from './game-calls/game-calls.module.js';
 import { createEvidence, type EvidenceService } from './evidence/evidence.module.js';
 import { createReporting, type ModerationService, type ReportService } from './reporting/reporting.module.js';
@@ -37,7 +35,6 @@ import { createIdentity, type PasskeyService, type SignInMetrics } from './ident
 import { createPortal, type PortalSignInService, type StudioDeveloperService } from './portal/portal.module.js';
 import { createOverview, type OverviewDomain } from './overview/overview.module.js';
 import { createWebPay, type WebPayDomain } from './web-pay/web-pay.module.js';
-import { StoreClients } from './store-payments/store-clients.js';
 import {
   createPaymentProviders,
   createProviderSettings,
@@ -45,9 +42,10 @@ import {
   type PaymentProvidersDomain,
 } from './payment-providers/payment-providers.module.js';
 import {
+  APPLE_CONSUMPTION_TARGET,
+  createStoreClients,
   createStorePayments,
   storeChannel,
-  storeEndpoints,
   type StorePaymentsDomain,
 } from './store-payments/store-payments.module.js';
 
@@ -241,21 +239,21 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
     cacheBus: caches,
   });
-  const storeClients = new StoreClients(storeSettings, storeEndpoints(config));
+  const storeClients = createStoreClients(storeSettings, config);
   const appExists = async (appId: number) => (await apps.resolveByAppId(appId)) !== null;
   const providerSettings = createProviderSettings({ db: database.db, box, config, appExists, now, cacheBus: caches });
-  const orders: OrdersDomain = createOrdersDomain(
+  const orders: OrdersDomain = createOrdersDomain({
     database,
     config,
     apps,
     now,
-    [
+    channelAdapters: [
       ...(overrides.channelAdapters ?? []),
-      providerChannel({ db: database.db, settings: providerSettings, config, products: () => orders.products, now }),
+      providerChannel({ settings: providerSettings, config, products: () => orders.products, now }),
       storeChannel(storeClients),
     ],
-    caches,
-  );
+    cacheBus: caches,
+  });
   const paymentProviders = createPaymentProviders({
     db: database.db,
     dialect: database.dialect,
@@ -263,7 +261,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     settings: providerSettings,
     orders: orders.orders,
     applyRefund: (refund) => orders.webRefunds.apply(refund),
-    refundRemaining: (trxNo) => orders.webRefunds.remaining(trxNo),
+    lockOrder: (trx, trxNo) => orders.webRefunds.lockRemaining(trx, trxNo),
     now,
     reads: database.reads,
   });

@@ -9,7 +9,7 @@ import {
   providerLogin,
   mintSandbox,
   sandboxLogin,
-} from './accounts.testlib.js';
+} from '../testing/accounts/accounts.js';
 import { startAccountSweep } from './sweep.js';
 
 /** Account cancellation (cooling-off, events in the outbox), bans, and the operator's admin API. */

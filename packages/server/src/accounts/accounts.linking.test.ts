@@ -9,7 +9,7 @@ import {
   profile,
   providerLogin,
   sandboxLogin,
-} from './accounts.testlib.js';
+} from '../testing/accounts/accounts.js';
 
 /** Binding and unbinding login methods, the email auto-binding rule and the account error codes 40021, 40902, 40901. */
 describe('linking and the account error codes of section 7', () => {

@@ -2,7 +2,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { startTestService, type TestService } from '../testing/service.js';
-import { count, guestLogin, post, profile, providerLogin, startFakeIdp, type FakeIdp } from './accounts.testlib.js';
+import {
+  count,
+  guestLogin,
+  post,
+  profile,
+  providerLogin,
+  startFakeIdp,
+  type FakeIdp,
+} from '../testing/accounts/accounts.js';
 
 /** Client logins: guest, and Apple / Google / Facebook ID tokens verified against JWKS served on loopback. */
 describe('client login API', () => {

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
-import { count, guestLogin, profile, sandboxLogin } from './accounts.testlib.js';
+import { count, guestLogin, profile, sandboxLogin } from '../testing/accounts/accounts.js';
 
 const svcId = (svc: TestService, query: Record<string, string>, headers: Record<string, string> = {}) =>
   svc

@@ -2,7 +2,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildMacAuthorization } from '@game-platform/sdk';
 import { startTestService, type TestService } from '../testing/service.js';
-import { count, guestLogin, macRequest, post, profile, profileUri, sandboxLogin } from './accounts.testlib.js';
+import {
+  count,
+  guestLogin,
+  macRequest,
+  post,
+  profile,
+  profileUri,
+  sandboxLogin,
+} from '../testing/accounts/accounts.js';
 import { encodeUserCode } from './user-code.js';
 import { playerAuth } from './accounts.service.js';
 

@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '../testing/service.js';
 import { adminAs, operatorToken } from '../testing/operators.js';
 import { mayCall, routeAccess } from '../operators/permissions.js';
 import { assertAlertFires, Scrapes } from '../testing/promtool.js';
-import { createDeveloper, portalSessionOf } from '../portal/portal.testlib.js';
+import { createDeveloper, portalSessionOf } from '../testing/portal/portal.js';
 
 /**
  * Refused admin and portal requests leave a trace (docs/operations.md, "Refusals"): each is recorded in the audit

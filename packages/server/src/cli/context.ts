@@ -15,9 +15,6 @@ export interface CliContext<S> {
   print<T>(read: (services: S) => Promise<T>, text: (value: T) => string): Promise<void>;
 }
 
-/** TRANSITIONAL (issue 43): the whole container, until each domain CLI names what it uses. */
-export type LegacyServices = import('../services.js').Services;
-
 /** The context over `open`, which builds the services from the config (the composition root's createServices). */
 export function cliContext<S extends { close(): Promise<void> }>(
   program: Command,

@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
-import { createGame, postReport, reportBody } from '../reporting/reporting.testlib.js';
-import { go, signIn, startBrowser, waitForText, type TestBrowser } from './console.testlib.js';
+import { createGame, postReport, reportBody } from '../testing/reporting/reporting.js';
+import { go, signIn, startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
 
 /** API errors reach the operator: code, message and detail of the 2.3 envelope, and plain not-found messages. */
 describe('operator console (errors)', () => {

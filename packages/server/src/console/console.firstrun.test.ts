@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { encode } from 'uqr';
 import { startTestService, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
-import { FAST } from '../delivery/delivery.testlib.js';
-import { clickNav, startBrowser, waitForRoute, type TestBrowser } from './console.testlib.js';
+import { FAST } from '../testing/delivery/delivery.js';
+import { clickNav, startBrowser, waitForRoute, type TestBrowser } from '../testing/console/console.js';
 
 /**
  * A newcomer's first five minutes (issue 34): a fresh service, a browser opened on `/`, the break-glass token, the

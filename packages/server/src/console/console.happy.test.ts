@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestService, type TestService } from '../testing/service.js';
-import { guestLogin } from '../accounts/accounts.testlib.js';
-import { createGame, postReport, reportBody, uploadEvidence, type GameApp } from '../reporting/reporting.testlib.js';
-import { FAST, waitForEvent } from '../delivery/delivery.testlib.js';
-import { SANDBOX, appWithProducts, payOk, placeOk, storeOrder } from '../orders/orders.testlib.js';
+import { guestLogin } from '../testing/accounts/accounts.js';
+import { createGame, postReport, reportBody, uploadEvidence, type GameApp } from '../testing/reporting/reporting.js';
+import { FAST, waitForEvent } from '../testing/delivery/delivery.js';
+import { SANDBOX, appWithProducts, payOk, placeOk, storeOrder } from '../testing/orders/orders.js';
 import { signMd5 } from '../testing/service.js';
 import { codeOf, createOperator } from '../testing/operators.js';
 import {
@@ -20,7 +20,7 @@ import {
   waitForRowCount,
   waitForText,
   type TestBrowser,
-} from './console.testlib.js';
+} from '../testing/console/console.js';
 
 /** The operator console in headless Chromium against a real service: the everyday flows. */
 describe('operator console (happy paths)', () => {

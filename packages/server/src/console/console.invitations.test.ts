@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { startTestService, type TestService } from '../testing/service.js';
 import { startSmtpServer, type TestSmtpServer } from '../testing/smtp-server.js';
 import { codeOf, completeInvitation, createOperator, type TestOperator } from '../testing/operators.js';
-import { startBrowser, waitForText, type ConsolePage, type TestBrowser } from './console.testlib.js';
+import { startBrowser, waitForText, type ConsolePage, type TestBrowser } from '../testing/console/console.js';
 
 /**
  * Issue 42 in Chromium at 1280 px: an operator invites a studio developer and an operator; each invitee completes

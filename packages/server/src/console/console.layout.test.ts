@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startTestService, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
-import { FAST, waitForEvent } from '../delivery/delivery.testlib.js';
+import { FAST, waitForEvent } from '../testing/delivery/delivery.js';
 import { codeOf, createOperator, type TestOperator } from '../testing/operators.js';
-import { createDeveloper, type TestDeveloper } from '../portal/portal.testlib.js';
+import { createDeveloper, type TestDeveloper } from '../testing/portal/portal.js';
 import { totpCode } from '../identity/credentials.js';
 import {
   go,
@@ -15,7 +15,7 @@ import {
   waitForRoute,
   waitForText,
   type TestBrowser,
-} from './console.testlib.js';
+} from '../testing/console/console.js';
 
 /** The app page's tabs (#/apps/{appId}/{tab}) and what each shows. */
 const TABS: [string, string][] = [

@@ -2,7 +2,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
 import { operatorToken } from '../testing/operators.js';
-import { go, mainText, signIn, startBrowser, waitForRoute, waitForText, type TestBrowser } from './console.testlib.js';
+import {
+  go,
+  mainText,
+  signIn,
+  startBrowser,
+  waitForRoute,
+  waitForText,
+  type TestBrowser,
+} from '../testing/console/console.js';
 
 /**
  * The people pages of the console (issue 34): operators, their API tokens, studio developers and pending

@@ -2,9 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { signMd5, startTestService, type TestService } from '../testing/service.js';
-import { createGame, postReport, reportBody, type GameApp } from '../reporting/reporting.testlib.js';
+import { createGame, postReport, reportBody, type GameApp } from '../testing/reporting/reporting.js';
 import { CONSOLE_CSP } from './console.routes.js';
-import { go, mainText, signIn, startBrowser, waitForText, type TestBrowser } from './console.testlib.js';
+import { go, mainText, signIn, startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
 
 /** A GET with the path sent exactly as written (fetch would normalise `..`). */
 function rawGet(

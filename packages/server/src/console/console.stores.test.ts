@@ -16,7 +16,7 @@ import {
   waitForRowCount,
   waitForText,
   type TestBrowser,
-} from './console.testlib.js';
+} from '../testing/console/console.js';
 
 /** The console's App stores panel and store messages view (docs/console.md, docs/stores.md) in headless Chromium. */
 describe('operator console: app store settings and store messages', () => {

@@ -9,7 +9,7 @@ import { spawnService, type ChildService } from '../testing/child.js';
 import { startPgServer, startPgStandby, type PgServer } from '../testing/pg-server.js';
 import { testBackend } from '../testing/database.js';
 import { adminClient, scrapeMetrics, type TestService } from '../testing/service.js';
-import { createDeveloper, portalAs, portalSessionOf, type PortalSession } from '../portal/portal.testlib.js';
+import { createDeveloper, portalAs, portalSessionOf, type PortalSession } from '../testing/portal/portal.js';
 
 /**
  * The read replica (DATABASE_READ_URL, docs/operations.md "Read replica"): a real service process on a PostgreSQL

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { startTestService, type TestService } from '../testing/service.js';
 import { testBackend } from '../testing/database.js';
-import { createGame, postReport, reportBody, type GameApp } from '../reporting/reporting.testlib.js';
+import { createGame, postReport, reportBody, type GameApp } from '../testing/reporting/reporting.js';
 
 /**
  * Hard to break, embedded storage: SQLite's failure modes that happen in production. A full disk is SQLite's

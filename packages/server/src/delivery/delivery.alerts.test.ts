@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
 import { assertAlertFires, scrapeEvery, Scrapes } from '../testing/promtool.js';
-import { appFor, FAST } from './delivery.testlib.js';
+import { appFor, FAST } from '../testing/delivery/delivery.js';
 
 /**
  * What the person on call sees when delivery falls behind (docs/operations.md#alerts): events held back by a limit

@@ -4,7 +4,7 @@ import { CALLBACK_HEADERS } from '@game-platform/sdk';
 import { startTestService, signMd5, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
 import { enqueueEvent } from './outbox.js';
-import { appFor, FAST, waitForEvent } from './delivery.testlib.js';
+import { appFor, FAST, waitForEvent } from '../testing/delivery/delivery.js';
 
 describe('delivery (happy paths)', () => {
   let svc: TestService;

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
-import { appFor, FAST, waitForEvent } from './delivery.testlib.js';
+import { appFor, FAST, waitForEvent } from '../testing/delivery/delivery.js';
 
 const notifyIdOf = (body: string) => (body ? JSON.parse(body).notifyId : undefined);
 

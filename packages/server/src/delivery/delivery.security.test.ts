@@ -6,7 +6,7 @@ import { startTestService, signMd5, type TestService } from '../testing/service.
 import { platformPublicKeys, startGameServer, type GameServer, type GameRequest } from '../testing/game-server.js';
 import { IpAllowList } from '../config/ip-ranges.js';
 import { AddressGuard } from './address-guard.js';
-import { appFor, FAST, waitForEvent } from './delivery.testlib.js';
+import { appFor, FAST, waitForEvent } from '../testing/delivery/delivery.js';
 
 const reasonOf = (fn: () => unknown) => {
   try {

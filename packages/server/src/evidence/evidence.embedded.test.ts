@@ -11,7 +11,7 @@ import {
   reportBody,
   rpcError,
   type GameApp,
-} from '../reporting/reporting.testlib.js';
+} from '../testing/reporting/reporting.js';
 
 /** The embedded backend's signed PUT: exactly the declared bytes, before expiry, to an untouched URL, once. */
 describe('evidence upload, embedded storage', () => {

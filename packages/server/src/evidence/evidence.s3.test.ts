@@ -13,8 +13,8 @@ import {
   reportBody,
   rpcError,
   type GameApp,
-} from '../reporting/reporting.testlib.js';
-import { sigV4Valid } from './sigv4.testlib.js';
+} from '../testing/reporting/reporting.js';
+import { sigV4Valid } from '../testing/evidence/sigv4.js';
 
 // s3rver's built-in account: it checks signatures made with it.
 const SECRET = 'S3RVER';

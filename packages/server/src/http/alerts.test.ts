@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { callRows } from '../game-calls/call-log.testlib.js';
+import { callRows } from '../testing/game-calls/call-log.js';
 import { startTestService, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
 import {

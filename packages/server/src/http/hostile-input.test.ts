@@ -8,7 +8,7 @@ import { signMd5, startTestService, type TestService } from '../testing/service.
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
 import { parseJsonBody } from './json-body.js';
 import { TEXT_PATTERN } from './schemas.js';
-import { createDeveloper } from '../portal/portal.testlib.js';
+import { createDeveloper } from '../testing/portal/portal.js';
 import { StripeFake } from '../testing/stripe-fake.js';
 import { PaypalFake } from '../testing/paypal-fake.js';
 import { AlipayFake, type AlipayAccount } from '../testing/alipay-fake.js';

@@ -7,7 +7,7 @@ import { migrations } from '../db/migrate.js';
 import { freshDatabase } from '../testing/database.js';
 import { startTestService } from '../testing/service.js';
 import { hashPassword, newRecoveryCodes, newTotpSecret, sha256, totpCode } from './credentials.js';
-import { portalSignIn } from '../portal/portal.testlib.js';
+import { portalSignIn } from '../testing/portal/portal.js';
 
 /**
  * Across migration 0025 (one identity model): a database as the code before it left it, with a studio developer

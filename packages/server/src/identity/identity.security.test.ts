@@ -2,8 +2,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
 import { createOperator } from '../testing/operators.js';
-import { sessionOf, withCookie } from '../operators/operators.testlib.js';
-import { createDeveloper, portalAs, portalSessionOf } from '../portal/portal.testlib.js';
+import { sessionOf, withCookie } from '../testing/operators/operators.js';
+import { createDeveloper, portalAs, portalSessionOf } from '../testing/portal/portal.js';
 
 /**
  * The one identity model keeps the two doors apart (docs/operators.md "One identity model"): sessions of both live

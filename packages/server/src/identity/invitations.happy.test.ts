@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
 import { startSmtpServer, type TestSmtpServer } from '../testing/smtp-server.js';
 import { codeOf, completeInvitation, createOperator, postJson, tokenOf } from '../testing/operators.js';
-import { auditEvents, signIn } from '../operators/operators.testlib.js';
-import { portalSignIn } from '../portal/portal.testlib.js';
+import { auditEvents, signIn } from '../testing/operators/operators.js';
+import { portalSignIn } from '../testing/portal/portal.js';
 
 /**
  * Invitations the invitee completes (issue 42, docs/operators.md "Invitations and passkeys"): the operator is answered

@@ -4,8 +4,8 @@ import crypto from 'node:crypto';
 import { startTestService, type TestService } from '../testing/service.js';
 import { totpCode } from './credentials.js';
 import { completeInvitation, createOperator, postJson, tokenOf } from '../testing/operators.js';
-import { auditEvents, sessionOf, signIn, withCookie } from '../operators/operators.testlib.js';
-import { portalSessionOf, portalAs, createDeveloper } from '../portal/portal.testlib.js';
+import { auditEvents, sessionOf, signIn, withCookie } from '../testing/operators/operators.js';
+import { portalSessionOf, portalAs, createDeveloper } from '../testing/portal/portal.js';
 import { InvitationsRepository } from './invitations.repository.js';
 
 /**

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { masterKeyId } from '../crypto/secret-box.js';
 import { freshDatabase, reopenDatabase } from '../testing/database.js';
 import { startTestService, type TestService } from '../testing/service.js';
-import { guestLogin, profile, type Login } from '../accounts/accounts.testlib.js';
+import { guestLogin, profile, type Login } from '../testing/accounts/accounts.js';
 import {
   createGame,
   getUploadUrl,
@@ -12,13 +12,13 @@ import {
   reportBody,
   uploadEvidence,
   type GameApp,
-} from '../reporting/reporting.testlib.js';
+} from '../testing/reporting/reporting.js';
 import { countSealed, resealAll } from './reseal.js';
 import { SEALED_COLUMNS } from './sealed-columns.js';
 import { makeApiKey } from '../testing/apple-fixture.js';
 import { makeServiceAccount } from '../testing/google-fixture.js';
 import { createOperator } from '../testing/operators.js';
-import { createDeveloper } from '../portal/portal.testlib.js';
+import { createDeveloper } from '../testing/portal/portal.js';
 
 /**
  * Master key rotation on the suite's backend: the same database opened by a

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { startTestService, type TestService } from '../testing/service.js';
 import { createOperator } from '../testing/operators.js';
 import { startOidcProvider, type FixtureProvider } from '../testing/oidc-provider.js';
-import { startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
+import { startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
 
 /** A free loopback port: the redirect URL registered at the provider must name the service's port before it starts. */
 async function freePort(): Promise<number> {

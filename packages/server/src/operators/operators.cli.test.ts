@@ -4,7 +4,7 @@ import { runCli } from '../testing/child.js';
 import { TEST_DATABASE_URL } from '../testing/database.js';
 import { startTestService, type TestService } from '../testing/service.js';
 import { adminAs, codeOf, completeInvitation } from '../testing/operators.js';
-import { signIn } from './operators.testlib.js';
+import { signIn } from '../testing/operators/operators.js';
 
 /** `operator ...` on the host: the way in when no admin can sign in (docs/operators.md). */
 describe('operator CLI', () => {

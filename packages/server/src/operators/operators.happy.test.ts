@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
 import { adminAs, codeOf, completeInvitation, createOperator, type TestOperator } from '../testing/operators.js';
-import { auditEvents, sessionOf, signIn, withCookie } from './operators.testlib.js';
+import { auditEvents, sessionOf, signIn, withCookie } from '../testing/operators/operators.js';
 
 /** Operator accounts end to end over HTTP: the first admin, console sign-in, sessions, tokens, roles (docs/operators.md). */
 describe('operators: happy paths', () => {

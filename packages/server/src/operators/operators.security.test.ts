@@ -10,7 +10,7 @@ import {
   operatorToken,
   type TestOperator,
 } from '../testing/operators.js';
-import { auditEvents, sessionOf, signIn, withCookie } from './operators.testlib.js';
+import { auditEvents, sessionOf, signIn, withCookie } from '../testing/operators/operators.js';
 
 /** Sign-in refusals, the lock, CSRF, cookie flags and the break-glass switch (docs/operators.md). */
 describe('operators: security', () => {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
 import { createOperator } from '../testing/operators.js';
 import { assertAlertFires, Scrapes } from '../testing/promtool.js';
-import { createDeveloper, portalSignIn } from '../portal/portal.testlib.js';
-import { signIn } from './operators.testlib.js';
+import { createDeveloper, portalSignIn } from '../testing/portal/portal.js';
+import { signIn } from '../testing/operators/operators.js';
 
 /**
  * Brute force on the sign-ins shows in the metrics (docs/operations.md#alerts): operator_sign_in_failures_total by

@@ -1,11 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../services.js';
+import type { AppService } from '../apps/apps.service.js';
+import { AppIdParams } from '../http/route-params.js';
 import { PendingSupplement } from './notifications.schemas.js';
-import { orderDetails } from './order-details.js';
+import { orderDetails, type OrderDetailsDelivery, type OrderDetailsSources } from './order-details.js';
+import type { ProductService } from './catalogue/products.js';
+import type { OrderSettingsService } from './catalogue/settings.js';
+import type { RefundAbuse } from './refunds/refund-abuse.js';
+import type { ConsumptionService } from './consumption/consumption.js';
 import {
-  AppIdParams,
   CancelBody,
   ConsumptionNoticeQuery,
   Notification,
@@ -35,8 +39,20 @@ export function addOrderSchemas(app: FastifyInstance): void {
   app.addSchema(PendingSupplement);
 }
 
+/** What the orders' operator API uses. */
+export interface OrderAdminDeps {
+  orders: OrderDetailsSources & {
+    products: ProductService;
+    settings: OrderSettingsService;
+    refundAbuse: RefundAbuse;
+    consumption: ConsumptionService;
+  };
+  apps: Pick<AppService, 'get'>;
+  delivery: OrderDetailsDelivery;
+}
+
 /** Operator API of the orders domain, mounted under /admin/v1. */
-export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function orderAdminRoutes(services: OrderAdminDeps): FastifyPluginAsyncTypebox {
   const { orders: domain } = services;
   return async (app) => {
     app.post(
@@ -47,8 +63,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
         body: ProductCreateBody,
         response: { 201: Type.Ref(Product) },
       }),
-      async (request, reply) =>
-        reply.code(201).send(await domain.products.create(Number(request.params.appId), request.body)),
+      async (request, reply) => reply.code(201).send(await domain.products.create(request.params.appId, request.body)),
     );
 
     app.get(
@@ -58,7 +73,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
         params: AppIdParams,
         response: { 200: Type.Object({ products: Type.Array(Type.Ref(Product)) }) },
       }),
-      async (request) => ({ products: await domain.products.list(Number(request.params.appId)) }),
+      async (request) => ({ products: await domain.products.list(request.params.appId) }),
     );
 
     app.get(
@@ -68,7 +83,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
         params: ProductParams,
         response: { 200: Type.Ref(Product) },
       }),
-      async (request) => domain.products.get(Number(request.params.appId), request.params.productCode),
+      async (request) => domain.products.get(request.params.appId, request.params.productCode),
     );
 
     app.patch(
@@ -79,7 +94,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
         body: ProductPatchBody,
         response: { 200: Type.Ref(Product) },
       }),
-      async (request) => domain.products.update(Number(request.params.appId), request.params.productCode, request.body),
+      async (request) => domain.products.update(request.params.appId, request.params.productCode, request.body),
     );
 
     app.get(
@@ -90,8 +105,8 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
         response: { 200: Settings },
       }),
       async (request) => {
-        await services.apps.get(Number(request.params.appId));
-        return domain.settings.get(Number(request.params.appId));
+        await services.apps.get(request.params.appId);
+        return domain.settings.get(request.params.appId);
       },
     );
 
@@ -104,7 +119,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
         body: SettingsBody,
         response: { 200: Settings },
       }),
-      async (request) => domain.settings.put(Number(request.params.appId), request.body),
+      async (request) => domain.settings.put(request.params.appId, request.body),
     );
 
     app.get(
@@ -117,7 +132,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
         response: { 200: Refunders },
       }),
       async (request) => {
-        const appId = Number(request.params.appId);
+        const appId = request.params.appId;
         // Bad filters are 400 whatever the app; then an unknown app is 404.
         const query = domain.refundAbuse.parse(appId, request.query);
         await services.apps.get(appId);
@@ -165,8 +180,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
           }),
         },
       }),
-      async (request) =>
-        orderDetails({ ...services.orders, delivery: services.delivery }, Number(request.params.trxNo)),
+      async (request) => orderDetails({ ...services.orders, delivery: services.delivery }, request.params.trxNo),
     );
 
     app.post(
@@ -177,8 +191,7 @@ export function orderAdminRoutes(services: Services): FastifyPluginAsyncTypebox 
         body: Type.Optional(CancelBody),
         response: { 200: Type.Ref(Order) },
       }),
-      async (request) =>
-        domain.orders.cancel(Number(request.params.trxNo), request.body?.reason ?? 'cancelled by an operator'),
+      async (request) => domain.orders.cancel(request.params.trxNo, request.body?.reason ?? 'cancelled by an operator'),
     );
 
     app.get(

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { enqueueEvent } from '../delivery/outbox.js';
-import { ordersRepo, type ItemRow, type OrderRow } from './orders.repository.js';
+import { OrdersRepository, type ItemRow, type OrderRow } from './orders.repository.js';
 import { paymentNotification, refundNotification } from './notifications.js';
 import { currentTraceparent, inSpan, tracingOn } from '../tracing/tracing.js';
 
@@ -48,6 +48,6 @@ const enqueueNotification: typeof notifyGame = async (trx, type, order, items, n
     },
     now,
   );
-  await ordersRepo.linkNotification(trx, order.trx_no, eventId);
+  await new OrdersRepository(trx).linkNotification(order.trx_no, eventId);
   return eventId;
 };

@@ -38,11 +38,21 @@ export interface OrderDetails {
   }>;
 }
 
+/** The orders' services an order's details read. */
+export interface OrderDetailsSources {
+  orders: OrderService;
+  refunds: RefundService;
+  webRefunds: WebRefunds;
+}
+
+/** The delivery engine's reads of an order's notifications. */
+export type OrderDetailsDelivery = Pick<DeliveryService, 'events' | 'get'>;
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** An order with what followed it, for the operator (admin API, CLI). */
 export async function orderDetails(
-  from: { orders: OrderService; refunds: RefundService; webRefunds: WebRefunds; delivery: DeliveryService },
+  from: OrderDetailsSources & { delivery: OrderDetailsDelivery },
   trxNo: number,
 ): Promise<OrderDetails> {
   const row = await from.orders.row(trxNo);

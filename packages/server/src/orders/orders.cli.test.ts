@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { runCli } from '../testing/child.js';
 import { TEST_DATABASE_URL } from '../testing/database.js';
 import { startTestService, type TestService } from '../testing/service.js';
-import { SANDBOX, appWithProducts, payOk, placeOk, storeOrder, webOrder } from './orders.testlib.js';
+import { SANDBOX, appWithProducts, payOk, placeOk, storeOrder, webOrder } from '../testing/orders/orders.js';
 
 describe('orders CLI', () => {
   let svc: TestService;

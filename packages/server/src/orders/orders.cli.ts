@@ -1,41 +1,28 @@
-import { userInfo } from 'node:os';
 import type { Command } from 'commander';
-import { Value } from '@sinclair/typebox/value';
-import { refusalOf } from '../payment-providers/refund-requests.js';
-import { RefundBody, refundRequestView } from '../payment-providers/refund-requests.schemas.js';
-import type { CliContext, LegacyServices } from '../cli/context.js';
-import { AppError, invalidParameter } from '../errors/app-error.js';
+import type { CliContext } from '../cli/context.js';
+import { parseId as num } from '../http/admin-query.js';
 import { addListOptions, windowAndPage } from '../cli/list-options.js';
-import { orderDetails } from './order-details.js';
+import { orderDetails, type OrderDetailsDelivery, type OrderDetailsSources } from './order-details.js';
 import { parseOrderQuery } from './orders.schemas.js';
-import type { Order } from './orders.view.js';
+import { orderLine as line } from './orders.view.js';
 import type { PendingSupplementAdmin } from './refunds/refunds.js';
+import type { ProductService } from './catalogue/products.js';
 
-const ID = /^[0-9]{1,15}$/;
-
-/** A refund's reason, as the admin API takes it (1-500 characters, no control characters). */
-function checkReason(reason: unknown): string {
-  if (typeof reason !== 'string' || !Value.Check(RefundBody.properties.reason, reason))
-    throw invalidParameter('--reason', 'is required: 1-500 characters, no control characters');
-  return reason;
+/** What the orders' commands use. */
+export interface OrderCliServices {
+  orders: OrderDetailsSources & { products: ProductService };
+  delivery: OrderDetailsDelivery;
 }
-
-function num(field: string, value: string): number {
-  if (!ID.test(value)) throw invalidParameter(field, 'must be a number');
-  return Number(value);
-}
-
-const line = (o: Order) =>
-  `trxNo ${o.trxNo}  trxType ${o.trxType}  status ${o.status} (${o.statusName})  app ${o.appId}  user ${o.userId}  ` +
-  `${o.totalAmount} ${o.currency}  channel ${o.channel}  outTrxNo ${o.outTrxNo ?? '-'}${o.originalTrxNo ? `  original ${o.originalTrxNo}` : ''}` +
-  `${o.attach ? `  role ${o.attach.gameRoleId}@${o.attach.gameServerId}` : ''}`;
 
 const supplementLine = (s: PendingSupplementAdmin) =>
   `tradeNo ${s.tradeNo}  ${s.supplyStatus === 1 ? 'pending' : 'supplemented'}  app ${s.appId}  user ${s.userId}  ${s.refundAmount} ${s.currency}  ` +
   `productId ${s.productId}  original ${s.originalTrxNo}`;
 
-/** Operator commands of the orders domain: find, show, refund (sandbox), supplements, products. */
-export function registerOrderCommands(program: Command, ctx: CliContext<LegacyServices>): void {
+/**
+ * Operator commands of the orders domain: find, show, supplements, products. Answers the `order` command, under which
+ * the root adds `order refund` (payment-providers' CLI: a web order's refund goes through its provider).
+ */
+export function registerOrderCommands(program: Command, ctx: CliContext<OrderCliServices>): Command {
   const order = program.command('order').description('orders, refunds and supplements (2.4-2.7)');
 
   addListOptions(
@@ -101,51 +88,6 @@ export function registerOrderCommands(program: Command, ctx: CliContext<LegacySe
     );
 
   order
-    .command('refund')
-    .argument('<trxNo>')
-    .description(
-      'refund a web order through the provider that took it (--reason required; --amount for part of it), or a paid store order through the sandbox channel (SANDBOX_PAYMENTS only)',
-    )
-    .option('--reason <text>', 'why (required for a web order): kept with the refund')
-    .option('--amount <decimal>', 'part of a web order, in its currency (default: all that remains)')
-    .option('--key <idempotencyKey>', 'the same key again is the same refund (default: the amount and reason)')
-    .option('--bank-refund-no <no>', 'the store refund number (sandbox)')
-    .action(async (trxNo: string, o) => {
-      await ctx.withServices(async (s) => {
-        const no = num('trxNo', trxNo);
-        if (await s.paymentProviders.refunds.isWebOrder(no)) {
-          const { refund } = await s.paymentProviders.refunds.request({
-            trxNo: no,
-            ...(o.amount !== undefined ? { amount: o.amount } : {}),
-            reason: checkReason(o.reason),
-            idempotencyKey: o.key ?? null,
-            requestedBy: `cli:${userInfo().username}`,
-          });
-          const refused = refusalOf(refund);
-          if (refused) throw refused;
-          const view = refundRequestView(refund);
-          ctx.output(
-            view,
-            () =>
-              `refund ${view.refundRequestId}  ${view.state}  ${view.amount} ${view.currency}  ${view.provider}${view.providerRefundId ? ` ${view.providerRefundId}` : ''}`,
-          );
-          return;
-        }
-        if (!s.orders.sandboxEnabled)
-          throw new AppError(
-            'SANDBOX_DISABLED',
-            'set SANDBOX_PAYMENTS=true (never in production mode) to refund through the sandbox channel',
-          );
-        const refund = await s.orders.orders.applyChannelEvent({
-          kind: 'refunded',
-          trxNo: no,
-          bankRefundNo: o.bankRefundNo ?? null,
-        });
-        ctx.output(refund, () => `refunded: ${line(refund)}`);
-      });
-    });
-
-  order
     .command('supplements')
     .description('supplement orders after store refunds (default: pending)')
     .option('--app <appId>')
@@ -200,4 +142,5 @@ export function registerOrderCommands(program: Command, ctx: CliContext<LegacySe
         );
       });
     });
+  return order;
 }

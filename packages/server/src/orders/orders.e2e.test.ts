@@ -1,10 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib.js';
+import { guestLogin, macRequest, type Login } from '../testing/accounts/accounts.js';
 import { platformPublicKeys, startGameServer, type GameRequest, type GameServer } from '../testing/game-server.js';
 import { startTestService, type TestService } from '../testing/service.js';
 import { PaymentNotification, PendingSupplement, RefundNotification } from './notifications.schemas.js';
-import { SANDBOX, appWithProducts, assertSchema, details, payOk } from './orders.testlib.js';
+import { SANDBOX, appWithProducts, assertSchema, details, payOk } from '../testing/orders/orders.js';
 
 /**
  * The whole flow over real HTTP, against a real game server (node:http) that

@@ -13,7 +13,7 @@ import {
   placeOk,
   storeOrder,
   webOrder,
-} from './orders.testlib.js';
+} from '../testing/orders/orders.js';
 
 /** Bad input on the order routes: a clear error naming the field, never a 500, nothing written. */
 describe('orders: bad input', () => {

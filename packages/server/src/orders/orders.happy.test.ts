@@ -11,7 +11,7 @@ import {
   placeOk,
   storeOrder,
   webOrder,
-} from './orders.testlib.js';
+} from '../testing/orders/orders.js';
 
 describe('orders: placement, payment and refund (happy paths)', () => {
   let svc: TestService;

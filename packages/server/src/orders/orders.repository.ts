@@ -25,71 +25,84 @@ export interface OrderFilter {
   before?: number;
 }
 
-/**
- * The orders store: SQL of orders, their items, their status history (status-history.ts) and supplements;
- * placement-writes.ts and placement-claims.ts hold its batched statements of order placement. Every function takes
- * the executor so it can run in a caller's transaction.
- */
 /** A payment's refund orders (trxType 2, 2.5), oldest first. */
 const refundOrdersOf = (db: Kysely<Tables>, trxNo: number) =>
   db.selectFrom('orders').selectAll().where('original_trx_no', '=', trxNo).where('trx_type', '=', 2).orderBy('trx_no');
 
-export const ordersRepo = {
+/**
+ * The orders store: SQL of orders, their items, their status history (status-history.ts) and supplements;
+ * placement-writes.ts and placement-claims.ts hold its batched statements of order placement. One over `db` (or the
+ * read replica) is built by the module; one over a transaction (`new OrdersRepository(trx)`) runs in it.
+ */
+export class OrdersRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
   /** History rows, written with the change they record (same transaction). */
-  async recordStatusChanges(db: Kysely<Tables>, changes: StatusChangeRow[]): Promise<void> {
-    if (changes.length > 0) await db.insertInto('order_status_changes').values(changes).execute();
-  },
+  async recordStatusChanges(changes: StatusChangeRow[]): Promise<void> {
+    if (changes.length > 0) await this.db.insertInto('order_status_changes').values(changes).execute();
+  }
 
   /** The statuses an order went through, oldest first. */
-  statusChanges(db: Kysely<Tables>, trxNo: number): Promise<Selectable<OrderStatusChangesTable>[]> {
-    return db.selectFrom('order_status_changes').selectAll().where('trx_no', '=', trxNo).orderBy('change_id').execute();
-  },
+  statusChanges(trxNo: number): Promise<Selectable<OrderStatusChangesTable>[]> {
+    return this.db
+      .selectFrom('order_status_changes')
+      .selectAll()
+      .where('trx_no', '=', trxNo)
+      .orderBy('change_id')
+      .execute();
+  }
 
   async insertOrder(
-    db: Kysely<Tables>,
     row: Insertable<OrdersTable>,
     items: Array<Omit<OrderItemsTable, 'trx_no' | 'line_no'>>,
   ): Promise<OrderRow> {
-    const order = await db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
-    await ordersRepo.recordStatusChanges(db, [creation(order)]);
-    await db
+    const order = await this.db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
+    await this.recordStatusChanges([creation(order)]);
+    await this.db
       .insertInto('order_items')
       .values(items.map((it, i) => ({ ...it, trx_no: order.trx_no, line_no: i + 1 })))
       .execute();
     return order;
-  },
+  }
 
-  byTrxNo(db: Kysely<Tables>, trxNo: number): Promise<OrderRow | undefined> {
-    return db.selectFrom('orders').selectAll().where('trx_no', '=', trxNo).executeTakeFirst();
-  },
+  byTrxNo(trxNo: number): Promise<OrderRow | undefined> {
+    return this.db.selectFrom('orders').selectAll().where('trx_no', '=', trxNo).executeTakeFirst();
+  }
 
-  byOutTrxNo(db: Kysely<Tables>, appId: number, outTrxNo: string): Promise<OrderRow | undefined> {
-    return db
+  byOutTrxNo(appId: number, outTrxNo: string): Promise<OrderRow | undefined> {
+    return this.db
       .selectFrom('orders')
       .selectAll()
       .where('app_id', '=', appId)
       .where('out_trx_no', '=', outTrxNo)
       .executeTakeFirst();
-  },
+  }
 
   /** The (first) refund order of a payment: a store payment's only one, a web payment's oldest. */
-  refundOf(db: Kysely<Tables>, trxNo: number): Promise<OrderRow | undefined> {
-    return refundOrdersOf(db, trxNo).executeTakeFirst();
-  },
+  refundOf(trxNo: number): Promise<OrderRow | undefined> {
+    return refundOrdersOf(this.db, trxNo).executeTakeFirst();
+  }
 
   /** Every refund order of a payment, oldest first (a web payment may be refunded in parts). */
-  refundsOf(db: Kysely<Tables>, trxNo: number): Promise<OrderRow[]> {
-    return refundOrdersOf(db, trxNo).execute();
-  },
+  refundsOf(trxNo: number): Promise<OrderRow[]> {
+    return refundOrdersOf(this.db, trxNo).execute();
+  }
 
   /**
-   * The order, its row locked until the caller's transaction ends (PostgreSQL `FOR UPDATE`; SQLite's writing
-   * transactions run one at a time), so what it reads stays true until that transaction's writes.
+   * The order, its row locked until the caller's transaction ends, so what it reads stays true until that
+   * transaction's writes: PostgreSQL `FOR UPDATE`; SQLite a no-op update, which takes the one writer's lock first (a
+   * transaction that read before writing could not take it while another process, the CLI or the service, wrote).
    */
-  lockForUpdate(db: Kysely<Tables>, dialect: Pick<Dialect, 'name'>, trxNo: number): Promise<OrderRow | undefined> {
-    const q = db.selectFrom('orders').selectAll().where('trx_no', '=', trxNo);
-    return (dialect.name === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
-  },
+  lockForUpdate(dialect: Pick<Dialect, 'name'>, trxNo: number): Promise<OrderRow | undefined> {
+    if (dialect.name === 'postgres')
+      return this.db.selectFrom('orders').selectAll().where('trx_no', '=', trxNo).forUpdate().executeTakeFirst();
+    return this.db
+      .updateTable('orders')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('trx_no', '=', trxNo)
+      .returningAll()
+      .executeTakeFirst();
+  }
 
   /**
    * Takes `amountMinor` of a paid payment for a refund: one conditional update, so the check (never more than what
@@ -97,8 +110,8 @@ export const ordersRepo = {
    * concurrent refund of the same order waits and is checked against what this one left. Undefined: the order is
    * not a paid payment, or not that much remains.
    */
-  takeRefund(db: Kysely<Tables>, trxNo: number, amountMinor: number, at: number): Promise<OrderRow | undefined> {
-    return db
+  takeRefund(trxNo: number, amountMinor: number, at: number): Promise<OrderRow | undefined> {
+    return this.db
       .updateTable('orders')
       .set((eb) => ({ refunded_minor: eb('refunded_minor', '+', amountMinor), updated_at: at }))
       .where('trx_no', '=', trxNo)
@@ -107,16 +120,16 @@ export const ordersRepo = {
       .where((eb) => eb(eb('refunded_minor', '+', amountMinor), '<=', eb.ref('total_minor')))
       .returningAll()
       .executeTakeFirst();
-  },
+  }
 
-  items(db: Kysely<Tables>, trxNo: number): Promise<ItemRow[]> {
-    return db.selectFrom('order_items').selectAll().where('trx_no', '=', trxNo).orderBy('line_no').execute();
-  },
+  items(trxNo: number): Promise<ItemRow[]> {
+    return this.db.selectFrom('order_items').selectAll().where('trx_no', '=', trxNo).orderBy('line_no').execute();
+  }
 
   /** The items of many orders in one query, by trxNo (a list page). */
-  async itemsOf(db: Kysely<Tables>, trxNos: number[]): Promise<Map<number, ItemRow[]>> {
+  async itemsOf(trxNos: number[]): Promise<Map<number, ItemRow[]>> {
     if (trxNos.length === 0) return new Map();
-    const rows = await db
+    const rows = await this.db
       .selectFrom('order_items')
       .selectAll()
       .where('trx_no', 'in', trxNos)
@@ -124,14 +137,13 @@ export const ordersRepo = {
       .orderBy('line_no')
       .execute();
     return groupBy(rows, (r) => r.trx_no);
-  },
+  }
 
   /**
    * Compare-and-set of the status: the row changes only if it still has `from`. The change and its history row are
    * one transaction (the caller's, or one of its own).
    */
   async setStatus(
-    db: Kysely<Tables>,
     trxNo: number,
     from: number,
     changes: Updateable<OrdersTable> & { status: number },
@@ -145,7 +157,7 @@ export const ordersRepo = {
         .returningAll()
         .executeTakeFirst();
       if (row)
-        await ordersRepo.recordStatusChanges(trx, [
+        await new OrdersRepository(trx).recordStatusChanges([
           {
             trx_no: trxNo,
             from_status: from,
@@ -156,11 +168,11 @@ export const ordersRepo = {
         ]);
       return row;
     };
-    return db.isTransaction ? change(db) : db.transaction().execute(change);
-  },
+    return this.db.isTransaction ? change(this.db) : this.db.transaction().execute(change);
+  }
 
-  find(db: Kysely<Tables>, q: OrderFilter): Promise<OrderRow[]> {
-    const query = whereGiven(db.selectFrom('orders').selectAll(), {
+  find(q: OrderFilter): Promise<OrderRow[]> {
+    const query = whereGiven(this.db.selectFrom('orders').selectAll(), {
       app_id: q.appId,
       trx_no: q.trxNo,
       out_trx_no: q.outTrxNo,
@@ -170,24 +182,21 @@ export const ordersRepo = {
       trx_type: q.trxType,
     });
     return newestFirst(withinWindow(query, 'created_at', q), 'trx_no', q).execute();
-  },
+  }
 
-  insertSupplement(db: Kysely<Tables>, row: SupplementRow): Promise<SupplementRow> {
-    return db.insertInto('supplements').values(row).returningAll().executeTakeFirstOrThrow();
-  },
+  insertSupplement(row: SupplementRow): Promise<SupplementRow> {
+    return this.db.insertInto('supplements').values(row).returningAll().executeTakeFirstOrThrow();
+  }
 
-  supplement(db: Kysely<Tables>, refundTrxNo: number): Promise<SupplementRow | undefined> {
-    return db.selectFrom('supplements').selectAll().where('refund_trx_no', '=', refundTrxNo).executeTakeFirst();
-  },
+  supplement(refundTrxNo: number): Promise<SupplementRow | undefined> {
+    return this.db.selectFrom('supplements').selectAll().where('refund_trx_no', '=', refundTrxNo).executeTakeFirst();
+  }
 
   /** The arrears of 4.5: pending supplements of store refunds of each (app, user), in one query for many (answered in the order of `keys`). */
-  async pendingSupplementsOf(
-    db: Kysely<Tables>,
-    keys: Array<{ appId: number; userId: string }>,
-  ): Promise<SupplementRow[][]> {
+  async pendingSupplementsOf(keys: Array<{ appId: number; userId: string }>): Promise<SupplementRow[][]> {
     const byApp = new Map<number, Set<string>>();
     for (const k of keys) byApp.set(k.appId, (byApp.get(k.appId) ?? new Set()).add(k.userId));
-    const rows = await db
+    const rows = await this.db
       .selectFrom('supplements')
       .selectAll()
       .where((eb) =>
@@ -199,27 +208,25 @@ export const ordersRepo = {
       .execute();
     const byKey = groupBy(rows, (r) => `${r.app_id}\u0000${r.user_id}`);
     return keys.map((k) => byKey.get(`${k.appId}\u0000${k.userId}`) ?? []);
-  },
+  }
 
-  listSupplements(
-    db: Kysely<Tables>,
-    q: { appId?: number; userId?: string; supplyStatus?: number; before?: number; limit: number },
-  ): Promise<SupplementRow[]> {
-    const query = whereGiven(db.selectFrom('supplements').selectAll(), {
+  listSupplements(q: {
+    appId?: number;
+    userId?: string;
+    supplyStatus?: number;
+    before?: number;
+    limit: number;
+  }): Promise<SupplementRow[]> {
+    const query = whereGiven(this.db.selectFrom('supplements').selectAll(), {
       app_id: q.appId,
       user_id: q.userId,
       supply_status: q.supplyStatus,
     });
     return newestFirst(query, 'refund_trx_no', q).execute();
-  },
+  }
 
-  async claimSupplementPayment(
-    db: Kysely<Tables>,
-    refundTrxNo: number,
-    previous: number | null,
-    next: number,
-  ): Promise<boolean> {
-    let query = db
+  async claimSupplementPayment(refundTrxNo: number, previous: number | null, next: number): Promise<boolean> {
+    let query = this.db
       .updateTable('supplements')
       .set({ paying_trx_no: next })
       .where('refund_trx_no', '=', refundTrxNo)
@@ -227,20 +234,20 @@ export const ordersRepo = {
     query = previous === null ? query.where('paying_trx_no', 'is', null) : query.where('paying_trx_no', '=', previous);
     const res = await query.executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
-  },
+  }
 
-  async markSupplemented(db: Kysely<Tables>, payingTrxNo: number, at: number): Promise<SupplementRow | undefined> {
-    return db
+  async markSupplemented(payingTrxNo: number, at: number): Promise<SupplementRow | undefined> {
+    return this.db
       .updateTable('supplements')
       .set({ supply_status: 2, supplied_at: at })
       .where('paying_trx_no', '=', payingTrxNo)
       .where('supply_status', '=', 1)
       .returningAll()
       .executeTakeFirst();
-  },
+  }
 
   /** Links an order to the outbox event of its notification (the event id is the notifyId). */
-  async linkNotification(db: Kysely<Tables>, trxNo: number, eventId: number): Promise<void> {
-    await db.updateTable('orders').set({ notify_event_id: eventId }).where('trx_no', '=', trxNo).execute();
-  },
-};
+  async linkNotification(trxNo: number, eventId: number): Promise<void> {
+    await this.db.updateTable('orders').set({ notify_event_id: eventId }).where('trx_no', '=', trxNo).execute();
+  }
+}

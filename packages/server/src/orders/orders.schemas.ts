@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { MAX_CHANNEL, MAX_QUANTITY, PAYMENT_TYPES, PLATFORMS } from './enums.js';
 import { Amount, ProductCode } from './catalogue/products.schemas.js';
 import { QueryId, pageQuery, parseId } from '../http/admin-query.js';
+import { IdParam } from '../http/route-params.js';
 import { parsePage, parseTimeWindow, timeWindowQuery } from '../http/list-query.js';
 import { SafeInteger, Text } from '../http/schemas.js';
 import { invalidParameter } from '../errors/app-error.js';
@@ -128,8 +129,7 @@ export const CancelBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const TrxNoParams = Type.Object({ trxNo: QueryId });
-export const AppIdParams = Type.Object({ appId: QueryId });
+export const TrxNoParams = Type.Object({ trxNo: IdParam() });
 
 export const OrderQuery = Type.Object(
   {

@@ -18,7 +18,7 @@ import {
 } from './payments/channels/channel.js';
 import { Channel, MAX_QUANTITY, OrderStatus, TrxType, isStoreChannel } from './enums.js';
 import { MAX_MINOR } from './money.js';
-import { ordersRepo, type ItemRow, type OrderFilter, type OrderRow } from './orders.repository.js';
+import { OrdersRepository, type ItemRow, type OrderFilter, type OrderRow } from './orders.repository.js';
 import { PlacementClaims, type OrderRef } from './placement/placement-claims.js';
 import { PlacementOnce, type Ordered } from './placement/placement-once.js';
 import { PlacementWrites } from './placement/placement-writes.js';
@@ -93,6 +93,8 @@ export class OrderService {
   private readonly writes: PlacementWrites;
   private readonly claims: PlacementClaims;
   private readonly once: PlacementOnce;
+  private readonly repo: OrdersRepository;
+  private readonly readsRepo: OrdersRepository;
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -110,14 +112,18 @@ export class OrderService {
       gameCallTimeoutMs: number;
       /** Writes that need not wait for the disk: the placement claims (placement-claims.ts). */
       relaxed: RelaxedWriter;
-      /** Where `find` (the operator's and studio's order lists) reads: Database.reads, the read replica; default db. */
-      reads?: Kysely<Tables>;
+      /** The orders' SQL over db (the module builds it once). */
+      repo: OrdersRepository;
+      /** Where `find` (the operator's and studio's order lists) reads: over Database.reads, the read replica; default repo. */
+      readsRepo?: OrdersRepository;
     },
     private readonly now: () => number = Date.now,
   ) {
     this.writes = new PlacementWrites(db, dialect);
     this.claims = new PlacementClaims(db, dialect, opts.relaxed);
     this.once = new PlacementOnce(this.claims, now);
+    this.repo = opts.repo;
+    this.readsRepo = opts.readsRepo ?? opts.repo;
   }
 
   /**
@@ -279,7 +285,7 @@ export class OrderService {
     ctx: PaymentContext = { returnUrl: null },
   ): Promise<{ order: Order; payment: Record<string, string>; paymentStep: PaymentStep }> {
     const adapter = (await this.channels.forChannel(row.channel, row.app_id, row.origin))!;
-    const lines = items ?? (await ordersRepo.items(this.db, row.trx_no));
+    const lines = items ?? (await this.repo.items(row.trx_no));
     let start: PaymentStart;
     try {
       // A provider's API call, traced as a client span when tracing is on.
@@ -289,7 +295,7 @@ export class OrderService {
           )
         : await adapter.startPayment(row, lines, ctx);
     } catch (err) {
-      await ordersRepo.setStatus(this.db, row.trx_no, OrderStatus.CREATED, {
+      await this.repo.setStatus(row.trx_no, OrderStatus.CREATED, {
         status: OrderStatus.FAILED,
         failure_reason: `channel ${adapter.name}: ${(err as Error).message}`,
         updated_at: this.now(),
@@ -313,7 +319,7 @@ export class OrderService {
     }
     const order = await this.row(event.trxNo);
     if (event.kind === 'failed') {
-      const updated = await ordersRepo.setStatus(this.db, order.trx_no, OrderStatus.AWAITING_PAYMENT, {
+      const updated = await this.repo.setStatus(order.trx_no, OrderStatus.AWAITING_PAYMENT, {
         status: OrderStatus.FAILED,
         failure_reason: event.reason,
         updated_at: this.now(),
@@ -330,7 +336,8 @@ export class OrderService {
     await this.db.transaction().execute(async (trx) => {
       const now = this.now();
       const client = event.client;
-      const paid = await ordersRepo.setStatus(trx, order.trx_no, OrderStatus.AWAITING_PAYMENT, {
+      const orders = new OrdersRepository(trx);
+      const paid = await orders.setStatus(order.trx_no, OrderStatus.AWAITING_PAYMENT, {
         status: OrderStatus.SUCCEEDED,
         success_time: now,
         updated_at: now,
@@ -341,16 +348,16 @@ export class OrderService {
         ...(event.mergedReceipts ? { merged_receipts: 1 } : {}),
       });
       if (!paid) {
-        assertTransition(order.trx_no, (await ordersRepo.byTrxNo(trx, order.trx_no))!.status, OrderStatus.SUCCEEDED);
+        assertTransition(order.trx_no, (await orders.byTrxNo(order.trx_no))!.status, OrderStatus.SUCCEEDED);
         return;
       }
       await event.alsoWrite?.(trx);
       if (paid.trx_type === TrxType.SUPPLEMENT) {
         // 2.5 rule 3: a paid supplement is recorded, and no payment notification is sent.
-        await ordersRepo.markSupplemented(trx, paid.trx_no, now);
+        await orders.markSupplemented(paid.trx_no, now);
         return;
       }
-      const items = await ordersRepo.items(trx, paid.trx_no);
+      const items = await orders.items(paid.trx_no);
       await notifyGame(trx, 'payment', paid, items, now);
     });
     return this.get(order.trx_no);
@@ -361,7 +368,7 @@ export class OrderService {
     const order = await this.row(trxNo);
     let updated: OrderRow | undefined;
     for (const from of [OrderStatus.CREATED, OrderStatus.AWAITING_PAYMENT]) {
-      updated ??= await ordersRepo.setStatus(this.db, trxNo, from, {
+      updated ??= await this.repo.setStatus(trxNo, from, {
         status: OrderStatus.CANCELLED,
         failure_reason: reason,
         updated_at: this.now(),
@@ -373,43 +380,39 @@ export class OrderService {
 
   async get(trxNo: number): Promise<Order> {
     const row = await this.row(trxNo);
-    return toOrder(row, await ordersRepo.items(this.db, trxNo));
+    return toOrder(row, await this.repo.items(trxNo));
   }
 
   /** The refund order of a refunded payment, if any. */
   async refundOf(trxNo: number): Promise<Order | null> {
-    const row = await ordersRepo.refundOf(this.db, trxNo);
+    const row = await this.repo.refundOf(trxNo);
     return row ? this.get(row.trx_no) : null;
   }
 
   /** Every refund order of a payment, oldest first (a web payment may be refunded in parts). */
   async refundsOf(trxNo: number): Promise<Order[]> {
-    return Promise.all((await ordersRepo.refundsOf(this.db, trxNo)).map((r) => this.get(r.trx_no)));
+    return Promise.all((await this.repo.refundsOf(trxNo)).map((r) => this.get(r.trx_no)));
   }
 
   /** The statuses the order went through, oldest first. */
   async statusHistory(trxNo: number): Promise<StatusChange[]> {
-    return (await ordersRepo.statusChanges(this.db, trxNo)).map(toStatusChange);
+    return (await this.repo.statusChanges(trxNo)).map(toStatusChange);
   }
 
   /** The order's lines (a store order holds one). */
   items(trxNo: number): Promise<ItemRow[]> {
-    return ordersRepo.items(this.db, trxNo);
+    return this.repo.items(trxNo);
   }
 
   async row(trxNo: number): Promise<OrderRow> {
-    const row = await ordersRepo.byTrxNo(this.db, trxNo);
+    const row = await this.repo.byTrxNo(trxNo);
     if (!row) throw new AppError('NOT_FOUND', `order ${trxNo} does not exist`);
     return row;
   }
 
   async find(q: OrderFilter): Promise<Order[]> {
-    const reads = this.opts.reads ?? this.db;
-    const rows = await ordersRepo.find(reads, q);
-    const items = await ordersRepo.itemsOf(
-      reads,
-      rows.map((r) => r.trx_no),
-    );
+    const rows = await this.readsRepo.find(q);
+    const items = await this.readsRepo.itemsOf(rows.map((r) => r.trx_no));
     return rows.map((r) => toOrder(r, items.get(r.trx_no) ?? []));
   }
 

@@ -71,3 +71,9 @@ export function toOrder(o: OrderRow, items: ItemRow[]): Order {
     successTime: o.success_time,
   };
 }
+
+/** An order on one line of the command line's text output. */
+export const orderLine = (o: Order) =>
+  `trxNo ${o.trxNo}  trxType ${o.trxType}  status ${o.status} (${o.statusName})  app ${o.appId}  user ${o.userId}  ` +
+  `${o.totalAmount} ${o.currency}  channel ${o.channel}  outTrxNo ${o.outTrxNo ?? '-'}${o.originalTrxNo ? `  original ${o.originalTrxNo}` : ''}` +
+  `${o.attach ? `  role ${o.attach.gameRoleId}@${o.attach.gameServerId}` : ''}`;

@@ -1,10 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
-import { createGame, postReport, reportBody, type GameApp } from '../reporting/reporting.testlib.js';
-import { go, signIn, startBrowser, waitForRowCount, type TestBrowser } from '../console/console.testlib.js';
+import { createGame, postReport, reportBody, type GameApp } from '../testing/reporting/reporting.js';
+import { go, signIn, startBrowser, waitForRowCount, type TestBrowser } from '../testing/console/console.js';
 import { HOUR_MS } from '../db/time-buckets.js';
-import { chartFigures as figures, hourAgo, seedTraffic } from './overview.testlib.js';
+import { chartFigures as figures, hourAgo, seedTraffic } from '../testing/overview/overview.js';
 
 /**
  * The console's overview in headless Chromium against known traffic: every figure the charts draw (the table beside

@@ -1,11 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
-import { createGame, type GameApp } from '../reporting/reporting.testlib.js';
-import { startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
-import { createDeveloper, portalAs, portalSessionOf, type PortalSession } from '../portal/portal.testlib.js';
+import { createGame, type GameApp } from '../testing/reporting/reporting.js';
+import { startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
+import { createDeveloper, portalAs, portalSessionOf, type PortalSession } from '../testing/portal/portal.js';
 import { HOUR_MS } from '../db/time-buckets.js';
-import { chartFigures, hourAgo, seedTraffic } from './overview.testlib.js';
+import { chartFigures, hourAgo, seedTraffic } from '../testing/overview/overview.js';
 
 /**
  * The studio portal's overview in headless Chromium against known traffic: the console's charts over

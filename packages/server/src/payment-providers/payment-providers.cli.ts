@@ -1,20 +1,31 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
+import type { AppService } from '../apps/apps.service.js';
+import { parseId } from '../http/admin-query.js';
 import { addListOptions } from '../cli/list-options.js';
 import type { Config } from '../config/config.js';
-import { AppError, invalidParameter } from '../errors/app-error.js';
+import { invalidParameter } from '../errors/app-error.js';
 import { PAYER_REGIONS, type PayerRegion } from './provider.js';
 import type { ProvidersView } from './provider-settings.schemas.js';
+import type { ProviderSettingsService } from './provider-settings.service.js';
+import type { ProviderMessageFilter, ProviderMessageRow } from './payment-providers.repository.js';
 import { parseProviderMessagesQuery, toProviderMessage, type ProviderMessage } from './provider-messages.schemas.js';
 
-function parseAppId(value: string): number {
-  if (!/^[0-9]{1,15}$/.test(value)) throw invalidParameter('appId', 'must be a number');
-  return Number(value);
+const parseAppId = (value: string) => parseId('appId', value);
+
+/** What the providers' commands use. */
+export interface PaymentProviderCliServices {
+  paymentProviders: {
+    settings: ProviderSettingsService;
+    messages(filter: ProviderMessageFilter): Promise<ProviderMessageRow[]>;
+  };
+  apps: Pick<AppService, 'get'>;
+  config: Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PORT'>;
 }
 
 /** The base URL of the webhook URLs from PUBLIC_HOST (the admin API answers them from the request); none without it. */
-function baseUrl(config: Config): string {
+function baseUrl(config: Pick<Config, 'PUBLIC_HOST' | 'PUBLIC_PORT'>): string {
   return config.PUBLIC_HOST
     ? `https://${config.PUBLIC_HOST}${config.PUBLIC_PORT === 443 ? '' : `:${config.PUBLIC_PORT}`}`
     : '';
@@ -56,7 +67,7 @@ const line = (m: ProviderMessage) =>
  * `app payment-providers show|set|delete` and `app provider-messages`: per-app web payment providers. Secrets are
  * read from files (`--secret-file name=path`), never from the command line.
  */
-export function registerPaymentProviderCommands(app: Command, ctx: CliContext<LegacyServices>): void {
+export function registerPaymentProviderCommands(app: Command, ctx: CliContext<PaymentProviderCliServices>): void {
   const providers = app.command('payment-providers').description('per-app web payment providers (cards, PayPal, ...)');
 
   providers
@@ -147,7 +158,7 @@ export function registerPaymentProviderCommands(app: Command, ctx: CliContext<Le
       limit: o.limit,
     });
     await ctx.withServices(async (s) => {
-      if (!(await s.apps.resolveByAppId(appId))) throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+      await s.apps.get(appId);
       const messages = (await s.paymentProviders.messages(filter)).map(toProviderMessage);
       ctx.output({ messages }, () => messages.map(line).join('\n') || 'no provider messages');
     });

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { go, signIn, startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
+import { go, signIn, startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
 import { startTestService, type TestService } from '../testing/service.js';
 
 const SECRET_KEY = 'sk_test_consoleSECRET789';

@@ -6,15 +6,26 @@ import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { OrderService } from '../orders/orders.service.js';
 import type { ProductService } from '../orders/catalogue/products.js';
-import { providersRepo, type ProviderMessageFilter, type ProviderMessageRow } from './payment-providers.repository.js';
+import {
+  ProvidersRepository,
+  type ProviderMessageFilter,
+  type ProviderMessageRow,
+} from './payment-providers.repository.js';
+import { RefundRequestsRepository } from './refund-requests.repository.js';
+import { ChannelMessageLog } from '../orders/payments/channel-messages.js';
 import { ProviderChannel } from './provider-channel.js';
 import { ProviderPayments } from './provider-payments.js';
 import type { ApplyRefund } from './provider-refunds.js';
 import { ProviderSettingsService } from './provider-settings.service.js';
 import { createProviders, ProviderRegistry } from './providers.js';
 import { ProviderReconciliation } from './reconcile.js';
-import { RefundRequests } from './refund-requests.js';
+import { RefundRequests, type LockOrder } from './refund-requests.js';
 import { ProviderWebhooks } from './webhooks.js';
+
+export { providerAdminRoutes, providerWebhookRoutes } from './payment-providers.routes.js';
+export { refundAdminRoutes, refundPortalRoutes } from './refunds.routes.js';
+export { registerPaymentProviderCommands } from './payment-providers.cli.js';
+export { registerOrderRefundCommand } from './refunds.cli.js';
 
 /** The web payment providers as services.ts holds them. */
 export interface PaymentProvidersDomain {
@@ -40,7 +51,7 @@ export function createProviderSettings(deps: {
   cacheBus?: CacheBus;
 }): ProviderSettingsService {
   return new ProviderSettingsService(
-    deps.db,
+    new ProvidersRepository(deps.db),
     deps.box,
     new ProviderRegistry(createProviders(deps.config)),
     deps.appExists,
@@ -51,14 +62,13 @@ export function createProviderSettings(deps: {
 
 /** The channel adapter of the providers (orders' channel seam); `products` is read lazily (built later). */
 export function providerChannel(deps: {
-  db: Kysely<Tables>;
   settings: ProviderSettingsService;
   config: Config;
   products: () => Pick<ProductService, 'list'>;
   now: () => number;
 }): ProviderChannel {
   return new ProviderChannel(
-    deps.db,
+    deps.settings.repo,
     deps.settings,
     async (appId) => new Map((await deps.products().list(appId)).map((p) => [p.productCode, p.name])),
     deps.config.WEB_ORDER_LIFETIME_MINUTES * 60_000,
@@ -79,16 +89,30 @@ export function createPaymentProviders(deps: {
   orders: Pick<OrderService, 'applyChannelEvent' | 'cancel'>;
   /** Applies a provider's refund or lost dispute to its order (OrdersDomain.webRefunds). */
   applyRefund?: ApplyRefund;
-  /** What remains unrefunded of a paid web order, by the orders' core (OrdersDomain.webRefunds.remaining). */
-  refundRemaining?: (trxNo: number) => Promise<{ remainingMinor: number } | null>;
+  /** Locks a paid web order and answers what remains unrefunded of it, by the orders' core (webRefunds.lockRemaining). */
+  lockOrder: LockOrder;
   now: () => number;
   /** Database.reads: the operator's message list reads the replica (the reconciliation leases, so reads the primary). */
   reads?: Kysely<Tables>;
 }): PaymentProvidersDomain {
   const { db, config, settings, now } = deps;
   let log: { warn(obj: Record<string, unknown>, msg: string): void } = { warn: () => {} };
+  const repo = settings.repo;
   const payments = new ProviderPayments(
     db,
+    repo,
+    new ChannelMessageLog(
+      {
+        table: 'provider_messages',
+        channel: 'provider',
+        metric: {
+          name: 'provider_notifications_total',
+          help: 'Payment provider messages and query finds, by provider and outcome (applied, duplicate, recorded, ignored, refused)',
+        },
+      },
+      db,
+      deps.reads ?? db,
+    ),
     deps.orders,
     (e) => deps.dialect.isUniqueViolation(e),
     now,
@@ -96,11 +120,13 @@ export function createPaymentProviders(deps: {
   );
   const refunds = new RefundRequests(
     db,
+    new RefundRequestsRepository(db),
+    repo,
     settings,
     deps.applyRefund ?? refundsOff,
     (e) => deps.dialect.isUniqueViolation(e),
+    deps.lockOrder,
     now,
-    deps.refundRemaining,
   );
   return {
     registry: settings.registry,
@@ -108,7 +134,7 @@ export function createPaymentProviders(deps: {
     payments,
     webhooks: new ProviderWebhooks(settings, payments),
     reconciliation: new ProviderReconciliation(
-      db,
+      repo,
       settings,
       payments,
       {
@@ -135,7 +161,7 @@ export function createPaymentProviders(deps: {
         ),
     ),
     refunds,
-    messages: (filter) => providersRepo.listMessages(deps.reads ?? db, filter),
+    messages: (filter) => payments.messages(filter),
     useLogger: (l) => {
       log = l;
     },

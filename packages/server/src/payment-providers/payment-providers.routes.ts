@@ -4,10 +4,13 @@ import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import { requestBaseUrl } from '../http/request-base-url.js';
 import { nextBeforeOf } from '../http/admin-query.js';
 import { parseJsonBody } from '../http/json-body.js';
-import { AppError } from '../errors/app-error.js';
-import type { Services } from '../services.js';
+import type { AppService } from '../apps/apps.service.js';
+import { AppIdParams } from '../http/route-params.js';
+import type { ProviderMessageFilter, ProviderMessageRow } from './payment-providers.repository.js';
+import type { ProviderSettingsService } from './provider-settings.service.js';
+import type { ProviderRegistry } from './providers.js';
+import type { ProviderWebhooks } from './webhooks.js';
 import {
-  AppIdParams,
   ProviderParams,
   ProviderSettingsBody,
   ProviderSettingsView,
@@ -24,7 +27,13 @@ import { refusal, refuseUnstorable } from './webhooks.js';
 import { adminRoute } from '../http/api-route.js';
 
 /** Admin API of the per-app payment provider settings and their messages (mounted under /admin/v1). */
-export function providerAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function providerAdminRoutes(services: {
+  paymentProviders: {
+    settings: ProviderSettingsService;
+    messages(filter: ProviderMessageFilter): Promise<ProviderMessageRow[]>;
+  };
+  apps: Pick<AppService, 'get'>;
+}): FastifyPluginAsyncTypebox {
   const { settings, messages } = services.paymentProviders;
   return async (app) => {
     app.addSchema(ProviderSettingsView);
@@ -37,7 +46,7 @@ export function providerAdminRoutes(services: Services): FastifyPluginAsyncTypeb
         params: AppIdParams,
         response: { 200: ProvidersView },
       }),
-      async (request) => settings.show(Number(request.params.appId), requestBaseUrl(request)),
+      async (request) => settings.show(request.params.appId, requestBaseUrl(request)),
     );
 
     app.put(
@@ -48,7 +57,7 @@ export function providerAdminRoutes(services: Services): FastifyPluginAsyncTypeb
         body: ProviderSettingsBody,
         response: { 200: Type.Ref(ProviderSettingsView) },
       }),
-      async (request) => settings.put(Number(request.params.appId), request.params.provider, request.body),
+      async (request) => settings.put(request.params.appId, request.params.provider, request.body),
     );
 
     app.delete(
@@ -59,7 +68,7 @@ export function providerAdminRoutes(services: Services): FastifyPluginAsyncTypeb
         response: { 204: Type.Null() },
       }),
       async (request, reply) => {
-        await settings.remove(Number(request.params.appId), request.params.provider);
+        await settings.remove(request.params.appId, request.params.provider);
         return reply.code(204).send(null);
       },
     );
@@ -74,9 +83,8 @@ export function providerAdminRoutes(services: Services): FastifyPluginAsyncTypeb
         response: { 200: ProviderMessageList },
       }),
       async (request) => {
-        const appId = Number(request.params.appId);
-        if (!(await services.apps.resolveByAppId(appId)))
-          throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+        const appId = request.params.appId;
+        await services.apps.get(appId);
         const filter = parseProviderMessagesQuery(appId, request.query);
         const rows = (await messages(filter)).map(toProviderMessage);
         return { messages: rows, nextBefore: nextBeforeOf(rows, filter.limit, (m) => m.messageId) };
@@ -100,7 +108,9 @@ declare module 'fastify' {
  * ProviderWebhooks verifies and applies. A message taken is answered as the provider expects; a refusal in the 2.3
  * envelope with a 4xx; never a 5xx but when the provider could not be reached to verify (it retries).
  */
-export function providerWebhookRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function providerWebhookRoutes(services: {
+  paymentProviders: { registry: ProviderRegistry; webhooks: ProviderWebhooks };
+}): FastifyPluginAsyncTypebox {
   const { registry, webhooks } = services.paymentProviders;
   return async (app) => {
     app.removeAllContentTypeParsers();
@@ -140,7 +150,7 @@ export function providerWebhookRoutes(services: Services): FastifyPluginAsyncTyp
           },
         },
         async (request, reply) => {
-          const result = await webhooks.receive(provider, Number(request.params.appId), {
+          const result = await webhooks.receive(provider, request.params.appId, {
             rawBody: request.rawBody ?? '',
             headers: request.headers,
             body: request.body,

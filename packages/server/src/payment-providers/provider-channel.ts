@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../db/tables.js';
 import { AppError } from '../errors/app-error.js';
 import {
   returnUrlOf,
@@ -8,7 +6,7 @@ import {
   type PaymentStart,
 } from '../orders/payments/channels/channel.js';
 import type { ItemRow, OrderRow } from '../orders/orders.repository.js';
-import { providersRepo } from './payment-providers.repository.js';
+import type { ProvidersRepository } from './payment-providers.repository.js';
 import { ProviderError } from './provider.js';
 import type { ProviderSettingsService } from './provider-settings.service.js';
 import { webhookUrl } from './provider-settings.service.js';
@@ -23,7 +21,7 @@ export class ProviderChannel implements PaymentChannelAdapter {
   readonly name = 'provider';
 
   constructor(
-    private readonly db: Kysely<Tables>,
+    private readonly repo: ProvidersRepository,
     private readonly settings: ProviderSettingsService,
     private readonly productNames: (appId: number) => Promise<Map<string, string>>,
     /** WEB_ORDER_LIFETIME_MINUTES in ms: past it an unpaid payment is closed. */
@@ -68,7 +66,7 @@ export class ProviderChannel implements PaymentChannelAdapter {
         });
       throw e;
     }
-    await providersRepo.insertPayment(this.db, {
+    await this.repo.insertPayment({
       trx_no: order.trx_no,
       app_id: order.app_id,
       provider: provider.id,

@@ -1,24 +1,20 @@
-import client from 'prom-client';
-import { attachOnce, counter } from '../http/unattached-metrics.js';
+import type client from 'prom-client';
 import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { AppError } from '../errors/app-error.js';
 import type { OrderService } from '../orders/orders.service.js';
-import { providersRepo, type ProviderPaymentRow } from './payment-providers.repository.js';
-import type { ProviderMessageOutcome, ProviderMessagesTable } from './payment-providers.tables.js';
+import type { ChannelMessageLog } from '../orders/payments/channel-messages.js';
+import {
+  ProvidersRepository,
+  type ProviderMessageFilter,
+  type ProviderMessageRow,
+  type ProviderPaymentRow,
+} from './payment-providers.repository.js';
+import type { ProviderMessagesTable } from './payment-providers.tables.js';
 import { ProviderError, type ProviderFinding, type VerifiedNotification } from './provider.js';
 import { applyRefundFinding, type ApplyRefund } from './provider-refunds.js';
+import type { FindingResult } from './finding-result.js';
 import { safeText } from './safe-text.js';
-
-/** What a provider's message or a query find did: answered to the provider and recorded for operators. */
-export interface FindingResult {
-  outcome: ProviderMessageOutcome;
-  /** Why it was refused, ignored or a duplicate (`amount_mismatch`, `order_closed`, `replayed`...). */
-  reason: string | null;
-  trxNo: number | null;
-  /** Refused after the message verified (its content does not pay the order), not for failing verification. */
-  verified: boolean;
-}
 
 type Source = ProviderMessagesTable['source'];
 type Message = { eventId: string | null; type: string | null; excerpt: string };
@@ -35,14 +31,12 @@ const EXCERPT_MAX = 500;
  * provider and outcome.
  */
 export class ProviderPayments {
-  readonly counter = counter(
-    'provider_notifications_total',
-    'Payment provider messages and query finds, by provider and outcome (applied, duplicate, recorded, ignored, refused)',
-    ['provider', 'outcome'],
-  );
-
   constructor(
+    /** For the transaction of a change and the record of the message that made it. */
     private readonly db: Kysely<Tables>,
+    private readonly repo: ProvidersRepository,
+    /** provider_messages, through the channels' one message log (its metric: provider_notifications_total). */
+    private readonly log: ChannelMessageLog<'provider_messages'>,
     private readonly orders: Pick<OrderService, 'applyChannelEvent' | 'cancel'>,
     private readonly isUniqueViolation: (err: unknown) => boolean,
     private readonly now: () => number = Date.now,
@@ -65,7 +59,7 @@ export class ProviderPayments {
    */
   async notified(provider: string, appId: number, n: VerifiedNotification): Promise<FindingResult> {
     const message = { eventId: n.eventId, type: n.type, excerpt: JSON.stringify(n.excerpt) };
-    const taken = await providersRepo.messageByKey(this.db, provider, appId, n.eventId);
+    const taken = await this.log.byKey(provider, appId, n.eventId);
     // A key a refusal held (recorded before refusals stopped holding one) does not make its replay a duplicate.
     if (taken && taken.outcome !== 'refused') {
       const replay: FindingResult = { outcome: 'duplicate', reason: 'replayed', trxNo: null, verified: true };
@@ -74,11 +68,11 @@ export class ProviderPayments {
     }
     const claimed: { result?: FindingResult } = {};
     const result = await this.apply(provider, appId, n.finding, async (trx, r) => {
-      await providersRepo.insertClaimingMessage(trx, this.messageRow(provider, appId, 'notify', message, r, n.finding));
+      await this.log.recordClaiming(trx, this.messageRow(provider, appId, 'notify', message, r, n.finding));
       claimed.result = r;
     });
     if (claimed.result === result) {
-      this.counter.inc({ provider, outcome: result.outcome });
+      this.log.count(provider, result.outcome);
       return result;
     }
     try {
@@ -123,7 +117,7 @@ export class ProviderPayments {
   async close(payment: ProviderPaymentRow, why: string, claim?: Claim): Promise<FindingResult> {
     const trxNo = Number(payment.trx_no);
     const applied: FindingResult = { outcome: 'applied', reason: 'closed', trxNo, verified: true };
-    const closed = await this.decide((db) => providersRepo.markClosed(db, trxNo, this.now()), applied, claim);
+    const closed = await this.decide((repo) => repo.markClosed(trxNo, this.now()), applied, claim);
     if (!closed) return { outcome: 'duplicate', reason: 'not_open', trxNo, verified: true };
     try {
       await this.orders.cancel(trxNo, `unpaid past its lifetime: ${why}`);
@@ -139,13 +133,13 @@ export class ProviderPayments {
    * in the same transaction.
    */
   private async decide(
-    change: (db: Kysely<Tables>) => Promise<boolean>,
+    change: (repo: ProvidersRepository) => Promise<boolean>,
     result: FindingResult,
     claim?: Claim,
   ): Promise<boolean> {
-    if (!claim) return change(this.db);
+    if (!claim) return change(this.repo);
     return this.db.transaction().execute(async (trx) => {
-      const changed = await change(trx);
+      const changed = await change(new ProvidersRepository(trx));
       if (changed) await claim(trx, result);
       return changed;
     });
@@ -165,7 +159,7 @@ export class ProviderPayments {
     if (f.kind === 'ignored') return { outcome: 'ignored', reason: f.reason, trxNo: null, verified: true };
     if (f.kind === 'open') return { outcome: 'ignored', reason: 'still_open', trxNo: null, verified: true };
     if (f.kind === 'refund' || f.kind === 'dispute') {
-      const row = await providersRepo.paymentByProviderTrxId(this.db, provider, f.providerTrxId);
+      const row = await this.repo.paymentByProviderTrxId(provider, f.providerTrxId);
       if (!row) return { outcome: 'ignored', reason: 'unknown_transaction', trxNo: null, verified: true };
       if (Number(row.app_id) !== appId) return refuse('other_app_order');
       // Issue 39: refunds and lost disputes reach the game (2.5), each once (provider-refunds.ts).
@@ -173,8 +167,8 @@ export class ProviderPayments {
       return { outcome: 'recorded', reason: f.kind, trxNo: Number(row.trx_no), verified: true };
     }
     const row =
-      (f.ref !== null ? await providersRepo.paymentByRef(this.db, provider, f.ref) : undefined) ??
-      (f.ref === null && f.trxNo !== null ? await providersRepo.payment(this.db, f.trxNo) : undefined);
+      (f.ref !== null ? await this.repo.paymentByRef(provider, f.ref) : undefined) ??
+      (f.ref === null && f.trxNo !== null ? await this.repo.payment(f.trxNo) : undefined);
     if (!row || row.provider !== provider) return refuse('unknown_order');
     const trxNo = Number(row.trx_no);
     if (Number(row.app_id) !== appId) return refuse('other_app_order');
@@ -183,11 +177,10 @@ export class ProviderPayments {
     if (f.kind === 'failed') {
       const failed: FindingResult = { outcome: 'applied', reason: 'failed', trxNo, verified: true };
       const closed =
-        row.state === 'open' &&
-        (await this.decide((db) => providersRepo.markClosed(db, trxNo, this.now()), failed, claim));
+        row.state === 'open' && (await this.decide((repo) => repo.markClosed(trxNo, this.now()), failed, claim));
       if (!closed) {
         // Paid or closed before (or meanwhile, by a racing delivery): this one changes nothing.
-        const state = row.state === 'open' ? (await providersRepo.payment(this.db, trxNo))?.state : row.state;
+        const state = row.state === 'open' ? (await this.repo.payment(trxNo))?.state : row.state;
         return { outcome: 'ignored', reason: `payment_${state}`, trxNo, verified: true };
       }
       await this.orders
@@ -211,7 +204,7 @@ export class ProviderPayments {
         client: null,
         // Same transaction as the payment: the provider transaction is written once (unique), the payment row paid.
         alsoWrite: async (trx) => {
-          if (!(await providersRepo.markPaid(trx, trxNo, f.providerTrxId, this.now())))
+          if (!(await new ProvidersRepository(trx).markPaid(trxNo, f.providerTrxId, this.now())))
             throw new AppError('ORDER_STATE', `the ${provider} payment of order ${trxNo} is no longer open`);
           await claim?.(trx, paid);
         },
@@ -219,7 +212,7 @@ export class ProviderPayments {
     } catch (e) {
       if (e instanceof AppError && e.reason === 'ORDER_STATE') {
         // Paid by a concurrent delivery of the same payment, or closed meanwhile.
-        const now = await providersRepo.payment(this.db, trxNo);
+        const now = await this.repo.payment(trxNo);
         if (now?.state === 'paid' && now.provider_trx_id === f.providerTrxId)
           return { outcome: 'duplicate', reason: 'already_paid', trxNo, verified: true };
         return refuse(now?.state === 'paid' ? 'paid_by_another_transaction' : 'order_closed', trxNo);
@@ -239,8 +232,7 @@ export class ProviderPayments {
     finding: ProviderFinding | null,
     keyed = false,
   ): Promise<void> {
-    await providersRepo.insertMessage(this.db, this.messageRow(provider, appId, source, m, result, finding, keyed));
-    this.counter.inc({ provider, outcome: result.outcome });
+    await this.log.record(this.messageRow(provider, appId, source, m, result, finding, keyed));
   }
 
   private messageRow(
@@ -273,7 +265,13 @@ export class ProviderPayments {
 
   /** Registers the metric into the instance's registry (app.metrics). */
   attach(registry: client.Registry): void {
-    attachOnce(registry, { provider_notifications_total: this.counter });
+    this.log.attach(registry);
+  }
+
+  /** The operator's list of an app's provider messages, newest first. */
+  messages(f: ProviderMessageFilter): Promise<ProviderMessageRow[]> {
+    const equal = { provider: f.provider, outcome: f.outcome, type: f.type, trx_no: f.trxNo };
+    return this.log.list({ ...f, equal });
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ProviderRefund, WebRefundResult } from '../orders/refunds/web-refunds.js';
-import type { FindingResult } from './provider-payments.js';
+import type { FindingResult } from './finding-result.js';
 import type { ProviderFinding } from './provider.js';
 import type { ProviderPaymentRow } from './payment-providers.repository.js';
 

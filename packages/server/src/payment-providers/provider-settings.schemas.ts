@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
+import { IdParam } from '../http/route-params.js';
 import { PAYER_REGIONS } from './provider.js';
 
 /** Wire formats of the per-app provider settings (admin API, CLI). */
 
-export const AppIdParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,15}$' }) });
 export const ProviderParams = Type.Object({
-  appId: Type.String({ pattern: '^[0-9]{1,15}$' }),
+  appId: IdParam(),
   provider: Type.String({ pattern: '^[a-z]{2,20}$', description: 'stripe, paypal, alipay or wechatpay.' }),
 });
 

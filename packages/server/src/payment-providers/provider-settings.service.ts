@@ -1,13 +1,11 @@
-import type { Kysely } from 'kysely';
 import type { TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { Tables } from '../db/tables.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SealedColumn } from '../crypto/sealed-column.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { sharedTtlCache, type TtlCache } from '../cache/ttl-cache.js';
 import type { CacheBus } from '../cache/cache-bus.js';
-import { providersRepo, type ProviderSettingsRow } from './payment-providers.repository.js';
+import type { ProvidersRepository, ProviderSettingsRow } from './payment-providers.repository.js';
 import type { AnyProvider, PayerRegion, ProviderSettings } from './provider.js';
 import type { ProviderRegistry } from './providers.js';
 import type { ProviderSettingsBody, ProviderSettingsView, ProvidersView } from './provider-settings.schemas.js';
@@ -43,7 +41,8 @@ export class ProviderSettingsService {
   readonly #enabled: TtlCache<string, PayerRegion[] | null>;
 
   constructor(
-    private readonly db: Kysely<Tables>,
+    /** The settings' and payments' SQL over db: the module hands it on to the domain's other parts. */
+    readonly repo: ProvidersRepository,
     private readonly box: SecretBox,
     readonly registry: ProviderRegistry,
     private readonly appExists: (appId: number) => Promise<boolean>,
@@ -56,7 +55,7 @@ export class ProviderSettingsService {
   /** Every provider with its fields and webhook URL, and the app's settings of it (null: none). */
   async show(appId: number, baseUrl: string): Promise<ProvidersView> {
     await this.requireApp(appId);
-    const rows = new Map((await providersRepo.settingsOf(this.db, appId)).map((r) => [r.provider, r]));
+    const rows = new Map((await this.repo.settingsOf(appId)).map((r) => [r.provider, r]));
     return {
       appId,
       providers: this.registry.all.map((p) => {
@@ -79,7 +78,7 @@ export class ProviderSettingsService {
     const config = checked(provider.settings.config, body.config ?? {}, 'config');
     const regions = body.regions ?? provider.defaultRegions;
     await this.requireApp(appId);
-    const stored = await providersRepo.settings(this.db, appId, provider.id);
+    const stored = await this.repo.settings(appId, provider.id);
     const secrets: Record<string, string> = stored?.secrets_enc ? this.openSecrets(stored) : {};
     const known = Object.keys(provider.settings.secrets.properties);
     for (const [name, value] of Object.entries((body.secrets ?? {}) as Record<string, string | null>)) {
@@ -90,7 +89,7 @@ export class ProviderSettingsService {
     checked(provider.settings.secrets, secrets, 'secrets');
     provider.settings.check?.(config, secrets);
     const now = this.now();
-    await providersRepo.putSettings(this.db, {
+    await this.repo.putSettings({
       app_id: appId,
       provider: provider.id,
       enabled: body.enabled === false ? 0 : 1,
@@ -104,14 +103,14 @@ export class ProviderSettingsService {
       updated_at: now,
     });
     this.#enabled.delete(`${appId}:${provider.id}`);
-    const row = (await providersRepo.settings(this.db, appId, provider.id))!;
+    const row = (await this.repo.settings(appId, provider.id))!;
     return toView(row, this.secretNames(row));
   }
 
   async remove(appId: number, providerId: string): Promise<void> {
     const provider = this.provider(providerId);
     await this.requireApp(appId);
-    const deleted = await providersRepo.deleteSettings(this.db, appId, provider.id);
+    const deleted = await this.repo.deleteSettings(appId, provider.id);
     this.#enabled.delete(`${appId}:${provider.id}`);
     if (!deleted) throw new AppError('NOT_FOUND', `app ${appId} has no ${provider.id} settings`);
   }
@@ -119,7 +118,7 @@ export class ProviderSettingsService {
   /** The payer regions an app offers this provider in; null when it is not set up or disabled (cached briefly). */
   enabledRegions(appId: number, providerId: string): Promise<PayerRegion[] | null> {
     return this.#enabled.getOrLoad(`${appId}:${providerId}`, async () => {
-      const row = await providersRepo.settings(this.db, appId, providerId);
+      const row = await this.repo.settings(appId, providerId);
       return row?.enabled === 1 ? (JSON.parse(row.regions) as PayerRegion[]) : null;
     });
   }
@@ -135,7 +134,7 @@ export class ProviderSettingsService {
 
   /** The opened settings an adapter is handed (disabled ones too: a payment made before disabling still counts). */
   async forApp(appId: number, providerId: string): Promise<ProviderSettings | null> {
-    const row = await providersRepo.settings(this.db, appId, providerId);
+    const row = await this.repo.settings(appId, providerId);
     if (!row) return null;
     return {
       appId,

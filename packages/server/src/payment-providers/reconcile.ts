@@ -1,11 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../db/tables.js';
-import { providersRepo, type ProviderPaymentRow } from './payment-providers.repository.js';
+import type { ProvidersRepository, ProviderPaymentRow } from './payment-providers.repository.js';
 import type { ProviderPayments } from './provider-payments.js';
 import type { ProviderSettingsService } from './provider-settings.service.js';
 import { OneRunAtATime } from '../jobs/periodic.js';
 import type { RefundRequests } from './refund-requests.js';
-import { refundRequestsRepo, type RefundRequestRow } from './refund-requests.repository.js';
+import type { RefundRequestRow } from './refund-requests.repository.js';
 
 export interface ReconcileOptions {
   /** PROVIDER_RECONCILE_INTERVAL_MS; 0: no periodic run. */
@@ -49,7 +47,7 @@ export class ProviderReconciliation {
   readonly #runs = new OneRunAtATime<ReconcileReport>();
 
   constructor(
-    private readonly db: Kysely<Tables>,
+    private readonly repo: ProvidersRepository,
     private readonly settings: ProviderSettingsService,
     private readonly payments: ProviderPayments,
     private readonly options: ReconcileOptions,
@@ -65,8 +63,8 @@ export class ProviderReconciliation {
    * the provider's answer changed the order (read it again).
    */
   async lateQuery(trxNo: number): Promise<boolean> {
-    if (!(await providersRepo.takeCheck(this.db, trxNo, this.now(), this.options.lateQueryMs))) return false;
-    const payment = await providersRepo.payment(this.db, trxNo);
+    if (!(await this.repo.takeCheck(trxNo, this.now(), this.options.lateQueryMs))) return false;
+    const payment = await this.repo.payment(trxNo);
     if (!payment) return false;
     try {
       return (await this.look(payment, 'query'))?.outcome === 'applied';
@@ -85,7 +83,7 @@ export class ProviderReconciliation {
   async #run(): Promise<ReconcileReport> {
     const report: ReconcileReport = { queried: 0, paid: 0, closed: 0, failed: 0 };
     const now = this.now();
-    const due = await providersRepo.leaseDue(this.db, now, now - this.options.queryAfterMs, now + LEASE_MS, BATCH);
+    const due = await this.repo.leaseDue(now, now - this.options.queryAfterMs, now + LEASE_MS, BATCH);
     for (const payment of due) {
       report.queried++;
       try {
@@ -110,13 +108,7 @@ export class ProviderReconciliation {
     const report: RefundReconcileReport = { looked: 0, succeeded: 0, refused: 0, failed: 0 };
     if (!this.refunds) return report;
     const now = this.now();
-    const due = await refundRequestsRepo.leaseUnsettled(
-      this.db,
-      now,
-      now - this.options.queryAfterMs,
-      now + LEASE_MS,
-      BATCH,
-    );
+    const due = await this.refunds.leaseUnsettled(now, now - this.options.queryAfterMs, now + LEASE_MS, BATCH);
     for (const row of due) {
       report.looked++;
       try {

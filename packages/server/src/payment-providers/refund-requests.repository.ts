@@ -1,7 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { RefundRequestsTable, RefundRequestState } from './payment-providers.tables.js';
-import { providersRepo } from './payment-providers.repository.js';
 
 export type RefundRequestRow = Selectable<RefundRequestsTable>;
 export type NewRefundRequest = Omit<Insertable<RefundRequestsTable>, 'refund_request_id' | 'amount_minor'> & {
@@ -17,86 +16,56 @@ export type InsertOutcome =
   | { kind: 'not_paid' };
 
 /** Every statement on refund_requests (migration 0032). */
-export const refundRequestsRepo = {
-  byKey(db: Kysely<Tables>, trxNo: number, key: string): Promise<RefundRequestRow | undefined> {
-    return db
+export class RefundRequestsRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  byKey(trxNo: number, key: string): Promise<RefundRequestRow | undefined> {
+    return this.db
       .selectFrom('refund_requests')
       .selectAll()
       .where('trx_no', '=', trxNo)
       .where('idempotency_key', '=', key)
       .executeTakeFirst();
-  },
+  }
 
-  byId(db: Kysely<Tables>, id: number): Promise<RefundRequestRow | undefined> {
-    return db.selectFrom('refund_requests').selectAll().where('refund_request_id', '=', id).executeTakeFirst();
-  },
+  byId(id: number): Promise<RefundRequestRow | undefined> {
+    return this.db.selectFrom('refund_requests').selectAll().where('refund_request_id', '=', id).executeTakeFirst();
+  }
 
-  ofOrder(db: Kysely<Tables>, trxNo: number): Promise<RefundRequestRow[]> {
-    return db
+  ofOrder(trxNo: number): Promise<RefundRequestRow[]> {
+    return this.db
       .selectFrom('refund_requests')
       .selectAll()
       .where('trx_no', '=', trxNo)
       .orderBy('refund_request_id')
       .execute();
-  },
+  }
 
   /**
-   * The request, written only if its amount fits what remains unrefunded (the payment's amount less every request not
-   * refused), in one transaction that first locks the payment's row: two requests at once are counted one after the
-   * other (PostgreSQL row lock; SQLite has one writer). A second row of the same (order, key) is the first one.
+   * What the order's requests hold, in one read: `taken`, every request not refused (what the payment's amount caps);
+   * `unsettled`, those the provider has not settled (not yet applied to the order by the orders' core).
    */
-  async insertWithin(
-    db: Kysely<Tables>,
-    row: NewRefundRequest,
-    isUniqueViolation: (e: unknown) => boolean,
-    /**
-     * What the orders' core says remains of the payment (its refunds applied, the provider's own included), read just
-     * before: less the requests not yet applied, it caps the amount too. null: no cap beyond this table's.
-     */
-    applied: number | null = null,
-  ): Promise<InsertOutcome> {
-    try {
-      return await db.transaction().execute(async (trx) => {
-        const locked = await providersRepo.lockPaid(trx, Number(row.trx_no));
-        if (!locked) return { kind: 'not_paid' as const };
-        const existing = await refundRequestsRepo.byKey(trx, Number(row.trx_no), row.idempotency_key);
-        if (existing) return { kind: 'exists' as const, row: existing };
-        const taken = await trx
-          .selectFrom('refund_requests')
-          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_minor'), eb.lit(0)).as('total'))
-          .where('trx_no', '=', row.trx_no)
-          .where('state', '!=', 'refused')
-          .executeTakeFirstOrThrow();
-        let remaining = Number(locked.amount_minor) - Number(taken.total);
-        if (applied !== null) {
-          const unsettled = await trx
-            .selectFrom('refund_requests')
-            .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_minor'), eb.lit(0)).as('total'))
-            .where('trx_no', '=', row.trx_no)
-            .where('state', 'in', ['requested', 'pending'])
-            .executeTakeFirstOrThrow();
-          remaining = Math.min(remaining, applied - Number(unsettled.total));
-        }
-        const amount = row.amount_minor ?? remaining;
-        if (amount < 1 || amount > remaining) return { kind: 'exceeds' as const, remaining };
-        const created = await trx
-          .insertInto('refund_requests')
-          .values({ ...row, amount_minor: amount })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return { kind: 'created' as const, row: created };
-      });
-    } catch (e) {
-      if (!isUniqueViolation(e)) throw e;
-      const existing = await refundRequestsRepo.byKey(db, Number(row.trx_no), row.idempotency_key);
-      if (!existing) throw e;
-      return { kind: 'exists', row: existing };
-    }
-  },
+  async sums(trxNo: number): Promise<{ taken: number; unsettled: number }> {
+    const row = await this.db
+      .selectFrom('refund_requests')
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<number>('amount_minor').filterWhere('state', '!=', 'refused'), eb.lit(0)).as('taken'),
+        eb.fn
+          .coalesce(eb.fn.sum<number>('amount_minor').filterWhere('state', 'in', ['requested', 'pending']), eb.lit(0))
+          .as('unsettled'),
+      ])
+      .where('trx_no', '=', trxNo)
+      .executeTakeFirstOrThrow();
+    return { taken: Number(row.taken), unsettled: Number(row.unsettled) };
+  }
+
+  /** Inside the transaction that checked its amount; a second row of the same (order, key) is a unique violation. */
+  insert(row: Insertable<RefundRequestsTable>): Promise<RefundRequestRow> {
+    return this.db.insertInto('refund_requests').values(row).returningAll().executeTakeFirstOrThrow();
+  }
 
   /** Moves a request on from `from` (a conditional update: a state is left once); the row after, or undefined. */
   async move(
-    db: Kysely<Tables>,
     id: number,
     from: RefundRequestState[],
     set: Partial<
@@ -104,27 +73,21 @@ export const refundRequestsRepo = {
     >,
     at: number,
   ): Promise<RefundRequestRow | undefined> {
-    return db
+    return this.db
       .updateTable('refund_requests')
       .set({ ...set, updated_at: at })
       .where('refund_request_id', '=', id)
       .where('state', 'in', from)
       .returningAll()
       .executeTakeFirst();
-  },
+  }
 
   /**
    * The reconciliation's batch: requests not settled (requested or pending) older than `before` whose lease is free,
    * leased until `leaseUntil` in one statement (instances running at once take disjoint rows).
    */
-  leaseUnsettled(
-    db: Kysely<Tables>,
-    now: number,
-    before: number,
-    leaseUntil: number,
-    limit: number,
-  ): Promise<RefundRequestRow[]> {
-    return db
+  leaseUnsettled(now: number, before: number, leaseUntil: number, limit: number): Promise<RefundRequestRow[]> {
+    return this.db
       .updateTable('refund_requests')
       .set({ lease_until: leaseUntil })
       .where('refund_request_id', 'in', (eb) =>
@@ -141,5 +104,5 @@ export const refundRequestsRepo = {
       .where('lease_until', '<=', now)
       .returningAll()
       .execute();
-  },
-};
+  }
+}

@@ -3,10 +3,15 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { toMinor } from '../orders/money.js';
-import { providersRepo, type ProviderPaymentRow } from './payment-providers.repository.js';
+import type { ProvidersRepository, ProviderPaymentRow } from './payment-providers.repository.js';
 import { ProviderError, type RefundCall, type RefundFinding } from './provider.js';
 import type { ProviderSettingsService } from './provider-settings.service.js';
-import { refundRequestsRepo, type RefundRequestRow } from './refund-requests.repository.js';
+import {
+  RefundRequestsRepository,
+  type InsertOutcome,
+  type NewRefundRequest,
+  type RefundRequestRow,
+} from './refund-requests.repository.js';
 import type { ApplyRefund } from './provider-refunds.js';
 
 /** An operator's or a studio's refund of a web order. */
@@ -22,6 +27,9 @@ export interface RefundInput {
   /** `operator:<name>`, `studio:<name>`, `cli`. */
   requestedBy: string;
 }
+
+/** Locks a paid web order's row in the transaction and answers what remains unrefunded of it; null: not paid. */
+export type LockOrder = (trx: Kysely<Tables>, trxNo: number) => Promise<{ remainingMinor: number } | null>;
 
 /** What the core answers when the order has (now or before) taken the refund. */
 const TAKEN = new Set(['applied', 'duplicate', 'already_covered']);
@@ -44,18 +52,25 @@ export const providerKeyOf = (row: Pick<RefundRequestRow, 'app_id' | 'trx_no' | 
  */
 export class RefundRequests {
   constructor(
+    /** For the transaction that takes a request. */
     private readonly db: Kysely<Tables>,
+    private readonly repo: RefundRequestsRepository,
+    /** The provider payments (payment-providers.repository.ts): the order's payment and its provider. */
+    private readonly payments: ProvidersRepository,
     private readonly settings: ProviderSettingsService,
     private readonly apply: ApplyRefund,
     private readonly isUniqueViolation: (e: unknown) => boolean,
+    /**
+     * The orders' core: locks a paid web order's row in the caller's transaction and answers what remains unrefunded
+     * of it (WebRefunds.lockRemaining); null: not a paid web order.
+     */
+    private readonly lockOrder: LockOrder,
     private readonly now: () => number = Date.now,
-    /** What the orders' core says remains unrefunded of a paid web order (WebRefunds.remaining); null: not paid. */
-    private readonly remaining: (trxNo: number) => Promise<{ remainingMinor: number } | null> = async () => null,
   ) {}
 
   /** Takes a refund and asks the provider once; `created` false: the same request again (its row as it is now). */
   async request(input: RefundInput): Promise<{ created: boolean; refund: RefundRequestRow }> {
-    const payment = await providersRepo.payment(this.db, input.trxNo);
+    const payment = await this.payments.payment(input.trxNo);
     if (!payment || (input.appId !== undefined && Number(payment.app_id) !== input.appId))
       throw new AppError('NOT_FOUND', `no web order ${input.trxNo} paid through a payment provider`);
     if (payment.state !== 'paid') throw new AppError('REFUND_NOT_ALLOWED', `order ${input.trxNo} is not paid`);
@@ -63,10 +78,7 @@ export class RefundRequests {
     if (amountMinor === 0) throw invalidParameter('amount', 'must be more than 0');
     const key = input.idempotencyKey ?? derivedKey(amountMinor, input.reason);
     const at = this.now();
-    // A refund made at the provider's dashboard (applied from its webhook) leaves less to refund here.
-    const applied = (await this.remaining(input.trxNo))?.remainingMinor ?? null;
-    const outcome = await refundRequestsRepo.insertWithin(
-      this.db,
+    const outcome = await this.insertWithin(
       {
         app_id: payment.app_id,
         trx_no: payment.trx_no,
@@ -84,8 +96,7 @@ export class RefundRequests {
         updated_at: at,
         lease_until: at + CALL_LEASE_MS,
       },
-      this.isUniqueViolation,
-      applied,
+      Number(payment.amount_minor),
     );
     switch (outcome.kind) {
       case 'not_paid':
@@ -109,9 +120,44 @@ export class RefundRequests {
     }
   }
 
+  /**
+   * Writes the request only if its amount fits what remains, read under the order's row lock: the lock the orders'
+   * core takes to apply any refund of it (orders/refunds/web-refunds.ts), so two requests at once, or a request and a
+   * refund from the provider, take turns. What remains is the least of the payment's amount less every request not
+   * refused, and what the core says remains (a refund made at the provider's dashboard, applied from its webhook,
+   * leaves less) less the requests not yet applied. A second row of the same (order, key) is the first one.
+   */
+  private async insertWithin(row: NewRefundRequest, paidMinor: number): Promise<InsertOutcome> {
+    const trxNo = Number(row.trx_no);
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const order = await this.lockOrder(trx, trxNo);
+        if (!order) return { kind: 'not_paid' as const };
+        const requests = new RefundRequestsRepository(trx);
+        const existing = await requests.byKey(trxNo, row.idempotency_key);
+        if (existing) return { kind: 'exists' as const, row: existing };
+        const { taken, unsettled } = await requests.sums(trxNo);
+        const remaining = Math.min(paidMinor - taken, order.remainingMinor - unsettled);
+        const amount = row.amount_minor ?? remaining;
+        if (amount < 1 || amount > remaining) return { kind: 'exceeds' as const, remaining };
+        return { kind: 'created' as const, row: await requests.insert({ ...row, amount_minor: amount }) };
+      });
+    } catch (e) {
+      if (!this.isUniqueViolation(e)) throw e;
+      const existing = await this.repo.byKey(trxNo, row.idempotency_key);
+      if (!existing) throw e;
+      return { kind: 'exists', row: existing };
+    }
+  }
+
+  /** The reconciliation's batch of unsettled requests (refund-requests.repository.ts, leaseUnsettled). */
+  leaseUnsettled(now: number, before: number, leaseUntil: number, limit: number): Promise<RefundRequestRow[]> {
+    return this.repo.leaseUnsettled(now, before, leaseUntil, limit);
+  }
+
   /** Whether the order was paid through a provider (refunded here, not through a store or the sandbox). */
   async isWebOrder(trxNo: number): Promise<boolean> {
-    return (await providersRepo.payment(this.db, trxNo))?.state === 'paid';
+    return (await this.payments.payment(trxNo))?.state === 'paid';
   }
 
   /**
@@ -119,11 +165,11 @@ export class RefundRequests {
    * portal's): an order of another app is as if unknown.
    */
   async ofOrder(trxNo: number, appId?: number): Promise<{ provider: string | null; refunds: RefundRequestRow[] }> {
-    const payment = await providersRepo.payment(this.db, trxNo);
+    const payment = await this.payments.payment(trxNo);
     if (!payment || (appId !== undefined && Number(payment.app_id) !== appId)) return { provider: null, refunds: [] };
     return {
       provider: payment.state === 'paid' ? payment.provider : null,
-      refunds: await refundRequestsRepo.ofOrder(this.db, trxNo),
+      refunds: await this.repo.ofOrder(trxNo),
     };
   }
 
@@ -132,7 +178,7 @@ export class RefundRequests {
    * key, a `pending` one is queried; what the provider says settles it.
    */
   async settle(row: RefundRequestRow): Promise<RefundRequestRow> {
-    const payment = await providersRepo.payment(this.db, Number(row.trx_no));
+    const payment = await this.payments.payment(Number(row.trx_no));
     if (!payment) return row;
     if (row.state === 'requested') return this.send(row, payment);
     const target = await this.target(row);
@@ -164,8 +210,7 @@ export class RefundRequests {
     } catch (e) {
       if (!(e instanceof ProviderError)) throw e;
       // Not an answer (unreachable, an answer that does not verify): asked again by the reconciliation.
-      const noted = await refundRequestsRepo.move(
-        this.db,
+      const noted = await this.repo.move(
         Number(row.refund_request_id),
         ['requested'],
         { error_code: e.code, error_message: e.message.slice(0, 500), lease_until: 0 },
@@ -183,8 +228,7 @@ export class RefundRequests {
     const at = this.now();
     if (finding.state === 'refused')
       return (
-        (await refundRequestsRepo.move(
-          this.db,
+        (await this.repo.move(
           id,
           ['requested', 'pending'],
           {
@@ -197,8 +241,7 @@ export class RefundRequests {
           at,
         )) ?? row
       );
-    const pending = await refundRequestsRepo.move(
-      this.db,
+    const pending = await this.repo.move(
       id,
       ['requested', 'pending'],
       {
@@ -228,8 +271,7 @@ export class RefundRequests {
     // it shows remaining) is left for operators to see on the request, never hidden.
     const taken = TAKEN.has(applied.outcome);
     return (
-      (await refundRequestsRepo.move(
-        this.db,
+      (await this.repo.move(
         id,
         ['pending'],
         {

@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDeveloper } from '../portal/portal.testlib.js';
-import { go, signIn, startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
-import { refundNotesOf, startCase, type RefundCase } from './refunds.testlib.js';
+import { createDeveloper } from '../testing/portal/portal.js';
+import { go, signIn, startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
+import { refundNotesOf, startCase, type RefundCase } from '../testing/payment-providers/refunds.js';
 
 /**
  * The refund button of the console's order page and of the portal's player orders, in headless Chromium at 1280 px,

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../testing/child.js';
 import { TEST_DATABASE_URL } from '../testing/database.js';
-import { refundNotesOf, startCase, type RefundCase } from './refunds.testlib.js';
+import { refundNotesOf, startCase, type RefundCase } from '../testing/payment-providers/refunds.js';
 
 /** `order refund` of a web order from the CLI: through the provider, reason required, once under a retry. */
 describe('refunds from the CLI', () => {

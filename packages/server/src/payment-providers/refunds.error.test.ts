@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { refundRows, startCase, type RefundCase } from './refunds.testlib.js';
+import { refundRows, startCase, type RefundCase } from '../testing/payment-providers/refunds.js';
 
 /** Hostile and wrong input to the refund route: 4xx in the envelope, never a 5xx, nothing written, nothing sent. */
 describe('refunds: hostile input', () => {

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { refundNotesOf, startCase, waitForStatus, type RefundCase } from './refunds.testlib.js';
+import { refundNotesOf, startCase, waitForStatus, type RefundCase } from '../testing/payment-providers/refunds.js';
 
 /**
  * Operators' refunds of web orders through each provider's fake (its real refunds API): a full and a partial refund

@@ -1,18 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../errors/app-error.js';
+import { IdParam } from '../http/route-params.js';
 import { QueryId } from '../http/admin-query.js';
 import { adminRoute, portalRoute } from '../http/api-route.js';
 import { principalOf } from '../operators/admin-access.routes.js';
 import { appIdOf, studioOf } from '../portal/portal-access.routes.js';
 import { studioActor } from '../portal/studio-developers.service.js';
-import type { Services } from '../services.js';
 import { refusalOf, type RefundRequests, type RefundInput } from './refund-requests.js';
 import { RefundBody, RefundRequestList, RefundRequestView, refundRequestView } from './refund-requests.schemas.js';
 
-const TrxNoParams = Type.Object({ trxNo: QueryId });
-const PortalTrxNoParams = Type.Object({ appId: QueryId, trxNo: QueryId });
+const TrxNoParams = Type.Object({ trxNo: IdParam() });
+// The portal's access check compares its appId as the path's string (portal/portal-access.routes.ts).
+const PortalTrxNoParams = Type.Object({ appId: QueryId, trxNo: IdParam() });
+
+/** What the refund routes use. */
+export interface RefundRoutesDeps {
+  paymentProviders: { refunds: RefundRequests };
+}
 
 const SUMMARY =
   'Refund a web order, whole or in part, through the provider that took it (Stripe, PayPal, Alipay, WeChat Pay); a reason is required';
@@ -30,6 +36,25 @@ async function answer(reply: FastifyReply, refunds: RefundRequests, input: Refun
   return reply.code(created ? 201 : 200).send(refundRequestView(refund));
 }
 
+/** The POST's schema, the admin's and the portal's: they differ only by their path's params. */
+const requestRoute = <P>(params: P) => ({
+  summary: SUMMARY,
+  description: DESCRIPTION,
+  params,
+  body: RefundBody,
+  response: { 200: RefundRequestView, 201: RefundRequestView },
+});
+
+/** The request of a refund body, by `requestedBy` (`appId`: the portal's app). */
+const inputOf = (trxNo: number, body: Static<typeof RefundBody>, requestedBy: string, appId?: number): RefundInput => ({
+  trxNo,
+  ...(appId !== undefined ? { appId } : {}),
+  ...(body.amount !== undefined ? { amount: body.amount } : {}),
+  reason: body.reason,
+  idempotencyKey: body.idempotencyKey ?? null,
+  requestedBy,
+});
+
 const listOf = ({ provider, refunds }: Awaited<ReturnType<RefundRequests['ofOrder']>>) => ({
   webOrder: provider !== null,
   provider,
@@ -37,26 +62,11 @@ const listOf = ({ provider, refunds }: Awaited<ReturnType<RefundRequests['ofOrde
 });
 
 /** Operators' refunds of web orders (mounted under /admin/v1; permission `orders.refund`). */
-export function refundAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function refundAdminRoutes(services: RefundRoutesDeps): FastifyPluginAsyncTypebox {
   const { refunds } = services.paymentProviders;
   return async (app) => {
-    app.post(
-      '/orders/:trxNo/refunds',
-      adminRoute({
-        summary: SUMMARY,
-        description: DESCRIPTION,
-        params: TrxNoParams,
-        body: RefundBody,
-        response: { 200: RefundRequestView, 201: RefundRequestView },
-      }),
-      async (request, reply) =>
-        answer(reply, refunds, {
-          trxNo: Number(request.params.trxNo),
-          ...(request.body.amount !== undefined ? { amount: request.body.amount } : {}),
-          reason: request.body.reason,
-          idempotencyKey: request.body.idempotencyKey ?? null,
-          requestedBy: `operator:${principalOf(request).name}`,
-        }),
+    app.post('/orders/:trxNo/refunds', adminRoute(requestRoute(TrxNoParams)), async (request, reply) =>
+      answer(reply, refunds, inputOf(request.params.trxNo, request.body, `operator:${principalOf(request).name}`)),
     );
 
     app.get(
@@ -67,36 +77,27 @@ export function refundAdminRoutes(services: Services): FastifyPluginAsyncTypebox
         params: TrxNoParams,
         response: { 200: RefundRequestList },
       }),
-      async (request) => listOf(await refunds.ofOrder(Number(request.params.trxNo))),
+      async (request) => listOf(await refunds.ofOrder(request.params.trxNo)),
     );
   };
 }
 
 /** A studio developer's refunds of its own apps' web orders (mounted under /portal/v1; another app's order is 404). */
-export function refundPortalRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function refundPortalRoutes(services: RefundRoutesDeps): FastifyPluginAsyncTypebox {
   const { refunds } = services.paymentProviders;
   return async (app) => {
     app.post(
       '/apps/:appId/orders/:trxNo/refunds',
-      portalRoute({
-        summary: SUMMARY,
-        description: DESCRIPTION,
-        params: PortalTrxNoParams,
-        body: RefundBody,
-        response: { 200: RefundRequestView, 201: RefundRequestView },
-      }),
+      portalRoute(requestRoute(PortalTrxNoParams)),
       async (request, reply) => {
         // The app is the developer's (else 404, portal-access.routes.ts); refunding it is a grant of its own.
         if (!studioOf(request).refundAppIds.includes(appIdOf(request)))
           throw new AppError('PORTAL_FORBIDDEN', `refunds of app ${appIdOf(request)} are not among your access`);
-        return answer(reply, refunds, {
-          trxNo: Number(request.params.trxNo),
-          appId: appIdOf(request),
-          ...(request.body.amount !== undefined ? { amount: request.body.amount } : {}),
-          reason: request.body.reason,
-          idempotencyKey: request.body.idempotencyKey ?? null,
-          requestedBy: studioActor(studioOf(request).name),
-        });
+        return answer(
+          reply,
+          refunds,
+          inputOf(request.params.trxNo, request.body, studioActor(studioOf(request).name), appIdOf(request)),
+        );
       },
     );
 
@@ -107,7 +108,7 @@ export function refundPortalRoutes(services: Services): FastifyPluginAsyncTypebo
         params: PortalTrxNoParams,
         response: { 200: RefundRequestList },
       }),
-      async (request) => listOf(await refunds.ofOrder(Number(request.params.trxNo), appIdOf(request))),
+      async (request) => listOf(await refunds.ofOrder(request.params.trxNo, appIdOf(request))),
     );
   };
 }

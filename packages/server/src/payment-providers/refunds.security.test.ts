@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { adminAs, operatorToken } from '../testing/operators.js';
-import { createDeveloper, portalAs, portalSessionOf } from '../portal/portal.testlib.js';
-import { setUpStripe } from './payment-providers.testlib.js';
-import { refundNotesOf, refundRows, startCase, type RefundCase } from './refunds.testlib.js';
+import { createDeveloper, portalAs, portalSessionOf } from '../testing/portal/portal.js';
+import { setUpStripe } from '../testing/payment-providers/payment-providers.js';
+import { refundNotesOf, refundRows, startCase, type RefundCase } from '../testing/payment-providers/refunds.js';
 
 /**
  * Who may refund: an operator role with `orders.refund` (not support, 403), a studio developer only for its own

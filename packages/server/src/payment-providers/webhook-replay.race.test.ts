@@ -5,14 +5,19 @@ import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
 import { testBackend } from '../testing/database.js';
 import type { TestService } from '../testing/service.js';
 import { gameNotifications, inBatches } from '../testing/races.js';
-import { placeStripeOrder, startStripe, webViewSession, type StripeFixture } from './payment-providers.testlib.js';
+import {
+  placeStripeOrder,
+  startStripe,
+  webViewSession,
+  type StripeFixture,
+} from '../testing/payment-providers/payment-providers.js';
 import {
   mainlandSession,
   placeAlipayOrder,
   reachCashier,
   startAlipay,
   type AlipayFixture,
-} from './alipay/alipay.testlib.js';
+} from '../testing/payment-providers/alipay.js';
 
 failIfAnyTestReachesTheNetwork();
 

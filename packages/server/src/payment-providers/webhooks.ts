@@ -1,5 +1,6 @@
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import type { ProviderPayments, FindingResult } from './provider-payments.js';
+import type { ProviderPayments } from './provider-payments.js';
+import type { FindingResult } from './finding-result.js';
 import { ProviderError, type AnyProvider, type WebhookRequest } from './provider.js';
 import type { ProviderSettingsService } from './provider-settings.service.js';
 import { safeText } from './safe-text.js';

@@ -2,11 +2,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
-import { FAST, waitForEvent } from '../delivery/delivery.testlib.js';
-import { SANDBOX, appWithProducts, payOk, placeOk, storeOrder } from '../orders/orders.testlib.js';
+import { FAST, waitForEvent } from '../testing/delivery/delivery.js';
+import { SANDBOX, appWithProducts, payOk, placeOk, storeOrder } from '../testing/orders/orders.js';
 import { adminAs, completeInvitation, operatorToken } from '../testing/operators.js';
 import { totpCode } from '../identity/credentials.js';
-import { startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
+import { startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
 import { PAGE_CSP } from '../http/static-page.js';
 
 /**

@@ -2,12 +2,18 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { signMd5, startTestService, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
-import { FAST, waitForEvent } from '../delivery/delivery.testlib.js';
+import { FAST, waitForEvent } from '../testing/delivery/delivery.js';
 import { runCli } from '../testing/child.js';
 import { TEST_DATABASE_URL } from '../testing/database.js';
-import { auditEvents } from '../operators/operators.testlib.js';
+import { auditEvents } from '../testing/operators/operators.js';
 import { completeInvitation } from '../testing/operators.js';
-import { createDeveloper, portalAs, portalSessionOf, portalSignIn, type PortalSession } from './portal.testlib.js';
+import {
+  createDeveloper,
+  portalAs,
+  portalSessionOf,
+  portalSignIn,
+  type PortalSession,
+} from '../testing/portal/portal.js';
 
 /** What a studio developer does in the portal API, on its own app (docs/portal.md). */
 describe('studio portal (happy paths)', () => {

@@ -4,9 +4,9 @@ import { routeAccess } from '../operators/permissions.js';
 import { PORTAL_PUBLIC } from './portal-access.routes.js';
 import { startTestService, type TestService } from '../testing/service.js';
 import { totpCode } from '../identity/credentials.js';
-import { auditEvents } from '../operators/operators.testlib.js';
+import { auditEvents } from '../testing/operators/operators.js';
 import { createOperator, operatorToken } from '../testing/operators.js';
-import { sessionOf } from '../operators/operators.testlib.js';
+import { sessionOf } from '../testing/operators/operators.js';
 import {
   createDeveloper,
   portalAs,
@@ -17,7 +17,7 @@ import {
   validQuery,
   type PortalSession,
   type TestDeveloper,
-} from './portal.testlib.js';
+} from '../testing/portal/portal.js';
 
 /**
  * The portal's walls (docs/portal.md): every portal route refuses another studio's app (404 in the envelope, and

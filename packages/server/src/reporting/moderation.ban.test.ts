@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
-import { guestLogin, profile } from '../accounts/accounts.testlib.js';
-import { countRows, createGame, postReport, reportBody, type GameApp } from './reporting.testlib.js';
+import { guestLogin, profile } from '../testing/accounts/accounts.js';
+import { countRows, createGame, postReport, reportBody, type GameApp } from '../testing/reporting/reporting.js';
 import { adminAs, operatorToken } from '../testing/operators.js';
 
 /** A moderation decision may ban the reportee's platform account, and lift the ban later (issue 4). */

@@ -1,7 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
-import { countRows, createGame, postReport, reportBody, uploadEvidence, type GameApp } from './reporting.testlib.js';
+import {
+  countRows,
+  createGame,
+  postReport,
+  reportBody,
+  uploadEvidence,
+  type GameApp,
+} from '../testing/reporting/reporting.js';
 
 /** The moderation queue under /admin/v1: list, show, decide, counts per reportee, audit log. */
 describe('moderation queue (admin API)', () => {

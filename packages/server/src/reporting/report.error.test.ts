@@ -13,7 +13,7 @@ import {
   uploadEvidence,
   type GameApp,
   type RpcAnswer,
-} from './reporting.testlib.js';
+} from '../testing/reporting/reporting.js';
 
 /** Bad input to 4.1 and 4.2: a clear rpcStatus naming the field, never a 500, and nothing stored. */
 describe('reporting 4.1 / 4.2 (bad input)', () => {

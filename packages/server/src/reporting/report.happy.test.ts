@@ -10,7 +10,7 @@ import {
   reportBody,
   uploadEvidence,
   type GameApp,
-} from './reporting.testlib.js';
+} from '../testing/reporting/reporting.js';
 import { signMd5 } from '../testing/service.js';
 
 describe('reporting 4.1 / 4.2 (happy paths, embedded storage)', () => {

@@ -10,7 +10,7 @@ import {
   rpcError,
   uploadEvidence,
   type GameApp,
-} from './reporting.testlib.js';
+} from '../testing/reporting/reporting.js';
 
 describe('reporting 4.1 / 4.2 (signatures, replay, caps)', () => {
   let svc: TestService;

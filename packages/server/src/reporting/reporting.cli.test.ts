@@ -10,7 +10,7 @@ import { loadConfig } from '../config/config.js';
 import { buildApp } from '../routes.js';
 import { createServices } from '../services.js';
 import { signMd5 } from '../testing/service.js';
-import { reportBody } from './reporting.testlib.js';
+import { reportBody } from '../testing/reporting/reporting.js';
 
 const run = promisify(execFile);
 const cli = new URL('../cli.js', import.meta.url).pathname;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { startTestService, type TestService } from '../testing/service.js';
 import { testBackend } from '../testing/database.js';
-import { callRows } from '../game-calls/call-log.testlib.js';
+import { callRows } from '../testing/game-calls/call-log.js';
 import { createPartitionsAhead, dayName, PARTITION_DAYS_AHEAD } from '../db/partitions.js';
 import type { BatchReport } from './retention.js';
 

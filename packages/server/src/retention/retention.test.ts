@@ -2,13 +2,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
-import { appFor, FAST, waitForEvent } from '../delivery/delivery.testlib.js';
+import { appFor, FAST, waitForEvent } from '../testing/delivery/delivery.js';
 import { enqueueEvent } from '../delivery/outbox.js';
 import { CallLogRepository } from '../game-calls/call-log.repository.js';
 import { Retention, type BatchReport } from './retention.js';
-import { callRows } from '../game-calls/call-log.testlib.js';
-import { payOk, placeOk, SANDBOX, storeOrder } from '../orders/orders.testlib.js';
-import { nowSeconds, postReport, reportBody } from '../reporting/reporting.testlib.js';
+import { callRows } from '../testing/game-calls/call-log.js';
+import { payOk, placeOk, SANDBOX, storeOrder } from '../testing/orders/orders.js';
+import { nowSeconds, postReport, reportBody } from '../testing/reporting/reporting.js';
 
 const DAY = 86_400_000;
 

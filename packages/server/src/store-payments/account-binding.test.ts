@@ -12,7 +12,7 @@ import {
 } from '../testing/apple-fixture.js';
 import { TEST_PACKAGE, purchase, type GoogleServer } from '../testing/google-fixture.js';
 import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
-import { guestLogin } from '../accounts/accounts.testlib.js';
+import { guestLogin } from '../testing/accounts/accounts.js';
 import {
   APPLE_SKU,
   GOOGLE_SKU,
@@ -25,7 +25,7 @@ import {
   submit,
   txId,
   type StoreWorld,
-} from './store-payments.testlib.js';
+} from '../testing/store-payments/store-payments.js';
 
 failIfAnyTestReachesTheNetwork();
 

@@ -10,7 +10,7 @@ import {
 } from '../testing/apple-fixture.js';
 import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
 import { PaymentNotification, RefundNotification } from '../orders/notifications.schemas.js';
-import { assertSchema, details } from '../orders/orders.testlib.js';
+import { assertSchema, details } from '../testing/orders/orders.js';
 import {
   APPLE_SKU,
   arrears,
@@ -23,7 +23,7 @@ import {
   submit,
   txId,
   type StoreWorld,
-} from './store-payments.testlib.js';
+} from '../testing/store-payments/store-payments.js';
 
 failIfAnyTestReachesTheNetwork();
 

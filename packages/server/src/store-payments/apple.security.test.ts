@@ -12,8 +12,8 @@ import {
 } from '../testing/apple-fixture.js';
 import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
 import { assertAlertFires, Scrapes } from '../testing/promtool.js';
-import { guestLogin, macRequest } from '../accounts/accounts.testlib.js';
-import { details } from '../orders/orders.testlib.js';
+import { guestLogin, macRequest } from '../testing/accounts/accounts.js';
+import { details } from '../testing/orders/orders.js';
 import {
   APPLE_SKU,
   notify,
@@ -25,7 +25,7 @@ import {
   submit,
   txId,
   type StoreWorld,
-} from './store-payments.testlib.js';
+} from '../testing/store-payments/store-payments.js';
 
 failIfAnyTestReachesTheNetwork();
 

@@ -9,7 +9,7 @@ import {
 } from '../testing/apple-fixture.js';
 import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
 import { signMd5 } from '../testing/service.js';
-import { details } from '../orders/orders.testlib.js';
+import { details } from '../testing/orders/orders.js';
 import {
   APPLE_SKU,
   notify,
@@ -18,7 +18,7 @@ import {
   submit,
   txId,
   type StoreWorld,
-} from './store-payments.testlib.js';
+} from '../testing/store-payments/store-payments.js';
 
 failIfAnyTestReachesTheNetwork();
 

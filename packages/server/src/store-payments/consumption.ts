@@ -3,7 +3,7 @@ import type { Tables } from '../db/tables.js';
 import type { StoreNotification } from '../app-stores/index.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import type { OrderRow } from '../orders/orders.repository.js';
-import { consumptionRepo } from './consumption.repository.js';
+import { ConsumptionRepository } from './consumption.repository.js';
 import { enqueueEvent } from '../delivery/outbox.js';
 import type { ClaimedEvent } from '../delivery/claim.js';
 import type { ExternalSendResult } from '../delivery/dispatcher.js';
@@ -11,7 +11,7 @@ import { Channel, OrderStatus, TrxType } from '../orders/enums.js';
 import type { OrderSettings } from '../orders/catalogue/settings.js';
 import type { StoreClients } from './store-clients.js';
 import type { MessageResult } from './notifications.js';
-import { storePaymentsRepo } from './store-payments.repository.js';
+import type { StorePaymentsRepository } from './store-payments.repository.js';
 
 /** What the consumption answer reads of an outbox event. */
 export interface EventView {
@@ -58,7 +58,11 @@ interface ConsumptionEvent {
  */
 export class StoreConsumption {
   constructor(
+    /** For the transaction of a consumption request and its outbox event. */
     private readonly db: Kysely<Tables>,
+    private readonly repo: ConsumptionRepository,
+    /** The store transactions (store-payments.repository.ts), read to find a request's order. */
+    private readonly stores: StorePaymentsRepository,
     private readonly clients: StoreClients,
     private readonly settings: (appId: number) => Promise<OrderSettings>,
     /** The order (OrderService.row; NOT_FOUND when none). */
@@ -85,7 +89,7 @@ export class StoreConsumption {
       throw new AppError('ORDER_STATE', `order ${trxNo} is not paid (status ${order.status})`, {
         data: { trxNo, status: order.status, requested: OrderStatus.SUCCEEDED },
       });
-    await consumptionRepo.upsertReport(this.db, { trxNo, appId, consumptionPercentage, at: this.now() });
+    await this.repo.upsertReport({ trxNo, appId, consumptionPercentage, at: this.now() });
     return { trxNo };
   }
 
@@ -95,11 +99,11 @@ export class StoreConsumption {
     if (!t) return { outcome: 'ignored', reason: 'no_transaction', trxNo: null };
     const requestedAt = Math.min(n.eventDate?.getTime() ?? this.now(), this.now());
     const deadlineAt = requestedAt + CONSUMPTION_WINDOW_MS;
-    const row = await storePaymentsRepo.transaction(this.db, 'apple', t.transactionId);
+    const row = await this.stores.transaction('apple', t.transactionId);
     const trxNo = row && row.app_id === appId ? Number(row.trx_no) : null;
     const settings = await this.settings(appId);
-    const record = (state: string, eventId: number | null, body: string | null, db = this.db) =>
-      consumptionRepo.insertRequest(db, {
+    const record = (state: string, eventId: number | null, body: string | null, repo = this.repo) =>
+      repo.insertRequest({
         app_id: appId,
         transaction_id: t.transactionId,
         trx_no: trxNo,
@@ -131,7 +135,7 @@ export class StoreConsumption {
         { appId, type: 'store_consumption', target: APPLE_CONSUMPTION_TARGET, body: () => event },
         this.now(),
       );
-      await record('queued', eventId, JSON.stringify(request), trx);
+      await record('queued', eventId, JSON.stringify(request), new ConsumptionRepository(trx));
       return body;
     });
     return { outcome: 'applied', reason: 'consumption_queued', trxNo };
@@ -141,7 +145,7 @@ export class StoreConsumption {
   async body(trxNo: number, settings: OrderSettings): Promise<ConsumptionBody> {
     const order = await this.orderRow(trxNo);
     const [notified] = order.notify_event_id === null ? [] : await this.events([Number(order.notify_event_id)]);
-    const consumed = await consumptionRepo.report(this.db, trxNo);
+    const consumed = await this.repo.report(trxNo);
     return {
       customerConsented: true,
       // The game accepted the 2.4 notification: it granted the items (2.4: it answers 200 once it has).
@@ -195,7 +199,7 @@ export class StoreConsumption {
 
   /** The requests of an app, newest first, each with its outbox event's delivery (admin API). */
   async list(appId: number, limit: number) {
-    const rows = await consumptionRepo.listRequests(this.db, appId, limit);
+    const rows = await this.repo.listRequests(appId, limit);
     const ids = rows.map((r) => r.event_id).filter((id): id is number => id !== null);
     const events = new Map((await this.events(ids.map(Number))).map((e) => [Number(e.event_id), e]));
     return rows.map((r) => ({ ...r, event: r.event_id === null ? undefined : events.get(Number(r.event_id)) }));

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { storeAccountToken } from '@game-platform/sdk';
 import { TEST_PACKAGE, purchase, pushBody, type GoogleServer } from '../testing/google-fixture.js';
 import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
-import { storePaymentsRepo } from './store-payments.repository.js';
+import { StorePaymentsRepository } from './store-payments.repository.js';
 import { PaymentNotification, RefundNotification } from '../orders/notifications.schemas.js';
-import { assertSchema, details } from '../orders/orders.testlib.js';
+import { assertSchema, details } from '../testing/orders/orders.js';
 import {
   AUDIENCE,
   GOOGLE_SKU,
@@ -19,7 +19,7 @@ import {
   storeMessages,
   submit,
   type StoreWorld,
-} from './store-payments.testlib.js';
+} from '../testing/store-payments/store-payments.js';
 
 failIfAnyTestReachesTheNetwork();
 
@@ -188,10 +188,13 @@ describe('Google Play payments end to end', () => {
     // Another instance polling this app holds its lease: this one leaves the app alone until it is free.
     const db = w.svc.services.database.db;
     const now = Date.now();
-    assert.notEqual(await storePaymentsRepo.takeCursor(db, w.app.appId, 'google', now, now + 60_000, 0), null);
-    assert.equal(await storePaymentsRepo.takeCursor(db, w.app.appId, 'google', now, now + 60_000, 0), null);
+    assert.notEqual(
+      await new StorePaymentsRepository(db).takeCursor(w.app.appId, 'google', now, now + 60_000, 0),
+      null,
+    );
+    assert.equal(await new StorePaymentsRepository(db).takeCursor(w.app.appId, 'google', now, now + 60_000, 0), null);
     assert.equal((await w.svc.services.storePayments.reconciliation.run()).google.apps, 0, 'leased elsewhere');
-    await storePaymentsRepo.releaseCursor(db, w.app.appId, 'google', null, now);
+    await new StorePaymentsRepository(db).releaseCursor(w.app.appId, 'google', null, now);
     assert.equal((await w.svc.services.storePayments.reconciliation.run()).google.apps, 1);
     assert.deepEqual(await paymentCounts(w), counts);
   });

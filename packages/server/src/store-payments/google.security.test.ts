@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TEST_PACKAGE, purchase, pushBody, type GoogleServer } from '../testing/google-fixture.js';
 import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
-import { details } from '../orders/orders.testlib.js';
+import { details } from '../testing/orders/orders.js';
 import {
   AUDIENCE,
   GOOGLE_SKU,
@@ -15,7 +15,7 @@ import {
   refused,
   submit,
   type StoreWorld,
-} from './store-payments.testlib.js';
+} from '../testing/store-payments/store-payments.js';
 
 failIfAnyTestReachesTheNetwork();
 

@@ -1,11 +1,11 @@
-import client from 'prom-client';
-import { attachOnce, counter } from '../http/unattached-metrics.js';
+import type client from 'prom-client';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { AppError } from '../errors/app-error.js';
 import { StoreVerificationError } from '../app-stores/errors.js';
 import type { StoreName, StoreNotification } from '../app-stores/index.js';
-import { storePaymentsRepo, type StoreMessageRow } from './store-payments.repository.js';
+import type { ChannelMessageLog } from '../orders/payments/channel-messages.js';
+import { StorePaymentsRepository, type MessageFilter, type StoreMessageRow } from './store-payments.repository.js';
 import type { StoreMessageOutcome, StoreMessagesTable } from './store-payments.tables.js';
 
 /** What a store message did, as answered to the store and recorded for operators. */
@@ -42,19 +42,14 @@ const EXCERPT_MAX = 300;
  * order refunded (`duplicate`).
  */
 export class StoreMessages {
-  readonly counter = counter(
-    'store_notifications_total',
-    'Store messages received (notifications and reconciliation finds), by store and outcome (applied, duplicate, ignored, refused)',
-    ['store', 'outcome'],
-  );
-
   constructor(
     private readonly db: Kysely<Tables>,
+    private readonly repo: StorePaymentsRepository,
+    /** store_messages, through the channels' one message log (its metric: store_notifications_total). */
+    private readonly log: ChannelMessageLog<'store_messages'>,
     private readonly orders: RefundOrders,
     private readonly isUniqueViolation: (err: unknown) => boolean,
     private readonly now: () => number = Date.now,
-    /** Where the operator's list reads: Database.reads (the read replica), a moment stale at most. */
-    private readonly reads: Kysely<Tables> = db,
   ) {}
 
   /**
@@ -116,15 +111,16 @@ export class StoreMessages {
     // Under the lock rows of the keys the submission's payment takes too: either its transaction committed before
     // (found here, refunded below) or it waits and then finds the revocation (refused `revoked`).
     const row = await this.db.transaction().execute(async (trx) => {
-      await storePaymentsRepo.lockKeys(trx, event.store, [event.storeKey, event.bankTrxNo], this.now());
+      const stores = new StorePaymentsRepository(trx);
+      await stores.lockKeys(event.store, [event.storeKey, event.bankTrxNo], this.now());
       const found =
-        (event.storeKey && (await storePaymentsRepo.transaction(trx, event.store, event.storeKey))) ||
-        (event.bankTrxNo && (await storePaymentsRepo.byBankTrxNo(trx, event.store, event.bankTrxNo))) ||
+        (event.storeKey && (await stores.transaction(event.store, event.storeKey))) ||
+        (event.bankTrxNo && (await stores.byBankTrxNo(event.store, event.bankTrxNo))) ||
         undefined;
       // Refunded before any order knew it (a player keeps the JWS or token, asks for a refund, then submits it):
       // kept, so the submission is refused (issue 27, docs/stores.md "Revocation").
       if (!found && keyed)
-        await storePaymentsRepo.insertRevocation(trx, {
+        await stores.insertRevocation({
           store: event.store,
           store_key: (event.storeKey ?? event.bankTrxNo)!,
           app_id: event.appId,
@@ -144,10 +140,10 @@ export class StoreMessages {
       if (!(await this.orders.refunded(row.trx_no)))
         return { outcome: 'ignored', reason: 'not_refundable', trxNo: row.trx_no };
       // Refunded before (another transaction of a merged receipt, or a delivery whose record was lost).
-      await storePaymentsRepo.markRefunded(this.db, row.trx_no, this.now());
+      await this.repo.markRefunded(row.trx_no, this.now());
       return { outcome: 'duplicate', reason: 'already_refunded', trxNo: row.trx_no };
     }
-    await storePaymentsRepo.markRefunded(this.db, row.trx_no, this.now());
+    await this.repo.markRefunded(row.trx_no, this.now());
     return { outcome: 'applied', reason: null, trxNo: row.trx_no };
   }
 
@@ -160,7 +156,7 @@ export class StoreMessages {
     excerpt: string,
     apply: () => Promise<MessageResult>,
   ): Promise<MessageResult> {
-    if (await storePaymentsRepo.messageByKey(this.db, store, appId, key)) {
+    if (await this.log.byKey(store, appId, key)) {
       // The reconciliation sees the same refunds run after run: only a store's replay is worth a record.
       if (source === 'reconcile') return { outcome: 'duplicate', reason: 'replayed', trxNo: null };
       const replay: MessageResult = { outcome: 'duplicate', reason: 'replayed', trxNo: null };
@@ -194,7 +190,7 @@ export class StoreMessages {
     excerpt: string,
     keyed = false,
   ): Promise<void> {
-    await storePaymentsRepo.insertMessage(this.db, {
+    await this.log.record({
       app_id: appId,
       store,
       source,
@@ -207,16 +203,15 @@ export class StoreMessages {
       received_at: this.now(),
       excerpt: excerpt.slice(0, EXCERPT_MAX),
     });
-    this.counter.inc({ store, outcome: result.outcome });
   }
 
-  list(filter: Parameters<typeof storePaymentsRepo.listMessages>[1]): Promise<StoreMessageRow[]> {
-    return storePaymentsRepo.listMessages(this.reads, filter);
+  list(f: MessageFilter): Promise<StoreMessageRow[]> {
+    return this.log.list({ ...f, equal: { store: f.store, outcome: f.outcome } });
   }
 
   /** Registers the metric into the instance's registry (app.metrics). */
   attach(registry: client.Registry): void {
-    attachOnce(registry, { store_notifications_total: this.counter });
+    this.log.attach(registry);
   }
 }
 

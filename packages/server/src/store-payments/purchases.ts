@@ -1,8 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { storeAccountToken } from '@game-platform/sdk';
-import type { Kysely } from 'kysely';
 import type { AccountBinding } from '../orders/catalogue/settings.js';
-import type { Tables } from '../db/tables.js';
 import { StoreVerificationError } from '../app-stores/errors.js';
 import type { StorePurchase, StoreName } from '../app-stores/index.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
@@ -12,7 +10,7 @@ import type { ClientReport } from '../orders/payments/channels/channel.js';
 import type { OrderService } from '../orders/orders.service.js';
 import type { ItemRow, OrderRow } from '../orders/orders.repository.js';
 import type { Order } from '../orders/orders.view.js';
-import { storePaymentsRepo } from './store-payments.repository.js';
+import { StorePaymentsRepository } from './store-payments.repository.js';
 import type { StoreClients } from './store-clients.js';
 
 /**
@@ -54,7 +52,7 @@ export interface Buyer {
  */
 export class StorePurchases {
   constructor(
-    private readonly db: Kysely<Tables>,
+    private readonly repo: StorePaymentsRepository,
     private readonly orders: OrderService,
     private readonly clients: StoreClients,
     private readonly isUniqueViolation: (err: unknown) => boolean,
@@ -155,7 +153,7 @@ export class StorePurchases {
     if (!purchase.acknowledged) {
       try {
         await publisher.acknowledge(input.productId, input.purchaseToken, String(order.trx_no));
-        await storePaymentsRepo.markAcknowledged(this.db, 'google', input.purchaseToken);
+        await this.repo.markAcknowledged('google', input.purchaseToken);
       } catch (e) {
         // Paid either way: the reconciliation acknowledges it later (Google refunds after three days without).
         this.onAckError(e, order.trx_no);
@@ -211,7 +209,7 @@ export class StorePurchases {
   /** Refuses store keys that already paid an order, naming it when it is this app's. */
   private async refuseUsed(store: StoreName, keys: string[], appId: number): Promise<void> {
     for (const key of keys) {
-      const used = await storePaymentsRepo.transaction(this.db, store, key);
+      const used = await this.repo.transaction(store, key);
       if (used) throw usedError(used.app_id === appId ? used.trx_no : null);
     }
   }
@@ -233,15 +231,15 @@ export class StorePurchases {
         client: how.client,
         mergedReceipts: how.merged,
         alsoWrite: async (trx) => {
+          const stores = new StorePaymentsRepository(trx);
           // A refund reported before the submission refuses it. Under the lock rows its refund takes too, so a refund
           // racing this submission either is seen here or sees this payment (notifications.ts applyRefund): 2.4
           // then 2.5, never a payment whose refund was kept as a revocation (docs/stores.md "Revocation").
-          await storePaymentsRepo.lockKeys(trx, store, keys.concat(purchases.map((p) => p.transactionId)), now);
+          await stores.lockKeys(store, keys.concat(purchases.map((p) => p.transactionId)), now);
           for (const [i, p] of purchases.entries())
-            if (await storePaymentsRepo.revoked(trx, store, order.app_id, keys[i]!, p.transactionId))
+            if (await stores.revoked(store, order.app_id, keys[i]!, p.transactionId))
               throw new RevokedBeforeSubmission(i);
-          await storePaymentsRepo.insertTransactions(
-            trx,
+          await stores.insertTransactions(
             purchases.map((p, i) => ({
               store,
               store_key: keys[i]!,

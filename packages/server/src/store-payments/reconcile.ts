@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Tables } from '../db/tables.js';
 import { isStoreError } from '../app-stores/errors.js';
 import type { StoreName, StoreRefund } from '../app-stores/index.js';
-import { storePaymentsRepo } from './store-payments.repository.js';
+import type { StorePaymentsRepository } from './store-payments.repository.js';
 import type { StoreClients } from './store-clients.js';
 import type { StoreMessages } from './notifications.js';
 import { OneRunAtATime } from '../jobs/periodic.js';
@@ -35,14 +33,14 @@ export class StoreReconciliation {
   readonly #runs = new OneRunAtATime<ReconcileReport>();
 
   constructor(
-    private readonly db: Kysely<Tables>,
+    private readonly repo: StorePaymentsRepository,
     /**
      * Database.reads (the read replica) for what only chooses what to ask the store: Apple's transactions to look up.
      * A transaction a moment too new to be there is asked at the next run; one refunded a moment ago is asked again
      * and its refund recorded once (StoreMessages dedups by key). The cursors (leases) and the Google purchases to
      * acknowledge again (an acknowledgement just written must be seen, or it is sent twice) read the primary.
      */
-    private readonly reads: Kysely<Tables>,
+    private readonly readsRepo: StorePaymentsRepository,
     private readonly clients: StoreClients,
     private readonly messages: StoreMessages,
     private readonly enabledApps: (store: StoreName) => Promise<number[]>,
@@ -84,14 +82,7 @@ export class StoreReconciliation {
   async #leased(appId: number, store: StoreName, poll: (since: number) => Promise<number | null>): Promise<void> {
     const now = this.now();
     const lease = Math.max(this.options.intervalMs, 10 * 60_000);
-    const since = await storePaymentsRepo.takeCursor(
-      this.db,
-      appId,
-      store,
-      now,
-      now + lease,
-      now - this.options.days * DAY_MS,
-    );
+    const since = await this.repo.takeCursor(appId, store, now, now + lease, now - this.options.days * DAY_MS);
     if (since === null) return;
     let next: number | null = null;
     try {
@@ -99,7 +90,7 @@ export class StoreReconciliation {
     } catch (e) {
       this.onAppError(e, appId, store);
     }
-    await storePaymentsRepo.releaseCursor(this.db, appId, store, next, this.now());
+    await this.repo.releaseCursor(appId, store, next, this.now());
   }
 
   async #google(appId: number, since: number): Promise<{ refunds: number; acknowledged: number; next: number }> {
@@ -125,9 +116,9 @@ export class StoreReconciliation {
       if (r.outcome === 'applied' && r.trxNo !== null) refunds++;
     }
     let acknowledged = 0;
-    for (const row of await storePaymentsRepo.unacknowledged(this.db, appId, 100)) {
+    for (const row of await this.repo.unacknowledged(appId, 100)) {
       await publisher.acknowledge(row.product_id, row.store_key, String(row.trx_no));
-      await storePaymentsRepo.markAcknowledged(this.db, 'google', row.store_key);
+      await this.repo.markAcknowledged('google', row.store_key);
       acknowledged++;
     }
     // Voids listed later with an earlier voidedTime than `started` were already seen; replays are duplicates anyway.
@@ -138,8 +129,7 @@ export class StoreReconciliation {
     const settings = await this.clients.appleSettings(appId);
     const api = await this.clients.appleApi(settings);
     if (!api) return 0;
-    const rows = await storePaymentsRepo.unrefundedSince(
-      this.reads,
+    const rows = await this.readsRepo.unrefundedSince(
       appId,
       'apple',
       this.now() - this.options.days * DAY_MS,

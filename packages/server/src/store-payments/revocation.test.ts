@@ -10,7 +10,7 @@ import {
 } from '../testing/apple-fixture.js';
 import { TEST_PACKAGE, purchase, pushBody, type GoogleServer } from '../testing/google-fixture.js';
 import { failIfAnyTestReachesTheNetwork } from '../testing/no-network.js';
-import { details } from '../orders/orders.testlib.js';
+import { details } from '../testing/orders/orders.js';
 import {
   APPLE_SKU,
   AUDIENCE,
@@ -26,7 +26,7 @@ import {
   submit,
   txId,
   type StoreWorld,
-} from './store-payments.testlib.js';
+} from '../testing/store-payments/store-payments.js';
 
 failIfAnyTestReachesTheNetwork();
 

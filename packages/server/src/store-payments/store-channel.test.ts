@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { TEST_BUNDLE_ID, makeAppleChain } from '../testing/apple-fixture.js';
-import { placeStoreOrder, startStoreWorld, type StoreWorld } from './store-payments.testlib.js';
+import { placeStoreOrder, startStoreWorld, type StoreWorld } from '../testing/store-payments/store-payments.js';
 
 /** docs/stores.md, "Switching an app from the sandbox to the real stores": a settings change, per app and store. */
 describe('store channel: chosen per app by its store settings, the sandbox otherwise', () => {

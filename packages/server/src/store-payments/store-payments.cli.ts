@@ -1,7 +1,11 @@
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
+import type { AppService } from '../apps/apps.service.js';
+import { parseId } from '../http/admin-query.js';
+import type { StoreMessages } from './notifications.js';
+import type { StoreConsumption } from './consumption.js';
 import { addListOptions } from '../cli/list-options.js';
-import { AppError, invalidParameter } from '../errors/app-error.js';
+import { invalidParameter } from '../errors/app-error.js';
 import {
   parseStoreMessagesQuery,
   toConsumptionRequest,
@@ -10,11 +14,17 @@ import {
   type StoreMessage,
 } from './store-payments.schemas.js';
 
+/** What the store payments' commands use. */
+export interface StorePaymentsCliServices {
+  storePayments: { messages: Pick<StoreMessages, 'list'>; consumption: Pick<StoreConsumption, 'list'> };
+  apps: Pick<AppService, 'get'>;
+}
+
 const line = (m: StoreMessage) =>
   `#${m.messageId}  ${m.receivedAt}  ${m.store} ${m.source}  ${m.type ?? '-'}  ${m.outcome}${m.errorCode ? ` (${m.errorCode})` : ''}  trxNo ${m.trxNo ?? '-'}  ${m.notificationId ?? ''}`;
 
 /** `app store-messages <appId>`: what the stores sent for an app (and the reconciliation found), with outcomes. */
-export function registerStoreMessageCommands(app: Command, ctx: CliContext<LegacyServices>): void {
+export function registerStoreMessageCommands(app: Command, ctx: CliContext<StorePaymentsCliServices>): void {
   addListOptions(
     app
       .command('store-messages')
@@ -25,8 +35,7 @@ export function registerStoreMessageCommands(app: Command, ctx: CliContext<Legac
       .option('--since <time>', 'received at or after (ISO 8601 or Unix ms)'),
     { before: ['<messageId>', 'page: messages with a smaller id'] },
   ).action(async (id: string, o) => {
-    if (!/^[0-9]{1,15}$/.test(id)) throw invalidParameter('appId', 'must be a number');
-    const appId = Number(id);
+    const appId = parseId('appId', id);
     const filter = parseStoreMessagesQuery(appId, {
       store: o.store,
       outcome: o.outcome,
@@ -35,7 +44,7 @@ export function registerStoreMessageCommands(app: Command, ctx: CliContext<Legac
       limit: o.limit,
     });
     await ctx.withServices(async (s) => {
-      if (!(await s.apps.resolveByAppId(appId))) throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+      await s.apps.get(appId);
       const messages = (await s.storePayments.messages.list(filter)).map(toMessage);
       ctx.output({ messages }, () => messages.map(line).join('\n') || 'no store messages');
     });
@@ -48,20 +57,19 @@ const requestLine = (r: ConsumptionRequestView) =>
   `${r.lastError ? `  last error: ${r.lastError}` : ''}`;
 
 /** `app store-consumption-requests <appId>`: Apple's consumption requests and what was sent (docs/stores.md). */
-export function registerConsumptionRequestCommands(app: Command, ctx: CliContext<LegacyServices>): void {
+export function registerConsumptionRequestCommands(app: Command, ctx: CliContext<StorePaymentsCliServices>): void {
   app
     .command('store-consumption-requests')
     .description("an app's App Store consumption requests, newest first, with what was sent to Apple and its delivery")
     .argument('<appId>')
     .option('--limit <n>', '1-200', '50')
     .action(async (id: string, o) => {
-      if (!/^[0-9]{1,15}$/.test(id)) throw invalidParameter('appId', 'must be a number');
+      const appId = parseId('appId', id);
       const limit = Number(o.limit);
       if (!/^[0-9]{1,3}$/.test(String(o.limit)) || limit < 1 || limit > 200)
         throw invalidParameter('limit', 'must be 1 to 200');
-      const appId = Number(id);
       await ctx.withServices(async (s) => {
-        if (!(await s.apps.resolveByAppId(appId))) throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+        await s.apps.get(appId);
         const requests = (await s.storePayments.consumption.list(appId, limit)).map(toConsumptionRequest);
         ctx.output({ requests }, () => requests.map(requestLine).join('\n') || 'no consumption requests');
       });

@@ -11,6 +11,19 @@ import { StoreNotifications } from './notify.js';
 import { StoreConsumption, type EventView } from './consumption.js';
 import { StorePurchases } from './purchases.js';
 import { StoreReconciliation } from './reconcile.js';
+import { StorePaymentsRepository } from './store-payments.repository.js';
+import { ConsumptionRepository } from './consumption.repository.js';
+import { ChannelMessageLog } from '../orders/payments/channel-messages.js';
+
+export {
+  storeConsumptionAdminRoutes,
+  storeConsumptionRoutes,
+  storeMessageRoutes,
+  storeNotifyRoutes,
+  storePurchaseRoutes,
+} from './store-payments.routes.js';
+export { registerConsumptionRequestCommands, registerStoreMessageCommands } from './store-payments.cli.js';
+export { APPLE_CONSUMPTION_TARGET } from './consumption.js';
 
 /** The real stores wired into orders, as services.ts holds them. */
 export interface StorePaymentsDomain {
@@ -39,6 +52,11 @@ export function storeEndpoints(config: Config): StoreEndpoints {
   };
 }
 
+/** The stores' API clients over the apps' store settings: built before the orders domain, whose channel asks them. */
+export function createStoreClients(settings: SettingsSource, config: Config): StoreClients {
+  return new StoreClients(settings, storeEndpoints(config));
+}
+
 /** The store channel adapter (channels 1 and 2 of apps with enabled store settings), for the orders domain. */
 export function storeChannel(clients: StoreClients): StoreChannel {
   return new StoreChannel((appId, store) => clients.enabled(appId, store));
@@ -62,18 +80,34 @@ export function createStorePayments(deps: {
   let log: Logger = { warn: () => {} };
   const warn = (obj: Record<string, unknown>, msg: string) => log.warn(obj, msg);
   const unique = (e: unknown) => dialect.isUniqueViolation(e);
+  // The domain's SQL over the primary and the read replica; a transaction makes its own over the trx.
+  const repo = new StorePaymentsRepository(db);
   const messages = new StoreMessages(
     db,
+    repo,
+    new ChannelMessageLog(
+      {
+        table: 'store_messages',
+        channel: 'store',
+        metric: {
+          name: 'store_notifications_total',
+          help: 'Store messages received (notifications and reconciliation finds), by store and outcome (applied, duplicate, ignored, refused)',
+        },
+      },
+      db,
+      reads,
+    ),
     {
       refund: (trxNo) => orders.refunds.refund(trxNo, null),
       refunded: async (trxNo) => (await orders.orders.refundOf(trxNo)) !== null,
     },
     unique,
     now,
-    reads,
   );
   const consumption = new StoreConsumption(
     db,
+    new ConsumptionRepository(db),
+    repo,
     clients,
     (appId) => orders.settings.get(appId),
     (trxNo) => orders.orders.row(trxNo),
@@ -85,7 +119,7 @@ export function createStorePayments(deps: {
     clients,
     consumption,
     purchases: new StorePurchases(
-      db,
+      repo,
       orders.orders,
       clients,
       unique,
@@ -97,8 +131,8 @@ export function createStorePayments(deps: {
     messages,
     notifications: new StoreNotifications(clients, messages, consumption),
     reconciliation: new StoreReconciliation(
-      db,
-      reads,
+      repo,
+      new StorePaymentsRepository(reads),
       clients,
       messages,
       (store) => deps.settings.enabledApps(store),

@@ -1,6 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../db/tables.js';
-import { newestFirst } from '../db/list-filter.js';
 import type { StoreMessagesTable, StoreRevocationsTable, StoreTransactionsTable } from './store-payments.tables.js';
 
 export type StoreTransactionRow = Selectable<StoreTransactionsTable>;
@@ -22,54 +21,53 @@ function transactionBy(db: Kysely<Tables>, store: StoreName, key: 'store_key' | 
   return byStore.where(key, '=', value).executeTakeFirst();
 }
 
-/** Every statement on store_transactions, store_messages and store_cursors (migration 0014). */
-export const storePaymentsRepo = {
+/**
+ * Every statement on store_transactions, store_revocations, store_key_locks and store_cursors (migration 0014); the
+ * store_messages go through the channels' message log (orders/payments/channel-messages.ts).
+ */
+export class StorePaymentsRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
   /** Inside the payment's transaction: a key already recorded throws a unique violation (it paid before). */
-  async insertTransactions(db: Kysely<Tables>, rows: Insertable<StoreTransactionsTable>[]): Promise<void> {
-    await db.insertInto('store_transactions').values(rows).execute();
-  },
+  async insertTransactions(rows: Insertable<StoreTransactionsTable>[]): Promise<void> {
+    await this.db.insertInto('store_transactions').values(rows).execute();
+  }
 
-  transaction(db: Kysely<Tables>, store: StoreName, storeKey: string): Promise<StoreTransactionRow | undefined> {
-    return transactionBy(db, store, 'store_key', storeKey);
-  },
+  transaction(store: StoreName, storeKey: string): Promise<StoreTransactionRow | undefined> {
+    return transactionBy(this.db, store, 'store_key', storeKey);
+  }
 
-  byBankTrxNo(db: Kysely<Tables>, store: StoreName, bankTrxNo: string): Promise<StoreTransactionRow | undefined> {
-    return transactionBy(db, store, 'bank_trx_no', bankTrxNo);
-  },
+  byBankTrxNo(store: StoreName, bankTrxNo: string): Promise<StoreTransactionRow | undefined> {
+    return transactionBy(this.db, store, 'bank_trx_no', bankTrxNo);
+  }
 
   /**
    * Takes the lock rows of these store keys until the transaction ends (an upsert: PostgreSQL's row lock, SQLite's one
    * writer), in sorted order so two takers of overlapping keys never deadlock. Both a submission's payment and a
    * refund take them before they look at the other's rows (docs/stores.md "Revocation").
    */
-  async lockKeys(trx: Kysely<Tables>, store: StoreName, keys: (string | null)[], at: number): Promise<void> {
+  async lockKeys(store: StoreName, keys: (string | null)[], at: number): Promise<void> {
     const sorted = [...new Set(keys.filter((k): k is string => k !== null))].sort();
     for (const key of sorted)
-      await trx
+      await this.db
         .insertInto('store_key_locks')
         .values({ store, store_key: key, locked_at: at })
         .onConflict((oc) => oc.columns(['store', 'store_key']).doUpdateSet({ locked_at: at }))
         .execute();
-  },
+  }
 
   /** Keeps a refund reported before its transaction paid anything (the first report holds the key). */
-  async insertRevocation(db: Kysely<Tables>, row: Insertable<StoreRevocationsTable>): Promise<void> {
-    await db
+  async insertRevocation(row: Insertable<StoreRevocationsTable>): Promise<void> {
+    await this.db
       .insertInto('store_revocations')
       .values(row)
       .onConflict((oc) => oc.columns(['store', 'store_key']).doNothing())
       .execute();
-  },
+  }
 
   /** A revocation of this app kept for the store key or the store's transaction id. */
-  async revoked(
-    db: Kysely<Tables>,
-    store: StoreName,
-    appId: number,
-    storeKey: string | null,
-    bankTrxNo: string | null,
-  ): Promise<boolean> {
-    let q = db
+  async revoked(store: StoreName, appId: number, storeKey: string | null, bankTrxNo: string | null): Promise<boolean> {
+    let q = this.db
       .selectFrom('store_revocations')
       .select('store_key')
       .where('store', '=', store)
@@ -82,29 +80,29 @@ export const storePaymentsRepo = {
     );
     if (storeKey === null && bankTrxNo === null) return false;
     return (await q.executeTakeFirst()) !== undefined;
-  },
+  }
 
-  async markRefunded(db: Kysely<Tables>, trxNo: number, at: number): Promise<void> {
-    await db
+  async markRefunded(trxNo: number, at: number): Promise<void> {
+    await this.db
       .updateTable('store_transactions')
       .set({ refunded_at: at })
       .where('trx_no', '=', trxNo)
       .where('refunded_at', 'is', null)
       .execute();
-  },
+  }
 
-  async markAcknowledged(db: Kysely<Tables>, store: StoreName, storeKey: string): Promise<void> {
-    await db
+  async markAcknowledged(store: StoreName, storeKey: string): Promise<void> {
+    await this.db
       .updateTable('store_transactions')
       .set({ acknowledged: 1 })
       .where('store', '=', store)
       .where('store_key', '=', storeKey)
       .execute();
-  },
+  }
 
   /** Google purchases paid but not yet acknowledged (the reconciliation retries them). */
-  unacknowledged(db: Kysely<Tables>, appId: number, limit: number): Promise<StoreTransactionRow[]> {
-    return db
+  unacknowledged(appId: number, limit: number): Promise<StoreTransactionRow[]> {
+    return this.db
       .selectFrom('store_transactions')
       .selectAll()
       .where('app_id', '=', appId)
@@ -113,17 +111,11 @@ export const storePaymentsRepo = {
       .where('refunded_at', 'is', null)
       .limit(limit)
       .execute();
-  },
+  }
 
   /** Transactions of an app and store paid since `since` and not refunded (Apple's refund lookup). */
-  unrefundedSince(
-    db: Kysely<Tables>,
-    appId: number,
-    store: StoreName,
-    since: number,
-    limit: number,
-  ): Promise<StoreTransactionRow[]> {
-    return db
+  unrefundedSince(appId: number, store: StoreName, since: number, limit: number): Promise<StoreTransactionRow[]> {
+    return this.db
       .selectFrom('store_transactions')
       .selectAll()
       .where('app_id', '=', appId)
@@ -133,35 +125,7 @@ export const storePaymentsRepo = {
       .orderBy('created_at')
       .limit(limit)
       .execute();
-  },
-
-  async insertMessage(db: Kysely<Tables>, row: Insertable<StoreMessagesTable>): Promise<number> {
-    const r = await db.insertInto('store_messages').values(row).returning('message_id').executeTakeFirstOrThrow();
-    return Number(r.message_id);
-  },
-
-  messageByKey(
-    db: Kysely<Tables>,
-    store: StoreName,
-    appId: number,
-    dedupKey: string,
-  ): Promise<StoreMessageRow | undefined> {
-    return db
-      .selectFrom('store_messages')
-      .selectAll()
-      .where('store', '=', store)
-      .where('app_id', '=', appId)
-      .where('dedup_key', '=', dedupKey)
-      .executeTakeFirst();
-  },
-
-  listMessages(db: Kysely<Tables>, q: MessageFilter): Promise<StoreMessageRow[]> {
-    let query = db.selectFrom('store_messages').selectAll().where('app_id', '=', q.appId);
-    if (q.store) query = query.where('store', '=', q.store);
-    if (q.outcome) query = query.where('outcome', '=', q.outcome as StoreMessageRow['outcome']);
-    if (q.since !== undefined) query = query.where('received_at', '>=', q.since);
-    return newestFirst(query, 'message_id', q).execute();
-  },
+  }
 
   /**
    * Takes the reconciliation lease of (app, store) until `leaseUntil` if it is free (compare-and-set, so several
@@ -169,19 +133,18 @@ export const storePaymentsRepo = {
    * instance holds it. The first poll starts `initialSince`.
    */
   async takeCursor(
-    db: Kysely<Tables>,
     appId: number,
     store: StoreName,
     now: number,
     leaseUntil: number,
     initialSince: number,
   ): Promise<number | null> {
-    await db
+    await this.db
       .insertInto('store_cursors')
       .values({ app_id: appId, store, since: initialSince, lease_until: 0, updated_at: now })
       .onConflict((oc) => oc.columns(['app_id', 'store']).doNothing())
       .execute();
-    const row = await db
+    const row = await this.db
       .updateTable('store_cursors')
       .set({ lease_until: leaseUntil, updated_at: now })
       .where('app_id', '=', appId)
@@ -190,21 +153,15 @@ export const storePaymentsRepo = {
       .returning('since')
       .executeTakeFirst();
     return row ? Number(row.since) : null;
-  },
+  }
 
   /** Moves the cursor on and frees the lease. */
-  async releaseCursor(
-    db: Kysely<Tables>,
-    appId: number,
-    store: StoreName,
-    since: number | null,
-    now: number,
-  ): Promise<void> {
-    await db
+  async releaseCursor(appId: number, store: StoreName, since: number | null, now: number): Promise<void> {
+    await this.db
       .updateTable('store_cursors')
       .set({ ...(since !== null ? { since } : {}), lease_until: 0, updated_at: now })
       .where('app_id', '=', appId)
       .where('store', '=', store)
       .execute();
-  },
-};
+  }
+}

@@ -1,13 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { platformErrorResponses, platformSuccess, Text } from '../http/schemas.js';
+import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import { nextBeforeOf } from '../http/admin-query.js';
 import { playerAuth } from '../accounts/accounts.service.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { Order } from '../orders/orders.view.js';
-import type { Services } from '../services.js';
-import type { MessageResult } from './notifications.js';
+import type { AppRecord, AppService } from '../apps/apps.service.js';
+import type { TokenSession } from '../accounts/tokens.service.js';
+import type { MacScheme } from '../auth/mac.js';
+import type { Md5Scheme } from '../auth/md5.js';
+import { AppIdParams } from '../http/route-params.js';
+import type { StorePurchases } from './purchases.js';
+import type { StoreNotifications } from './notify.js';
+import type { StoreConsumption } from './consumption.js';
+import type { MessageResult, StoreMessages } from './notifications.js';
 import {
   AppleNotificationBody,
   ConsumptionReportBody,
@@ -17,7 +23,6 @@ import {
   GooglePurchaseBody,
   GooglePushBody,
   NotifyAnswer,
-  NotifyParams,
   StoreMessage,
   StoreMessageList,
   StoreMessagesQuery,
@@ -27,17 +32,27 @@ import {
 } from './store-payments.schemas.js';
 import { adminRoute } from '../http/api-route.js';
 import { appIdBodyMd5 } from '../http/app-id-md5.js';
+import { ClientIdQuery } from '../accounts/accounts.schemas.js';
+import { clientMac } from '../orders/placement/client-mac.routes.js';
 
-const ClientIdQuery = Type.Object({
-  clientId: Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }),
-});
+/** The store payments' services, as the routes use them. */
+interface StorePayments {
+  purchases: StorePurchases;
+  notifications: StoreNotifications;
+  messages: Pick<StoreMessages, 'list'>;
+  consumption: Pick<StoreConsumption, 'report' | 'list'>;
+}
+type Apps = Pick<AppService, 'get' | 'resolveByAppId'>;
+
 const ok = <T>(data: T, detail = '') => ({ code: 200 as const, msg: 'success', detail, data });
 
 /** The player submits the store's proof of purchase for an order opened at channel 1 or 2 (MAC token of 5.2). */
-export function storePurchaseRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function storePurchaseRoutes(services: {
+  storePayments: Pick<StorePayments, 'purchases'>;
+  mac: MacScheme<AppRecord, TokenSession>;
+}): FastifyPluginAsyncTypebox {
   const { purchases } = services.storePayments;
-  const clientId = (request: FastifyRequest) => (request.query as { clientId: string }).clientId;
-  const mac = services.mac.hook({ clientId, replay: 'await' });
+  const mac = clientMac(services.mac, 'await');
   const common = { tags: ['orders'], security: [{ macToken: [] }], querystring: ClientIdQuery, params: TrxNoParams };
   return async (app) => {
     app.post(
@@ -54,7 +69,7 @@ export function storePurchaseRoutes(services: Services): FastifyPluginAsyncTypeb
       },
       async (request) => {
         const player = playerAuth(services.mac.caller(request));
-        const order = await purchases.apple(player, Number(request.params.trxNo), request.body.signedTransactions);
+        const order = await purchases.apple(player, request.params.trxNo, request.body.signedTransactions);
         return ok(order, 'order paid');
       },
     );
@@ -73,7 +88,7 @@ export function storePurchaseRoutes(services: Services): FastifyPluginAsyncTypeb
       async (request) => {
         const player = playerAuth(services.mac.caller(request));
         const { clientAmount, clientCurrency, ...rest } = request.body;
-        const order = await purchases.google(player, Number(request.params.trxNo), {
+        const order = await purchases.google(player, request.params.trxNo, {
           ...rest,
           ...(clientAmount !== undefined ? { clientAmount } : {}),
           ...(clientCurrency !== undefined ? { clientCurrency } : {}),
@@ -85,7 +100,9 @@ export function storePurchaseRoutes(services: Services): FastifyPluginAsyncTypeb
 }
 
 /** The stores' notification endpoints (URLs shown with the app's store settings). 200 acknowledges a message. */
-export function storeNotifyRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function storeNotifyRoutes(services: {
+  storePayments: Pick<StorePayments, 'notifications'>;
+}): FastifyPluginAsyncTypebox {
   const { notifications } = services.storePayments;
   const answer = (r: MessageResult, push = false) => {
     if (r.outcome !== 'refused') return ok({ outcome: r.outcome, reason: r.reason });
@@ -103,20 +120,20 @@ export function storeNotifyRoutes(services: Services): FastifyPluginAsyncTypebox
       {
         schema: {
           tags: ['stores'],
-          params: NotifyParams,
+          params: AppIdParams,
           body: AppleNotificationBody,
           summary: 'App Store Server Notifications V2 of an app (REFUND refunds the order: 2.5, 4.5)',
           response: responses,
         },
       },
-      async (request) => answer(await notifications.apple(Number(request.params.appId), request.body.signedPayload)),
+      async (request) => answer(await notifications.apple(request.params.appId, request.body.signedPayload)),
     );
     app.post(
       '/notify/v1/google/:appId',
       {
         schema: {
           tags: ['stores'],
-          params: NotifyParams,
+          params: AppIdParams,
           body: GooglePushBody,
           summary:
             'Google Play real-time developer notifications of an app, by Pub/Sub push with an OIDC token (voided purchases refund: 2.5, 4.5)',
@@ -124,10 +141,7 @@ export function storeNotifyRoutes(services: Services): FastifyPluginAsyncTypebox
         },
       },
       async (request) =>
-        answer(
-          await notifications.google(Number(request.params.appId), request.headers.authorization, request.body),
-          true,
-        ),
+        answer(await notifications.google(request.params.appId, request.headers.authorization, request.body), true),
     );
   };
 }
@@ -136,7 +150,10 @@ export function storeNotifyRoutes(services: Services): FastifyPluginAsyncTypebox
 const PUSH_AUTH = ['missing_token', 'wrong_audience', 'wrong_issuer', 'wrong_service_account', 'expired'];
 
 /** Admin API: the store messages of an app, newest first (mounted under /admin/v1). */
-export function storeMessageRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function storeMessageRoutes(services: {
+  storePayments: Pick<StorePayments, 'messages'>;
+  apps: Apps;
+}): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.addSchema(StoreMessage);
     app.get(
@@ -144,14 +161,13 @@ export function storeMessageRoutes(services: Services): FastifyPluginAsyncTypebo
       adminRoute({
         summary:
           'Every message the stores sent for an app (and every refund the reconciliation found), verified or not, with its outcome',
-        params: NotifyParams,
+        params: AppIdParams,
         querystring: StoreMessagesQuery,
         response: { 200: StoreMessageList },
       }),
       async (request) => {
-        const appId = Number(request.params.appId);
-        if (!(await services.apps.resolveByAppId(appId)))
-          throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+        const appId = request.params.appId;
+        await services.apps.get(appId);
         const filter = parseStoreMessagesQuery(appId, request.query);
         const rows = await services.storePayments.messages.list(filter);
         const messages = rows.map(toMessage);
@@ -162,7 +178,11 @@ export function storeMessageRoutes(services: Services): FastifyPluginAsyncTypebo
 }
 
 /** The game reports a store purchase's consumption (5.1 md5; issue 27): sent to Apple when it asks. */
-export function storeConsumptionRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function storeConsumptionRoutes(services: {
+  storePayments: Pick<StorePayments, 'consumption'>;
+  md5: Md5Scheme<AppRecord>;
+  apps: Apps;
+}): FastifyPluginAsyncTypebox {
   const md5 = services.md5.hook(appIdBodyMd5((appId) => services.apps.resolveByAppId(appId), 'hook'));
   return async (app) => {
     app.post(
@@ -182,7 +202,7 @@ export function storeConsumptionRoutes(services: Services): FastifyPluginAsyncTy
         preHandler: md5,
       },
       async (request) => {
-        const trxNo = Number(request.params.trxNo);
+        const trxNo = request.params.trxNo;
         if (request.body.trxNo !== trxNo) throw invalidParameter('trxNo', "is not the path's trxNo");
         const { app: caller } = services.md5.caller(request);
         await services.storePayments.consumption.report(caller.appId, trxNo, request.body.consumptionPercentage);
@@ -193,21 +213,23 @@ export function storeConsumptionRoutes(services: Services): FastifyPluginAsyncTy
 }
 
 /** Admin API: an app's Apple consumption requests and what was sent (mounted under /admin/v1). */
-export function storeConsumptionAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function storeConsumptionAdminRoutes(services: {
+  storePayments: Pick<StorePayments, 'consumption'>;
+  apps: Apps;
+}): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/apps/:appId/store-consumption-requests',
       adminRoute({
         summary: "Apple's consumption requests of an app, newest first, with what was sent and its delivery",
-        params: NotifyParams,
+        params: AppIdParams,
         response: {
           200: Type.Object({ requests: Type.Array(ConsumptionRequestView) }),
         },
       }),
       async (request) => {
-        const appId = Number(request.params.appId);
-        if (!(await services.apps.resolveByAppId(appId)))
-          throw new AppError('NOT_FOUND', `app ${appId} does not exist`);
+        const appId = request.params.appId;
+        await services.apps.get(appId);
         const rows = await services.storePayments.consumption.list(appId, 200);
         return { requests: rows.map(toConsumptionRequest) };
       },

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import { SafeInteger, Text } from '../http/schemas.js';
+import { IdParam } from '../http/route-params.js';
 import { Amount } from '../orders/catalogue/products.schemas.js';
 import { NextBefore, QueryTime, pageQuery, parseTime } from '../http/admin-query.js';
 import { parsePage } from '../http/list-query.js';
@@ -37,8 +38,7 @@ export const GooglePurchaseBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const TrxNoParams = Type.Object({ trxNo: Type.String({ pattern: '^[0-9]{1,15}$' }) });
-export const NotifyParams = Type.Object({ appId: Type.String({ pattern: '^[0-9]{1,15}$' }) });
+export const TrxNoParams = Type.Object({ trxNo: IdParam() });
 
 export const AppleNotificationBody = Type.Object(
   { signedPayload: Text({ minLength: 1, maxLength: 262_144 }) },

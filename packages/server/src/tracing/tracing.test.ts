@@ -6,11 +6,11 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { verifyCallback } from '@game-platform/sdk';
-import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib.js';
+import { guestLogin, macRequest, type Login } from '../testing/accounts/accounts.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../testing/game-server.js';
 import { signMd5, startTestService, type TestService } from '../testing/service.js';
 import { startOtlpCollector, type CollectedSpan, type OtlpCollector } from '../testing/otlp-collector.js';
-import { SANDBOX, appWithProducts, payOk } from '../orders/orders.testlib.js';
+import { SANDBOX, appWithProducts, payOk } from '../testing/orders/orders.js';
 import { loggerOptions } from '../http/logging.js';
 import { flushTracing, inSpan } from './tracing.js';
 

@@ -1,19 +1,20 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { platformErrorResponses, platformSuccess, Text } from '../http/schemas.js';
+import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import { requestBaseUrl } from '../http/request-base-url.js';
-import type { Services } from '../services.js';
+import type { AppRecord } from '../apps/apps.service.js';
+import type { TokenSession } from '../accounts/tokens.service.js';
+import type { MacScheme } from '../auth/mac.js';
+import type { PayLinkService } from './pay-links.js';
 import { PayLink, PayLinkBody } from './web-pay.schemas.js';
-
-const ClientIdQuery = Type.Object({
-  clientId: Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }),
-});
+import { ClientIdQuery } from '../accounts/accounts.schemas.js';
+import { clientMac } from '../orders/placement/client-mac.routes.js';
 
 /** The game client asks for a launch link of the web payment page for its player's role (MAC token, 5.2). */
-export function payLinkRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const clientId = (request: FastifyRequest) => (request.query as { clientId: string }).clientId;
-  const mac = services.mac.hook({ clientId, replay: 'await' });
+export function payLinkRoutes(services: {
+  webPay: { links: PayLinkService };
+  mac: MacScheme<AppRecord, TokenSession>;
+}): FastifyPluginAsyncTypebox {
+  const mac = clientMac(services.mac, 'await');
   return async (app) => {
     app.post(
       '/order/v1/client/pay-links',

@@ -1,20 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { QueryId } from '../http/admin-query.js';
+import { AppIdParams, IdParam } from '../http/route-params.js';
+import type { AppService } from '../apps/apps.service.js';
 import { Text } from '../http/schemas.js';
-import type { Services } from '../services.js';
-import { LangTag, PrecheckMessage, WebPaySettings, WebPaySettingsBody } from './web-pay-settings.js';
+import {
+  LangTag,
+  PrecheckMessage,
+  WebPaySettings,
+  WebPaySettingsBody,
+  type WebPaySettingsService,
+} from './web-pay-settings.js';
 import { adminRoute } from '../http/api-route.js';
 
-const AppIdParams = Type.Object({ appId: QueryId });
 const CodeParams = Type.Object({
-  appId: QueryId,
+  appId: IdParam(),
   code: Type.String({
     pattern: '^[0-9]{1,9}$',
     description: 'A custom pre-order check code (section 7); at most 9 digits, so it fits a 32-bit integer column.',
   }),
 });
-const CodeLangParams = Type.Object({ appId: QueryId, code: CodeParams.properties.code, lang: LangTag });
+const CodeLangParams = Type.Object({ appId: IdParam(), code: CodeParams.properties.code, lang: LangTag });
 const MessageBody = Type.Object({ text: Text({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false });
 
 /**
@@ -22,7 +27,10 @@ const MessageBody = Type.Object({ text: Text({ minLength: 1, maxLength: 500 }) }
  * frame it and its return URLs, and the game's texts of its custom pre-order check codes per language (section 7; a
  * built-in code is refused).
  */
-export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function webPayAdminRoutes(services: {
+  webPay: { settings: WebPaySettingsService };
+  apps: Pick<AppService, 'get'>;
+}): FastifyPluginAsyncTypebox {
   const { settings } = services.webPay;
   return async (app) => {
     app.get(
@@ -33,7 +41,7 @@ export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox
         response: { 200: WebPaySettings },
       }),
       async (request) => {
-        const appId = Number(request.params.appId);
+        const appId = request.params.appId;
         await services.apps.get(appId);
         return settings.settings(appId);
       },
@@ -48,7 +56,7 @@ export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox
         body: WebPaySettingsBody,
         response: { 200: WebPaySettings },
       }),
-      async (request) => settings.put(Number(request.params.appId), request.body),
+      async (request) => settings.put(request.params.appId, request.body),
     );
 
     app.get(
@@ -58,7 +66,7 @@ export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox
         params: AppIdParams,
         response: { 200: Type.Object({ items: Type.Array(PrecheckMessage) }) },
       }),
-      async (request) => ({ items: await settings.messages(Number(request.params.appId)) }),
+      async (request) => ({ items: await settings.messages(request.params.appId) }),
     );
 
     app.put(
@@ -70,39 +78,18 @@ export function webPayAdminRoutes(services: Services): FastifyPluginAsyncTypebox
         response: { 200: PrecheckMessage },
       }),
       async (request) =>
-        settings.putMessage(
-          Number(request.params.appId),
-          Number(request.params.code),
-          request.params.lang,
-          request.body.text,
-        ),
+        settings.putMessage(request.params.appId, Number(request.params.code), request.params.lang, request.body.text),
     );
 
-    app.delete(
-      '/apps/:appId/precheck-messages/:code',
-      adminRoute({
-        summary: 'Delete every language of a custom code',
-        params: CodeParams,
-        response: { 204: Type.Null() },
-      }),
-      async (request, reply) => {
-        await settings.deleteMessages(Number(request.params.appId), Number(request.params.code));
-        return reply.code(204).send(null);
-      },
-    );
-
-    app.delete(
-      '/apps/:appId/precheck-messages/:code/:lang',
-      adminRoute({
-        summary: 'Delete one language of a custom code',
-        params: CodeLangParams,
-        response: { 204: Type.Null() },
-      }),
-      async (request, reply) => {
+    // Every language of a code, or one: the same delete.
+    for (const [path, summary, params] of [
+      ['/apps/:appId/precheck-messages/:code', 'Delete every language of a custom code', CodeParams],
+      ['/apps/:appId/precheck-messages/:code/:lang', 'Delete one language of a custom code', CodeLangParams],
+    ] as const)
+      app.delete(path, adminRoute({ summary, params, response: { 204: Type.Null() } }), async (request, reply) => {
         const p = request.params;
-        await settings.deleteMessages(Number(p.appId), Number(p.code), p.lang);
+        await settings.deleteMessages(p.appId, Number(p.code), 'lang' in p ? p.lang : undefined);
         return reply.code(204).send(null);
-      },
-    );
+      });
   };
 }

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PageClient, launchLink, startWebPay, type WebPayFixture } from './web-pay.testlib.js';
+import { PageClient, launchLink, startWebPay, type WebPayFixture } from '../testing/web-pay/web-pay.js';
 
 /** The page's JSON API over HTTP: the web-view flow to a paid order and the game's 2.4 notification. */
 describe('web payment page API', () => {

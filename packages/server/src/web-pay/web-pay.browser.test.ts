@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { mintSandbox } from '../accounts/accounts.testlib.js';
-import { startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
-import { launchLink, startWebPay, type WebPayFixture } from './web-pay.testlib.js';
+import { mintSandbox } from '../testing/accounts/accounts.js';
+import { startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
+import { launchLink, startWebPay, type WebPayFixture } from '../testing/web-pay/web-pay.js';
 
 /** The web payment page in Debian's headless Chromium against the real service and a real game fixture. */
 describe('web payment page (browser)', () => {

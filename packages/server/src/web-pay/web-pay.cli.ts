@@ -1,8 +1,15 @@
 import type { Command } from 'commander';
 import { Value } from '@sinclair/typebox/value';
-import type { CliContext, LegacyServices } from '../cli/context.js';
+import type { CliContext } from '../cli/context.js';
+import type { AppService } from '../apps/apps.service.js';
 import { invalidParameter } from '../errors/app-error.js';
-import { LangTag, PayServer } from './web-pay-settings.js';
+import { LangTag, PayServer, type WebPaySettingsService } from './web-pay-settings.js';
+
+/** What the web payment page's commands use. */
+export interface WebPayCliServices {
+  webPay: { settings: WebPaySettingsService };
+  apps: Pick<AppService, 'get'>;
+}
 
 function parseNumber(field: string, value: string): number {
   if (!/^[0-9]{1,9}$/.test(value)) throw invalidParameter(field, 'must be a whole number');
@@ -19,7 +26,7 @@ function parseLang(value: string): string {
  * list|set|delete`: what the official web payment page offers, who may frame it, where payments may return, and the
  * game's texts of its custom pre-order check codes (section 7; built-in codes are refused).
  */
-export function registerWebPayCommands(app: Command, ctx: CliContext<LegacyServices>): void {
+export function registerWebPayCommands(app: Command, ctx: CliContext<WebPayCliServices>): void {
   const web = app.command('web-pay').description('the official web payment page of an app (docs/web-payment.md)');
   web
     .command('servers')

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { go, signIn, startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
+import { go, signIn, startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
 import { startTestService, type TestService } from '../testing/service.js';
 
 /** The operator console's panels of the web payment page (settings, custom pre-order check texts), in headless Chromium. */

@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { guestLogin, macRequest, mintSandbox } from '../accounts/accounts.testlib.js';
-import { count } from '../orders/orders.testlib.js';
-import { PageClient, launchLink, startWebPay, type WebPayFixture } from './web-pay.testlib.js';
+import { guestLogin, macRequest, mintSandbox } from '../testing/accounts/accounts.js';
+import { count } from '../testing/orders/orders.js';
+import { PageClient, launchLink, startWebPay, type WebPayFixture } from '../testing/web-pay/web-pay.js';
 
 /** Bad input and failing games at the page API: the documented envelope, never a 500, nothing written. */
 describe('web payment page API: errors', () => {

@@ -2,8 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
-import { PageClient, launchLink, startWebPay, type WebPayFixture } from './web-pay.testlib.js';
+import { startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
+import { PageClient, launchLink, startWebPay, type WebPayFixture } from '../testing/web-pay/web-pay.js';
 
 /** A game's page on another loopback site (127.0.0.2, another port) that frames `?src=`. */
 async function startParent(): Promise<{ origin: string; url: (src: string) => string; close(): Promise<void> }> {

@@ -10,15 +10,17 @@ import { PayLinksRepository } from './pay-links.repository.js';
 import { PaySessions } from './session.js';
 import { WebPaySettingsRepository } from './web-pay-settings.repository.js';
 import { WebPaySettingsService } from './web-pay-settings.js';
+import type { WebPayServices } from './web-pay.page.routes.js';
 import { WEB_PAYMENT_TYPE, WebPayService, webChannelOf, type PageMethod } from './web-pay.service.js';
 
+export { payLinkRoutes } from './pay-links.routes.js';
+export { webPayApiRoutes } from './web-pay.routes.js';
+export { webPayPageRoutes } from './web-pay.page.routes.js';
+export { webPayAdminRoutes } from './web-pay.admin.routes.js';
+export { registerWebPayCommands } from './web-pay.cli.js';
+
 /** The web payment page's domain as services.ts holds it. */
-export interface WebPayDomain {
-  page: WebPayService;
-  links: PayLinkService;
-  sessions: PaySessions;
-  settings: WebPaySettingsService;
-}
+export type WebPayDomain = WebPayServices;
 
 export function createWebPay(deps: {
   db: Kysely<Tables>;

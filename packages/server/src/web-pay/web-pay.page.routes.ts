@@ -6,8 +6,11 @@ import { AppError } from '../errors/app-error.js';
 import { loadEsmVendor } from '../http/esm-vendor.js';
 import { pageFiles, pageHtml } from '../http/static-page.js';
 import { quietRoutes } from '../http/quiet-routes.js';
-import type { Services } from '../services.js';
-import type { PaySession } from './session.js';
+import type { AppService } from '../apps/apps.service.js';
+import type { PaySession, PaySessions } from './session.js';
+import type { PayLinkService } from './pay-links.js';
+import type { WebPaySettingsService } from './web-pay-settings.js';
+import type { WebPayService } from './web-pay.service.js';
 import { ClientIdParams } from './web-pay.schemas.js';
 
 /** The page's static files (packages/server/web-pay, beside src and dist). */
@@ -57,9 +60,23 @@ export function allowFraming(reply: FastifyReply, frameAncestors: string[]): voi
   reply.removeHeader('x-frame-options');
 }
 
+/** The web payment page's services (web-pay.module.ts builds them). */
+export interface WebPayServices {
+  page: WebPayService;
+  links: PayLinkService;
+  sessions: PaySessions;
+  settings: WebPaySettingsService;
+}
+
+/** What the page routes use. */
+export interface WebPayPageDeps {
+  webPay: WebPayServices;
+  apps: Pick<AppService, 'resolveByClientId' | 'requireActive'>;
+}
+
 /** The session's Set-Cookie for the app's page (SameSite=None; Partitioned when the app lets sites frame it). */
 export function sessionSetCookie(
-  services: Services,
+  services: { webPay: Pick<WebPayServices, 'sessions'> },
   request: FastifyRequest,
   session: PaySession | null,
   frameAncestors: string[],
@@ -71,7 +88,7 @@ export function sessionSetCookie(
  * The official web payment page (issue 18): GET /pay/{clientId}, its launch links (/pay/{clientId}/link/{token}:
  * opened once, they start the page session and redirect to the page) and its static files under /pay/assets.
  */
-export function webPayPageRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function webPayPageRoutes(services: WebPayPageDeps): FastifyPluginAsyncTypebox {
   const { page, links, settings } = services.webPay;
   const indexHtml = pageHtml({
     title: 'Payment',

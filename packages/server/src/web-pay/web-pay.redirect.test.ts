@@ -2,11 +2,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
+import { startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
 import { returnUrlOf, type PaymentChannelAdapter, type PaymentStart } from '../orders/payments/channels/channel.js';
 import type { OrderRow } from '../orders/orders.repository.js';
-import { count } from '../orders/orders.testlib.js';
-import { PageClient, launchLink, startWebPay, type WebPayFixture } from './web-pay.testlib.js';
+import { count } from '../testing/orders/orders.js';
+import { PageClient, launchLink, startWebPay, type WebPayFixture } from '../testing/web-pay/web-pay.js';
 
 /**
  * A provider-hosted payment page on loopback, as a real channel adapter would use one: its checkout sends the

@@ -5,13 +5,14 @@ import { AppError } from '../errors/app-error.js';
 import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import { countryOrDefault } from '../accounts/country.js';
 import { requestBaseUrl } from '../http/request-base-url.js';
-import type { AppRecord } from '../apps/apps.service.js';
+import type { AppRecord, AppService } from '../apps/apps.service.js';
 import { exponentOf } from '../orders/money.js';
 import type { Order } from '../orders/orders.view.js';
 import type { PaymentStep } from '../orders/payments/channels/channel.js';
-import type { Services } from '../services.js';
+import type { AccountService } from '../accounts/accounts.service.js';
+import type { Config } from '../config/config.js';
 import type { PaySession } from './session.js';
-import { pageHeaders, sessionSetCookie } from './web-pay.page.routes.js';
+import { pageHeaders, sessionSetCookie, type WebPayServices } from './web-pay.page.routes.js';
 import {
   ClientIdParams,
   Context,
@@ -61,7 +62,12 @@ export function pageOrder(o: Order) {
 }
 
 /** The web payment page's JSON API under /pay/api/{clientId} (page session cookie; X-CSRF-Token on every POST). */
-export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function webPayApiRoutes(services: {
+  webPay: WebPayServices;
+  apps: Pick<AppService, 'requireActive'>;
+  accounts: Pick<AccountService, 'edgeCountry' | 'loginWithProvider' | 'logout' | 'sandbox' | 'tokens'>;
+  config: Pick<Config, 'WEB_PAY_ROLE_CHECKS_PER_MINUTE'>;
+}): FastifyPluginAsyncTypebox {
   const { page, sessions } = services.webPay;
   const roleLimit = {
     rateLimit: {
@@ -278,7 +284,7 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { app: record, session } = await reading(request);
-        return ok(pageOrder(await page.order(record, session, Number(request.params.trxNo))));
+        return ok(pageOrder(await page.order(record, session, request.params.trxNo)));
       },
     );
 
@@ -295,9 +301,7 @@ export function webPayApiRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { app: record, session } = await changing(request);
-        return ok(
-          pageOrder(await page.sandboxStep(record, session, Number(request.params.trxNo), request.body.outcome)),
-        );
+        return ok(pageOrder(await page.sandboxStep(record, session, request.params.trxNo, request.body.outcome)));
       },
     );
   };

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
+import { IdParam } from '../http/route-params.js';
 import { OrderLineInput } from '../orders/orders.schemas.js';
 import { LangTag } from './web-pay-settings.js';
 
@@ -8,7 +9,7 @@ import { LangTag } from './web-pay-settings.js';
 export const ClientIdParams = Type.Object({ clientId: Text({ minLength: 1, maxLength: 64 }) });
 export const TrxNoParams = Type.Object({
   clientId: ClientIdParams.properties.clientId,
-  trxNo: Type.String({ pattern: '^[0-9]{1,15}$' }),
+  trxNo: IdParam(),
 });
 
 const RoleId = Text({ minLength: 1, maxLength: 128 });

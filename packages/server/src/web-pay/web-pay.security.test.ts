@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { count } from '../orders/orders.testlib.js';
-import { PageClient, launchLink, startWebPay, type WebPayFixture } from './web-pay.testlib.js';
+import { count } from '../testing/orders/orders.js';
+import { PageClient, launchLink, startWebPay, type WebPayFixture } from '../testing/web-pay/web-pay.js';
 
 /** The page's defences: CSRF, sealed sessions bound to one app, single-use links, cookie flags, headers, rate limit. */
 describe('web payment page: security', () => {

@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
-import { launchLink, startWebPay, type WebPayFixture } from './web-pay.testlib.js';
+import { startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
+import { launchLink, startWebPay, type WebPayFixture } from '../testing/web-pay/web-pay.js';
 
 /**
  * What the page says and shows while it works (issue 28): a refusal follows the language switch, the form is

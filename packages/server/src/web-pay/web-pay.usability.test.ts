@@ -2,10 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { startBrowser, waitForText, type TestBrowser } from '../console/console.testlib.js';
+import { startBrowser, waitForText, type TestBrowser } from '../testing/console/console.js';
 import { PreOrderCodeMeanings } from '../game-calls/pre-order-codes.js';
 import { WEB_PAY_ROOT } from './web-pay.page.routes.js';
-import { startWebPay, type WebPayFixture } from './web-pay.testlib.js';
+import { startWebPay, type WebPayFixture } from '../testing/web-pay/web-pay.js';
 
 /** Presses Tab until `selector` has the focus (its place in the tab order); fails when it is not reachable. */
 async function tabTo(page: Page, selector: string): Promise<void> {

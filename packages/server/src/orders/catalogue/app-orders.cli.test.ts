@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../../testing/child.js';
 import { TEST_DATABASE_URL } from '../../testing/database.js';
-import { refundedPurchase, startRefundWorld, type RefundWorld } from '../refunds/refund-abuse.testlib.js';
+import { refundedPurchase, startRefundWorld, type RefundWorld } from '../../testing/orders/refund-abuse.js';
 
 /** `app refunders` and `app order-settings show|set` on the database of a running service. */
 describe('refund abuse CLI', () => {

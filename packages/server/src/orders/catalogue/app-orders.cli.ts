@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import type { CliContext, LegacyServices } from '../../cli/context.js';
+import type { CliContext } from '../../cli/context.js';
+import type { AppService } from '../../apps/apps.service.js';
+import type { RefundAbuse } from '../refunds/refund-abuse.js';
 import { invalidParameter } from '../../errors/app-error.js';
 import { parseId } from '../../http/admin-query.js';
 import {
@@ -9,6 +11,7 @@ import {
   type OrderSettings,
   type OrderSettingsChange,
   type RefundPreference,
+  type OrderSettingsService,
 } from './settings.js';
 import { TEXT_PATTERN } from '../../http/schemas.js';
 
@@ -16,6 +19,12 @@ import { TEXT_PATTERN } from '../../http/schemas.js';
 const TEXT = new RegExp(`^(?=[\\s\\S]{10,2000}$)${TEXT_PATTERN.slice(1)}`);
 import type { Refunders } from '../refunds/refund-abuse.schemas.js';
 import { onOff } from '../../cli/switch-option.js';
+
+/** What an app's order commands use. */
+export interface AppOrderCliServices {
+  orders: { settings: OrderSettingsService; refundAbuse: RefundAbuse };
+  apps: Pick<AppService, 'get'>;
+}
 
 const describeSettings = (s: OrderSettings) =>
   [
@@ -46,7 +55,7 @@ const describeRefunders = (r: Refunders) =>
  * `app order-settings show|set` and `app refunders`: an app's order settings (web region lock, refusing store
  * orders of players in arrears) and its players with the most refunds (docs/orders.md "Refund abuse").
  */
-export function registerAppOrderCommands(app: Command, ctx: CliContext<LegacyServices>): void {
+export function registerAppOrderCommands(app: Command, ctx: CliContext<AppOrderCliServices>): void {
   const settings = app.command('order-settings').description("an app's order settings");
   settings
     .command('show')

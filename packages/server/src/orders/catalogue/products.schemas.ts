@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SafeNumber, Text } from '../../http/schemas.js';
+import { IdParam } from '../../http/route-params.js';
 
 export const PRODUCT_CODE_PATTERN = '^[A-Za-z0-9_.:-]{1,64}$';
 export const ProductCode = Type.String({
@@ -57,6 +58,6 @@ export const Product = Type.Object(
 export type Product = Static<typeof Product>;
 
 export const ProductParams = Type.Object({
-  appId: Type.String({ pattern: '^[0-9]{1,15}$' }),
+  appId: IdParam(),
   productCode: ProductCode,
 });

@@ -1,11 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { appIdBodyMd5 } from '../../http/app-id-md5.js';
 import { platformErrorResponses } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
+import type { AppRecord, AppService } from '../../apps/apps.service.js';
+import type { Md5Scheme } from '../../auth/md5.js';
+import type { ConsumptionService } from './consumption.js';
 import { ConsumptionNoticeAnswer, ConsumptionNoticeBody } from './consumption.schemas.js';
 
+/** What the consumption notice route uses. */
+export interface ConsumptionRoutesDeps {
+  md5: Md5Scheme<AppRecord>;
+  apps: Pick<AppService, 'resolveByAppId'>;
+  orders: { consumption: ConsumptionService };
+}
+
 /** 4.6: POST /order/v1/game/pay/notify (game server, md5 of 5.1). */
-export function consumptionRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function consumptionRoutes(services: ConsumptionRoutesDeps): FastifyPluginAsyncTypebox {
   // 4.6 names its app by appId; its nonce is recorded in the batch that stores the notice (one round trip per batch,
   // not two).
   const md5 = services.md5.hook(appIdBodyMd5((appId) => services.apps.resolveByAppId(appId), 'store'));

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { md5Sign } from '@game-platform/sdk';
 import { signMd5, startTestService, type TestService } from '../../testing/service.js';
-import { counts } from '../orders.testlib.js';
+import { counts } from '../../testing/orders/orders.js';
 import { consumptionForward } from './consumption-notices.store.js';
 
 const PATH = '/order/v1/game/pay/notify';

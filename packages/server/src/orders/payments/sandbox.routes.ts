@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, invalidParameter } from '../../errors/app-error.js';
 import { platformErrorResponses } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
+import type { AppService } from '../../apps/apps.service.js';
+import type { OrderService } from '../orders.service.js';
 import type { ClientReport } from './channels/channel.js';
 import { checkCurrency, toMinor } from '../money.js';
 import {
@@ -18,13 +19,19 @@ import { Order } from '../orders.view.js';
 const tags = ['sandbox'];
 const security = [{ adminBearer: [] }];
 
+/** What the sandbox routes use. */
+export interface SandboxDeps {
+  orders: { orders: Pick<OrderService, 'place' | 'applyChannelEvent'>; sandboxEnabled: boolean };
+  apps: Pick<AppService, 'get'>;
+}
+
 /**
  * The sandbox channel's operator side (/admin/v1/sandbox): it plays the store
  * or payment provider (complete, fail, refund) and the official web payment
  * page (place an order for a player). Refused unless SANDBOX_PAYMENTS is on,
  * which the configuration never allows in production mode.
  */
-export function sandboxRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function sandboxRoutes(services: SandboxDeps): FastifyPluginAsyncTypebox {
   const { orders: domain } = services;
   return async (app) => {
     app.addHook('onRequest', async () => {
@@ -56,8 +63,7 @@ export function sandboxRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const b = request.body;
-        if (!(await services.apps.resolveByAppId(b.appId)))
-          throw new AppError('NOT_FOUND', `app ${b.appId} does not exist`);
+        await services.apps.get(b.appId);
         const placed = await domain.orders.place({
           appId: b.appId,
           userId: b.userId,
@@ -93,7 +99,7 @@ export function sandboxRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const trxNo = Number(request.params.trxNo);
+        const trxNo = request.params.trxNo;
         const b = request.body;
         if (b.outcome === 'failure') {
           return domain.orders.applyChannelEvent({
@@ -126,7 +132,7 @@ export function sandboxRoutes(services: Services): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const refund = await domain.orders.applyChannelEvent({
           kind: 'refunded',
-          trxNo: Number(request.params.trxNo),
+          trxNo: request.params.trxNo,
           bankRefundNo: request.body?.bankRefundNo ?? null,
         });
         return reply.code(201).send(refund);

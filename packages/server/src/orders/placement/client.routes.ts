@@ -1,21 +1,24 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { platformErrorResponses, platformSuccess, Text } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
+import { platformErrorResponses, platformSuccess } from '../../http/schemas.js';
+import type { AppRecord } from '../../apps/apps.service.js';
+import type { TokenSession } from '../../accounts/tokens.service.js';
+import { IdParam } from '../../http/route-params.js';
+import type { OrderService } from '../orders.service.js';
+import type { RefundService } from '../refunds/refunds.js';
 import { countryOrDefault } from '../../accounts/country.js';
-import { playerAuth } from '../../accounts/accounts.service.js';
-import { macNonceReused } from '../../auth/mac.js';
-import type { CallLogs } from '../../game-calls/game-calls.js';
+import { playerAuth, type AccountService } from '../../accounts/accounts.service.js';
+import { macNonceReused, type MacScheme } from '../../auth/mac.js';
+import type { CallLogs, GameCallsClient } from '../../game-calls/game-calls.js';
 import { checkWithGame } from './game-checks.js';
 import { PendingSupplement } from '../notifications.schemas.js';
 import { PaymentStepSchema, PlaceOrderBody } from '../orders.schemas.js';
 import { Order } from '../orders.view.js';
+import { ClientIdQuery } from '../../accounts/accounts.schemas.js';
+import { clientMac } from './client-mac.routes.js';
 
-const ClientIdQuery = Type.Object({
-  clientId: Text({ minLength: 1, maxLength: 64, description: 'Client id issued by the platform.' }),
-});
-const TradeNoParams = Type.Object({ tradeNo: Type.String({ pattern: '^[0-9]{1,15}$' }) });
+const TradeNoParams = Type.Object({ tradeNo: IdParam() });
 const security = [{ macToken: [] }];
 
 export const PlacedOrder = Type.Object({
@@ -34,13 +37,20 @@ export const PlacedOrder = Type.Object({
 
 const ok = <T>(data: T, detail = '') => ({ code: 200 as const, msg: 'success', detail, data });
 
+/** What the player's order API uses. */
+export interface OrderClientDeps {
+  orders: { orders: OrderService; refunds: RefundService };
+  mac: MacScheme<AppRecord, TokenSession>;
+  accounts: Pick<AccountService, 'edgeCountry'>;
+  gameCalls: GameCallsClient;
+}
+
 /** The player's order API (MAC token of 5.2): order placement, arrears (4.5) and supplement payment. */
-export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox {
+export function orderClientRoutes(services: OrderClientDeps): FastifyPluginAsyncTypebox {
   const { orders: domain } = services;
-  const clientId = (request: FastifyRequest) => (request.query as { clientId: string }).clientId;
-  const mac = services.mac.hook({ clientId, replay: 'await' });
+  const mac = clientMac(services.mac, 'await');
   // 4.5 only reads: its store records the nonce in the statement that reads (orders/refunds/arrears-batch.ts).
-  const macRecordedByRead = services.mac.hook({ clientId, replay: 'store' });
+  const macRecordedByRead = clientMac(services.mac, 'store');
   return async (app) => {
     app.post(
       '/order/v1/client/orders',
@@ -151,9 +161,7 @@ export function orderClientRoutes(services: Services): FastifyPluginAsyncTypebox
       },
       async (request) => {
         const player = playerAuth(services.mac.caller(request));
-        return ok(
-          await domain.refunds.startSupplementPayment(player.appId, player.userId, Number(request.params.tradeNo)),
-        );
+        return ok(await domain.refunds.startSupplementPayment(player.appId, player.userId, request.params.tradeNo));
       },
     );
   };

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { guestLogin, macRequest, type Login } from '../../accounts/accounts.testlib.js';
+import { guestLogin, macRequest, type Login } from '../../testing/accounts/accounts.js';
 import {
   platformPublicKeys,
   startGameServer,
@@ -10,7 +10,7 @@ import {
   type GameServer,
 } from '../../testing/game-server.js';
 import { startTestService, type TestService } from '../../testing/service.js';
-import { SANDBOX, appWithProducts, counts } from '../orders.testlib.js';
+import { SANDBOX, appWithProducts, counts } from '../../testing/orders/orders.js';
 
 /** Client order placement (MAC token): the game's role query (4.8) and pre-order check (4.10) come first. */
 describe('client order placement', () => {

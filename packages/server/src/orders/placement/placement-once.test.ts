@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { guestLogin, macRequest, type Login } from '../../accounts/accounts.testlib.js';
+import { guestLogin, macRequest, type Login } from '../../testing/accounts/accounts.js';
 import { spawnService, type ChildService } from '../../testing/child.js';
 import { testBackend } from '../../testing/database.js';
 import { processEnv } from '../../testing/env.js';
@@ -15,7 +15,7 @@ import {
 } from '../../testing/game-server.js';
 import { startTestService, type TestService } from '../../testing/service.js';
 import { childShim as shim } from '../../testing/child-shim.js';
-import { SANDBOX, appWithProducts, count } from '../orders.testlib.js';
+import { SANDBOX, appWithProducts, count } from '../../testing/orders/orders.js';
 
 /**
  * How long the fixture game takes to answer at least; it also holds its

@@ -4,7 +4,7 @@ import { groupBy } from '../../db/group-by.js';
 import { Batcher, caseById } from '../../db/batcher.js';
 import type { Dialect } from '../../db/dialect.js';
 import { OrderStatus } from '../enums.js';
-import { ordersRepo, type ItemRow, type OrderRow } from '../orders.repository.js';
+import { OrdersRepository, type ItemRow, type OrderRow } from '../orders.repository.js';
 import type { OrderItemsTable, OrdersTable } from '../orders.tables.js';
 import { creation } from '../status-history.js';
 
@@ -19,7 +19,7 @@ export type Created = { row: OrderRow; items: ItemRow[] } | null;
  * transaction creates many orders (multi-row inserts, `ON CONFLICT DO
  * NOTHING` on the (appId, outTrxNo) key, so a duplicate is told apart per
  * order and cannot fail the others); one UPDATE opens many at the channel.
- * Creating and opening write the orders' status history (ordersRepo.recordStatusChanges)
+ * Creating and opening write the orders' status history (OrdersRepository.recordStatusChanges)
  * in the same transaction. Each request goes on only after its batch committed.
  */
 export class PlacementWrites {
@@ -95,7 +95,7 @@ export class PlacementWrites {
         result.set(i, { row, items: own });
       }
       if (items.length > 0) await trx.insertInto('order_items').values(items).execute();
-      await ordersRepo.recordStatusChanges(trx, rows.map(creation));
+      await new OrdersRepository(trx).recordStatusChanges(rows.map(creation));
       return result;
     });
     return batch.map((_, i) => created.get(i) ?? null);
@@ -128,8 +128,7 @@ export class PlacementWrites {
         .where('status', '=', OrderStatus.CREATED)
         .returningAll()
         .execute();
-      await ordersRepo.recordStatusChanges(
-        trx,
+      await new OrdersRepository(trx).recordStatusChanges(
         opened.map((r) => ({
           trx_no: r.trx_no,
           from_status: OrderStatus.CREATED,

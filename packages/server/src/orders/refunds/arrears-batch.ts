@@ -3,7 +3,7 @@ import { Batcher } from '../../db/batcher.js';
 import type { Database } from '../../db/database.js';
 import { groupBy } from '../../db/group-by.js';
 import type { Tables } from '../../db/tables.js';
-import { ordersRepo, type SupplementRow } from '../orders.repository.js';
+import { OrdersRepository, type SupplementRow } from '../orders.repository.js';
 
 /** One 4.5 request: whose arrears to read, and the request's nonce (5.2) to record. */
 export interface ArrearsRead {
@@ -71,7 +71,7 @@ export function arrearsBatcher(database: Pick<Database<Tables>, 'dialect' | 'rel
           batch.map((x) => x.nonce),
         );
         const admitted = batch.filter((_, i) => recorded[i]);
-        const lists = admitted.length === 0 ? [] : await ordersRepo.pendingSupplementsOf(db, admitted);
+        const lists = admitted.length === 0 ? [] : await new OrdersRepository(db).pendingSupplementsOf(admitted);
         return {
           fresh: new Set(admitted.map((x) => nonceKey(x.nonce))),
           byUser: new Map(admitted.map((x, i) => [`${x.appId}\u0000${x.userId}`, lists[i]!])),

@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { guestLogin, macRequest, type Login } from '../../accounts/accounts.testlib.js';
-import { counts, payOk, placeOk, storeOrder } from '../orders.testlib.js';
-import { anotherApp, refundedPurchase, startRefundWorld, type RefundWorld } from './refund-abuse.testlib.js';
+import { guestLogin, macRequest, type Login } from '../../testing/accounts/accounts.js';
+import { counts, payOk, placeOk, storeOrder } from '../../testing/orders/orders.js';
+import { anotherApp, refundedPurchase, startRefundWorld, type RefundWorld } from '../../testing/orders/refund-abuse.js';
 
 /**
  * The per-app option refusing new store orders of a player who owes a pending supplement (4.5): off by default; on,

@@ -1,10 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildMacAuthorization } from '@game-platform/sdk';
-import { guestLogin, macRequest, type Login } from '../../accounts/accounts.testlib.js';
+import { guestLogin, macRequest, type Login } from '../../testing/accounts/accounts.js';
 import { startTestService, type TestService } from '../../testing/service.js';
 import { platformPublicKeys, startGameServer, type GameServer } from '../../testing/game-server.js';
-import { SANDBOX, appWithProducts, counts, details, payOk, placeOk, storeOrder } from '../orders.testlib.js';
+import { SANDBOX, appWithProducts, counts, details, payOk, placeOk, storeOrder } from '../../testing/orders/orders.js';
 
 /** 4.5 and the supplement payment route: MAC token of the player; nothing else gets in. */
 describe('4.5 arrears: access', () => {

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { totpCode } from '../../identity/credentials.js';
-import { createDeveloper, type TestDeveloper } from '../../portal/portal.testlib.js';
+import { createDeveloper, type TestDeveloper } from '../../testing/portal/portal.js';
 import {
   go,
   signIn,
@@ -10,8 +10,8 @@ import {
   waitForRowCount,
   waitForText,
   type TestBrowser,
-} from '../../console/console.testlib.js';
-import { anotherApp, refundedPurchase, startRefundWorld, type RefundWorld } from './refund-abuse.testlib.js';
+} from '../../testing/console/console.js';
+import { anotherApp, refundedPurchase, startRefundWorld, type RefundWorld } from '../../testing/orders/refund-abuse.js';
 
 /**
  * Refund abuse in the operator console and the studio portal, in headless Chromium, against refunds made through the

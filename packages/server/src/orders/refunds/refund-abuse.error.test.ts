@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../../testing/service.js';
-import { SANDBOX } from '../orders.testlib.js';
+import { SANDBOX } from '../../testing/orders/orders.js';
 
 /** GET /admin/v1/apps/{appId}/refund-abuse refuses bad filters (400 naming them, before the app), an unknown app (404). */
 describe('refund abuse: refusals', () => {

@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FormatRegistry } from '@sinclair/typebox';
-import { assertSchema, payOk } from '../orders.testlib.js';
+import { assertSchema, payOk } from '../../testing/orders/orders.js';
 import { Refunders } from './refund-abuse.schemas.js';
-import { anotherApp, refundedPurchase, startRefundWorld, type RefundWorld } from './refund-abuse.testlib.js';
+import { anotherApp, refundedPurchase, startRefundWorld, type RefundWorld } from '../../testing/orders/refund-abuse.js';
 
 /**
  * The players of an app with the most refunds (GET /admin/v1/apps/{appId}/refund-abuse), against refunds made

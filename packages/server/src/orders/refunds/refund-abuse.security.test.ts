@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { adminAs, operatorToken } from '../../testing/operators.js';
-import { createDeveloper, portalAs, portalSessionOf, type PortalSession } from '../../portal/portal.testlib.js';
-import { anotherApp, refundedPurchase, startRefundWorld, type RefundWorld } from './refund-abuse.testlib.js';
+import { createDeveloper, portalAs, portalSessionOf, type PortalSession } from '../../testing/portal/portal.js';
+import { anotherApp, refundedPurchase, startRefundWorld, type RefundWorld } from '../../testing/orders/refund-abuse.js';
 
 /**
  * Who sees refund abuse: operators by the permission table (orders.read reads it, orders.write sets the option), a

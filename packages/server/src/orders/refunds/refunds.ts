@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../../db/tables.js';
 import { Batcher } from '../../db/batcher.js';
 import type { Database } from '../../db/database.js';
@@ -11,9 +11,10 @@ import { OrderStatus, SupplyStatus, TrxType, isStoreChannel } from '../enums.js'
 import { pendingSupplement } from '../notifications.js';
 import type { PendingSupplement } from '../notifications.schemas.js';
 import { arrearsBatcher, type ArrearsRead } from './arrears-batch.js';
-import { ordersRepo, type ItemRow, type OrderRow, type SupplementRow } from '../orders.repository.js';
+import { OrdersRepository, type ItemRow, type OrderRow, type SupplementRow } from '../orders.repository.js';
 import type { OrderService, PlacedOrder } from '../orders.service.js';
 import type { Order } from '../orders.view.js';
+import type { OrdersTable } from '../orders.tables.js';
 
 /**
  * Store refunds (2.5, 6) and the supplement orders that follow them (2.6, 3,
@@ -35,11 +36,13 @@ export class RefundService {
     private readonly now: () => number,
     /** The nonces' connection (Database.relaxed), for 4.5's one statement a batch. */
     relaxed: Database<Tables>['relaxed'],
-    /** Where the operator's list reads: Database.reads (the read replica), a moment stale at most. */
-    private readonly reads: Kysely<Tables> = db,
+    /** The orders' SQL over db (the module builds it once). */
+    private readonly repo: OrdersRepository,
+    /** Where the operator's list reads: over Database.reads (the read replica), a moment stale at most. */
+    private readonly readsRepo: OrdersRepository = repo,
   ) {
     this.#arrearsWithNonces = arrearsBatcher({ dialect, relaxed });
-    this.#arrears = new Batcher((keys) => ordersRepo.pendingSupplementsOf(this.db, keys), {
+    this.#arrears = new Batcher((keys) => this.repo.pendingSupplementsOf(keys), {
       maxBatch: 500,
       maxInFlight: dialect.batchesInFlight(),
     });
@@ -69,38 +72,25 @@ export class RefundService {
     let refundTrxNo: number;
     try {
       refundTrxNo = await this.db.transaction().execute(async (trx) => {
-        const items = await ordersRepo.items(trx, original.trx_no);
-        const refund = await ordersRepo.insertOrder(
-          trx,
-          {
-            ...copyOf(original),
-            trx_type: TrxType.REFUND,
-            out_trx_no: null,
-            original_trx_no: original.trx_no,
-            status: OrderStatus.SUCCEEDED,
-            region: null,
-            bank_trx_no: bankRefundNo,
-            origin: 'refund',
-            request_digest: null,
-            created_at: now,
-            updated_at: now,
-            success_time: now,
-          },
-          items.map(({ product_code, quantity, unit_price_minor, channel_sku_code }) => ({
-            product_code,
-            quantity,
-            unit_price_minor,
-            channel_sku_code,
-          })),
-        );
+        const orders = new OrdersRepository(trx);
+        const items = await orders.items(original.trx_no);
+        const refund = await insertFollowing(orders, original, items, {
+          trx_type: TrxType.REFUND,
+          out_trx_no: null,
+          original_trx_no: original.trx_no,
+          status: OrderStatus.SUCCEEDED,
+          bank_trx_no: bankRefundNo,
+          origin: 'refund',
+          created_at: now,
+          success_time: now,
+        });
         await notifyGame(trx, 'refund', refund, items, now);
-        if (await granted(trx, original))
-          await ordersRepo.insertSupplement(trx, supplementOf(refund, original, items, now));
+        if (await granted(trx, original)) await orders.insertSupplement(supplementOf(refund, original, items, now));
         return refund.trx_no;
       });
     } catch (err) {
       if (!this.dialect.isUniqueViolation(err)) throw err;
-      const earlier = await ordersRepo.refundOf(this.db, trxNo);
+      const earlier = await this.repo.refundOf(trxNo);
       throw new AppError(
         'REFUND_NOT_ALLOWED',
         `order ${trxNo} was already refunded (refund order ${earlier?.trx_no ?? '?'})`,
@@ -129,7 +119,7 @@ export class RefundService {
    * (2.5 rule 3). Asking again while one is open answers that one.
    */
   async startSupplementPayment(appId: number, userId: string, tradeNo: number): Promise<PlacedOrder> {
-    const supplement = await ordersRepo.supplement(this.db, tradeNo);
+    const supplement = await this.repo.supplement(tradeNo);
     if (!supplement || supplement.app_id !== appId || supplement.user_id !== userId) {
       throw new AppError('NOT_FOUND', `tradeNo ${tradeNo} is not a supplement order of this player`);
     }
@@ -148,32 +138,20 @@ export class RefundService {
     await this.orders.requireChannel(refund.channel, refund.app_id);
     const now = this.now();
     const row = await this.db.transaction().execute(async (trx) => {
-      const items = await ordersRepo.items(trx, tradeNo);
-      const order = await ordersRepo.insertOrder(
-        trx,
-        {
-          ...copyOf(refund),
-          trx_type: TrxType.SUPPLEMENT,
-          out_trx_no: `${supplement.out_trade_no}-${crypto.randomBytes(4).toString('hex')}`,
-          original_trx_no: tradeNo,
-          status: OrderStatus.CREATED,
-          region: null,
-          bank_trx_no: null,
-          origin: 'supplement',
-          request_digest: null,
-          created_at: now,
-          updated_at: now,
-          success_time: null,
-        },
-        items.map(({ product_code, quantity, unit_price_minor, channel_sku_code }) => ({
-          product_code,
-          quantity,
-          unit_price_minor,
-          channel_sku_code,
-        })),
-      );
+      const orders = new OrdersRepository(trx);
+      const items = await orders.items(tradeNo);
+      const order = await insertFollowing(orders, refund, items, {
+        trx_type: TrxType.SUPPLEMENT,
+        out_trx_no: `${supplement.out_trade_no}-${crypto.randomBytes(4).toString('hex')}`,
+        original_trx_no: tradeNo,
+        status: OrderStatus.CREATED,
+        bank_trx_no: null,
+        origin: 'supplement',
+        created_at: now,
+        success_time: null,
+      });
       // Compare-and-set, so two requests at once cannot both open a payment.
-      if (!(await ordersRepo.claimSupplementPayment(trx, tradeNo, supplement.paying_trx_no, order.trx_no))) {
+      if (!(await orders.claimSupplementPayment(tradeNo, supplement.paying_trx_no, order.trx_no))) {
         throw new AppError('CONFLICT', `a payment of supplement ${tradeNo} was opened at the same time; ask again`);
       }
       return order;
@@ -181,13 +159,13 @@ export class RefundService {
     return { ...(await this.orders.openPayment(row)), created: true };
   }
 
-  async listSupplements(q: Parameters<typeof ordersRepo.listSupplements>[1]): Promise<Array<PendingSupplementAdmin>> {
-    return (await ordersRepo.listSupplements(this.reads, q)).map(toAdmin);
+  async listSupplements(q: Parameters<OrdersRepository['listSupplements']>[0]): Promise<Array<PendingSupplementAdmin>> {
+    return (await this.readsRepo.listSupplements(q)).map(toAdmin);
   }
 
   /** The supplement as the operator sees it: 2.6 plus owner, state and times. */
   async supplementOf(tradeNo: number): Promise<PendingSupplementAdmin | null> {
-    const s = await ordersRepo.supplement(this.db, tradeNo);
+    const s = await this.repo.supplement(tradeNo);
     return s ? toAdmin(s) : null;
   }
 }
@@ -247,8 +225,32 @@ export async function granted(db: Kysely<Tables>, original: OrderRow): Promise<b
   return original.notify_event_id !== null && (await eventDelivered(db, original.notify_event_id));
 }
 
+/**
+ * Writes an order that follows another (a payment's refund, a refund's supplement payment) with the other's items,
+ * in the caller's transaction: `own` are the columns of its kind, the rest taken over (copyOf).
+ */
+export function insertFollowing(
+  orders: OrdersRepository,
+  from: OrderRow,
+  items: ItemRow[],
+  own: Pick<
+    Insertable<OrdersTable>,
+    'trx_type' | 'out_trx_no' | 'original_trx_no' | 'status' | 'bank_trx_no' | 'origin' | 'created_at' | 'success_time'
+  > & { total_minor?: number },
+): Promise<OrderRow> {
+  return orders.insertOrder(
+    { ...copyOf(from), region: null, request_digest: null, updated_at: own.created_at, ...own },
+    items.map(({ product_code, quantity, unit_price_minor, channel_sku_code }) => ({
+      product_code,
+      quantity,
+      unit_price_minor,
+      channel_sku_code,
+    })),
+  );
+}
+
 /** The columns a refund or supplement order takes over from the order it follows. */
-export function copyOf(o: OrderRow) {
+function copyOf(o: OrderRow) {
   return {
     app_id: o.app_id,
     user_id: o.user_id,

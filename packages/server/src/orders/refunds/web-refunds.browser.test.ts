@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../../testing/service.js';
-import { go, mainText, signIn, startBrowser, waitForText, type TestBrowser } from '../../console/console.testlib.js';
-import { SANDBOX, appWithProducts, payOk, placeOk, webOrder } from '../orders.testlib.js';
+import { go, mainText, signIn, startBrowser, waitForText, type TestBrowser } from '../../testing/console/console.js';
+import { SANDBOX, appWithProducts, payOk, placeOk, webOrder } from '../../testing/orders/orders.js';
 
 /** The console's order page shows a web payment's refunds: each refund order, its kind and provider, the total. */
 describe('web refunds in the console (Chromium)', () => {

@@ -12,7 +12,7 @@ import {
   placeOk,
   storeOrder,
   webOrder,
-} from '../orders.testlib.js';
+} from '../../testing/orders/orders.js';
 import type { ProviderRefund } from './web-refunds.js';
 
 /**

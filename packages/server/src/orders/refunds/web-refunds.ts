@@ -4,9 +4,9 @@ import type { Dialect } from '../../db/dialect.js';
 import { OrderStatus, TrxType, isStoreChannel } from '../enums.js';
 import { MAX_MINOR, minorToText } from '../money.js';
 import { notifyGame } from '../notify-game.js';
-import { ordersRepo, type OrderRow } from '../orders.repository.js';
-import { copyOf, granted, supplementOf } from './refunds.js';
-import { webRefundsStore, type WebRefundRow } from './web-refunds.store.js';
+import { OrdersRepository, type OrderRow } from '../orders.repository.js';
+import { granted, insertFollowing, supplementOf } from './refunds.js';
+import { WebRefundsRepository, type WebRefundRow } from './web-refunds.store.js';
 
 /**
  * Refunds of web payments (issue 39; docs/web-payment.md "Refunds and disputes", docs/web-payment.md "Web refunds"):
@@ -68,7 +68,11 @@ export interface WebRefundResult {
 }
 
 export interface WebRefundDeps {
+  /** For the refund's transaction. */
   db: Kysely<Tables>;
+  /** The orders' and the web refunds' SQL over db (built once by the module). */
+  orders: OrdersRepository;
+  store: WebRefundsRepository;
   dialect: Pick<Dialect, 'name' | 'isUniqueViolation'>;
   now: () => number;
 }
@@ -89,17 +93,18 @@ class NotApplied extends Error {
 export async function applyProviderRefund(deps: WebRefundDeps, refund: ProviderRefund): Promise<WebRefundResult> {
   if (!Number.isSafeInteger(refund.amountMinor) || refund.amountMinor <= 0 || refund.amountMinor > MAX_MINOR)
     return { outcome: 'invalid_amount' };
-  const earlier = await webRefundsStore.byProviderId(deps.db, refund.provider, refund.providerRefundId);
+  const earlier = await deps.store.byProviderId(refund.provider, refund.providerRefundId);
   // Another app's refund of that id says nothing about this app's orders.
   if (earlier)
-    return Number(earlier.app_id) === refund.appId ? duplicate(deps.db, earlier) : { outcome: 'unknown_order' };
-  const original = await ordersRepo.byTrxNo(deps.db, refund.trxNo);
+    return Number(earlier.app_id) === refund.appId ? duplicate(deps.orders, earlier) : { outcome: 'unknown_order' };
+  const original = await deps.orders.byTrxNo(refund.trxNo);
   if (!original || original.app_id !== refund.appId || !isWebPayment(original)) return { outcome: 'unknown_order' };
   if (original.currency !== refund.currency) return { outcome: 'currency_mismatch' };
   const now = deps.now();
   try {
     return await deps.db.transaction().execute(async (trx) => {
-      const paid = await ordersRepo.lockForUpdate(trx, deps.dialect, original.trx_no);
+      const orders = new OrdersRepository(trx);
+      const paid = await orders.lockForUpdate(deps.dialect, original.trx_no);
       if (!paid || paid.status !== OrderStatus.SUCCEEDED) throw new NotApplied({ outcome: 'not_paid' });
       const remaining = paid.total_minor - paid.refunded_minor;
       const amount =
@@ -107,34 +112,21 @@ export async function applyProviderRefund(deps: WebRefundDeps, refund: ProviderR
       if (amount <= 0) throw new NotApplied({ outcome: 'already_covered', remainingMinor: remaining });
       if (amount > remaining) throw new NotApplied({ outcome: 'exceeds_remaining', remainingMinor: remaining });
       // The check again in the statement that takes it, under the row's lock (either backend).
-      const taken = await ordersRepo.takeRefund(trx, paid.trx_no, amount, now);
+      const taken = await orders.takeRefund(paid.trx_no, amount, now);
       if (!taken) throw new NotApplied({ outcome: 'exceeds_remaining', remainingMinor: remaining });
-      const items = await ordersRepo.items(trx, paid.trx_no);
-      const row = await ordersRepo.insertOrder(
-        trx,
-        {
-          ...copyOf(paid),
-          trx_type: TrxType.REFUND,
-          out_trx_no: null,
-          original_trx_no: paid.trx_no,
-          status: OrderStatus.SUCCEEDED,
-          total_minor: amount,
-          region: null,
-          bank_trx_no: refund.providerRefundId,
-          origin: 'refund',
-          request_digest: null,
-          created_at: now,
-          updated_at: now,
-          success_time: refund.refundedAt,
-        },
-        items.map(({ product_code, quantity, unit_price_minor, channel_sku_code }) => ({
-          product_code,
-          quantity,
-          unit_price_minor,
-          channel_sku_code,
-        })),
-      );
-      await webRefundsStore.insert(trx, {
+      const items = await orders.items(paid.trx_no);
+      const row = await insertFollowing(orders, paid, items, {
+        trx_type: TrxType.REFUND,
+        out_trx_no: null,
+        original_trx_no: paid.trx_no,
+        status: OrderStatus.SUCCEEDED,
+        total_minor: amount,
+        bank_trx_no: refund.providerRefundId,
+        origin: 'refund',
+        created_at: now,
+        success_time: refund.refundedAt,
+      });
+      await new WebRefundsRepository(trx).insert({
         refund_trx_no: row.trx_no,
         app_id: paid.app_id,
         user_id: paid.user_id,
@@ -150,7 +142,7 @@ export async function applyProviderRefund(deps: WebRefundDeps, refund: ProviderR
         refunded_at: refund.refundedAt,
         created_at: now,
       });
-      await ordersRepo.recordStatusChanges(trx, [
+      await orders.recordStatusChanges([
         {
           trx_no: paid.trx_no,
           from_status: OrderStatus.SUCCEEDED,
@@ -163,7 +155,7 @@ export async function applyProviderRefund(deps: WebRefundDeps, refund: ProviderR
       // Store rules (3): a refund the player took back after the game granted the items leaves a supplement owed.
       // A lost dispute is the player's doing; a refund at the provider is the merchant's own choice, and owes none.
       if (refund.kind === 'dispute_lost' && (await granted(trx, paid)))
-        await ordersRepo.insertSupplement(trx, supplementOf(row, paid, items, now));
+        await orders.insertSupplement(supplementOf(row, paid, items, now));
       return {
         outcome: 'applied' as const,
         refundTrxNo: row.trx_no,
@@ -173,17 +165,12 @@ export async function applyProviderRefund(deps: WebRefundDeps, refund: ProviderR
     });
   } catch (e) {
     // A concurrent copy of the same provider refund committed first (its unique key), or took the remainder first.
-    const same = await webRefundsStore.byProviderId(deps.db, refund.provider, refund.providerRefundId);
+    const same = await deps.store.byProviderId(refund.provider, refund.providerRefundId);
     if (same && (e instanceof NotApplied || deps.dialect.isUniqueViolation(e)))
-      return Number(same.app_id) === refund.appId ? duplicate(deps.db, same) : { outcome: 'unknown_order' };
+      return Number(same.app_id) === refund.appId ? duplicate(deps.orders, same) : { outcome: 'unknown_order' };
     if (e instanceof NotApplied) return e.result;
     throw e;
   }
-}
-
-/** The web refunds of one payment, oldest first (the order's admin view). */
-export function webRefundsOf(db: Kysely<Tables>, trxNo: number): Promise<WebRefundRow[]> {
-  return webRefundsStore.ofOrder(db, trxNo);
 }
 
 /** A payment through a web channel: refunded here; a store payment's refunds come from its store (refunds.ts). */
@@ -191,8 +178,8 @@ function isWebPayment(o: OrderRow): boolean {
   return o.trx_type === TrxType.PAYMENT && !isStoreChannel(o.channel);
 }
 
-async function duplicate(db: Kysely<Tables>, earlier: WebRefundRow): Promise<WebRefundResult> {
-  const paid = await ordersRepo.byTrxNo(db, earlier.original_trx_no);
+async function duplicate(orders: OrdersRepository, earlier: WebRefundRow): Promise<WebRefundResult> {
+  const paid = await orders.byTrxNo(earlier.original_trx_no);
   return {
     outcome: 'duplicate',
     refundTrxNo: earlier.refund_trx_no,
@@ -222,13 +209,31 @@ export class WebRefunds {
 
   /** An order's web refunds, from the primary: the order's view reads what was just written (docs/scaling.md). */
   ofOrder(trxNo: number): Promise<WebRefundRow[]> {
-    return webRefundsOf(this.deps.db, trxNo);
+    return this.deps.store.ofOrder(trxNo);
   }
 
   /** What remains unrefunded of a paid web payment (minor units of its currency); null: not a paid web payment. */
-  async remaining(trxNo: number): Promise<{ remainingMinor: number; currency: string } | null> {
-    const o = await ordersRepo.byTrxNo(this.deps.db, trxNo);
-    if (!o || !isWebPayment(o) || o.status !== OrderStatus.SUCCEEDED) return null;
-    return { remainingMinor: o.total_minor - o.refunded_minor, currency: o.currency };
+  async remaining(trxNo: number): Promise<WebRemaining | null> {
+    return remainingOf(await this.deps.orders.byTrxNo(trxNo));
   }
+
+  /**
+   * The same, read under the payment's row lock in the caller's transaction: the lock `apply` takes, so an operator's
+   * refund request (payment-providers/refund-requests.ts) and the provider's refunds of the order take turns, each
+   * counting what the others left.
+   */
+  async lockRemaining(trx: Kysely<Tables>, trxNo: number): Promise<WebRemaining | null> {
+    return remainingOf(await new OrdersRepository(trx).lockForUpdate(this.deps.dialect, trxNo));
+  }
+}
+
+/** What remains unrefunded of a paid web payment, in minor units of its currency. */
+export interface WebRemaining {
+  remainingMinor: number;
+  currency: string;
+}
+
+function remainingOf(o: OrderRow | undefined): WebRemaining | null {
+  if (!o || !isWebPayment(o) || o.status !== OrderStatus.SUCCEEDED) return null;
+  return { remainingMinor: o.total_minor - o.refunded_minor, currency: o.currency };
 }

@@ -1,11 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { mintSandbox } from '../../accounts/accounts.testlib.js';
-import { startBrowser, waitForText, type TestBrowser } from '../../console/console.testlib.js';
-import { launchLink } from '../../web-pay/web-pay.testlib.js';
-import { assertNoHorizontalScroll, notificationsOf } from '../payment-providers.testlib.js';
-import { startAlipay, type AlipayFixture } from './alipay.testlib.js';
+import { mintSandbox } from '../../testing/accounts/accounts.js';
+import { startBrowser, waitForText, type TestBrowser } from '../../testing/console/console.js';
+import { launchLink } from '../../testing/web-pay/web-pay.js';
+import { assertNoHorizontalScroll, notificationsOf } from '../../testing/payment-providers/payment-providers.js';
+import { startAlipay, type AlipayFixture } from '../../testing/payment-providers/alipay.js';
 
 /**
  * A mainland player buys with Alipay through the fake's cashier in headless Chromium, at phone width (wap.pay) and

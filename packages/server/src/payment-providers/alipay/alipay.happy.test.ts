@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { watchOutboundConnections } from '../../testing/no-network.js';
-import { notificationsOf } from '../payment-providers.testlib.js';
+import { notificationsOf } from '../../testing/payment-providers/payment-providers.js';
 import {
   mainlandSession,
   placeAlipayOrder,
@@ -9,7 +9,7 @@ import {
   setUpAlipay,
   startAlipay,
   type AlipayFixture,
-} from './alipay.testlib.js';
+} from '../../testing/payment-providers/alipay.js';
 
 /**
  * Alipay over HTTP against the fake: the signed cashier URL a web order opens (page.pay on a desktop, wap.pay on a

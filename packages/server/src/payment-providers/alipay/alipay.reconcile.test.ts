@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { notificationsOf } from '../payment-providers.testlib.js';
+import { notificationsOf } from '../../testing/payment-providers/payment-providers.js';
 import {
   age,
   mainlandSession,
@@ -8,7 +8,7 @@ import {
   reachCashier,
   startAlipay,
   type AlipayFixture,
-} from './alipay.testlib.js';
+} from '../../testing/payment-providers/alipay.js';
 
 /**
  * The browser's return is never trusted and Alipay's notify may never come: a trade paid whose notify never arrives is

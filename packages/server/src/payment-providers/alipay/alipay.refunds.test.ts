@@ -1,8 +1,18 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { count } from '../../orders/orders.testlib.js';
-import { assertRefunded, refundNotificationsOf, waitGranted } from '../payment-providers.testlib.js';
-import { mainlandSession, placeAlipayOrder, reachCashier, startAlipay, type AlipayFixture } from './alipay.testlib.js';
+import { count } from '../../testing/orders/orders.js';
+import {
+  assertRefunded,
+  refundNotificationsOf,
+  waitGranted,
+} from '../../testing/payment-providers/payment-providers.js';
+import {
+  mainlandSession,
+  placeAlipayOrder,
+  reachCashier,
+  startAlipay,
+  type AlipayFixture,
+} from '../../testing/payment-providers/alipay.js';
 
 /**
  * Refunds Alipay notifies (trade_status_sync with refund_fee, the trade's refunded total) reach the game (issue 39):

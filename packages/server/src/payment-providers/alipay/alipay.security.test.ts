@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { AlipayAccount, FakeNotify, FakeTrade } from '../../testing/alipay-fake.js';
-import { assertUnpaid as assertUnpaidOf, notificationsOf } from '../payment-providers.testlib.js';
+import { assertUnpaid as assertUnpaidOf, notificationsOf } from '../../testing/payment-providers/payment-providers.js';
 import {
   age,
   mainlandSession,
@@ -12,7 +12,7 @@ import {
   setUpAlipay,
   startAlipay,
   type AlipayFixture,
-} from './alipay.testlib.js';
+} from '../../testing/payment-providers/alipay.js';
 
 /**
  * Bad input at the Alipay notify URL, each refused (answered `fail` with a 4xx, so Alipay does not count it taken),

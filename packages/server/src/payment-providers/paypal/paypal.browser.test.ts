@@ -1,9 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { startBrowser, waitForText, type TestBrowser } from '../../console/console.testlib.js';
-import { assertNoHorizontalScroll, notificationsOf, webViewPage } from '../payment-providers.testlib.js';
-import { startPaypal, type PaypalFixture } from './paypal.testlib.js';
+import { startBrowser, waitForText, type TestBrowser } from '../../testing/console/console.js';
+import {
+  assertNoHorizontalScroll,
+  notificationsOf,
+  webViewPage,
+} from '../../testing/payment-providers/payment-providers.js';
+import { startPaypal, type PaypalFixture } from '../../testing/payment-providers/paypal.js';
 
 /**
  * A player buys with PayPal through the fake's approval page in headless Chromium, at phone and desktop width, in the

@@ -1,8 +1,18 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { watchOutboundConnections } from '../../testing/no-network.js';
-import { assertNotOfferedOnMainland, notificationsOf, webViewSession } from '../payment-providers.testlib.js';
-import { age, placePaypalOrder, setUpPaypal, startPaypal, type PaypalFixture } from './paypal.testlib.js';
+import {
+  assertNotOfferedOnMainland,
+  notificationsOf,
+  webViewSession,
+} from '../../testing/payment-providers/payment-providers.js';
+import {
+  age,
+  placePaypalOrder,
+  setUpPaypal,
+  startPaypal,
+  type PaypalFixture,
+} from '../../testing/payment-providers/paypal.js';
 
 /**
  * PayPal over HTTP against the fake: the Orders v2 order the web order opens, the approval, the capture the service

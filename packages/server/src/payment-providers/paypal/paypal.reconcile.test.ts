@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { notificationsOf, webViewSession } from '../payment-providers.testlib.js';
-import { age, placePaypalOrder, startPaypal, type PaypalFixture } from './paypal.testlib.js';
+import { notificationsOf, webViewSession } from '../../testing/payment-providers/payment-providers.js';
+import { age, placePaypalOrder, startPaypal, type PaypalFixture } from '../../testing/payment-providers/paypal.js';
 
 /**
  * The browser's return is never trusted and a notification may never come: an approved PayPal order whose player never

@@ -1,9 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PaypalFake } from '../../testing/paypal-fake.js';
-import { count } from '../../orders/orders.testlib.js';
-import { assertRefunded, refundNotificationsOf, waitGranted, webViewSession } from '../payment-providers.testlib.js';
-import { age, placePaypalOrder, startPaypal, type PaypalFixture } from './paypal.testlib.js';
+import { count } from '../../testing/orders/orders.js';
+import {
+  assertRefunded,
+  refundNotificationsOf,
+  waitGranted,
+  webViewSession,
+} from '../../testing/payment-providers/payment-providers.js';
+import { age, placePaypalOrder, startPaypal, type PaypalFixture } from '../../testing/payment-providers/paypal.js';
 
 /**
  * Refunds made in PayPal and reversals (chargebacks PayPal took back) reach the game (issue 39): one signed 2.5 each,

@@ -9,7 +9,7 @@ import {
   notificationsOf,
   refusedAs,
   webViewSession,
-} from '../payment-providers.testlib.js';
+} from '../../testing/payment-providers/payment-providers.js';
 import {
   age,
   placePaypalOrder,
@@ -17,7 +17,7 @@ import {
   startPaypal,
   type PaypalFixture,
   type PaypalKeys,
-} from './paypal.testlib.js';
+} from '../../testing/payment-providers/paypal.js';
 
 /**
  * Bad input at the PayPal webhook, each refused with a clear error and nothing paid: a forged signature (another key,

@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { startBrowser, waitForText, type TestBrowser } from '../../console/console.testlib.js';
-import { launchLink } from '../../web-pay/web-pay.testlib.js';
-import { notificationsOf, startStripe, type StripeFixture } from '../payment-providers.testlib.js';
+import { startBrowser, waitForText, type TestBrowser } from '../../testing/console/console.js';
+import { launchLink } from '../../testing/web-pay/web-pay.js';
+import { notificationsOf, startStripe, type StripeFixture } from '../../testing/payment-providers/payment-providers.js';
 
 /**
  * A player buys with a card through Stripe Checkout (the fake's hosted page) in headless Chromium, at phone and

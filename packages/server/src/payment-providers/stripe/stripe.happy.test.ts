@@ -1,13 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { count } from '../../orders/orders.testlib.js';
+import { count } from '../../testing/orders/orders.js';
 import {
   notificationsOf,
   placeStripeOrder,
   startStripe,
   webViewSession,
   type StripeFixture,
-} from '../payment-providers.testlib.js';
+} from '../../testing/payment-providers/payment-providers.js';
 
 /** Stripe over HTTP against the fake: the Checkout Session the order opens, the webhook that pays it exactly once. */
 describe('Stripe: a web order paid through Checkout, the webhook verified', () => {

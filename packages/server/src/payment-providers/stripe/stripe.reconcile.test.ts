@@ -6,7 +6,7 @@ import {
   startStripe,
   webViewSession,
   type StripeFixture,
-} from '../payment-providers.testlib.js';
+} from '../../testing/payment-providers/payment-providers.js';
 
 /**
  * The browser's return is never trusted and a notification may never come: a payment whose webhook is held back is

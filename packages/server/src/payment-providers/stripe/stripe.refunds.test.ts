@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { StripeFake } from '../../testing/stripe-fake.js';
-import { count } from '../../orders/orders.testlib.js';
+import { count } from '../../testing/orders/orders.js';
 import {
   assertRefunded,
   placeStripeOrder,
@@ -11,7 +11,7 @@ import {
   waitGranted,
   webViewSession,
   type StripeFixture,
-} from '../payment-providers.testlib.js';
+} from '../../testing/payment-providers/payment-providers.js';
 
 /**
  * Refunds made at Stripe's Dashboard and disputes lost reach the game (issue 39): one signed 2.5 per refund, the same

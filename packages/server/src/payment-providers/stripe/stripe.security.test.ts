@@ -8,7 +8,7 @@ import {
   startStripe,
   webViewSession,
   type StripeFixture,
-} from '../payment-providers.testlib.js';
+} from '../../testing/payment-providers/payment-providers.js';
 
 /**
  * Bad input at the Stripe webhook, each refused with a clear error and nothing paid: a forged, missing or stale

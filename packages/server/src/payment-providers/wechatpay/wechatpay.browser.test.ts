@@ -1,11 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { mintSandbox } from '../../accounts/accounts.testlib.js';
-import { startBrowser, waitForText, type TestBrowser } from '../../console/console.testlib.js';
-import { launchLink } from '../../web-pay/web-pay.testlib.js';
-import { assertNoHorizontalScroll, notificationsOf } from '../payment-providers.testlib.js';
-import { startWechatpay, type WechatpayFixture } from './wechatpay.testlib.js';
+import { mintSandbox } from '../../testing/accounts/accounts.js';
+import { startBrowser, waitForText, type TestBrowser } from '../../testing/console/console.js';
+import { launchLink } from '../../testing/web-pay/web-pay.js';
+import { assertNoHorizontalScroll, notificationsOf } from '../../testing/payment-providers/payment-providers.js';
+import { startWechatpay, type WechatpayFixture } from '../../testing/payment-providers/wechatpay.js';
 
 /**
  * A mainland player buys with WeChat Pay in headless Chromium, in the game's web view and on the official page: at

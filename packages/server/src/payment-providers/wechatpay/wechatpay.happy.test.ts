@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { count } from '../../orders/orders.testlib.js';
-import { notificationsOf, webViewSession } from '../payment-providers.testlib.js';
-import { placeWechatOrder, startWechatpay, type WechatpayFixture } from './wechatpay.testlib.js';
+import { count } from '../../testing/orders/orders.js';
+import { notificationsOf, webViewSession } from '../../testing/payment-providers/payment-providers.js';
+import { placeWechatOrder, startWechatpay, type WechatpayFixture } from '../../testing/payment-providers/wechatpay.js';
 
 /**
  * WeChat Pay over HTTP against the fake: a desktop order opens a Native payment (the QR step), a phone order an H5

@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { notificationsOf, webViewSession } from '../payment-providers.testlib.js';
-import { age } from '../paypal/paypal.testlib.js';
-import { placeWechatOrder, startWechatpay, type WechatpayFixture } from './wechatpay.testlib.js';
+import { notificationsOf, webViewSession } from '../../testing/payment-providers/payment-providers.js';
+import { age } from '../../testing/payment-providers/paypal.js';
+import { placeWechatOrder, startWechatpay, type WechatpayFixture } from '../../testing/payment-providers/wechatpay.js';
 
 /**
  * The browser's return is never trusted and a notification may never come: a WeChat Pay payment whose notification

@@ -1,9 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { WechatpayFake } from '../../testing/wechatpay-fake.js';
-import { count } from '../../orders/orders.testlib.js';
-import { assertRefunded, refundNotificationsOf, waitGranted, webViewSession } from '../payment-providers.testlib.js';
-import { placeWechatOrder, startWechatpay, type WechatpayFixture } from './wechatpay.testlib.js';
+import { count } from '../../testing/orders/orders.js';
+import {
+  assertRefunded,
+  refundNotificationsOf,
+  waitGranted,
+  webViewSession,
+} from '../../testing/payment-providers/payment-providers.js';
+import { placeWechatOrder, startWechatpay, type WechatpayFixture } from '../../testing/payment-providers/wechatpay.js';
 
 /**
  * Refunds WeChat Pay notifies (REFUND.SUCCESS, its resource AEAD_AES_256_GCM under the API v3 key, signed with the

@@ -2,15 +2,19 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { WechatpayFake, type SignOptions, type WechatpayMerchant } from '../../testing/wechatpay-fake.js';
-import { assertUnpaid as assertUnpaidOf, notificationsOf, webViewSession } from '../payment-providers.testlib.js';
-import { age } from '../paypal/paypal.testlib.js';
+import {
+  assertUnpaid as assertUnpaidOf,
+  notificationsOf,
+  webViewSession,
+} from '../../testing/payment-providers/payment-providers.js';
+import { age } from '../../testing/payment-providers/paypal.js';
 import {
   placeWechatOrder,
   refusedAs,
   setUpWechatpay,
   startWechatpay,
   type WechatpayFixture,
-} from './wechatpay.testlib.js';
+} from '../../testing/payment-providers/wechatpay.js';
 
 /**
  * Bad input at the WeChat Pay notify URL, each refused with a clear error (4xx, never a 5xx) and nothing paid: a forged

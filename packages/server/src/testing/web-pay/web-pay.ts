@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib.js';
-import { FAST } from '../delivery/delivery.testlib.js';
-import { platformPublicKeys, startGameServer, type GameReply, type GameServer } from '../testing/game-server.js';
-import { startTestService, type TestService, type TestServiceOptions } from '../testing/service.js';
+import { guestLogin, macRequest, type Login } from '../accounts/accounts.js';
+import { FAST } from '../delivery/delivery.js';
+import { platformPublicKeys, startGameServer, type GameReply, type GameServer } from '../game-server.js';
+import { startTestService, type TestService, type TestServiceOptions } from '../service.js';
 
 /** Helpers of the web payment page tests: a real service and a real game fixture on loopback. */
 

@@ -1,5 +1,5 @@
-import { codeOf, type TestOperator } from '../testing/operators.js';
-import type { TestService } from '../testing/service.js';
+import { codeOf, type TestOperator } from '../operators.js';
+import type { TestService } from '../service.js';
 
 /** A console sign-in over HTTP: the answer, and the session cookie's value and attributes when one was set. */
 export async function signIn(

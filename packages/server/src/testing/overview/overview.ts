@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { Tables } from '../db/tables.js';
-import { HOUR_MS } from '../db/time-buckets.js';
+import type { Tables } from '../../db/tables.js';
+import { HOUR_MS } from '../../db/time-buckets.js';
 
 /** A whole hour some hours before `now`: a window start whose buckets are whole and no live traffic touches. */
 export const hourAgo = (hours: number, now = Date.now()) => Math.floor(now / HOUR_MS) * HOUR_MS - hours * HOUR_MS;

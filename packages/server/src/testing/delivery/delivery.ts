@@ -1,5 +1,5 @@
-import type { TestService } from '../testing/service.js';
-import type { EventRow } from './events.repository.js';
+import type { TestService } from '../service.js';
+import type { EventRow } from '../../delivery/events.repository.js';
 
 /** Polls the outbox until the event satisfies `predicate`. */
 export async function waitForEvent(

@@ -1,6 +1,6 @@
-import { totpCode } from '../identity/credentials.js';
-import type { TestService } from '../testing/service.js';
-import { completeInvitation } from '../testing/operators.js';
+import { totpCode } from '../../identity/credentials.js';
+import type { TestService } from '../service.js';
+import { completeInvitation } from '../operators.js';
 
 /** A studio developer invited through the admin API with the break-glass token (the invitation completed), and what it signs in with. */
 export interface TestDeveloper {

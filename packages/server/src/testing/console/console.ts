@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { TestService } from '../testing/service.js';
+import type { TestService } from '../service.js';
 
 /** Helpers for the console tests: Debian's headless Chromium driven by playwright-core against a test service. */
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { WebPayFixture } from '../web-pay/web-pay.testlib.js';
-import { placeStripeOrder, startStripe, webViewSession } from './payment-providers.testlib.js';
-import { age as agePaypal, placePaypalOrder, startPaypal } from './paypal/paypal.testlib.js';
-import { mainlandSession, placeAlipayOrder, reachCashier, startAlipay } from './alipay/alipay.testlib.js';
-import { placeWechatOrder, startWechatpay } from './wechatpay/wechatpay.testlib.js';
+import type { WebPayFixture } from '../web-pay/web-pay.js';
+import { placeStripeOrder, startStripe, webViewSession } from './payment-providers.js';
+import { age as agePaypal, placePaypalOrder, startPaypal } from './paypal.js';
+import { mainlandSession, placeAlipayOrder, reachCashier, startAlipay } from './alipay.js';
+import { placeWechatOrder, startWechatpay } from './wechatpay.js';
 
 /**
  * The four providers behind one face for the refund tests: a paid web order of the provider's app, the refund calls

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { guestLogin, macRequest, type Login } from '../accounts/accounts.testlib.js';
-import { platformPublicKeys, startGameServer, type GameRequest, type GameServer } from '../testing/game-server.js';
-import { startTestService, type TestService } from '../testing/service.js';
-import { appWithProducts, count } from '../orders/orders.testlib.js';
-import { TEST_PACKAGE, makeServiceAccount, startGoogle, type GoogleServer } from '../testing/google-fixture.js';
+import { guestLogin, macRequest, type Login } from '../accounts/accounts.js';
+import { platformPublicKeys, startGameServer, type GameRequest, type GameServer } from '../game-server.js';
+import { startTestService, type TestService } from '../service.js';
+import { appWithProducts, count } from '../orders/orders.js';
+import { TEST_PACKAGE, makeServiceAccount, startGoogle, type GoogleServer } from '../google-fixture.js';
 import {
   TEST_BUNDLE_ID,
   makeApiKey,
@@ -12,7 +12,7 @@ import {
   startAppleApi,
   type AppleApiServer,
   type AppleTestChain,
-} from '../testing/apple-fixture.js';
+} from '../apple-fixture.js';
 
 /** Helpers of the store payment tests: a service, a real game server, an app with store SKUs and a player. */
 

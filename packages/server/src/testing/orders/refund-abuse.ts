@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { platformPublicKeys, startGameServer, type GameServer } from '../../testing/game-server.js';
-import { startTestService, type TestService } from '../../testing/service.js';
-import { SANDBOX, appWithProducts, details, payOk, placeOk, storeOrder } from '../orders.testlib.js';
+import { platformPublicKeys, startGameServer, type GameServer } from '../game-server.js';
+import { startTestService, type TestService } from '../service.js';
+import { SANDBOX, appWithProducts, details, payOk, placeOk, storeOrder } from './orders.js';
 
 /**
  * Helpers of the refund-abuse tests: real store refunds through the sandbox channel (the stand-in for the App Store

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { PaypalFake } from '../../testing/paypal-fake.js';
-import type { TestServiceOptions } from '../../testing/service.js';
-import { startWebPay, type PageClient, type WebPayFixture } from '../../web-pay/web-pay.testlib.js';
+import { PaypalFake } from '../paypal-fake.js';
+import type { TestServiceOptions } from '../service.js';
+import { startWebPay, type PageClient, type WebPayFixture } from '../web-pay/web-pay.js';
 
 /** Helpers of the PayPal tests: the web payment fixture (service, game, apps) and a fake PayPal on loopback. */
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { StripeFake } from '../testing/stripe-fake.js';
-import { count } from '../orders/orders.testlib.js';
-import type { TestServiceOptions } from '../testing/service.js';
-import { waitForText, type TestBrowser } from '../console/console.testlib.js';
-import { PageClient, launchLink, startWebPay, type WebPayFixture } from '../web-pay/web-pay.testlib.js';
+import { StripeFake } from '../stripe-fake.js';
+import { count } from '../orders/orders.js';
+import type { TestServiceOptions } from '../service.js';
+import { waitForText, type TestBrowser } from '../console/console.js';
+import { PageClient, launchLink, startWebPay, type WebPayFixture } from '../web-pay/web-pay.js';
 
 /** Helpers of the provider tests: the web payment fixture (service, game, apps) and a fake Stripe on loopback. */
 

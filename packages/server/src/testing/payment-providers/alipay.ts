@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { AlipayFake, type AlipayAccount } from '../../testing/alipay-fake.js';
-import type { TestServiceOptions } from '../../testing/service.js';
-import { PageClient, launchLink, startWebPay, type WebPayFixture } from '../../web-pay/web-pay.testlib.js';
+import { AlipayFake, type AlipayAccount } from '../alipay-fake.js';
+import type { TestServiceOptions } from '../service.js';
+import { PageClient, launchLink, startWebPay, type WebPayFixture } from '../web-pay/web-pay.js';
 
 /**
  * Helpers of the Alipay tests: the web payment fixture (service, game, apps) with the mainland app priced in yuan

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { WechatpayFake, type WechatpayMerchant } from '../../testing/wechatpay-fake.js';
-import type { TestServiceOptions } from '../../testing/service.js';
-import { startWebPay, type PageClient, type WebPayFixture } from '../../web-pay/web-pay.testlib.js';
+import { WechatpayFake, type WechatpayMerchant } from '../wechatpay-fake.js';
+import type { TestServiceOptions } from '../service.js';
+import { startWebPay, type PageClient, type WebPayFixture } from '../web-pay/web-pay.js';
 
 /**
  * Helpers of the WeChat Pay tests: the web payment fixture (service, game, apps) and a fake WeChat Pay on loopback.

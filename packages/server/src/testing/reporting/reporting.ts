@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { SignableValue } from '@game-platform/sdk';
-import { signMd5, type TestService } from '../testing/service.js';
+import { signMd5, type TestService } from '../service.js';
 
 /** Helpers for the reporting tests: signed 4.1 / 4.2 calls over real HTTP. */
 

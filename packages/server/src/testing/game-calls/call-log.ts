@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { GameCallsTable } from './game-calls.tables.js';
+import type { GameCallsTable } from '../../game-calls/game-calls.tables.js';
 
 /** `n` logged role queries of app 1, the i-th started at `startedAt(i)` (retention and alert tests). */
 export function callRows(n: number, startedAt: (i: number) => number): Array<Insertable<GameCallsTable>> {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildMacAuthorization } from '@game-platform/sdk';
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
-import type { TestService } from '../testing/service.js';
+import type { TestService } from '../service.js';
 
 /** Helpers for the accounts tests (real HTTP against a test service). */
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
-import type { TestService } from '../testing/service.js';
+import type { TestService } from '../service.js';
 
 /** Helpers of the orders tests: real HTTP against a test service. */
 
