@@ -201,7 +201,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     publicPort: config.PUBLIC_PORT,
   });
   const http = outboundHttp(config);
-  const { delivery, purge: deliveryPurge } = createDelivery({
+  // What both kinds of call to a game use: its app, our signing key, the outbound HTTP client.
+  const callsToGames = {
     db: database.db,
     reads: database.reads,
     dialect: database.dialect,
@@ -210,17 +211,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     keys,
     http,
     now,
-  });
-  const { gameCalls, callLog, calls } = createGameCalls({
-    db: database.db,
-    reads: database.reads,
-    dialect: database.dialect,
-    config,
-    apps,
-    keys,
-    http,
-    now,
-  });
+  };
+  const { delivery, purge: deliveryPurge } = createDelivery(callsToGames);
+  const { gameCalls, callLog, calls } = createGameCalls(callsToGames);
   const evidence = await createEvidence({ db: database.db, config, masterKeys, now });
   const { reports, moderation } = createReporting({
     db: database.db,

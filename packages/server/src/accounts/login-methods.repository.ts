@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { LoginMethodsTable } from './accounts.tables.js';
 import type { ProviderIdentity } from './providers/provider.js';
-import { rowByKey } from '../db/by-key.js';
+import { rowByKey, rowsByKey } from '../db/by-key.js';
 
 export type LoginMethodRow = Selectable<LoginMethodsTable>;
 
@@ -36,23 +36,12 @@ export class LoginMethodsRepository {
   }
 
   async byUser(userId: number): Promise<LoginMethodRow[]> {
-    return this.db
-      .selectFrom('login_methods')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('login_type')
-      .execute();
+    return rowsByKey(this.db, 'login_methods', { user_id: userId }, ['login_type']);
   }
 
   /** Methods whose provider vouched for this (lower-cased) email: the candidates of auto-binding. */
   async verifiedByEmail(email: string): Promise<LoginMethodRow[]> {
-    return this.db
-      .selectFrom('login_methods')
-      .selectAll()
-      .where('email', '=', email)
-      .where('email_verified', '=', 1)
-      .orderBy('method_id')
-      .execute();
+    return rowsByKey(this.db, 'login_methods', { email, email_verified: 1 }, ['method_id']);
   }
 
   async byEmail(email: string): Promise<LoginMethodRow[]> {

@@ -24,11 +24,17 @@ export function rowByKey<DB, T extends keyof DB & string>(
   return selectByKey(db, table, key).executeTakeFirst();
 }
 
-/** Every row of `table` whose columns equal `key`, in no particular order. */
+/**
+ * Every row of `table` whose columns equal `key`: ordered by `orderBy`'s columns, ascending (a list of a user's,
+ * an app's or an event's rows, oldest or smallest first), or in no particular order without it.
+ */
 export function rowsByKey<DB, T extends keyof DB & string>(
   db: Kysely<DB>,
   table: T,
   key: KeyOf<DB, T>,
+  orderBy: readonly (keyof Selectable<DB[T]> & string)[] = [],
 ): Promise<Selectable<DB[T]>[]> {
-  return selectByKey(db, table, key).execute() as Promise<Selectable<DB[T]>[]>;
+  let query = selectByKey(db, table, key);
+  for (const column of orderBy) query = query.orderBy(column);
+  return query.execute() as Promise<Selectable<DB[T]>[]>;
 }

@@ -1,3 +1,4 @@
+import { rowsByKey } from '../db/by-key.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { newestFirst, whereGiven, withinWindow } from '../db/list-filter.js';
@@ -57,12 +58,7 @@ export class EventsRepository {
   }
 
   async attempts(eventId: number): Promise<AttemptRow[]> {
-    return this.db
-      .selectFrom('delivery_attempts')
-      .selectAll()
-      .where('event_id', '=', eventId)
-      .orderBy('attempt_id')
-      .execute();
+    return rowsByKey(this.db, 'delivery_attempts', { event_id: eventId }, ['attempt_id']);
   }
   /**
    * Operator resend: the event is due now, whatever its state. Same notifyId

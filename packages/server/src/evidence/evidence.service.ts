@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import mime from 'mime-types';
 import type { Insertable, Kysely } from 'kysely';

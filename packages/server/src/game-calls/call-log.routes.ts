@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { nextBeforeOf } from '../http/admin-query.js';
 import { AppIdParams } from '../http/route-params.js';
 import type { CallLogService } from './call-log.service.js';
-import { GameCall, GameCallList, GameCallListQuery, parseGameCallQuery } from './call-log.schemas.js';
+import { GameCall, GameCallList, GameCallListQuery } from './call-log.schemas.js';
 import { adminRoute } from '../http/api-route.js';
 
 /** Operator API of the game-call log, mounted under /admin/v1. */
@@ -19,11 +18,7 @@ export function callLogRoutes(services: { callLog: CallLogService }): FastifyPlu
         querystring: GameCallListQuery,
         response: { 200: GameCallList },
       }),
-      async (request) => {
-        const filter = parseGameCallQuery(request.params.appId, request.query);
-        const calls = await services.callLog.list(filter);
-        return { calls, nextBefore: nextBeforeOf(calls, filter.limit, (c) => c.callId) };
-      },
+      async (request) => services.callLog.page(request.params.appId, request.query),
     );
   };
 }

@@ -1,6 +1,8 @@
 import type { AppService } from '../apps/apps.service.js';
 import type { CallLogRepository, GameCallFilter, GameCallRow } from './call-log.repository.js';
-import type { GameCall } from './call-log.schemas.js';
+import type { Static } from '@sinclair/typebox';
+import { nextBeforeOf } from '../http/admin-query.js';
+import { parseGameCallQuery, type GameCall, type GameCallListQuery } from './call-log.schemas.js';
 
 /**
  * The operator's view of the game-hosted calls (4.8-4.10): every try with
@@ -20,6 +22,13 @@ export class CallLogService {
   async list(filter: GameCallFilter): Promise<GameCall[]> {
     await this.apps.get(filter.appId);
     return (await this.repo.list(filter)).map(toGameCall);
+  }
+
+  /** A page of an app's calls for its query, with the cursor of the next (the operator's and the studio's list). */
+  async page(appId: number, query: Static<typeof GameCallListQuery>) {
+    const filter = parseGameCallQuery(appId, query);
+    const calls = await this.list(filter);
+    return { calls, nextBefore: nextBeforeOf(calls, filter.limit, (c) => c.callId) };
   }
 }
 

@@ -1,3 +1,4 @@
+import { rowByKey, rowsByKey } from '../db/by-key.js';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { PeopleTable, PersonInvitationsTable, PersonPasskeysTable } from './identity.tables.js';
@@ -119,20 +120,11 @@ export class InvitationsRepository {
   }
 
   passkeysOf(personId: number): Promise<PasskeyRow[]> {
-    return this.db
-      .selectFrom('person_passkeys')
-      .selectAll()
-      .where('person_id', '=', personId)
-      .orderBy('passkey_id')
-      .execute();
+    return rowsByKey(this.db, 'person_passkeys', { person_id: personId }, ['passkey_id']);
   }
 
   passkeyByCredential(credentialId: string): Promise<PasskeyRow | undefined> {
-    return this.db
-      .selectFrom('person_passkeys')
-      .selectAll()
-      .where('credential_id', '=', credentialId)
-      .executeTakeFirst();
+    return rowByKey(this.db, 'person_passkeys', { credential_id: credentialId });
   }
 
   /** Records a use: the new signature counter, if it still is `before` (false: another sign-in used it meanwhile). */

@@ -1,3 +1,4 @@
+import { rowByKey, rowsByKey } from '../db/by-key.js';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { Dialect } from '../db/dialect.js';
@@ -44,12 +45,7 @@ export class OrdersRepository {
 
   /** The statuses an order went through, oldest first. */
   statusChanges(trxNo: number): Promise<Selectable<OrderStatusChangesTable>[]> {
-    return this.db
-      .selectFrom('order_status_changes')
-      .selectAll()
-      .where('trx_no', '=', trxNo)
-      .orderBy('change_id')
-      .execute();
+    return rowsByKey(this.db, 'order_status_changes', { trx_no: trxNo }, ['change_id']);
   }
 
   async insertOrder(
@@ -70,12 +66,7 @@ export class OrdersRepository {
   }
 
   byOutTrxNo(appId: number, outTrxNo: string): Promise<OrderRow | undefined> {
-    return this.db
-      .selectFrom('orders')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('out_trx_no', '=', outTrxNo)
-      .executeTakeFirst();
+    return rowByKey(this.db, 'orders', { app_id: appId, out_trx_no: outTrxNo });
   }
 
   /** The (first) refund order of a payment: a store payment's only one, a web payment's oldest. */

@@ -1,3 +1,4 @@
+import { rowByKey, rowsByKey } from '../db/by-key.js';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type {
@@ -31,21 +32,11 @@ export class ProvidersRepository {
 
   // --- settings ---
   settingsOf(appId: number): Promise<ProviderSettingsRow[]> {
-    return this.db
-      .selectFrom('payment_provider_settings')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .orderBy('provider')
-      .execute();
+    return rowsByKey(this.db, 'payment_provider_settings', { app_id: appId }, ['provider']);
   }
 
   settings(appId: number, provider: string): Promise<ProviderSettingsRow | undefined> {
-    return this.db
-      .selectFrom('payment_provider_settings')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('provider', '=', provider)
-      .executeTakeFirst();
+    return rowByKey(this.db, 'payment_provider_settings', { app_id: appId, provider });
   }
 
   /** Inserts or replaces the row of (app, provider); created_at stays that of the first write. */
@@ -78,21 +69,11 @@ export class ProvidersRepository {
   }
 
   paymentByRef(provider: string, ref: string): Promise<ProviderPaymentRow | undefined> {
-    return this.db
-      .selectFrom('provider_payments')
-      .selectAll()
-      .where('provider', '=', provider)
-      .where('ref', '=', ref)
-      .executeTakeFirst();
+    return rowByKey(this.db, 'provider_payments', { provider, ref });
   }
 
   paymentByProviderTrxId(provider: string, providerTrxId: string): Promise<ProviderPaymentRow | undefined> {
-    return this.db
-      .selectFrom('provider_payments')
-      .selectAll()
-      .where('provider', '=', provider)
-      .where('provider_trx_id', '=', providerTrxId)
-      .executeTakeFirst();
+    return rowByKey(this.db, 'provider_payments', { provider, provider_trx_id: providerTrxId });
   }
 
   /** open -> paid by `providerTrxId`, in the transaction that pays the order; false when it was not open. */

@@ -1,3 +1,4 @@
+import { rowByKey, rowsByKey } from '../db/by-key.js';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { RefundRequestsTable, RefundRequestState } from './payment-providers.tables.js';
@@ -20,12 +21,7 @@ export class RefundRequestsRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
   byKey(trxNo: number, key: string): Promise<RefundRequestRow | undefined> {
-    return this.db
-      .selectFrom('refund_requests')
-      .selectAll()
-      .where('trx_no', '=', trxNo)
-      .where('idempotency_key', '=', key)
-      .executeTakeFirst();
+    return rowByKey(this.db, 'refund_requests', { trx_no: trxNo, idempotency_key: key });
   }
 
   byId(id: number): Promise<RefundRequestRow | undefined> {
@@ -33,12 +29,7 @@ export class RefundRequestsRepository {
   }
 
   ofOrder(trxNo: number): Promise<RefundRequestRow[]> {
-    return this.db
-      .selectFrom('refund_requests')
-      .selectAll()
-      .where('trx_no', '=', trxNo)
-      .orderBy('refund_request_id')
-      .execute();
+    return rowsByKey(this.db, 'refund_requests', { trx_no: trxNo }, ['refund_request_id']);
   }
 
   /**

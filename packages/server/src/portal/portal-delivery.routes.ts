@@ -8,7 +8,7 @@ import type { CallLogService } from '../game-calls/call-log.service.js';
 import type { OrdersDomain } from '../orders/orders.module.js';
 import { AppIdParams, IdParam } from '../http/route-params.js';
 import { DeliveryAttempt, DeliveryEvent, EventList, RecoverBody, TestEventBody } from '../delivery/delivery.schemas.js';
-import { GameCall, GameCallList, GameCallListQuery, parseGameCallQuery } from '../game-calls/call-log.schemas.js';
+import { GameCall, GameCallList, GameCallListQuery } from '../game-calls/call-log.schemas.js';
 import { ConsumptionNoticeView } from '../orders/consumption/consumption.schemas.js';
 import { eventOfApp, resendOfApp } from './portal-events.js';
 import { ConsumptionNoticePortalQuery, PortalEventQuery, ResendManyBody } from './portal.schemas.js';
@@ -24,7 +24,7 @@ const PortalEventParams = Type.Object({ appId: IdParam(), eventId: IdParam() });
 
 export function portalDeliveryRoutes(services: {
   delivery: DeliveryService;
-  callLog: Pick<CallLogService, 'list'>;
+  callLog: Pick<CallLogService, 'page'>;
   orders: Pick<OrdersDomain, 'consumption'>;
 }): FastifyPluginAsyncTypebox {
   const { delivery } = services;
@@ -127,11 +127,7 @@ export function portalDeliveryRoutes(services: {
         querystring: GameCallListQuery,
         response: { 200: GameCallList },
       }),
-      async (request) => {
-        const filter = parseGameCallQuery(request.params.appId, request.query);
-        const calls = await services.callLog.list(filter);
-        return { calls, nextBefore: nextBeforeOf(calls, filter.limit, (c) => c.callId) };
-      },
+      async (request) => services.callLog.page(request.params.appId, request.query),
     );
 
     app.get(

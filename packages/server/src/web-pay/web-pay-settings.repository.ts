@@ -27,13 +27,7 @@ export class WebPaySettingsRepository {
   }
 
   messages(appId: number): Promise<PrecheckMessageRow[]> {
-    return this.db
-      .selectFrom('precheck_messages')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .orderBy('code')
-      .orderBy('lang')
-      .execute();
+    return rowsByKey(this.db, 'precheck_messages', { app_id: appId }, ['code', 'lang']);
   }
 
   /** The texts of one code, by language. */

@@ -1,3 +1,4 @@
+import { rowByKey, rowsByKey } from '../../db/by-key.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Tables } from '../../db/tables.js';
 import type { WebRefundsTable } from '../orders.tables.js';
@@ -14,21 +15,11 @@ export class WebRefundsRepository {
   }
 
   byProviderId(provider: string, providerRefundId: string): Promise<WebRefundRow | undefined> {
-    return this.db
-      .selectFrom('web_refunds')
-      .selectAll()
-      .where('provider', '=', provider)
-      .where('provider_refund_id', '=', providerRefundId)
-      .executeTakeFirst();
+    return rowByKey(this.db, 'web_refunds', { provider, provider_refund_id: providerRefundId });
   }
 
   /** The web refunds of one payment, oldest first. */
   ofOrder(originalTrxNo: number): Promise<WebRefundRow[]> {
-    return this.db
-      .selectFrom('web_refunds')
-      .selectAll()
-      .where('original_trx_no', '=', originalTrxNo)
-      .orderBy('refund_trx_no')
-      .execute();
+    return rowsByKey(this.db, 'web_refunds', { original_trx_no: originalTrxNo }, ['refund_trx_no']);
   }
 }
