@@ -225,15 +225,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     now,
   });
 
+  // Whether an app exists: the store and provider settings refuse a setting for an unknown app.
+  const appExists = async (appId: number) => (await apps.resolveByAppId(appId)) !== null;
   const storeSettings = createStoreSettings({
     db: database.db,
     box,
-    appExists: async (appId) => (await apps.resolveByAppId(appId)) !== null,
+    appExists,
     now,
     cacheBus: caches,
   });
   const storeClients = createStoreClients(storeSettings, config);
-  const appExists = async (appId: number) => (await apps.resolveByAppId(appId)) !== null;
   const providerSettings = createProviderSettings({ db: database.db, box, config, appExists, now, cacheBus: caches });
   const orders: OrdersDomain = createOrdersDomain({
     database,
