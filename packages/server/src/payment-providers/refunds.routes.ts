@@ -3,17 +3,15 @@ import type { FastifyReply } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../errors/app-error.js';
 import { IdParam } from '../http/route-params.js';
-import { QueryId } from '../http/admin-query.js';
 import { adminRoute, portalRoute } from '../http/api-route.js';
 import { principalOf } from '../operators/admin-access.routes.js';
-import { appIdOf, studioOf } from '../portal/portal-access.routes.js';
+import { studioOf } from '../portal/portal-access.routes.js';
 import { studioActor } from '../portal/studio-developers.service.js';
 import { refusalOf, type RefundRequests, type RefundInput } from './refund-requests.js';
 import { RefundBody, RefundRequestList, RefundRequestView, refundRequestView } from './refund-requests.schemas.js';
 
 const TrxNoParams = Type.Object({ trxNo: IdParam() });
-// The portal's access check compares its appId as the path's string (portal/portal-access.routes.ts).
-const PortalTrxNoParams = Type.Object({ appId: QueryId, trxNo: IdParam() });
+const PortalTrxNoParams = Type.Object({ appId: IdParam(), trxNo: IdParam() });
 
 /** What the refund routes use. */
 export interface RefundRoutesDeps {
@@ -91,12 +89,12 @@ export function refundPortalRoutes(services: RefundRoutesDeps): FastifyPluginAsy
       portalRoute(requestRoute(PortalTrxNoParams)),
       async (request, reply) => {
         // The app is the developer's (else 404, portal-access.routes.ts); refunding it is a grant of its own.
-        if (!studioOf(request).refundAppIds.includes(appIdOf(request)))
-          throw new AppError('PORTAL_FORBIDDEN', `refunds of app ${appIdOf(request)} are not among your access`);
+        if (!studioOf(request).refundAppIds.includes(request.params.appId))
+          throw new AppError('PORTAL_FORBIDDEN', `refunds of app ${request.params.appId} are not among your access`);
         return answer(
           reply,
           refunds,
-          inputOf(request.params.trxNo, request.body, studioActor(studioOf(request).name), appIdOf(request)),
+          inputOf(request.params.trxNo, request.body, studioActor(studioOf(request).name), request.params.appId),
         );
       },
     );
@@ -108,7 +106,7 @@ export function refundPortalRoutes(services: RefundRoutesDeps): FastifyPluginAsy
         params: PortalTrxNoParams,
         response: { 200: RefundRequestList },
       }),
-      async (request) => listOf(await refunds.ofOrder(request.params.trxNo, appIdOf(request))),
+      async (request) => listOf(await refunds.ofOrder(request.params.trxNo, request.params.appId)),
     );
   };
 }

@@ -32,12 +32,6 @@ export function studioOf(request: FastifyRequest): StudioPrincipal {
   return p;
 }
 
-/**
- * The app of a portal route, already checked to be the caller's; for routes whose `appId` is still the digits string
- * (an IdParam route reads `request.params.appId`, already a number).
- */
-export const appIdOf = (request: FastifyRequest) => Number((request.params as { appId: string }).appId);
-
 export function setPortalCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
   setScopedCookie(request, reply, PORTAL_COOKIE, value, maxAgeSeconds);
 }
@@ -112,10 +106,10 @@ export function installPortalAccess(scope: FastifyInstance, deps: PortalAccessDe
   // After validation (bad input is 400 wherever it is sent, and validation does not depend on the app), before
   // any handler: an app that is not the developer's is "not found".
   scope.addHook('preHandler', async (request) => {
-    // A number on routes whose params are IdParam (converted at validation), the digits string elsewhere.
-    const appId = (request.params as { appId?: string | number } | undefined)?.appId;
+    // Every portal route's appId is an IdParam, a number once validated; one that is not matches no app (refused).
+    const appId = (request.params as { appId?: number } | undefined)?.appId;
     const principal = principals.get(request);
-    if (appId !== undefined && !principal?.appIds.some((id) => String(id) === String(appId)))
+    if (appId !== undefined && !principal?.appIds.includes(appId))
       // Answered as if the app did not exist, but recorded: a developer trying other studios' apps shows.
       throw await refused(
         request,
