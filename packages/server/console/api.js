@@ -3,37 +3,28 @@
 // HttpOnly session cookie, plus the session's CSRF token on every change) or with a bearer token (the break-glass
 // ADMIN_TOKEN or an operator API token) kept in sessionStorage.
 
-import { csrfHeaders, sessionClient } from '/console/kit/fetch-json.js';
+import { csrfHeaders, sessionClient, tabSession } from '/console/kit/fetch-json.js';
 
-const TOKEN_KEY = 'console.adminToken';
-const MODERATOR_KEY = 'console.moderator';
-const CSRF_KEY = 'console.csrf';
-const ROLE_KEY = 'console.role';
+// adminToken: the bearer token of a token sign-in; csrf and role: an account's session; moderator: the name.
+const stored = tabSession('console', ['adminToken', 'moderator', 'csrf', 'role']);
 
 export const session = {
-  token: () => sessionStorage.getItem(TOKEN_KEY),
+  token: () => stored.get('adminToken'),
   /** The CSRF token of an account's session (the cookie itself is out of reach of scripts). */
-  csrf: () => sessionStorage.getItem(CSRF_KEY),
-  role: () => sessionStorage.getItem(ROLE_KEY),
-  signedIn: () => Boolean(sessionStorage.getItem(TOKEN_KEY) || sessionStorage.getItem(CSRF_KEY)),
-  moderator: () => sessionStorage.getItem(MODERATOR_KEY) || 'console',
+  csrf: () => stored.get('csrf'),
+  role: () => stored.get('role'),
+  signedIn: () => Boolean(stored.get('adminToken') || stored.get('csrf')),
+  moderator: () => stored.get('moderator') || 'console',
   /** The name given at a token sign-in (or the account's name), or '' when none was given. */
-  givenName: () => sessionStorage.getItem(MODERATOR_KEY) ?? '',
+  givenName: () => stored.get('moderator') ?? '',
   signIn(token, moderator) {
-    sessionStorage.setItem(TOKEN_KEY, token);
-    if (moderator) sessionStorage.setItem(MODERATOR_KEY, moderator);
-    else sessionStorage.removeItem(MODERATOR_KEY);
+    stored.set({ adminToken: token, moderator: moderator || null });
   },
   /** After POST /admin/v1/session: the operator's name, role and the session's CSRF token. */
   signInAccount({ name, role, csrfToken }) {
-    sessionStorage.removeItem(TOKEN_KEY);
-    sessionStorage.setItem(CSRF_KEY, csrfToken);
-    sessionStorage.setItem(ROLE_KEY, role);
-    sessionStorage.setItem(MODERATOR_KEY, name);
+    stored.set({ adminToken: null, csrf: csrfToken, role, moderator: name });
   },
-  signOut() {
-    for (const key of [TOKEN_KEY, MODERATOR_KEY, CSRF_KEY, ROLE_KEY]) sessionStorage.removeItem(key);
-  },
+  signOut: () => stored.clear(),
 };
 
 /**

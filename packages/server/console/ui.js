@@ -4,6 +4,8 @@
 import { api } from '/console/api.js';
 import { readHook, useAction } from '/console/kit/hooks.js';
 import { listPage } from '/console/kit/list.js';
+
+export { BEFORE_PAGING, CURSOR_PAGING } from '/console/kit/list.js';
 import { recordHook } from '/console/kit/record.js';
 
 export * from '/console/kit/ui.js';

@@ -2,30 +2,22 @@
 // api.js - the portal's only way to the service: fetch to /portal/v1 with the HttpOnly portal session cookie
 // (path /portal/v1, SameSite=Strict) and the session's CSRF token on every change.
 
-import { csrfHeaders, queryString, sessionClient } from '/console/kit/fetch-json.js';
+import { csrfHeaders, queryString, sessionClient, tabSession } from '/console/kit/fetch-json.js';
 
 export { queryString };
 
-const CSRF_KEY = 'portal.csrf';
-const NAME_KEY = 'portal.name';
-const REFUNDS_KEY = 'portal.refundAppIds';
+const stored = tabSession('portal', ['csrf', 'name', 'refundAppIds']);
 
 export const session = {
-  csrf: () => sessionStorage.getItem(CSRF_KEY),
-  name: () => sessionStorage.getItem(NAME_KEY),
-  signedIn: () => Boolean(sessionStorage.getItem(CSRF_KEY)),
+  csrf: () => stored.get('csrf'),
+  name: () => stored.get('name'),
+  signedIn: () => Boolean(stored.get('csrf')),
   /** The apps whose web orders the developer may refund (its grant; the API decides anyway). */
-  refundAppIds: () => JSON.parse(sessionStorage.getItem(REFUNDS_KEY) ?? '[]'),
+  refundAppIds: () => JSON.parse(stored.get('refundAppIds') ?? '[]'),
   signIn({ name, csrfToken, refundAppIds = [] }) {
-    sessionStorage.setItem(CSRF_KEY, csrfToken);
-    sessionStorage.setItem(NAME_KEY, name);
-    sessionStorage.setItem(REFUNDS_KEY, JSON.stringify(refundAppIds));
+    stored.set({ csrf: csrfToken, name, refundAppIds: JSON.stringify(refundAppIds) });
   },
-  signOut() {
-    sessionStorage.removeItem(CSRF_KEY);
-    sessionStorage.removeItem(NAME_KEY);
-    sessionStorage.removeItem(REFUNDS_KEY);
-  },
+  signOut: () => stored.clear(),
 };
 
 /**

@@ -31,7 +31,6 @@ export function Events({ appId, eventId, filters = {} }) {
     keep: ['from', 'to'],
     className: 'events',
     what: 'events',
-    empty: 'No events match.',
     intro: from || to ? html`<p class="muted window">Created from ${from ?? '…'} to ${to ?? '…'}</p>` : null,
     filters: [{ name: 'state', label: 'State', as: 'select', options: ['', ...EVENT_STATES] }],
     actions: ({ selected, clear, reload }) =>

@@ -20,7 +20,6 @@ export function GameCalls({ appId, filters = {} }) {
     keep: ['kind', 'from', 'to'],
     className: 'game-calls',
     what: 'game calls',
-    empty: 'No game calls match.',
     intro:
       kind || from || to
         ? html`<p class="muted window">${kind ?? 'All kinds'}, from ${from ?? '…'} to ${to ?? '…'}</p>`

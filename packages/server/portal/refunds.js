@@ -6,7 +6,7 @@ import { useState } from '/console/vendor/hooks.module.js';
 import { REFUNDER_ROWS } from '/console/kit/refunders.js';
 import { RefundForm } from '/console/kit/refund-form.js';
 import { api, queryString, session } from '/portal/api.js';
-import { ListPage, html, time } from '/portal/ui.js';
+import { BEFORE_PAGING, ListPage, html, time } from '/portal/ui.js';
 
 const TRX_TYPES = ['payment', 'supplement', 'refund'];
 const money = (amount, currency) => `${amount} ${currency}`;
@@ -65,7 +65,7 @@ const playerOrders = (appId, userId, onRefund) => ({
   className: 'orders',
   what: 'orders',
   empty: 'This player has no orders in this app.',
-  cursor: { next: 'nextBefore', param: 'before' },
+  cursor: BEFORE_PAGING,
   columns: [
     { label: 'trxNo', render: (o) => String(o.trxNo) },
     { label: 'Type', render: (o) => TRX_TYPES[o.trxType] ?? String(o.trxType) },

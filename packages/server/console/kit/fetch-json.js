@@ -117,3 +117,32 @@ export function sessionClient(prefix, signIn, ended) {
     },
   };
 }
+
+/**
+ * The tab's side of a session (the console's, the portal's): a few strings in sessionStorage under `prefix.` (gone
+ * with the tab, out of reach of other tabs), all removed at once when the session ends.
+ * @template {string} Key
+ * @param {string} prefix
+ * @param {Key[]} keys
+ */
+export function tabSession(prefix, keys) {
+  /** @param {Key} key */
+  const at = (key) => `${prefix}.${key}`;
+  return {
+    /** @param {Key} key */
+    get: (key) => sessionStorage.getItem(at(key)),
+    /**
+     * Stores each value given; a null (or undefined) one removes its key.
+     * @param {Partial<Record<Key, string | null>>} values
+     */
+    set(values) {
+      for (const [key, value] of /** @type {[Key, string | null | undefined][]} */ (Object.entries(values))) {
+        if (value === null || value === undefined) sessionStorage.removeItem(at(key));
+        else sessionStorage.setItem(at(key), value);
+      }
+    },
+    clear() {
+      for (const key of keys) sessionStorage.removeItem(at(key));
+    },
+  };
+}

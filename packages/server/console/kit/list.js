@@ -17,7 +17,8 @@ import { ErrorBox, FilterForm, Loading, Pager, Table, html, navigate } from '/co
  *   while paging (a window) } for "next page" paging; summary?(answer): a line above the table;
  * - select?(row): an id per row, each row then has a checkbox; actions?({ rows, selected, clear, reload }): beside the
  *   filters (buttons acting on the list or its selection);
- * - what (the loading text), empty (the text of an empty list), className (the table's class), rowAttrs?(row);
+ * - what (the loading text), empty (the text of an empty list; default "No {what} match."), className (the table's
+ *   class), rowAttrs?(row);
  * - keep: the query keys a filter change keeps (default ['limit']; the others and the cursor start again);
  * - sectionClass: the page's class;
  * - intro?, footer?({ reload }): above the filters and under the list.
@@ -68,6 +69,13 @@ import { ErrorBox, FilterForm, Loading, Pager, Table, html, navigate } from '/co
  */
 
 const NO_QUERY = {};
+
+// The admin and portal APIs page a list one of two ways (src/http/admin-query.ts): newest first from `before` (the
+// answer's nextBefore), or an opaque `cursor` (the answer's nextCursor). A spec's `cursor` names which.
+/** @type {{ next: 'nextBefore', param: 'before' }} */
+export const BEFORE_PAGING = { next: 'nextBefore', param: 'before' };
+/** @type {{ next: 'nextCursor', param: 'cursor' }} */
+export const CURSOR_PAGING = { next: 'nextCursor', param: 'cursor' };
 
 export function listPage(useRead) {
   return function ListPage({
@@ -141,7 +149,7 @@ export function listPage(useRead) {
                   className=${spec.className}
                   rowKey=${spec.rowKey}
                   rowAttrs=${spec.rowAttrs}
-                  empty=${spec.empty}
+                  empty=${spec.empty ?? (spec.what ? `No ${spec.what} match.` : undefined)}
                   rows=${rows}
                   columns=${columns}
                 />

@@ -2,7 +2,7 @@
 // pages/adminactions.js - the admin API's audit trail: every request that changed something, who sent it (the
 // signed-in operator; ADMIN_TOKEN for the break-glass token), sign-ins and account changes, newest first, filtered
 // and paged.
-import { ListPage, html, show } from '/console/ui.js';
+import { BEFORE_PAGING, ListPage, html, show } from '/console/ui.js';
 
 const METHODS = ['', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -17,8 +17,7 @@ const ADMIN_ACTIONS = {
   rows: 'actions',
   rowKey: (a) => a.actionId,
   what: 'admin actions',
-  empty: 'No admin actions match.',
-  cursor: { next: 'nextBefore', param: 'before' },
+  cursor: BEFORE_PAGING,
   filters: [
     { name: 'operator', label: 'Operator', maxlength: 100 },
     { name: 'method', label: 'Method', as: 'select', options: METHODS },

@@ -1,6 +1,6 @@
 // @ts-check
 // pages/audit.js - the moderation audit log: moderator actions (decisions, evidence views, bans, lifted bans), newest first, filtered and cursor-paged.
-import { ListPage, href, html, show } from '/console/ui.js';
+import { CURSOR_PAGING, ListPage, href, html, show } from '/console/ui.js';
 
 const ACTIONS = ['', 'set_status', 'view_evidence', 'ban_account', 'lift_ban'];
 
@@ -13,7 +13,7 @@ const AUDIT_LOG = {
   rowKey: (a) => a.actionId,
   what: 'audit log',
   empty: 'No moderator actions match.',
-  cursor: { next: 'nextCursor', param: 'cursor' },
+  cursor: CURSOR_PAGING,
   filters: [
     { name: 'reportId', label: 'Report id', inputmode: 'numeric', size: 8 },
     { name: 'moderator', label: 'Moderator', maxlength: 100 },

@@ -1,6 +1,6 @@
 // @ts-check
 // pages/consumption.js - in-game consumption notices (4.6) the games sent, newest first, by app and user, each with its forward to the partner URL.
-import { ListPage, href, html, show, time } from '/console/ui.js';
+import { BEFORE_PAGING, ListPage, href, html, show, time } from '/console/ui.js';
 
 /** The game's timestamp (Unix seconds) as local time, with the number itself. */
 const gameTime = (s) =>
@@ -19,8 +19,7 @@ const NOTICES = {
   rows: 'notices',
   rowKey: (n) => n.noticeId,
   what: 'consumption notices',
-  empty: 'No consumption notices match.',
-  cursor: { next: 'nextBefore', param: 'before' },
+  cursor: BEFORE_PAGING,
   filters: [
     { name: 'appId', label: 'App id', inputmode: 'numeric', size: 6 },
     { name: 'userId', label: 'User id', size: 10 },

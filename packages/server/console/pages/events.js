@@ -2,6 +2,7 @@
 // pages/events.js - delivery: outbox events filtered by app, state and type, and an event's detail with its attempts and resend.
 import { api } from '/console/api.js';
 import {
+  BEFORE_PAGING,
   ActionStatus,
   ConfirmButton,
   Details,
@@ -29,8 +30,7 @@ const EVENT_LIST = {
   rowKey: (e) => e.eventId,
   rowLink: (e) => href(`/events/${e.eventId}`),
   what: 'events',
-  empty: 'No events match.',
-  cursor: { next: 'nextBefore', param: 'before' },
+  cursor: BEFORE_PAGING,
   filters: [
     { name: 'appId', label: 'App id', size: 6 },
     { name: 'state', label: 'State', as: 'select', options: STATES },

@@ -1,7 +1,7 @@
 // @ts-check
 // pages/gamecalls.js - one app's log of role query, role list and pre-order check calls (4.8-4.10): by kind, outcome, failure, or one player's role, user or server.
 import { appListHead } from '/console/kit/app-list.js';
-import { ListPage, html } from '/console/ui.js';
+import { BEFORE_PAGING, ListPage, html } from '/console/ui.js';
 
 const KINDS = ['', 'role_query', 'role_list', 'pre_order_check'];
 const OUTCOMES = [
@@ -24,7 +24,7 @@ const gameCalls = (appId) => ({
   rows: 'calls',
   rowKey: (c) => c.callId,
   empty: 'No calls match.',
-  cursor: { next: 'nextBefore', param: 'before' },
+  cursor: BEFORE_PAGING,
   filters: [
     { name: 'kind', label: 'Kind', as: 'select', options: KINDS },
     { name: 'outcome', label: 'Outcome', as: 'select', options: OUTCOMES },

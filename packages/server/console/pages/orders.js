@@ -2,6 +2,7 @@
 // pages/orders.js - orders: search list with paging, detail (status history, refunds, supplement, notifications) with cancel; supplements list.
 import { api } from '/console/api.js';
 import {
+  BEFORE_PAGING,
   ActionStatus,
   ConfirmButton,
   Details,
@@ -60,8 +61,7 @@ const ORDER_LIST = {
   rowKey: (o) => o.trxNo,
   rowLink: (o) => href(`/orders/${o.trxNo}`),
   what: 'orders',
-  empty: 'No orders match.',
-  cursor: { next: 'nextBefore', param: 'before' },
+  cursor: BEFORE_PAGING,
   filters: [
     { name: 'appId', label: 'App id', size: 6 },
     { name: 'trxNo', label: 'trxNo', size: 12 },
@@ -213,7 +213,7 @@ const SUPPLEMENT_LIST = {
   rows: 'supplements',
   rowKey: (s) => s.tradeNo,
   empty: 'No supplements.',
-  cursor: { next: 'nextBefore', param: 'before' },
+  cursor: BEFORE_PAGING,
   filters: [
     { name: 'appId', label: 'App id', size: 6 },
     { name: 'userId', label: 'User id', size: 10 },

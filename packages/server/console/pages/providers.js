@@ -7,6 +7,7 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api } from '/console/api.js';
 import {
+  BEFORE_PAGING,
   ConfirmButton,
   CopyText,
   Details,
@@ -171,7 +172,7 @@ const providerMessages = (appId) => ({
   rows: 'messages',
   rowKey: (m) => m.messageId,
   empty: 'No provider messages match.',
-  cursor: { next: 'nextBefore', param: 'before' },
+  cursor: BEFORE_PAGING,
   filters: [
     { name: 'provider', label: 'Provider' },
     { name: 'outcome', label: 'Outcome', as: 'select', options: OUTCOMES },

@@ -3,6 +3,7 @@
 import { useState } from '/console/vendor/hooks.module.js';
 import { api, session } from '/console/api.js';
 import {
+  CURSOR_PAGING,
   ActionStatus,
   boundFields,
   Details,
@@ -45,8 +46,7 @@ const REPORT_LIST = {
   rowKey: (r) => r.reportId,
   rowLink: (r) => href(`/reports/${r.reportId}`),
   what: 'reports',
-  empty: 'No reports match.',
-  cursor: { next: 'nextCursor', param: 'cursor' },
+  cursor: CURSOR_PAGING,
   filters: [
     { name: 'appId', label: 'App id', inputmode: 'numeric', size: 6 },
     { name: 'status', label: 'Status', as: 'select', options: STATUSES },
@@ -76,7 +76,7 @@ const REPORTEES = {
   rows: 'reportees',
   rowKey: (r) => `${r.appId}:${r.reportee.key}`,
   empty: 'No reports.',
-  cursor: { next: 'nextCursor', param: 'cursor' },
+  cursor: CURSOR_PAGING,
   filters: [
     { name: 'appId', label: 'App id', size: 6 },
     { name: 'status', label: 'Status', as: 'select', options: STATUSES },

@@ -3,7 +3,7 @@
 // Google Play sent, verified or not, and every refund the reconciliation found, with its outcome; filtered by store
 // and outcome, paged. The excerpt comes from a store (or a forger): it is shown as text.
 import { appListHead } from '/console/kit/app-list.js';
-import { ListPage, href, html, show } from '/console/ui.js';
+import { BEFORE_PAGING, ListPage, href, html, show } from '/console/ui.js';
 
 const STORES = ['', 'apple', 'google'];
 const OUTCOMES = ['', 'applied', 'duplicate', 'ignored', 'refused'];
@@ -16,7 +16,7 @@ const storeMessages = (appId) => ({
   rows: 'messages',
   rowKey: (m) => m.messageId,
   empty: 'No store messages match.',
-  cursor: { next: 'nextBefore', param: 'before' },
+  cursor: BEFORE_PAGING,
   filters: [
     { name: 'store', label: 'Store', as: 'select', options: STORES },
     { name: 'outcome', label: 'Outcome', as: 'select', options: OUTCOMES },
