@@ -3,19 +3,28 @@
 import { appListHead } from '/console/kit/app-list.js';
 import { BEFORE_PAGING, ListPage, html } from '/console/ui.js';
 
-const KINDS = ['', 'role_query', 'role_list', 'pre_order_check'];
-const OUTCOMES = [
-  '',
-  'ok',
-  'no_role',
-  'blocked',
-  'rejected',
-  'invalid_response',
-  'timeout',
-  'network',
-  'refused',
-  'not_configured',
-];
+/** @typedef {NonNullable<import('page-types').Query<'/admin/v1/apps/{appId}/game-calls'>['kind']>} CallKind */
+/** @typedef {NonNullable<import('page-types').Query<'/admin/v1/apps/{appId}/game-calls'>['outcome']>} CallOutcome */
+
+// The filters' choices come from the service's schemas through page-types (as kit/event-types.js does): one key per
+// value of the schema's enum, so tsc fails when the page misses a value or names one the service does not have.
+/** @type {{ [K in CallKind]: true }} */
+const KIND_SET = { role_query: true, role_list: true, pre_order_check: true };
+/** @type {{ [K in CallOutcome]: true }} */
+const OUTCOME_SET = {
+  ok: true,
+  no_role: true,
+  blocked: true,
+  rejected: true,
+  invalid_response: true,
+  timeout: true,
+  network: true,
+  refused: true,
+  not_configured: true,
+};
+// '' first: any kind, any outcome.
+const KINDS = ['', ...Object.keys(KIND_SET)];
+const OUTCOMES = ['', ...Object.keys(OUTCOME_SET)];
 
 /** One app's game-call log, declared for the kit's ListPage. */
 /** @type {(appId: number | string) => import('/console/kit/list.js').ListSpec<'/admin/v1/apps/{appId}/game-calls', 'calls'>} */

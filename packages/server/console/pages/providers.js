@@ -17,13 +17,13 @@ import {
   Loading,
   href,
   html,
-  navigate,
   show,
   time,
   useApi,
   usePermission,
 } from '/console/ui.js';
 import { EditForm, Fields, Saved, SecretField } from '/console/kit/form.js';
+import { appListHead } from '/console/kit/app-list.js';
 import { MessageLinks, ReadOnlyNotice, RecordActions, useRecord } from '/console/kit/panel.js';
 
 const base = (appId) => `/apps/${encodeURIComponent(appId)}/payment-providers`;
@@ -166,9 +166,7 @@ const OUTCOME_CLASS = { applied: 'ok', refused: 'bad' };
 /** One app's provider messages: every webhook and query find, verified or not, with its outcome. Shown as text. */
 /** @type {(appId: number | string) => import('/console/kit/list.js').ListSpec<'/admin/v1/apps/{appId}/provider-messages', 'messages'>} */
 const providerMessages = (appId) => ({
-  title: html`Provider messages <span class="muted">app ${appId}</span>`,
-  intro: html`<p><a href=${href(`/apps/${appId}/web`)}>Back to the app</a></p>`,
-  path: `/apps/${encodeURIComponent(appId)}/provider-messages`,
+  ...appListHead(appId, 'Provider messages', 'provider-messages', 'web'),
   rows: 'messages',
   rowKey: (m) => m.messageId,
   empty: 'No provider messages match.',
@@ -202,6 +200,6 @@ export function ProviderMessagesPage({ appId, route }) {
   return html`<${ListPage}
     spec=${providerMessages(appId)}
     query=${route.query}
-    onQuery=${(q) => navigate(`/apps/${appId}/provider-messages`, q)}
+    at=${`/apps/${appId}/provider-messages`}
   />`;
 }
