@@ -5,7 +5,7 @@
 // docs/console/<name>.png.
 import './check-node.mjs';
 import path from 'node:path';
-import { dist, docsFolder, launchChromium, root } from './lib/screenshots.mjs';
+import { dist, docsFolder, screenshotsIn } from './lib/screenshots.mjs';
 
 const { startTestService } = await import(dist('testing/service.js'));
 const { makeApiKey } = await import(dist('testing/apple-fixture.js'));
@@ -13,9 +13,7 @@ const { makeServiceAccount } = await import(dist('testing/google-fixture.js'));
 const out = docsFolder('console');
 
 const svc = await startTestService();
-const browser = await launchChromium();
-
-try {
+await screenshotsIn(out, [svc], async (browser) => {
   const { appId } = await svc.createApp({ name: 'Dragon Saga' });
   const apiKey = await makeApiKey();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -67,8 +65,4 @@ try {
   await page.waitForSelector('main tbody tr');
   await shot('03-store-messages', 'main');
   await page.close();
-  console.log(`screenshots written to ${path.relative(root, out)}`);
-} finally {
-  await browser.close();
-  await svc.close();
-}
+});

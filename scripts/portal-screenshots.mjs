@@ -3,9 +3,8 @@
 // service and the tests' fixture game server on loopback, a developer of one app, a payment notification that failed
 // and is resent; headless Chromium writes docs/portal/<step>.png.
 import './check-node.mjs';
-import fs from 'node:fs';
 import path from 'node:path';
-import { dist, docsFolder, launchChromium, pageAt } from './lib/screenshots.mjs';
+import { dist, docsFolder, pageAt, screenshotsIn } from './lib/screenshots.mjs';
 
 const { startTestService } = await import(dist('testing/service.js'));
 const { platformPublicKeys, startGameServer } = await import(dist('testing/game-server.js'));
@@ -25,9 +24,7 @@ const game = await startGameServer(await platformPublicKeys(svc.services), () =>
   status,
   body: status === 200 ? 'ok' : 'bad gateway',
 }));
-const browser = await launchChromium();
-
-try {
+await screenshotsIn(out, [game, svc], async (browser) => {
   const app = await appWithProducts(svc, {
     name: 'Dragon Saga',
     callbackUrls: { default: `${game.url}/pay/callback` },
@@ -64,9 +61,4 @@ try {
   await page.goto(`${svc.url}/portal#/apps/${other.appId}/events`);
   await page.locator('section.refused').waitFor();
   await shot('06-another-studio-refused');
-  console.log(`wrote ${fs.readdirSync(out).length} screenshots to ${out}`);
-} finally {
-  await browser.close();
-  await game.close();
-  await svc.close();
-}
+});

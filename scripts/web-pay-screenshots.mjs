@@ -6,7 +6,7 @@
 import './check-node.mjs';
 import http from 'node:http';
 import path from 'node:path';
-import { dist, docsFolder, launchChromium, pageAt, root } from './lib/screenshots.mjs';
+import { dist, docsFolder, pageAt, screenshotsIn } from './lib/screenshots.mjs';
 
 const { startWebPay, launchLink } = await import(dist('testing/web-pay/web-pay.js'));
 const { mintSandbox } = await import(dist('testing/accounts/accounts.js'));
@@ -26,9 +26,7 @@ const parent = http.createServer((req, res) => {
 });
 await new Promise((resolve) => parent.listen(0, '127.0.0.2', resolve));
 const parentOrigin = `http://127.0.0.2:${parent.address().port}`;
-const browser = await launchChromium();
-
-try {
+await screenshotsIn(out, [f, parent], async (browser) => {
   await f.svc.admin('PUT', `/apps/${f.overseas.appId}/web-pay`, {
     servers: [
       { serverId: 's1', name: 'Asia 1' },
@@ -147,9 +145,4 @@ try {
     await f.svc.admin('PUT', `/apps/${f.overseas.appId}/web-pay`, { frameAncestors: [] });
     await context.close();
   }
-  console.log(`screenshots written to ${path.relative(root, out)}`);
-} finally {
-  await browser.close();
-  await f.close();
-  parent.close();
-}
+});

@@ -6,16 +6,14 @@
 // Chromium. Writes docs/web-payment/wechat-<step>-<width>.png.
 import './check-node.mjs';
 import path from 'node:path';
-import { dist, docsFolder, launchChromium, pageAt, root } from './lib/screenshots.mjs';
+import { dist, docsFolder, pageAt, screenshotsIn } from './lib/screenshots.mjs';
 
 const { startWechatpay } = await import(dist('testing/payment-providers/wechatpay.js'));
 const { launchLink } = await import(dist('testing/web-pay/web-pay.js'));
 const out = docsFolder('web-payment');
 
 const f = await startWechatpay();
-const browser = await launchChromium();
-
-try {
+await screenshotsIn(out, [f], async (browser) => {
   for (const width of [360, 1280]) {
     const { context, page, shot, text } = await pageAt(browser, width, (name) =>
       path.join(out, `wechat-${name}-${width}.png`),
@@ -43,8 +41,4 @@ try {
     await shot('03-paid');
     await context.close();
   }
-  console.log(`screenshots written to ${path.relative(root, out)}`);
-} finally {
-  await browser.close();
-  await f.close();
-}
+});

@@ -25,6 +25,24 @@ export function launchChromium() {
 }
 
 /**
+ * Runs `shoot(browser)` in headless Chromium, says where the screenshots went, and at the end (done or failed) closes
+ * the browser, then `running` in order: the service and fakes the screenshots were taken against.
+ * @param {string} out the folder the screenshots go to (docsFolder)
+ * @param {{ close(): unknown }[]} running
+ * @param {(browser: import('playwright-core').Browser) => Promise<void>} shoot
+ */
+export async function screenshotsIn(out, running, shoot) {
+  const browser = await launchChromium();
+  try {
+    await shoot(browser);
+    console.log(`screenshots written to ${path.relative(root, out)}`);
+  } finally {
+    await browser.close();
+    for (const r of running) await r.close();
+  }
+}
+
+/**
  * A page `width` px wide (a phone at 360, else a desktop) in a context of its own. `shot(name)` writes a full-page
  * screenshot to `fileOf(name)` once the page has settled; `text(selector, re)` waits until the selector shows `re`.
  */
