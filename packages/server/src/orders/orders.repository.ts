@@ -1,4 +1,4 @@
-import { rowByKey, rowsByKey } from '../db/by-key.js';
+import { rowByKey, rowsByKey, updateWhere } from '../db/by-key.js';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { Dialect } from '../db/dialect.js';
@@ -140,11 +140,7 @@ export class OrdersRepository {
     changes: Updateable<OrdersTable> & { status: number },
   ): Promise<OrderRow | undefined> {
     const change = async (trx: Kysely<Tables>) => {
-      const row = await trx
-        .updateTable('orders')
-        .set(changes)
-        .where('trx_no', '=', trxNo)
-        .where('status', '=', from)
+      const row = await updateWhere(trx, 'orders', { trx_no: trxNo, status: from }, changes)
         .returningAll()
         .executeTakeFirst();
       if (row)
