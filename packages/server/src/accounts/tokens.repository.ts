@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../db/tables.js';
+import { updateRows } from '../db/by-key.js';
 import type { TokensTable } from './accounts.tables.js';
 
 export type TokenRow = Selectable<TokensTable>;
@@ -104,12 +105,8 @@ export class TokensRepository {
   /** Revokes every unrevoked token of a user (optionally only those minted through one login method). */
   /** Revokes one token, unless it is revoked already. */
   async revoke(tokenId: number, reason: string, now: number): Promise<void> {
-    await this.db
-      .updateTable('tokens')
-      .set({ revoked_at: now, revoke_reason: reason })
-      .where('token_id', '=', tokenId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    const live = { token_id: tokenId, revoked_at: null };
+    await updateRows(this.db, 'tokens', live, { revoked_at: now, revoke_reason: reason });
   }
 
   async revokeUser(userId: number, reason: string, now: number, methodId?: number): Promise<number> {

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../db/tables.js';
+import { rowsIn, updateOne } from '../db/by-key.js';
 import type { UserBansTable, UsersTable } from './accounts.tables.js';
 
 export type UserRow = Selectable<UsersTable>;
@@ -22,31 +23,20 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('user_id', '=', userId).executeTakeFirst();
   }
 
-  async byIds(userIds: number[]): Promise<UserRow[]> {
-    if (userIds.length === 0) return [];
-    return this.db.selectFrom('users').selectAll().where('user_id', 'in', userIds).orderBy('user_id').execute();
+  byIds(userIds: number[]): Promise<UserRow[]> {
+    return rowsIn(this.db, 'users', 'user_id', userIds);
   }
 
   /** active -> cancelling; false when the user is not active. */
-  async requestCancellation(userId: number, now: number, dueAt: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('users')
-      .set({ status: 'cancelling', cancel_requested_at: now, cancel_due_at: dueAt })
-      .where('user_id', '=', userId)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  requestCancellation(userId: number, now: number, dueAt: number): Promise<boolean> {
+    const cancelling = { status: 'cancelling', cancel_requested_at: now, cancel_due_at: dueAt } as const;
+    return updateOne(this.db, 'users', { user_id: userId, status: 'active' }, cancelling);
   }
 
   /** cancelling -> active; false when no cancellation was pending. */
-  async withdrawCancellation(userId: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('users')
-      .set({ status: 'active', cancel_requested_at: null, cancel_due_at: null })
-      .where('user_id', '=', userId)
-      .where('status', '=', 'cancelling')
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  withdrawCancellation(userId: number): Promise<boolean> {
+    const active = { status: 'active', cancel_requested_at: null, cancel_due_at: null } as const;
+    return updateOne(this.db, 'users', { user_id: userId, status: 'cancelling' }, active);
   }
 
   async dueForCancellation(now: number, limit: number): Promise<number[]> {
@@ -62,15 +52,9 @@ export class UsersRepository {
   }
 
   /** cancelling (and due) -> cancelled. Conditional, so of several instances exactly one wins. */
-  async markCancelled(userId: number, now: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('users')
-      .set({ status: 'cancelled', cancelled_at: now })
-      .where('user_id', '=', userId)
-      .where('status', '=', 'cancelling')
-      .where('cancel_due_at', '<=', now)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  markCancelled(userId: number, now: number): Promise<boolean> {
+    const due = { user_id: userId, status: 'cancelling', cancel_due_at: ['<=', now] } as const;
+    return updateOne(this.db, 'users', due, { status: 'cancelled', cancelled_at: now });
   }
 
   async touchApp(userId: number, appId: number, now: number): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { AppStoreSettingsTable } from './store-settings.tables.js';
-import { rowByKey } from '../db/by-key.js';
+import { deleteRows, putRow, rowByKey } from '../db/by-key.js';
 
 export type StoreSettingsRow = Selectable<AppStoreSettingsTable>;
 export type StoreName = AppStoreSettingsTable['store'];
@@ -19,13 +19,8 @@ export class StoreSettingsRepository {
   }
 
   /** Inserts or replaces the row of (app, store); created_at stays that of the first write. */
-  async put(row: Insertable<AppStoreSettingsTable>): Promise<void> {
-    const { app_id: _a, store: _s, created_at: _c, settings_id: _i, ...changes } = row;
-    await this.db
-      .insertInto('app_store_settings')
-      .values(row)
-      .onConflict((oc) => oc.columns(['app_id', 'store']).doUpdateSet(changes))
-      .execute();
+  put(row: Insertable<AppStoreSettingsTable>): Promise<void> {
+    return putRow(this.db, 'app_store_settings', row, ['app_id', 'store'], ['created_at', 'settings_id']);
   }
 
   /** The apps with enabled settings of this store (the reconciliation's round). */
@@ -42,11 +37,6 @@ export class StoreSettingsRepository {
 
   /** Answers whether there was a row. */
   async delete(appId: number, store: StoreName): Promise<boolean> {
-    const res = await this.db
-      .deleteFrom('app_store_settings')
-      .where('app_id', '=', appId)
-      .where('store', '=', store)
-      .executeTakeFirst();
-    return Number(res.numDeletedRows) > 0;
+    return (await deleteRows(this.db, 'app_store_settings', { app_id: appId, store })) > 0;
   }
 }

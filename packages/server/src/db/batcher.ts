@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type UpdateQueryBuilder } from 'kysely';
 
 export interface BatcherOptions<I> {
   maxBatch: number;
@@ -123,7 +123,34 @@ function settle<I, O>(batch: Pending<I, O>[], results: Array<O | Error>): void {
  * both backends. The cast types the parameters for PostgreSQL, which would
  * otherwise take a CASE of untyped parameters for text.
  */
-export function caseById<V>(idColumn: string, type: 'bigint' | 'text', pairs: Array<[number, V]>): RawBuilder<V> {
+function caseById(idColumn: string, type: ColumnType, pairs: Array<[unknown, unknown]>): RawBuilder<unknown> {
   const whens = pairs.map(([id, v]) => sql`when ${id} then cast(${v} as ${sql.raw(type)})`);
-  return sql<V>`case ${sql.ref(idColumn)} ${sql.join(whens, sql` `)} end`;
+  return sql`case ${sql.ref(idColumn)} ${sql.join(whens, sql` `)} end`;
+}
+
+type ColumnType = 'bigint' | 'text';
+
+/**
+ * A batch's multi-row UPDATE: each of `rows` (its id under `idColumn`, and its new values) gets its own values of the
+ * columns of `types` (caseById), `where idColumn in (ids)`. Takes and answers `query` (an updateTable, perhaps with
+ * its own `set`), so the caller adds its conditions and `returning`.
+ */
+export function setEachById<Q extends UpdateQueryBuilder<any, any, any, any>>(
+  query: Q,
+  idColumn: string,
+  types: Record<string, ColumnType>,
+  rows: ReadonlyArray<Record<string, unknown>>,
+): Q {
+  const set = Object.fromEntries(
+    Object.entries(types).map(([column, type]) => [
+      column,
+      caseById(
+        idColumn,
+        type,
+        rows.map((r) => [r[idColumn], r[column]]),
+      ),
+    ]),
+  );
+  const ids = rows.map((r) => r[idColumn]);
+  return query.set(set).where(idColumn, 'in', ids) as Q;
 }

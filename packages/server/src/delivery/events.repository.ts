@@ -1,4 +1,4 @@
-import { rowsByKey } from '../db/by-key.js';
+import { rowsByKey, rowsIn, updateOne, updateRows } from '../db/by-key.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { newestFirst, whereGiven, withinWindow } from '../db/list-filter.js';
@@ -48,9 +48,8 @@ export class EventsRepository {
   }
 
   /** Events by id, oldest first (the notifications of an order, orders/order-details.ts). */
-  async byIds(eventIds: number[]): Promise<EventRow[]> {
-    if (eventIds.length === 0) return [];
-    return this.db.selectFrom('outbox').selectAll().where('event_id', 'in', eventIds).orderBy('event_id').execute();
+  byIds(eventIds: number[]): Promise<EventRow[]> {
+    return rowsIn(this.db, 'outbox', 'event_id', eventIds);
   }
 
   async get(eventId: number): Promise<EventRow | undefined> {
@@ -65,21 +64,8 @@ export class EventsRepository {
    * and body; fresh Timestamp, Nonce and Signature. A dead event gets one more
    * attempt; a pending one keeps its place in the schedule. False: no such event.
    */
-  async resend(eventId: number, now: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('outbox')
-      .set({
-        state: 'pending',
-        next_attempt_at: now,
-        due_at: now,
-        held_reason: null,
-        claim_token: null,
-        dead_at: null,
-        delivered_at: null,
-      })
-      .where('event_id', '=', eventId)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  resend(eventId: number, now: number): Promise<boolean> {
+    return updateOne(this.db, 'outbox', { event_id: eventId }, { ...dueAgain(now), delivered_at: null });
   }
 
   /**
@@ -87,13 +73,18 @@ export class EventsRepository {
    * is due again now (one more attempt each). Returns how many.
    */
   async recoverDead(appId: number, since: number, now: number): Promise<number> {
-    const result = await this.db
-      .updateTable('outbox')
-      .set({ state: 'pending', next_attempt_at: now, due_at: now, held_reason: null, claim_token: null, dead_at: null })
-      .where('app_id', '=', appId)
-      .where('state', '=', 'dead')
-      .where('dead_at', '>=', since)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    return updateRows(this.db, 'outbox', { app_id: appId, state: 'dead', dead_at: ['>=', since] }, dueAgain(now));
   }
+}
+
+/** The columns of an event due again at `now` (resend, recover): pending, unclaimed, with one more attempt. */
+function dueAgain(now: number) {
+  return {
+    state: 'pending',
+    next_attempt_at: now,
+    due_at: now,
+    held_reason: null,
+    claim_token: null,
+    dead_at: null,
+  } as const;
 }

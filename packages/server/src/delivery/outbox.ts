@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
-import { caseById } from '../db/batcher.js';
+import { setEachById } from '../db/batcher.js';
 import type { Tables } from '../db/tables.js';
 import { currentTraceparent } from '../tracing/tracing.js';
 import type { EventType } from './event-types.js';
@@ -96,21 +96,8 @@ export async function enqueueEvents(
     const eventId = ids.get(`#${i}`)!;
     return { eventId, body: JSON.stringify(event.body(eventId)) };
   });
-  await db
-    .updateTable('outbox')
-    .set({
-      body: caseById<string>(
-        'event_id',
-        'text',
-        out.map((o) => [o.eventId, o.body]),
-      ),
-    })
-    .where(
-      'event_id',
-      'in',
-      out.map((o) => o.eventId),
-    )
-    .execute();
+  const bodies = out.map((o) => ({ event_id: o.eventId, body: o.body }));
+  await setEachById(db.updateTable('outbox'), 'event_id', { body: 'text' }, bodies).execute();
   outboxSignal.emit('enqueued');
   return out;
 }

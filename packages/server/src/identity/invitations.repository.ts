@@ -1,4 +1,4 @@
-import { rowByKey, rowsByKey } from '../db/by-key.js';
+import { deleteRows, rowByKey, rowsByKey, updateOne, updateRows, type Where } from '../db/by-key.js';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { PeopleTable, PersonInvitationsTable, PersonPasskeysTable } from './identity.tables.js';
@@ -23,13 +23,9 @@ export class InvitationsRepository {
 
   /** A new invitation for a person; any earlier pending one of that person is revoked in the same transaction. */
   async insert(row: Insertable<PersonInvitationsTable>, at: number): Promise<InvitationRow> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('person_invitations')
-        .set({ state: 'revoked', finished_at: at })
-        .where('person_id', '=', row.person_id)
-        .where('state', '=', 'pending')
-        .execute();
+    return this.db.transaction().execute(async (trx: Kysely<Tables>) => {
+      const pending = { person_id: row.person_id, state: 'pending' } as const;
+      await updateRows(trx, 'person_invitations', pending, { state: 'revoked', finished_at: at });
       return trx.insertInto('person_invitations').values(row).returningAll().executeTakeFirstOrThrow();
     });
   }
@@ -50,38 +46,30 @@ export class InvitationsRepository {
   }
 
   /** Changes a pending invitation whose token is still `tokenHash` (false: used, revoked or resent meanwhile). */
-  async updatePending(id: number, tokenHash: string, set: Updateable<PersonInvitationsTable>): Promise<boolean> {
-    const r = await this.db
-      .updateTable('person_invitations')
-      .set(set)
-      .where('invitation_id', '=', id)
-      .where('token_hash', '=', tokenHash)
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  updatePending(id: number, tokenHash: string, set: Updateable<PersonInvitationsTable>): Promise<boolean> {
+    return this.changeOne({ invitation_id: id, token_hash: tokenHash, state: 'pending' }, set);
   }
 
   /** Resend: a new token and expiry for an invitation not accepted (a revoked or expired one comes back pending). */
-  async renew(id: number, tokenHash: string, expiresAt: number, by: string, at: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('person_invitations')
-      .set({ token_hash: tokenHash, expires_at: expiresAt, state: 'pending', created_by: by, created_at: at })
-      .set({ pending_totp_enc: null, finished_at: null })
-      .where('invitation_id', '=', id)
-      .where('state', '!=', 'accepted')
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  renew(id: number, tokenHash: string, expiresAt: number, by: string, at: number): Promise<boolean> {
+    const renewed = { token_hash: tokenHash, expires_at: expiresAt, state: 'pending', created_by: by, created_at: at };
+    return this.changeOne(
+      { invitation_id: id, state: ['!=', 'accepted'] },
+      { ...renewed, pending_totp_enc: null, finished_at: null },
+    );
   }
 
   /** Revokes a pending invitation (false: it was not pending). */
-  async revoke(id: number, at: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('person_invitations')
-      .set({ state: 'revoked', finished_at: at })
-      .where('invitation_id', '=', id)
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  revoke(id: number, at: number): Promise<boolean> {
+    return this.changeOne({ invitation_id: id, state: 'pending' }, { state: 'revoked', finished_at: at });
+  }
+
+  /** Changes one invitation, if it still is as `where` says (false: it was not). */
+  private changeOne(
+    where: Where<Tables, 'person_invitations'>,
+    set: Updateable<PersonInvitationsTable>,
+  ): Promise<boolean> {
+    return updateOne(this.db, 'person_invitations', where, set);
   }
 
   /**
@@ -94,16 +82,15 @@ export class InvitationsRepository {
     person: Updateable<PeopleTable>,
     passkey: Insertable<PersonPasskeysTable> | null,
   ): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const r = await trx
-        .updateTable('person_invitations')
-        .set({ state: 'accepted', finished_at: inv.at, pending_totp_enc: null })
-        .where('invitation_id', '=', inv.id)
-        .where('token_hash', '=', inv.tokenHash)
-        .where('state', '=', 'pending')
-        .where('expires_at', '>', inv.at)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) return false;
+    return this.db.transaction().execute(async (trx: Kysely<Tables>) => {
+      const stillGood = {
+        invitation_id: inv.id,
+        token_hash: inv.tokenHash,
+        state: 'pending',
+        expires_at: ['>', inv.at],
+      } as const;
+      const accepted = { state: 'accepted', finished_at: inv.at, pending_totp_enc: null } as const;
+      if (!(await updateOne(trx, 'person_invitations', stillGood, accepted))) return false;
       await trx.updateTable('people').set(person).where('person_id', '=', inv.personId).execute();
       // A reset is for lost factors: the passkeys the account had go with the old TOTP secret.
       await trx.deleteFrom('person_passkeys').where('person_id', '=', inv.personId).execute();
@@ -128,23 +115,13 @@ export class InvitationsRepository {
   }
 
   /** Records a use: the new signature counter, if it still is `before` (false: another sign-in used it meanwhile). */
-  async usePasskey(id: number, before: number, after: number, at: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('person_passkeys')
-      .set({ sign_count: after, last_used_at: at })
-      .where('passkey_id', '=', id)
-      .where('sign_count', '=', before)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  usePasskey(id: number, before: number, after: number, at: number): Promise<boolean> {
+    const unused = { passkey_id: id, sign_count: before };
+    return updateOne(this.db, 'person_passkeys', unused, { sign_count: after, last_used_at: at });
   }
 
   async deletePasskey(personId: number, passkeyId: number): Promise<boolean> {
-    const r = await this.db
-      .deleteFrom('person_passkeys')
-      .where('passkey_id', '=', passkeyId)
-      .where('person_id', '=', personId)
-      .executeTakeFirst();
-    return Number(r.numDeletedRows) === 1;
+    return (await deleteRows(this.db, 'person_passkeys', { passkey_id: passkeyId, person_id: personId })) === 1;
   }
 
   // --- WebAuthn challenges ---
@@ -165,14 +142,8 @@ export class InvitationsRepository {
     personId: number | null,
     at: number,
   ): Promise<boolean> {
-    let q = this.db
-      .deleteFrom('webauthn_challenges')
-      .where('challenge', '=', challenge)
-      .where('purpose', '=', purpose)
-      .where('realm', '=', realm)
-      .where('expires_at', '>', at);
-    q = personId === null ? q.where('person_id', 'is', null) : q.where('person_id', '=', personId);
-    const r = await q.executeTakeFirst();
-    return Number(r.numDeletedRows) === 1;
+    // person_id null (a challenge for no person) is matched by `is null`.
+    const live = { challenge, purpose, realm, person_id: personId, expires_at: ['>', at] } as const;
+    return (await deleteRows(this.db, 'webauthn_challenges', live)) === 1;
   }
 }

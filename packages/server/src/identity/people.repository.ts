@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { PeopleTable, PersonSessionsTable, PersonTokensTable } from './identity.tables.js';
-import { rowByKey } from '../db/by-key.js';
+import { rowByKey, updateOne } from '../db/by-key.js';
 
 export type PersonRow = Selectable<PeopleTable>;
 export type SessionRow = Selectable<PersonSessionsTable>;
@@ -67,25 +67,13 @@ export class PeopleRepository {
   }
 
   /** Takes TOTP step `step` if it is newer than the last accepted (false: a replayed or older code). */
-  async claimTotpStep(id: number, step: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('people')
-      .set({ totp_last_step: step })
-      .where('person_id', '=', id)
-      .where('totp_last_step', '<', step)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  claimTotpStep(id: number, step: number): Promise<boolean> {
+    return updateOne(this.db, 'people', { person_id: id, totp_last_step: ['<', step] }, { totp_last_step: step });
   }
 
   /** Replaces the unused recovery codes if they are still `before` (false: another sign-in used one meanwhile). */
-  async swapRecoveryCodes(id: number, before: string, after: string): Promise<boolean> {
-    const r = await this.db
-      .updateTable('people')
-      .set({ recovery_codes: after })
-      .where('person_id', '=', id)
-      .where('recovery_codes', '=', before)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  swapRecoveryCodes(id: number, before: string, after: string): Promise<boolean> {
+    return updateOne(this.db, 'people', { person_id: id, recovery_codes: before }, { recovery_codes: after });
   }
 
   // --- grants ---
@@ -160,14 +148,8 @@ export class PeopleRepository {
       .execute();
   }
 
-  async revokeToken(tokenId: number, at: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable('person_tokens')
-      .set({ revoked_at: at })
-      .where('token_id', '=', tokenId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  revokeToken(tokenId: number, at: number): Promise<boolean> {
+    return updateOne(this.db, 'person_tokens', { token_id: tokenId, revoked_at: null }, { revoked_at: at });
   }
 }
 

@@ -1,4 +1,4 @@
-import { rowByKey, rowsByKey } from '../db/by-key.js';
+import { rowByKey, rowsByKey, updateOne, updateWhere } from '../db/by-key.js';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { Dialect } from '../db/dialect.js';
@@ -140,11 +140,7 @@ export class OrdersRepository {
     changes: Updateable<OrdersTable> & { status: number },
   ): Promise<OrderRow | undefined> {
     const change = async (trx: Kysely<Tables>) => {
-      const row = await trx
-        .updateTable('orders')
-        .set(changes)
-        .where('trx_no', '=', trxNo)
-        .where('status', '=', from)
+      const row = await updateWhere(trx, 'orders', { trx_no: trxNo, status: from }, changes)
         .returningAll()
         .executeTakeFirst();
       if (row)
@@ -216,15 +212,10 @@ export class OrdersRepository {
     return newestFirst(query, 'refund_trx_no', q).execute();
   }
 
-  async claimSupplementPayment(refundTrxNo: number, previous: number | null, next: number): Promise<boolean> {
-    let query = this.db
-      .updateTable('supplements')
-      .set({ paying_trx_no: next })
-      .where('refund_trx_no', '=', refundTrxNo)
-      .where('supply_status', '=', 1);
-    query = previous === null ? query.where('paying_trx_no', 'is', null) : query.where('paying_trx_no', '=', previous);
-    const res = await query.executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+  claimSupplementPayment(refundTrxNo: number, previous: number | null, next: number): Promise<boolean> {
+    // The supplement as the caller read it; previous null (no payment yet) is matched by `is null`.
+    const asRead = { refund_trx_no: refundTrxNo, supply_status: 1, paying_trx_no: previous };
+    return updateOne(this.db, 'supplements', asRead, { paying_trx_no: next });
   }
 
   async markSupplemented(payingTrxNo: number, at: number): Promise<SupplementRow | undefined> {

@@ -1,5 +1,5 @@
-import { rowByKey, rowsByKey } from '../db/by-key.js';
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { deleteRows, putRow, rowByKey, rowsByKey, updateOne } from '../db/by-key.js';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type {
   PaymentProviderSettingsTable,
@@ -40,23 +40,13 @@ export class ProvidersRepository {
   }
 
   /** Inserts or replaces the row of (app, provider); created_at stays that of the first write. */
-  async putSettings(row: Insertable<PaymentProviderSettingsTable>): Promise<void> {
-    const { app_id: _a, provider: _p, created_at: _c, settings_id: _i, ...changes } = row;
-    await this.db
-      .insertInto('payment_provider_settings')
-      .values(row)
-      .onConflict((oc) => oc.columns(['app_id', 'provider']).doUpdateSet(changes))
-      .execute();
+  putSettings(row: Insertable<PaymentProviderSettingsTable>): Promise<void> {
+    return putRow(this.db, 'payment_provider_settings', row, ['app_id', 'provider'], ['created_at', 'settings_id']);
   }
 
   /** Answers whether there was a row. */
   async deleteSettings(appId: number, provider: string): Promise<boolean> {
-    const res = await this.db
-      .deleteFrom('payment_provider_settings')
-      .where('app_id', '=', appId)
-      .where('provider', '=', provider)
-      .executeTakeFirst();
-    return Number(res.numDeletedRows) > 0;
+    return (await deleteRows(this.db, 'payment_provider_settings', { app_id: appId, provider })) > 0;
   }
 
   // --- payments ---
@@ -77,25 +67,18 @@ export class ProvidersRepository {
   }
 
   /** open -> paid by `providerTrxId`, in the transaction that pays the order; false when it was not open. */
-  async markPaid(trxNo: number, providerTrxId: string, at: number): Promise<boolean> {
-    const res = await this.db
-      .updateTable('provider_payments')
-      .set({ state: 'paid', provider_trx_id: providerTrxId, paid_at: at })
-      .where('trx_no', '=', trxNo)
-      .where('state', '=', 'open')
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+  markPaid(trxNo: number, providerTrxId: string, at: number): Promise<boolean> {
+    return this.fromOpen(trxNo, { state: 'paid', provider_trx_id: providerTrxId, paid_at: at });
   }
 
   /** open -> closed; false when it was not open. */
-  async markClosed(trxNo: number, at: number): Promise<boolean> {
-    const res = await this.db
-      .updateTable('provider_payments')
-      .set({ state: 'closed', closed_at: at })
-      .where('trx_no', '=', trxNo)
-      .where('state', '=', 'open')
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+  markClosed(trxNo: number, at: number): Promise<boolean> {
+    return this.fromOpen(trxNo, { state: 'closed', closed_at: at });
+  }
+
+  /** An open payment's change of state (false when it was not open). */
+  private fromOpen(trxNo: number, set: Updateable<ProviderPaymentsTable>): Promise<boolean> {
+    return updateOne(this.db, 'provider_payments', { trx_no: trxNo, state: 'open' }, set);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Tables } from '../db/tables.js';
+import { updateRows } from '../db/by-key.js';
 import type { PlatformKeysTable } from './keys.tables.js';
 
 export type PlatformKeyRow = Selectable<PlatformKeysTable>;
@@ -31,13 +32,7 @@ export class PlatformKeysRepository {
       .execute();
   }
 
-  async retire(kid: string, at: number): Promise<number> {
-    const r = await this.db
-      .updateTable('platform_keys')
-      .set({ status: 'retired', retired_at: at })
-      .where('kid', '=', kid)
-      .where('status', '=', 'published')
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows);
+  retire(kid: string, at: number): Promise<number> {
+    return updateRows(this.db, 'platform_keys', { kid, status: 'published' }, { status: 'retired', retired_at: at });
   }
 }

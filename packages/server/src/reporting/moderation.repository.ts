@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Tables } from '../db/tables.js';
+import { rowsIn } from '../db/by-key.js';
 import { whereGiven, withinWindow } from '../db/list-filter.js';
 import type {
   ModerationActionsTable,
@@ -68,26 +69,12 @@ export class ModerationRepository {
     return db.selectFrom('reports').selectAll().where('report_id', '=', reportId).executeTakeFirst();
   }
 
-  async reasonsOf(ids: number[]): Promise<ReasonRow[]> {
-    if (ids.length === 0) return [];
-    return this.db
-      .selectFrom('report_reasons')
-      .selectAll()
-      .where('report_id', 'in', ids)
-      .orderBy('report_id')
-      .orderBy('position')
-      .execute();
+  reasonsOf(ids: number[]): Promise<ReasonRow[]> {
+    return rowsIn(this.db, 'report_reasons', 'report_id', ids, ['report_id', 'position']);
   }
 
-  async evidenceOf(ids: number[]): Promise<EvidenceRow[]> {
-    if (ids.length === 0) return [];
-    return this.db
-      .selectFrom('report_evidence')
-      .selectAll()
-      .where('report_id', 'in', ids)
-      .orderBy('report_id')
-      .orderBy('position')
-      .execute();
+  evidenceOf(ids: number[]): Promise<EvidenceRow[]> {
+    return rowsIn(this.db, 'report_evidence', 'report_id', ids, ['report_id', 'position']);
   }
 
   async history(reportId: number): Promise<ActionRow[]> {

@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../../db/tables.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { ProductsTable } from '../orders.tables.js';
-import { rowByKey } from '../../db/by-key.js';
+import { rowByKey, updateWhere } from '../../db/by-key.js';
 
 export type ProductRow = Selectable<ProductsTable>;
 
@@ -24,13 +24,8 @@ export class ProductsRepository {
   }
 
   update(appId: number, productCode: string, changes: Updateable<ProductsTable>): Promise<ProductRow> {
-    return this.db
-      .updateTable('products')
-      .set(changes)
-      .where('app_id', '=', appId)
-      .where('product_code', '=', productCode)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const key = { app_id: appId, product_code: productCode };
+    return updateWhere(this.db, 'products', key, changes).returningAll().executeTakeFirstOrThrow();
   }
 
   ofApp(appId: number): Promise<ProductRow[]> {

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Tables } from '../../db/tables.js';
-import { Batcher, caseById } from '../../db/batcher.js';
+import { Batcher, setEachById } from '../../db/batcher.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { NamedQuery } from '../../db/database.js';
 import { newestFirst, whereGiven } from '../../db/list-filter.js';
@@ -171,21 +171,9 @@ export class ConsumptionNoticesStore {
         })),
         now,
       );
-      await trx
-        .updateTable('consumption_notices')
-        .set({
-          event_id: caseById(
-            'notice_id',
-            'bigint',
-            rows.map((r, i) => [r.notice_id, events[i]!.eventId]),
-          ),
-        })
-        .where(
-          'notice_id',
-          'in',
-          rows.map((r) => r.notice_id),
-        )
-        .execute();
+      const forwards = rows.map((r, i) => ({ notice_id: r.notice_id, event_id: events[i]!.eventId }));
+      const toForward = trx.updateTable('consumption_notices');
+      await setEachById(toForward, 'notice_id', { event_id: 'bigint' }, forwards).execute();
       const stored = new Set(rows.map((r) => dedupeKey(r)));
       for (const n of candidates) {
         if (stored.has(dedupeKey(n))) outcome.set(n.idx, true);

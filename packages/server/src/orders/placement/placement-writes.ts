@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../../db/tables.js';
 import { groupBy } from '../../db/group-by.js';
-import { Batcher, caseById } from '../../db/batcher.js';
+import { Batcher, setEachById } from '../../db/batcher.js';
 import type { Dialect } from '../../db/dialect.js';
 import { OrderStatus } from '../enums.js';
 import { OrdersRepository, type ItemRow, type OrderRow } from '../orders.repository.js';
@@ -105,26 +105,10 @@ export class PlacementWrites {
     batch: Array<{ trxNo: number; bankTrxNo: string | null; at: number }>,
   ): Promise<Array<OrderRow | undefined>> {
     const rows = await this.db.transaction().execute(async (trx) => {
-      const opened = await trx
-        .updateTable('orders')
-        .set({
-          status: OrderStatus.AWAITING_PAYMENT,
-          bank_trx_no: caseById<string | null>(
-            'trx_no',
-            'text',
-            batch.map((b) => [b.trxNo, b.bankTrxNo]),
-          ),
-          updated_at: caseById<number>(
-            'trx_no',
-            'bigint',
-            batch.map((b) => [b.trxNo, b.at]),
-          ),
-        })
-        .where(
-          'trx_no',
-          'in',
-          batch.map((b) => b.trxNo),
-        )
+      const opening = batch.map((b) => ({ trx_no: b.trxNo, bank_trx_no: b.bankTrxNo, updated_at: b.at }));
+      const types = { bank_trx_no: 'text', updated_at: 'bigint' } as const;
+      const open = trx.updateTable('orders').set({ status: OrderStatus.AWAITING_PAYMENT });
+      const opened = await setEachById(open, 'trx_no', types, opening)
         .where('status', '=', OrderStatus.CREATED)
         .returningAll()
         .execute();
