@@ -33,10 +33,14 @@ export function addMessageListCommand<S extends { apps: { get(appId: number): Pr
   }).action(async (id: string, o: OptionValues) => {
     const appId = parseId('appId', id);
     const filter = spec.parse(appId, o);
-    await ctx.withServices(async (s) => {
-      await s.apps.get(appId);
-      const messages = await spec.list(s, filter);
-      ctx.output({ messages }, () => messages.map(spec.line).join('\n') || spec.none);
-    });
+    await ctx.printList(
+      'messages',
+      async (s) => {
+        await s.apps.get(appId);
+        return spec.list(s, filter);
+      },
+      spec.line,
+      spec.none,
+    );
   });
 }

@@ -56,10 +56,14 @@ export function registerConsumptionRequestCommands(app: Command, ctx: CliContext
       const limit = Number(o.limit);
       if (!/^[0-9]{1,3}$/.test(String(o.limit)) || limit < 1 || limit > 200)
         throw invalidParameter('limit', 'must be 1 to 200');
-      await ctx.withServices(async (s) => {
-        await s.apps.get(appId);
-        const requests = (await s.storePayments.consumption.list(appId, limit)).map(toConsumptionRequest);
-        ctx.output({ requests }, () => requests.map(requestLine).join('\n') || 'no consumption requests');
-      });
+      await ctx.printList(
+        'requests',
+        async (s) => {
+          await s.apps.get(appId);
+          return (await s.storePayments.consumption.list(appId, limit)).map(toConsumptionRequest);
+        },
+        requestLine,
+        'no consumption requests',
+      );
     });
 }
