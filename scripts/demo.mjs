@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { buildMacAuthorization, PlatformClient } from '@game-platform/sdk';
 import { StripeFake } from '../packages/server/dist/testing/stripe-fake.js';
 import { AlipayFake } from '../packages/server/dist/testing/alipay-fake.js';
-import { freePort, waitFor as waitUntil } from './lib/net.mjs';
+import { freePort, jsonRequest as http, waitFor as waitUntil } from './lib/net.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { values: options } = parseArgs({
@@ -178,23 +178,6 @@ async function useRunningPlatform(base) {
 }
 
 // ---------- HTTP helpers ----------
-
-async function http(method, url, { headers = {}, body } = {}) {
-  const res = await fetch(url, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await res.text();
-  let json;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = text;
-  }
-  return { status: res.status, body: json };
-}
 
 function expectStatus(r, status, what) {
   check(r.status === status, `${what}: expected HTTP ${status}, got ${r.status} ${JSON.stringify(r.body)}`);

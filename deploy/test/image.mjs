@@ -11,7 +11,7 @@ import http from 'node:http';
 import path from 'node:path';
 import pg from 'pg';
 import { PlatformClient, acceptNotification, nodeCallbackHandler } from '@game-platform/sdk';
-import { freePort, waitFor } from '../../scripts/lib/net.mjs';
+import { freePort, jsonRequest, waitFor } from '../../scripts/lib/net.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const docker = process.env.DOCKER ?? 'docker';
@@ -31,16 +31,7 @@ function check(condition, message) {
 const run = (...args) => execFileSync(docker, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function request(method, url, body, headers = {}) {
-  const res = await fetch(url, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const request = (method, url, body, headers = {}) => jsonRequest(method, url, { headers, body });
 
 // ---------- the game fixture: verifies every call (5.3) and records its notifyId ----------
 

@@ -1,5 +1,5 @@
 // What the scripts that start servers share (scripts/demo.mjs, deploy/test/image.mjs, bench/lib.mjs): a free port to
-// start one on, and a wait for it (or anything else) to be ready.
+// start one on, a wait for it (or anything else) to be ready, and a JSON request to it.
 import net from 'node:net';
 
 /** A TCP port free on 127.0.0.1 now: the system picks one for a listener that is closed again at once. */
@@ -41,4 +41,25 @@ export async function waitFor(
       throw error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * One HTTP request with an optional JSON body (10 s at most); answers the status and the body parsed as JSON (the
+ * text itself when it is not JSON, undefined when empty).
+ */
+export async function jsonRequest(method, url, { headers = {}, body } = {}) {
+  const res = await fetch(url, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  let json;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  return { status: res.status, body: json };
 }

@@ -7,6 +7,8 @@
 import {
   type Answer,
   type CallbackHandler,
+  type CancellationNotification,
+  type Notification,
   type VerifiedCall,
   PayloadParseError,
   PreOrderCode,
@@ -80,15 +82,25 @@ const fmt = (items: Record<string, number>): string =>
 export function platformCallHandler(deps: PlatformCallDeps): CallbackHandler {
   const { store, catalog, counters, log } = deps;
 
+  /**
+   * A notification endpoint (4.7, 6): a body that does not parse is refused in the notification answer's form (400),
+   * not the plain one the other calls get.
+   */
+  const notificationRoute =
+    <T>(what: string, parse: (json: unknown) => T, handle: (n: T) => Answer) =>
+    (call: VerifiedCall): Answer => {
+      let n: T;
+      try {
+        n = parse(call.json);
+      } catch (e) {
+        if (e instanceof PayloadParseError) return rejectNotification(`bad ${what}: ${e.message}`, 400);
+        throw e;
+      }
+      return handle(n);
+    };
+
   /** 4.7: a payment (2.4) or refund (2.5); told apart by trxType only (2.4 rule 1). */
-  function notification(call: VerifiedCall): Answer {
-    let n;
-    try {
-      n = parseNotification(call.json);
-    } catch (e) {
-      if (e instanceof PayloadParseError) return rejectNotification(`bad notification: ${e.message}`, 400);
-      throw e;
-    }
+  function notification(n: Notification): Answer {
     switch (n.trxType) {
       case TrxType.PAYMENT: {
         counters.payment++;
@@ -190,14 +202,7 @@ export function platformCallHandler(deps: PlatformCallDeps): CallbackHandler {
     return allowPreOrder();
   }
 
-  function cancellation(call: VerifiedCall): Answer {
-    let c;
-    try {
-      c = parseCancellationNotification(call.json);
-    } catch (e) {
-      if (e instanceof PayloadParseError) return rejectNotification(`bad cancellation: ${e.message}`, 400);
-      throw e;
-    }
+  function cancellation(c: CancellationNotification): Answer {
     counters.cancellation++;
     const r = store.recordCancellation(c);
     log(
@@ -209,11 +214,15 @@ export function platformCallHandler(deps: PlatformCallDeps): CallbackHandler {
   }
 
   const routes: Record<string, (call: VerifiedCall) => Answer> = {
-    [`POST ${PLATFORM_PATHS.paymentCallback}`]: notification,
+    [`POST ${PLATFORM_PATHS.paymentCallback}`]: notificationRoute('notification', parseNotification, notification),
     [`GET ${PLATFORM_PATHS.roleQuery}`]: roleQuery,
     [`GET ${PLATFORM_PATHS.roleList}`]: roleList,
     [`POST ${PLATFORM_PATHS.preOrderCheck}`]: preOrderCheck,
-    [`POST ${PLATFORM_PATHS.cancellationCallback}`]: cancellation,
+    [`POST ${PLATFORM_PATHS.cancellationCallback}`]: notificationRoute(
+      'cancellation',
+      parseCancellationNotification,
+      cancellation,
+    ),
   };
 
   return (call) => {

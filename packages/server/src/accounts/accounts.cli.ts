@@ -48,18 +48,21 @@ export function registerAccountCommands(program: Command, ctx: CliContext<Accoun
     .option('--open-id <openId>')
     .option('--login-type <code>', 'with --open-id: only this login type')
     .option('--email <email>')
-    .action(async (o) => {
-      await ctx.withServices(async (s) => {
-        const users = await s.accounts.users.find({
-          ...(o.id ? { userId: o.id } : {}),
-          ...(o.code ? { userCode: o.code } : {}),
-          ...(o.openId ? { openId: o.openId } : {}),
-          ...(o.loginType ? { loginType: o.loginType } : {}),
-          ...(o.email ? { email: o.email } : {}),
-        });
-        ctx.output({ users }, () => users.map(line).join('\n') || 'no user found');
-      });
-    });
+    .action((o) =>
+      ctx.printList(
+        'users',
+        (s) =>
+          s.accounts.users.find({
+            ...(o.id ? { userId: o.id } : {}),
+            ...(o.code ? { userCode: o.code } : {}),
+            ...(o.openId ? { openId: o.openId } : {}),
+            ...(o.loginType ? { loginType: o.loginType } : {}),
+            ...(o.email ? { email: o.email } : {}),
+          }),
+        line,
+        'no user found',
+      ),
+    );
 
   user
     .command('show')

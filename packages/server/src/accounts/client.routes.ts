@@ -112,24 +112,15 @@ export function clientRoutes(deps: AccountMacDeps): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.post(
-      '/api/account/v1/client/cancellation',
-      playerRoute({
-        summary: "Ask for the account's cancellation (after CANCELLATION_COOLING_OFF_SECONDS)",
-        querystring: ClientIdQuery,
-        response: { 200: CancellationAnswer },
-      }),
-      async (request) => success(await deps.accounts.cancellation.request(sessionOf(request))),
-    );
-
-    app.post(
-      '/api/account/v1/client/cancellation/withdraw',
-      playerRoute({
-        summary: 'Withdraw a pending cancellation',
-        querystring: ClientIdQuery,
-        response: { 200: CancellationAnswer },
-      }),
-      async (request) => success(await deps.accounts.cancellation.withdraw(sessionOf(request))),
-    );
+    // The cancellation's two steps on the caller's own account: asked for, then withdrawn while it cools off.
+    for (const [path, step, summary] of [
+      ['cancellation', 'request', "Ask for the account's cancellation (after CANCELLATION_COOLING_OFF_SECONDS)"],
+      ['cancellation/withdraw', 'withdraw', 'Withdraw a pending cancellation'],
+    ] as const)
+      app.post(
+        `/api/account/v1/client/${path}`,
+        playerRoute({ summary, querystring: ClientIdQuery, response: { 200: CancellationAnswer } }),
+        async (request) => success(await deps.accounts.cancellation[step](sessionOf(request))),
+      );
   };
 }

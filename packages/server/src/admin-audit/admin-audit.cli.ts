@@ -29,9 +29,6 @@ export function registerAdminAuditCommands(program: Command, ctx: CliContext<Adm
     },
   ).action(async (o) => {
     const filter = parseAdminActionQuery({ operator: o.operator, method: o.method, ...windowAndPage(o) });
-    await ctx.withServices(async (s) => {
-      const list = await s.adminAudit.list(filter);
-      ctx.output({ actions: list }, () => list.map(line).join('\n') || 'no admin actions');
-    });
+    await ctx.printList('actions', (s) => s.adminAudit.list(filter), line, 'no admin actions');
   });
 }

@@ -73,12 +73,7 @@ export function registerAppCommands(program: Command, ctx: CliContext<AppCommand
       });
     });
 
-  app.command('list').action(async () => {
-    await ctx.withServices(async (s) => {
-      const apps = await s.apps.list();
-      ctx.output({ apps }, () => apps.map(describe).join('\n') || 'no apps');
-    });
-  });
+  app.command('list').action(() => ctx.printList('apps', (s) => s.apps.list(), describe, 'no apps'));
 
   app
     .command('show')

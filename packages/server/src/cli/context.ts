@@ -13,6 +13,13 @@ export interface CliContext<S> {
   output(value: unknown, text: () => string): void;
   /** What a command reads (or does) with the services, printed: JSON with --json, otherwise its text form. */
   print<T>(read: (services: S) => Promise<T>, text: (value: T) => string): Promise<void>;
+  /** A list read with the services, printed: `{ [key]: items }` with --json, otherwise a line an item (`none` if empty). */
+  printList<T>(
+    key: string,
+    read: (services: S) => Promise<T[]>,
+    line: (item: T) => string,
+    none: string,
+  ): Promise<void>;
 }
 
 /** The context over `open`, which builds the services from the config (the composition root's createServices). */
@@ -39,15 +46,21 @@ export function cliContext<S extends { close(): Promise<void> }>(
   const output: CliContext<S>['output'] = (value, text) => {
     console.log(program.opts().json ? JSON.stringify(value, null, 2) : text());
   };
+  const print: CliContext<S>['print'] = async (read, text) => {
+    await withServices(async (services) => {
+      const value = await read(services);
+      output(value, () => text(value));
+    });
+  };
   return {
     config,
     withServices,
     output,
-    async print(read, text) {
-      await withServices(async (services) => {
-        const value = await read(services);
-        output(value, () => text(value));
-      });
-    },
+    print,
+    printList: (key, read, line, none) =>
+      print(
+        async (services) => ({ [key]: await read(services) }),
+        (value) => value[key]!.map(line).join('\n') || none,
+      ),
   };
 }

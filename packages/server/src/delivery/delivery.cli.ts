@@ -30,17 +30,20 @@ export function registerDeliveryCommands(program: Command, ctx: CliContext<Deliv
       .option('--type <type>'),
     { window: ['created at or after (ISO 8601 or Unix ms)', 'created before'] },
   ).action(async (o) => {
-    await ctx.withServices(async (s) => {
-      const list = await s.delivery.list({
-        ...(o.app ? { appId: parseId('app', o.app) } : {}),
-        ...(o.state ? { state: o.state } : {}),
-        ...(o.type ? { type: o.type } : {}),
-        ...(o.from ? { from: parseTime('from', o.from) } : {}),
-        ...(o.to ? { to: parseTime('to', o.to) } : {}),
-        limit: parseLimit('limit', o.limit, PAGE_DEFAULT, PAGE_MAX),
-      });
-      ctx.output({ events: list }, () => list.map(line).join('\n') || 'no events');
-    });
+    await ctx.printList(
+      'events',
+      (s) =>
+        s.delivery.list({
+          ...(o.app ? { appId: parseId('app', o.app) } : {}),
+          ...(o.state ? { state: o.state } : {}),
+          ...(o.type ? { type: o.type } : {}),
+          ...(o.from ? { from: parseTime('from', o.from) } : {}),
+          ...(o.to ? { to: parseTime('to', o.to) } : {}),
+          limit: parseLimit('limit', o.limit, PAGE_DEFAULT, PAGE_MAX),
+        }),
+      line,
+      'no events',
+    );
   });
 
   events

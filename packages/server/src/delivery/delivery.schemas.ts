@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NextBefore, QueryId as Id, QueryTime as Time, pageQuery } from '../http/admin-query.js';
+import { PageOf, QueryId as Id, QueryTime as Time, pageQuery } from '../http/admin-query.js';
 import { timeWindowQuery } from '../http/list-query.js';
 import { IdParam } from '../http/route-params.js';
 import { GAME_EVENT_TYPES, TEST_EVENT_KINDS } from './event-types.js';
@@ -59,10 +59,7 @@ export const EventListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const EventList = Type.Object({
-  events: Type.Array(Type.Ref(DeliveryEvent)),
-  nextBefore: NextBefore,
-});
+export const EventList = PageOf('events', Type.Ref(DeliveryEvent));
 
 export const EventIdParams = Type.Object({ eventId: IdParam() });
 

@@ -41,37 +41,26 @@ export class DeliveryMetrics {
 
   constructor(db: Kysely<Tables>, now: () => number) {
     const scan = queueScan(db, now);
-    this.#queue = gauge(
+    this.#queue = queueGauge(
+      scan,
       'delivery_queue_events',
       'Outbox events: pending (queue depth), due (pending and due now, whatever holds them back: waiting for a host or rate limit, in flight, or given back), dead',
-      ['state'],
-      async function () {
-        const q = await scanOrNothing(scan, this);
-        if (!q) return;
-        this.set({ state: 'pending' }, q.pending);
-        this.set({ state: 'due' }, q.due);
-        this.set({ state: 'dead' }, q.dead);
-      },
+      'state',
+      (q) => ({ pending: q.pending, due: q.due, dead: q.dead }),
     );
-    this.#oldestDue = gauge(
+    this.#oldestDue = queueGauge(
+      scan,
       'delivery_oldest_due_age_seconds',
       'How long the oldest event that should have been sent by now has waited since it fell due (0 when none), whatever holds it back (host concurrency, app rate, a retry that is due): how far delivery is behind',
-      [],
-      async function () {
-        const q = await scanOrNothing(scan, this);
-        if (q) this.set(q.oldestDue === null ? 0 : Math.max(0, (q.at - q.oldestDue) / 1000));
-      },
+      null,
+      (q) => (q.oldestDue === null ? 0 : Math.max(0, (q.at - q.oldestDue) / 1000)),
     );
-    this.#held = gauge(
+    this.#held = queueGauge(
+      scan,
       'delivery_held_events',
       'Due events last handed back without an attempt by a limit, by reason: host (DELIVERY_HOST_CONCURRENCY: the game host is saturated), app_rate (DELIVERY_APP_RATE)',
-      ['reason'],
-      async function () {
-        const q = await scanOrNothing(scan, this);
-        if (!q) return;
-        this.set({ reason: 'host' }, q.heldHost);
-        this.set({ reason: 'app_rate' }, q.heldRate);
-      },
+      'reason',
+      (q) => ({ host: q.heldHost, app_rate: q.heldRate }),
     );
     this.#deadByApp = deadByAppGauge(db);
   }
@@ -165,17 +154,29 @@ function queueScan(db: Kysely<Tables>, now: () => number): () => Promise<QueueSc
 }
 
 /**
- * The queue read for a gauge, or null when the database does not answer: the gauge then has no series this scrape
- * (not a stale figure), and /metrics still answers, so the request counters that make DatabaseUnavailable and
- * ServerErrors fire are scraped during the outage they report.
+ * A gauge set from the queue read when scraped: one figure, or one a value of its label. When the database does not
+ * answer, the gauge has no series this scrape (not a stale figure), and /metrics still answers, so the request
+ * counters that make DatabaseUnavailable and ServerErrors fire are scraped during the outage they report.
  */
-async function scanOrNothing(scan: () => Promise<QueueScan>, gauge: client.Gauge<string>): Promise<QueueScan | null> {
-  try {
-    return await scan();
-  } catch {
-    gauge.reset();
-    return null;
-  }
+function queueGauge<L extends string>(
+  scan: () => Promise<QueueScan>,
+  name: string,
+  help: string,
+  label: L | null,
+  figures: (q: QueueScan) => number | Record<string, number>,
+): client.Gauge<L> {
+  return gauge<L>(name, help, label === null ? [] : [label], async function () {
+    let q: QueueScan;
+    try {
+      q = await scan();
+    } catch {
+      this.reset();
+      return;
+    }
+    const value = figures(q);
+    if (typeof value === 'number') this.set(value);
+    else for (const [v, n] of Object.entries(value)) this.set({ [label!]: v } as Partial<Record<L, string>>, n);
+  });
 }
 
 /** Reuse of one queue read by the gauges of the same scrape. */

@@ -45,9 +45,6 @@ export function registerCallLogCommands(program: Command, ctx: CliContext<CallLo
       failed: o.failed ? 'true' : undefined,
       ...windowAndPage(o),
     });
-    await ctx.withServices(async (s) => {
-      const list = await s.callLog.list(filter);
-      ctx.output({ calls: list }, () => list.map(line).join('\n') || 'no calls');
-    });
+    await ctx.printList('calls', (s) => s.callLog.list(filter), line, 'no calls');
   });
 }

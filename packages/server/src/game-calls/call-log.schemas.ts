@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
 import { invalidParameter } from '../errors/app-error.js';
-import { NextBefore, pageQuery } from '../http/admin-query.js';
+import { PageOf, pageQuery } from '../http/admin-query.js';
 import { parsePage, parseTimeWindow, timeWindowQuery } from '../http/list-query.js';
 import type { GameCallFilter } from './call-log.repository.js';
 
@@ -72,10 +72,7 @@ export const GameCallListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const GameCallList = Type.Object({
-  calls: Type.Array(Type.Ref(GameCall)),
-  nextBefore: NextBefore,
-});
+export const GameCallList = PageOf('calls', Type.Ref(GameCall));
 
 /** An app's call-log query (admin route and `game-calls list`) as a repository filter. */
 export function parseGameCallQuery(appId: number, q: Static<typeof GameCallListQuery>): GameCallFilter {

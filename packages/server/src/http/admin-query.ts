@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TArray, type TSchema } from '@sinclair/typebox';
 import { invalidParameter } from '../errors/app-error.js';
 
 /**
@@ -37,6 +37,12 @@ export const pageQuery = (items: string) => ({
 export const NextBefore = Type.Union([Type.Integer(), Type.Null()], {
   description: 'Pass as `before` for the next page; null on the last.',
 });
+
+/** A list answer: a page of items under `key`, and the cursor of the next page. */
+export const PageOf = <K extends string, T extends TSchema>(key: K, item: T) =>
+  Type.Object({ [key]: Type.Array(item), nextBefore: NextBefore } as { [P in K]: TArray<T> } & {
+    nextBefore: typeof NextBefore;
+  });
 
 /** The `nextBefore` of a page read newest first with `limit`: the last item's id when the page is full, else null. */
 export function nextBeforeOf<T>(page: T[], limit: number, id: (item: T) => number): number | null {

@@ -27,9 +27,9 @@ const countsText = (counts: SealedColumnCount[]) =>
 
 /** The configured master keys, the current one first, and how many values of each sealed column each one seals. */
 async function sealedStatus(s: MasterKeyCommandServices) {
-  const counts = await countSealed(s.sealedValues, s.box, SEALED_COLUMNS);
+  const columns = await countSealed(s.sealedValues, s.box, SEALED_COLUMNS);
   const [current, ...previous] = s.box.keyIds;
-  return { counts, current: current!, previous };
+  return { current: current!, previous, columns };
 }
 
 /**
@@ -44,16 +44,13 @@ export function registerMasterKeyCommands(program: Command, ctx: CliContext<Mast
   cmd
     .command('status')
     .description('the configured master keys and how many stored values each one seals')
-    .action(async () => {
-      await ctx.withServices(async (s) => {
-        const { counts, current, previous } = await sealedStatus(s);
-        ctx.output(
-          { current, previous, columns: counts },
-          () =>
-            `current ${current}${previous.length ? `\nprevious ${previous.join(', ')}` : ''}\n${countsText(counts)}`,
-        );
-      });
-    });
+    .action(() =>
+      ctx.print(
+        sealedStatus,
+        ({ current, previous, columns }) =>
+          `current ${current}${previous.length ? `\nprevious ${previous.join(', ')}` : ''}\n${countsText(columns)}`,
+      ),
+    );
 
   cmd
     .command('generate')
@@ -112,8 +109,8 @@ export function registerMasterKeyCommands(program: Command, ctx: CliContext<Mast
     .description('drop the previous master keys once no stored value is sealed under them')
     .action(async () => {
       await ctx.withServices(async (s) => {
-        const { counts, current, previous } = await sealedStatus(s);
-        const left = counts.filter((c) => c.unreadable > 0 || Object.keys(c.byKey).some((k) => k !== current));
+        const { current, previous, columns } = await sealedStatus(s);
+        const left = columns.filter((c) => c.unreadable > 0 || Object.keys(c.byKey).some((k) => k !== current));
         if (left.length) {
           throw new Error(
             `values are still sealed under a previous key (or unreadable); run \`master-key reseal\` first:\n${countsText(left)}`,

@@ -67,12 +67,9 @@ export function registerOperatorCommands(program: Command, ctx: CliContext<Opera
   token
     .command('list')
     .argument('<operator>')
-    .action(async (operator: string) => {
-      await ctx.withServices(async (s) => {
-        const tokens = await s.operatorTokens.list(SHELL, operator);
-        ctx.output({ tokens }, () => tokens.map(tokenLine).join('\n') || 'no tokens');
-      });
-    });
+    .action((operator: string) =>
+      ctx.printList('tokens', (s) => s.operatorTokens.list(SHELL, operator), tokenLine, 'no tokens'),
+    );
   token
     .command('revoke')
     .argument('<tokenId>')

@@ -51,10 +51,7 @@ export function registerOrderCommands(program: Command, ctx: CliContext<OrderCli
       trxType: o.trxType,
       ...windowAndPage(o),
     });
-    await ctx.withServices(async (s) => {
-      const orders = await s.orders.orders.find(filter);
-      ctx.output({ orders }, () => orders.map(line).join('\n') || 'no orders');
-    });
+    await ctx.printList('orders', (s) => s.orders.orders.find(filter), line, 'no orders');
   });
 
   order
@@ -93,17 +90,20 @@ export function registerOrderCommands(program: Command, ctx: CliContext<OrderCli
     .option('--app <appId>')
     .option('--user <userId>')
     .option('--all', 'supplemented ones too', false)
-    .action(async (o) => {
-      await ctx.withServices(async (s) => {
-        const supplements = await s.orders.refunds.listSupplements({
-          ...(o.app ? { appId: num('app', o.app) } : {}),
-          ...(o.user ? { userId: o.user } : {}),
-          ...(o.all ? {} : { supplyStatus: 1 }),
-          limit: 500,
-        });
-        ctx.output({ supplements }, () => supplements.map(supplementLine).join('\n') || 'no supplements');
-      });
-    });
+    .action((o) =>
+      ctx.printList(
+        'supplements',
+        (s) =>
+          s.orders.refunds.listSupplements({
+            ...(o.app ? { appId: num('app', o.app) } : {}),
+            ...(o.user ? { userId: o.user } : {}),
+            ...(o.all ? {} : { supplyStatus: 1 }),
+            limit: 500,
+          }),
+        supplementLine,
+        'no supplements',
+      ),
+    );
 
   const product = program.command('product').description('products and prices of an app');
   product

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import type { AppService } from '../apps/apps.service.js';
 import { parseId } from '../http/admin-query.js';
-import { addListOptions } from '../cli/list-options.js';
+import { addMessageListCommand } from '../cli/message-list.js';
 import type { Config } from '../config/config.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { PAYER_REGIONS, type PayerRegion } from './provider.js';
@@ -133,34 +133,22 @@ export function registerPaymentProviderCommands(app: Command, ctx: CliContext<Pa
       });
     });
 
-  addListOptions(
-    app
-      .command('provider-messages')
-      .description("an app's payment provider messages, newest first, verified or not, with their outcome")
-      .argument('<appId>')
-      .option('--provider <provider>', 'stripe | paypal | alipay | wechatpay')
-      .option('--outcome <outcome>', 'applied | duplicate | recorded | ignored | refused')
-      .option('--type <type>', 'the provider event type, e.g. charge.refunded')
-      .option('--trx-no <trxNo>', "one order's messages")
-      .option('--since <time>', 'received at or after (ISO 8601 or Unix ms)'),
-    { before: ['<messageId>', 'page: messages with a smaller id'] },
-  ).action(async (id: string, o) => {
-    const appId = parseAppId(id);
-    if (o.outcome && !['applied', 'duplicate', 'recorded', 'ignored', 'refused'].includes(o.outcome))
-      throw invalidParameter('outcome', 'is applied, duplicate, recorded, ignored or refused');
-    const filter = parseProviderMessagesQuery(appId, {
-      provider: o.provider,
-      outcome: o.outcome,
-      type: o.type,
-      trxNo: o.trxNo,
-      since: o.since,
-      before: o.before,
-      limit: o.limit,
-    });
-    await ctx.withServices(async (s) => {
-      await s.apps.get(appId);
-      const messages = (await s.paymentProviders.messages(filter)).map(toProviderMessage);
-      ctx.output({ messages }, () => messages.map(line).join('\n') || 'no provider messages');
-    });
+  addMessageListCommand(app, ctx, {
+    name: 'provider-messages',
+    description: "an app's payment provider messages, newest first, verified or not, with their outcome",
+    filters: [
+      ['--provider <provider>', 'stripe | paypal | alipay | wechatpay'],
+      ['--outcome <outcome>', 'applied | duplicate | recorded | ignored | refused'],
+      ['--type <type>', 'the provider event type, e.g. charge.refunded'],
+      ['--trx-no <trxNo>', "one order's messages"],
+    ],
+    parse: (appId, o) => {
+      if (o.outcome && !['applied', 'duplicate', 'recorded', 'ignored', 'refused'].includes(o.outcome))
+        throw invalidParameter('outcome', 'is applied, duplicate, recorded, ignored or refused');
+      return parseProviderMessagesQuery(appId, o);
+    },
+    list: async (s, filter) => (await s.paymentProviders.messages(filter)).map(toProviderMessage),
+    line,
+    none: 'no provider messages',
   });
 }

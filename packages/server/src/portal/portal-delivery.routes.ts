@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { NextBefore, nextBeforeOf, parseTime } from '../http/admin-query.js';
+import { PageOf, nextBeforeOf, parseTime } from '../http/admin-query.js';
 import { parsePage } from '../http/list-query.js';
 import { eventFilter } from '../delivery/delivery.routes.js';
 import type { DeliveryService } from '../delivery/delivery.service.js';
@@ -136,9 +136,7 @@ export function portalDeliveryRoutes(services: {
         summary: "The app's in-game consumption notices (4.6), newest first",
         params: AppIdParams,
         querystring: ConsumptionNoticePortalQuery,
-        response: {
-          200: Type.Object({ notices: Type.Array(ConsumptionNoticeView), nextBefore: NextBefore }),
-        },
+        response: { 200: PageOf('notices', ConsumptionNoticeView) },
       }),
       async (request) => {
         const { userId } = request.query;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
-import { NextBefore, nextBeforeOf, pageQuery } from '../http/admin-query.js';
+import { PageOf, nextBeforeOf, pageQuery } from '../http/admin-query.js';
 import { parsePage } from '../http/list-query.js';
 import type { OrdersDomain } from '../orders/orders.module.js';
 import { Order, type Order as OrderView } from '../orders/orders.view.js';
@@ -53,9 +53,7 @@ export function portalOrderRoutes(services: {
         summary: "One player's orders of the app (payments, supplement payments, refunds), newest first, read-only",
         params: AppIdParams,
         querystring: PortalPlayerOrdersQuery,
-        response: {
-          200: Type.Object({ orders: Type.Array(PortalOrder), nextBefore: NextBefore }),
-        },
+        response: { 200: PageOf('orders', PortalOrder) },
       }),
       async (request) => {
         const page = parsePage(request.query);

@@ -4,7 +4,7 @@ import type { AppService } from '../apps/apps.service.js';
 import { parseId } from '../http/admin-query.js';
 import type { StoreMessages } from './notifications.js';
 import type { StoreConsumption } from './consumption.js';
-import { addListOptions } from '../cli/list-options.js';
+import { addMessageListCommand } from '../cli/message-list.js';
 import { invalidParameter } from '../errors/app-error.js';
 import {
   parseStoreMessagesQuery,
@@ -25,29 +25,17 @@ const line = (m: StoreMessage) =>
 
 /** `app store-messages <appId>`: what the stores sent for an app (and the reconciliation found), with outcomes. */
 export function registerStoreMessageCommands(app: Command, ctx: CliContext<StorePaymentsCliServices>): void {
-  addListOptions(
-    app
-      .command('store-messages')
-      .description("an app's App Store and Google Play messages, newest first, verified or not, with their outcome")
-      .argument('<appId>')
-      .option('--store <store>', 'apple | google')
-      .option('--outcome <outcome>', 'applied | duplicate | ignored | refused')
-      .option('--since <time>', 'received at or after (ISO 8601 or Unix ms)'),
-    { before: ['<messageId>', 'page: messages with a smaller id'] },
-  ).action(async (id: string, o) => {
-    const appId = parseId('appId', id);
-    const filter = parseStoreMessagesQuery(appId, {
-      store: o.store,
-      outcome: o.outcome,
-      since: o.since,
-      before: o.before,
-      limit: o.limit,
-    });
-    await ctx.withServices(async (s) => {
-      await s.apps.get(appId);
-      const messages = (await s.storePayments.messages.list(filter)).map(toMessage);
-      ctx.output({ messages }, () => messages.map(line).join('\n') || 'no store messages');
-    });
+  addMessageListCommand(app, ctx, {
+    name: 'store-messages',
+    description: "an app's App Store and Google Play messages, newest first, verified or not, with their outcome",
+    filters: [
+      ['--store <store>', 'apple | google'],
+      ['--outcome <outcome>', 'applied | duplicate | ignored | refused'],
+    ],
+    parse: parseStoreMessagesQuery,
+    list: async (s, filter) => (await s.storePayments.messages.list(filter)).map(toMessage),
+    line,
+    none: 'no store messages',
   });
 }
 
@@ -68,10 +56,14 @@ export function registerConsumptionRequestCommands(app: Command, ctx: CliContext
       const limit = Number(o.limit);
       if (!/^[0-9]{1,3}$/.test(String(o.limit)) || limit < 1 || limit > 200)
         throw invalidParameter('limit', 'must be 1 to 200');
-      await ctx.withServices(async (s) => {
-        await s.apps.get(appId);
-        const requests = (await s.storePayments.consumption.list(appId, limit)).map(toConsumptionRequest);
-        ctx.output({ requests }, () => requests.map(requestLine).join('\n') || 'no consumption requests');
-      });
+      await ctx.printList(
+        'requests',
+        async (s) => {
+          await s.apps.get(appId);
+          return (await s.storePayments.consumption.list(appId, limit)).map(toConsumptionRequest);
+        },
+        requestLine,
+        'no consumption requests',
+      );
     });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { Value } from '@sinclair/typebox/value';
 import type { CliContext } from '../cli/context.js';
+import { addAppReadCommand } from '../cli/app-command.js';
 import type { AppService } from '../apps/apps.service.js';
 import { invalidParameter } from '../errors/app-error.js';
 import { LangTag, PayServer, type WebPaySettingsService } from './web-pay-settings.js';
@@ -16,6 +17,8 @@ function parseNumber(field: string, value: string): number {
   return Number(value);
 }
 
+const parseAppId = (value: string) => parseNumber('appId', value);
+
 function parseLang(value: string): string {
   if (!Value.Check(LangTag, value)) throw invalidParameter('lang', 'must be a language tag such as en or zh-CN');
   return value;
@@ -28,17 +31,12 @@ function parseLang(value: string): string {
  */
 export function registerWebPayCommands(app: Command, ctx: CliContext<WebPayCliServices>): void {
   const web = app.command('web-pay').description('the official web payment page of an app (docs/web-payment.md)');
-  web
-    .command('servers')
-    .argument('<appId>')
-    .action(async (id: string) => {
-      await ctx.withServices(async (s) => {
-        const appId = parseNumber('appId', id);
-        await s.apps.get(appId);
-        const servers = await s.webPay.settings.servers(appId);
-        ctx.output({ appId, servers }, () => servers.map((v) => `${v.serverId}\t${v.name}`).join('\n') || 'no servers');
-      });
-    });
+  addAppReadCommand(web, ctx, {
+    name: 'servers',
+    appId: parseAppId,
+    read: async (s, appId) => ({ appId, servers: await s.webPay.settings.servers(appId) }),
+    text: ({ servers }) => servers.map((v) => `${v.serverId}\t${v.name}`).join('\n') || 'no servers',
+  });
   web
     .command('set-servers')
     .description('replace the servers the page offers')
@@ -58,24 +56,18 @@ export function registerWebPayCommands(app: Command, ctx: CliContext<WebPayCliSe
       });
     });
 
-  web
-    .command('show')
-    .description('servers, frame ancestors and return URLs of the page')
-    .argument('<appId>')
-    .action(async (id: string) => {
-      await ctx.withServices(async (s) => {
-        const appId = parseNumber('appId', id);
-        await s.apps.get(appId);
-        const v = await s.webPay.settings.settings(appId);
-        ctx.output(v, () =>
-          [
-            `servers: ${v.servers.map((x) => `${x.serverId}=${x.name}`).join(', ') || '-'}`,
-            `frame ancestors: ${v.frameAncestors.join(' ') || "'none'"}`,
-            `return URLs: ${v.returnUrls.join(' ') || '-'}`,
-          ].join('\n'),
-        );
-      });
-    });
+  addAppReadCommand(web, ctx, {
+    name: 'show',
+    description: 'servers, frame ancestors and return URLs of the page',
+    appId: parseAppId,
+    read: (s, appId) => s.webPay.settings.settings(appId),
+    text: (v) =>
+      [
+        `servers: ${v.servers.map((x) => `${x.serverId}=${x.name}`).join(', ') || '-'}`,
+        `frame ancestors: ${v.frameAncestors.join(' ') || "'none'"}`,
+        `return URLs: ${v.returnUrls.join(' ') || '-'}`,
+      ].join('\n'),
+  });
   for (const [name, field, what] of [
     ['set-frame-ancestors', 'frameAncestors', 'origins that may frame the page (none: no framing)'],
     ['set-return-urls', 'returnUrls', "return URLs besides the page's origin (none: only the page's)"],

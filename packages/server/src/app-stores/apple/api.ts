@@ -115,14 +115,12 @@ export class AppleStoreApi {
     onMalformed?: (e: StoreVerificationError) => void,
   ): Promise<StoreRefund[]> {
     const refunds: StoreRefund[] = [];
-    let revision: string | null = null;
-    for (;;) {
-      let page;
-      try {
-        page = await this.client.getRefundHistory(anyTransactionId, revision);
-      } catch (e) {
-        throw apiError(e, 'refund lookup');
-      }
+    const pages = everyPage(
+      'refund lookup',
+      (revision) => this.client.getRefundHistory(anyTransactionId, revision),
+      (page) => (page.hasMore ? page.revision : null),
+    );
+    for await (const page of pages)
       for (const signed of page.signedTransactions ?? []) {
         try {
           refunds.push(toRefund(await this.verifier.verifyTransaction(signed)));
@@ -131,9 +129,7 @@ export class AppleStoreApi {
           onMalformed(e);
         }
       }
-      if (!page.hasMore || !page.revision) return refunds;
-      revision = page.revision;
-    }
+    return refunds;
   }
 
   /**
@@ -146,25 +142,45 @@ export class AppleStoreApi {
     filter: { transactionId?: string; notificationType?: string; onlyFailures?: boolean } = {},
   ): Promise<StoreNotification[]> {
     const out: StoreNotification[] = [];
-    let token: string | null = null;
-    for (;;) {
-      let page;
-      try {
-        page = await this.client.getNotificationHistory(token, {
+    const pages = everyPage(
+      'notification history',
+      (token) =>
+        this.client.getNotificationHistory(token, {
           startDate: start.getTime(),
           endDate: end.getTime(),
           ...(filter.transactionId ? { transactionId: filter.transactionId } : {}),
           ...(filter.notificationType ? { notificationType: filter.notificationType as never } : {}),
           ...(filter.onlyFailures ? { onlyFailures: true } : {}),
-        });
-      } catch (e) {
-        throw apiError(e, 'notification history');
-      }
+        }),
+      (page) => (page.hasMore ? page.paginationToken : null),
+    );
+    for await (const page of pages)
       for (const item of page.notificationHistory ?? [])
         if (item.signedPayload) out.push(await this.verifier.verifyNotification(item.signedPayload));
-      if (!page.hasMore || !page.paginationToken) return out;
-      token = page.paginationToken;
+    return out;
+  }
+}
+
+/**
+ * Every page of a paged App Store Server API list: `call` with the token the last page gave (null first) until a
+ * page gives none (no more). A failed call is the API's error about `what`.
+ */
+async function* everyPage<P>(
+  what: string,
+  call: (token: string | null) => Promise<P>,
+  next: (page: P) => string | null | undefined,
+): AsyncGenerator<P> {
+  let token: string | null = null;
+  for (;;) {
+    let page: P;
+    try {
+      page = await call(token);
+    } catch (e) {
+      throw apiError(e, what);
     }
+    yield page;
+    token = next(page) || null;
+    if (!token) return;
   }
 }
 

@@ -19,6 +19,7 @@ import { TEXT_PATTERN } from '../../http/schemas.js';
 const TEXT = new RegExp(`^(?=[\\s\\S]{10,2000}$)${TEXT_PATTERN.slice(1)}`);
 import type { Refunders } from '../refunds/refund-abuse.schemas.js';
 import { onOff } from '../../cli/switch-option.js';
+import { addAppReadCommand } from '../../cli/app-command.js';
 
 /** What an app's order commands use. */
 export interface AppOrderCliServices {
@@ -57,17 +58,11 @@ const describeRefunders = (r: Refunders) =>
  */
 export function registerAppOrderCommands(app: Command, ctx: CliContext<AppOrderCliServices>): void {
   const settings = app.command('order-settings').description("an app's order settings");
-  settings
-    .command('show')
-    .argument('<appId>')
-    .action(async (id: string) => {
-      const appId = parseId('appId', id);
-      await ctx.withServices(async (s) => {
-        await s.apps.get(appId);
-        const shown = await s.orders.settings.get(appId);
-        ctx.output(shown, () => describeSettings(shown));
-      });
-    });
+  addAppReadCommand(settings, ctx, {
+    name: 'show',
+    read: (s, appId) => s.orders.settings.get(appId),
+    text: describeSettings,
+  });
   settings
     .command('set')
     .argument('<appId>')

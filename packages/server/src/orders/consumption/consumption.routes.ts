@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { appIdBodyMd5 } from '../../http/app-id-md5.js';
-import { platformErrorResponses } from '../../http/schemas.js';
+import { apiRoute } from '../../http/api-route.js';
 import type { AppRecord, AppService } from '../../apps/apps.service.js';
 import type { Md5Scheme } from '../../auth/md5.js';
 import type { ConsumptionService } from './consumption.js';
@@ -13,6 +13,9 @@ export interface ConsumptionRoutesDeps {
   orders: { consumption: ConsumptionService };
 }
 
+/** A route of the game server's order API (md5 of 5.1); the platform's error answers (2.3) are added. */
+const gameRoute = apiRoute({ tags: ['orders'] });
+
 /** 4.6: POST /order/v1/game/pay/notify (game server, md5 of 5.1). */
 export function consumptionRoutes(services: ConsumptionRoutesDeps): FastifyPluginAsyncTypebox {
   // 4.6 names its app by appId; its nonce is recorded in the batch that stores the notice (one round trip per batch,
@@ -22,12 +25,11 @@ export function consumptionRoutes(services: ConsumptionRoutesDeps): FastifyPlugi
     app.post(
       '/order/v1/game/pay/notify',
       {
-        schema: {
-          tags: ['orders'],
+        ...gameRoute({
           summary: 'In-game consumption notice (4.6): stored and forwarded to the store partner',
           body: ConsumptionNoticeBody,
-          response: { 200: ConsumptionNoticeAnswer, ...platformErrorResponses },
-        },
+          response: { 200: ConsumptionNoticeAnswer },
+        }),
         preHandler: md5,
       },
       async (request) => {
