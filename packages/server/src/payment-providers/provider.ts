@@ -92,6 +92,15 @@ export type RefundFinding =
   /** Query only: the provider has no refund under this key. */
   | { state: 'unknown' };
 
+/** A refund refused (by the provider, or before it was asked): `providerRefundId` when the provider made one. */
+export function refundRefused(
+  code: string,
+  message: string,
+  providerRefundId: string | null = null,
+): Extract<RefundFinding, { state: 'refused' }> {
+  return { state: 'refused', providerRefundId, code, message };
+}
+
 /** An adapter of any provider (its own settings types), as the registry holds them. */
 export type AnyProvider = PaymentProvider<any, any>;
 

@@ -5,6 +5,7 @@ import { Text } from '../../http/schemas.js';
 import type { ProviderPaymentRow } from '../payment-providers.repository.js';
 import {
   ProviderError,
+  refundRefused,
   type OpenPayment,
   type OpenedPayment,
   type PaymentProvider,
@@ -197,12 +198,7 @@ export class StripeProvider implements PaymentProvider<Record<string, string>, S
   async refund(settings: Settings, payment: ProviderPaymentRow, r: RefundCall): Promise<RefundFinding> {
     const amount = toStripeAmount(r.amountMinor, r.currency);
     if (amount === null || !payment.provider_trx_id)
-      return {
-        state: 'refused',
-        providerRefundId: null,
-        code: 'amount_invalid',
-        message: 'Stripe cannot take this amount',
-      };
+      return refundRefused('amount_invalid', 'Stripe cannot take this amount');
     try {
       const refund = await this.call(() =>
         this.client(settings).refunds.create(
@@ -217,8 +213,7 @@ export class StripeProvider implements PaymentProvider<Record<string, string>, S
       );
       return refundFinding(read(StripeRefund, refund, 'refund'));
     } catch (e) {
-      if (e instanceof StripeRefusal)
-        return { state: 'refused', providerRefundId: null, code: e.stripeCode, message: e.message };
+      if (e instanceof StripeRefusal) return refundRefused(e.stripeCode, e.message);
       throw e;
     }
   }
