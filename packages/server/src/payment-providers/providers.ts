@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { AnyProvider, ProviderId } from './provider.js';
-import { StripeProvider } from './stripe/stripe.js';
+import { stripeProvider } from './stripe/stripe.js';
 import { paypalProvider } from './paypal/paypal.js';
 import { alipayProvider } from './alipay/alipay.js';
 import { wechatpayProvider } from './wechatpay/wechatpay.js';
@@ -11,12 +11,7 @@ import { wechatpayProvider } from './wechatpay/wechatpay.js';
  * route, page methods and reconciliation all follow from this list.
  */
 export function createProviders(config: Config): AnyProvider[] {
-  return [
-    new StripeProvider({ apiBaseUrl: config.STRIPE_API_BASE_URL, timeoutMs: config.PROVIDER_CALL_TIMEOUT_MS }),
-    paypalProvider(config),
-    alipayProvider(config),
-    wechatpayProvider(config),
-  ];
+  return [stripeProvider(config), paypalProvider(config), alipayProvider(config), wechatpayProvider(config)];
 }
 
 /** The adapters by id and by channel (each provider has its own 2.7 channel number). */
