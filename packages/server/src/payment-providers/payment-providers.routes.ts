@@ -24,7 +24,7 @@ import {
   toProviderMessage,
 } from './provider-messages.schemas.js';
 import { refusal, refuseUnstorable } from './webhooks.js';
-import { adminRoute } from '../http/api-route.js';
+import { adminDelete, adminRoute } from '../http/api-route.js';
 
 /** Admin API of the per-app payment provider settings and their messages (mounted under /admin/v1). */
 export function providerAdminRoutes(services: {
@@ -60,18 +60,12 @@ export function providerAdminRoutes(services: {
       async (request) => settings.put(request.params.appId, request.params.provider, request.body),
     );
 
-    app.delete(
-      '/apps/:appId/payment-providers/:provider',
-      adminRoute({
-        summary: "Delete an app's settings of one provider (the page stops offering it)",
-        params: ProviderParams,
-        response: { 204: Type.Null() },
-      }),
-      async (request, reply) => {
-        await settings.remove(request.params.appId, request.params.provider);
-        return reply.code(204).send(null);
-      },
-    );
+    adminDelete(app, {
+      path: '/apps/:appId/payment-providers/:provider',
+      summary: "Delete an app's settings of one provider (the page stops offering it)",
+      params: ProviderParams,
+      remove: (p) => settings.remove(p.appId, p.provider),
+    });
 
     messageListRoute(app, services.apps, {
       path: '/apps/:appId/provider-messages',
