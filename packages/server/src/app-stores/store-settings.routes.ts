@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import { requestBaseUrl } from '../http/request-base-url.js';
 import {
   AppleSettingsBody,
@@ -9,7 +8,7 @@ import {
   StoreParams,
   StoreSettingsView,
 } from './store-settings.schemas.js';
-import { adminRoute } from '../http/api-route.js';
+import { adminDelete, adminRoute } from '../http/api-route.js';
 import { AppIdParams } from '../http/route-params.js';
 import type { StoreSettingsService } from './store-settings.service.js';
 import { notificationUrls } from './notification-urls.js';
@@ -53,17 +52,11 @@ export function storeSettingsRoutes(services: { storeSettings: StoreSettingsServ
       async (request) => services.storeSettings.putGoogle(request.params.appId, request.body),
     );
 
-    app.delete(
-      '/apps/:appId/store-settings/:store',
-      adminRoute({
-        summary: "Delete an app's settings of one store",
-        params: StoreParams,
-        response: { 204: Type.Null() },
-      }),
-      async (request, reply) => {
-        await services.storeSettings.remove(request.params.appId, request.params.store);
-        return reply.code(204).send(null);
-      },
-    );
+    adminDelete(app, {
+      path: '/apps/:appId/store-settings/:store',
+      summary: "Delete an app's settings of one store",
+      params: StoreParams,
+      remove: (p) => services.storeSettings.remove(p.appId, p.store),
+    });
   };
 }

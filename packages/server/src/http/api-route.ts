@@ -1,4 +1,5 @@
-import type { TSchema } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { platformErrorResponses } from './schemas.js';
 
 /** What one route declares of its schema; its API adds the rest. */
@@ -37,6 +38,21 @@ export const adminSecurity = [{ adminBearer: [] }];
 
 /** A route of the admin API (/admin/v1). */
 export const adminRoute = apiRoute({ tags: ['admin'], security: adminSecurity });
+
+/** An admin route that deletes what its params name (an app's settings of one store, of one provider): 204, no body. */
+export function adminDelete<P extends TSchema>(
+  app: Parameters<FastifyPluginAsyncTypebox>[0],
+  route: { path: string; summary: string; params: P; remove(params: Static<P>): Promise<unknown> },
+): void {
+  app.delete(
+    route.path,
+    adminRoute({ summary: route.summary, params: route.params, response: { 204: Type.Null() } }),
+    async (request, reply) => {
+      await route.remove(request.params as Static<P>);
+      return reply.code(204).send(null);
+    },
+  );
+}
 
 /** A route of the studio portal's API (/portal/v1): its tags and security are added for the whole scope (installPortalAccess). */
 export const portalRoute = apiRoute({});

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
 import { requestBaseUrl } from '../http/request-base-url.js';
-import { nextBeforeOf } from '../http/admin-query.js';
+import { messageListRoute } from '../orders/payments/channel-messages.routes.js';
 import { parseJsonBody } from '../http/json-body.js';
 import type { AppService } from '../apps/apps.service.js';
 import { AppIdParams } from '../http/route-params.js';
@@ -24,7 +24,7 @@ import {
   toProviderMessage,
 } from './provider-messages.schemas.js';
 import { refusal, refuseUnstorable } from './webhooks.js';
-import { adminRoute } from '../http/api-route.js';
+import { adminDelete, adminRoute } from '../http/api-route.js';
 
 /** Admin API of the per-app payment provider settings and their messages (mounted under /admin/v1). */
 export function providerAdminRoutes(services: {
@@ -60,36 +60,22 @@ export function providerAdminRoutes(services: {
       async (request) => settings.put(request.params.appId, request.params.provider, request.body),
     );
 
-    app.delete(
-      '/apps/:appId/payment-providers/:provider',
-      adminRoute({
-        summary: "Delete an app's settings of one provider (the page stops offering it)",
-        params: ProviderParams,
-        response: { 204: Type.Null() },
-      }),
-      async (request, reply) => {
-        await settings.remove(request.params.appId, request.params.provider);
-        return reply.code(204).send(null);
-      },
-    );
+    adminDelete(app, {
+      path: '/apps/:appId/payment-providers/:provider',
+      summary: "Delete an app's settings of one provider (the page stops offering it)",
+      params: ProviderParams,
+      remove: (p) => settings.remove(p.appId, p.provider),
+    });
 
-    app.get(
-      '/apps/:appId/provider-messages',
-      adminRoute({
-        summary:
-          'Every message the payment providers sent for an app (and every find of their order queries), verified or not, with its outcome',
-        params: AppIdParams,
-        querystring: ProviderMessagesQuery,
-        response: { 200: ProviderMessageList },
-      }),
-      async (request) => {
-        const appId = request.params.appId;
-        await services.apps.get(appId);
-        const filter = parseProviderMessagesQuery(appId, request.query);
-        const rows = (await messages(filter)).map(toProviderMessage);
-        return { messages: rows, nextBefore: nextBeforeOf(rows, filter.limit, (m) => m.messageId) };
-      },
-    );
+    messageListRoute(app, services.apps, {
+      path: '/apps/:appId/provider-messages',
+      summary:
+        'Every message the payment providers sent for an app (and every find of their order queries), verified or not, with its outcome',
+      querystring: ProviderMessagesQuery,
+      response: ProviderMessageList,
+      filter: parseProviderMessagesQuery,
+      messages: async (filter) => (await messages(filter)).map(toProviderMessage),
+    });
   };
 }
 

@@ -47,7 +47,9 @@ export class ProviderPayments {
   /** A message whose verification failed: recorded (no dedup key), never applied. */
   async refused(provider: string, appId: number, e: ProviderError, claimed: string): Promise<FindingResult> {
     const result: FindingResult = { outcome: 'refused', reason: e.code, trxNo: null, verified: false };
-    await this.record(provider, appId, 'notify', { eventId: null, type: null, excerpt: claimed }, result, null);
+    await this.log.record(
+      this.messageRow(provider, appId, 'notify', { eventId: null, type: null, excerpt: claimed }, result, null),
+    );
     return result;
   }
 
@@ -63,12 +65,12 @@ export class ProviderPayments {
     // A key a refusal held (recorded before refusals stopped holding one) does not make its replay a duplicate.
     if (taken && taken.outcome !== 'refused') {
       const replay: FindingResult = { outcome: 'duplicate', reason: 'replayed', trxNo: null, verified: true };
-      await this.record(provider, appId, 'notify', message, replay, n.finding);
+      await this.log.record(this.messageRow(provider, appId, 'notify', message, replay, n.finding));
       return replay;
     }
     const claimed: { result?: FindingResult } = {};
     const result = await this.apply(provider, appId, n.finding, async (trx, r) => {
-      await this.log.recordClaiming(trx, this.messageRow(provider, appId, 'notify', message, r, n.finding));
+      await this.log.recordClaiming(trx, this.messageRow(provider, appId, 'notify', message, r, n.finding, true));
       claimed.result = r;
     });
     if (claimed.result === result) {
@@ -76,12 +78,14 @@ export class ProviderPayments {
       return result;
     }
     try {
-      await this.record(provider, appId, 'notify', message, result, n.finding, result.outcome !== 'refused');
+      await this.log.record(
+        this.messageRow(provider, appId, 'notify', message, result, n.finding, result.outcome !== 'refused'),
+      );
     } catch (e) {
       if (!this.isUniqueViolation(e)) throw e;
       // The same message delivered twice at once: the other delivery's record holds the key.
       const replay: FindingResult = { outcome: 'duplicate', reason: 'replayed', trxNo: result.trxNo, verified: true };
-      await this.record(provider, appId, 'notify', message, replay, n.finding);
+      await this.log.record(this.messageRow(provider, appId, 'notify', message, replay, n.finding));
       return replay;
     }
     return result;
@@ -98,17 +102,19 @@ export class ProviderPayments {
         ? await this.close(payment, `closed at ${provider}`)
         : await this.apply(provider, payment.app_id, finding);
     if (result.outcome === 'applied' || result.outcome === 'refused')
-      await this.record(
-        provider,
-        payment.app_id,
-        source,
-        {
-          eventId: null,
-          type: `query:${finding.kind}`,
-          excerpt: JSON.stringify({ ref: payment.ref, finding: finding.kind }),
-        },
-        result,
-        finding,
+      await this.log.record(
+        this.messageRow(
+          provider,
+          payment.app_id,
+          source,
+          {
+            eventId: null,
+            type: `query:${finding.kind}`,
+            excerpt: JSON.stringify({ ref: payment.ref, finding: finding.kind }),
+          },
+          result,
+          finding,
+        ),
       );
     return result;
   }
@@ -223,18 +229,7 @@ export class ProviderPayments {
     return paid;
   }
 
-  private async record(
-    provider: string,
-    appId: number,
-    source: Source,
-    m: Message,
-    result: FindingResult,
-    finding: ProviderFinding | null,
-    keyed = false,
-  ): Promise<void> {
-    await this.log.record(this.messageRow(provider, appId, source, m, result, finding, keyed));
-  }
-
+  /** The row of a message; `keyed`: it holds its event id as the dedup key (the delivery that took effect). */
   private messageRow(
     provider: string,
     appId: number,
@@ -242,7 +237,7 @@ export class ProviderPayments {
     m: Message,
     result: FindingResult,
     finding: ProviderFinding | null,
-    keyed = true,
+    keyed = false,
   ): Insertable<ProviderMessagesTable> {
     const money = finding && 'amountMinor' in finding ? finding : null;
     return {

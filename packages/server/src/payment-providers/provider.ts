@@ -92,13 +92,37 @@ export type RefundFinding =
   /** Query only: the provider has no refund under this key. */
   | { state: 'unknown' };
 
+/** A refund refused (by the provider, or before it was asked): `providerRefundId` when the provider made one. */
+export function refundRefused(
+  code: string,
+  message: string,
+  providerRefundId: string | null = null,
+): Extract<RefundFinding, { state: 'refused' }> {
+  return { state: 'refused', providerRefundId, code, message };
+}
+
 /** An adapter of any provider (its own settings types), as the registry holds them. */
 export type AnyProvider = PaymentProvider<any, any>;
 
-/** The providers: one id each. A new provider adds its id here and its adapter to providers.ts. */
+/** The providers: one id each. A new provider adds its id here, its entry in PROVIDERS and its adapter to providers.ts. */
 export const PROVIDER_IDS = ['stripe', 'paypal', 'alipay', 'wechatpay'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 export type MethodName = 'card' | 'paypal' | 'alipay' | 'wechat_pay';
+
+/** What the platform knows a provider by, beside its id (each adapter spreads its entry: PaymentProvider's fields). */
+export type ProviderEntry = Pick<PaymentProvider, 'method' | 'channel' | 'defaultRegions'>;
+
+/** Each provider's method, 2.7 channel number and default payer regions, in one table. */
+export const PROVIDERS: Record<ProviderId, ProviderEntry> = {
+  /** Cards through Stripe Checkout: channel 6, the first third-party provider number of 2.7 (6-14, 16-17). */
+  stripe: { method: 'card', channel: 6, defaultRegions: ['overseas'] },
+  /** PayPal: channel 5, the international online wallet of 2.7. */
+  paypal: { method: 'paypal', channel: 5, defaultRegions: ['overseas'] },
+  /** Alipay: channel 4, the domestic payment app of 2.7. */
+  alipay: { method: 'alipay', channel: 4, defaultRegions: ['mainland'] },
+  /** WeChat Pay: channel 3, the chat-app wallet of 2.7. */
+  wechatpay: { method: 'wechat_pay', channel: 3, defaultRegions: ['mainland'] },
+};
 
 /** Where the player is: the app's region (mainland page: login; overseas page: typed role id). */
 export const PAYER_REGIONS = ['mainland', 'overseas'] as const;

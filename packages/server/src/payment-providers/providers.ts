@@ -1,22 +1,17 @@
 import type { Config } from '../config/config.js';
 import type { AnyProvider, ProviderId } from './provider.js';
-import { StripeProvider } from './stripe/stripe.js';
+import { stripeProvider } from './stripe/stripe.js';
 import { paypalProvider } from './paypal/paypal.js';
 import { alipayProvider } from './alipay/alipay.js';
 import { wechatpayProvider } from './wechatpay/wechatpay.js';
 
 /**
  * The provider adapters this service offers, built from the configuration (each provider's API base URL). A new
- * provider adds one line here (and its id to PROVIDER_IDS): the settings, admin API, CLI, console panel, webhook
+ * provider adds one line here (and its id to PROVIDER_IDS, its entry to PROVIDERS): the settings, admin API, CLI, console panel, webhook
  * route, page methods and reconciliation all follow from this list.
  */
 export function createProviders(config: Config): AnyProvider[] {
-  return [
-    new StripeProvider({ apiBaseUrl: config.STRIPE_API_BASE_URL, timeoutMs: config.PROVIDER_CALL_TIMEOUT_MS }),
-    paypalProvider(config),
-    alipayProvider(config),
-    wechatpayProvider(config),
-  ];
+  return [stripeProvider(config), paypalProvider(config), alipayProvider(config), wechatpayProvider(config)];
 }
 
 /** The adapters by id and by channel (each provider has its own 2.7 channel number). */

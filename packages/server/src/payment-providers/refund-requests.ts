@@ -4,7 +4,7 @@ import type { Tables } from '../db/tables.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { toMinor } from '../orders/money.js';
 import type { ProvidersRepository, ProviderPaymentRow } from './payment-providers.repository.js';
-import { ProviderError, type RefundCall, type RefundFinding } from './provider.js';
+import { ProviderError, refundRefused, type RefundCall, type RefundFinding } from './provider.js';
 import type { ProviderSettingsService } from './provider-settings.service.js';
 import {
   RefundRequestsRepository,
@@ -197,13 +197,7 @@ export class RefundRequests {
   /** Asks the provider (again, under the same key) and records its answer; no answer leaves the row `requested`. */
   private async send(row: RefundRequestRow, payment: ProviderPaymentRow): Promise<RefundRequestRow> {
     const target = await this.target(row);
-    if (!target)
-      return this.record(row, {
-        state: 'refused',
-        providerRefundId: null,
-        code: 'not_configured',
-        message: `the app has no ${row.provider} settings`,
-      });
+    if (!target) return this.record(row, refundRefused('not_configured', `the app has no ${row.provider} settings`));
     let finding: RefundFinding;
     try {
       finding = await target.provider.refund(target.settings, payment, callOf(row));

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { platformErrorResponses, platformSuccess } from '../http/schemas.js';
-import { nextBeforeOf } from '../http/admin-query.js';
+import { messageListRoute } from '../orders/payments/channel-messages.routes.js';
 import { playerAuth } from '../accounts/accounts.service.js';
 import { AppError, invalidParameter } from '../errors/app-error.js';
 import { Order } from '../orders/orders.view.js';
@@ -156,24 +156,15 @@ export function storeMessageRoutes(services: {
 }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.addSchema(StoreMessage);
-    app.get(
-      '/apps/:appId/store-messages',
-      adminRoute({
-        summary:
-          'Every message the stores sent for an app (and every refund the reconciliation found), verified or not, with its outcome',
-        params: AppIdParams,
-        querystring: StoreMessagesQuery,
-        response: { 200: StoreMessageList },
-      }),
-      async (request) => {
-        const appId = request.params.appId;
-        await services.apps.get(appId);
-        const filter = parseStoreMessagesQuery(appId, request.query);
-        const rows = await services.storePayments.messages.list(filter);
-        const messages = rows.map(toMessage);
-        return { messages, nextBefore: nextBeforeOf(messages, filter.limit, (m) => m.messageId) };
-      },
-    );
+    messageListRoute(app, services.apps, {
+      path: '/apps/:appId/store-messages',
+      summary:
+        'Every message the stores sent for an app (and every refund the reconciliation found), verified or not, with its outcome',
+      querystring: StoreMessagesQuery,
+      response: StoreMessageList,
+      filter: parseStoreMessagesQuery,
+      messages: async (filter) => (await services.storePayments.messages.list(filter)).map(toMessage),
+    });
   };
 }
 

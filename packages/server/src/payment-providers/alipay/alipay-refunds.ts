@@ -1,5 +1,5 @@
 import type { ProviderPaymentRow } from '../payment-providers.repository.js';
-import type { RefundCall, RefundFinding } from '../provider.js';
+import { refundRefused, type RefundCall, type RefundFinding } from '../provider.js';
 import { AlipayRefusal, type AlipayApi, type AlipayCredentials } from './alipay-api.js';
 import { toYuan } from './alipay-notify.js';
 
@@ -19,8 +19,7 @@ export async function alipayRefund(
   payment: ProviderPaymentRow,
   r: RefundCall,
 ): Promise<RefundFinding> {
-  if (r.currency !== 'CNY')
-    return { state: 'refused', providerRefundId: null, code: 'CURRENCY', message: 'Alipay refunds CNY only' };
+  if (r.currency !== 'CNY') return refundRefused('CURRENCY', 'Alipay refunds CNY only');
   try {
     const answer = await api.exec(creds, 'alipay.trade.refund', {
       out_trade_no: payment.ref,
@@ -37,8 +36,7 @@ export async function alipayRefund(
       };
     return alipayRefundQuery(api, creds, payment, r);
   } catch (e) {
-    if (e instanceof AlipayRefusal)
-      return { state: 'refused', providerRefundId: null, code: e.subCode || e.alipayCode, message: e.message };
+    if (e instanceof AlipayRefusal) return refundRefused(e.subCode || e.alipayCode, e.message);
     throw e;
   }
 }

@@ -1,6 +1,6 @@
 import type { Refund } from '@paypal/paypal-server-sdk';
 import type { ProviderPaymentRow } from '../payment-providers.repository.js';
-import type { RefundCall, RefundFinding } from '../provider.js';
+import { refundRefused, type RefundCall, type RefundFinding } from '../provider.js';
 import { fromPaypalMoney, toPaypalValue } from './amounts.js';
 import { PaypalRefusal, type PaypalApi, type PaypalCredentials } from './paypal-api.js';
 
@@ -19,12 +19,7 @@ export async function refundCapture(
 ): Promise<RefundFinding> {
   const value = toPaypalValue(r.amountMinor, r.currency);
   if (value === null || !payment.provider_trx_id)
-    return {
-      state: 'refused',
-      providerRefundId: null,
-      code: 'AMOUNT_INVALID',
-      message: 'PayPal cannot take this amount',
-    };
+    return refundRefused('AMOUNT_INVALID', 'PayPal cannot take this amount');
   try {
     const refund = await api.refundCapture(
       creds,
@@ -35,12 +30,7 @@ export async function refundCapture(
     return refundFinding(refund);
   } catch (e) {
     if (e instanceof PaypalRefusal && e.failure.status >= 400 && e.failure.status < 500)
-      return {
-        state: 'refused',
-        providerRefundId: null,
-        code: e.failure.issues[0] ?? (e.failure.name || `HTTP_${e.failure.status}`),
-        message: e.message,
-      };
+      return refundRefused(e.failure.issues[0] ?? (e.failure.name || `HTTP_${e.failure.status}`), e.message);
     throw e;
   }
 }
@@ -60,12 +50,7 @@ function refundFinding(refund: Refund): RefundFinding {
   const id = typeof refund.id === 'string' && PAYPAL_ID.test(refund.id) ? refund.id : null;
   if (id === null) return { state: 'pending', providerRefundId: null };
   if (refund.status === 'FAILED' || refund.status === 'CANCELLED')
-    return {
-      state: 'refused',
-      providerRefundId: id,
-      code: refund.status,
-      message: `PayPal: the refund ${refund.status}`,
-    };
+    return refundRefused(refund.status, `PayPal: the refund ${refund.status}`, id);
   if (refund.status !== 'COMPLETED') return { state: 'pending', providerRefundId: id };
   const money = refund.amount ? fromPaypalMoney(refund.amount.value, refund.amount.currencyCode) : null;
   if (money === null) return { state: 'pending', providerRefundId: id };

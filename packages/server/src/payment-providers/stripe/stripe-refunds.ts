@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { isCurrency } from '../../orders/money.js';
-import { ProviderError, type RefundFinding } from '../provider.js';
+import { ProviderError, refundRefused, type RefundFinding } from '../provider.js';
 import { fromStripeAmount } from './amounts.js';
 
 /** The fields of Stripe's Refund object that we read (API reference: Refunds), checked before they are trusted. */
@@ -16,12 +16,7 @@ export type StripeRefund = Static<typeof StripeRefund>;
 /** What a Refund's status says: succeeded, failed or canceled (refused), anything else still pending. */
 export function refundFinding(r: StripeRefund): RefundFinding {
   if (r.status === 'failed' || r.status === 'canceled')
-    return {
-      state: 'refused',
-      providerRefundId: r.id,
-      code: r.failure_reason ?? r.status,
-      message: `Stripe: the refund ${r.status}`,
-    };
+    return refundRefused(r.failure_reason ?? r.status, `Stripe: the refund ${r.status}`, r.id);
   if (r.status !== 'succeeded') return { state: 'pending', providerRefundId: r.id };
   const currency = r.currency.toUpperCase();
   const amountMinor = isCurrency(currency) ? fromStripeAmount(r.amount, currency) : null;

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { ProviderPaymentRow } from '../payment-providers.repository.js';
-import type { RefundCall, RefundFinding } from '../provider.js';
+import { refundRefused, type RefundCall, type RefundFinding } from '../provider.js';
 import { read } from '../stripe/stripe-events.js';
 import { WechatpayRefusal, type WechatpayApi, type WechatpayMerchant } from './wechatpay-api.js';
 
@@ -29,8 +29,7 @@ export async function wechatRefund(
   payment: ProviderPaymentRow,
   r: RefundCall,
 ): Promise<RefundFinding> {
-  if (r.currency !== 'CNY')
-    return { state: 'refused', providerRefundId: null, code: 'CURRENCY', message: 'WeChat Pay refunds CNY only' };
+  if (r.currency !== 'CNY') return refundRefused('CURRENCY', 'WeChat Pay refunds CNY only');
   try {
     const answer = await api.refund(m, {
       out_trade_no: payment.ref,
@@ -40,8 +39,7 @@ export async function wechatRefund(
     });
     return refundFinding(answer, r);
   } catch (e) {
-    if (e instanceof WechatpayRefusal && e.code === 'refused')
-      return { state: 'refused', providerRefundId: null, code: e.wxCode, message: e.message };
+    if (e instanceof WechatpayRefusal && e.code === 'refused') return refundRefused(e.wxCode, e.message);
     throw e;
   }
 }
@@ -72,11 +70,6 @@ function refundFinding(answer: unknown, r: RefundCall): RefundFinding {
       currency: 'CNY',
     };
   if (refund.status === 'CLOSED' || refund.status === 'ABNORMAL')
-    return {
-      state: 'refused',
-      providerRefundId: refund.refund_id,
-      code: refund.status,
-      message: `WeChat Pay: the refund is ${refund.status}`,
-    };
+    return refundRefused(refund.status, `WeChat Pay: the refund is ${refund.status}`, refund.refund_id);
   return { state: 'pending', providerRefundId: refund.refund_id };
 }
