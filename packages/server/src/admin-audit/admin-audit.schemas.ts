@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/schemas.js';
 import { invalidParameter } from '../errors/app-error.js';
-import { NextBefore, pageQuery } from '../http/admin-query.js';
+import { PageOf, pageQuery } from '../http/admin-query.js';
 import { parsePage, parseTimeWindow, timeWindowQuery } from '../http/list-query.js';
 import type { ActionFilter } from './admin-actions.repository.js';
 
@@ -46,7 +46,7 @@ export const AdminActionQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const AdminActionList = Type.Object({ actions: Type.Array(Type.Ref(AdminAction)), nextBefore: NextBefore });
+export const AdminActionList = PageOf('actions', Type.Ref(AdminAction));
 
 /** The trail's query (admin route and `admin-actions list`) as a filter; every field checked. */
 export function parseAdminActionQuery(q: Static<typeof AdminActionQuery>): ActionFilter {

@@ -21,7 +21,7 @@ import {
   TrxNoParams,
   parseOrderQuery,
 } from './orders.schemas.js';
-import { NextBefore, nextBeforeOf } from '../http/admin-query.js';
+import { PageOf, nextBeforeOf } from '../http/admin-query.js';
 import { parsePage } from '../http/list-query.js';
 import { Order } from './orders.view.js';
 import { Product, ProductCreateBody, ProductParams, ProductPatchBody } from './catalogue/products.schemas.js';
@@ -146,7 +146,7 @@ export function orderAdminRoutes(services: OrderAdminDeps): FastifyPluginAsyncTy
         summary: 'Find orders by trxNo, outTrxNo, app, user, role, status, type or creation time, newest first',
         querystring: OrderQuery,
         response: {
-          200: Type.Object({ orders: Type.Array(Type.Ref(Order)), nextBefore: NextBefore }),
+          200: PageOf('orders', Type.Ref(Order)),
         },
       }),
       async (request) => {
@@ -200,7 +200,7 @@ export function orderAdminRoutes(services: OrderAdminDeps): FastifyPluginAsyncTy
         summary: 'List supplement orders (default: pending), newest first',
         querystring: SupplementQuery,
         response: {
-          200: Type.Object({ supplements: Type.Array(Type.Ref(SupplementAdmin)), nextBefore: NextBefore }),
+          200: PageOf('supplements', Type.Ref(SupplementAdmin)),
         },
       }),
       async (request) => {
@@ -223,7 +223,7 @@ export function orderAdminRoutes(services: OrderAdminDeps): FastifyPluginAsyncTy
         summary: 'List in-game consumption notices (4.6), newest first',
         querystring: ConsumptionNoticeQuery,
         response: {
-          200: Type.Object({ notices: Type.Array(ConsumptionNoticeView), nextBefore: NextBefore }),
+          200: PageOf('notices', ConsumptionNoticeView),
         },
       }),
       async (request) => {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NextBefore, QueryId, QueryTime, pageQuery, parseId, parseTime } from '../http/admin-query.js';
+import { PageOf, QueryId, QueryTime, pageQuery, parseId, parseTime } from '../http/admin-query.js';
 import { parsePage } from '../http/list-query.js';
 import { minorToNumber } from '../orders/money.js';
 import type { ProviderMessageFilter, ProviderMessageRow } from './payment-providers.repository.js';
@@ -38,10 +38,7 @@ export const ProviderMessagesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ProviderMessageList = Type.Object({
-  messages: Type.Array(Type.Ref(ProviderMessage)),
-  nextBefore: NextBefore,
-});
+export const ProviderMessageList = PageOf('messages', Type.Ref(ProviderMessage));
 
 /** The list's query (admin route and CLI) as a filter. */
 export function parseProviderMessagesQuery(

@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import { SafeInteger, Text } from '../http/schemas.js';
 import { IdParam } from '../http/route-params.js';
 import { Amount } from '../orders/catalogue/products.schemas.js';
-import { NextBefore, QueryTime, pageQuery, parseTime } from '../http/admin-query.js';
+import { PageOf, QueryTime, pageQuery, parseTime } from '../http/admin-query.js';
 import { parsePage } from '../http/list-query.js';
 import { invalidParameter } from '../errors/app-error.js';
 import type { MessageFilter, StoreMessageRow } from './store-payments.repository.js';
@@ -114,7 +114,7 @@ export const StoreMessagesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const StoreMessageList = Type.Object({ messages: Type.Array(Type.Ref(StoreMessage)), nextBefore: NextBefore });
+export const StoreMessageList = PageOf('messages', Type.Ref(StoreMessage));
 
 const OUTCOMES = ['applied', 'duplicate', 'ignored', 'refused'];
 
