@@ -1,21 +1,46 @@
 import { createRequire } from 'node:module';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
-import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import client from 'prom-client';
 
-// The plugin's Redis store takes the window and the limit after the callback, which its types leave out.
-type Incr = (key: string, cb: Parameters<FastifyRateLimitStore['incr']>[1], timeWindow: number, max: number) => void;
-type RedisStoreClass = new (
+/** A request count of one key in its window: how many so far, and the milliseconds left of the window. */
+export interface Count {
+  current: number;
+  ttl: number;
+}
+
+/**
+ * Where the limits count (@fastify/rate-limit's stores, used as they are): `incr` adds one request of `key` to its
+ * window of `timeWindow` ms and answers the count; `child` is a store of its own for one route's limit.
+ */
+export interface CountStore {
+  incr(key: string, cb: (err: Error | null, count: Count | null) => void, timeWindow: number, max: number): void;
+  child(routeOptions: {
+    continueExceeding: boolean;
+    exponentialBackoff: boolean;
+    routeInfo: { method: string; url: string };
+  }): CountStore;
+}
+
+// The plugin's own stores (an LRU of counters in memory; one Lua INCR+PEXPIRE per request in Redis), not re-written
+// here; they are CommonJS with no export map entry for their types.
+const require = createRequire(import.meta.url);
+const LocalStore = require('@fastify/rate-limit/store/LocalStore') as new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+  cache: number,
+) => CountStore;
+const RedisStore = require('@fastify/rate-limit/store/RedisStore') as new (
   continueExceeding: boolean,
   exponentialBackoff: boolean,
   redis: Redis,
-  key?: string,
-) => FastifyRateLimitStore;
+  key: string,
+) => CountStore;
 
-// The plugin's own Redis store (one Lua INCR+PEXPIRE per request), not re-written here; it is CommonJS with no
-// export map entry for its types.
-const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore') as RedisStoreClass;
+/** Counts in this instance's memory, for at most `keys` keys at once (the least recently counted go first). */
+export function memoryCounts(keys: number): CountStore {
+  return new LocalStore(false, false, keys);
+}
 
 /** A Redis connection for the rate limits that never queues or waits: a request must not stall behind Redis. */
 export function rateLimitRedis(url: string, log: FastifyBaseLogger): Redis {
@@ -44,34 +69,28 @@ export function rateLimitRedis(url: string, log: FastifyBaseLogger): Redis {
 }
 
 /**
- * The limiter's store when REDIS_URL is set: the plugin's Redis store, with each failure counted in
- * rate_limit_store_errors_total. The plugin runs with skipOnError, so a failed count lets the request through:
- * the limits are a guard, and a Redis outage must never stop payments (docs/operations.md "Several instances").
+ * The counts when REDIS_URL is set: the plugin's Redis store, with each failure counted in
+ * rate_limit_store_errors_total. A failed count lets the request through (rate-limit.ts): the limits are a guard,
+ * and a Redis outage must never stop payments (docs/operations.md "Several instances").
  */
-export function failOpenRedisStore(redis: Redis, registry: client.Registry): FastifyRateLimitStoreCtor {
+export function failOpenRedisCounts(redis: Redis, registry: client.Registry): CountStore {
   const errors = new client.Counter({
     name: 'rate_limit_store_errors_total',
     help: 'Rate limit counts that failed in Redis; each let its request through (fail open)',
     registers: [registry],
   });
-  const counted = (inner: FastifyRateLimitStore): FastifyRateLimitStore => {
-    const incr: Incr = (key, cb, timeWindow, max) =>
-      (inner.incr as unknown as Incr)(
+  const counted = (inner: CountStore): CountStore => ({
+    incr: (key, cb, timeWindow, max) =>
+      inner.incr(
         key,
-        (err, res) => {
+        (err, count) => {
           if (err) errors.inc();
-          cb(err, res);
+          cb(err, count);
         },
         timeWindow,
         max,
-      );
-    return { incr: incr as FastifyRateLimitStore['incr'], child: (routeOptions) => counted(inner.child(routeOptions)) };
-  };
-  return class {
-    constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
-      return counted(
-        new RedisStore(params.continueExceeding ?? false, params.exponentialBackoff ?? false, redis, 'gp-rate-'),
-      );
-    }
-  } as unknown as FastifyRateLimitStoreCtor;
+      ),
+    child: (routeOptions) => counted(inner.child(routeOptions)),
+  });
+  return counted(new RedisStore(false, false, redis, 'gp-rate-'));
 }

@@ -42,6 +42,15 @@ describe('rate limit per app', () => {
     assert.match(((await limited.json()) as any).detail, /app:app-c/);
   });
 
+  it('counts a HEAD request once, like its GET (the HEAD route is made from the GET route and its hooks)', async () => {
+    const head = () => svc.fetch('/api/account/v1/user/profile?clientId=app-h', { method: 'HEAD' });
+    for (let i = 0; i < 3; i++) assert.notEqual((await head()).status, 429, `request ${i + 1} of 3`);
+    const limited = await head();
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('x-ratelimit-remaining'), '0');
+    assert.equal(limited.headers.get('x-ratelimit-reset'), limited.headers.get('retry-after'));
+  });
+
   it('never limits health, metrics or the admin API', async () => {
     for (let i = 0; i < 6; i++) {
       assert.equal((await svc.fetch('/healthz')).status, 200);
