@@ -126,13 +126,15 @@ export class TokenService {
    * The token of a kid, revoked and expired ones included (the caller tells
    * them apart after the MAC is verified); null when unknown.
    */
-  async lookup(kid: string): Promise<TokenSession | null> {
-    return this.#cache.getOrLoad(kid, async () => {
-      const hash = kidHash(kid);
-      const found = await this.repo.lookup(hash);
-      return found ? this.toSession(hash, found.row, found.loginTypes) : null;
-    });
+  lookup(kid: string): Promise<TokenSession | null> {
+    return this.#cache.getOrLoad(kid, this.#load);
   }
+  // A field, not a closure per call: lookup is on the path of every MAC-signed request (issue 44).
+  readonly #load = async (kid: string): Promise<TokenSession | null> => {
+    const hash = kidHash(kid);
+    const found = await this.repo.lookup(hash);
+    return found ? this.toSession(hash, found.row, found.loginTypes) : null;
+  };
 
   /** Deletes tokens that expired before `before`. */
   async purgeExpired(before: number): Promise<number> {

@@ -152,12 +152,14 @@ export class AppService {
   }
 
   /** The app of a clientId, for request authentication; null when unknown. Cached briefly. */
-  async resolveByClientId(clientId: string): Promise<AppRecord | null> {
-    return this.#cache.getOrLoad(clientId, async () => {
-      const row = await this.repo.byClientId(clientId);
-      return row ? this.toRecord(row, this.now()) : null;
-    });
+  resolveByClientId(clientId: string): Promise<AppRecord | null> {
+    return this.#cache.getOrLoad(clientId, this.#loadByClientId);
   }
+  // A field, not a closure per call: resolveByClientId is on the path of every signed request (issue 44).
+  readonly #loadByClientId = async (clientId: string): Promise<AppRecord | null> => {
+    const row = await this.repo.byClientId(clientId);
+    return row ? this.toRecord(row, this.now()) : null;
+  };
 
   /**
    * The app of an appId (4.6 bodies, outbox events); cached like

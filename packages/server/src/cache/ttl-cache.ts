@@ -43,14 +43,14 @@ export class TtlCache<K, V> {
    * callers miss at once (a cache expiry under load sends one query); a load
    * that began before a delete of any key answers its callers but is not kept.
    */
-  getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
+  getOrLoad(key: K, load: (key: K) => Promise<V>): Promise<V> {
     const hit = this.get(key);
     if (hit) return Promise.resolve(hit.value);
     const pending = this.#loading.get(key);
     if (pending) return pending;
     const generation = this.#generation;
     const readAt = this.now();
-    const loading: Promise<V> = load()
+    const loading: Promise<V> = load(key)
       .then((value) => {
         if (generation === this.#generation) this.set(key, value, readAt);
         return value;
