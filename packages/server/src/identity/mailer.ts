@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** One e-mail: to one address, plain text. */
 export interface Mail {
@@ -16,8 +16,10 @@ export type Mailer = ((mail: Mail) => Promise<void>) | null;
  */
 export function smtpMailer(url: string | undefined, from: string): Mailer {
   if (!url) return null;
-  const transport = nodemailer.createTransport(url);
+  // nodemailer is loaded with the first mail, not at start: ~7 MB of heap (issue 44, beside passkeys.service.ts).
+  let transport: Promise<Transporter> | undefined;
   return async (mail) => {
-    await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+    transport ??= import('nodemailer').then((m) => m.default.createTransport(url));
+    await (await transport).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
   };
 }

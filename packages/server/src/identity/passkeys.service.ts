@@ -1,17 +1,21 @@
 import crypto from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { AppError } from '../errors/app-error.js';
 import { iso, isoOrNull } from './times.js';
 import type { InvitationsRepository, PasskeyRow } from './invitations.repository.js';
 import type { PersonRow, Realm } from './people.repository.js';
+
+/**
+ * @simplewebauthn/server, loaded when a passkey is first registered or used (issue 44): it holds ~7 MB of heap that an
+ * instance whose people never touch a passkey need not carry; with nodemailer (mailer.ts) it had taken the 100,000-event
+ * backlog's RSS from 195 to 207 MB.
+ */
+let webauthnModule: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthn = () => (webauthnModule ??= import('@simplewebauthn/server'));
 
 /**
  * Passkeys (WebAuthn, through @simplewebauthn/server; docs/operators.md "Invitations and passkeys"): several per
@@ -67,7 +71,9 @@ export class PasskeyService {
   /** The options of navigator.credentials.create() for `person`, its challenge stored for `purpose`. */
   async registrationOptions(person: PersonRow, rp: RelyingParty, purpose: 'register' | 'invitation') {
     const existing = await this.repo.passkeysOf(person.person_id);
-    const options = await generateRegistrationOptions({
+    const options = await (
+      await webauthn()
+    ).generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
       userName: person.name,
@@ -96,15 +102,19 @@ export class PasskeyService {
     purpose: 'register' | 'invitation',
   ) {
     const at = this.now();
-    const result = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: (c) => this.repo.takeChallenge(c, purpose, person.realm as Realm, person.person_id, at),
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: true,
-    }).catch((e: unknown) => {
-      throw new PasskeyRefused(e instanceof Error ? e.message : String(e));
-    });
+    const result = await (
+      await webauthn()
+    )
+      .verifyRegistrationResponse({
+        response,
+        expectedChallenge: (c) => this.repo.takeChallenge(c, purpose, person.realm as Realm, person.person_id, at),
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.id,
+        requireUserVerification: true,
+      })
+      .catch((e: unknown) => {
+        throw new PasskeyRefused(e instanceof Error ? e.message : String(e));
+      });
     if (!result.verified || !result.registrationInfo) throw new PasskeyRefused('registration not verified');
     const { credential } = result.registrationInfo;
     if (await this.repo.passkeyByCredential(credential.id)) throw new PasskeyRefused('credential already registered');
@@ -136,7 +146,9 @@ export class PasskeyService {
 
   /** The options of navigator.credentials.get() for a sign-in (no name: the authenticator offers its passkeys). */
   async signInOptions(realm: Realm, rp: RelyingParty) {
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await webauthn()
+    ).generateAuthenticationOptions({
       rpID: rp.id,
       userVerification: 'required',
       timeout: CHALLENGE_MS,
@@ -159,21 +171,25 @@ export class PasskeyService {
     const key = await this.repo.passkeyByCredential(response.id);
     const person = key ? await personOf(Number(key.person_id)) : undefined;
     if (!key || !person || person.realm !== realm) throw new PasskeyRefused('unknown passkey');
-    const result = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: (c) => this.repo.takeChallenge(c, 'sign-in', realm, null, at),
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      credential: {
-        id: key.credential_id,
-        publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')),
-        counter: Number(key.sign_count),
-        transports: JSON.parse(key.transports) as AuthenticatorTransport[],
-      },
-      requireUserVerification: true,
-    }).catch((e: unknown) => {
-      throw new PasskeyRefused(e instanceof Error ? e.message : String(e));
-    });
+    const result = await (
+      await webauthn()
+    )
+      .verifyAuthenticationResponse({
+        response,
+        expectedChallenge: (c) => this.repo.takeChallenge(c, 'sign-in', realm, null, at),
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.id,
+        credential: {
+          id: key.credential_id,
+          publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')),
+          counter: Number(key.sign_count),
+          transports: JSON.parse(key.transports) as AuthenticatorTransport[],
+        },
+        requireUserVerification: true,
+      })
+      .catch((e: unknown) => {
+        throw new PasskeyRefused(e instanceof Error ? e.message : String(e));
+      });
     if (!result.verified) throw new PasskeyRefused('signature not verified');
     if (!(await this.repo.usePasskey(key.passkey_id, Number(key.sign_count), result.authenticationInfo.newCounter, at)))
       throw new PasskeyRefused('passkey used by another sign-in at the same time');
