@@ -104,7 +104,7 @@ export function refundRefused(
 /** An adapter of any provider (its own settings types), as the registry holds them. */
 export type AnyProvider = PaymentProvider<any, any>;
 
-/** The providers: one id each. A new provider adds its id here, its entry in PROVIDERS and its adapter to providers.ts. */
+/** The providers: one id each. A new provider adds its id here, its entry in PROVIDERS, its adapter to providers.ts. */
 export const PROVIDER_IDS = ['stripe', 'paypal', 'alipay', 'wechatpay'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 export type MethodName = 'card' | 'paypal' | 'alipay' | 'wechat_pay';

@@ -7,8 +7,8 @@ import { wechatpayProvider } from './wechatpay/wechatpay.js';
 
 /**
  * The provider adapters this service offers, built from the configuration (each provider's API base URL). A new
- * provider adds one line here (and its id to PROVIDER_IDS, its entry to PROVIDERS): the settings, admin API, CLI, console panel, webhook
- * route, page methods and reconciliation all follow from this list.
+ * provider adds one line here (and its id to PROVIDER_IDS, its entry to PROVIDERS): the settings, admin API, CLI,
+ * console panel, webhook route, page methods and reconciliation all follow from this list.
  */
 export function createProviders(config: Config): AnyProvider[] {
   return [stripeProvider(config), paypalProvider(config), alipayProvider(config), wechatpayProvider(config)];
