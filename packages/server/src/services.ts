@@ -171,7 +171,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const now = overrides.now ?? Date.now;
   const box = new SecretBox(masterKeys.current, masterKeys.previous);
   const nonces = new NonceLedger(database);
-  const apps = createApps({ db: database.db, named: database.named, box, config, now, cacheBus: caches });
+  const apps = createApps({ db: database.db, keyReads: database, box, config, now, cacheBus: caches });
   const { keys, signPool } = await createPlatformKeys({
     db: database.db,
     box,

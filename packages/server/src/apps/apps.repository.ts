@@ -1,6 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { NamedQuery } from '../db/database.js';
-import { keyRead } from '../db/key-read.js';
+import { keyRead, type KeyReads } from '../db/key-read.js';
 import type { Tables } from '../db/tables.js';
 import type { AppsTable } from './apps.tables.js';
 
@@ -14,10 +13,10 @@ export class AppsRepository {
 
   constructor(
     private readonly db: Kysely<Tables>,
-    named: NamedQuery | null = null,
+    reads: KeyReads | null = null,
   ) {
-    this.byAppId = keyRead(db, named, 'apps_by_app_id', 'select * from apps where app_id = $1');
-    this.byClientId = keyRead(db, named, 'apps_by_client_id', 'select * from apps where client_id = $1');
+    this.byAppId = keyRead(db, reads, 'apps_by_app_id', 'select * from apps where app_id = $1');
+    this.byClientId = keyRead(db, reads, 'apps_by_client_id', 'select * from apps where client_id = $1');
   }
 
   async insert(row: Insertable<AppsTable>): Promise<AppRow> {

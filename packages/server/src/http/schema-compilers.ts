@@ -1,6 +1,7 @@
 import AjvCompiler from '@fastify/ajv-compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { integerParams, toIntegers } from './route-params.js';
+import { forSerializing } from './serializer-schemas.js';
 import { SerializerSelector, type Serializer, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 
 type ValidatorFactory = AjvCompiler.BuildCompilerFromPool;
@@ -37,13 +38,14 @@ export function schemaCompilers(): {
 function sharedSerializers(pending: Array<() => unknown>): SerializerFactory {
   const build = SerializerSelector();
   return (externalSchemas, options) => {
-    const compile = build(externalSchemas, options);
+    // Nullable fields and enumerations without Ajv (serializer-schemas.ts), in the shared schemas and each route's.
+    const compile = build(forSerializing(externalSchemas), options);
     const bySchema = new Map<string, Serializer>();
     return (route) => {
       const key = JSON.stringify(route.schema);
       let serialize = bySchema.get(key);
       if (!serialize) {
-        const compiled = onFirstUse(pending, () => compile(route));
+        const compiled = onFirstUse(pending, () => compile({ ...route, schema: forSerializing(route.schema) }));
         serialize = (data) => compiled()(data);
         bySchema.set(key, serialize);
       }
