@@ -191,10 +191,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     cacheBus: caches,
   });
   const resolveApp = (clientId: string) => apps.requireActive(clientId);
-  const md5 = md5Scheme({ resolveApp, replay, nonces });
+  const appNow = (clientId: string) => apps.activeNow(clientId);
+  const md5 = md5Scheme({ resolveApp, appNow, replay, nonces });
   const mac = macScheme({
     resolveApp,
+    appNow,
     lookupToken: (kid) => accounts.tokens.lookup(kid),
+    tokenNow: (kid) => accounts.tokens.lookupNow(kid),
     refuseToken: (token, app) => accounts.refuseToken(token, app),
     replay,
     publicHost: config.PUBLIC_HOST,

@@ -287,7 +287,7 @@ describe('4.3 login verification: GET /api/account/v1/user/profile', () => {
         }),
       },
     } as Record<string, unknown>;
-    await svc.services.mac.hook({ clientId: () => app.clientId, replay: 'await' })(request as never);
+    await svc.services.mac.check({ clientId: () => app.clientId, replay: 'await' })(request as never);
     const auth = playerAuth(svc.services.mac.caller(request as never));
     assert.deepEqual(
       { ...auth, tokenId: typeof auth.tokenId },

@@ -29,7 +29,7 @@ const macRoute = apiRoute({ tags: ['account client'], security: [{ macToken: [] 
  */
 export function clientRoutes(deps: AccountMacDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const mac = deps.mac.hook({
+    const mac = deps.mac.check({
       clientId: (request) => (request.query as { clientId: string }).clientId,
       replay: 'await',
     });

@@ -129,6 +129,10 @@ export class TokenService {
   lookup(kid: string): Promise<TokenSession | null> {
     return this.#cache.getOrLoad(kid, this.#load);
   }
+  /** The token of a kid when the cache holds a known one, at once; undefined otherwise (lookup decides). */
+  lookupNow(kid: string): TokenSession | undefined {
+    return this.#cache.get(kid)?.value ?? undefined;
+  }
   // A field, not a closure per call: lookup is on the path of every MAC-signed request (issue 44).
   readonly #load = async (kid: string): Promise<TokenSession | null> => {
     const hash = kidHash(kid);

@@ -177,6 +177,12 @@ export class AppService {
     return this.resolveByClientId(clientId);
   }
 
+  /** The active app of a clientId when the cache holds it, at once; undefined otherwise (requireActive decides). */
+  activeNow(clientId: string): AppRecord | undefined {
+    const record = this.#cache.get(clientId)?.value;
+    return record?.active ? record : undefined;
+  }
+
   /** Like resolveByClientId, but unknown or disabled apps are refused (UNKNOWN_CLIENT). */
   async requireActive(clientId: string): Promise<AppRecord> {
     const record = await this.resolveByClientId(clientId);

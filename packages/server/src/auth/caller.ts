@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { NonceUse } from './nonce-ledger.js';
 
 /**
@@ -48,4 +48,25 @@ export function callerOf<A extends CallerApp, T = unknown>(request: FastifyReque
   const caller = request.caller;
   if (!caller) throw new Error(`no auth hook ran for ${request.method} ${request.routeOptions.url}`);
   return caller as Caller<A, T>;
+}
+
+/**
+ * An auth hook as Fastify's callback-style hook: `check` throws its refusal, answers nothing when it decided at once,
+ * or a promise when it waits on a lookup or a write. An async hook would cost a promise and a tick on every request
+ * even when the app, the token and the nonce check are all at hand (issue 44).
+ */
+export function callbackHook(
+  check: (request: FastifyRequest) => void | Promise<void>,
+): (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
+  return (request, _reply, done) => {
+    let pending;
+    try {
+      pending = check(request);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
+  };
 }

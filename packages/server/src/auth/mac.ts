@@ -1,7 +1,7 @@
 import { MacHeaderError, macVerify, parseMacAuthorization, type MacSignInput } from '@game-platform/sdk';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
-import { callerOf, type Caller, type CallerApp, type ResolveApp } from './caller.js';
+import { callbackHook, callerOf, type Caller, type CallerApp, type ResolveApp } from './caller.js';
 import { ReplayGuard } from './replay.js';
 
 /** What a token store answers for a MAC key id (the access token). */
@@ -22,6 +22,12 @@ export interface MacDeps<A extends CallerApp, T extends MacToken> {
    */
   refuseToken?: (token: T, app: A) => string | null;
   replay: ReplayGuard;
+  /**
+   * What resolveApp and lookupToken answer when it is in their caches, at once (undefined when it is not, or when
+   * resolveApp would refuse the app): the hot path of a signed request then makes no promise (issue 44).
+   */
+  appNow?: (clientId: string) => A | undefined;
+  tokenNow?: (kid: string) => T | undefined;
   /** PUBLIC_HOST: the host clients sign; unset: the Host header without its port. */
   publicHost: string | undefined;
   /** PUBLIC_PORT: the port clients sign. */
@@ -39,6 +45,8 @@ export interface MacRouteOptions {
    */
   replay: 'await' | 'store';
 }
+
+type Shape = { nonce: string; timestamp: number };
 
 const illegal = (detail: string) => new AppError('ILLEGAL_ACCESS_TOKEN', detail, { data: '' });
 
@@ -73,8 +81,8 @@ export function macInputFor(
  * reused nonce. Attaches `request.caller` with the app and the token.
  */
 export function macScheme<A extends CallerApp, T extends MacToken>(deps: MacDeps<A, T>) {
-  const verify = async (request: FastifyRequest, clientId: string) => {
-    const app = await deps.resolveApp(clientId);
+  // The header's credentials and their shape: a 40300 when either is malformed.
+  const credentialsOf = (request: FastifyRequest) => {
     let creds;
     try {
       creds = parseMacAuthorization(request.headers.authorization);
@@ -82,13 +90,18 @@ export function macScheme<A extends CallerApp, T extends MacToken>(deps: MacDeps
       if (err instanceof MacHeaderError) throw illegal(err.message);
       throw err;
     }
-    let shape: { nonce: string; timestamp: number };
     try {
-      shape = ReplayGuard.checkShape('nonce', creds.nonce, 'ts', creds.ts);
+      return { creds, shape: ReplayGuard.checkShape('nonce', creds.nonce, 'ts', creds.ts) };
     } catch (err) {
       throw illegal(`Authorization header: ${(err as AppError).detail}`);
     }
-    const token = await deps.lookupToken(creds.id);
+  };
+  const checkToken = (
+    request: FastifyRequest,
+    app: A,
+    token: T | null,
+    creds: { ts: string; nonce: string; mac: string },
+  ): token is T => {
     if (!token) throw illegal('the access token is unknown, expired or revoked');
     if (
       !macVerify(macInputFor(request, deps.publicHost, deps.publicPort, creds.ts, creds.nonce), token.macKey, creds.mac)
@@ -99,26 +112,58 @@ export function macScheme<A extends CallerApp, T extends MacToken>(deps: MacDeps
     }
     const refused = deps.refuseToken?.(token, app);
     if (refused) throw illegal(refused);
+    return true;
+  };
+  const verify = async (request: FastifyRequest, clientId: string) => {
+    const app = await deps.resolveApp(clientId);
+    const { creds, shape } = credentialsOf(request);
+    const token = await deps.lookupToken(creds.id);
+    checkToken(request, app, token, creds);
+    return { app, token: token!, shape };
+  };
+  // The same checks in the same order, without a promise, when the app and the token are both in their caches;
+  // undefined when one is not (then `verify`).
+  const verifyNow = (request: FastifyRequest, clientId: string) => {
+    const app = deps.appNow?.(clientId);
+    if (app === undefined) return undefined;
+    const { creds, shape } = credentialsOf(request);
+    const token = deps.tokenNow?.(creds.id);
+    if (token === undefined) return undefined;
+    checkToken(request, app, token, creds);
     return { app, token, shape };
   };
   // Every replay refusal of 5.2 is a 40300 with the replay guard's detail.
   const asIllegal = (err: unknown) => (err instanceof AppError ? illegal(err.detail) : err);
 
+  /** A MAC route's check: throws its refusal, or answers a promise only when it waits on a lookup or the nonce. */
+  const check = (route: MacRouteOptions): ((request: FastifyRequest) => void | Promise<void>) => {
+    const admit = (request: FastifyRequest, { app, token, shape }: { app: A; token: T; shape: Shape }) => {
+      if (route.replay === 'await') {
+        return deps.replay.check(token.scope, shape.nonce, shape.timestamp).then(
+          () => void (request.caller = { app, nonce: null, token }),
+          (err: unknown) => Promise.reject(asIllegal(err)),
+        );
+      }
+      let nonce;
+      try {
+        nonce = deps.replay.admit(token.scope, shape.nonce, shape.timestamp);
+      } catch (err) {
+        throw asIllegal(err);
+      }
+      request.caller = { app, nonce, token };
+    };
+    return (request) => {
+      const clientId = route.clientId(request);
+      const now = verifyNow(request, clientId);
+      return now ? admit(request, now) : verify(request, clientId).then((v) => admit(request, v));
+    };
+  };
+
   return {
     /** The hook of one MAC-signed route (preHandler, or preValidation after the query's own validation). */
-    hook(route: MacRouteOptions) {
-      return async (request: FastifyRequest): Promise<void> => {
-        const { app, token, shape } = await verify(request, route.clientId(request));
-        let nonce = null;
-        try {
-          if (route.replay === 'await') await deps.replay.check(token.scope, shape.nonce, shape.timestamp);
-          else nonce = deps.replay.admit(token.scope, shape.nonce, shape.timestamp);
-        } catch (err) {
-          throw asIllegal(err);
-        }
-        request.caller = { app, nonce, token };
-      };
-    },
+    hook: (route: MacRouteOptions) => callbackHook(check(route)),
+    /** The hook's check, for a hook that does more first (accounts/client.routes.ts). */
+    check,
     /** The caller of a route behind `hook`, typed as this scheme's apps and tokens. */
     caller(request: FastifyRequest): Caller<A, T> & { token: T } {
       return callerOf<A, T>(request) as Caller<A, T> & { token: T };

@@ -1,14 +1,16 @@
 import { md5Verify, type SignableValue } from '@game-platform/sdk';
 import type { FastifyRequest } from 'fastify';
 import { AppError, invalidParameter } from '../errors/app-error.js';
-import { callerOf, type Caller, type CallerApp, type ResolveApp } from './caller.js';
-import type { NonceLedger } from './nonce-ledger.js';
+import { callbackHook, callerOf, type Caller, type CallerApp, type ResolveApp } from './caller.js';
+import type { NonceLedger, NonceUse } from './nonce-ledger.js';
 import { ReplayGuard } from './replay.js';
 
 const SIGN_PATTERN = /^[0-9a-fA-F]{32}$/;
 
 export interface Md5Deps<A extends CallerApp> {
   resolveApp: ResolveApp<A>;
+  /** The active app of a clientId when it is in the cache, at once (auth/mac.ts MacDeps.appNow). */
+  appNow?: (clientId: string) => A | undefined;
   replay: ReplayGuard;
   nonces: NonceLedger;
 }
@@ -37,17 +39,13 @@ export interface Md5RouteOptions {
  * who can sign reaches the checks that write. Attaches `request.caller`.
  */
 export function md5Scheme<A extends CallerApp>(deps: Md5Deps<A>) {
-  const verify = async (
+  const signedBy = (
     params: Record<string, unknown>,
-    clientId: unknown,
-    resolve: (clientId: string) => Promise<CallerApp>,
+    app: CallerApp,
+    nonce: string,
+    timestamp: number,
+    sign: string,
   ) => {
-    const { nonce, timestamp } = ReplayGuard.checkShape('nonce', params.nonce, 'timestamp', params.timestamp);
-    const sign = params.sign;
-    if (typeof sign !== 'string' || !SIGN_PATTERN.test(sign))
-      throw invalidParameter('sign', 'must be 32 hexadecimal characters (md5, spec 5.1)');
-    if (typeof clientId !== 'string' || clientId.length === 0) throw invalidParameter('clientId', 'is required');
-    const app = await resolve(clientId);
     const signable = params as Record<string, SignableValue>;
     if (!app.secrets.some((secret) => md5Verify(signable, secret, sign))) {
       throw new AppError(
@@ -57,25 +55,41 @@ export function md5Scheme<A extends CallerApp>(deps: Md5Deps<A>) {
     }
     return { app, nonce: deps.replay.admit(`md5:${app.appId}`, nonce, timestamp) };
   };
+  /** The checks in their order; at once when the app is `known` or in the cache (appNow), else after resolveApp. */
+  const verify = (params: Record<string, unknown>, clientId: unknown, known?: CallerApp) => {
+    const { nonce, timestamp } = ReplayGuard.checkShape('nonce', params.nonce, 'timestamp', params.timestamp);
+    const sign = params.sign;
+    if (typeof sign !== 'string' || !SIGN_PATTERN.test(sign))
+      throw invalidParameter('sign', 'must be 32 hexadecimal characters (md5, spec 5.1)');
+    if (typeof clientId !== 'string' || clientId.length === 0) throw invalidParameter('clientId', 'is required');
+    const app = known ?? deps.appNow?.(clientId);
+    return app
+      ? signedBy(params, app, nonce, timestamp, sign)
+      : deps.resolveApp(clientId).then((found) => signedBy(params, found, nonce, timestamp, sign));
+  };
 
   return {
     /** The preHandler of one md5-signed route. */
     hook(route: Md5RouteOptions) {
-      return async (request: FastifyRequest): Promise<void> => {
-        const params = (route.from === 'body' ? request.body : request.query) as Record<string, unknown>;
-        let clientId = route.clientId(params);
-        let resolve: (clientId: string) => Promise<CallerApp> = deps.resolveApp;
-        if (route.resolveApp) {
-          // 4.6 names its app by appId: resolved (UNKNOWN_CLIENT) before the shape checks, as it always was.
-          const found = await route.resolveApp(clientId);
-          clientId = found.clientId;
-          resolve = async () => found;
+      const attach = (request: FastifyRequest, { app, nonce }: { app: CallerApp; nonce: NonceUse }) => {
+        if (route.recordNonce === 'store') {
+          request.caller = { app, nonce, token: null };
+          return;
         }
-        const { app, nonce } = await verify(params, clientId, resolve);
-        if (route.recordNonce === 'hook' && !(await deps.nonces.consume(nonce.scope, nonce.nonce, nonce.expiresAt)))
-          throw ReplayGuard.nonceReused();
-        request.caller = { app, nonce: route.recordNonce === 'store' ? nonce : null, token: null };
+        return deps.nonces.consume(nonce.scope, nonce.nonce, nonce.expiresAt).then((fresh) => {
+          if (!fresh) throw ReplayGuard.nonceReused();
+          request.caller = { app, nonce: null, token: null };
+        });
       };
+      return callbackHook((request) => {
+        const params = (route.from === 'body' ? request.body : request.query) as Record<string, unknown>;
+        const clientId = route.clientId(params);
+        // 4.6 names its app by appId: resolved (UNKNOWN_CLIENT) before the shape checks, as it always was.
+        const verified = route.resolveApp
+          ? route.resolveApp(clientId).then((found) => verify(params, found.clientId, found))
+          : verify(params, clientId);
+        return verified instanceof Promise ? verified.then((v) => attach(request, v)) : attach(request, verified);
+      });
     },
     /** The caller of a route behind `hook`, typed as this scheme's apps. */
     caller(request: FastifyRequest): Caller<A, null> {
