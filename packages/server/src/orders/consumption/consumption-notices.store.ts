@@ -1,10 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Tables } from '../../db/tables.js';
-import { Batcher, setEachById } from '../../db/batcher.js';
+import { Batcher } from '../../db/batcher.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { NamedQuery } from '../../db/database.js';
 import { newestFirst, whereGiven } from '../../db/list-filter.js';
-import { enqueueEvents, outboxSignal } from '../../delivery/outbox.js';
+import { enqueueEvents, nextEventId, outboxSignal } from '../../delivery/outbox.js';
 import { storeNoticesPg, type NoticeRow } from './consumption.pg-batch.js';
 import { firstOfEachNonce, recordNonces, type NonceUse } from '../../auth/nonce-ledger.js';
 import { ReplayGuard } from '../../auth/replay.js';
@@ -59,8 +59,8 @@ function noticeFacts(r: NoticeFactsRow) {
  * Group commit: the notices of concurrent requests are stored together, with
  * their partner forwards, and each request is answered after that COMMIT. On
  * PostgreSQL a batch is one statement (consumption.pg-batch.ts); on SQLite one
- * transaction (a multi-row `INSERT ... ON CONFLICT DO NOTHING RETURNING`, the
- * outbox events, one update linking both). Whether a notice is new is decided by the unique key, so
+ * transaction (a multi-row `INSERT ... ON CONFLICT DO NOTHING RETURNING`, each
+ * notice naming the outbox event of its forward, then those events). Whether a notice is new is decided by the unique key, so
  * batches running at once, here or on other instances, stay correct.
  */
 export class ConsumptionNoticesStore {
@@ -118,7 +118,7 @@ export class ConsumptionNoticesStore {
     return notices.map((_, i) => outcome.get(i) ?? ReplayGuard.nonceReused());
   }
 
-  /** SQLite: the nonces, the notices, their forwards (enqueueEvents) and the links between them in one transaction. */
+  /** SQLite: the nonces, the notices (each naming its forward's event) and the forwards, in one transaction. */
   async #storeInTransaction(notices: NoticeRow[], now: number): Promise<Map<number, boolean>> {
     return this.db.transaction().execute(async (trx) => {
       const outcome = new Map<number, boolean>();
@@ -138,10 +138,12 @@ export class ConsumptionNoticesStore {
         return true;
       });
       if (candidates.length === 0) return outcome;
+      // Each candidate is named its forward's event id before it is written; one stored before keeps its own.
+      const firstEventId = await nextEventId(trx);
       const rows = await trx
         .insertInto('consumption_notices')
         .values(
-          candidates.map((n) => ({
+          candidates.map((n, i) => ({
             app_id: n.app_id,
             nonce: n.nonce,
             user_id: n.user_id,
@@ -150,30 +152,30 @@ export class ConsumptionNoticesStore {
             product_code: n.product_code,
             timestamp: n.timestamp,
             sign: n.sign,
-            event_id: 0,
+            event_id: firstEventId + i,
             received_at: now,
           })),
         )
         .onConflict((oc) =>
           oc.columns(['app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp']).doNothing(),
         )
-        .returning(['notice_id', 'app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp'])
+        .returning(['notice_id', 'event_id', 'app_id', 'user_id', 'role_id', 'server_id', 'product_code', 'timestamp'])
         .execute();
       if (rows.length === 0) return outcome;
-      const events = await enqueueEvents(
+      await enqueueEvents(
         trx,
         rows.map((r) => ({
-          appId: r.app_id,
-          type: 'consumption' as const,
-          target: 'partner' as const,
-          serverId: r.server_id,
-          body: (notifyId: number) => consumptionForward(r, notifyId, now),
+          eventId: r.event_id,
+          event: {
+            appId: r.app_id,
+            type: 'consumption' as const,
+            target: 'partner' as const,
+            serverId: r.server_id,
+            body: (notifyId: number) => consumptionForward(r, notifyId, now),
+          },
         })),
         now,
       );
-      const forwards = rows.map((r, i) => ({ notice_id: r.notice_id, event_id: events[i]!.eventId }));
-      const toForward = trx.updateTable('consumption_notices');
-      await setEachById(toForward, 'notice_id', { event_id: 'bigint' }, forwards).execute();
       const stored = new Set(rows.map((r) => dedupeKey(r)));
       for (const n of candidates) {
         if (stored.has(dedupeKey(n))) outcome.set(n.idx, true);
