@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { Type } from '@sinclair/typebox';
 import { invalidParameter } from '../../errors/app-error.js';
 import { Text } from '../../http/schemas.js';
@@ -17,6 +17,11 @@ class StripeRefusal extends ProviderError {
     super('refused', message);
   }
 }
+
+// Loaded when Stripe is first called, not at start: the SDK is ~6 MB of heap that an instance without Stripe never
+// needs (the 100,000-event backlog's RSS, docs/benchmarks.md).
+let sdk: Promise<typeof Stripe> | undefined;
+const loadSdk = (): Promise<typeof Stripe> => (sdk ??= import('stripe').then((m) => m.default));
 
 /** Stripe takes a Checkout Session's expires_at 30 minutes to 24 hours after creation (API reference). */
 const MIN_SESSION_MS = 31 * 60_000;
@@ -45,8 +50,8 @@ export function stripeProvider(config: Config): PaymentProvider<Record<string, s
         protocol: base.protocol === 'http:' ? 'http' : 'https',
       }
     : {};
-  const client = (settings: Settings): Stripe =>
-    new Stripe(settings.secrets.secretKey, {
+  const client = async (settings: Settings): Promise<Stripe> =>
+    new (await loadSdk())(settings.secrets.secretKey, {
       ...api,
       timeout: config.PROVIDER_CALL_TIMEOUT_MS,
       maxNetworkRetries: 1,
@@ -118,8 +123,8 @@ export function stripeProvider(config: Config): PaymentProvider<Record<string, s
         };
       });
       const metadata = { trxNo: String(p.order.trx_no), appId: String(p.order.app_id) };
-      const session = await call(() =>
-        client(settings).checkout.sessions.create(
+      const session = await call(async () =>
+        (await client(settings)).checkout.sessions.create(
           {
             mode: 'payment',
             line_items: lineItems,
@@ -143,9 +148,10 @@ export function stripeProvider(config: Config): PaymentProvider<Record<string, s
       const header = request.headers['stripe-signature'];
       if (typeof header !== 'string' || header === '')
         throw new ProviderError('missing_signature', 'no Stripe-Signature header');
+      const stripe = await client(settings);
       let event: unknown;
       try {
-        event = client(settings).webhooks.constructEvent(
+        event = stripe.webhooks.constructEvent(
           request.rawBody,
           header,
           settings.secrets.webhookSecret,
@@ -159,13 +165,13 @@ export function stripeProvider(config: Config): PaymentProvider<Record<string, s
     },
 
     async query(settings, payment) {
-      const session = await call(() => client(settings).checkout.sessions.retrieve(payment.ref));
+      const session = await call(async () => (await client(settings)).checkout.sessions.retrieve(payment.ref));
       return sessionFinding(read(StripeSession, session, 'session'));
     },
 
     async close(settings, payment) {
       try {
-        const session = await call(() => client(settings).checkout.sessions.expire(payment.ref));
+        const session = await call(async () => (await client(settings)).checkout.sessions.expire(payment.ref));
         return sessionFinding(read(StripeSession, session, 'session'));
       } catch (e) {
         // Only an open session expires: a completed (paid) or already expired one is what the query says.
@@ -184,8 +190,8 @@ export function stripeProvider(config: Config): PaymentProvider<Record<string, s
       if (amount === null || !payment.provider_trx_id)
         return refundRefused('amount_invalid', 'Stripe cannot take this amount');
       try {
-        const refund = await call(() =>
-          client(settings).refunds.create(
+        const refund = await call(async () =>
+          (await client(settings)).refunds.create(
             {
               payment_intent: payment.provider_trx_id!,
               amount,
@@ -205,7 +211,7 @@ export function stripeProvider(config: Config): PaymentProvider<Record<string, s
     /** GET /v1/refunds/{id}; without an id Stripe never answered, so the request is sent again under its key. */
     async queryRefund(settings, _payment, _r, providerRefundId) {
       if (providerRefundId === null) return { state: 'unknown' };
-      const refund = await call(() => client(settings).refunds.retrieve(providerRefundId));
+      const refund = await call(async () => (await client(settings)).refunds.retrieve(providerRefundId));
       return refundFinding(read(StripeRefund, refund, 'refund'));
     },
   };

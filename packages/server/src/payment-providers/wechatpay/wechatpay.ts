@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import QRCode from 'qrcode';
 import type { Config } from '../../config/config.js';
 import { invalidParameter } from '../../errors/app-error.js';
 import { Text } from '../../http/schemas.js';
@@ -172,6 +171,8 @@ export function wechatpayProvider(
           'answer',
         );
         // Drawn here (a PNG data URL the page shows as an image): the page renders no provider markup.
+        // Loaded at the first Native payment, not at start (with its PNG encoder, ~1 MB of heap).
+        const { default: QRCode } = await import('qrcode');
         const image = await QRCode.toDataURL(answer.code_url, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
         return { ref: outTradeNo, step: { kind: 'qr', channel: this.id, code: answer.code_url, image } };
       }
