@@ -40,7 +40,7 @@ interface Limit extends RouteLimit {
  */
 export async function installRateLimit(app: FastifyInstance, config: Config): Promise<void> {
   if (config.RATE_LIMIT_PER_MINUTE === 0) return;
-  const redis = config.REDIS_URL === undefined ? undefined : rateLimitRedis(config.REDIS_URL, app.log);
+  const redis = config.REDIS_URL === undefined ? undefined : await rateLimitRedis(config.REDIS_URL, app.log);
   if (redis) app.addHook('onClose', async () => void redis.disconnect());
   const store = redis ? failOpenRedisCounts(redis, app.metrics) : memoryCounts(50_000);
   const perApp: Limit = { max: config.RATE_LIMIT_PER_MINUTE, timeWindow: 60_000, keyGenerator: callerKey, store };
