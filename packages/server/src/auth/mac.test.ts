@@ -10,11 +10,16 @@ import { macScheme } from './mac.js';
 // The token store is the accounts domain's; here a fixed token exercises the scheme itself.
 const TOKEN = { kid: 'kid-0123456789abcdef', macKey: 'mac-key-0123456789abcdef' };
 
-function macRoutes(app: FastifyInstance, services: Services) {
+// Any clientId: the scheme itself is under test.
+const appOf = (clientId: string) => ({ appId: 1, clientId, secrets: [] as string[], allowList: { has: () => false } });
+const tokenOf = (id: string) => (id === TOKEN.kid ? { kid: id, macKey: TOKEN.macKey, scope: `mac:${id}` } : null);
+
+/** `atOnce`: the app and the token come from appNow/tokenNow, as from warm caches (no promise on the way). */
+const macRoutes = (atOnce: boolean) => (app: FastifyInstance, services: Services) => {
   const mac = macScheme({
-    // Any clientId: the scheme itself is under test.
-    resolveApp: async (clientId) => ({ appId: 1, clientId, secrets: [], allowList: { has: () => false } }),
-    lookupToken: async (id) => (id === TOKEN.kid ? { kid: id, macKey: TOKEN.macKey, scope: `mac:${id}` } : null),
+    resolveApp: async (clientId) => appOf(clientId),
+    lookupToken: async (id) => tokenOf(id),
+    ...(atOnce ? { appNow: appOf, tokenNow: (id: string) => tokenOf(id) ?? undefined } : {}),
     replay: services.replay,
     publicHost: services.config.PUBLIC_HOST,
     publicPort: services.config.PUBLIC_PORT,
@@ -24,13 +29,19 @@ function macRoutes(app: FastifyInstance, services: Services) {
     const { token } = callerOf<never, { kid: string }>(request);
     return { kid: token!.kid };
   });
-}
+};
 
-async function suite(name: string, env: Record<string, string>, host: (svc: TestService) => string, port: number) {
+async function suite(
+  name: string,
+  env: Record<string, string>,
+  host: (svc: TestService) => string,
+  port: number,
+  atOnce = false,
+) {
   describe(name, () => {
     let svc: TestService;
     before(async () => {
-      svc = await startTestService(env, { routes: macRoutes });
+      svc = await startTestService(env, { routes: macRoutes(atOnce) });
     });
     after(async () => {
       await svc.close();
@@ -100,4 +111,11 @@ await suite(
   { PUBLIC_HOST: 'api.game-platform.example', PUBLIC_PORT: '8443' },
   () => 'api.game-platform.example',
   8443,
+);
+await suite(
+  'MAC token scheme (5.2): app and token from warm caches (appNow, tokenNow)',
+  {},
+  () => '127.0.0.1',
+  443,
+  true,
 );
