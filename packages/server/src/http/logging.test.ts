@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { loggerOptions, redactLogFields } from './logging.js';
+import { loggerOptions, newRequestId, redactLogFields } from './logging.js';
 
 /** A JSON-lines logger built from the service's own options, writing into an array. */
 function capture() {
@@ -62,5 +62,14 @@ describe('log redaction', () => {
   it('answers the same object when nothing is secret (no copy per line)', () => {
     const line = { method: 'GET', statusCode: 200, nested: { a: 1 } };
     assert.equal(redactLogFields(line), line);
+  });
+});
+
+describe('request ids', () => {
+  it('are UUID-shaped (version 4, RFC 4122 variant) and never repeat within a process', () => {
+    const ids = Array.from({ length: 10_000 }, () => newRequestId());
+    for (const id of [ids[0]!, ids[9_999]!])
+      assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(new Set(ids).size, ids.length);
   });
 });

@@ -35,10 +35,21 @@ function decodeURIComponentSafe(s: string): string {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** Takes a well-formed X-Request-Id from the caller, otherwise makes one. */
+/** Takes a well-formed X-Request-Id from the caller, otherwise makes one (newRequestId). */
 export function genReqId(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
+}
+
+// A request id in a UUID's shape: a random UUID's first 20 digits, drawn once per process, then a 48-bit counter
+// from a random start. Unique across instances as the random part, in order within one; it names a request in the
+// logs and traces and grants nothing, so it need not be unguessable. crypto.randomUUID() per request allocated
+// ~0.4 KB (of 17.5 on 4.3): its string is built from hex pieces each time.
+const REQUEST_ID_PREFIX = crypto.randomUUID().slice(0, 24);
+let requestCounter = crypto.randomBytes(6).readUIntBE(0, 6);
+export function newRequestId(): string {
+  requestCounter = (requestCounter + 1) % 2 ** 48;
+  return REQUEST_ID_PREFIX + requestCounter.toString(16).padStart(12, '0');
 }
 
 /** How log lines are written: readable lines for a person at a terminal, JSON lines for anything that collects them. */
