@@ -5,6 +5,7 @@ import { rpcErrorResponses } from '../http/schemas.js';
 import { requestBaseUrl } from '../http/request-base-url.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import type { Md5Scheme } from '../auth/md5.js';
+import { callbackHook } from '../auth/caller.js';
 import type { EvidenceService } from '../evidence/evidence.service.js';
 import type { PreparedReport, ReportService } from './report.service.js';
 import {
@@ -49,9 +50,9 @@ export function reportingRoutes(services: {
           response: { 200: CreateReportLogResp, ...rpcErrorResponses },
         },
         preHandler: [
-          async (request) => {
-            prepared.set(request, services.reports.prepare(request.body));
-          },
+          callbackHook((request) => {
+            prepared.set(request, services.reports.prepare(request.body as CreateReportLogReq));
+          }),
           // The body exactly as received is what the game signed.
           md5Report,
         ],
@@ -75,10 +76,11 @@ export function reportingRoutes(services: {
           response: { 200: GetUploadOssSignedUrlResp, ...rpcErrorResponses },
         },
         preHandler: [
-          async (request) => {
-            services.evidence.checkUploadFile(request.query.file_name, request.query.file_size);
-            uploadDeviceId(request.query);
-          },
+          callbackHook((request) => {
+            const query = request.query as UploadUrlQuery;
+            services.evidence.checkUploadFile(query.file_name, query.file_size);
+            uploadDeviceId(query);
+          }),
           // The query exactly as received is what the game signed; flat keys sign like the nested form (5.1).
           md5Upload,
         ],
