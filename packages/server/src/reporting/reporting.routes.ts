@@ -6,7 +6,7 @@ import { requestBaseUrl } from '../http/request-base-url.js';
 import type { AppRecord } from '../apps/apps.service.js';
 import type { Md5Scheme } from '../auth/md5.js';
 import { callbackHook } from '../auth/caller.js';
-import type { EvidenceService } from '../evidence/evidence.service.js';
+import type { EvidenceService, UploadFile } from '../evidence/evidence.service.js';
 import type { PreparedReport, ReportService } from './report.service.js';
 import {
   CreateReportLogReq,
@@ -37,6 +37,7 @@ export function reportingRoutes(services: {
     });
     // Checks that need neither the database nor the app run before the signature (400 naming the field first).
     const prepared = new WeakMap<FastifyRequest, PreparedReport>();
+    const uploads = new WeakMap<FastifyRequest, { file: UploadFile; deviceId: string | undefined }>();
 
     app.post(
       '/svc/reporting/open/v1/player/report',
@@ -78,8 +79,8 @@ export function reportingRoutes(services: {
         preHandler: [
           callbackHook((request) => {
             const query = request.query as UploadUrlQuery;
-            services.evidence.checkUploadFile(query.file_name, query.file_size);
-            uploadDeviceId(query);
+            const file = services.evidence.checkUploadFile(query.file_name, query.file_size);
+            uploads.set(request, { file, deviceId: uploadDeviceId(query) });
           }),
           // The query exactly as received is what the game signed; flat keys sign like the nested form (5.1).
           md5Upload,
@@ -87,8 +88,7 @@ export function reportingRoutes(services: {
       },
       async (request) => {
         const q = request.query;
-        const file = services.evidence.checkUploadFile(q.file_name, q.file_size);
-        const deviceId = uploadDeviceId(q);
+        const { file, deviceId } = uploads.get(request)!;
         const { app } = services.md5.caller(request);
         const { signedUrl, ttl } = await services.evidence.issueUploadUrl({
           appId: app.appId,
