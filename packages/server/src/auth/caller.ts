@@ -63,10 +63,17 @@ export function callbackHook(
     try {
       pending = check(request);
     } catch (err) {
-      done(err as Error);
+      done(asError(err));
       return;
     }
-    if (pending) pending.then(() => done(), done);
+    if (pending)
+      pending.then(
+        () => done(),
+        (err: unknown) => done(asError(err)),
+      );
     else done();
   };
 }
+
+/** Fastify takes a falsy error for success: whatever was thrown must reach it as an Error. */
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(`auth hook failed: ${String(err)}`));
