@@ -96,12 +96,13 @@ export function macScheme<A extends CallerApp, T extends MacToken>(deps: MacDeps
       throw illegal(`Authorization header: ${(err as AppError).detail}`);
     }
   };
+  // The token's checks once it is known: unknown, bad mac, then the store's own rules; answers the token.
   const checkToken = (
     request: FastifyRequest,
     app: A,
     token: T | null,
     creds: { ts: string; nonce: string; mac: string },
-  ): token is T => {
+  ): T => {
     if (!token) throw illegal('the access token is unknown, expired or revoked');
     if (
       !macVerify(macInputFor(request, deps.publicHost, deps.publicPort, creds.ts, creds.nonce), token.macKey, creds.mac)
@@ -112,14 +113,13 @@ export function macScheme<A extends CallerApp, T extends MacToken>(deps: MacDeps
     }
     const refused = deps.refuseToken?.(token, app);
     if (refused) throw illegal(refused);
-    return true;
+    return token;
   };
   const verify = async (request: FastifyRequest, clientId: string) => {
     const app = await deps.resolveApp(clientId);
     const { creds, shape } = credentialsOf(request);
-    const token = await deps.lookupToken(creds.id);
-    checkToken(request, app, token, creds);
-    return { app, token: token!, shape };
+    const token = checkToken(request, app, await deps.lookupToken(creds.id), creds);
+    return { app, token, shape };
   };
   // The same checks in the same order, without a promise, when the app and the token are both in their caches;
   // undefined when one is not (then `verify`).
@@ -127,10 +127,9 @@ export function macScheme<A extends CallerApp, T extends MacToken>(deps: MacDeps
     const app = deps.appNow?.(clientId);
     if (app === undefined) return undefined;
     const { creds, shape } = credentialsOf(request);
-    const token = deps.tokenNow?.(creds.id);
-    if (token === undefined) return undefined;
-    checkToken(request, app, token, creds);
-    return { app, token, shape };
+    const cached = deps.tokenNow?.(creds.id);
+    if (cached === undefined) return undefined;
+    return { app, token: checkToken(request, app, cached, creds), shape };
   };
   // Every replay refusal of 5.2 is a 40300 with the replay guard's detail.
   const asIllegal = (err: unknown) => (err instanceof AppError ? illegal(err.detail) : err);

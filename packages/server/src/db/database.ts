@@ -41,7 +41,7 @@ export interface Database<DB = any> {
   /**
    * SQLite: a read run at once on the raw handle when no one holds Kysely's one connection, so it cannot land
    * inside another request's transaction; undefined when it is held (go through Kysely then). Null on PostgreSQL.
-   * See SqliteReadNow.
+   * See SqliteReadNowDialect.
    */
   readNow: ReadNow | null;
   /** PostgreSQL's LISTEN/NOTIFY (several instances tell each other of changes); null on SQLite, one instance. */
@@ -249,9 +249,10 @@ async function replicaLag(replica: Kysely<any>): Promise<number> {
 /**
  * Kysely's SQLite dialect, telling whether its one connection is held (Database.readNow). Kysely queues every query
  * for the connection behind a mutex, even a read on a connection no one holds: four async layers and their promises
- * per query (an admin read of an app allocated 21.4 KB with them, 16.7 KB without: db/key-read.ts). When no one holds it, no transaction
- * is open on it (a transaction holds it from its begin to its commit or rollback), and better-sqlite3 runs a
- * statement to its end synchronously, so a read run there and then is what the queued one would have been.
+ * per query (an admin read of an app allocated 21.4 KB with them, 16.7 KB without: db/key-read.ts). When no one
+ * holds it, no transaction is open on it (a transaction holds it from its begin to its commit or rollback), and
+ * better-sqlite3 runs a statement to its end synchronously, so a read run there and then is what the queued one
+ * would have been.
  */
 class SqliteReadNowDialect extends SqliteDialect {
   #driver: HeldSqliteDriver;

@@ -9,8 +9,9 @@ export type KeyReads = Pick<Database, 'named' | 'readNow'>;
  * read of an app). PostgreSQL runs it as a named statement, parsed and planned once per connection (its generic plan
  * is the key's index, right whatever the table holds); SQLite from the statement cache (db/database.ts). Neither
  * builds it with the query builder on each call, and SQLite runs it at once when its one connection is free
- * (Database.readNow: 21.4 -> 16.7 KB allocated per admin read of an app, issue 44). The admin read's CPU per request over its ceiling's, A/B (issue 33,
- * docs/benchmarks.md): SQLite 1.66-2.07x -> 1.62-1.85x, PostgreSQL 2.03-2.25x -> 1.43-2.05x (within today's noise).
+ * (Database.readNow: 21.4 -> 16.7 KB allocated per admin read of an app, issue 44). The admin read's CPU per request
+ * over its ceiling's, A/B (issue 33, docs/benchmarks.md): SQLite 1.66-2.07x -> 1.62-1.85x, PostgreSQL 2.03-2.25x ->
+ * 1.43-2.05x (within today's noise).
  */
 export function keyRead<R>(
   db: Kysely<any>,
