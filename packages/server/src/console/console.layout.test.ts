@@ -157,6 +157,8 @@ describe('operator console and studio portal: tabs, phone width and the small de
       // The checklist's link to the callback URLs: the Settings tab with its form open there, the field focused.
       await go(svc, page, `/apps/${appId}/settings?focus=f-callbackUrls`);
       await page.locator('#f-callbackUrls').waitFor();
+      // The page focuses it in an effect after the render that shows it (kit/ui.js useFocus): wait for that effect.
+      await page.waitForFunction("document.activeElement?.id === 'f-callbackUrls'").catch(() => {});
       assert.equal(await page.evaluate('document.activeElement?.id'), 'f-callbackUrls');
       // #/apps/{appId} is the overview tab; a tab link switches tabs in place.
       await go(svc, page, `/apps/${appId}`);
